@@ -1,0 +1,143 @@
+# gpumem-report — build, test, install.
+#
+#   make                 everything this machine can build (GPU parts need the CUDA toolkit)
+#   make test            CPU tests (Criterion); GPU tests print why they were skipped
+#   make test-gpu        GPU tests: validation of every kernel, collector vs ncu (needs a GPU)
+#   make install PREFIX=/usr/local DESTDIR=
+#   make CUDA_ARCH=sm_80 to build the kernels for another GPU (default sm_90, H100)
+#
+# The CPU side (reports/, the renderer, diff, model) needs only jansson and
+# cmark-gfm; without nvcc the GPU side is skipped, and the binary says so when
+# asked to collect.
+
+CUDA_HOME ?= /usr/local/cuda
+NVCC ?= $(CUDA_HOME)/bin/nvcc
+CUDA_ARCH ?= sm_90
+PREFIX ?= /usr/local
+DESTDIR ?=
+BUILD ?= build
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+NVCCFLAGS ?= -O3 -lineinfo
+WARN := -Wall -Wextra -pedantic
+PKGS := jansson libcmark-gfm
+
+HAVE_CUDA := $(shell test -x $(NVCC) && test -f $(CUDA_HOME)/include/cupti.h && echo 1)
+HAVE_PKGS := $(shell pkg-config --exists $(PKGS) && echo 1)
+HAVE_CRITERION := $(shell pkg-config --exists criterion && echo 1)
+
+ifneq ($(HAVE_PKGS),1)
+$(error jansson and cmark-gfm not found by pkg-config: apt-get install libjansson-dev libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config)
+endif
+
+CPPFLAGS += -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
+ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(CPPFLAGS) $(shell pkg-config --cflags $(PKGS)) \
+             -DGM_DATADIR='"$(PREFIX)/share/gpumem-report"'
+LIBS = $(shell pkg-config --libs $(PKGS)) -lm
+
+REPORT_SRC := $(filter-out reports/main.c,$(wildcard reports/*.c))
+REPORT_OBJ := $(REPORT_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC := $(wildcard tests/test_*.c)
+
+ifeq ($(HAVE_CUDA),1)
+ALL_CFLAGS += -DGM_HAVE_CUDA=1 -I$(CUDA_HOME)/include
+COLLECT_SRC := $(wildcard collectors/*.c)
+COLLECT_OBJ := $(COLLECT_SRC:%.c=$(BUILD)/%.o)
+KERNEL_CSRC := $(wildcard kernels/*.c)
+KERNEL_CUSRC := $(wildcard kernels/*.cu)
+KERNEL_OBJ := $(KERNEL_CSRC:%.c=$(BUILD)/%.o) $(KERNEL_CUSRC:%.cu=$(BUILD)/%.cu.o)
+GPU_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcupti -lcudart_static \
+            -lstdc++ -ldl -lrt -lpthread
+GPU_ARCHIVES := $(BUILD)/libgm_kernels.a $(BUILD)/libgm_collectors.a
+else
+TEST_SRC := $(filter-out tests/test_cuda_%,$(TEST_SRC))
+GPU_LIBS :=
+GPU_ARCHIVES :=
+endif
+
+ALL_NVCCFLAGS = -std=c++17 -arch=$(CUDA_ARCH) $(NVCCFLAGS) -Xcompiler -Wall,-Wextra \
+                -DGM_HAVE_CUDA=1 -I$(CUDA_HOME)/include
+
+BIN := $(BUILD)/gpumem-report
+TESTBIN := $(BUILD)/tests/gm_tests
+
+# GPU test programs: each tests/gpu/NAME.c or NAME.cu becomes build/tests/gpu/NAME,
+# linked with every library.  Built by `make` (so CI compiles them), run by test-gpu.
+ifeq ($(HAVE_CUDA),1)
+GPU_TEST_BINS := $(patsubst tests/gpu/%.c,$(BUILD)/tests/gpu/%,$(wildcard tests/gpu/*.c)) \
+                 $(patsubst tests/gpu/%.cu,$(BUILD)/tests/gpu/%,$(wildcard tests/gpu/*.cu))
+endif
+
+.PHONY: all test test-gpu bench install clean check-cuda
+all: check-cuda $(BIN) $(GPU_TEST_BINS)
+
+check-cuda:
+ifneq ($(HAVE_CUDA),1)
+	@echo "note: no CUDA toolkit at $(CUDA_HOME) (nvcc, cupti.h): building the CPU side only;" \
+	      "collect will say so. Set CUDA_HOME to build the kernels and the collector."
+endif
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/%.cu.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(ALL_NVCCFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libgm_reports.a: $(REPORT_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libgm_collectors.a: $(COLLECT_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libgm_kernels.a: $(KERNEL_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(BUILD)/reports/main.o $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a
+	$(CC) $(CFLAGS) -o $@ $(BUILD)/reports/main.o $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a \
+	    $(LIBS) $(GPU_LIBS)
+
+# One test binary for everything, so Criterion prints one closing Synthesis line.
+$(TESTBIN): $(TEST_SRC:%.c=$(BUILD)/%.o) $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $(TEST_SRC:%.c=$(BUILD)/%.o) $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a \
+	    $(LIBS) $(GPU_LIBS) $(shell pkg-config --libs criterion)
+
+# A single test file as its own binary, for working on one part:
+#   make build/tests/test_escape.bin && build/tests/test_escape.bin
+$(BUILD)/tests/%.bin: $(BUILD)/tests/%.o $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a
+	$(CC) $(CFLAGS) -o $@ $< $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a $(LIBS) $(GPU_LIBS) \
+	    $(shell pkg-config --libs criterion)
+
+$(BUILD)/tests/gpu/%: $(BUILD)/tests/gpu/%.o $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a
+	$(CC) $(CFLAGS) -o $@ $< $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a $(LIBS) $(GPU_LIBS)
+
+$(BUILD)/tests/gpu/%: $(BUILD)/tests/gpu/%.cu.o $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a
+	$(CC) $(CFLAGS) -o $@ $< $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a $(LIBS) $(GPU_LIBS)
+
+test: all $(TESTBIN)
+	@sh tests/gpu/gpu-available.sh || true
+	GM_TEST_BIN=$(abspath $(BIN)) GM_SRCDIR=$(CURDIR) $(TESTBIN) --jobs 2
+
+test-gpu: all
+	@sh tests/gpu/run.sh $(abspath $(BIN))
+
+bench: all
+	sh bench/render.sh $(abspath $(BIN))
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gpumem-report/templates \
+	    $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gpumem-report
+	install -m 644 templates/* $(DESTDIR)$(PREFIX)/share/gpumem-report/templates/
+	install -m 644 docs/gpumem-report.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpumem-report.1
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

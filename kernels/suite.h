@@ -1,0 +1,195 @@
+/* suite.h — the experiment suite as data.
+ *
+ * Every kernel variant is one row of the table gm_suite[] (suite.c): which
+ * experiment, its name, what its layout is, the parameters it sweeps, and the
+ * functions that set it up, launch it, restore its inputs, check it against
+ * the CPU reference and free it.  Adding a variant is one launch function and
+ * one row; `gpumem-report list`, --only/--skip, the tests and the report all
+ * follow from the table.
+ *
+ * Life of a case (one row at one parameter point), driven by runner.c:
+ *   setup      allocate, fill inputs with deterministic non-trivial data,
+ *              compute the CPU reference, fill c->launch, bytes, kernel name;
+ *              may return GM_ERR_UNSUPPORTED with a reason (e.g. "B needs
+ *              2.25 MiB of constant memory; 64 KiB exist"): the run is
+ *              recorded as not-run with that reason, never dropped silently
+ *   reset      poison outputs (and restore inputs the kernel overwrites);
+ *              called before the validation launch and before every launch
+ *              that is profiled or timed, outside the measured region
+ *   launch     enqueue the kernel(s) on stream s; check the launch error
+ *   check      copy the output back and compare it with the reference
+ *   teardown   free everything (also after a failed setup)
+ */
+#ifndef GM_SUITE_H
+#define GM_SUITE_H
+
+#include "../reports/gm_error.h"
+#include "../reports/results.h"
+
+#include <cuda_runtime.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- parameters and sweeps ------------------------------------------------ */
+
+#define GM_MAX_PARAMS 6
+#define GM_MAX_VALUES 32
+#define GM_END LLONG_MIN   /* terminates a value list (0 is a legal value) */
+
+/* A row's parameter: its values at the full size set and at --quick.  The
+ * runner expands the cartesian product of all parameters of a row into cases.
+ * An empty quick list means "same as full". */
+typedef struct {
+    const char *name;
+    long long full[GM_MAX_VALUES];
+    long long quick[GM_MAX_VALUES];
+} gm_sweep;
+
+#define GM_VALUES(...) {__VA_ARGS__, GM_END}
+
+typedef struct {
+    const char *name;
+    long long value;
+} gm_kparam;
+
+/* ---- cases ---------------------------------------------------------------- */
+
+typedef struct gm_variant gm_variant;
+struct gm_trace;   /* reports/model.h */
+
+typedef struct gm_case {
+    const gm_variant *variant;
+    bool quick;                      /* --quick size set */
+    gm_kparam params[GM_MAX_PARAMS];
+    int n_params;
+    void *state;                     /* the experiment's own data, owned by setup/teardown */
+    /* filled by setup: */
+    gm_launch launch;                /* grid, block, shared bytes (registers: -1 if unknown) */
+    long long bytes_read;            /* bytes the computation must read, each input once */
+    long long bytes_written;         /* bytes it must write, each output once */
+    long long flops;                 /* -1 when not meaningful */
+    char kernel[128];                /* __global__ function name */
+    char note[256];                  /* optional note for the report ("" if none) */
+} gm_case;
+
+/* Value of a parameter of the case; `fallback` when the row has no such parameter. */
+long long gm_case_param(const gm_case *c, const char *name, long long fallback);
+
+/* ---- the table ------------------------------------------------------------ */
+
+typedef struct {
+    const char *id;             /* "coalescing": used by --only, in results, in the report */
+    const char *title;          /* "Coalesced vs strided reads" */
+    const char *summary;        /* what it demonstrates (our words, a few sentences) */
+    const char *source;         /* which seed document's claim it tests */
+    const char *sweep_param;    /* x axis of the line chart, or NULL */
+    bool sweep_log2;
+    const char *series_param;   /* splits lines besides the variant, or NULL */
+    bool bandwidth_bound;       /* its best layout should approach copy bandwidth */
+    const char *baseline_variant;
+} gm_experiment_def;
+
+struct gm_variant {
+    const gm_experiment_def *experiment;
+    const char *name;           /* unique within the experiment: "stride", "float4", "planar" */
+    const char *layout;         /* one line: what the layout/access pattern is */
+    gm_sweep params[GM_MAX_PARAMS];
+    gm_status (*setup)(gm_case *c, gm_error *err);
+    gm_status (*reset)(gm_case *c, cudaStream_t s, gm_error *err);
+    gm_status (*launch)(gm_case *c, cudaStream_t s, gm_error *err);
+    gm_status (*check)(gm_case *c, gm_check *out, gm_error *err);
+    void (*teardown)(gm_case *c);
+    /* When true the kernel may be launched repeatedly without reset (it does not
+     * read what it writes); the profiler then skips resets between passes. */
+    bool idempotent;
+    /* Address trace for the model (reports/model.h); NULL until the variant has one. */
+    gm_status (*trace)(const gm_case *c, struct gm_trace *t, gm_error *err);
+};
+
+extern const gm_experiment_def *const gm_experiments[];
+extern const size_t gm_experiments_len;
+extern const gm_variant gm_suite[];
+extern const size_t gm_suite_len;
+
+const gm_experiment_def *gm_experiment_find(const char *id);
+
+/* Expand row v into its cases at the chosen size set.  Returns the number of
+ * cases (at most max); params are filled, nothing is allocated. */
+size_t gm_variant_cases(const gm_variant *v, bool quick, gm_case *out, size_t max);
+
+/* ---- helpers the experiments share (harness.cu) --------------------------- */
+
+/* Check a CUDA runtime call inside a function that returns gm_status and has
+ * `gm_error *err` in scope; the message carries the expression, file and line. */
+#define GM_CUDA(call)                                                             \
+    do {                                                                          \
+        cudaError_t gm_cuda_rc_ = (call);                                         \
+        if (gm_cuda_rc_ != cudaSuccess)                                           \
+            return gm_fail(err, GM_ERR_CUDA, "%s:%d: %s: %s (%s)", __FILE__,      \
+                           __LINE__, #call, cudaGetErrorString(gm_cuda_rc_),      \
+                           cudaGetErrorName(gm_cuda_rc_));                        \
+    } while (0)
+
+/* After a kernel launch: check cudaGetLastError(). */
+#define GM_CUDA_LAUNCHED() GM_CUDA(cudaGetLastError())
+
+/* Deterministic pseudo-random data (splitmix64), never all zeros. */
+void gm_fill_uniform_f32(float *h, size_t n, uint64_t seed, float lo, float hi);
+void gm_fill_uniform_f64(double *h, size_t n, uint64_t seed, double lo, double hi);
+void gm_fill_bytes(unsigned char *h, size_t n, uint64_t seed);
+uint64_t gm_rand_next(uint64_t *state);     /* splitmix64 step */
+
+/* Poison a device buffer (0xFF bytes: NaN for floats, -1 for ints). */
+gm_status gm_poison(void *dev, size_t bytes, cudaStream_t s, gm_error *err);
+
+/* Compare device output (already copied to host `got`) with the reference.
+ * |got-ref| <= atol + rtol*|ref| per element; NaN never passes.  Fills out
+ * (status, checked, mismatches, max_abs_error, first mismatch, reason). */
+void gm_compare_f32(const float *got, const float *ref, size_t n, double atol, double rtol,
+                    gm_check *out);
+void gm_compare_f64(const double *got, const double *ref, size_t n, double atol, double rtol,
+                    gm_check *out);
+void gm_compare_u8(const unsigned char *got, const unsigned char *ref, size_t n, gm_check *out);
+void gm_compare_i32(const int *got, const int *ref, size_t n, gm_check *out);
+void gm_compare_i64(const long long *got, const long long *ref, size_t n, gm_check *out);
+
+/* Copy n bytes device->host then compare as f32: the usual end of a check(). */
+gm_status gm_check_f32(const float *dev, const float *ref, size_t n, double atol, double rtol,
+                       gm_check *out, gm_error *err);
+
+/* ---- timing (harness.cu) -------------------------------------------------- */
+
+/* A buffer larger than L2 (2x its size) that is written to evict L2 between
+ * timed repetitions when the point is DRAM traffic. */
+typedef struct {
+    void *buf;
+    size_t bytes;
+} gm_l2flush;
+
+gm_status gm_l2flush_init(gm_l2flush *f, int device, gm_error *err);
+gm_status gm_l2flush_run(const gm_l2flush *f, cudaStream_t s, gm_error *err);
+void gm_l2flush_free(gm_l2flush *f);
+
+/* Time a case with device events around each launch alone: `warmup` launches
+ * discarded, then `reps` samples in ms.  reset() runs before every launch when
+ * the variant is not idempotent, and L2 is flushed before every launch when
+ * flush is non-NULL; both outside the events. */
+gm_status gm_time_case(gm_case *c, cudaStream_t s, int warmup, int reps,
+                       const gm_l2flush *flush, double *samples_ms, gm_error *err);
+
+/* Device-to-device cudaMemcpy bandwidth: GB/s (1e9 B/s) counting bytes read
+ * plus bytes written, median of reps, on a buffer of `bytes`. */
+gm_status gm_measure_copy_bandwidth(size_t bytes, int reps, double *median_gbs,
+                                    gm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,44 @@
+#include "catalog.h"
+
+#include <string.h>
+
+#define L GM_BETTER_LOWER
+#define H GM_BETTER_HIGHER
+#define N GM_BETTER_NEITHER
+
+const gm_metric_info gm_catalog[] = {
+    {GM_M_LD_SECTORS, "sector", "ld sectors", "32-byte sectors fetched by global loads (L1TEX tag stage).", L, true, true},
+    {GM_M_LD_REQUESTS, "request", "ld requests", "Global load requests: one per warp-level load instruction (per 128-bit chunk for wide loads).", N, true, true},
+    {GM_M_ST_SECTORS, "sector", "st sectors", "32-byte sectors written by global stores.", L, true, true},
+    {GM_M_ST_REQUESTS, "request", "st requests", "Global store requests.", N, true, true},
+    {GM_M_LD_SPR, "sector/request", "ld sectors/req", "Sectors per global load request; 4 is ideal for a warp of 4-byte loads.", L, true, true},
+    {GM_M_ST_SPR, "sector/request", "st sectors/req", "Sectors per global store request; 4 is ideal for a warp of 4-byte stores.", L, true, true},
+    {GM_M_LD_EFF, "%", "ld efficiency", "Bytes the threads asked for over bytes moved in the sectors fetched, for global loads.", H, true, true},
+    {GM_M_ST_EFF, "%", "st efficiency", "Bytes the threads wrote over bytes in the sectors written, for global stores.", H, true, true},
+    {GM_M_LD_INST, "inst", "ld inst", "Warp-level global load instructions executed.", N, true, true},
+    {GM_M_ST_INST, "inst", "st inst", "Warp-level global store instructions executed.", N, true, true},
+    {GM_M_SH_LD_CONFL, "", "sh ld conflicts", "Shared-memory load bank conflicts (wavefronts beyond the ideal).", L, true, true},
+    {GM_M_SH_ST_CONFL, "", "sh st conflicts", "Shared-memory store bank conflicts (wavefronts beyond the ideal).", L, true, true},
+    {GM_M_SH_LD_WAVES, "", "sh ld wavefronts", "Shared-memory load wavefronts: passes the data stage needs.", L, true, true},
+    {GM_M_SH_ST_WAVES, "", "sh st wavefronts", "Shared-memory store wavefronts.", L, true, true},
+    {GM_M_SH_LD_INST, "inst", "sh ld inst", "Warp-level shared-memory load instructions executed.", N, true, true},
+    {GM_M_SH_ST_INST, "inst", "sh st inst", "Warp-level shared-memory store instructions executed.", N, true, true},
+    {GM_M_DRAM_RD, "byte", "DRAM read", "Bytes read from device memory (HBM).", L, false, true},
+    {GM_M_DRAM_WR, "byte", "DRAM written", "Bytes written to device memory (HBM).", L, false, true},
+    {GM_M_DRAM_PCT, "%", "DRAM % peak", "DRAM throughput as a percentage of its sustained peak over the kernel's duration.", H, false, true},
+    {GM_M_DRAM_RATE, "byte/second", "DRAM B/s", "DRAM bytes read and written per second of kernel duration.", H, false, true},
+    {GM_M_L1_HIT, "%", "L1 hit", "L1/TEX sector hit rate.", H, false, true},
+    {GM_M_L2_HIT, "%", "L2 hit", "L2 sector hit rate.", H, false, true},
+    {GM_M_DURATION, "ns", "duration", "Kernel duration measured by the profiler (one pass, clocks as found).", L, false, true},
+    {GM_M_OCCUPANCY, "%", "occupancy", "Achieved occupancy: active warps over the SM's maximum, while active.", H, false, true},
+};
+
+const size_t gm_catalog_len = sizeof gm_catalog / sizeof gm_catalog[0];
+
+const gm_metric_info *gm_catalog_find(const char *name)
+{
+    for (size_t i = 0; name && i < gm_catalog_len; i++)
+        if (strcmp(gm_catalog[i].name, name) == 0)
+            return &gm_catalog[i];
+    return NULL;
+}

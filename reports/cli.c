@@ -1,0 +1,29 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+bool gm_cli_int(const char *opt, const char *val, long long min, long long max, long long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long long v = val ? strtoll(val, &end, 10) : 0;
+    if (!val || !*val || *end || errno == ERANGE || v < min || v > max) {
+        gm_cli_error("%s: '%s' is not an integer in [%lld, %lld]", opt, val ? val : "", min, max);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+void gm_cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gpumem-report: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}

@@ -1,0 +1,24 @@
+/* cli.h — the command line: one function per subcommand, each returning the
+ * process exit code (0 done, 1 a failure the output describes, 2 cannot run:
+ * bad arguments, bad input, no GPU).  Only these functions print. */
+#ifndef GM_CLI_H
+#define GM_CLI_H
+
+#include <stdbool.h>
+
+enum { GM_EXIT_OK = 0, GM_EXIT_FAIL = 1, GM_EXIT_USAGE = 2 };
+
+int gm_cmd_render(int argc, char **argv);   /* gpumem-report render RUN.json --out FILE */
+int gm_cmd_diff(int argc, char **argv);     /* gpumem-report diff BASE.json HEAD.json */
+int gm_cmd_collect(int argc, char **argv);  /* gpumem-report collect --json run.json */
+int gm_cmd_run(int argc, char **argv);      /* gpumem-report --out report.html (collect + render) */
+int gm_cmd_list(int argc, char **argv);     /* gpumem-report list */
+
+/* Parse a whole decimal integer in [min, max] given for option `opt`; on error
+ * print "gpumem-report: OPT: 'VAL' is not an integer in [min, max]" and return false. */
+bool gm_cli_int(const char *opt, const char *val, long long min, long long max, long long *out);
+
+/* Print "gpumem-report: " + message to stderr. */
+void gm_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,86 @@
+#include "escape.h"
+
+#include <string.h>
+
+void gm_esc_html(gm_buf *b, const char *s)
+{
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        switch (c) {
+        case '&': gm_buf_puts(b, "&amp;"); break;
+        case '<': gm_buf_puts(b, "&lt;"); break;
+        case '>': gm_buf_puts(b, "&gt;"); break;
+        case '"': gm_buf_puts(b, "&quot;"); break;
+        case '\'': gm_buf_puts(b, "&#39;"); break;
+        default:
+            if (c < 0x20 && c != '\n' && c != '\t')
+                break;
+            if (c == 0x7f)
+                break;
+            gm_buf_putc(b, (char)c);
+        }
+    }
+}
+
+void gm_esc_md(gm_buf *b, const char *s)
+{
+    static const char punct[] = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f) {
+            gm_buf_putc(b, ' ');
+        } else if (strchr(punct, c)) {
+            gm_buf_putc(b, '\\');
+            gm_buf_putc(b, (char)c);
+        } else {
+            gm_buf_putc(b, (char)c);
+        }
+    }
+}
+
+void gm_esc_md_code(gm_buf *b, const char *s)
+{
+    if (!s)
+        s = "";
+    size_t longest = 0, run = 0;
+    for (const char *p = s; *p; p++) {
+        run = (*p == '`') ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    size_t fence = longest + 1;
+    size_t n = strlen(s);
+    int pad = n == 0 || s[0] == '`' || s[n - 1] == '`' || s[0] == ' ' || s[n - 1] == ' ';
+    for (size_t i = 0; i < fence; i++)
+        gm_buf_putc(b, '`');
+    if (pad)
+        gm_buf_putc(b, ' ');
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '|')
+            gm_buf_puts(b, "\\|");
+        else if (c < 0x20 || c == 0x7f)
+            gm_buf_putc(b, ' ');
+        else
+            gm_buf_putc(b, (char)c);
+    }
+    if (pad)
+        gm_buf_putc(b, ' ');
+    for (size_t i = 0; i < fence; i++)
+        gm_buf_putc(b, '`');
+}
+
+void gm_esc_gnuplot(gm_buf *b, const char *s)
+{
+    gm_buf_putc(b, '\'');
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\'')
+            gm_buf_puts(b, "''");
+        else if (c < 0x20 || c == 0x7f)
+            gm_buf_putc(b, ' ');
+        else
+            gm_buf_putc(b, (char)c);
+    }
+    gm_buf_putc(b, '\'');
+}

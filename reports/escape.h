@@ -1,0 +1,30 @@
+/* escape.h — text from outside (kernel names, paths, commit ids, parameters) made
+ * safe for each place it goes.  Each function appends to a gm_buf.
+ */
+#ifndef GM_ESCAPE_H
+#define GM_ESCAPE_H
+
+#include "buf.h"
+
+/* HTML text and attribute values: & < > " ' escaped; control characters other
+ * than \n and \t dropped. */
+void gm_esc_html(gm_buf *b, const char *s);
+
+/* Markdown inline text inside a GFM table cell or paragraph: every ASCII
+ * punctuation character that Markdown could read is backslash-escaped
+ * (so `<`, `|`, `*`, backquotes are literal); newlines and other control
+ * characters become spaces.  The result never opens raw HTML. */
+void gm_esc_md(gm_buf *b, const char *s);
+
+/* A Markdown code span holding s verbatim: picks a backquote fence longer than
+ * any run of backquotes in s, pads with spaces when needed, escapes `|` as `\|`
+ * (GFM tables split on it even inside code spans), newlines become spaces. */
+void gm_esc_md_code(gm_buf *b, const char *s);
+
+/* A gnuplot single-quoted string literal, quotes included: ' doubled, control
+ * characters replaced by spaces.  Single-quoted gnuplot strings expand nothing
+ * (no backquote command substitution, no escapes); use with `noenhanced` so
+ * that ^ _ @ & { } are not read as markup either. */
+void gm_esc_gnuplot(gm_buf *b, const char *s);
+
+#endif

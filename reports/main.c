@@ -1,0 +1,46 @@
+/* gpumem-report — turn GPU memory behaviour into a report people can read.
+ *
+ *   gpumem-report --out report.html        collect the suite on the GPU and render
+ *   gpumem-report collect --json run.json  collect only
+ *   gpumem-report render run.json --out report.html|report.md
+ *   gpumem-report diff BASE.json HEAD.json [--out diff.md]
+ *   gpumem-report list
+ *
+ * Only this file and the gm_cmd_* functions print or choose exit codes.
+ */
+#include "cli.h"
+#include "results.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void S_usage(FILE *f)
+{
+    fputs("usage: gpumem-report [OPTIONS] --out report.html|report.md   collect on the GPU and render\n"
+          "       gpumem-report collect [OPTIONS] --json run.json      collect only\n"
+          "       gpumem-report render RUN.json --out FILE [--format md|html]\n"
+          "       gpumem-report diff BASE.json HEAD.json [--out FILE]\n"
+          "       gpumem-report list [--metrics]\n"
+          "       gpumem-report --version | --help\n"
+          "\n"
+          "Each subcommand takes --help for its options.\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2) {
+        const char *cmd = argv[1];
+        if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+            S_usage(stdout);
+            return GM_EXIT_OK;
+        }
+        if (strcmp(cmd, "--version") == 0) {
+            printf("gpumem-report %s (results schema %d)\n", GM_TOOL_VERSION, GM_SCHEMA_VERSION);
+            return GM_EXIT_OK;
+        }
+    }
+    (void)argc;
+    S_usage(stderr);
+    return GM_EXIT_USAGE;
+}

@@ -1,0 +1,239 @@
+/* results.h — the results file in memory: the contract between the GPU side
+ * (kernels/, collectors/) and the CPU side (reports/).
+ *
+ * The JSON form is documented field by field in docs/results-format.md; this
+ * header mirrors it.  Rules the JSON keeps and this model preserves:
+ *   - integers stay integers (gm_value GM_V_INT), doubles round-trip exactly
+ *     (printed with 17 significant digits);
+ *   - an absent value is explicit (GM_V_ABSENT in memory, null in JSON), never 0;
+ *   - every string is owned by the structure that holds it (heap, freed by
+ *     gm_results_free); NULL means absent.
+ */
+#ifndef GM_RESULTS_H
+#define GM_RESULTS_H
+
+#include "gm_error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define GM_SCHEMA_NAME "gpumem-report/results"
+#define GM_SCHEMA_VERSION 1
+
+/* ---- values -------------------------------------------------------------- */
+
+typedef enum { GM_V_ABSENT = 0, GM_V_INT, GM_V_REAL, GM_V_STR } gm_vkind;
+
+typedef struct {
+    gm_vkind kind;
+    long long i;   /* GM_V_INT */
+    double r;      /* GM_V_REAL (finite; NaN/inf are stored as ABSENT) */
+    char *s;       /* GM_V_STR, owned */
+} gm_value;
+
+gm_value gm_vint(long long i);
+gm_value gm_vreal(double r);          /* non-finite -> ABSENT */
+gm_value gm_vstr(const char *s);      /* copies; NULL -> ABSENT */
+gm_value gm_vabsent(void);
+bool gm_value_present(const gm_value *v);
+/* Numeric value as double (INT or REAL); NaN when absent or a string. */
+double gm_value_num(const gm_value *v);
+
+/* ---- parts of a run ------------------------------------------------------ */
+
+/* One parameter of a run: sizes, stride, block size, offset... */
+typedef struct {
+    char *name;
+    gm_value value;
+} gm_param;
+
+/* One metric value under its exact Nsight Compute name
+ * ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") with its unit as ncu
+ * prints it ("sector", "request", "byte", "%", "ns", "byte/second", ...). */
+typedef struct {
+    char *name;
+    gm_value value;   /* INT for counts, REAL for ratios; ABSENT when not collected */
+    char *unit;
+} gm_metric;
+
+/* Kernel time from device events; times in milliseconds. */
+typedef struct {
+    bool present;
+    int warmup;            /* launches run and discarded before sampling */
+    bool l2_flushed;       /* L2 flushed before each timed repetition */
+    size_t n;              /* number of samples */
+    double *samples;       /* n samples in ms, in measurement order (may be NULL: summary only) */
+    double median, min, max, q1, q3; /* ms */
+} gm_timing;
+
+typedef enum {
+    GM_CHECK_PASSED = 0,
+    GM_CHECK_FAILED,       /* output differs from the CPU reference */
+    GM_CHECK_NOT_RUN,      /* the variant could not run at this size (see reason) */
+    GM_CHECK_ERROR         /* a CUDA/collector error stopped the run (see reason) */
+} gm_check_status;
+
+typedef struct {
+    gm_check_status status;
+    long long checked;         /* elements compared */
+    long long mismatches;
+    double tolerance;          /* per-element bound used (abs+rel, see docs); NaN if exact */
+    gm_value max_abs_error;
+    bool has_first_mismatch;
+    long long first_index;
+    double first_value, first_expected;
+    char *reason;              /* why failed / not run / error; NULL when passed */
+} gm_check;
+
+/* Model prediction (issue: address-trace model). */
+typedef struct {
+    bool present;
+    char *method;              /* "address-trace" */
+    long long warps_traced;
+    long long warps_total;
+    bool scaled;               /* a sample of warps was traced and scaled up */
+    gm_metric *metrics;        /* predicted values under the same metric names */
+    size_t n_metrics;
+    char **notes;              /* why prediction may differ (caching, edges...) */
+    size_t n_notes;
+} gm_prediction;
+
+typedef struct {
+    unsigned grid[3];
+    unsigned block[3];
+    long long shared_bytes;    /* dynamic + static shared memory per block */
+    long long registers;       /* per thread; -1 when unknown */
+} gm_launch;
+
+/* One measured kernel run: one variant (layout) of one experiment at one
+ * parameter point. */
+typedef struct {
+    char *experiment;          /* experiment id, matches a gm_experiment.id */
+    char *variant;             /* variant (layout) name, unique within the experiment */
+    char *layout;              /* one line: what the layout is */
+    char *kernel;              /* kernel function name (demangled when known) */
+    gm_param *params;
+    size_t n_params;
+    bool has_launch;
+    gm_launch launch;
+    gm_value bytes_read;       /* bytes the computation must read (each input once) */
+    gm_value bytes_written;    /* bytes it must write (each output once) */
+    gm_value flops;            /* floating-point operations, when meaningful */
+    gm_timing timing;
+    gm_metric *metrics;
+    size_t n_metrics;
+    gm_prediction prediction;
+    gm_check check;
+    char **notes;
+    size_t n_notes;
+} gm_run;
+
+/* What an experiment demonstrates; rendered as its section's introduction. */
+typedef struct {
+    char *id;                  /* "coalescing" */
+    char *title;               /* "Coalesced vs strided reads" */
+    char *summary;             /* what it demonstrates, a few sentences */
+    char *source;              /* which seed document it tests, e.g. "001 (cache lines)" */
+    char *sweep_param;         /* param swept along the x axis of a line chart; NULL if none */
+    bool sweep_log2;           /* log2 x axis */
+    char *series_param;        /* param that splits sweep lines besides the variant; NULL if none */
+    bool bandwidth_bound;      /* effective bandwidth vs copy bandwidth is meaningful */
+    char *baseline_variant;    /* the reference layout (ratios are against it); NULL: first */
+} gm_experiment;
+
+typedef struct {
+    int ordinal;
+    char *name;                /* "NVIDIA H100 80GB HBM3" */
+    char *chip;                /* "GH100" (from CUPTI) */
+    int cc_major, cc_minor;
+    int sm_count;
+    long long memory_clock_khz;
+    int memory_bus_width_bits;
+    gm_value theoretical_bandwidth_gbs;  /* 2 * clock * bus width / 8, GB/s (1e9 B/s) */
+    gm_value copy_bandwidth_gbs;         /* measured device-to-device copy, read+write bytes, GB/s */
+    gm_value copy_bandwidth_bytes;       /* buffer size of that measurement */
+    long long l2_bytes;
+    long long global_memory_bytes;
+    char *driver_version;      /* kernel driver, e.g. "580.159.04"; NULL if unknown */
+    int cuda_driver_api;       /* cudaDriverGetVersion, e.g. 13000 */
+    int cuda_runtime;          /* cudaRuntimeGetVersion, e.g. 13000 */
+    long long cupti_api;       /* cuptiGetVersion */
+} gm_device;
+
+typedef struct {
+    char **metrics;            /* metric names requested, in order */
+    size_t n_metrics;
+    int passes;                /* profiler passes needed for that set; -1 when unknown */
+    char *range_mode;          /* "auto" | "user" */
+    char *replay_mode;         /* "user" | "kernel" | "application" */
+    bool cache_flush;          /* L2 flushed before each profiled pass */
+    char *clock_control;       /* "none" (clocks as found) | "base" ... */
+    char *size_set;            /* "full" | "quick" | "app" */
+    int timing_warmup;
+    int timing_repetitions;
+    gm_value profile_seconds;  /* wall time spent profiling */
+    gm_value total_seconds;    /* wall time of the whole collection */
+    char **command;            /* argv that produced the run */
+    size_t n_command;
+} gm_collection;
+
+typedef struct {
+    int schema_version;
+    char *origin;              /* "measured" | "hand-written fixture" | ... */
+    char *tool_version;
+    char *commit;              /* git commit id of the tree; NULL if none */
+    int dirty;                 /* 1 dirty, 0 clean, -1 unknown */
+    char *taken_at;            /* ISO 8601 UTC; never rendered unless asked */
+    gm_device device;
+    gm_collection collection;
+    gm_experiment *experiments;
+    size_t n_experiments;
+    gm_run *runs;
+    size_t n_runs;
+} gm_results;
+
+/* ---- reading and writing ------------------------------------------------- */
+
+/* Parse a results file.  On failure returns a status and fills err with a
+ * message naming the file and, as applicable, line and column (GM_ERR_PARSE),
+ * the schema found (GM_ERR_SCHEMA) or the JSON path of the field and what was
+ * expected (GM_ERR_FIELD, e.g. "runs[3].timing.samples[2]: expected a number,
+ * found a string").  *out is left zeroed on failure. */
+gm_status gm_results_read_file(const char *path, gm_results *out, gm_error *err);
+gm_status gm_results_read_string(const char *json, const char *name, gm_results *out,
+                                 gm_error *err);
+
+/* Serialise to JSON text (2-space indent, keys in a fixed order, one trailing
+ * newline).  Caller frees.  Byte-identical for identical input. */
+char *gm_results_to_json(const gm_results *r);
+
+/* Write to path through a temporary file in the same directory, then rename:
+ * on failure nothing is left at path. */
+gm_status gm_results_write_file(const gm_results *r, const char *path, gm_error *err);
+
+void gm_results_free(gm_results *r);
+
+/* ---- building (GPU side) and querying (CPU side) ------------------------- */
+
+void gm_results_init(gm_results *r);           /* zero + schema version + tool version */
+gm_run *gm_results_add_run(gm_results *r);       /* zeroed run appended; pointer valid until next add */
+gm_experiment *gm_results_add_experiment(gm_results *r);
+void gm_run_set_param(gm_run *run, const char *name, gm_value v);   /* takes v's string */
+void gm_run_set_metric(gm_run *run, const char *name, gm_value v, const char *unit);
+void gm_run_add_note(gm_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void gm_timing_set_samples(gm_timing *t, const double *ms, size_t n); /* copies, summarises */
+
+const gm_metric *gm_run_metric(const gm_run *run, const char *name);    /* NULL if none */
+double gm_run_metric_num(const gm_run *run, const char *name);          /* NaN if absent */
+const gm_param *gm_run_param(const gm_run *run, const char *name);
+const gm_experiment *gm_results_experiment(const gm_results *r, const char *id);
+const gm_metric *gm_prediction_metric(const gm_prediction *p, const char *name);
+
+/* Effective bandwidth in GB/s: (bytes_read + bytes_written) / median time; NaN if unknown. */
+double gm_run_effective_gbs(const gm_run *run);
+
+const char *gm_check_status_name(gm_check_status s);  /* "passed", "failed", "not-run", "error" */
+
+#define GM_TOOL_VERSION "0.1.0"
+
+#endif
