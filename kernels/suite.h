@@ -108,6 +108,9 @@ struct gm_variant {
     /* When true the kernel may be launched repeatedly without reset (it does not
      * read what it writes); the profiler then skips resets between passes. */
     bool idempotent;
+    /* The launch runs a CPU version synchronously (e.g. the serial DP baseline):
+     * timed with a host monotonic clock, validated, never profiled. */
+    bool on_host;
     /* Address trace for the model (reports/model.h); NULL until the variant has one. */
     gm_status (*trace)(const gm_case *c, struct gm_trace *t, gm_error *err);
 };
