@@ -22,13 +22,18 @@ CFLAGS ?= -O2 -g
 NVCCFLAGS ?= -O3 -lineinfo
 WARN := -Wall -Wextra -pedantic
 PKGS := jansson libcmark-gfm
+DEB_PKGS := build-essential pkg-config gnuplot-nox libcmark-gfm-dev libcmark-gfm-extensions-dev \
+            libjansson-dev libcriterion-dev
 
 HAVE_CUDA := $(shell test -x $(NVCC) && test -f $(CUDA_HOME)/include/cupti.h && echo 1)
 HAVE_PKGS := $(shell pkg-config --exists $(PKGS) && echo 1)
 HAVE_CRITERION := $(shell pkg-config --exists criterion && echo 1)
 
+# `make deps` installs the Debian packages (as root) or prints the apt-get line.
 ifneq ($(HAVE_PKGS),1)
-$(error jansson and cmark-gfm not found by pkg-config: apt-get install libjansson-dev libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config)
+ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
+$(error jansson and cmark-gfm not found by pkg-config: run 'make deps' (or: apt-get install $(DEB_PKGS)))
+endif
 endif
 
 CPPFLAGS += -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
@@ -36,7 +41,11 @@ ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(CPPFLAGS) $(shell pkg-config --cflags 
              -DGM_DATADIR='"$(PREFIX)/share/gpumem-report"'
 LIBS = $(shell pkg-config --libs $(PKGS)) -lm
 
-REPORT_SRC := $(filter-out reports/main.c,$(wildcard reports/*.c))
+# The CLI (main.c, cli.c, cmd_*.c) is linked into the binary directly; the rest
+# of reports/ is the CPU-side library the tests link.
+CLI_SRC := reports/main.c reports/cli.c $(wildcard reports/cmd_*.c)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+REPORT_SRC := $(filter-out $(CLI_SRC),$(wildcard reports/*.c))
 REPORT_OBJ := $(REPORT_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/test_*.c)
 
@@ -69,8 +78,11 @@ GPU_TEST_BINS := $(patsubst tests/gpu/%.c,$(BUILD)/tests/gpu/%,$(wildcard tests/
                  $(patsubst tests/gpu/%.cu,$(BUILD)/tests/gpu/%,$(wildcard tests/gpu/*.cu))
 endif
 
-.PHONY: all test test-gpu bench install clean check-cuda
+.PHONY: all test test-gpu bench install clean check-cuda deps
 all: check-cuda $(BIN) $(GPU_TEST_BINS)
+
+deps:
+	@sh tests/install-deps.sh $(DEB_PKGS)
 
 check-cuda:
 ifneq ($(HAVE_CUDA),1)
@@ -98,9 +110,8 @@ $(BUILD)/libgm_kernels.a: $(KERNEL_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BIN): $(BUILD)/reports/main.o $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a
-	$(CC) $(CFLAGS) -o $@ $(BUILD)/reports/main.o $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a \
-	    $(LIBS) $(GPU_LIBS)
+$(BIN): $(CLI_OBJ) $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a $(LIBS) $(GPU_LIBS)
 
 # One test binary for everything, so Criterion prints one closing Synthesis line.
 $(TESTBIN): $(TEST_SRC:%.c=$(BUILD)/%.o) $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a
