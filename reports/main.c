@@ -35,6 +35,8 @@ int main(int argc, char **argv)
             S_usage(stdout);
             return GM_EXIT_OK;
         }
+        if (strcmp(cmd, "list") == 0)
+            return gm_cmd_list(argc - 1, argv + 1);
         if (strcmp(cmd, "--version") == 0) {
             printf("gpumem-report %s (results schema %d)\n", GM_TOOL_VERSION, GM_SCHEMA_VERSION);
             return GM_EXIT_OK;
