@@ -1,0 +1,137 @@
+/* ref_b_spmv.c — experiment 11: the irregular sparse matrix, its CSR, ELLPACK
+ * and JDS forms, and y = A x in each.  See ref_b.h for the contracts. */
+#include "ref_b.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+int gm_ref_spmv_row_lengths(int rows, int lmin, int lmax, double alpha, uint64_t seed,
+                            int *len)
+{
+    uint64_t st = seed;
+    int longest = 0;
+    for (int r = 0; r < rows; ++r) {
+        /* u in (0, 1]: 53 random bits, never 0 so the power stays finite */
+        double u = (double)((gm_ref_rand(&st) >> 11) + 1) * (1.0 / 9007199254740992.0);
+        double l = floor((double)lmin * pow(u, -1.0 / alpha));
+        int n = l > (double)lmax ? lmax : (int)l;
+        len[r] = n;
+        if (n > longest)
+            longest = n;
+    }
+    return longest;
+}
+
+static int S_cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+void gm_ref_csr_fill(int rows, int cols, const int *len, uint64_t seed, int *row_ptr,
+                     int *col, float *val)
+{
+    uint64_t st = seed;
+    row_ptr[0] = 0;
+    for (int r = 0; r < rows; ++r) {
+        int beg = row_ptr[r];
+        row_ptr[r + 1] = beg + len[r];
+        for (int k = 0; k < len[r]; ++k) {
+            col[beg + k] = (int)(gm_ref_rand(&st) % (uint64_t)cols);
+            val[beg + k] = gm_ref_uniform(&st, 0.5f, 1.5f);
+        }
+        qsort(col + beg, (size_t)len[r], sizeof *col, S_cmp_int);
+    }
+}
+
+void gm_ref_csr_to_ell(int rows, const int *row_ptr, const int *col, const float *val,
+                       int width, int *ell_col, float *ell_val)
+{
+    for (int r = 0; r < rows; ++r)
+        for (int k = 0; k < width; ++k) {
+            size_t at = (size_t)k * rows + r;
+            int src = row_ptr[r] + k;
+            if (src < row_ptr[r + 1]) {
+                ell_col[at] = col[src];
+                ell_val[at] = val[src];
+            } else {
+                ell_col[at] = 0;
+                ell_val[at] = 0.0f;
+            }
+        }
+}
+
+static int S_len(const int *row_ptr, int r)
+{
+    return row_ptr[r + 1] - row_ptr[r];
+}
+
+gm_status gm_ref_csr_to_jds(int rows, const int *row_ptr, const int *col, const float *val,
+                            int width, int *perm, int *jd_ptr, int *jd_col, float *jd_val)
+{
+    /* counting sort by length, longest first, stable within a length */
+    int *start = calloc((size_t)width + 2, sizeof *start);
+    if (!start)
+        return GM_ERR_NOMEM;
+    for (int r = 0; r < rows; ++r)
+        start[width - S_len(row_ptr, r)]++;   /* bucket 0 = longest */
+    for (int b = 0, acc = 0; b <= width; ++b) {
+        int n = start[b];
+        start[b] = acc;
+        acc += n;
+    }
+    for (int r = 0; r < rows; ++r)
+        perm[start[width - S_len(row_ptr, r)]++] = r;
+    free(start);
+
+    /* diagonal d holds one entry of each sorted row longer than d; sorted rows
+     * are longest first, so those are the first count(d) of them */
+    int s = rows;
+    jd_ptr[0] = 0;
+    for (int d = 0; d < width; ++d) {
+        while (s > 0 && S_len(row_ptr, perm[s - 1]) <= d)
+            --s;
+        for (int t = 0; t < s; ++t) {
+            int src = row_ptr[perm[t]] + d;
+            jd_col[jd_ptr[d] + t] = col[src];
+            jd_val[jd_ptr[d] + t] = val[src];
+        }
+        jd_ptr[d + 1] = jd_ptr[d] + s;
+    }
+    return GM_OK;
+}
+
+void gm_ref_spmv_csr(int rows, const int *row_ptr, const int *col, const float *val,
+                     const float *x, float *y)
+{
+    for (int r = 0; r < rows; ++r) {
+        double s = 0.0;
+        for (int k = row_ptr[r]; k < row_ptr[r + 1]; ++k)
+            s += (double)val[k] * x[col[k]];
+        y[r] = (float)s;
+    }
+}
+
+void gm_ref_spmv_ell(int rows, int width, const int *ell_col, const float *ell_val,
+                     const float *x, float *y)
+{
+    for (int r = 0; r < rows; ++r) {
+        double s = 0.0;
+        for (int k = 0; k < width; ++k) {
+            size_t at = (size_t)k * rows + r;
+            s += (double)ell_val[at] * x[ell_col[at]];
+        }
+        y[r] = (float)s;
+    }
+}
+
+void gm_ref_spmv_jds(int rows, int width, const int *perm, const int *jd_ptr,
+                     const int *jd_col, const float *jd_val, const float *x, float *y)
+{
+    for (int s = 0; s < rows; ++s) {
+        double sum = 0.0;
+        for (int d = 0; d < width && s < jd_ptr[d + 1] - jd_ptr[d]; ++d)
+            sum += (double)jd_val[jd_ptr[d] + s] * x[jd_col[jd_ptr[d] + s]];
+        y[perm[s]] = (float)sum;
+    }
+}

@@ -1,0 +1,350 @@
+/* test_refs_b.c — the CPU references of experiments 8-14 against cases worked
+ * by hand.  The GPU kernels are validated against these references, so these
+ * tests are what makes a "passed" on the GPU mean something. */
+#include "../kernels/ref_b.h"
+
+/* Without the CUDA toolkit the kernel library is not built; the references
+ * are plain C, so compile them into the test directly. */
+#ifndef GM_HAVE_CUDA
+#include "../kernels/ref_b_chain.c"
+#include "../kernels/ref_b_dense.c"
+#include "../kernels/ref_b_spmv.c"
+#endif
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+
+/* ---- 8, 9: matrix multiplication and transpose ------------------------- */
+
+Test(refs_b, matmul_2x2_by_hand)
+{
+    const float a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8};
+    float c[4];
+    gm_ref_matmul(a, b, c, 2);
+    /* [1 2; 3 4][5 6; 7 8] = [19 22; 43 50] */
+    cr_expect_eq(c[0], 19.0f);
+    cr_expect_eq(c[1], 22.0f);
+    cr_expect_eq(c[2], 43.0f);
+    cr_expect_eq(c[3], 50.0f);
+}
+
+Test(refs_b, matmul_identity_keeps_matrix)
+{
+    enum { N = 5 };
+    float a[N * N], id[N * N], c[N * N];
+    for (int i = 0; i < N * N; ++i) {
+        a[i] = (float)(i * 7 % 11) - 3.5f;
+        id[i] = (i / N == i % N) ? 1.0f : 0.0f;
+    }
+    gm_ref_matmul(a, id, c, N);
+    for (int i = 0; i < N * N; ++i)
+        cr_expect_eq(c[i], a[i], "c[%d] = %g, expected %g", i, c[i], a[i]);
+}
+
+Test(refs_b, transpose_2x3_by_hand)
+{
+    const float in[6] = {1, 2, 3, 4, 5, 6};   /* [1 2 3; 4 5 6] */
+    float out[6];
+    gm_ref_transpose(in, out, 2, 3);
+    const float want[6] = {1, 4, 2, 5, 3, 6}; /* [1 4; 2 5; 3 6] */
+    for (int i = 0; i < 6; ++i)
+        cr_expect_eq(out[i], want[i], "out[%d] = %g, expected %g", i, out[i], want[i]);
+}
+
+/* ---- 10: bank-conflict sums ---------------------------------------------- */
+
+Test(refs_b, banks_sums_by_hand)
+{
+    float *in = malloc(2 * GM_BANKS_WORDS * sizeof *in);
+    float *out = malloc(2 * GM_BANKS_BLOCK * sizeof *out);
+    cr_assert(in && out);
+    for (int w = 0; w < 2 * GM_BANKS_WORDS; ++w)
+        in[w] = (float)w;
+
+    gm_ref_banks(in, out, 2, 1, 3);
+    cr_expect_eq(out[0], 0.0f + 1 + 2);          /* lane 0: words 0, 1, 2 */
+    cr_expect_eq(out[31], 31.0f + 0 + 1);        /* lane 31 wraps to words 0, 1 */
+    cr_expect_eq(out[32], out[0]);               /* lane 0 of warp 1 reads the same */
+    /* block 1 reads its own words 1024.. */
+    cr_expect_eq(out[GM_BANKS_BLOCK], 1024.0f + 1025 + 1026);
+
+    gm_ref_banks(in, out, 1, 32, 3);
+    cr_expect_eq(out[0], 0.0f + 32 + 64);        /* stride 32: rows 0, 1, 2 */
+    cr_expect_eq(out[31], 31.0f * 32 + 0 + 32);  /* row 31 then wraps to rows 0, 1 */
+    free(in);
+    free(out);
+}
+
+/* ---- 11: sparse matrices -------------------------------------------------- */
+
+/* [1 0 2 0]
+ * [0 0 0 0]
+ * [3 4 0 5]
+ * [0 6 0 0] */
+static const int k_row_ptr[5] = {0, 2, 2, 5, 6};
+static const int k_col[6] = {0, 2, 0, 1, 3, 1};
+static const float k_val[6] = {1, 2, 3, 4, 5, 6};
+static const float k_x[4] = {1, 10, 100, 1000};
+static const float k_y[4] = {201, 0, 5043, 60};
+
+Test(refs_b, csr_spmv_by_hand)
+{
+    float y[4];
+    gm_ref_spmv_csr(4, k_row_ptr, k_col, k_val, k_x, y);
+    for (int r = 0; r < 4; ++r)
+        cr_expect_eq(y[r], k_y[r], "y[%d] = %g, expected %g", r, y[r], k_y[r]);
+}
+
+Test(refs_b, ell_layout_by_hand)
+{
+    int ell_col[12];
+    float ell_val[12], y[4];
+    gm_ref_csr_to_ell(4, k_row_ptr, k_col, k_val, 3, ell_col, ell_val);
+    /* column-major: entry k of every row, then entry k+1; padding is (0, 0) */
+    const int want_col[12] = {0, 0, 0, 1, 2, 0, 1, 0, 0, 0, 3, 0};
+    const float want_val[12] = {1, 0, 3, 6, 2, 0, 4, 0, 0, 0, 5, 0};
+    for (int i = 0; i < 12; ++i) {
+        cr_expect_eq(ell_col[i], want_col[i], "ell_col[%d] = %d, expected %d", i, ell_col[i],
+                     want_col[i]);
+        cr_expect_eq(ell_val[i], want_val[i], "ell_val[%d] = %g, expected %g", i, ell_val[i],
+                     want_val[i]);
+    }
+    gm_ref_spmv_ell(4, 3, ell_col, ell_val, k_x, y);
+    for (int r = 0; r < 4; ++r)
+        cr_expect_eq(y[r], k_y[r], "y[%d] = %g, expected %g", r, y[r], k_y[r]);
+}
+
+Test(refs_b, jds_layout_by_hand)
+{
+    int perm[4], jd_ptr[4], jd_col[6];
+    float jd_val[6], y[4];
+    cr_assert_eq(gm_ref_csr_to_jds(4, k_row_ptr, k_col, k_val, 3, perm, jd_ptr, jd_col, jd_val),
+                 GM_OK);
+    /* lengths 2, 0, 3, 1 -> sorted rows 2 (3), 0 (2), 3 (1), 1 (0) */
+    const int want_perm[4] = {2, 0, 3, 1};
+    const int want_ptr[4] = {0, 3, 5, 6};         /* diagonals of 3, 2 and 1 entries */
+    const int want_col[6] = {0, 0, 1, 1, 2, 3};
+    const float want_val[6] = {3, 1, 6, 4, 2, 5};
+    for (int i = 0; i < 4; ++i) {
+        cr_expect_eq(perm[i], want_perm[i], "perm[%d] = %d, expected %d", i, perm[i], want_perm[i]);
+        cr_expect_eq(jd_ptr[i], want_ptr[i], "jd_ptr[%d] = %d, expected %d", i, jd_ptr[i],
+                     want_ptr[i]);
+    }
+    for (int i = 0; i < 6; ++i) {
+        cr_expect_eq(jd_col[i], want_col[i], "jd_col[%d] = %d, expected %d", i, jd_col[i],
+                     want_col[i]);
+        cr_expect_eq(jd_val[i], want_val[i], "jd_val[%d] = %g, expected %g", i, jd_val[i],
+                     want_val[i]);
+    }
+    gm_ref_spmv_jds(4, 3, perm, jd_ptr, jd_col, jd_val, k_x, y);
+    for (int r = 0; r < 4; ++r)
+        cr_expect_eq(y[r], k_y[r], "y[%d] = %g, expected %g", r, y[r], k_y[r]);
+}
+
+Test(refs_b, power_law_rows_are_deterministic_and_heavy_tailed)
+{
+    enum { R = 100000 };
+    int *a = malloc(R * sizeof *a), *b = malloc(R * sizeof *b);
+    cr_assert(a && b);
+    int longest = gm_ref_spmv_row_lengths(R, 4, 64, 2.0, 42, a);
+    gm_ref_spmv_row_lengths(R, 4, 64, 2.0, 42, b);
+    int over8 = 0, at_cap = 0, real_longest = 0;
+    for (int r = 0; r < R; ++r) {
+        cr_assert_eq(a[r], b[r], "row %d: %d then %d from the same seed", r, a[r], b[r]);
+        cr_assert(a[r] >= 4 && a[r] <= 64, "row %d has length %d", r, a[r]);
+        over8 += a[r] >= 8;
+        at_cap += a[r] == 64;
+        if (a[r] > real_longest)
+            real_longest = a[r];
+    }
+    cr_expect_eq(longest, real_longest);
+    /* Pareto(4, alpha 2): P(len >= 8) = (4/8)^2 = 1/4, P(len >= 64) = 1/256 */
+    cr_expect(over8 > 0.23 * R && over8 < 0.27 * R, "%d of %d rows have 8 or more", over8, R);
+    cr_expect(at_cap > R / 400 && at_cap < R / 160, "%d of %d rows reach the cap", at_cap, R);
+    free(a);
+    free(b);
+}
+
+Test(refs_b, generated_formats_agree)
+{
+    enum { R = 3000, C = 2000 };
+    int len[R], row_ptr[R + 1];
+    int width = gm_ref_spmv_row_lengths(R, 2, 40, 1.5, 7, len);
+    long long nnz = 0;
+    for (int r = 0; r < R; ++r)
+        nnz += len[r];
+    int *col = malloc(nnz * sizeof *col), *perm = malloc(R * sizeof *perm);
+    float *val = malloc(nnz * sizeof *val);
+    int *ell_col = malloc((size_t)width * R * sizeof *ell_col);
+    float *ell_val = malloc((size_t)width * R * sizeof *ell_val);
+    int *jd_ptr = malloc((width + 1) * sizeof *jd_ptr), *jd_col = malloc(nnz * sizeof *jd_col);
+    float *jd_val = malloc(nnz * sizeof *jd_val);
+    float x[C], y0[R], y1[R], y2[R];
+    cr_assert(col && perm && val && ell_col && ell_val && jd_ptr && jd_col && jd_val);
+
+    gm_ref_csr_fill(R, C, len, 8, row_ptr, col, val);
+    cr_expect_eq(row_ptr[R], nnz);
+    for (int r = 0; r < R; ++r)
+        for (int k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
+            cr_assert(col[k] >= 0 && col[k] < C);
+            cr_assert(k == row_ptr[r] || col[k - 1] <= col[k], "row %d not sorted", r);
+            cr_assert(val[k] >= 0.5f && val[k] < 1.5f);
+        }
+    for (int i = 0; i < C; ++i)
+        x[i] = (float)(i % 13) * 0.25f + 0.5f;
+    gm_ref_csr_to_ell(R, row_ptr, col, val, width, ell_col, ell_val);
+    cr_assert_eq(gm_ref_csr_to_jds(R, row_ptr, col, val, width, perm, jd_ptr, jd_col, jd_val),
+                 GM_OK);
+    cr_expect_eq(jd_ptr[width], nnz);
+    gm_ref_spmv_csr(R, row_ptr, col, val, x, y0);
+    gm_ref_spmv_ell(R, width, ell_col, ell_val, x, y1);
+    gm_ref_spmv_jds(R, width, perm, jd_ptr, jd_col, jd_val, x, y2);
+    for (int r = 0; r < R; ++r) {
+        /* same products, same order (padding adds exact zeros): identical */
+        cr_expect_eq(y1[r], y0[r], "ELL y[%d] = %g, CSR %g", r, y1[r], y0[r]);
+        cr_expect_eq(y2[r], y0[r], "JDS y[%d] = %g, CSR %g", r, y2[r], y0[r]);
+    }
+    free(col); free(perm); free(val); free(ell_col); free(ell_val);
+    free(jd_ptr); free(jd_col); free(jd_val);
+}
+
+/* ---- 12: 7x7 convolution -------------------------------------------------- */
+
+Test(refs_b, conv_impulse_gives_flipped_filter)
+{
+    enum { W = 9, H = 9 };
+    float f[49], in[W * H] = {0}, out[W * H];
+    for (int i = 0; i < 49; ++i)
+        f[i] = (float)(i + 1);
+    in[4 * W + 4] = 1.0f;
+    gm_ref_conv7(in, out, W, H, f);
+    /* out(x,y) = sum f(dy,dx) in(y+dy, x+dx): the impulse lands at x = 4-dx */
+    for (int dy = -3; dy <= 3; ++dy)
+        for (int dx = -3; dx <= 3; ++dx)
+            cr_expect_eq(out[(4 - dy) * W + 4 - dx], f[(dy + 3) * 7 + dx + 3]);
+    cr_expect_eq(out[0], 0.0f);                 /* (0,0) is 4 away: no tap reaches */
+}
+
+Test(refs_b, conv_zero_outside_the_image)
+{
+    enum { W = 8, H = 6 };
+    float f[49], in[W * H], out[W * H];
+    for (int i = 0; i < 49; ++i)
+        f[i] = 1.0f;
+    for (int i = 0; i < W * H; ++i)
+        in[i] = 1.0f;
+    gm_ref_conv7(in, out, W, H, f);
+    cr_expect_eq(out[0], 16.0f);                /* corner: 4 x 4 taps inside */
+    cr_expect_eq(out[2 * W + 3], 42.0f);        /* (3,2): 7 columns x rows 0..5 = 6 */
+}
+
+/* ---- 13: advection -------------------------------------------------------- */
+
+Test(refs_b, advect_by_hand)
+{
+    enum { W = 4, H = 3 };
+    float q[W * H], u[W * H], v[W * H], out[W * H];
+    for (int i = 0; i < W * H; ++i) {
+        q[i] = (float)(i * i % 7) + 0.5f;
+        u[i] = 1.0f;
+        v[i] = 0.0f;
+    }
+    gm_ref_advect(q, u, v, out, W, H, 0.0f);    /* no motion: a copy */
+    for (int i = 0; i < W * H; ++i)
+        cr_expect_eq(out[i], q[i]);
+
+    gm_ref_advect(q, u, v, out, W, H, 0.5f);    /* half a cell to the left */
+    for (int y = 0; y < H; ++y) {
+        cr_expect_eq(out[y * W], q[y * W]);      /* x = -0.5 clamps to column 0 */
+        for (int x = 1; x < W; ++x)
+            cr_expect_float_eq(out[y * W + x], 0.5f * (q[y * W + x - 1] + q[y * W + x]), 1e-6f);
+    }
+
+    for (int i = 0; i < W * H; ++i)
+        v[i] = -1.0f;                            /* and a quarter cell down */
+    gm_ref_advect(q, u, v, out, W, H, 0.25f);
+    /* (2,1) samples (1.75, 1.25): weights 0.25/0.75 across x, 0.75/0.25 down y */
+    float want = 0.25f * 0.75f * q[1 * W + 1] + 0.75f * 0.75f * q[1 * W + 2] +
+                 0.25f * 0.25f * q[2 * W + 1] + 0.75f * 0.25f * q[2 * W + 2];
+    cr_expect_float_eq(out[1 * W + 2], want, 1e-6f);
+
+    for (int i = 0; i < W * H; ++i)
+        u[i] = 1e9f;                             /* far outside: the edge column */
+    gm_ref_advect(q, u, v, out, W, H, 1.0f);
+    cr_expect_eq(out[0], q[1 * W]);          /* (0,0) samples (-1e9, 1): q(0,1) */
+}
+
+/* ---- 14: chained matrix multiplication ------------------------------------ */
+
+Test(refs_b, chain_four_matrices_by_hand)
+{
+    /* A 20x2, B 2x30, C 30x12, D 12x8: A((BC)D) costs 1232, the least */
+    const long long dims[5] = {20, 2, 30, 12, 8};
+    long long m[25], f[25];
+    gm_ref_chain_serial(4, dims, m);
+    cr_assert_eq(gm_ref_chain_fast(4, dims, f), GM_OK);
+    cr_expect_eq(m[1 * 5 + 2], 1200);   /* AB: 20*2*30 */
+    cr_expect_eq(m[2 * 5 + 3], 720);    /* BC: 2*30*12 */
+    cr_expect_eq(m[3 * 5 + 4], 2880);   /* CD: 30*12*8 */
+    cr_expect_eq(m[1 * 5 + 3], 1200);   /* A(BC) = 720 + 480 beats (AB)C = 1200 + 7200 */
+    cr_expect_eq(m[2 * 5 + 4], 912);    /* (BC)D = 720 + 192 beats B(CD) = 2880 + 480 */
+    cr_expect_eq(m[1 * 5 + 4], 1232);   /* A((BC)D) = 912 + 320 */
+    for (int i = 1; i <= 4; ++i)
+        for (int j = i; j <= 4; ++j)
+            cr_expect_eq(f[i * 5 + j], m[i * 5 + j], "cell (%d,%d)", i, j);
+}
+
+Test(refs_b, chain_costs_need_64_bits)
+{
+    /* 200 square 256x256 matrices: every order costs 199 * 256^3 = 3338665984 > 2^31 */
+    enum { N = 200 };
+    long long dims[N + 1];
+    long long *m = malloc((N + 1) * (N + 1) * sizeof *m);
+    cr_assert(m);
+    for (int i = 0; i <= N; ++i)
+        dims[i] = 256;
+    gm_ref_chain_serial(N, dims, m);
+    cr_expect_eq(m[1 * (N + 1) + N], 3338665984LL);
+    free(m);
+}
+
+Test(refs_b, chain_serial_and_fast_agree)
+{
+    enum { N = 97 };
+    long long dims[N + 1];
+    uint64_t st = 5;
+    for (int i = 0; i <= N; ++i)
+        dims[i] = 2 + (long long)(gm_ref_rand(&st) % 255);
+    long long *a = malloc((N + 1) * (N + 1) * sizeof *a);
+    long long *b = malloc((N + 1) * (N + 1) * sizeof *b);
+    cr_assert(a && b);
+    gm_ref_chain_serial(N, dims, a);
+    cr_assert_eq(gm_ref_chain_fast(N, dims, b), GM_OK);
+    for (int i = 1; i <= N; ++i)
+        for (int j = i; j <= N; ++j)
+            cr_assert_eq(a[i * (N + 1) + j], b[i * (N + 1) + j], "cell (%d,%d)", i, j);
+    free(a);
+    free(b);
+}
+
+Test(refs_b, chain_diagonal_layout)
+{
+    /* n = 4: diagonals of 4, 3, 2, 1 cells at offsets 0, 4, 7, 9 */
+    cr_expect_eq(gm_chain_diag_index(4, 1, 1), 0);
+    cr_expect_eq(gm_chain_diag_index(4, 4, 4), 3);
+    cr_expect_eq(gm_chain_diag_index(4, 1, 2), 4);
+    cr_expect_eq(gm_chain_diag_index(4, 3, 4), 6);
+    cr_expect_eq(gm_chain_diag_index(4, 1, 3), 7);
+    cr_expect_eq(gm_chain_diag_index(4, 2, 4), 8);
+    cr_expect_eq(gm_chain_diag_index(4, 1, 4), 9);
+
+    const long long dims[5] = {20, 2, 30, 12, 8};
+    long long m[25], packed[10];
+    gm_ref_chain_serial(4, dims, m);
+    gm_ref_chain_pack(4, m, packed);
+    const long long want[10] = {0, 0, 0, 0, 1200, 720, 2880, 1200, 912, 1232};
+    for (int i = 0; i < 10; ++i)
+        cr_expect_eq(packed[i], want[i], "packed[%d] = %lld, expected %lld", i, packed[i],
+                     want[i]);
+}
