@@ -1,0 +1,358 @@
+/* cmd_diff.c — `gpumem-report diff BASE.json HEAD.json`: the command line
+ * around diff.c.  Reads both files, compares, writes the outputs through
+ * temporary files renamed into place, and chooses the exit code:
+ *   0  no regression (or --warn-only)
+ *   1  a regression beyond its threshold, or a run whose validation failed in head
+ *   2  cannot judge: bad option, unreadable or malformed file, runs that cannot
+ *      be paired, or files collected differently (without --force); in the
+ *      last case the diff is still written, saying why.
+ */
+#include "cli.h"
+#include "diff.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void S_help(FILE *f)
+{
+    fputs("usage: gpumem-report diff BASE.json HEAD.json [OPTIONS]\n"
+          "\n"
+          "Compare HEAD's results against BASE's: runs are paired by experiment, variant and\n"
+          "parameters; every metric both have and the timing are compared. Without --out the\n"
+          "Markdown goes to standard output.\n"
+          "\n"
+          "options:\n"
+          "  --out FILE           write the diff to FILE: Markdown, or HTML when FILE ends in\n"
+          "                       .html or .htm (default: Markdown on standard output)\n"
+          "  --format md|html     format of --out, overriding its extension (default: from it)\n"
+          "  --json FILE          also write the diff as JSON for machines (default: none)\n"
+          "  --threshold M=V      threshold for metric M: V is 5% (relative), 0.5 (absolute,\n"
+          "                       in M's unit; percentage points for % metrics) or exact.\n"
+          "                       M is an ncu metric name, a catalog label or 'time'.\n"
+          "                       Repeatable; the last one for a metric wins. Defaults: time\n"
+          "                       5%, deterministic counts exact, DRAM bytes 2%, other\n"
+          "                       percentages 2 (points), other varying values 10%,\n"
+          "                       metrics not in the catalog 5%\n"
+          "  --alpha P            significance level of the timing noise test, 0 < P < 1\n"
+          "                       (default: 0.05)\n"
+          "  --only-changed       leave unchanged and within-noise rows out of the table\n"
+          "                       (default: all rows)\n"
+          "  --max-rows N         show at most N rows in the table; 0 for all (default: 0)\n"
+          "  --force              judge rows even when the files were collected differently\n"
+          "                       (GPU, driver, CUPTI, metrics, L2 flush, clocks, size set,\n"
+          "                       schema) (default: such rows are marked incomparable, exit 2)\n"
+          "  --warn-only          exit 0 even when something regressed (default: exit 1)\n"
+          "  -h, --help           this help\n"
+          "\n"
+          "exit status: 0 no regression, 1 a regression or a failed validation in HEAD,\n"
+          "2 bad input or option, or files collected differently without --force.\n"
+          "See docs/diff.md.\n",
+          f);
+}
+
+typedef struct {
+    const char *files[2];
+    const char *out;
+    const char *format;
+    const char *json;
+    gm_diff_override *overrides;
+    size_t n_overrides;
+    double alpha;
+    long long max_rows;
+    bool only_changed, force, warn_only;
+} S_args;
+
+static void S_args_free(S_args *a)
+{
+    for (size_t i = 0; i < a->n_overrides; i++)
+        free(a->overrides[i].metric);
+    free(a->overrides);
+}
+
+/* "--opt VALUE" or "--opt=VALUE": the value, or NULL (and a message). */
+static const char *S_value(int argc, char **argv, int *i, const char *opt)
+{
+    size_t n = strlen(opt);
+    const char *a = argv[*i];
+    if (a[n] == '=')
+        return a + n + 1;
+    if (*i + 1 >= argc) {
+        gm_cli_error("diff: %s needs a value (see gpumem-report diff --help)", opt);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static bool S_is(const char *arg, const char *opt)
+{
+    size_t n = strlen(opt);
+    return strncmp(arg, opt, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+/* 0 parsed, 1 help printed, 2 error printed. */
+static int S_parse(int argc, char **argv, S_args *a)
+{
+    size_t nfiles = 0;
+    bool options_done = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *v;
+        if (options_done || arg[0] != '-' || strcmp(arg, "-") == 0) {
+            if (nfiles == 2) {
+                gm_cli_error("diff: unexpected argument '%s': give BASE.json and HEAD.json", arg);
+                return 2;
+            }
+            a->files[nfiles++] = arg;
+        } else if (strcmp(arg, "--") == 0) {
+            options_done = true;
+        } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            S_help(stdout);
+            return 1;
+        } else if (S_is(arg, "--out")) {
+            if (!(v = S_value(argc, argv, &i, "--out")))
+                return 2;
+            a->out = v;
+        } else if (S_is(arg, "--format")) {
+            if (!(v = S_value(argc, argv, &i, "--format")))
+                return 2;
+            if (strcmp(v, "md") != 0 && strcmp(v, "html") != 0) {
+                gm_cli_error("diff: --format: '%s' is not md or html", v);
+                return 2;
+            }
+            a->format = v;
+        } else if (S_is(arg, "--json")) {
+            if (!(v = S_value(argc, argv, &i, "--json")))
+                return 2;
+            a->json = v;
+        } else if (S_is(arg, "--threshold")) {
+            if (!(v = S_value(argc, argv, &i, "--threshold")))
+                return 2;
+            gm_diff_override o;
+            gm_error err;
+            if (gm_threshold_parse(v, &o.metric, &o.thr, &err) != GM_OK) {
+                gm_cli_error("diff: %s", err.message);
+                return 2;
+            }
+            a->overrides = realloc(a->overrides, (a->n_overrides + 1) * sizeof *a->overrides);
+            if (!a->overrides) {
+                gm_cli_error("out of memory");
+                return 2;
+            }
+            a->overrides[a->n_overrides++] = o;
+        } else if (S_is(arg, "--alpha")) {
+            if (!(v = S_value(argc, argv, &i, "--alpha")))
+                return 2;
+            char *end = NULL;
+            errno = 0;
+            double p = strtod(v, &end);
+            if (!*v || *end || errno || !(p > 0.0 && p < 1.0)) {
+                gm_cli_error("diff: --alpha: '%s' is not a number between 0 and 1", v);
+                return 2;
+            }
+            a->alpha = p;
+        } else if (S_is(arg, "--max-rows")) {
+            if (!(v = S_value(argc, argv, &i, "--max-rows")))
+                return 2;
+            if (!gm_cli_int("diff: --max-rows", v, 0, 1000000000, &a->max_rows))
+                return 2;
+        } else if (strcmp(arg, "--only-changed") == 0) {
+            a->only_changed = true;
+        } else if (strcmp(arg, "--force") == 0) {
+            a->force = true;
+        } else if (strcmp(arg, "--warn-only") == 0) {
+            a->warn_only = true;
+        } else {
+            gm_cli_error("diff: unknown option '%s' (see gpumem-report diff --help)", arg);
+            return 2;
+        }
+    }
+    if (nfiles != 2) {
+        gm_cli_error("diff: give two results files, BASE.json and HEAD.json "
+                     "(see gpumem-report diff --help)");
+        return 2;
+    }
+    if (a->out && a->json && strcmp(a->out, a->json) == 0) {
+        gm_cli_error("diff: --out and --json name the same file '%s'", a->out);
+        return 2;
+    }
+    if (a->format && !a->out) {
+        gm_cli_error("diff: --format applies to --out, which is not given");
+        return 2;
+    }
+    return 0;
+}
+
+static bool S_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Write data to a new temporary file beside path; its name in *tmp (caller
+ * frees).  The file gets the mode a plain create would (0666 less umask). */
+static bool S_write_temp(const char *path, const char *data, char **tmp)
+{
+    size_t n = strlen(path);
+    *tmp = malloc(n + 16);
+    if (!*tmp) {
+        gm_cli_error("out of memory");
+        return false;
+    }
+    snprintf(*tmp, n + 16, "%s.tmp-XXXXXX", path);
+    int fd = mkstemp(*tmp);
+    if (fd < 0) {
+        gm_cli_error("diff: cannot create a file beside '%s': %s", path, strerror(errno));
+        free(*tmp);
+        *tmp = NULL;
+        return false;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    (void)fchmod(fd, 0666 & ~mask);
+    size_t len = strlen(data), off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            gm_cli_error("diff: cannot write '%s': %s", *tmp, strerror(errno));
+            close(fd);
+            unlink(*tmp);
+            free(*tmp);
+            *tmp = NULL;
+            return false;
+        }
+        off += (size_t)w;
+    }
+    if (close(fd) != 0) {
+        gm_cli_error("diff: cannot write '%s': %s", *tmp, strerror(errno));
+        unlink(*tmp);
+        free(*tmp);
+        *tmp = NULL;
+        return false;
+    }
+    return true;
+}
+
+static int S_exit_code(const gm_diff *d, const S_args *a)
+{
+    if (!d->comparable && !a->force)
+        return GM_EXIT_USAGE;
+    if (gm_diff_has_regression(d) && !a->warn_only)
+        return GM_EXIT_FAIL;
+    return GM_EXIT_OK;
+}
+
+int gm_cmd_diff(int argc, char **argv)
+{
+    S_args a = {{NULL, NULL}, NULL, NULL, NULL, NULL, 0, 0.05, 0, false, false, false};
+    int pr = S_parse(argc, argv, &a);
+    if (pr != 0) {
+        S_args_free(&a);
+        return pr == 1 ? GM_EXIT_OK : GM_EXIT_USAGE;
+    }
+
+    gm_results base, head;
+    gm_error err;
+    if (gm_results_read_file(a.files[0], &base, &err) != GM_OK) {
+        gm_cli_error("diff: base: %s", err.message);
+        S_args_free(&a);
+        return GM_EXIT_USAGE;
+    }
+    if (gm_results_read_file(a.files[1], &head, &err) != GM_OK) {
+        gm_cli_error("diff: head: %s", err.message);
+        gm_results_free(&base);
+        S_args_free(&a);
+        return GM_EXIT_USAGE;
+    }
+
+    gm_diff_options o = {a.overrides, a.n_overrides, a.alpha, a.force, a.files[0], a.files[1]};
+    gm_diff d;
+    int rc = GM_EXIT_USAGE;
+    char *md = NULL, *out = NULL, *json = NULL, *tmp_out = NULL, *tmp_json = NULL;
+    if (gm_diff_compute(&base, &head, &o, &d, &err) != GM_OK) {
+        gm_cli_error("diff: %s", err.message);
+        goto done_results;
+    }
+    rc = S_exit_code(&d, &a);
+
+    gm_diff_render ro = {a.files[0], a.files[1], a.only_changed, (size_t)a.max_rows};
+    bool html = a.out && (a.format ? strcmp(a.format, "html") == 0
+                                   : S_ends_with(a.out, ".html") || S_ends_with(a.out, ".htm"));
+    if (html) {
+        out = gm_diff_to_html(&d, &ro, &err);
+        if (!out) {
+            gm_cli_error("diff: %s", err.message);
+            rc = GM_EXIT_USAGE;
+            goto done;
+        }
+    } else {
+        md = gm_diff_to_markdown(&d, &ro);
+    }
+    if (a.json)
+        json = gm_diff_to_json(&d, &ro, rc);
+
+    /* Both outputs reach their temporary files before either is renamed, so
+     * a failure leaves neither half-written. */
+    if ((a.out && !S_write_temp(a.out, html ? out : md, &tmp_out)) ||
+        (a.json && !S_write_temp(a.json, json, &tmp_json))) {
+        rc = GM_EXIT_USAGE;
+        goto done;
+    }
+    if (tmp_out && rename(tmp_out, a.out) != 0) {
+        gm_cli_error("diff: cannot rename '%s' to '%s': %s", tmp_out, a.out, strerror(errno));
+        rc = GM_EXIT_USAGE;
+        goto done;
+    }
+    free(tmp_out);
+    tmp_out = NULL;
+    if (tmp_json && rename(tmp_json, a.json) != 0) {
+        gm_cli_error("diff: cannot rename '%s' to '%s': %s", tmp_json, a.json, strerror(errno));
+        rc = GM_EXIT_USAGE;
+        goto done;
+    }
+    free(tmp_json);
+    tmp_json = NULL;
+
+    if (!a.out) {
+        fputs(md, stdout);
+    } else {
+        char *v = gm_diff_verdict(&d);
+        printf("gpumem-report diff: %s -> %s\n", v, a.out);
+        free(v);
+    }
+    if (fflush(stdout) != 0) {
+        gm_cli_error("diff: cannot write to standard output: %s", strerror(errno));
+        rc = GM_EXIT_USAGE;
+    }
+    if (!d.comparable) {
+        gm_cli_error("diff: base and head were collected differently (%zu difference%s, "
+                     "listed in the diff)%s", d.n_reasons, d.n_reasons == 1 ? "" : "s",
+                     a.force ? "; compared anyway (--force)"
+                             : ": rows not judged; --force compares them anyway");
+    }
+
+done:
+    if (tmp_out) {
+        unlink(tmp_out);
+        free(tmp_out);
+    }
+    if (tmp_json) {
+        unlink(tmp_json);
+        free(tmp_json);
+    }
+    free(md);
+    free(out);
+    free(json);
+    gm_diff_free(&d);
+done_results:
+    gm_results_free(&base);
+    gm_results_free(&head);
+    S_args_free(&a);
+    return rc;
+}

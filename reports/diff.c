@@ -1,0 +1,1544 @@
+/* diff.c — compare a head results file against a base one.
+ *
+ * Sections: the noise test (Mann–Whitney U), thresholds, pairing runs,
+ * judging rows, comparing how the two files were collected, then the three
+ * renderers (Markdown, HTML with an inline SVG chart, JSON).
+ */
+#include "diff.h"
+
+#include "buf.h"
+#include "escape.h"
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm-extension_api.h>
+#include <cmark-gfm.h>
+#include <jansson.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ======================================================================== */
+/* The noise test                                                           */
+/* ======================================================================== */
+
+typedef struct {
+    double v;
+    int group;   /* 0: x, 1: y */
+} S_obs;
+
+static int S_obs_cmp(const void *a, const void *b)
+{
+    double x = ((const S_obs *)a)->v, y = ((const S_obs *)b)->v;
+    return (x > y) - (x < y);
+}
+
+/* P(U <= u) under the null hypothesis for sample sizes m and n without ties.
+ * Every one of the C(m+n, m) orderings of the pooled sample is equally
+ * likely; f(i, j, u) counts those of i x's and j y's with U = u.  Looking at
+ * the largest value: if it is an x it beats all j y's, so
+ *     f(i, j, u) = f(i-1, j, u-j) + f(i, j-1, u),
+ * with f(i, 0, 0) = f(0, j, 0) = 1.  Only additions of positive numbers, so
+ * doubles keep a relative error near 1e-16 even where the counts (up to
+ * C(98, 49) ~ 2.5e28) exceed 64-bit integers. */
+static double S_exact_cdf(size_t m, size_t n, double u)
+{
+    size_t umax = m * n;
+    size_t stride = umax + 1;
+    double *prev = gm_xcalloc((n + 1) * stride, sizeof *prev);
+    double *cur = gm_xcalloc((n + 1) * stride, sizeof *cur);
+    for (size_t j = 0; j <= n; j++)
+        prev[j * stride] = 1.0;   /* i = 0: no x, U = 0 */
+    for (size_t i = 1; i <= m; i++) {
+        memset(cur, 0, (n + 1) * stride * sizeof *cur);
+        cur[0] = 1.0;             /* j = 0: no y, U = 0 */
+        for (size_t j = 1; j <= n; j++) {
+            double *c = cur + j * stride, *left = cur + (j - 1) * stride, *up = prev + j * stride;
+            size_t top = i * j;
+            for (size_t k = 0; k <= top; k++)
+                c[k] = left[k] + (k >= j ? up[k - j] : 0.0);
+        }
+        double *t = prev;
+        prev = cur;
+        cur = t;
+    }
+    const double *f = prev + n * stride;
+    double below = 0.0, total = 0.0;
+    for (size_t k = 0; k <= umax; k++) {
+        total += f[k];
+        if ((double)k <= u + 1e-9)
+            below += f[k];
+    }
+    free(prev);
+    free(cur);
+    return below / total;
+}
+
+gm_mwu gm_mann_whitney(const double *x, size_t n1, const double *y, size_t n2)
+{
+    gm_mwu r = {GM_MWU_NONE, n1, n2, NAN, NAN, NAN, NAN, false};
+    if (!x || !y || n1 == 0 || n2 == 0)
+        return r;
+    size_t n = n1 + n2;
+    S_obs *o = gm_xmalloc(n * sizeof *o);
+    for (size_t i = 0; i < n1; i++)
+        o[i] = (S_obs){x[i], 0};
+    for (size_t i = 0; i < n2; i++)
+        o[n1 + i] = (S_obs){y[i], 1};
+    qsort(o, n, sizeof *o, S_obs_cmp);
+
+    /* Mid-ranks: a group of t equal values at sorted positions i..i+t-1 all
+     * get the average rank (i+1 + i+t) / 2; sum(t^3 - t) feeds the variance
+     * correction below. */
+    double r1 = 0.0, tie_sum = 0.0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && o[j].v == o[i].v)
+            j++;
+        double t = (double)(j - i);
+        double rank = ((double)(i + 1) + (double)j) / 2.0;
+        for (size_t k = i; k < j; k++)
+            if (o[k].group == 0)
+                r1 += rank;
+        tie_sum += t * t * t - t;
+        i = j;
+    }
+    free(o);
+
+    double dn1 = (double)n1, dn2 = (double)n2, dn = (double)n;
+    r.u1 = r1 - dn1 * (dn1 + 1.0) / 2.0;
+    r.u = fmin(r.u1, dn1 * dn2 - r.u1);
+    r.ties = tie_sum > 0.0;
+
+    if (!r.ties && n1 < 50 && n2 < 50) {
+        /* The null distribution of U is symmetric about n1*n2/2, so the
+         * two-sided p is twice the lower tail at the smaller U. */
+        r.method = GM_MWU_EXACT;
+        r.p = fmin(1.0, 2.0 * S_exact_cdf(n1, n2, r.u));
+        return r;
+    }
+
+    /* Normal approximation: E[U] = n1 n2 / 2,
+     * Var[U] = n1 n2 / 12 * ((n + 1) - sum(t^3 - t) / (n (n - 1))),
+     * z = (|U1 - E[U]| - 1/2) / sd, p = 2 (1 - Phi(z)) = erfc(z / sqrt 2). */
+    r.method = GM_MWU_NORMAL;
+    double mean = dn1 * dn2 / 2.0;
+    double var = dn1 * dn2 / 12.0 * ((dn + 1.0) - tie_sum / (dn * (dn - 1.0)));
+    if (!(var > 0.0)) {
+        r.z = 0.0;      /* every value equal: nothing to tell the samples apart */
+        r.p = 1.0;
+        return r;
+    }
+    double d = fabs(r.u1 - mean) - 0.5;
+    if (d < 0.0)
+        d = 0.0;
+    r.z = d / sqrt(var);
+    r.p = fmin(1.0, erfc(r.z / sqrt(2.0)));
+    return r;
+}
+
+const char *gm_mwu_method_name(gm_mwu_method m)
+{
+    switch (m) {
+    case GM_MWU_NONE: return "none";
+    case GM_MWU_EXACT: return "exact";
+    case GM_MWU_NORMAL: return "normal";
+    }
+    return "none";
+}
+
+/* ======================================================================== */
+/* Thresholds and directions                                                */
+/* ======================================================================== */
+
+/* The defaults, and why:
+ *  - time (event-timed median of repeated launches): 5 %, and the samples
+ *    must differ (Mann–Whitney, alpha 0.05).  Between criterion.rs's 1 %
+ *    noise band and asv's factor 1.1: clocks are not locked during
+ *    collection, so medians move by a few percent with boost state.
+ *  - deterministic counts and the ratios made from them (sectors, requests,
+ *    conflicts, wavefronts, instructions, sectors/request, efficiency): exact.
+ *    For a given kernel and input they are a function of the addresses the
+ *    threads touch, so any change is a change in the code.
+ *  - bytes from DRAM (one value per run, varies with L2 state): 2 %.  A layout
+ *    change worth reporting moves them by whole sectors per request (tens of
+ *    percent); 2 % ignores leftovers of a partly flushed L2.
+ *  - percentages that vary (hit rates, % of peak, occupancy): 2 percentage
+ *    points, absolute: a relative band misbehaves near 0 (0.4 % -> 0.6 % is +50 %).
+ *  - other varying values (profiler duration, DRAM bytes/second): 10 %.  A
+ *    single profiled pass has no sample set to test, so the band is wider
+ *    than the event timing's; the timing row is the time gate.
+ *  - metrics the catalog does not know: 5 %, direction "neither". */
+gm_threshold gm_diff_default_threshold(const char *metric)
+{
+    if (metric && strcmp(metric, GM_DIFF_TIME) == 0)
+        return (gm_threshold){GM_THR_RELATIVE, 0.05};
+    const gm_metric_info *info = gm_catalog_find(metric);
+    if (!info)
+        return (gm_threshold){GM_THR_RELATIVE, 0.05};
+    if (info->deterministic)
+        return (gm_threshold){GM_THR_EXACT, 0.0};
+    if (strcmp(info->unit, "%") == 0)
+        return (gm_threshold){GM_THR_ABSOLUTE, 2.0};
+    if (strcmp(info->unit, "byte") == 0)
+        return (gm_threshold){GM_THR_RELATIVE, 0.02};
+    return (gm_threshold){GM_THR_RELATIVE, 0.10};
+}
+
+gm_direction gm_diff_direction(const char *metric)
+{
+    if (metric && strcmp(metric, GM_DIFF_TIME) == 0)
+        return GM_BETTER_LOWER;
+    const gm_metric_info *info = gm_catalog_find(metric);
+    return info ? info->better : GM_BETTER_NEITHER;
+}
+
+gm_status gm_threshold_parse(const char *spec, char **metric, gm_threshold *thr, gm_error *err)
+{
+    *metric = NULL;
+    const char *eq = spec ? strrchr(spec, '=') : NULL;
+    if (!eq || eq == spec || !eq[1])
+        return gm_fail(err, GM_ERR_VALUE,
+                       "--threshold: '%s' is not METRIC=VALUE (VALUE: 5%%, 0.5 or exact)",
+                       spec ? spec : "");
+    const char *val = eq + 1;
+    gm_threshold t = {GM_THR_EXACT, 0.0};
+    if (strcasecmp(val, "exact") != 0) {
+        char *end = NULL;
+        errno = 0;
+        double v = strtod(val, &end);
+        if (end == val || errno == ERANGE || !isfinite(v) || v < 0.0)
+            return gm_fail(err, GM_ERR_VALUE,
+                           "--threshold: '%s': '%s' is not a non-negative number, "
+                           "a percentage like 5%% or 'exact'", spec, val);
+        while (*end == ' ')
+            end++;
+        if (*end == '%') {
+            t = (gm_threshold){GM_THR_RELATIVE, v / 100.0};
+            end++;
+        } else {
+            t = (gm_threshold){GM_THR_ABSOLUTE, v};
+        }
+        if (*end)
+            return gm_fail(err, GM_ERR_VALUE,
+                           "--threshold: '%s': unexpected '%s' after the number", spec, end);
+    }
+    size_t n = (size_t)(eq - spec);
+    *metric = gm_xmalloc(n + 1);
+    memcpy(*metric, spec, n);
+    (*metric)[n] = '\0';
+    *thr = t;
+    return GM_OK;
+}
+
+static const char *S_unit_short(const char *unit)
+{
+    return unit && strcmp(unit, "%") == 0 ? "pp" : unit;
+}
+
+void gm_threshold_format(const gm_threshold *t, const char *unit, char *out, size_t n)
+{
+    const char *u = S_unit_short(unit);
+    switch (t->kind) {
+    case GM_THR_EXACT: snprintf(out, n, "exact"); break;
+    case GM_THR_RELATIVE: snprintf(out, n, "%g %%", t->value * 100.0); break;
+    case GM_THR_ABSOLUTE: snprintf(out, n, "%g%s%s", t->value, u && *u ? " " : "", u ? u : ""); break;
+    }
+}
+
+/* ======================================================================== */
+/* Statuses                                                                 */
+/* ======================================================================== */
+
+const char *gm_diff_status_name(gm_diff_status s)
+{
+    switch (s) {
+    case GM_DIFF_REGRESSED: return "regressed";
+    case GM_DIFF_FAILED: return "failed";
+    case GM_DIFF_INCOMPARABLE: return "incomparable";
+    case GM_DIFF_IMPROVED: return "improved";
+    case GM_DIFF_CHANGED: return "changed";
+    case GM_DIFF_NEW: return "new";
+    case GM_DIFF_REMOVED: return "removed";
+    case GM_DIFF_NOISE: return "within noise";
+    case GM_DIFF_UNCHANGED: return "unchanged";
+    case GM_DIFF_N_STATUS: break;
+    }
+    return "?";
+}
+
+/* Singular and plural for the verdict line. */
+static const char *const S_count_word[GM_DIFF_N_STATUS][2] = {
+    {"regression", "regressions"},
+    {"failed run", "failed runs"},
+    {"incomparable", "incomparable"},
+    {"improvement", "improvements"},
+    {"changed", "changed"},
+    {"new", "new"},
+    {"removed", "removed"},
+    {"within noise", "within noise"},
+    {"unchanged", "unchanged"},
+};
+
+/* ======================================================================== */
+/* Pairing runs                                                             */
+/* ======================================================================== */
+
+typedef struct {
+    const gm_run *run;
+    size_t index;              /* position in its file, for messages */
+    const gm_param **params;   /* sorted by name */
+} S_key;
+
+static int S_param_name_cmp(const void *a, const void *b)
+{
+    const gm_param *x = *(const gm_param *const *)a, *y = *(const gm_param *const *)b;
+    return strcmp(x->name ? x->name : "", y->name ? y->name : "");
+}
+
+static int S_str_cmp(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "");
+}
+
+/* Absent < numbers < strings; numbers by value, so 1024 and 1024.0 pair. */
+static int S_value_cmp(const gm_value *a, const gm_value *b)
+{
+    int ca = a->kind == GM_V_ABSENT ? 0 : a->kind == GM_V_STR ? 2 : 1;
+    int cb = b->kind == GM_V_ABSENT ? 0 : b->kind == GM_V_STR ? 2 : 1;
+    if (ca != cb)
+        return ca - cb;
+    if (ca == 1) {
+        double x = gm_value_num(a), y = gm_value_num(b);
+        return (x > y) - (x < y);
+    }
+    if (ca == 2)
+        return S_str_cmp(a->s, b->s);
+    return 0;
+}
+
+static int S_key_cmp(const S_key *a, const S_key *b)
+{
+    int c = S_str_cmp(a->run->experiment, b->run->experiment);
+    if (c)
+        return c;
+    if ((c = S_str_cmp(a->run->variant, b->run->variant)))
+        return c;
+    size_t n = a->run->n_params < b->run->n_params ? a->run->n_params : b->run->n_params;
+    for (size_t i = 0; i < n; i++) {
+        if ((c = S_str_cmp(a->params[i]->name, b->params[i]->name)))
+            return c;
+        if ((c = S_value_cmp(&a->params[i]->value, &b->params[i]->value)))
+            return c;
+    }
+    return (a->run->n_params > b->run->n_params) - (a->run->n_params < b->run->n_params);
+}
+
+static int S_key_sort(const void *a, const void *b)
+{
+    const S_key *x = a, *y = b;
+    int c = S_key_cmp(x, y);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+static S_key *S_keys(const gm_results *r)
+{
+    S_key *k = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *k);
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const gm_run *run = &r->runs[i];
+        k[i].run = run;
+        k[i].index = i;
+        k[i].params = gm_xcalloc(run->n_params ? run->n_params : 1, sizeof *k[i].params);
+        for (size_t p = 0; p < run->n_params; p++)
+            k[i].params[p] = &run->params[p];
+        qsort(k[i].params, run->n_params, sizeof *k[i].params, S_param_name_cmp);
+    }
+    qsort(k, r->n_runs, sizeof *k, S_key_sort);
+    return k;
+}
+
+static void S_keys_free(S_key *k, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(k[i].params);
+    free(k);
+}
+
+static void S_value_text(gm_buf *b, const gm_value *v)
+{
+    switch (v->kind) {
+    case GM_V_ABSENT: gm_buf_puts(b, "null"); break;
+    case GM_V_INT: gm_buf_printf(b, "%lld", v->i); break;
+    case GM_V_REAL: gm_buf_printf(b, "%.15g", v->r); break;
+    case GM_V_STR: gm_buf_puts(b, v->s ? v->s : ""); break;
+    }
+}
+
+/* "n=1048576, stride=2": parameters sorted by name (raw, escape before use). */
+static void S_params_text(gm_buf *b, const gm_run *run)
+{
+    const gm_param **p = gm_xcalloc(run->n_params ? run->n_params : 1, sizeof *p);
+    for (size_t i = 0; i < run->n_params; i++)
+        p[i] = &run->params[i];
+    qsort(p, run->n_params, sizeof *p, S_param_name_cmp);
+    for (size_t i = 0; i < run->n_params; i++) {
+        if (i)
+            gm_buf_puts(b, ", ");
+        gm_buf_puts(b, p[i]->name ? p[i]->name : "");
+        gm_buf_putc(b, '=');
+        S_value_text(b, &p[i]->value);
+    }
+    free(p);
+}
+
+static gm_status S_duplicates(const S_key *k, size_t n, const char *name, gm_error *err)
+{
+    for (size_t i = 1; i < n; i++) {
+        if (S_key_cmp(&k[i - 1], &k[i]) == 0) {
+            gm_buf pb = GM_BUF_INIT;
+            S_params_text(&pb, k[i].run);
+            gm_status s = gm_fail(err, GM_ERR_VALUE,
+                                  "%s: runs[%zu] and runs[%zu] have the same experiment '%s', "
+                                  "variant '%s' and parameters (%s): cannot pair them",
+                                  name, k[i - 1].index, k[i].index,
+                                  k[i].run->experiment ? k[i].run->experiment : "",
+                                  k[i].run->variant ? k[i].run->variant : "",
+                                  pb.data ? pb.data : "");
+            gm_buf_free(&pb);
+            return s;
+        }
+    }
+    return GM_OK;
+}
+
+/* ======================================================================== */
+/* Judging rows                                                             */
+/* ======================================================================== */
+
+typedef struct {
+    gm_diff *d;
+    size_t cap;
+    const gm_diff_options *opts;
+} S_ctx;
+
+static gm_diff_row *S_row(S_ctx *c, gm_diff_status st, const gm_run *b, const gm_run *h)
+{
+    gm_diff *d = c->d;
+    if (d->n_rows == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 64;
+        d->rows = gm_xrealloc(d->rows, c->cap * sizeof *d->rows);
+    }
+    gm_diff_row *r = &d->rows[d->n_rows++];
+    memset(r, 0, sizeof *r);
+    r->status = st;
+    r->base = b;
+    r->head = h;
+    r->vbase = gm_vabsent();
+    r->vhead = gm_vabsent();
+    r->delta = NAN;
+    r->ratio = NAN;
+    r->magnitude = NAN;
+    r->test = (gm_mwu){GM_MWU_NONE, 0, 0, NAN, NAN, NAN, NAN, false};
+    r->order = d->n_rows - 1;
+    return r;
+}
+
+static gm_threshold S_threshold_for(const S_ctx *c, const char *metric)
+{
+    const gm_metric_info *info = gm_catalog_find(metric);
+    /* The last override given wins, as with repeated options elsewhere. */
+    for (size_t i = c->opts->n_overrides; i-- > 0;) {
+        const char *o = c->opts->overrides[i].metric;
+        if (strcmp(o, metric) == 0 || (info && strcmp(o, info->label) == 0))
+            return c->opts->overrides[i].thr;
+    }
+    return gm_diff_default_threshold(metric);
+}
+
+/* A numeric copy of a metric value: strings are not compared. */
+static gm_value S_num_value(const gm_value *v)
+{
+    if (v->kind == GM_V_INT)
+        return gm_vint(v->i);
+    if (v->kind == GM_V_REAL)
+        return gm_vreal(v->r);
+    return gm_vabsent();
+}
+
+static bool S_beyond(const gm_threshold *t, const gm_value *vb, const gm_value *vh)
+{
+    double b = gm_value_num(vb), h = gm_value_num(vh);
+    switch (t->kind) {
+    case GM_THR_EXACT:
+        if (vb->kind == GM_V_INT && vh->kind == GM_V_INT)
+            return vb->i != vh->i;
+        /* Reals made from the same counts: allow rounding in the last digits
+         * (a ratio computed in another order), nothing a measurement shows. */
+        return fabs(h - b) > 1e-12 * fmax(fabs(h), fabs(b));
+    case GM_THR_RELATIVE:
+        return fabs(h - b) > t->value * fabs(b);
+    case GM_THR_ABSOLUTE:
+        return fabs(h - b) > t->value;
+    }
+    return true;
+}
+
+/* Fill delta, ratio, magnitude; decide improved / regressed / changed /
+ * unchanged from the threshold (the caller adds the noise test for time). */
+static void S_judge(gm_diff_row *r)
+{
+    double b = gm_value_num(&r->vbase), h = gm_value_num(&r->vhead);
+    r->delta = h - b;
+    if (b != 0.0)
+        r->ratio = h / b;
+    else if (h == 0.0)
+        r->ratio = 1.0;
+    if (b == h)
+        r->magnitude = 0.0;
+    else if (b == 0.0 || h == 0.0 || !(r->ratio > 0.0))
+        r->magnitude = INFINITY;
+    else
+        r->magnitude = fabs(log(r->ratio));
+    if (!S_beyond(&r->thr, &r->vbase, &r->vhead)) {
+        r->status = GM_DIFF_UNCHANGED;
+        return;
+    }
+    if (r->better == GM_BETTER_NEITHER) {
+        r->status = GM_DIFF_CHANGED;
+        return;
+    }
+    bool worse = r->better == GM_BETTER_LOWER ? h > b : h < b;
+    r->status = worse ? GM_DIFF_REGRESSED : GM_DIFF_IMPROVED;
+}
+
+static bool S_check_bad(const gm_run *r)
+{
+    return r->check.status == GM_CHECK_FAILED || r->check.status == GM_CHECK_ERROR;
+}
+
+static void S_time_row(S_ctx *c, const gm_run *b, const gm_run *h)
+{
+    const gm_timing *tb = &b->timing, *th = &h->timing;
+    if (!tb->present && !th->present)
+        return;
+    gm_diff_row *r = S_row(c, GM_DIFF_NEW, b, h);
+    r->metric = GM_DIFF_TIME;
+    r->unit = "ms";
+    r->better = GM_BETTER_LOWER;
+    r->thr = S_threshold_for(c, GM_DIFF_TIME);
+    if (tb->present)
+        r->vbase = gm_vreal(tb->median);
+    if (th->present)
+        r->vhead = gm_vreal(th->median);
+    if (!gm_value_present(&r->vbase) || !gm_value_present(&r->vhead)) {
+        r->status = gm_value_present(&r->vhead) ? GM_DIFF_NEW : GM_DIFF_REMOVED;
+        if (tb->present != th->present)
+            return;
+        r->status = GM_DIFF_INCOMPARABLE;
+        snprintf(r->note, sizeof r->note, "no median");
+        return;
+    }
+    if (tb->l2_flushed != th->l2_flushed) {
+        S_judge(r);
+        r->status = GM_DIFF_INCOMPARABLE;
+        snprintf(r->note, sizeof r->note, "L2 flushed before each repetition in %s only",
+                 tb->l2_flushed ? "base" : "head");
+        return;
+    }
+    S_judge(r);
+    if (tb->samples && th->samples)
+        r->test = gm_mann_whitney(tb->samples, tb->n, th->samples, th->n);
+    else
+        r->test.n1 = tb->n, r->test.n2 = th->n;
+    if (r->status != GM_DIFF_IMPROVED && r->status != GM_DIFF_REGRESSED)
+        return;
+    if (r->test.method == GM_MWU_NONE) {
+        snprintf(r->note, sizeof r->note, "no samples to test: threshold only");
+    } else if (!(r->test.p < c->d->alpha)) {
+        snprintf(r->note, sizeof r->note, "would be %s, but p = %.3g >= %g",
+                 gm_diff_status_name(r->status), r->test.p, c->d->alpha);
+        r->status = GM_DIFF_NOISE;
+    }
+}
+
+static void S_metric_rows(S_ctx *c, const gm_run *b, const gm_run *h)
+{
+    /* Base's metrics in their order, then those only head has. */
+    for (int side = 0; side < 2; side++) {
+        const gm_run *from = side == 0 ? b : h;
+        for (size_t i = 0; i < from->n_metrics; i++) {
+            const gm_metric *m = &from->metrics[i];
+            if (!m->name)
+                continue;
+            const gm_metric *mb = gm_run_metric(b, m->name);
+            const gm_metric *mh = gm_run_metric(h, m->name);
+            if (side == 1 && mb)
+                continue;   /* already done from base's side */
+            if (mb != m && side == 0)
+                continue;   /* a repeated name: the first one counts */
+            if (side == 1 && mh != m)
+                continue;
+            bool pb = mb && gm_value_present(&mb->value);
+            bool ph = mh && gm_value_present(&mh->value);
+            if (!pb && !ph)
+                continue;
+            gm_diff_row *r = S_row(c, GM_DIFF_UNCHANGED, b, h);
+            r->metric = m->name;
+            r->info = gm_catalog_find(m->name);
+            r->unit = (mh && mh->unit) ? mh->unit : (mb ? mb->unit : NULL);
+            r->better = gm_diff_direction(m->name);
+            r->thr = S_threshold_for(c, m->name);
+            if (pb)
+                r->vbase = S_num_value(&mb->value);
+            if (ph)
+                r->vhead = S_num_value(&mh->value);
+            if (!pb || !ph) {
+                r->status = ph ? GM_DIFF_NEW : GM_DIFF_REMOVED;
+                continue;
+            }
+            if (!gm_value_present(&r->vbase) || !gm_value_present(&r->vhead)) {
+                r->status = GM_DIFF_INCOMPARABLE;
+                snprintf(r->note, sizeof r->note, "not a number");
+                continue;
+            }
+            if (S_str_cmp(mb->unit, mh->unit) != 0) {
+                S_judge(r);
+                r->status = GM_DIFF_INCOMPARABLE;
+                snprintf(r->note, sizeof r->note, "units differ: '%s' vs '%s'",
+                         mb->unit ? mb->unit : "", mh->unit ? mh->unit : "");
+                continue;
+            }
+            S_judge(r);
+        }
+    }
+}
+
+static void S_check_note(char *out, size_t n, const char *side, const gm_run *r)
+{
+    const gm_check *k = &r->check;
+    if (k->status == GM_CHECK_FAILED)
+        snprintf(out, n, "%s: %lld of %lld elements differ%s%.100s", side, k->mismatches,
+                 k->checked, k->reason ? ": " : "", k->reason ? k->reason : "");
+    else
+        snprintf(out, n, "%s: %s%s%.100s", side, gm_check_status_name(k->status),
+                 k->reason ? ": " : "", k->reason ? k->reason : "");
+}
+
+static void S_pair(S_ctx *c, const gm_run *b, const gm_run *h)
+{
+    bool bb = S_check_bad(b), hb = S_check_bad(h);
+    if (bb || hb) {
+        /* Numbers from a kernel whose output is wrong are not worth comparing. */
+        gm_diff_row *r = S_row(c, GM_DIFF_FAILED, b, h);
+        S_check_note(r->note, sizeof r->note, hb ? "head" : "base", hb ? h : b);
+        return;
+    }
+    bool bn = b->check.status == GM_CHECK_NOT_RUN, hn = h->check.status == GM_CHECK_NOT_RUN;
+    if (bn || hn) {
+        gm_diff_row *r = S_row(c, bn && hn ? GM_DIFF_UNCHANGED : GM_DIFF_INCOMPARABLE, b, h);
+        S_check_note(r->note, sizeof r->note, bn && hn ? "not run in either; head" :
+                     hn ? "head" : "base", hn ? h : b);
+        return;
+    }
+    S_time_row(c, b, h);
+    S_metric_rows(c, b, h);
+}
+
+static void S_single(S_ctx *c, const gm_run *run, bool is_head)
+{
+    gm_diff_row *r = S_row(c, is_head ? GM_DIFF_NEW : GM_DIFF_REMOVED,
+                           is_head ? NULL : run, is_head ? run : NULL);
+    if (is_head && S_check_bad(run)) {
+        r->status = GM_DIFF_FAILED;
+        S_check_note(r->note, sizeof r->note, "head (new run)", run);
+        return;
+    }
+    if (run->timing.present) {
+        if (is_head)
+            r->vhead = gm_vreal(run->timing.median);
+        else
+            r->vbase = gm_vreal(run->timing.median);
+        r->unit = "ms";
+    }
+}
+
+/* ======================================================================== */
+/* How the files were collected                                             */
+/* ======================================================================== */
+
+static void S_push(char ***list, size_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void S_push(char ***list, size_t *n, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    *list = gm_xrealloc(*list, (*n + 1) * sizeof **list);
+    (*list)[(*n)++] = gm_xstrdup(tmp);
+}
+
+#define S_S(x) ((x) ? (x) : "(unknown)")
+
+static bool S_in_list(char **l, size_t n, const char *s)
+{
+    for (size_t i = 0; i < n; i++)
+        if (S_str_cmp(l[i], s) == 0)
+            return true;
+    return false;
+}
+
+static void S_metric_set_diff(gm_diff *d, const gm_collection *b, const gm_collection *h)
+{
+    gm_buf only_b = GM_BUF_INIT, only_h = GM_BUF_INIT;
+    size_t nb = 0, nh = 0;
+    for (size_t i = 0; i < b->n_metrics; i++)
+        if (!S_in_list(h->metrics, h->n_metrics, b->metrics[i])) {
+            gm_buf_printf(&only_b, "%s%s", nb++ ? ", " : "", S_S(b->metrics[i]));
+        }
+    for (size_t i = 0; i < h->n_metrics; i++)
+        if (!S_in_list(b->metrics, b->n_metrics, h->metrics[i])) {
+            gm_buf_printf(&only_h, "%s%s", nh++ ? ", " : "", S_S(h->metrics[i]));
+        }
+    if (nb || nh)
+        S_push(&d->reasons, &d->n_reasons,
+               "metrics requested differ: %zu only in base%s%.200s%s, %zu only in head%s%.200s%s",
+               nb, nb ? " (" : "", nb ? only_b.data : "", nb ? ")" : "",
+               nh, nh ? " (" : "", nh ? only_h.data : "", nh ? ")" : "");
+    gm_buf_free(&only_b);
+    gm_buf_free(&only_h);
+}
+
+static void S_compare_files(gm_diff *d)
+{
+    const gm_results *b = d->base, *h = d->head;
+    char ***R = &d->reasons, ***N = &d->notes;
+    size_t *nr = &d->n_reasons, *nn = &d->n_notes;
+    const gm_device *db = &b->device, *dh = &h->device;
+    const gm_collection *cb = &b->collection, *ch = &h->collection;
+
+    if (b->schema_version != h->schema_version)
+        S_push(R, nr, "results schema: version %d vs %d", b->schema_version, h->schema_version);
+    if (S_str_cmp(db->name, dh->name))
+        S_push(R, nr, "GPU: '%s' vs '%s'", S_S(db->name), S_S(dh->name));
+    if (S_str_cmp(db->chip, dh->chip))
+        S_push(R, nr, "GPU chip: '%s' vs '%s'", S_S(db->chip), S_S(dh->chip));
+    if (db->cc_major != dh->cc_major || db->cc_minor != dh->cc_minor)
+        S_push(R, nr, "compute capability: %d.%d vs %d.%d", db->cc_major, db->cc_minor,
+               dh->cc_major, dh->cc_minor);
+    if (db->sm_count != dh->sm_count)
+        S_push(R, nr, "SM count: %d vs %d", db->sm_count, dh->sm_count);
+    if (db->memory_clock_khz != dh->memory_clock_khz)
+        S_push(R, nr, "memory clock: %lld kHz vs %lld kHz", db->memory_clock_khz,
+               dh->memory_clock_khz);
+    if (db->memory_bus_width_bits != dh->memory_bus_width_bits)
+        S_push(R, nr, "memory bus: %d bits vs %d bits", db->memory_bus_width_bits,
+               dh->memory_bus_width_bits);
+    if (S_str_cmp(db->driver_version, dh->driver_version))
+        S_push(R, nr, "driver: %s vs %s", S_S(db->driver_version), S_S(dh->driver_version));
+    if (db->cuda_driver_api != dh->cuda_driver_api)
+        S_push(R, nr, "CUDA driver API: %d vs %d", db->cuda_driver_api, dh->cuda_driver_api);
+    if (db->cupti_api != dh->cupti_api)
+        S_push(R, nr, "CUPTI API: %lld vs %lld", db->cupti_api, dh->cupti_api);
+
+    S_metric_set_diff(d, cb, ch);
+    if (cb->cache_flush != ch->cache_flush)
+        S_push(R, nr, "L2 flush before each profiled pass: %s vs %s",
+               cb->cache_flush ? "yes" : "no", ch->cache_flush ? "yes" : "no");
+    if (S_str_cmp(cb->clock_control, ch->clock_control))
+        S_push(R, nr, "clock control: %s vs %s", S_S(cb->clock_control), S_S(ch->clock_control));
+    if (S_str_cmp(cb->size_set, ch->size_set))
+        S_push(R, nr, "size set: %s vs %s", S_S(cb->size_set), S_S(ch->size_set));
+    if (S_str_cmp(cb->replay_mode, ch->replay_mode))
+        S_push(R, nr, "replay mode: %s vs %s", S_S(cb->replay_mode), S_S(ch->replay_mode));
+    if (S_str_cmp(cb->range_mode, ch->range_mode))
+        S_push(R, nr, "range mode: %s vs %s", S_S(cb->range_mode), S_S(ch->range_mode));
+
+    /* Differences that change how much the samples say, not what they measure. */
+    if (db->cuda_runtime != dh->cuda_runtime)
+        S_push(N, nn, "CUDA runtime: %d vs %d", db->cuda_runtime, dh->cuda_runtime);
+    if (cb->timing_warmup != ch->timing_warmup)
+        S_push(N, nn, "timing warm-up launches: %d vs %d", cb->timing_warmup, ch->timing_warmup);
+    if (cb->timing_repetitions != ch->timing_repetitions)
+        S_push(N, nn, "timed repetitions: %d vs %d", cb->timing_repetitions,
+               ch->timing_repetitions);
+    if (b->origin && strcmp(b->origin, "measured") != 0)
+        S_push(N, nn, "base origin: %s", b->origin);
+    if (h->origin && strcmp(h->origin, "measured") != 0)
+        S_push(N, nn, "head origin: %s", h->origin);
+    if (b->commit && h->commit && strcmp(b->commit, h->commit) == 0)
+        S_push(N, nn, "base and head are the same commit");
+}
+
+/* ======================================================================== */
+/* The comparison                                                           */
+/* ======================================================================== */
+
+static bool S_metric_known(const gm_results *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_runs; i++)
+        if (gm_run_metric(&r->runs[i], name))
+            return true;
+    for (size_t i = 0; i < r->collection.n_metrics; i++)
+        if (S_str_cmp(r->collection.metrics[i], name) == 0)
+            return true;
+    return false;
+}
+
+static int S_row_cmp(const void *a, const void *b)
+{
+    const gm_diff_row *x = a, *y = b;
+    if (x->status != y->status)
+        return (int)x->status - (int)y->status;
+    /* Larger changes first; NaN (no magnitude) last. */
+    double mx = isnan(x->magnitude) ? -1.0 : x->magnitude;
+    double my = isnan(y->magnitude) ? -1.0 : y->magnitude;
+    if (mx != my)
+        return mx < my ? 1 : -1;
+    return (x->order > y->order) - (x->order < y->order);
+}
+
+static bool S_judged(gm_diff_status s)
+{
+    return s == GM_DIFF_REGRESSED || s == GM_DIFF_IMPROVED || s == GM_DIFF_CHANGED ||
+           s == GM_DIFF_NOISE || s == GM_DIFF_UNCHANGED;
+}
+
+gm_status gm_diff_compute(const gm_results *base, const gm_results *head,
+                          const gm_diff_options *opts, gm_diff *out, gm_error *err)
+{
+    memset(out, 0, sizeof *out);
+    gm_diff_options none = {NULL, 0, 0.0, false, NULL, NULL};
+    if (!opts)
+        opts = &none;
+    const char *bname = opts->base_name ? opts->base_name : "base";
+    const char *hname = opts->head_name ? opts->head_name : "head";
+
+    for (size_t i = 0; i < opts->n_overrides; i++) {
+        const char *m = opts->overrides[i].metric;
+        bool known = strcmp(m, GM_DIFF_TIME) == 0 || gm_catalog_find(m) ||
+                     S_metric_known(base, m) || S_metric_known(head, m);
+        for (size_t k = 0; !known && k < gm_catalog_len; k++)
+            known = strcmp(gm_catalog[k].label, m) == 0;
+        if (!known)
+            return gm_fail(err, GM_ERR_VALUE,
+                           "--threshold: no metric '%s': give 'time', an ncu metric name "
+                           "or a catalog label (gpumem-report list --metrics)", m);
+    }
+
+    S_key *kb = S_keys(base), *kh = S_keys(head);
+    gm_status st = S_duplicates(kb, base->n_runs, bname, err);
+    if (st == GM_OK)
+        st = S_duplicates(kh, head->n_runs, hname, err);
+    if (st != GM_OK) {
+        S_keys_free(kb, base->n_runs);
+        S_keys_free(kh, head->n_runs);
+        return st;
+    }
+
+    gm_diff *d = out;
+    d->base = base;
+    d->head = head;
+    d->alpha = opts->alpha > 0.0 ? opts->alpha : 0.05;
+    S_compare_files(d);
+    d->comparable = d->n_reasons == 0;
+    d->forced = !d->comparable && opts->force;
+
+    S_ctx c = {d, 0, opts};
+    size_t i = 0, j = 0;
+    while (i < base->n_runs || j < head->n_runs) {
+        int cmp = i == base->n_runs ? 1 : j == head->n_runs ? -1 : S_key_cmp(&kb[i], &kh[j]);
+        if (cmp < 0) {
+            S_single(&c, kb[i++].run, false);
+            d->n_runs_removed++;
+        } else if (cmp > 0) {
+            S_single(&c, kh[j++].run, true);
+            d->n_runs_new++;
+        } else {
+            S_pair(&c, kb[i++].run, kh[j++].run);
+            d->n_runs_paired++;
+        }
+    }
+    S_keys_free(kb, base->n_runs);
+    S_keys_free(kh, head->n_runs);
+
+    if (!d->comparable && !opts->force) {
+        for (size_t r = 0; r < d->n_rows; r++) {
+            gm_diff_row *row = &d->rows[r];
+            if (!S_judged(row->status))
+                continue;
+            snprintf(row->note, sizeof row->note, "collected differently; would be %s",
+                     gm_diff_status_name(row->status));
+            row->status = GM_DIFF_INCOMPARABLE;
+        }
+    }
+    qsort(d->rows, d->n_rows, sizeof *d->rows, S_row_cmp);
+    for (size_t r = 0; r < d->n_rows; r++)
+        d->counts[d->rows[r].status]++;
+    return GM_OK;
+}
+
+void gm_diff_free(gm_diff *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->n_reasons; i++)
+        free(d->reasons[i]);
+    for (size_t i = 0; i < d->n_notes; i++)
+        free(d->notes[i]);
+    free(d->reasons);
+    free(d->notes);
+    free(d->rows);
+    memset(d, 0, sizeof *d);
+}
+
+bool gm_diff_has_regression(const gm_diff *d)
+{
+    if (d->counts[GM_DIFF_REGRESSED])
+        return true;
+    for (size_t i = 0; i < d->n_rows; i++)
+        if (d->rows[i].status == GM_DIFF_FAILED && d->rows[i].head &&
+            S_check_bad(d->rows[i].head))
+            return true;
+    return false;
+}
+
+char *gm_diff_verdict(const gm_diff *d)
+{
+    gm_buf b = GM_BUF_INIT;
+    if (d->counts[GM_DIFF_REGRESSED] == 0)
+        gm_buf_puts(&b, "no regressions");
+    for (int s = 0; s < GM_DIFF_N_STATUS; s++) {
+        size_t n = d->counts[s];
+        if (n == 0)
+            continue;
+        if (b.len)
+            gm_buf_puts(&b, ", ");
+        gm_buf_printf(&b, "%zu %s", n, S_count_word[s][n != 1]);
+    }
+    if (d->n_rows == 0)
+        gm_buf_puts(&b, ", nothing to compare");
+    return gm_buf_detach(&b);
+}
+
+/* ======================================================================== */
+/* Markdown                                                                 */
+/* ======================================================================== */
+
+static const char *S_unit_suffix(const char *unit)
+{
+    return unit ? unit : "";
+}
+
+static void S_num(gm_buf *b, const gm_value *v, const char *unit)
+{
+    if (!gm_value_present(v)) {
+        gm_buf_puts(b, "—");
+        return;
+    }
+    if (v->kind == GM_V_INT)
+        gm_buf_printf(b, "%lld", v->i);
+    else
+        gm_buf_printf(b, "%.6g", v->r);
+    const char *u = S_unit_suffix(unit);
+    if (*u) {
+        gm_buf_putc(b, ' ');
+        gm_esc_md(b, u);
+    }
+}
+
+static void S_check_cell(gm_buf *b, const gm_run *r)
+{
+    if (!r)
+        gm_buf_puts(b, "—");
+    else
+        gm_buf_puts(b, gm_check_status_name(r->check.status));
+}
+
+static void S_value_cell(gm_buf *b, const gm_diff_row *r, bool head)
+{
+    const gm_value *v = head ? &r->vhead : &r->vbase;
+    const gm_run *run = head ? r->head : r->base;
+    if (!r->metric) {
+        /* A whole-run row: the check, and the median time when there is one. */
+        S_check_cell(b, run);
+        if (gm_value_present(v)) {
+            gm_buf_puts(b, ", ");
+            S_num(b, v, r->unit);
+        }
+        return;
+    }
+    S_num(b, v, r->unit);
+    if (strcmp(r->metric, GM_DIFF_TIME) == 0) {
+        if (run && run->timing.present && run->timing.n)
+            gm_buf_printf(b, " (n=%zu)", run->timing.n);
+    }
+}
+
+static void S_delta_cell(gm_buf *b, const gm_diff_row *r)
+{
+    if (!r->metric || isnan(r->delta)) {
+        gm_buf_puts(b, "—");
+        return;
+    }
+    const char *u = S_unit_short(r->unit);
+    if (r->vbase.kind == GM_V_INT && r->vhead.kind == GM_V_INT)
+        gm_buf_printf(b, "%+lld", r->vhead.i - r->vbase.i);
+    else
+        gm_buf_printf(b, "%+.4g", r->delta);
+    if (u && *u) {
+        gm_buf_putc(b, ' ');
+        gm_esc_md(b, u);
+    }
+    if (isfinite(r->ratio) && r->delta != 0.0 && !(r->unit && strcmp(r->unit, "%") == 0))
+        gm_buf_printf(b, " (%+.1f %%)", (r->ratio - 1.0) * 100.0);
+    if (r->test.method != GM_MWU_NONE)
+        gm_buf_printf(b, ", p=%.2g", r->test.p);
+}
+
+static void S_ratio_cell(gm_buf *b, const gm_diff_row *r)
+{
+    if (!r->metric || !isfinite(r->ratio))
+        gm_buf_puts(b, "—");
+    else
+        gm_buf_printf(b, "%.3f×", r->ratio);
+}
+
+static void S_metric_cell(gm_buf *b, const gm_diff_row *r)
+{
+    if (!r->metric)
+        gm_buf_puts(b, r->status == GM_DIFF_FAILED ? "validation" : "(run)");
+    else if (strcmp(r->metric, GM_DIFF_TIME) == 0)
+        gm_buf_puts(b, "time (median)");
+    else if (r->info)
+        gm_esc_md(b, r->info->label);
+    else
+        gm_esc_md_code(b, r->metric);
+}
+
+static const gm_run *S_row_run(const gm_diff_row *r)
+{
+    return r->head ? r->head : r->base;
+}
+
+static void S_variant_cell(gm_buf *b, const gm_run *run)
+{
+    gm_esc_md_code(b, run->variant ? run->variant : "");
+    if (run->n_params) {
+        gm_buf pb = GM_BUF_INIT;
+        S_params_text(&pb, run);
+        gm_buf_putc(b, ' ');
+        gm_esc_md_code(b, pb.data);
+        gm_buf_free(&pb);
+    }
+}
+
+static bool S_shown(const gm_diff_row *r, const gm_diff_render *ro)
+{
+    return !(ro->only_changed && (r->status == GM_DIFF_UNCHANGED || r->status == GM_DIFF_NOISE));
+}
+
+static void S_commit_cell(gm_buf *b, const gm_results *r)
+{
+    if (r->commit && *r->commit) {
+        char shortid[13];
+        snprintf(shortid, sizeof shortid, "%s", r->commit);
+        gm_esc_md_code(b, shortid);
+    } else {
+        gm_buf_puts(b, "unknown");
+    }
+    gm_buf_puts(b, r->dirty == 1 ? " **(dirty)**" : r->dirty == 0 ? " (clean)" : " (dirty: unknown)");
+}
+
+static void S_device_cell(gm_buf *b, const gm_results *r)
+{
+    gm_esc_md(b, r->device.name ? r->device.name : "unknown GPU");
+    gm_buf_printf(b, " (sm\\_%d%d, %d SMs)", r->device.cc_major, r->device.cc_minor,
+                  r->device.sm_count);
+}
+
+static void S_sw_cell(gm_buf *b, const gm_results *r)
+{
+    gm_esc_md(b, r->device.driver_version ? r->device.driver_version : "unknown");
+    gm_buf_printf(b, " / %d / %d / %lld", r->device.cuda_driver_api, r->device.cuda_runtime,
+                  r->device.cupti_api);
+}
+
+static void S_collection_cell(gm_buf *b, const gm_results *r)
+{
+    const gm_collection *c = &r->collection;
+    gm_buf_puts(b, "sizes ");
+    gm_esc_md(b, c->size_set ? c->size_set : "unknown");
+    gm_buf_printf(b, ", L2 flush %s, clocks ", c->cache_flush ? "on" : "off");
+    gm_esc_md(b, c->clock_control ? c->clock_control : "unknown");
+    gm_buf_printf(b, ", %zu metrics, %d timed repetitions", c->n_metrics, c->timing_repetitions);
+}
+
+static void S_header_row(gm_buf *b, const char *label, const gm_diff *d,
+                         void (*cell)(gm_buf *, const gm_results *))
+{
+    gm_buf_printf(b, "| %s | ", label);
+    cell(b, d->base);
+    gm_buf_puts(b, " | ");
+    cell(b, d->head);
+    gm_buf_puts(b, " |\n");
+}
+
+/* Verdict, header table, banner and notes. */
+static void S_md_head(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
+{
+    char *v = gm_diff_verdict(d);
+    gm_buf_puts(b, "### gpumem-report diff: ");
+    if (!d->comparable && !d->forced)
+        gm_buf_puts(b, "not judged (collected differently); ");
+    gm_buf_printf(b, "%s\n\n", v);
+    free(v);
+
+    gm_buf_puts(b, "| | Base | Head |\n|---|---|---|\n");
+    S_header_row(b, "Commit", d, S_commit_cell);
+    gm_buf_puts(b, "| File | ");
+    gm_esc_md_code(b, ro->base_name ? ro->base_name : "base");
+    gm_buf_puts(b, " | ");
+    gm_esc_md_code(b, ro->head_name ? ro->head_name : "head");
+    gm_buf_puts(b, " |\n");
+    S_header_row(b, "GPU", d, S_device_cell);
+    S_header_row(b, "Driver / CUDA driver API / runtime / CUPTI", d, S_sw_cell);
+    S_header_row(b, "Collection", d, S_collection_cell);
+    gm_buf_printf(b, "| Runs | %zu | %zu |\n\n", d->base->n_runs, d->head->n_runs);
+
+    if (!d->comparable) {
+        if (d->forced)
+            gm_buf_puts(b, "> **Collected differently, compared anyway (`--force`):**\n");
+        else
+            gm_buf_puts(b, "> **Incomparable: base and head were collected differently.** "
+                           "Rows that would be judged are marked incomparable; "
+                           "`--force` judges them anyway.\n");
+        for (size_t i = 0; i < d->n_reasons; i++) {
+            gm_buf_puts(b, "> - ");
+            gm_esc_md(b, d->reasons[i]);
+            gm_buf_putc(b, '\n');
+        }
+        gm_buf_putc(b, '\n');
+    }
+    if (d->n_notes) {
+        gm_buf_puts(b, "Also different, not preventing comparison:\n\n");
+        for (size_t i = 0; i < d->n_notes; i++) {
+            gm_buf_puts(b, "- ");
+            gm_esc_md(b, d->notes[i]);
+            gm_buf_putc(b, '\n');
+        }
+        gm_buf_putc(b, '\n');
+    }
+}
+
+/* The table and the legend. */
+static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
+{
+    size_t shown = 0, hidden = 0, cut = 0;
+    for (size_t i = 0; i < d->n_rows; i++) {
+        const gm_diff_row *r = &d->rows[i];
+        if (!S_shown(r, ro)) {
+            hidden++;
+            continue;
+        }
+        if (ro->max_rows && shown == ro->max_rows) {
+            cut++;
+            continue;
+        }
+        if (shown++ == 0)
+            gm_buf_puts(b, "| Change | Experiment | Variant | Metric | Base | Head | Δ | Ratio |\n"
+                           "|---|---|---|---|--:|--:|--:|--:|\n");
+        const gm_run *run = S_row_run(r);
+        gm_buf_puts(b, "| ");
+        bool bold = r->status == GM_DIFF_REGRESSED || r->status == GM_DIFF_FAILED;
+        gm_buf_printf(b, bold ? "**%s**" : "%s", gm_diff_status_name(r->status));
+        if (r->note[0]) {
+            gm_buf_puts(b, ": ");
+            gm_esc_md(b, r->note);
+        }
+        gm_buf_puts(b, " | ");
+        gm_esc_md_code(b, run->experiment ? run->experiment : "");
+        gm_buf_puts(b, " | ");
+        S_variant_cell(b, run);
+        gm_buf_puts(b, " | ");
+        S_metric_cell(b, r);
+        gm_buf_puts(b, " | ");
+        S_value_cell(b, r, false);
+        gm_buf_puts(b, " | ");
+        S_value_cell(b, r, true);
+        gm_buf_puts(b, " | ");
+        S_delta_cell(b, r);
+        gm_buf_puts(b, " | ");
+        S_ratio_cell(b, r);
+        gm_buf_puts(b, " |\n");
+    }
+    if (shown == 0)
+        gm_buf_puts(b, "No rows to show.\n");
+    gm_buf_putc(b, '\n');
+    if (hidden)
+        gm_buf_printf(b, "%zu unchanged or within-noise rows not shown (`--only-changed`).\n\n",
+                      hidden);
+    if (cut)
+        gm_buf_printf(b, "%zu more rows not shown (`--max-rows %zu`); the JSON output has them "
+                         "all.\n\n", cut, ro->max_rows);
+
+    gm_buf_printf(b,
+        "How rows are judged: *time* is the median of the event-timed repetitions; it counts as "
+        "changed when the medians differ by more than the threshold **and** a two-sided "
+        "Mann–Whitney U test on the two sample sets gives p < %g (exact distribution when there "
+        "are no ties and both sets have fewer than 50 samples, else the normal approximation "
+        "with tie and continuity corrections); otherwise the row is *within noise*. Counters "
+        "have one value per run, so their threshold alone decides. Default thresholds: time "
+        "5 %%; deterministic counts (sectors, requests, conflicts, wavefronts, instructions, and "
+        "the sectors/request and efficiency made from them) exact; DRAM bytes 2 %%; other "
+        "percentages 2 percentage points; other varying values 10 %%; unknown metrics 5 %%, "
+        "direction none (*changed*).\n", d->alpha);
+    gm_buf_putc(b, '\n');
+}
+
+char *gm_diff_to_markdown(const gm_diff *d, const gm_diff_render *ro)
+{
+    gm_diff_render none = {NULL, NULL, false, 0};
+    if (!ro)
+        ro = &none;
+    gm_buf b = GM_BUF_INIT;
+    S_md_head(&b, d, ro);
+    S_md_body(&b, d, ro);
+    return gm_buf_detach(&b);
+}
+
+/* ======================================================================== */
+/* HTML                                                                     */
+/* ======================================================================== */
+
+static char *S_cmark(const char *md, gm_error *err)
+{
+    cmark_gfm_core_extensions_ensure_registered();
+    cmark_syntax_extension *table = cmark_find_syntax_extension("table");
+    if (!table) {
+        gm_fail(err, GM_ERR_UNSUPPORTED, "cmark-gfm has no table extension");
+        return NULL;
+    }
+    /* Safe mode (raw HTML dropped): every outside string is escaped already,
+     * this is a second lock on the same door. */
+    cmark_parser *p = cmark_parser_new(CMARK_OPT_DEFAULT);
+    cmark_parser_attach_syntax_extension(p, table);
+    cmark_parser_feed(p, md, strlen(md));
+    cmark_node *doc = cmark_parser_finish(p);
+    char *html = cmark_render_html(doc, CMARK_OPT_DEFAULT, cmark_parser_get_syntax_extensions(p));
+    char *out = gm_xstrdup(html);
+    cmark_get_default_mem_allocator()->free(html);
+    cmark_node_free(doc);
+    cmark_parser_free(p);
+    return out;
+}
+
+/* Cut a label to at most max bytes at a UTF-8 character boundary, adding "…". */
+static void S_label_cut(gm_buf *out, const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n <= max) {
+        gm_esc_html(out, s);
+        return;
+    }
+    while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+        max--;
+    char *t = gm_xmalloc(max + 1);
+    memcpy(t, s, max);
+    t[max] = '\0';
+    gm_esc_html(out, t);
+    gm_buf_puts(out, "…");
+    free(t);
+}
+
+static int S_mag_cmp(const void *a, const void *b)
+{
+    const gm_diff_row *x = *(const gm_diff_row *const *)a, *y = *(const gm_diff_row *const *)b;
+    double mx = fabs(log2(x->ratio)), my = fabs(log2(y->ratio));
+    if (mx != my)
+        return mx < my ? 1 : -1;
+    return (x->order > y->order) - (x->order < y->order);
+}
+
+/* Horizontal bars on a log2 axis centred on ratio 1: a halving and a doubling
+ * are the same length.  The axis reaches L = the largest |log2 ratio| shown,
+ * rounded up to a power of two (at least 1/16, i.e. x1.044), so small timing
+ * changes are not flattened to nothing when nothing larger is shown. */
+static void S_svg_chart(gm_buf *b, const gm_diff *d)
+{
+    enum { MAXBARS = 15 };
+    const gm_diff_row **sel = gm_xcalloc(d->n_rows ? d->n_rows : 1, sizeof *sel);
+    size_t n = 0;
+    for (size_t i = 0; i < d->n_rows; i++) {
+        const gm_diff_row *r = &d->rows[i];
+        bool kind = r->status == GM_DIFF_REGRESSED || r->status == GM_DIFF_IMPROVED ||
+                    r->status == GM_DIFF_CHANGED || r->status == GM_DIFF_NOISE;
+        if (kind && r->metric && isfinite(r->ratio) && r->ratio > 0.0 && r->ratio != 1.0)
+            sel[n++] = r;
+    }
+    qsort(sel, n, sizeof *sel, S_mag_cmp);
+    if (n > MAXBARS)
+        n = MAXBARS;
+    if (n == 0) {
+        gm_buf_puts(b, "<p class=\"nochart\">No changes beyond a threshold to chart.</p>\n");
+        free(sel);
+        return;
+    }
+    double lmax = 0.0;
+    for (size_t i = 0; i < n; i++)
+        lmax = fmax(lmax, fabs(log2(sel[i]->ratio)));
+    double L = 1.0 / 16.0;
+    while (L < lmax)
+        L *= 2.0;
+
+    const double W = 860, label_w = 380, top = 34, bar_h = 18, gap = 6;
+    const double x0 = label_w + 20, plot_w = W - x0 - 70, xc = x0 + plot_w / 2;
+    const double H = top + (double)n * (bar_h + gap) + 30;
+    gm_buf_printf(b, "<figure class=\"chart\"><svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
+                     "height=\"%.0f\" role=\"img\" aria-labelledby=\"diffchart-title\">\n",
+                  W, H, W, H);
+    gm_buf_puts(b, "<title id=\"diffchart-title\">Largest changes, head over base "
+                   "(log scale)</title>\n");
+    gm_buf_puts(b, "<style>text{font:12px sans-serif;fill:#222}.tick{fill:#666}</style>\n");
+    /* Grid lines at ratios 2^-L, 2^(-L/2), 1, 2^(L/2), 2^L. */
+    for (int t = -2; t <= 2; t++) {
+        double lg = L * t / 2.0, x = xc + lg / L * (plot_w / 2);
+        gm_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+                      x, top - 6, x, H - 24, t == 0 ? "#444" : "#ddd");
+        gm_buf_printf(b, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+                         "×%.3g</text>\n", x, top - 12, exp2(lg));
+    }
+    for (size_t i = 0; i < n; i++) {
+        const gm_diff_row *r = sel[i];
+        const gm_run *run = S_row_run(r);
+        double y = top + (double)i * (bar_h + gap);
+        double lg = log2(r->ratio), w = fabs(lg) / L * (plot_w / 2);
+        double x = lg < 0 ? xc - w : xc;
+        const char *fill = r->status == GM_DIFF_REGRESSED ? "#c62828" :
+                           r->status == GM_DIFF_IMPROVED ? "#2e7d32" :
+                           r->status == GM_DIFF_CHANGED ? "#5c6bc0" : "#9e9e9e";
+        gm_buf label = GM_BUF_INIT;
+        gm_buf_printf(&label, "%s/%s ", run->experiment ? run->experiment : "",
+                      run->variant ? run->variant : "");
+        S_params_text(&label, run);
+        gm_buf_printf(&label, " %s", r->info ? r->info->label : r->metric);
+        gm_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", label_w,
+                      y + bar_h - 5);
+        S_label_cut(b, label.data, 60);
+        gm_buf_puts(b, "</text>\n");
+        gm_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                         "fill=\"%s\"><title>", x, y, fmax(w, 1.0), bar_h, fill);
+        gm_esc_html(b, label.data);
+        gm_buf_printf(b, ": %s, ×%.4g</title></rect>\n", gm_diff_status_name(r->status),
+                      r->ratio);
+        double tx = lg < 0 ? x - 4 : x + fmax(w, 1.0) + 4;
+        gm_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">×%.3g</text>\n", tx,
+                      y + bar_h - 5, lg < 0 ? "end" : "start", r->ratio);
+        gm_buf_free(&label);
+    }
+    gm_buf_printf(b, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+                     "← better for lower-is-better metrics · head / base · worse →</text>\n",
+                  xc, H - 8);
+    gm_buf_puts(b, "</svg><figcaption>The largest changes (up to 15), as head / base on a "
+                   "log scale; red regressed, green improved, blue changed (no better "
+                   "direction), grey within noise.</figcaption></figure>\n");
+    free(sel);
+}
+
+static const char S_css[] =
+    "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1b1b1b;"
+    "background:#fff;margin:0}\n"
+    "main{max-width:1200px;margin:0 auto;padding:1.5rem}\n"
+    "h3{font-size:1.3rem}\n"
+    "table{border-collapse:collapse;margin:1rem 0;font-size:13px}\n"
+    "th,td{border:1px solid #d0d7de;padding:.3rem .5rem;vertical-align:top}\n"
+    "th{background:#f6f8fa}\n"
+    "tr:nth-child(even) td{background:#fafbfc}\n"
+    "code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;background:#f3f3f3;"
+    "padding:0 .2rem;border-radius:3px}\n"
+    "blockquote{border-left:4px solid #c62828;margin:1rem 0;padding:.2rem 1rem;background:#fff5f5}\n"
+    "figure.chart{margin:1rem 0;overflow-x:auto}\n"
+    "figcaption{font-size:13px;color:#555}\n";
+
+char *gm_diff_to_html(const gm_diff *d, const gm_diff_render *ro, gm_error *err)
+{
+    gm_diff_render none = {NULL, NULL, false, 0};
+    if (!ro)
+        ro = &none;
+    gm_buf md_head = GM_BUF_INIT, md_body = GM_BUF_INIT;
+    S_md_head(&md_head, d, ro);
+    S_md_body(&md_body, d, ro);
+    char *h1 = S_cmark(md_head.data, err);
+    char *h2 = h1 ? S_cmark(md_body.data, err) : NULL;
+    gm_buf_free(&md_head);
+    gm_buf_free(&md_body);
+    if (!h1 || !h2) {
+        free(h1);
+        free(h2);
+        return NULL;
+    }
+    char *v = gm_diff_verdict(d);
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                    "<title>gpumem-report diff: ");
+    gm_esc_html(&b, v);
+    gm_buf_puts(&b, "</title>\n<style>\n");
+    gm_buf_puts(&b, S_css);
+    gm_buf_puts(&b, "</style>\n</head>\n<body>\n<main>\n");
+    gm_buf_puts(&b, h1);
+    S_svg_chart(&b, d);
+    gm_buf_puts(&b, h2);
+    gm_buf_puts(&b, "</main>\n</body>\n</html>\n");
+    free(v);
+    free(h1);
+    free(h2);
+    return gm_buf_detach(&b);
+}
+
+/* ======================================================================== */
+/* JSON                                                                     */
+/* ======================================================================== */
+
+static json_t *S_jstr(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+static json_t *S_jnum(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *S_jvalue(const gm_value *v)
+{
+    switch (v->kind) {
+    case GM_V_INT: return json_integer(v->i);
+    case GM_V_REAL: return S_jnum(v->r);
+    case GM_V_STR: return S_jstr(v->s);
+    case GM_V_ABSENT: break;
+    }
+    return json_null();
+}
+
+static const char *S_dir_name(gm_direction d)
+{
+    return d == GM_BETTER_LOWER ? "lower" : d == GM_BETTER_HIGHER ? "higher" : "neither";
+}
+
+static const char *S_thr_kind_name(gm_thr_kind k)
+{
+    return k == GM_THR_EXACT ? "exact" : k == GM_THR_RELATIVE ? "relative" : "absolute";
+}
+
+static json_t *S_jside(const gm_results *r, const char *name)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "file", S_jstr(name));
+    json_object_set_new(o, "commit", S_jstr(r->commit));
+    json_object_set_new(o, "dirty", r->dirty < 0 ? json_null() : json_boolean(r->dirty == 1));
+    json_object_set_new(o, "origin", S_jstr(r->origin));
+    json_object_set_new(o, "gpu", S_jstr(r->device.name));
+    json_object_set_new(o, "driver_version", S_jstr(r->device.driver_version));
+    json_object_set_new(o, "cuda_driver_api", json_integer(r->device.cuda_driver_api));
+    json_object_set_new(o, "cuda_runtime", json_integer(r->device.cuda_runtime));
+    json_object_set_new(o, "cupti_api", json_integer(r->device.cupti_api));
+    json_object_set_new(o, "runs", json_integer((json_int_t)r->n_runs));
+    return o;
+}
+
+static json_t *S_jrow(const gm_diff_row *r)
+{
+    const gm_run *run = S_row_run(r);
+    json_t *o = json_object();
+    json_object_set_new(o, "status", json_string(gm_diff_status_name(r->status)));
+    json_object_set_new(o, "experiment", S_jstr(run->experiment));
+    json_object_set_new(o, "variant", S_jstr(run->variant));
+    json_t *params = json_object();
+    for (size_t i = 0; i < run->n_params; i++)
+        if (run->params[i].name)
+            json_object_set_new(params, run->params[i].name, S_jvalue(&run->params[i].value));
+    json_object_set_new(o, "params", params);
+    json_object_set_new(o, "metric", S_jstr(r->metric));
+    if (r->metric) {
+        json_object_set_new(o, "label", S_jstr(r->info ? r->info->label : r->metric));
+        json_object_set_new(o, "unit", S_jstr(r->unit));
+        json_object_set_new(o, "better", json_string(S_dir_name(r->better)));
+        json_t *t = json_object();
+        json_object_set_new(t, "kind", json_string(S_thr_kind_name(r->thr.kind)));
+        json_object_set_new(t, "value", r->thr.kind == GM_THR_EXACT ? json_null()
+                                                                    : json_real(r->thr.value));
+        json_object_set_new(o, "threshold", t);
+    }
+    json_object_set_new(o, "base", S_jvalue(&r->vbase));
+    json_object_set_new(o, "head", S_jvalue(&r->vhead));
+    json_object_set_new(o, "delta", S_jnum(r->delta));
+    json_object_set_new(o, "ratio", S_jnum(r->ratio));
+    if (r->metric && strcmp(r->metric, GM_DIFF_TIME) == 0) {
+        json_t *t = json_object();
+        json_object_set_new(t, "method", json_string(gm_mwu_method_name(r->test.method)));
+        json_object_set_new(t, "n_base", json_integer((json_int_t)r->test.n1));
+        json_object_set_new(t, "n_head", json_integer((json_int_t)r->test.n2));
+        json_object_set_new(t, "u", S_jnum(r->test.u));
+        json_object_set_new(t, "z", S_jnum(r->test.z));
+        json_object_set_new(t, "p", S_jnum(r->test.p));
+        json_object_set_new(o, "test", t);
+    }
+    json_object_set_new(o, "base_check",
+                        r->base ? json_string(gm_check_status_name(r->base->check.status))
+                                : json_null());
+    json_object_set_new(o, "head_check",
+                        r->head ? json_string(gm_check_status_name(r->head->check.status))
+                                : json_null());
+    json_object_set_new(o, "note", r->note[0] ? json_string(r->note) : json_null());
+    return o;
+}
+
+char *gm_diff_to_json(const gm_diff *d, const gm_diff_render *ro, int exit_code)
+{
+    gm_diff_render none = {NULL, NULL, false, 0};
+    if (!ro)
+        ro = &none;
+    json_t *o = json_object();
+    char *v = gm_diff_verdict(d);
+    json_object_set_new(o, "schema", json_string("gpumem-report/diff"));
+    json_object_set_new(o, "schema_version", json_integer(1));
+    json_object_set_new(o, "verdict", json_string(v));
+    free(v);
+    json_object_set_new(o, "exit_code", json_integer(exit_code));
+    json_object_set_new(o, "comparable", json_boolean(d->comparable));
+    json_object_set_new(o, "forced", json_boolean(d->forced));
+    json_object_set_new(o, "alpha", json_real(d->alpha));
+    json_t *reasons = json_array(), *notes = json_array();
+    for (size_t i = 0; i < d->n_reasons; i++)
+        json_array_append_new(reasons, json_string(d->reasons[i]));
+    for (size_t i = 0; i < d->n_notes; i++)
+        json_array_append_new(notes, json_string(d->notes[i]));
+    json_object_set_new(o, "incomparable_reasons", reasons);
+    json_object_set_new(o, "notes", notes);
+    json_t *counts = json_object();
+    for (int s = 0; s < GM_DIFF_N_STATUS; s++)
+        json_object_set_new(counts, gm_diff_status_name((gm_diff_status)s),
+                            json_integer((json_int_t)d->counts[s]));
+    json_object_set_new(o, "counts", counts);
+    json_object_set_new(o, "base", S_jside(d->base, ro->base_name));
+    json_object_set_new(o, "head", S_jside(d->head, ro->head_name));
+    json_t *rows = json_array();
+    for (size_t i = 0; i < d->n_rows; i++)
+        json_array_append_new(rows, S_jrow(&d->rows[i]));
+    json_object_set_new(o, "rows", rows);
+    char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    json_decref(o);
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, s ? s : "{}");
+    gm_buf_putc(&b, '\n');
+    free(s);
+    return gm_buf_detach(&b);
+}
