@@ -216,7 +216,9 @@ void gm_results_free(gm_results *r);
 /* ---- building (GPU side) and querying (CPU side) ------------------------- */
 
 void gm_results_init(gm_results *r);           /* zero + schema version + tool version */
-gm_run *gm_results_add_run(gm_results *r);       /* zeroed run appended; pointer valid until next add */
+/* A run appended with every value absent (check status not-run until set,
+ * tolerance NaN, launch registers -1); the pointer is valid until the next add. */
+gm_run *gm_results_add_run(gm_results *r);
 gm_experiment *gm_results_add_experiment(gm_results *r);
 void gm_run_set_param(gm_run *run, const char *name, gm_value v);   /* takes v's string */
 void gm_run_set_metric(gm_run *run, const char *name, gm_value v, const char *unit);
@@ -233,6 +235,10 @@ const gm_metric *gm_prediction_metric(const gm_prediction *p, const char *name);
 double gm_run_effective_gbs(const gm_run *run);
 
 const char *gm_check_status_name(gm_check_status s);  /* "passed", "failed", "not-run", "error" */
+
+/* Theoretical DRAM bandwidth in GB/s (1e9 B/s) from the memory clock and bus
+ * width: 2 transfers per clock (DDR) * clock * width / 8.  NaN if either is <= 0. */
+double gm_theoretical_dram_gbs(long long memory_clock_khz, int bus_width_bits);
 
 #define GM_TOOL_VERSION "0.1.0"
 
