@@ -23,8 +23,16 @@
 #ifndef GM_SUITE_H
 #define GM_SUITE_H
 
+/* The reports/ headers have no extern "C" of their own: give them C linkage
+ * here so that the .cu files that include this header link with the C library. */
+#ifdef __cplusplus
+extern "C" {
+#endif
 #include "../reports/gm_error.h"
 #include "../reports/results.h"
+#ifdef __cplusplus
+}
+#endif
 
 #include <cuda_runtime.h>
 #include <limits.h>
@@ -52,6 +60,15 @@ typedef struct {
 } gm_sweep;
 
 #define GM_VALUES(...) {__VA_ARGS__, GM_END}
+
+/* The values of a sweep at the chosen size set, GM_END-terminated.  The quick
+ * list counts as empty (so the full list is used) when it was left out of the
+ * initialiser (no GM_END in it) or starts with GM_END; a quick list that
+ * starts with 0, such as GM_VALUES(0, 96), is a real list. */
+const long long *gm_sweep_values(const gm_sweep *s, bool quick);
+/* Number of values in a GM_END-terminated list (at most GM_MAX_VALUES);
+ * -1 when the list has no terminator. */
+int gm_values_len(const long long *v);
 
 typedef struct {
     const char *name;
@@ -113,6 +130,11 @@ struct gm_variant {
     bool on_host;
     /* Address trace for the model (reports/model.h); NULL until the variant has one. */
     gm_status (*trace)(const gm_case *c, struct gm_trace *t, gm_error *err);
+    /* Fill c->launch, bytes_read, bytes_written, flops, kernel and note from
+     * the case's parameters alone, with no CUDA call and no allocation, so
+     * that `list`, the table tests and a machine without a GPU can say what a
+     * case moves; setup calls it first.  Every row has one (tests/test_suite.c). */
+    gm_status (*describe)(gm_case *c, gm_error *err);
 };
 
 extern const gm_experiment_def *const gm_experiments[];
@@ -123,7 +145,9 @@ extern const size_t gm_suite_len;
 const gm_experiment_def *gm_experiment_find(const char *id);
 
 /* Expand row v into its cases at the chosen size set.  Returns the number of
- * cases (at most max); params are filled, nothing is allocated. */
+ * cases (at most max); params are filled, nothing is allocated.  With out ==
+ * NULL it only counts them (max is ignored).  Order: the first parameter
+ * varies slowest, the last fastest. */
 size_t gm_variant_cases(const gm_variant *v, bool quick, gm_case *out, size_t max);
 
 /* ---- helpers the experiments share (harness.cu) --------------------------- */
@@ -142,7 +166,12 @@ size_t gm_variant_cases(const gm_variant *v, bool quick, gm_case *out, size_t ma
 /* After a kernel launch: check cudaGetLastError(). */
 #define GM_CUDA_LAUNCHED() GM_CUDA(cudaGetLastError())
 
-/* Deterministic pseudo-random data (splitmix64), never all zeros. */
+/* Deterministic pseudo-random data (splitmix64), never all zeros.  Element i
+ * of every fill is a function of (seed, i) alone: gm_rand_at(seed, i) is the
+ * (i+1)-th output of the splitmix64 stream started at seed, so a fill can be
+ * produced in any order (e.g. straight into a transposed layout). */
+uint64_t gm_rand_at(uint64_t seed, uint64_t i);
+float gm_uniform_f32_at(uint64_t seed, uint64_t i, float lo, float hi);  /* = element i of the fill */
 void gm_fill_uniform_f32(float *h, size_t n, uint64_t seed, float lo, float hi);
 void gm_fill_uniform_f64(double *h, size_t n, uint64_t seed, double lo, double hi);
 void gm_fill_bytes(unsigned char *h, size_t n, uint64_t seed);

@@ -1,0 +1,482 @@
+/* runner.c — runs the suite table into a results model; see runner.h. */
+#include "runner.h"
+
+#include "../reports/buf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- selection ------------------------------------------------------------ */
+
+static bool S_in(const char *const *list, size_t n, const char *s)
+{
+    for (size_t i = 0; i < n; i++)
+        if (list[i] && strcmp(list[i], s) == 0)
+            return true;
+    return false;
+}
+
+bool gm_suite_selects_experiment(const gm_suite_opts *o, const gm_experiment_def *e)
+{
+    if (o->n_only > 0 && !S_in(o->only, o->n_only, e->id))
+        return false;
+    return !S_in(o->skip, o->n_skip, e->id);
+}
+
+/* An entry "exp/variant" names one row; a bare "variant" names that variant
+ * in every experiment that has one. */
+static bool S_variant_matches(const char *sel, const gm_variant *v)
+{
+    const char *slash = strchr(sel, '/');
+    if (!slash)
+        return strcmp(sel, v->name) == 0;
+    size_t elen = (size_t)(slash - sel);
+    return strlen(v->experiment->id) == elen && strncmp(sel, v->experiment->id, elen) == 0 &&
+           strcmp(slash + 1, v->name) == 0;
+}
+
+bool gm_suite_selects_variant(const gm_suite_opts *o, const gm_variant *v)
+{
+    if (!gm_suite_selects_experiment(o, v->experiment))
+        return false;
+    if (o->n_variants == 0)
+        return true;
+    for (size_t i = 0; i < o->n_variants; i++)
+        if (o->variants[i] && S_variant_matches(o->variants[i], v))
+            return true;
+    return false;
+}
+
+static char *S_experiment_ids(void)
+{
+    gm_buf b = GM_BUF_INIT;
+    for (size_t i = 0; i < gm_experiments_len; i++)
+        gm_buf_printf(&b, "%s%s", i ? ", " : "", gm_experiments[i]->id);
+    return gm_buf_detach(&b);
+}
+
+static char *S_variant_names(void)
+{
+    gm_buf b = GM_BUF_INIT;
+    for (size_t i = 0; i < gm_suite_len; i++)
+        gm_buf_printf(&b, "%s%s/%s", i ? ", " : "", gm_suite[i].experiment->id, gm_suite[i].name);
+    return gm_buf_detach(&b);
+}
+
+static gm_status S_unknown_experiment(const char *opt, const char *id, gm_error *err)
+{
+    char *valid = S_experiment_ids();
+    gm_status st = gm_fail(err, GM_ERR_VALUE, "%s: unknown experiment '%s'; valid ids: %s", opt,
+                           id ? id : "(null)", valid);
+    free(valid);
+    return st;
+}
+
+gm_status gm_suite_select_check(const gm_suite_opts *o, gm_error *err)
+{
+    for (size_t i = 0; i < o->n_only; i++)
+        if (!o->only[i] || !gm_experiment_find(o->only[i]))
+            return S_unknown_experiment("--only", o->only[i], err);
+    for (size_t i = 0; i < o->n_skip; i++)
+        if (!o->skip[i] || !gm_experiment_find(o->skip[i]))
+            return S_unknown_experiment("--skip", o->skip[i], err);
+    for (size_t i = 0; i < o->n_variants; i++) {
+        bool found = false;
+        for (size_t k = 0; o->variants[i] && k < gm_suite_len && !found; k++)
+            found = S_variant_matches(o->variants[i], &gm_suite[k]);
+        if (!found) {
+            char *valid = S_variant_names();
+            gm_status st = gm_fail(err, GM_ERR_VALUE,
+                                   "--variants: unknown variant '%s'; valid names "
+                                   "(EXPERIMENT/VARIANT, or VARIANT alone for every "
+                                   "experiment that has it): %s",
+                                   o->variants[i] ? o->variants[i] : "(null)", valid);
+            free(valid);
+            return st;
+        }
+    }
+    for (size_t k = 0; k < gm_suite_len; k++)
+        if (gm_suite_selects_variant(o, &gm_suite[k]))
+            return GM_OK;
+    return gm_fail(err, GM_ERR_VALUE,
+                   "the selection (--only, --skip, --variants) leaves no variant to run");
+}
+
+/* ---- device description --------------------------------------------------- */
+
+#define S_CUDA_OR(call, label)                                                    \
+    do {                                                                          \
+        cudaError_t rc_ = (call);                                                 \
+        if (rc_ != cudaSuccess) {                                                 \
+            st = gm_fail(err, GM_ERR_CUDA, "%s:%d: %s: %s (%s)", __FILE__, __LINE__, \
+                         #call, cudaGetErrorString(rc_), cudaGetErrorName(rc_));  \
+            goto label;                                                           \
+        }                                                                         \
+    } while (0)
+
+/* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Tue ..." -> "580.95.05".
+ * NULL where the file does not exist (not Linux) or has another shape. */
+static char *S_kernel_driver_version(void)
+{
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    if (!f)
+        return NULL;
+    char line[512];
+    char *res = NULL;
+    if (fgets(line, sizeof line, f)) {
+        const char *p = strstr(line, "Kernel Module");
+        if (p) {
+            p += strlen("Kernel Module");
+            while (*p == ' ' || *p == '\t')
+                p++;
+            size_t n = strspn(p, "0123456789.");
+            if (n > 0) {
+                res = gm_xmalloc(n + 1);
+                memcpy(res, p, n);
+                res[n] = '\0';
+            }
+        }
+    }
+    fclose(f);
+    return res;
+}
+
+static gm_status S_attr(int *v, enum cudaDeviceAttr a, const char *name, int dev, gm_error *err)
+{
+    cudaError_t rc = cudaDeviceGetAttribute(v, a, dev);
+    if (rc != cudaSuccess)
+        return gm_fail(err, GM_ERR_CUDA, "cudaDeviceGetAttribute(%s, device %d): %s (%s)", name,
+                       dev, cudaGetErrorString(rc), cudaGetErrorName(rc));
+    return GM_OK;
+}
+
+#define S_ATTR(var, a)                                                            \
+    do {                                                                          \
+        gm_status s_ = S_attr(&(var), a, #a, dev, err);                           \
+        if (s_ != GM_OK)                                                          \
+            return s_;                                                            \
+    } while (0)
+
+/* CUDA 13 removed clockRate/memoryClockRate/memoryBusWidth from cudaDeviceProp:
+ * the attributes still give them. */
+static gm_status S_describe_device(int dev, gm_device *d, gm_error *err)
+{
+    struct cudaDeviceProp prop;
+    GM_CUDA(cudaGetDeviceProperties(&prop, dev));
+    int major = 0, minor = 0, sms = 0, clock_khz = 0, bus = 0, l2 = 0;
+    S_ATTR(major, cudaDevAttrComputeCapabilityMajor);
+    S_ATTR(minor, cudaDevAttrComputeCapabilityMinor);
+    S_ATTR(sms, cudaDevAttrMultiProcessorCount);
+    S_ATTR(clock_khz, cudaDevAttrMemoryClockRate);
+    S_ATTR(bus, cudaDevAttrGlobalMemoryBusWidth);
+    S_ATTR(l2, cudaDevAttrL2CacheSize);
+    int drv = 0, rt = 0;
+    GM_CUDA(cudaDriverGetVersion(&drv));
+    GM_CUDA(cudaRuntimeGetVersion(&rt));
+
+    d->ordinal = dev;
+    free(d->name);
+    d->name = gm_xstrdup(prop.name);
+    d->cc_major = major;
+    d->cc_minor = minor;
+    d->sm_count = sms;
+    d->memory_clock_khz = clock_khz;
+    d->memory_bus_width_bits = bus;
+    /* Double data rate: 2 transfers per clock, bus/8 bytes each. */
+    if (clock_khz > 0 && bus > 0)
+        d->theoretical_bandwidth_gbs = gm_vreal(2.0 * clock_khz * 1e3 * (bus / 8.0) / 1e9);
+    d->l2_bytes = l2;
+    d->global_memory_bytes = (long long)prop.totalGlobalMem;
+    free(d->driver_version);
+    d->driver_version = S_kernel_driver_version();
+    d->cuda_driver_api = drv;
+    d->cuda_runtime = rt;
+    return GM_OK;
+}
+
+/* ---- one case ------------------------------------------------------------- */
+
+static double S_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* on_host variants run synchronously on the CPU: the host clock around each
+ * launch is the sample; resets are outside it. */
+static gm_status S_time_host(gm_case *c, cudaStream_t s, int warmup, int reps, double *ms,
+                             gm_error *err)
+{
+    const gm_variant *v = c->variant;
+    for (int r = -warmup; r < reps; r++) {
+        if (!v->idempotent && v->reset) {
+            gm_status st = v->reset(c, s, err);
+            if (st != GM_OK)
+                return st;
+            GM_CUDA(cudaStreamSynchronize(s));
+        }
+        double t0 = S_now_ms();
+        gm_status st = v->launch(c, s, err);
+        GM_CUDA(cudaStreamSynchronize(s));
+        double t1 = S_now_ms();
+        if (st != GM_OK)
+            return st;
+        if (r >= 0)
+            ms[r] = t1 - t0;
+    }
+    return GM_OK;
+}
+
+typedef struct {
+    const gm_suite_opts *o;
+    cudaStream_t stream;
+    const gm_l2flush *flush;   /* NULL: no flush */
+    int warmup, repeat;
+    double *samples;           /* repeat entries */
+} S_ctx;
+
+static void S_set_check(gm_run *run, gm_check_status status, const char *reason)
+{
+    free(run->check.reason);
+    run->check.status = status;
+    run->check.reason = gm_xstrdup(reason);
+}
+
+/* Runs one case into a new run.  Returns GM_OK when the suite may go on (the
+ * case may still be not-run, failed or in error: see run->check), a status when
+ * it must stop (a CUDA error: the context may be unusable).  *live is set when
+ * the case stays set up (its teardown is the caller's). */
+static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_index,
+                            bool *live, gm_error *err)
+{
+    const gm_variant *v = c->variant;
+    *live = false;
+    *run_index = out->n_runs;
+    gm_run *run = gm_results_add_run(out);
+    run->experiment = gm_xstrdup(v->experiment->id);
+    run->variant = gm_xstrdup(v->name);
+    run->layout = gm_xstrdup(v->layout);
+    for (int p = 0; p < c->n_params; p++)
+        gm_run_set_param(run, c->params[p].name, gm_vint(c->params[p].value));
+
+    gm_error e = {GM_OK, ""};
+    gm_status st = v->setup(c, &e);
+    /* What describe filled is worth reporting even when setup went no further. */
+    if (c->kernel[0])
+        run->kernel = gm_xstrdup(c->kernel);
+    if (c->launch.grid[0] > 0) {
+        run->has_launch = true;
+        run->launch = c->launch;
+    }
+    /* Both zero: describe never ran (setup failed first): unknown, not zero. */
+    if (c->bytes_read > 0 || c->bytes_written > 0) {
+        run->bytes_read = gm_vint(c->bytes_read);
+        run->bytes_written = gm_vint(c->bytes_written);
+    }
+    run->flops = c->flops >= 0 ? gm_vint(c->flops) : gm_vabsent();
+    if (c->note[0])
+        gm_run_add_note(run, "%s", c->note);
+    if (st != GM_OK) {
+        v->teardown(c);
+        if (st == GM_ERR_UNSUPPORTED) {
+            S_set_check(run, GM_CHECK_NOT_RUN, e.message);
+            return GM_OK;
+        }
+        S_set_check(run, GM_CHECK_ERROR, e.message);
+        if (st == GM_ERR_CUDA)
+            return gm_fail(err, st, "%s/%s: setup: %s", v->experiment->id, v->name, e.message);
+        return GM_OK;
+    }
+
+    /* Validation: poisoned output, one launch, compare with the reference. */
+    if (v->reset)
+        st = v->reset(c, x->stream, &e);
+    if (st == GM_OK)
+        st = v->launch(c, x->stream, &e);
+    if (st == GM_OK) {
+        cudaError_t rc = cudaStreamSynchronize(x->stream);
+        if (rc != cudaSuccess)
+            st = gm_fail(&e, GM_ERR_CUDA, "%s: %s (%s)", c->kernel, cudaGetErrorString(rc),
+                         cudaGetErrorName(rc));
+    }
+    if (st == GM_OK)
+        st = v->check(c, &run->check, &e);
+    if (st == GM_OK && !x->o->validate_only) {
+        if (v->on_host) {
+            st = S_time_host(c, x->stream, x->warmup, x->repeat, x->samples, &e);
+        } else {
+            const gm_l2flush *f = v->experiment->bandwidth_bound ? x->flush : NULL;
+            st = gm_time_case(c, x->stream, x->warmup, x->repeat, f, x->samples, &e);
+        }
+        if (st == GM_OK) {
+            gm_timing_set_samples(&run->timing, x->samples, (size_t)x->repeat);
+            run->timing.present = true;
+            run->timing.warmup = x->warmup;
+            run->timing.l2_flushed = !v->on_host && v->experiment->bandwidth_bound && x->flush;
+        }
+    }
+    if (st != GM_OK) {
+        S_set_check(run, GM_CHECK_ERROR, e.message);
+        v->teardown(c);
+        if (st == GM_ERR_CUDA || st == GM_ERR_NOMEM)
+            return gm_fail(err, st, "%s/%s: %s", v->experiment->id, v->name, e.message);
+        return GM_OK;
+    }
+    if (x->o->profile && !v->on_host && run->check.status == GM_CHECK_PASSED && !x->o->validate_only)
+        *live = true;
+    else
+        v->teardown(c);
+    return GM_OK;
+}
+
+/* ---- one experiment ------------------------------------------------------- */
+
+static size_t S_count_cases(const gm_suite_opts *o, const gm_experiment_def *e)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < gm_suite_len; k++)
+        if (gm_suite[k].experiment == e && gm_suite_selects_variant(o, &gm_suite[k]))
+            n += gm_variant_cases(&gm_suite[k], o->quick, NULL, 0);
+    return n;
+}
+
+static void S_add_experiment(gm_results *out, const gm_experiment_def *d)
+{
+    gm_experiment *e = gm_results_add_experiment(out);
+    e->id = gm_xstrdup(d->id);
+    e->title = gm_xstrdup(d->title);
+    e->summary = gm_xstrdup(d->summary);
+    e->source = gm_xstrdup(d->source);
+    e->sweep_param = gm_xstrdup(d->sweep_param);
+    e->sweep_log2 = d->sweep_log2;
+    e->series_param = gm_xstrdup(d->series_param);
+    e->bandwidth_bound = d->bandwidth_bound;
+    e->baseline_variant = gm_xstrdup(d->baseline_variant);
+}
+
+static gm_status S_run_experiment(S_ctx *x, const gm_experiment_def *d, gm_results *out,
+                                  size_t *k, size_t total, gm_error *err)
+{
+    const gm_suite_opts *o = x->o;
+    size_t n = S_count_cases(o, d);
+    if (n == 0)
+        return GM_OK;
+    S_add_experiment(out, d);
+
+    gm_case *cases = gm_xcalloc(n, sizeof *cases);
+    size_t *run_of = gm_xcalloc(n, sizeof *run_of);
+    bool *live = gm_xcalloc(n, sizeof *live);
+    size_t m = 0;
+    for (size_t r = 0; r < gm_suite_len; r++)
+        if (gm_suite[r].experiment == d && gm_suite_selects_variant(o, &gm_suite[r]))
+            m += gm_variant_cases(&gm_suite[r], o->quick, cases + m, n - m);
+
+    gm_status st = GM_OK;
+    for (size_t i = 0; i < m && st == GM_OK; i++) {
+        ++*k;
+        if (o->progress)
+            o->progress(o->progress_ctx, d->id, cases[i].variant->name, *k, total);
+        st = S_run_case(x, &cases[i], out, &run_of[i], &live[i], err);
+    }
+
+    /* The profile hook gets the validated GPU cases and their runs; the run
+     * pointers are taken only now, after the last gm_results_add_run. */
+    size_t nl = 0;
+    for (size_t i = 0; i < m; i++)
+        nl += live[i];
+    if (st == GM_OK && nl > 0) {
+        gm_case **pc = gm_xcalloc(nl, sizeof *pc);
+        gm_run **pr = gm_xcalloc(nl, sizeof *pr);
+        size_t j = 0;
+        for (size_t i = 0; i < m; i++)
+            if (live[i]) {
+                pc[j] = &cases[i];
+                pr[j] = &out->runs[run_of[i]];
+                j++;
+            }
+        st = o->profile(o->profile_ctx, (gm_case *const *)pc, nl, (gm_run *const *)pr, err);
+        free(pc);
+        free(pr);
+    }
+    for (size_t i = 0; i < m; i++)
+        if (live[i])
+            cases[i].variant->teardown(&cases[i]);
+    free(cases);
+    free(run_of);
+    free(live);
+    return st;
+}
+
+/* ---- the suite ------------------------------------------------------------ */
+
+gm_status gm_suite_run(const gm_suite_opts *o, gm_results *out, gm_error *err)
+{
+    gm_status st = gm_suite_select_check(o, err);
+    if (st != GM_OK)
+        return st;
+
+    int ndev = 0;
+    cudaError_t rc = cudaGetDeviceCount(&ndev);
+    if (rc == cudaErrorNoDevice || rc == cudaErrorInsufficientDriver ||
+        (rc == cudaSuccess && ndev == 0))
+        return gm_fail(err, GM_ERR_NO_DEVICE, "no usable CUDA device: %s",
+                       rc == cudaSuccess ? "the driver reports 0 devices" : cudaGetErrorString(rc));
+    if (rc != cudaSuccess)
+        return gm_fail(err, GM_ERR_CUDA, "cudaGetDeviceCount: %s (%s)", cudaGetErrorString(rc),
+                       cudaGetErrorName(rc));
+    if (o->device < 0 || o->device >= ndev)
+        return gm_fail(err, GM_ERR_VALUE, "device %d does not exist (%d device%s: 0..%d)",
+                       o->device, ndev, ndev == 1 ? "" : "s", ndev - 1);
+    GM_CUDA(cudaSetDevice(o->device));
+    st = S_describe_device(o->device, &out->device, err);
+    if (st != GM_OK)
+        return st;
+
+    S_ctx x;
+    memset(&x, 0, sizeof x);
+    x.o = o;
+    x.warmup = o->warmup < 0 ? GM_SUITE_DEFAULT_WARMUP : o->warmup;
+    x.repeat = o->repeat <= 0 ? GM_SUITE_DEFAULT_REPEAT : o->repeat;
+    gm_l2flush flush = {NULL, 0};
+
+    free(out->collection.size_set);
+    out->collection.size_set = gm_xstrdup(o->quick ? "quick" : "full");
+    if (!o->validate_only) {
+        double gbs = 0.0;
+        st = gm_measure_copy_bandwidth(GM_SUITE_COPY_BYTES, GM_SUITE_COPY_REPEAT, &gbs, err);
+        if (st != GM_OK)
+            return st;
+        out->device.copy_bandwidth_gbs = gm_vreal(gbs);
+        out->device.copy_bandwidth_bytes = gm_vint((long long)GM_SUITE_COPY_BYTES);
+        out->collection.timing_warmup = x.warmup;
+        out->collection.timing_repetitions = x.repeat;
+        if (o->time_l2_flush) {
+            st = gm_l2flush_init(&flush, o->device, err);
+            if (st != GM_OK) {
+                gm_l2flush_free(&flush);
+                return st;
+            }
+            x.flush = &flush;
+        }
+    }
+    S_CUDA_OR(cudaStreamCreateWithFlags(&x.stream, cudaStreamNonBlocking), done);
+    x.samples = gm_xcalloc((size_t)x.repeat, sizeof *x.samples);
+
+    size_t total = 0, k = 0;
+    for (size_t e = 0; e < gm_experiments_len; e++)
+        if (gm_suite_selects_experiment(o, gm_experiments[e]))
+            total += S_count_cases(o, gm_experiments[e]);
+    for (size_t e = 0; e < gm_experiments_len && st == GM_OK; e++)
+        if (gm_suite_selects_experiment(o, gm_experiments[e]))
+            st = S_run_experiment(&x, gm_experiments[e], out, &k, total, err);
+
+done:
+    free(x.samples);
+    if (x.stream)
+        cudaStreamDestroy(x.stream);
+    gm_l2flush_free(&flush);
+    return st;
+}
