@@ -279,8 +279,9 @@ static gm_status S_keep(gm_trace *t, gm_status st, const gm_error *e)
     if (st != GM_OK && !t->failed) {
         t->failed = true;
         t->first_err.status = st;
-        snprintf(t->first_err.message, sizeof t->first_err.message, "trace access #%lld: %s",
-                 t->accesses + 1, e->message);
+        /* %.980s: the prefix and the message fit the 1024-byte record. */
+        snprintf(t->first_err.message, sizeof t->first_err.message,
+                 "trace access #%lld: %.980s", t->accesses + 1, e->message);
     }
     return st;
 }
