@@ -2,6 +2,7 @@
  * (docs/model.md) and against brute-force counts computed here independently. */
 #include "../reports/catalog.h"
 #include "../reports/model.h"
+#include "../reports/results.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -417,6 +418,15 @@ Test(model_shared, accesses_64bit)
     c = S_one(GM_SPACE_SHARED, GM_OP_LOAD, 8, a, FULL);
     cr_expect_eq(c.wavefronts, 4);
     cr_expect_eq(c.bank_conflicts, 2);
+    /* Where the half-warp rule and a whole-warp rule part ways (docs/model.md,
+     * "Not verified"): lanes 0-15 read doubles 0, 2, ..., 30 and lanes 16-31
+     * doubles 1, 3, ..., 31.  Per half-warp, lanes i and i+8 share banks: 4
+     * wavefronts.  Pooled over the warp, every bank would hold 2 words: 2. */
+    for (int i = 0; i < 32; i++)
+        a[i] = 8 * (uint64_t)(i < 16 ? 2 * i : 2 * (i - 16) + 1);
+    c = S_one(GM_SPACE_SHARED, GM_OP_LOAD, 8, a, FULL);
+    cr_expect_eq(c.wavefronts, 4);
+    cr_expect_eq(c.bank_conflicts, 2);
     /* Only the upper half-warp active: one phase, ideal 1. */
     S_affine(a, 0, 8);
     c = S_one(GM_SPACE_SHARED, GM_OP_LOAD, 8, a, 0xffff0000u);
@@ -708,5 +718,120 @@ Test(model_trace, many_accesses_are_fast)
     for (long long w = 0; w < 50000; w++)
         S_trace_warp(t, w);
     cr_expect_eq(gm_trace_counts(t, GM_SPACE_SHARED, GM_OP_LOAD)->wavefronts, 50000LL * 32);
+    gm_trace_free(t);
+}
+
+/* ---- against a public measurement -------------------------------------------
+ *
+ * eduardo4jesus/cuda-training-series, exercises/hw8 (Answer.md, task2*.profile):
+ * ncu on a 4096 x 4096 double transpose through a shared tile
+ * double smem[32][32], blocks of 32 x 32 threads, INDX(r, c, ld) = c * ld + r.
+ *   task2:  smem[tx][ty] = a[INDX(tileX + tx, tileY + ty)];  c[INDX(tileY + tx,
+ *           tileX + ty)] = smem[ty][tx]
+ *   task2b: smem[ty][tx] = a[...];  c[...] = smem[tx][ty]
+ * Measured there: 524,288 requests and 4,194,304 sectors for the global loads
+ * and for the stores (100 % efficiency); shared wavefronts ld / st
+ * 1,048,664 / 17,061,038 (task2) and 16,878,697 / 1,321,322 (task2b); SASS
+ * shared efficiency 11.76 % for both.  The global counts must match exactly;
+ * the hardware wavefront counters carry a small excess the model does not
+ * predict (docs/model.md), so they are checked from below with a bound. */
+static void S_transpose_warp(gm_trace *t, long long w, bool b_variant)
+{
+    const uint64_t m = 4096, a = 0x10000000, c = 0x40000000;
+    long long block = w / 32, ty = w % 32;
+    uint64_t tileX = 32 * (uint64_t)(block % 128), tileY = 32 * (uint64_t)(block / 128);
+    uint64_t row = 32 * 8 * (uint64_t)ty;   /* smem[ty][0] */
+    gm_trace_access_affine(t, GM_SPACE_GLOBAL, GM_OP_LOAD, 8,
+                           a + ((tileY + (uint64_t)ty) * m + tileX) * 8, 8, FULL);
+    if (!b_variant)
+        gm_trace_access_affine(t, GM_SPACE_SHARED, GM_OP_STORE, 8, 8 * (uint64_t)ty, 256, FULL);
+    else
+        gm_trace_access_affine(t, GM_SPACE_SHARED, GM_OP_STORE, 8, row, 8, FULL);
+    if (!b_variant)
+        gm_trace_access_affine(t, GM_SPACE_SHARED, GM_OP_LOAD, 8, row, 8, FULL);
+    else
+        gm_trace_access_affine(t, GM_SPACE_SHARED, GM_OP_LOAD, 8, 8 * (uint64_t)ty, 256, FULL);
+    gm_trace_access_affine(t, GM_SPACE_GLOBAL, GM_OP_STORE, 8,
+                           c + ((tileX + (uint64_t)ty) * m + tileY) * 8, 8, FULL);
+}
+
+Test(model_public, shared_transpose_matches_ncu_counts)
+{
+    /* 128 x 128 in-range blocks of 32 warps; the kernel's extra row and
+     * column of blocks (grid 129 x 129) fail the bounds test and access
+     * nothing, so they are left out.  Every 64th warp is traced. */
+    const long long warps = 128LL * 128 * 32;
+    const long long measured_waves[2][2] = {{1048664, 17061038}, {16878697, 1321322}};
+    for (int v = 0; v < 2; v++) {
+        gm_trace *t = gm_trace_new();
+        long long step = gm_sample_step(warps, 8192), n = 0;
+        for (long long w = 0; w < warps; w += step, n++)
+            S_transpose_warp(t, w, v == 1);
+        cr_assert_eq(gm_trace_set_sampling(t, warps, n), GM_OK);
+        gm_prediction p = {0};
+        cr_assert_eq(gm_trace_predict(t, &p, NULL), GM_OK);
+        cr_expect_eq(S_metric(&p, GM_M_LD_REQUESTS)->value.i, 524288);
+        cr_expect_eq(S_metric(&p, GM_M_ST_REQUESTS)->value.i, 524288);
+        cr_expect_eq(S_metric(&p, GM_M_LD_SECTORS)->value.i, 4194304);
+        cr_expect_eq(S_metric(&p, GM_M_ST_SECTORS)->value.i, 4194304);
+        cr_expect_float_eq(S_metric(&p, GM_M_LD_SPR)->value.r, 8.0, 1e-12);
+        cr_expect_float_eq(S_metric(&p, GM_M_ST_EFF)->value.r, 100.0, 1e-12);
+        long long ld = S_metric(&p, GM_M_SH_LD_WAVES)->value.i;
+        long long st = S_metric(&p, GM_M_SH_ST_WAVES)->value.i;
+        /* Model: 2 wavefronts per row access, 32 per column access. */
+        cr_expect_eq(ld, v == 0 ? 1048576 : 16777216);
+        cr_expect_eq(st, v == 0 ? 16777216 : 1048576);
+        cr_expect(ld <= measured_waves[v][0] && st <= measured_waves[v][1]);
+        cr_expect(ld >= measured_waves[v][0] * 0.99, "ld %lld vs %lld", ld, measured_waves[v][0]);
+        /* The store excess is larger (0.5 wavefront per instruction in task2b). */
+        cr_expect(st >= measured_waves[v][1] * 0.75, "st %lld vs %lld", st, measured_waves[v][1]);
+        /* SASS shared efficiency: 2 instructions x 256 B over (2 + 32) x 128 B. */
+        double eff = 100.0 * 2.0 * 524288 * 256 / ((double)(ld + st) * 128);
+        cr_expect(fabs(eff - 11.76) < 0.005, "%.4f", eff);
+        gm_trace_prediction_clear(&p);
+        gm_trace_free(t);
+    }
+}
+
+/* ---- into a results file ---------------------------------------------------- */
+
+Test(model_results, prediction_round_trips_through_json)
+{
+    gm_trace *t = gm_trace_new();
+    for (long long w = 0; w < 16; w++)
+        S_trace_warp(t, w);
+    gm_trace_set_sampling(t, 16, 16);
+    gm_results r;
+    gm_results_init(&r);
+    gm_experiment *x = gm_results_add_experiment(&r);
+    x->id = strdup("model");
+    x->title = strdup("Model round trip");
+    x->summary = strdup("A prediction written and read back.");
+    gm_run *run = gm_results_add_run(&r);
+    run->experiment = strdup("model");
+    run->variant = strdup("trace");
+    cr_assert_eq(gm_trace_predict(t, &run->prediction, NULL), GM_OK);
+    char *json = gm_results_to_json(&r);
+    cr_assert(json);
+    cr_expect(strstr(json, "\"address-trace\""));
+    cr_expect(strstr(json, GM_M_SH_LD_CONFL));
+    gm_results back;
+    gm_error e = {GM_OK, ""};
+    gm_status st = gm_results_read_string(json, "model.json", &back, &e);
+    cr_assert_eq(st, GM_OK, "%s", e.message);
+    cr_assert_eq(back.n_runs, 1);
+    const gm_prediction *p = &back.runs[0].prediction;
+    cr_expect(p->present);
+    cr_expect_eq(p->warps_total, 16);
+    const gm_metric *m = gm_prediction_metric(p, GM_M_SH_LD_CONFL);
+    cr_assert(m);
+    cr_expect_eq(m->value.i, 16 * 31);
+    m = gm_prediction_metric(p, GM_M_ST_EFF);
+    cr_assert(m);
+    cr_expect_float_eq(m->value.r, 12.5, 1e-12);
+    cr_expect_eq(p->n_notes, run->prediction.n_notes);
+    free(json);
+    gm_results_free(&back);
+    gm_results_free(&r);
     gm_trace_free(t);
 }
