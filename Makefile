@@ -90,6 +90,20 @@ ifneq ($(HAVE_CUDA),1)
 	      "collect will say so. Set CUDA_HOME to build the kernels and the collector."
 endif
 
+# The commit of the tree and whether it was dirty, for the results file.
+# Override on a machine without .git: make GIT_COMMIT=<id> GIT_DIRTY=0|1
+GIT_COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
+GIT_DIRTY ?= $(shell git rev-parse HEAD >/dev/null 2>&1 || echo -1; \
+                     git rev-parse HEAD >/dev/null 2>&1 && \
+                     { test -z "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo 0 || echo 1; })
+.PHONY: FORCE
+$(BUILD)/gm_version.h: FORCE
+	@mkdir -p $(BUILD)
+	@printf '#define GM_GIT_COMMIT "%s"\n#define GM_GIT_DIRTY %s\n' "$(GIT_COMMIT)" "$(GIT_DIRTY)" > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/reports/cmd_collect.o: $(BUILD)/gm_version.h
+$(BUILD)/reports/cmd_collect.o: ALL_CFLAGS += -I$(BUILD)
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
