@@ -621,9 +621,8 @@ static void S_metric_rows(S_ctx *c, const gm_run *b, const gm_run *h)
 static void S_check_note(char *out, size_t n, const char *side, const gm_run *r)
 {
     const gm_check *k = &r->check;
-    if (k->status == GM_CHECK_FAILED)
-        snprintf(out, n, "%s: %lld of %lld elements differ%s%.100s", side, k->mismatches,
-                 k->checked, k->reason ? ": " : "", k->reason ? k->reason : "");
+    if (k->status == GM_CHECK_FAILED && !k->reason)
+        snprintf(out, n, "%s: %lld of %lld elements differ", side, k->mismatches, k->checked);
     else
         snprintf(out, n, "%s: %s%s%.100s", side, gm_check_status_name(k->status),
                  k->reason ? ": " : "", k->reason ? k->reason : "");
@@ -1128,7 +1127,7 @@ static void S_md_head(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
         gm_buf_putc(b, '\n');
     }
     if (d->n_notes) {
-        gm_buf_puts(b, "Also different, not preventing comparison:\n\n");
+        gm_buf_puts(b, "Notes (these do not prevent comparison):\n\n");
         for (size_t i = 0; i < d->n_notes; i++) {
             gm_buf_puts(b, "- ");
             gm_esc_md(b, d->notes[i]);
@@ -1192,7 +1191,7 @@ static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
     gm_buf_printf(b,
         "How rows are judged: *time* is the median of the event-timed repetitions; it counts as "
         "changed when the medians differ by more than the threshold **and** a two-sided "
-        "Mann–Whitney U test on the two sample sets gives p < %g (exact distribution when there "
+        "Mann–Whitney U test on the two sample sets gives p \\< %g (exact distribution when there "
         "are no ties and both sets have fewer than 50 samples, else the normal approximation "
         "with tie and continuity corrections); otherwise the row is *within noise*. Counters "
         "have one value per run, so their threshold alone decides. Default thresholds: time "

@@ -1,0 +1,1174 @@
+/* test_diff.c — `gpumem-report diff`: the noise test against reference
+ * values, pairing, directions, thresholds, every row status, incomparable
+ * files, escaping, the renderers, and the binary's exit codes.
+ *
+ * Reference p-values marked "scipy" were computed with
+ * scipy.stats.mannwhitneyu(x, y, alternative='two-sided', method=...,
+ * use_continuity=True), SciPy 1.10.1 (Debian 12), an implementation
+ * independent of this one; exact small cases are also checked against a
+ * brute-force enumeration of every split of the pooled sample.
+ */
+#include "../reports/catalog.h"
+#include "../reports/diff.h"
+#include "../reports/results.h"
+
+#include <criterion/criterion.h>
+#include <jansson.h>
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- building results in code ------------------------------------------ */
+
+static void S_header(gm_results *r, const char *commit)
+{
+    gm_results_init(r);
+    r->origin = strdup("hand-written fixture (synthetic numbers, not a measurement)");
+    r->commit = strdup(commit);
+    r->dirty = 0;
+    r->device.name = strdup("NVIDIA H100 80GB HBM3");
+    r->device.chip = strdup("GH100");
+    r->device.cc_major = 9;
+    r->device.cc_minor = 0;
+    r->device.sm_count = 132;
+    r->device.memory_clock_khz = 2619000;
+    r->device.memory_bus_width_bits = 5120;
+    r->device.driver_version = strdup("580.65.06");
+    r->device.cuda_driver_api = 13000;
+    r->device.cuda_runtime = 13000;
+    r->device.cupti_api = 130000;
+    r->collection.range_mode = strdup("user");
+    r->collection.replay_mode = strdup("user");
+    r->collection.cache_flush = true;
+    r->collection.clock_control = strdup("none");
+    r->collection.size_set = strdup("quick");
+    r->collection.timing_warmup = 3;
+    r->collection.timing_repetitions = 8;
+    const char *names[] = {GM_M_LD_SECTORS, GM_M_LD_REQUESTS, GM_M_DRAM_RD, GM_M_L2_HIT};
+    r->collection.n_metrics = 4;
+    r->collection.metrics = calloc(4, sizeof(char *));
+    for (int i = 0; i < 4; i++)
+        r->collection.metrics[i] = strdup(names[i]);
+}
+
+static const double S_T0[8] = {1.00, 1.01, 0.99, 1.02, 0.98, 1.005, 0.995, 1.015};
+
+/* A passed run with time samples S_T0 * scale and four metrics. */
+static gm_run *S_run(gm_results *r, const char *exp, const char *var, long long n, long long stride,
+                     double scale)
+{
+    gm_run *run = gm_results_add_run(r);
+    run->experiment = strdup(exp);
+    run->variant = strdup(var);
+    gm_run_set_param(run, "n", gm_vint(n));
+    gm_run_set_param(run, "stride", gm_vint(stride));
+    double t[8];
+    for (int i = 0; i < 8; i++)
+        t[i] = S_T0[i] * scale;
+    gm_timing_set_samples(&run->timing, t, 8);
+    run->timing.warmup = 3;
+    run->timing.l2_flushed = true;
+    run->check.status = GM_CHECK_PASSED;
+    run->check.checked = n;
+    gm_run_set_metric(run, GM_M_LD_SECTORS, gm_vint(n / 8 * stride), "sector");
+    gm_run_set_metric(run, GM_M_LD_REQUESTS, gm_vint(n / 32), "request");
+    gm_run_set_metric(run, GM_M_DRAM_RD, gm_vint(4 * n * stride), "byte");
+    gm_run_set_metric(run, GM_M_L2_HIT, gm_vreal(50.0), "%");
+    return run;
+}
+
+/* Base and head with the same three runs. */
+static void S_pair(gm_results *b, gm_results *h)
+{
+    S_header(b, "1111111111111111111111111111111111111111");
+    S_header(h, "2222222222222222222222222222222222222222");
+    gm_results *both[2] = {b, h};
+    for (int k = 0; k < 2; k++) {
+        S_run(both[k], "coalescing", "stride", 1 << 20, 1, 1.0);
+        S_run(both[k], "coalescing", "stride", 1 << 20, 8, 2.0);
+        S_run(both[k], "transpose", "tiled", 1 << 12, 1, 0.5);
+    }
+}
+
+static gm_run *S_find(gm_results *r, const char *var, long long stride)
+{
+    for (size_t i = 0; i < r->n_runs; i++)
+        if (strcmp(r->runs[i].variant, var) == 0 &&
+            gm_run_param(&r->runs[i], "stride")->value.i == stride)
+            return &r->runs[i];
+    return NULL;
+}
+
+static void S_set(gm_run *run, const char *metric, gm_value v)
+{
+    const gm_metric *m = gm_run_metric(run, metric);
+    cr_assert(m, "metric %s missing", metric);
+    char *unit = strdup(m->unit);   /* gm_run_set_metric frees the old unit */
+    gm_run_set_metric(run, metric, v, unit);
+    free(unit);
+}
+
+static const gm_diff_row *S_row(const gm_diff *d, const char *var, long long stride,
+                                const char *metric)
+{
+    for (size_t i = 0; i < d->n_rows; i++) {
+        const gm_diff_row *r = &d->rows[i];
+        const gm_run *run = r->head ? r->head : r->base;
+        if (strcmp(run->variant, var) != 0 || gm_run_param(run, "stride")->value.i != stride)
+            continue;
+        if ((!metric && !r->metric) || (metric && r->metric && strcmp(metric, r->metric) == 0))
+            return r;
+    }
+    return NULL;
+}
+
+static gm_diff S_compute(const gm_results *b, const gm_results *h, const gm_diff_options *o)
+{
+    gm_diff d;
+    gm_error err = {GM_OK, ""};
+    gm_status st = gm_diff_compute(b, h, o, &d, &err);
+    cr_assert_eq(st, GM_OK, "diff failed: %s", err.message);
+    return d;
+}
+
+static gm_diff_status S_status(const gm_diff *d, const char *var, long long stride,
+                               const char *metric)
+{
+    const gm_diff_row *r = S_row(d, var, stride, metric);
+    cr_assert(r, "no row for %s stride %lld %s", var, stride, metric ? metric : "(run)");
+    return r->status;
+}
+
+/* ---- the noise test ----------------------------------------------------- */
+
+static void S_expect_p(const double *x, size_t n1, const double *y, size_t n2,
+                       gm_mwu_method method, double u1, double p)
+{
+    gm_mwu t = gm_mann_whitney(x, n1, y, n2);
+    cr_expect_eq(t.method, method, "method %s", gm_mwu_method_name(t.method));
+    cr_expect_float_eq(t.u1, u1, 1e-12, "U1 %g, want %g", t.u1, u1);
+    cr_expect_float_eq(t.p, p, 1e-12 + 1e-9 * p, "p %.17g, want %.17g", t.p, p);
+}
+
+Test(diff_mwu, exact_small_cases_match_reference)
+{
+    /* scipy, method='exact'.  4/70: U = 0 or 1 in 2 of the 70 splits, doubled. */
+    double a[] = {1, 2, 3, 5}, b[] = {4, 6, 7, 8};
+    S_expect_p(a, 4, b, 4, GM_MWU_EXACT, 1, 4.0 / 70.0);
+    double c[] = {1, 2, 3, 4}, d[] = {5, 6, 7, 8};
+    S_expect_p(c, 4, d, 4, GM_MWU_EXACT, 0, 2.0 / 70.0);
+    /* 3 against 3 can never reach 0.05: the smallest p is 2/20. */
+    double e[] = {1, 2, 3}, f[] = {4, 5, 6};
+    S_expect_p(e, 3, f, 3, GM_MWU_EXACT, 0, 0.1);
+    /* 5 against 5: U = 2 is the two-sided 5 % critical value of the tables. */
+    double g[] = {1, 2, 3, 4, 7}, h[] = {5, 6, 8, 9, 10};
+    S_expect_p(g, 5, h, 5, GM_MWU_EXACT, 2, 0.031746031746031744);
+    double i[] = {1, 2, 3, 4, 8}, j[] = {5, 6, 7, 9, 10};
+    S_expect_p(i, 5, j, 5, GM_MWU_EXACT, 3, 0.055555555555555552);
+    /* Overlapping timings (ms). */
+    double k[] = {0.101, 0.103, 0.099, 0.104, 0.100, 0.102};
+    double l[] = {0.105, 0.098, 0.107, 0.106, 0.097, 0.108};
+    S_expect_p(k, 6, l, 6, GM_MWU_EXACT, 12, 0.39393939393939392);
+}
+
+Test(diff_mwu, normal_with_ties_matches_reference)
+{
+    /* scipy, method='asymptotic', use_continuity=True (tie-corrected). */
+    double a[] = {1, 2, 2, 3, 3, 3, 4}, b[] = {2, 3, 4, 4, 5, 5, 6, 6};
+    S_expect_p(a, 7, b, 8, GM_MWU_NORMAL, 8.5, 0.025144761173357368);
+    double c[] = {0.050, 0.051, 0.051, 0.052, 0.052, 0.053};
+    double d[] = {0.052, 0.053, 0.053, 0.054, 0.055, 0.055};
+    S_expect_p(c, 6, d, 6, GM_MWU_NORMAL, 3, 0.018100948739449691);
+    /* 60 against 60: beyond the exact method's range. */
+    double x[60], y[60];
+    for (int i = 0; i < 60; i++) {
+        x[i] = 1 + 0.001 * i;
+        y[i] = 1.02 + 0.001 * i;
+    }
+    S_expect_p(x, 60, y, 60, GM_MWU_NORMAL, 800, 1.5511775890425364e-07);
+}
+
+Test(diff_mwu, equal_sets_give_p_one)
+{
+    double a[] = {1, 1, 2, 2};
+    gm_mwu t = gm_mann_whitney(a, 4, a, 4);
+    cr_expect_float_eq(t.p, 1.0, 1e-15);
+    double same[5] = {3, 3, 3, 3, 3};
+    t = gm_mann_whitney(same, 5, same, 3);
+    cr_expect_float_eq(t.p, 1.0, 1e-15, "no variance at all: p = 1");
+    /* Distinct values, identical sets: no ties across values? each value twice -> ties. */
+    double u[] = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
+    t = gm_mann_whitney(u, 6, u, 6);
+    cr_expect_eq(t.method, GM_MWU_NORMAL);
+    cr_expect_gt(t.p, 0.9);
+}
+
+Test(diff_mwu, shifted_is_significant_overlapping_is_not)
+{
+    double x[20], y[20], z[20];
+    for (int i = 0; i < 20; i++) {
+        x[i] = 1.0 + 0.01 * ((i * 7) % 20);    /* 1.00 .. 1.19, shuffled */
+        y[i] = 1.5 + 0.01 * ((i * 3) % 20);    /* 1.50 .. 1.69 */
+        z[i] = 1.005 + 0.01 * ((i * 11) % 20); /* interleaved with x */
+    }
+    gm_mwu s = gm_mann_whitney(x, 20, y, 20);
+    cr_expect_eq(s.method, GM_MWU_EXACT);
+    cr_expect_eq(s.u, 0.0);
+    cr_expect_lt(s.p, 1e-9, "p %g", s.p);
+    gm_mwu o = gm_mann_whitney(x, 20, z, 20);
+    cr_expect_gt(o.p, 0.05, "p %g", o.p);
+    gm_mwu none = gm_mann_whitney(x, 20, NULL, 0);
+    cr_expect_eq(none.method, GM_MWU_NONE);
+    cr_expect(isnan(none.p));
+}
+
+/* Exact p by enumerating every way to choose which n1 of the pooled values
+ * are x's: an independent check of the recurrence. */
+static double S_brute_p(const double *x, int n1, const double *y, int n2)
+{
+    double pool[16];
+    int n = n1 + n2;
+    for (int i = 0; i < n1; i++)
+        pool[i] = x[i];
+    for (int i = 0; i < n2; i++)
+        pool[n1 + i] = y[i];
+    double uobs = 0;
+    for (int i = 0; i < n1; i++)
+        for (int j = 0; j < n2; j++)
+            uobs += x[i] > y[j];
+    uobs = fmin(uobs, (double)n1 * n2 - uobs);
+    long total = 0, extreme = 0;
+    for (unsigned mask = 0; mask < (1u << n); mask++) {
+        if (__builtin_popcount(mask) != n1)
+            continue;
+        double u = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                if ((mask >> i & 1) && !(mask >> j & 1) && pool[i] > pool[j])
+                    u++;
+        total++;
+        if (fmin(u, (double)n1 * n2 - u) <= uobs)
+            extreme++;
+    }
+    return (double)extreme / (double)total;
+}
+
+Test(diff_mwu, exact_matches_enumeration)
+{
+    unsigned seed = 12345;
+    for (int n1 = 1; n1 <= 7; n1++) {
+        for (int n2 = 1; n2 <= 7; n2++) {
+            double x[8], y[8];
+            /* distinct values: a random permutation of 0..n-1, shifted a little */
+            int n = n1 + n2, perm[16];
+            for (int i = 0; i < n; i++)
+                perm[i] = i;
+            for (int i = n - 1; i > 0; i--) {
+                seed = seed * 1103515245u + 12345u;
+                int j = (int)((seed >> 16) % (unsigned)(i + 1));
+                int t = perm[i];
+                perm[i] = perm[j];
+                perm[j] = t;
+            }
+            for (int i = 0; i < n1; i++)
+                x[i] = perm[i] + (i % 2 ? 0.0 : 0.5 * (n1 > n2));
+            for (int i = 0; i < n2; i++)
+                y[i] = perm[n1 + i];
+            /* the shift may create a tie only with half-integers vs integers: none */
+            gm_mwu t = gm_mann_whitney(x, (size_t)n1, y, (size_t)n2);
+            cr_assert_eq(t.method, GM_MWU_EXACT);
+            double ref = fmin(1.0, S_brute_p(x, n1, y, n2));
+            cr_expect_float_eq(t.p, ref, 1e-12, "n1=%d n2=%d: p %.17g, enumeration %.17g", n1,
+                               n2, t.p, ref);
+        }
+    }
+}
+
+/* ---- thresholds ----------------------------------------------------------- */
+
+Test(diff_threshold, parse_forms)
+{
+    char *m = NULL;
+    gm_threshold t;
+    gm_error err;
+    cr_assert_eq(gm_threshold_parse("time=5%", &m, &t, &err), GM_OK);
+    cr_expect_str_eq(m, "time");
+    cr_expect_eq(t.kind, GM_THR_RELATIVE);
+    cr_expect_float_eq(t.value, 0.05, 1e-15);
+    free(m);
+    cr_assert_eq(gm_threshold_parse("lts__t_sector_hit_rate.pct=0.5", &m, &t, &err), GM_OK);
+    cr_expect_str_eq(m, "lts__t_sector_hit_rate.pct");
+    cr_expect_eq(t.kind, GM_THR_ABSOLUTE);
+    cr_expect_float_eq(t.value, 0.5, 1e-15);
+    free(m);
+    cr_assert_eq(gm_threshold_parse("ld sectors=exact", &m, &t, &err), GM_OK);
+    cr_expect_str_eq(m, "ld sectors");
+    cr_expect_eq(t.kind, GM_THR_EXACT);
+    free(m);
+    cr_assert_eq(gm_threshold_parse("DRAM read=2.5 %", &m, &t, &err), GM_OK);
+    cr_expect_float_eq(t.value, 0.025, 1e-15);
+    free(m);
+    const char *bad[] = {"=5%", "time=", "time", "time=-1", "time=5%%", "time=abc",
+                         "time=nan", "time=inf", "time=5x", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        m = NULL;
+        cr_expect_eq(gm_threshold_parse(bad[i], &m, &t, &err), GM_ERR_VALUE, "'%s' accepted",
+                     bad[i]);
+        cr_expect_null(m);
+        cr_expect(strstr(err.message, "--threshold"), "message: %s", err.message);
+    }
+}
+
+Test(diff_threshold, defaults_and_directions)
+{
+    gm_threshold t = gm_diff_default_threshold(GM_DIFF_TIME);
+    cr_expect(t.kind == GM_THR_RELATIVE && t.value == 0.05);
+    cr_expect_eq(gm_diff_default_threshold(GM_M_LD_SECTORS).kind, GM_THR_EXACT);
+    cr_expect_eq(gm_diff_default_threshold(GM_M_SH_LD_CONFL).kind, GM_THR_EXACT);
+    cr_expect_eq(gm_diff_default_threshold(GM_M_LD_EFF).kind, GM_THR_EXACT);
+    t = gm_diff_default_threshold(GM_M_DRAM_RD);
+    cr_expect(t.kind == GM_THR_RELATIVE && t.value == 0.02);
+    t = gm_diff_default_threshold(GM_M_L2_HIT);
+    cr_expect(t.kind == GM_THR_ABSOLUTE && t.value == 2.0);
+    t = gm_diff_default_threshold(GM_M_DURATION);
+    cr_expect(t.kind == GM_THR_RELATIVE && t.value == 0.10);
+    t = gm_diff_default_threshold("something__else.sum");
+    cr_expect(t.kind == GM_THR_RELATIVE && t.value == 0.05);
+
+    cr_expect_eq(gm_diff_direction(GM_DIFF_TIME), GM_BETTER_LOWER);
+    cr_expect_eq(gm_diff_direction(GM_M_LD_SPR), GM_BETTER_LOWER);
+    cr_expect_eq(gm_diff_direction(GM_M_SH_ST_CONFL), GM_BETTER_LOWER);
+    cr_expect_eq(gm_diff_direction(GM_M_DRAM_WR), GM_BETTER_LOWER);
+    cr_expect_eq(gm_diff_direction(GM_M_LD_EFF), GM_BETTER_HIGHER);
+    cr_expect_eq(gm_diff_direction(GM_M_DRAM_RATE), GM_BETTER_HIGHER);
+    cr_expect_eq(gm_diff_direction(GM_M_LD_REQUESTS), GM_BETTER_NEITHER);
+    cr_expect_eq(gm_diff_direction("unknown__metric.sum"), GM_BETTER_NEITHER);
+}
+
+/* ---- pairing -------------------------------------------------------------- */
+
+Test(diff_pair, reordered_runs_and_params_pair)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    /* Reverse head's runs and rebuild one run's params in the other order. */
+    for (size_t i = 0; i < h.n_runs / 2; i++) {
+        gm_run t = h.runs[i];
+        h.runs[i] = h.runs[h.n_runs - 1 - i];
+        h.runs[h.n_runs - 1 - i] = t;
+    }
+    gm_param p = h.runs[0].params[0];
+    h.runs[0].params[0] = h.runs[0].params[1];
+    h.runs[0].params[1] = p;
+    /* 1048576 as a real in head still pairs with the integer in base. */
+    gm_run *r = S_find(&h, "stride", 8);
+    gm_run_set_param(r, "n", gm_vreal(1048576.0));
+
+    gm_diff d = S_compute(&b, &h, NULL);
+    cr_expect_eq(d.n_runs_paired, 3);
+    cr_expect_eq(d.n_runs_new, 0);
+    cr_expect_eq(d.n_runs_removed, 0);
+    cr_expect_eq(d.counts[GM_DIFF_UNCHANGED], 15, "3 runs x (time + 4 metrics)");
+    cr_expect_eq(d.n_rows, 15);
+    cr_expect(d.comparable);
+    cr_expect_not(gm_diff_has_regression(&d));
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+Test(diff_pair, new_and_removed_runs)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    S_run(&b, "coalescing", "stride", 1 << 20, 32, 4.0);   /* only in base */
+    S_run(&h, "coalescing", "stride", 1 << 20, 2, 1.2);    /* only in head */
+    S_run(&h, "coalescing", "float4", 1 << 20, 1, 0.9);    /* only in head */
+    gm_diff d = S_compute(&b, &h, NULL);
+    cr_expect_eq(d.n_runs_paired, 3);
+    cr_expect_eq(d.n_runs_new, 2);
+    cr_expect_eq(d.n_runs_removed, 1);
+    cr_expect_eq(S_status(&d, "stride", 32, NULL), GM_DIFF_REMOVED);
+    cr_expect_eq(S_status(&d, "stride", 2, NULL), GM_DIFF_NEW);
+    cr_expect_eq(S_status(&d, "float4", 1, NULL), GM_DIFF_NEW);
+    cr_expect_eq(d.counts[GM_DIFF_NEW], 2);
+    cr_expect_eq(d.counts[GM_DIFF_REMOVED], 1);
+    cr_expect_not(gm_diff_has_regression(&d), "new and removed runs do not gate");
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+Test(diff_pair, a_different_param_value_is_another_run)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    gm_run_set_param(S_find(&h, "tiled", 1), "block", gm_vstr("32x8"));
+    gm_diff d = S_compute(&b, &h, NULL);
+    cr_expect_eq(d.n_runs_new, 1);
+    cr_expect_eq(d.n_runs_removed, 1);
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+Test(diff_pair, duplicate_runs_are_bad_input)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    S_run(&h, "coalescing", "stride", 1 << 20, 8, 2.0);
+    gm_diff d;
+    gm_error err = {GM_OK, ""};
+    gm_diff_options o = {NULL, 0, 0, false, "base.json", "head.json"};
+    cr_expect_eq(gm_diff_compute(&b, &h, &o, &d, &err), GM_ERR_VALUE);
+    cr_expect(strstr(err.message, "head.json: runs[1] and runs[3]"), "message: %s", err.message);
+    cr_expect(strstr(err.message, "stride=8"), "message: %s", err.message);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+/* ---- directions and thresholds -------------------------------------------- */
+
+Test(diff_judge, directions)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    S_set(S_find(&h, "stride", 1), GM_M_LD_SECTORS, gm_vint((1 << 20) / 8 + 1)); /* lower better */
+    S_set(S_find(&h, "stride", 8), GM_M_LD_SECTORS, gm_vint((1 << 20) / 8 * 8 - 64));
+    S_set(S_find(&h, "stride", 1), GM_M_L2_HIT, gm_vreal(40.0));          /* higher better */
+    S_set(S_find(&h, "stride", 8), GM_M_L2_HIT, gm_vreal(60.0));
+    S_set(S_find(&h, "tiled", 1), GM_M_LD_REQUESTS, gm_vint((1 << 12) / 32 * 2)); /* neither */
+    gm_diff d = S_compute(&b, &h, NULL);
+    cr_expect_eq(S_status(&d, "stride", 1, GM_M_LD_SECTORS), GM_DIFF_REGRESSED);
+    cr_expect_eq(S_status(&d, "stride", 8, GM_M_LD_SECTORS), GM_DIFF_IMPROVED);
+    cr_expect_eq(S_status(&d, "stride", 1, GM_M_L2_HIT), GM_DIFF_REGRESSED);
+    cr_expect_eq(S_status(&d, "stride", 8, GM_M_L2_HIT), GM_DIFF_IMPROVED);
+    cr_expect_eq(S_status(&d, "tiled", 1, GM_M_LD_REQUESTS), GM_DIFF_CHANGED);
+    const gm_diff_row *r = S_row(&d, "tiled", 1, GM_M_LD_REQUESTS);
+    cr_expect_float_eq(r->ratio, 2.0, 1e-15);
+    cr_expect_float_eq(r->delta, 128.0, 1e-15);
+    cr_expect_eq(d.counts[GM_DIFF_REGRESSED], 2);
+    cr_expect_eq(d.counts[GM_DIFF_IMPROVED], 2);
+    cr_expect(gm_diff_has_regression(&d));
+    /* Sorted by severity: regressions first. */
+    cr_expect_eq(d.rows[0].status, GM_DIFF_REGRESSED);
+    cr_expect_eq(d.rows[1].status, GM_DIFF_REGRESSED);
+    cr_expect_eq(d.rows[2].status, GM_DIFF_IMPROVED);
+    /* Within regressions, the larger change first: L2 hit 50 -> 40 (x0.8) beats one sector. */
+    cr_expect_str_eq(d.rows[0].metric, GM_M_L2_HIT);
+    char *v = gm_diff_verdict(&d);
+    cr_expect_str_eq(v, "2 regressions, 2 improvements, 1 changed, 10 unchanged");
+    free(v);
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+Test(diff_judge, relative_absolute_exact_thresholds)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    long long dram = 4LL * (1 << 20);   /* stride 1 base value */
+    S_set(S_find(&h, "stride", 1), GM_M_DRAM_RD, gm_vint(dram + dram / 100));   /* +1 %: under 2 % */
+    S_set(S_find(&h, "stride", 8), GM_M_DRAM_RD, gm_vint(8 * dram + 8 * dram * 3 / 100)); /* +3 % */
+    S_set(S_find(&h, "stride", 1), GM_M_L2_HIT, gm_vreal(51.5));   /* +1.5 pp: under 2 pp */
+    S_set(S_find(&h, "stride", 8), GM_M_L2_HIT, gm_vreal(47.0));   /* -3 pp */
+    gm_diff d = S_compute(&b, &h, NULL);
+    cr_expect_eq(S_status(&d, "stride", 1, GM_M_DRAM_RD), GM_DIFF_UNCHANGED);
+    cr_expect_eq(S_status(&d, "stride", 8, GM_M_DRAM_RD), GM_DIFF_REGRESSED);
+    cr_expect_eq(S_status(&d, "stride", 1, GM_M_L2_HIT), GM_DIFF_UNCHANGED);
+    cr_expect_eq(S_status(&d, "stride", 8, GM_M_L2_HIT), GM_DIFF_REGRESSED);
+    gm_diff_free(&d);
+
+    /* Overrides: by ncu name (relative), by label (absolute), exact, last wins. */
+    gm_diff_override ov[] = {
+        {"dram__bytes_read.sum", {GM_THR_RELATIVE, 0.10}},
+        {"dram__bytes_read.sum", {GM_THR_EXACT, 0}},        /* last one wins */
+        {"L2 hit", {GM_THR_ABSOLUTE, 5.0}},
+    };
+    gm_diff_options o = {ov, 3, 0, false, NULL, NULL};
+    d = S_compute(&b, &h, &o);
+    cr_expect_eq(S_status(&d, "stride", 1, GM_M_DRAM_RD), GM_DIFF_REGRESSED, "exact");
+    cr_expect_eq(S_status(&d, "stride", 8, GM_M_L2_HIT), GM_DIFF_UNCHANGED, "5 pp");
+    const gm_diff_row *r = S_row(&d, "stride", 8, GM_M_L2_HIT);
+    cr_expect_eq(r->thr.kind, GM_THR_ABSOLUTE);
+    cr_expect_float_eq(r->thr.value, 5.0, 1e-15);
+    gm_diff_free(&d);
+
+    gm_diff_override ov2[] = {{"DRAM read", {GM_THR_RELATIVE, 0.05}}};
+    gm_diff_options o2 = {ov2, 1, 0, false, NULL, NULL};
+    d = S_compute(&b, &h, &o2);
+    cr_expect_eq(S_status(&d, "stride", 8, GM_M_DRAM_RD), GM_DIFF_UNCHANGED, "+3 % under 5 %");
+    gm_diff_free(&d);
+
+    /* A relative threshold is "more than": 100 -> 105 at 5 % is unchanged, 106 is not. */
+    gm_run_set_metric(S_find(&b, "tiled", 1), "custom__thing.sum", gm_vint(100), "");
+    gm_run_set_metric(S_find(&h, "tiled", 1), "custom__thing.sum", gm_vint(105), "");
+    d = S_compute(&b, &h, NULL);
+    cr_expect_eq(S_status(&d, "tiled", 1, "custom__thing.sum"), GM_DIFF_UNCHANGED);
+    gm_diff_free(&d);
+    gm_run_set_metric(S_find(&h, "tiled", 1), "custom__thing.sum", gm_vint(106), "");
+    d = S_compute(&b, &h, NULL);
+    cr_expect_eq(S_status(&d, "tiled", 1, "custom__thing.sum"), GM_DIFF_CHANGED,
+                 "unknown metric: no direction");
+    gm_diff_free(&d);
+
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+Test(diff_judge, exact_reals_allow_rounding_only)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    gm_run_set_metric(S_find(&b, "stride", 1), GM_M_LD_SPR, gm_vreal(4.0), "sector/request");
+    gm_run_set_metric(S_find(&h, "stride", 1), GM_M_LD_SPR, gm_vreal(4.0 * (1 + 1e-15)),
+                      "sector/request");
+    gm_run_set_metric(S_find(&b, "stride", 8), GM_M_LD_SPR, gm_vreal(32.0), "sector/request");
+    gm_run_set_metric(S_find(&h, "stride", 8), GM_M_LD_SPR, gm_vreal(32.0001),
+                      "sector/request");
+    gm_diff d = S_compute(&b, &h, NULL);
+    cr_expect_eq(S_status(&d, "stride", 1, GM_M_LD_SPR), GM_DIFF_UNCHANGED);
+    cr_expect_eq(S_status(&d, "stride", 8, GM_M_LD_SPR), GM_DIFF_REGRESSED);
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+Test(diff_judge, unknown_threshold_metric_is_an_error)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    gm_diff_override ov[] = {{"ld sectorz", {GM_THR_EXACT, 0}}};
+    gm_diff_options o = {ov, 1, 0, false, NULL, NULL};
+    gm_diff d;
+    gm_error err = {GM_OK, ""};
+    cr_expect_eq(gm_diff_compute(&b, &h, &o, &d, &err), GM_ERR_VALUE);
+    cr_expect(strstr(err.message, "'ld sectorz'"), "message: %s", err.message);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+/* ---- time and noise ------------------------------------------------------- */
+
+static void S_samples(gm_run *run, const double *t, size_t n)
+{
+    gm_timing_set_samples(&run->timing, t, n);
+    run->timing.l2_flushed = true;
+}
+
+Test(diff_time, regression_noise_and_unchanged)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    /* stride 1: every head sample 10 % slower: beyond 5 % and U = 0 (p = 2/12870). */
+    double slow[8];
+    for (int i = 0; i < 8; i++)
+        slow[i] = S_T0[i] * 1.10;
+    S_samples(S_find(&h, "stride", 1), slow, 8);
+    /* stride 8: median +6 % but the sets overlap: within noise. */
+    double wide_b[8] = {1.6, 2.4, 1.7, 2.3, 1.8, 2.2, 1.9, 2.1};
+    double wide_h[8] = {1.7, 2.5, 1.8, 2.4, 2.0, 2.3, 2.05, 2.2};
+    S_samples(S_find(&b, "stride", 8), wide_b, 8);
+    S_samples(S_find(&h, "stride", 8), wide_h, 8);
+    /* tiled: 2 % faster with no overlap: significant but under 5 %: unchanged. */
+    double fast[8];
+    for (int i = 0; i < 8; i++)
+        fast[i] = S_T0[i] * 0.5 * 0.98;
+    S_samples(S_find(&h, "tiled", 1), fast, 8);
+
+    gm_diff d = S_compute(&b, &h, NULL);
+    const gm_diff_row *r = S_row(&d, "stride", 1, GM_DIFF_TIME);
+    cr_assert(r);
+    cr_expect_eq(r->status, GM_DIFF_REGRESSED);
+    cr_expect_eq(r->test.method, GM_MWU_EXACT);
+    cr_expect_float_eq(r->test.p, 2.0 / 12870.0, 1e-15, "p %g", r->test.p);
+    cr_expect_float_eq(r->ratio, 1.10, 1e-12);
+
+    r = S_row(&d, "stride", 8, GM_DIFF_TIME);
+    cr_expect_float_eq(r->ratio, 2.1 / 1.95 * 1.0, 0.05);
+    cr_expect_gt(r->ratio, 1.05);
+    cr_expect_gt(r->test.p, 0.05);
+    cr_expect_eq(r->status, GM_DIFF_NOISE, "status %s", gm_diff_status_name(r->status));
+    cr_expect(strstr(r->note, "would be regressed"), "note: %s", r->note);
+
+    r = S_row(&d, "tiled", 1, GM_DIFF_TIME);
+    cr_expect_lt(r->test.p, 0.05);
+    cr_expect_eq(r->status, GM_DIFF_UNCHANGED);
+    cr_expect_eq(d.counts[GM_DIFF_REGRESSED], 1);
+    gm_diff_free(&d);
+
+    /* --alpha 0.5 makes the overlapping sets count. */
+    gm_diff_options o = {NULL, 0, 0.5, false, NULL, NULL};
+    d = S_compute(&b, &h, &o);
+    cr_expect_eq(S_status(&d, "stride", 8, GM_DIFF_TIME), GM_DIFF_REGRESSED);
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+Test(diff_time, summary_only_and_l2_flush_mismatch)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    gm_run *rb = S_find(&b, "stride", 1), *rh = S_find(&h, "stride", 1);
+    double slow[8];
+    for (int i = 0; i < 8; i++)
+        slow[i] = S_T0[i] * 1.2;
+    S_samples(rh, slow, 8);
+    free(rb->timing.samples);   /* summary only: no test possible */
+    rb->timing.samples = NULL;
+    S_find(&h, "stride", 8)->timing.l2_flushed = false;
+    gm_diff d = S_compute(&b, &h, NULL);
+    const gm_diff_row *r = S_row(&d, "stride", 1, GM_DIFF_TIME);
+    cr_expect_eq(r->status, GM_DIFF_REGRESSED);
+    cr_expect_eq(r->test.method, GM_MWU_NONE);
+    cr_expect(strstr(r->note, "threshold only"), "note: %s", r->note);
+    r = S_row(&d, "stride", 8, GM_DIFF_TIME);
+    cr_expect_eq(r->status, GM_DIFF_INCOMPARABLE);
+    cr_expect(strstr(r->note, "L2"), "note: %s", r->note);
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+/* ---- every other row status ----------------------------------------------- */
+
+Test(diff_status, failed_not_run_new_removed_metrics_units)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    S_run(&b, "coalescing", "stride", 1 << 20, 4, 1.5);
+    S_run(&h, "coalescing", "stride", 1 << 20, 4, 1.5);
+    S_run(&b, "coalescing", "stride", 1 << 20, 16, 1.5);
+    S_run(&h, "coalescing", "stride", 1 << 20, 16, 1.5);
+    S_run(&b, "coalescing", "stride", 1 << 20, 64, 1.5);
+    S_run(&h, "coalescing", "stride", 1 << 20, 64, 1.5);
+
+    gm_run *f = S_find(&h, "stride", 1);            /* head fails validation */
+    f->check.status = GM_CHECK_FAILED;
+    f->check.mismatches = 3;
+    S_find(&b, "stride", 8)->check.status = GM_CHECK_ERROR;   /* base errored */
+    S_find(&h, "stride", 4)->check.status = GM_CHECK_NOT_RUN; /* head could not run */
+    S_find(&b, "stride", 16)->check.status = GM_CHECK_NOT_RUN;
+    S_find(&h, "stride", 16)->check.status = GM_CHECK_NOT_RUN;
+    gm_run *t = S_find(&h, "tiled", 1);
+    gm_run_set_metric(t, GM_M_SH_LD_CONFL, gm_vint(0), "");          /* new metric */
+    gm_run_set_metric(t, GM_M_L2_HIT, gm_vabsent(), "%");            /* removed (now null) */
+    gm_run_set_metric(S_find(&h, "stride", 64), GM_M_DRAM_RD, gm_vint(1), "kbyte"); /* units */
+
+    gm_diff d = S_compute(&b, &h, NULL);
+    cr_expect_eq(S_status(&d, "stride", 1, NULL), GM_DIFF_FAILED);
+    cr_expect_eq(S_status(&d, "stride", 8, NULL), GM_DIFF_FAILED);
+    cr_expect_eq(S_status(&d, "stride", 4, NULL), GM_DIFF_INCOMPARABLE);
+    cr_expect_eq(S_status(&d, "stride", 16, NULL), GM_DIFF_UNCHANGED);
+    cr_expect_null(S_row(&d, "stride", 1, GM_DIFF_TIME), "no metric rows for a failed run");
+    cr_expect_eq(S_status(&d, "tiled", 1, GM_M_SH_LD_CONFL), GM_DIFF_NEW);
+    cr_expect_eq(S_status(&d, "tiled", 1, GM_M_L2_HIT), GM_DIFF_REMOVED);
+    cr_expect_eq(S_status(&d, "stride", 64, GM_M_DRAM_RD), GM_DIFF_INCOMPARABLE);
+    cr_expect(strstr(S_row(&d, "stride", 64, GM_M_DRAM_RD)->note, "units"));
+    cr_expect_eq(d.counts[GM_DIFF_FAILED], 2);
+    cr_expect(gm_diff_has_regression(&d), "head failed validation: gate");
+    gm_diff_free(&d);
+
+    /* Only base failed (head fixed it): reported, but no gate. */
+    f->check.status = GM_CHECK_PASSED;
+    d = S_compute(&b, &h, NULL);
+    cr_expect_eq(d.counts[GM_DIFF_FAILED], 1);
+    cr_expect_not(gm_diff_has_regression(&d));
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+/* ---- incomparable files --------------------------------------------------- */
+
+static void S_expect_incomparable(gm_results *b, gm_results *h, const char *what)
+{
+    gm_diff d = S_compute(b, h, NULL);
+    cr_expect_not(d.comparable, "%s: comparable", what);
+    cr_expect_geq(d.n_reasons, 1);
+    bool named = false;
+    for (size_t i = 0; i < d.n_reasons; i++)
+        named |= strstr(d.reasons[i], what) != NULL;
+    cr_expect(named, "no reason names '%s' (first: %s)", what, d.n_reasons ? d.reasons[0] : "");
+    cr_expect_eq(d.counts[GM_DIFF_INCOMPARABLE], d.n_rows, "%s: every row incomparable", what);
+    cr_expect_eq(d.counts[GM_DIFF_REGRESSED], 0);
+    gm_diff_free(&d);
+    gm_diff_options o = {NULL, 0, 0, true, NULL, NULL};
+    d = S_compute(b, h, &o);
+    cr_expect(d.forced);
+    cr_expect_eq(d.counts[GM_DIFF_INCOMPARABLE], 0, "%s: --force judges", what);
+    gm_diff_free(&d);
+}
+
+#define S_CASE(name, edit, what)                                                             \
+    Test(diff_incomparable, name)                                                            \
+    {                                                                                        \
+        gm_results b, h;                                                                     \
+        S_pair(&b, &h);                                                                      \
+        edit;                                                                                \
+        S_expect_incomparable(&b, &h, what);                                                 \
+        gm_results_free(&b);                                                                 \
+        gm_results_free(&h);                                                                 \
+    }
+
+S_CASE(device_name, (free(h.device.name), h.device.name = strdup("NVIDIA A100-SXM4-80GB")),
+       "GPU")
+S_CASE(driver, (free(h.device.driver_version), h.device.driver_version = strdup("575.57.08")),
+       "driver")
+S_CASE(cupti, h.device.cupti_api = 120000, "CUPTI")
+S_CASE(metric_set, (free(h.collection.metrics[3]), h.collection.n_metrics = 3), "metrics")
+S_CASE(cache_flush, h.collection.cache_flush = false, "L2 flush")
+S_CASE(clock_control, (free(h.collection.clock_control), h.collection.clock_control = strdup("base")),
+       "clock")
+S_CASE(size_set, (free(h.collection.size_set), h.collection.size_set = strdup("full")), "size set")
+S_CASE(schema, h.schema_version = 2, "schema")
+
+Test(diff_incomparable, metric_set_order_does_not_matter)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    char *t = h.collection.metrics[0];
+    h.collection.metrics[0] = h.collection.metrics[3];
+    h.collection.metrics[3] = t;
+    h.collection.timing_repetitions = 20;   /* a note, not a reason */
+    gm_diff d = S_compute(&b, &h, NULL);
+    cr_expect(d.comparable);
+    cr_expect_geq(d.n_notes, 1);
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+/* ---- rendering ------------------------------------------------------------ */
+
+/* Count the cell separators of a GFM table line: `|` not escaped by `\`. */
+static int S_pipes(const char *line, size_t len)
+{
+    int n = 0;
+    for (size_t i = 0; i < len; i++)
+        if (line[i] == '|' && (i == 0 || line[i - 1] != '\\'))
+            n++;
+    return n;
+}
+
+/* Number of '<' that Markdown could read as the start of raw HTML: outside
+ * code spans and not backslash-escaped.  A code span opens with a run of n
+ * backquotes and closes at the next run of exactly n. */
+static int S_raw_lt(const char *md)
+{
+    int raw = 0;
+    for (const char *p = md; *p;) {
+        if (*p == '\\' && p[1]) {
+            p += 2;
+        } else if (*p == '`') {
+            size_t n = strspn(p, "`");
+            const char *q = p + n, *close = NULL;
+            while ((q = strchr(q, '`'))) {
+                size_t m = strspn(q, "`");
+                if (m == n) {
+                    close = q;
+                    break;
+                }
+                q += m;
+            }
+            p = close ? close + n : p + n;
+        } else {
+            raw += *p == '<';
+            p++;
+        }
+    }
+    return raw;
+}
+
+Test(diff_render, markdown_escapes_hostile_names)
+{
+    gm_results b, h;
+    S_header(&b, "aaaaaaaaaaaabbbbbbbbbbbbbbbb");
+    S_header(&h, "`$(touch x)`|<b>");
+    h.dirty = 1;
+    const char *exp = "exp|with`ticks`<script>alert(1)</script>";
+    const char *var = "var``|*bold*_\n<img src=x onerror=y>";
+    S_run(&b, exp, var, 1024, 1, 1.0);
+    gm_run *r = S_run(&h, exp, var, 1024, 1, 1.0);
+    gm_run_set_metric(r, GM_M_LD_SECTORS, gm_vint(1024 / 8 + 7), "sector");
+    gm_run_set_metric(&b.runs[0], "evil|metric`<i>", gm_vint(1), "un|it<");
+    gm_run_set_metric(r, "evil|metric`<i>", gm_vint(2), "un|it<");
+    gm_diff d = S_compute(&b, &h, NULL);
+    gm_diff_render ro = {"base|<x>.json", "head`.json", false, 0};
+    char *md = gm_diff_to_markdown(&d, &ro);
+    cr_expect_eq(S_raw_lt(md), 0, "a '<' outside code spans, unescaped:\n%s", md);
+    cr_expect(strstr(md, "<script>"), "the name is kept, inside a code span");
+    cr_expect(strstr(md, "**(dirty)**"));
+    cr_expect(strstr(md, "`` `$(touch x)` ``"), "short commit in a code span:\n%s", md);
+    /* Every table line keeps its number of cells. */
+    int tables = 0;
+    for (const char *p = md; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len > 0 && p[0] == '|') {
+            int k = S_pipes(p, len);
+            bool main_table = strncmp(p, "| Change", 8) == 0 || strncmp(p, "| **", 4) == 0 ||
+                              strncmp(p, "| changed", 9) == 0 || strncmp(p, "|---|---|---|---|", 17) == 0 ||
+                              strncmp(p, "| unchanged", 11) == 0 || strncmp(p, "| regressed", 11) == 0;
+            if (main_table) {
+                cr_expect_eq(k, 9, "line has %d cell separators: %.*s", k, (int)len, p);
+                tables++;
+            } else {
+                cr_expect_eq(k, 4, "header line has %d separators: %.*s", k, (int)len, p);
+            }
+        }
+        p += len + (e ? 1 : 0);
+    }
+    cr_expect_geq(tables, 4);
+
+    /* Through cmark-gfm, the names come out as text, never as tags. */
+    gm_error err;
+    char *html = gm_diff_to_html(&d, &ro, &err);
+    cr_assert(html, "%s", err.message);
+    cr_expect_null(strstr(html, "<script"));
+    cr_expect_null(strstr(html, "<img"));
+    cr_expect_null(strstr(html, "<i>"));
+    cr_expect(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;"), "escaped name missing");
+    cr_expect(strstr(html, "<table>"));
+    cr_expect(strstr(html, "<svg"), "chart of the changes");
+    cr_expect_null(strstr(html, "http://"), "no external link");
+    cr_expect_null(strstr(html, "https://"), "no external link");
+    cr_expect_null(strstr(html, "src=\""), "nothing loaded");
+    free(html);
+    free(md);
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+Test(diff_render, markdown_layout_verdict_only_changed_and_max_rows)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    S_set(S_find(&h, "stride", 1), GM_M_LD_SECTORS, gm_vint((1 << 20) / 8 * 2));
+    S_set(S_find(&h, "stride", 8), GM_M_L2_HIT, gm_vreal(80.0));
+    gm_diff d = S_compute(&b, &h, NULL);
+    gm_diff_render ro = {"base.json", "head.json", false, 0};
+    char *md = gm_diff_to_markdown(&d, &ro);
+    cr_expect_eq(strncmp(md, "### gpumem-report diff: 1 regression, 1 improvement, 13 unchanged\n",
+                         66), 0, "first line: %.80s", md);
+    cr_expect(strstr(md, "| Commit | `111111111111` (clean) | `222222222222` (clean) |"),
+              "short ids:\n%s", md);
+    cr_expect(strstr(md, "| Change | Experiment | Variant | Metric | Base | Head | Δ | Ratio |"));
+    cr_expect(strstr(md, "| **regressed** | `coalescing` | `stride` `n=1048576, stride=1` | "
+                         "ld sectors | 131072 sector | 262144 sector | +131072 sector (+100.0 %) | "
+                         "2.000× |"), "regressed row:\n%s", md);
+    const char *reg = strstr(md, "**regressed**"), *imp = strstr(md, "| improved");
+    cr_expect(reg && imp && reg < imp, "regressions before improvements");
+    cr_expect(strstr(md, "+30 pp"), "percentage points for %% metrics");
+    free(md);
+
+    ro.only_changed = true;
+    md = gm_diff_to_markdown(&d, &ro);
+    cr_expect_null(strstr(md, "| unchanged"), "only changed rows");
+    cr_expect(strstr(md, "13 unchanged or within-noise rows not shown"));
+    free(md);
+
+    ro.only_changed = false;
+    ro.max_rows = 1;
+    md = gm_diff_to_markdown(&d, &ro);
+    cr_expect_null(strstr(md, "| improved"));
+    cr_expect(strstr(md, "14 more rows not shown"));
+    free(md);
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+Test(diff_render, json_structure)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    S_set(S_find(&h, "stride", 1), GM_M_LD_SECTORS, gm_vint((1 << 20) / 8 * 2));
+    gm_diff d = S_compute(&b, &h, NULL);
+    gm_diff_render ro = {"base.json", "head.json", true, 1};
+    char *js = gm_diff_to_json(&d, &ro, 1);
+    json_error_t je;
+    json_t *o = json_loads(js, 0, &je);
+    cr_assert(o, "JSON does not parse: %s (line %d)", je.text, je.line);
+    cr_expect_str_eq(json_string_value(json_object_get(o, "schema")), "gpumem-report/diff");
+    cr_expect_eq(json_integer_value(json_object_get(o, "exit_code")), 1);
+    cr_expect(json_is_true(json_object_get(o, "comparable")));
+    json_t *rows = json_object_get(o, "rows");
+    cr_expect_eq(json_array_size(rows), 15, "all rows, whatever the table shows");
+    json_t *r0 = json_array_get(rows, 0);
+    cr_expect_str_eq(json_string_value(json_object_get(r0, "status")), "regressed");
+    cr_expect_str_eq(json_string_value(json_object_get(r0, "metric")), GM_M_LD_SECTORS);
+    cr_expect_eq(json_integer_value(json_object_get(r0, "base")), 131072);
+    cr_expect_eq(json_integer_value(json_object_get(r0, "head")), 262144);
+    cr_expect_str_eq(json_string_value(json_object_get(r0, "better")), "lower");
+    cr_expect_str_eq(json_string_value(json_object_get(json_object_get(r0, "threshold"), "kind")),
+                     "exact");
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(r0, "params"), "stride")), 1);
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(o, "counts"), "unchanged")), 14);
+    cr_expect_str_eq(json_string_value(json_object_get(json_object_get(o, "head"), "commit")),
+                     "2222222222222222222222222222222222222222");
+    bool time_test = false;
+    for (size_t i = 0; i < json_array_size(rows); i++) {
+        json_t *t = json_object_get(json_array_get(rows, i), "test");
+        if (t) {
+            time_test = true;
+            cr_expect_str_eq(json_string_value(json_object_get(t, "method")), "normal",
+                             "identical samples tie");
+        }
+    }
+    cr_expect(time_test);
+    json_decref(o);
+    free(js);
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+/* ---- the binary ------------------------------------------------------------ */
+
+static const char *S_bin(void)
+{
+    const char *b = getenv("GM_TEST_BIN");
+    return b && *b ? b : "build/gpumem-report";
+}
+
+static const char *S_src(void)
+{
+    const char *s = getenv("GM_SRCDIR");
+    return s && *s ? s : ".";
+}
+
+static char S_tmpdir[256];
+
+static void S_mkdtemp(void)
+{
+    snprintf(S_tmpdir, sizeof S_tmpdir, "/tmp/gm_test_diff_XXXXXX");
+    cr_assert(mkdtemp(S_tmpdir));
+}
+
+static void S_rmdir(void)
+{
+    DIR *dir = opendir(S_tmpdir);
+    if (!dir)
+        return;
+    struct dirent *e;
+    char p[512];
+    while ((e = readdir(dir))) {
+        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+            continue;
+        snprintf(p, sizeof p, "%s/%s", S_tmpdir, e->d_name);
+        unlink(p);
+    }
+    closedir(dir);
+    rmdir(S_tmpdir);
+}
+
+static int S_files_in_tmpdir(void)
+{
+    DIR *dir = opendir(S_tmpdir);
+    int n = 0;
+    struct dirent *e;
+    while (dir && (e = readdir(dir)))
+        n += e->d_name[0] != '.';
+    if (dir)
+        closedir(dir);
+    return n;
+}
+
+/* Run the binary with args (NULL-terminated; "@/" prefixes the source dir,
+ * "%/" the temp dir); stdout and stderr to files in the temp dir. */
+static int S_exec(const char *const *args)
+{
+    char *argv[32];
+    char storage[32][512];
+    int n = 0;
+    argv[n++] = (char *)S_bin();
+    for (; *args && n < 31; args++, n++) {
+        if (strncmp(*args, "@/", 2) == 0)
+            snprintf(storage[n], sizeof storage[n], "%s/%s", S_src(), *args + 2);
+        else if (strncmp(*args, "%/", 2) == 0)
+            snprintf(storage[n], sizeof storage[n], "%s/%s", S_tmpdir, *args + 2);
+        else
+            snprintf(storage[n], sizeof storage[n], "%s", *args);
+        argv[n] = storage[n];
+    }
+    argv[n] = NULL;
+    char out[300], err[300];
+    snprintf(out, sizeof out, "%s/.stdout", S_tmpdir);
+    snprintf(err, sizeof err, "%s/.stderr", S_tmpdir);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
+            _exit(126);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    cr_assert(WIFEXITED(st), "binary crashed");
+    cr_assert_neq(WEXITSTATUS(st), 127, "cannot run %s (set GM_TEST_BIN)", argv[0]);
+    return WEXITSTATUS(st);
+}
+
+static char *S_slurp(const char *name)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", S_tmpdir, name);
+    FILE *f = fopen(p, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = calloc((size_t)n + 1, 1);
+    if (fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    fclose(f);
+    return s;
+}
+
+#define S_RUN(...) S_exec((const char *const[]){__VA_ARGS__, NULL})
+#define FX(name) "@/tests/fixtures/" name
+
+TestSuite(diff_cli, .init = S_mkdtemp, .fini = S_rmdir);
+
+Test(diff_cli, same_file_exits_0)
+{
+    cr_expect_eq(S_RUN("diff", FX("diff-base.json"), FX("diff-base.json")), 0);
+    char *out = S_slurp(".stdout");
+    cr_assert(out);
+    cr_expect(strstr(out, "### gpumem-report diff: no regressions"), "stdout:\n%s", out);
+    free(out);
+}
+
+Test(diff_cli, regression_exits_1_warn_only_0)
+{
+    cr_expect_eq(S_RUN("diff", FX("diff-base.json"), FX("diff-head.json")), 1);
+    char *out = S_slurp(".stdout");
+    cr_assert(out);
+    cr_expect(strstr(out, "**regressed**"), "stdout:\n%s", out);
+    free(out);
+    cr_expect_eq(S_RUN("diff", FX("diff-base.json"), FX("diff-head.json"), "--warn-only"), 0);
+    /* Loosen the thresholds of what regressed in the fixture: no regression left. */
+    cr_expect_eq(S_RUN("diff", FX("diff-base.json"), FX("diff-head.json"),
+                       "--threshold", "ld sectors=1000%", "--threshold", "time=1000%",
+                       "--threshold", "ld sectors/req=1000%",
+                       "--threshold", "DRAM read=1000%",
+                       "--threshold", "ld efficiency=100"), 0);
+}
+
+Test(diff_cli, outputs_written_whole)
+{
+    cr_expect_eq(S_RUN("diff", FX("diff-base.json"), FX("diff-head.json"), "--out", "%/d.html",
+                       "--json", "%/d.json", "--warn-only"), 0);
+    char *html = S_slurp("d.html"), *js = S_slurp("d.json"), *out = S_slurp(".stdout");
+    cr_assert(html && js && out);
+    cr_expect_eq(strncmp(html, "<!DOCTYPE html>", 15), 0);
+    cr_expect(strstr(html, "</html>\n"));
+    cr_expect(strstr(html, "<svg"));
+    cr_expect_null(strstr(html, "<script"));
+    json_error_t je;
+    json_t *o = json_loads(js, 0, &je);
+    cr_expect(o, "JSON: %s", je.text);
+    cr_expect_eq(json_integer_value(json_object_get(o, "exit_code")), 0);
+    json_decref(o);
+    cr_expect(strstr(out, "-> "), "a one-line verdict: %s", out);
+    cr_expect_eq(S_files_in_tmpdir(), 2, "no temporary files left");
+    free(html);
+    free(js);
+    free(out);
+    cr_expect_eq(S_RUN("diff", FX("diff-base.json"), FX("diff-head.json"), "--out", "%/d.md",
+                       "--only-changed"), 1);
+    char *md = S_slurp("d.md");
+    cr_assert(md);
+    cr_expect(strstr(md, "| Change | Experiment |"));
+    cr_expect_null(strstr(md, "| unchanged"));
+    free(md);
+}
+
+Test(diff_cli, incomparable_exits_2_force_judges)
+{
+    cr_expect_eq(S_RUN("diff", FX("diff-base.json"), FX("diff-head-othergpu.json"), "--out",
+                       "%/d.md"), 2);
+    char *md = S_slurp("d.md"), *err = S_slurp(".stderr");
+    cr_assert(md && err);
+    cr_expect(strstr(md, "**Incomparable"), "banner:\n%s", md);
+    cr_expect(strstr(md, "NVIDIA A100"), "names the other GPU");
+    cr_expect_null(strstr(md, "**regressed**"));
+    cr_expect(strstr(err, "collected differently"), "stderr: %s", err);
+    free(md);
+    free(err);
+    cr_expect_eq(S_RUN("diff", FX("diff-base.json"), FX("diff-head-othergpu.json"), "--force"), 1);
+    char *out = S_slurp(".stdout");
+    cr_expect(strstr(out, "compared anyway"));
+    free(out);
+}
+
+Test(diff_cli, bad_input_exits_2_and_writes_nothing)
+{
+    struct {
+        const char *const *args;
+        const char *message;
+    } cases[] = {
+        {(const char *const[]){"diff", FX("diff-base.json"), FX("diff-malformed.json"), "--out",
+                               "%/d.md", "--json", "%/d.json", NULL}, "diff-malformed.json"},
+        {(const char *const[]){"diff", FX("diff-base.json"), "%/missing.json", "--out", "%/d.md",
+                               NULL}, "missing.json"},
+        {(const char *const[]){"diff", FX("diff-base.json"), "--out", "%/d.md", NULL},
+         "two results files"},
+        {(const char *const[]){"diff", FX("diff-base.json"), FX("diff-head.json"), "--bogus",
+                               NULL}, "--bogus"},
+        {(const char *const[]){"diff", FX("diff-base.json"), FX("diff-head.json"), "--threshold",
+                               "time=fast", "--out", "%/d.md", NULL}, "time=fast"},
+        {(const char *const[]){"diff", FX("diff-base.json"), FX("diff-head.json"), "--threshold",
+                               "nosuch=5%", "--out", "%/d.md", NULL}, "nosuch"},
+        {(const char *const[]){"diff", FX("diff-base.json"), FX("diff-head.json"), "--alpha", "2",
+                               NULL}, "--alpha"},
+        {(const char *const[]){"diff", FX("diff-base.json"), FX("diff-head.json"), "--out", NULL},
+         "--out needs a value"},
+        {(const char *const[]){"diff", FX("diff-base.json"), FX("diff-duplicate.json"), "--out",
+                               "%/d.md", NULL}, "same experiment"},
+        {(const char *const[]){"diff", FX("diff-base.json"), "@/tests/fixtures/handwritten-broken-schema.json",
+                               "--out", "%/d.md", NULL}, "schema"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = S_exec(cases[i].args);
+        char *err = S_slurp(".stderr");
+        cr_expect_eq(rc, 2, "case %zu: exit %d, stderr: %s", i, rc, err ? err : "");
+        cr_expect(err && strstr(err, cases[i].message), "case %zu: stderr lacks '%s': %s", i,
+                  cases[i].message, err ? err : "");
+        cr_expect_eq(S_files_in_tmpdir(), 0, "case %zu left a file behind", i);
+        free(err);
+    }
+}
+
+Test(diff_cli, help_lists_every_option_with_default)
+{
+    cr_expect_eq(S_RUN("diff", "--help"), 0);
+    char *out = S_slurp(".stdout");
+    cr_assert(out);
+    const char *opts[] = {"--out", "--format", "--json", "--threshold", "--alpha", "--only-changed",
+                          "--max-rows", "--force", "--warn-only", "--help"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        cr_expect(strstr(out, opts[i]), "--help lacks %s", opts[i]);
+    /* Each option line but --help's says its default. */
+    int defaults = 0;
+    for (const char *p = out; (p = strstr(p, "(default")); p++)
+        defaults++;
+    cr_expect_geq(defaults, 9, "only %d defaults named", defaults);
+    cr_expect(strstr(out, "0.05"));
+    cr_expect(strstr(out, "exit status"));
+    free(out);
+}
