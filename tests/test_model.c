@@ -58,7 +58,7 @@ Test(model_global, strided_4byte_loads)
      * 32 lanes * 4 B = 128 B asked for; stride s spreads them over
      * min(32, 4 * s) sectors of 32 B. */
     const int stride[] = {1, 2, 4, 8, 16, 32};
-    const long long sectors[] = {4, 8, 16, 32, 32, 32};
+    const long long sectors[] = {4, 8, 16, 32, 32, 32}, lines[] = {1, 2, 4, 8, 16, 32};
     const double eff[] = {100, 50, 25, 12.5, 12.5, 12.5};
     for (int k = 0; k < 6; k++) {
         uint64_t a[32];
@@ -67,6 +67,7 @@ Test(model_global, strided_4byte_loads)
         cr_expect_eq(c.instructions, 1);
         cr_expect_eq(c.requests, 1);
         cr_expect_eq(c.sectors, sectors[k], "stride %d: %lld sectors", stride[k], c.sectors);
+        cr_expect_eq(c.lines, lines[k], "stride %d: %lld lines", stride[k], c.lines);
         cr_expect_float_eq(S_eff(&c), eff[k], 1e-9, "stride %d", stride[k]);
         cr_expect_eq(c.sectors_hist[sectors[k]], 1);
     }
