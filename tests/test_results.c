@@ -185,6 +185,37 @@ Test(results_read, small_fixture_content)
     free(path);
 }
 
+/* The fixtures' timing summaries are what reports/stats.c computes from their
+ * samples (the generator uses the same type-7 arithmetic). */
+static void check_summaries(const char *name)
+{
+    char *path = fixture(name);
+    gm_results r;
+    gm_error e = {0};
+    cr_assert_eq(gm_results_read_file(path, &r, &e), GM_OK, "%s", e.message);
+    for (size_t i = 0; i < r.n_runs; i++) {
+        gm_timing t = r.runs[i].timing;
+        if (!t.present || !t.samples)
+            continue;
+        gm_timing u = {0};
+        gm_timing_set_samples(&u, t.samples, t.n);
+        cr_assert(same_bits(t.median, u.median) && same_bits(t.q1, u.q1) &&
+                      same_bits(t.q3, u.q3) && same_bits(t.min, u.min) && same_bits(t.max, u.max),
+                  "%s: runs[%zu]: summary differs from its samples", name, i);
+        free(u.samples);
+    }
+    gm_results_free(&r);
+    free(path);
+}
+
+Test(results_read, fixture_summaries_match_samples)
+{
+    check_summaries("handwritten-small.json");
+    check_summaries("handwritten-large.json");
+    check_summaries("handwritten-minimal.json");
+    check_summaries("handwritten-hostile.json");
+}
+
 Test(results_read, hostile_names_survive)
 {
     char *path = fixture("handwritten-hostile.json");
