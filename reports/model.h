@@ -79,7 +79,9 @@ typedef struct {
     long long wavefronts;
     long long ideal_wavefronts;
     long long bank_conflicts;    /* wavefronts - ideal_wavefronts */
-    long long way_hist[GM_WARP_SIZE + 1];      /* instructions whose worst phase is n-way, n = 0..32 (0: no active lane) */
+    /* instructions whose worst phase took n wavefronts (n-way), n = 0..32;
+     * n = 0: no active lane */
+    long long way_hist[GM_WARP_SIZE + 1];
     /* constant */
     long long distinct_addresses; /* summed over instructions: the serialisation */
 } gm_access_counts;
