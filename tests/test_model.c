@@ -492,7 +492,8 @@ Test(model_constant, serialisation)
         a[i] = 4 * (uint64_t)(i % 4);
     c = S_one(GM_SPACE_CONSTANT, GM_OP_LOAD, 4, a, FULL);
     cr_expect_eq(c.distinct_addresses, 4);
-    c = S_one(GM_SPACE_CONSTANT, GM_OP_LOAD, 4, a, 0x11111111u);   /* lanes 0,4,...: all on word 0 */
+    /* lanes 0, 4, 8, ...: all on word 0 */
+    c = S_one(GM_SPACE_CONSTANT, GM_OP_LOAD, 4, a, 0x11111111u);
     cr_expect_eq(c.distinct_addresses, 1);
 
     gm_trace *t = gm_trace_new();
