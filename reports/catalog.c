@@ -8,7 +8,7 @@
 
 const gm_metric_info gm_catalog[] = {
     {GM_M_LD_SECTORS, "sector", "ld sectors", "32-byte sectors fetched by global loads (L1TEX tag stage).", L, true, true},
-    {GM_M_LD_REQUESTS, "request", "ld requests", "Global load requests: one per warp-level load instruction (per 128-bit chunk for wide loads).", N, true, true},
+    {GM_M_LD_REQUESTS, "request", "ld requests", "Global load requests: one per warp-level load instruction, whatever the access width (sm_70 and later).", N, true, true},
     {GM_M_ST_SECTORS, "sector", "st sectors", "32-byte sectors written by global stores.", L, true, true},
     {GM_M_ST_REQUESTS, "request", "st requests", "Global store requests.", N, true, true},
     {GM_M_LD_SPR, "sector/request", "ld sectors/req", "Sectors per global load request; 4 is ideal for a warp of 4-byte loads.", L, true, true},
