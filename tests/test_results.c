@@ -943,3 +943,68 @@ Test(results_write, rename_failure_removes_the_temporary)
     rm_dir(dir);
     free(dir);
 }
+
+/* ---- the documentation --------------------------------------------------- */
+
+static char *doc_text(void)
+{
+    const char *src = getenv("GM_SRCDIR");
+    gm_buf p = GM_BUF_INIT;
+    gm_buf_printf(&p, "%s/docs/results-format.md", src && *src ? src : ".");
+    char *t = slurp(p.data);
+    gm_buf_free(&p);
+    return t;
+}
+
+Test(results_doc, example_is_valid_and_canonical)
+{
+    char *doc = doc_text();
+    const char *head = "## A complete example";
+    const char *at = strstr(doc, head);
+    cr_assert_not_null(at);
+    const char *start = strstr(at, "```json\n");
+    cr_assert_not_null(start);
+    start += strlen("```json\n");
+    const char *end = strstr(start, "\n```");
+    cr_assert_not_null(end);
+    char *json = strndup(start, (size_t)(end - start) + 1); /* keep the newline */
+    gm_results r;
+    gm_error e = {0};
+    cr_assert_eq(gm_results_read_string(json, "docs example", &r, &e), GM_OK, "%s", e.message);
+    char *j = gm_results_to_json(&r);
+    cr_assert_str_eq(j, json, "the example must be in the writer's canonical form");
+    free(j);
+    gm_results_free(&r);
+    free(json);
+    free(doc);
+}
+
+Test(results_doc, every_written_key_is_documented)
+{
+    /* Each key the writer emits for a fully populated run appears in the
+     * document's tables as `key`. */
+    char *doc = doc_text();
+    gm_results r;
+    build_full(&r);
+    r.runs[0].check.has_first_mismatch = true;
+    char *j = gm_results_to_json(&r);
+    for (const char *p = j; (p = strstr(p, "\": ")) != NULL; p += 3) {
+        const char *q = p;
+        while (q > j && q[-1] != '"')
+            q--;
+        char *name = strndup(q, (size_t)(p - q));
+        gm_buf code = GM_BUF_INIT, quoted = GM_BUF_INIT;
+        gm_buf_printf(&code, "`%s`", name);          /* a table row */
+        gm_buf_printf(&quoted, "\"%s\":", name);    /* inside a documented object */
+        /* metric names and this run's parameters are data, not format keys */
+        bool data = strstr(name, "__") || !strcmp(name, "stride") || !strcmp(name, "dtype");
+        if (!data && !strstr(doc, code.data) && !strstr(doc, quoted.data))
+            cr_assert_fail("key \"%s\" is written but not documented", name);
+        gm_buf_free(&code);
+        gm_buf_free(&quoted);
+        free(name);
+    }
+    free(j);
+    gm_results_free(&r);
+    free(doc);
+}
