@@ -1297,8 +1297,9 @@ static void S_svg_chart(gm_buf *b, const gm_diff *d)
     while (L < lmax)
         L *= 2.0;
 
-    const double W = 860, label_w = 380, top = 34, bar_h = 18, gap = 6;
-    const double x0 = label_w + 20, plot_w = W - x0 - 70, xc = x0 + plot_w / 2;
+    /* Room for the value text on both sides of the plot (a bar may reach either end). */
+    const double W = 900, label_w = 360, top = 34, bar_h = 18, gap = 6;
+    const double x0 = label_w + 64, plot_w = W - x0 - 64, xc = x0 + plot_w / 2;
     const double H = top + (double)n * (bar_h + gap) + 30;
     gm_buf_printf(b, "<figure class=\"chart\"><svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
                      "height=\"%.0f\" role=\"img\" aria-labelledby=\"diffchart-title\">\n",
@@ -1343,11 +1344,12 @@ static void S_svg_chart(gm_buf *b, const gm_diff *d)
         gm_buf_free(&label);
     }
     gm_buf_printf(b, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-                     "← better for lower-is-better metrics · head / base · worse →</text>\n",
+                     "head / base, log scale (colour gives the verdict)</text>\n",
                   xc, H - 8);
     gm_buf_puts(b, "</svg><figcaption>The largest changes (up to 15), as head / base on a "
                    "log scale; red regressed, green improved, blue changed (no better "
-                   "direction), grey within noise.</figcaption></figure>\n");
+                   "direction), grey within noise. Changes to or from zero are in the table "
+                   "only.</figcaption></figure>\n");
     free(sel);
 }
 
