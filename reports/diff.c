@@ -40,16 +40,21 @@ static int S_obs_cmp(const void *a, const void *b)
 
 /* P(U <= u) under the null hypothesis for sample sizes m and n without ties.
  * Every one of the C(m+n, m) orderings of the pooled sample is equally
- * likely; f(i, j, u) counts those of i x's and j y's with U = u.  Looking at
+ * likely; f(i, j, k) counts those of i x's and j y's with U = k.  Looking at
  * the largest value: if it is an x it beats all j y's, so
- *     f(i, j, u) = f(i-1, j, u-j) + f(i, j-1, u),
- * with f(i, 0, 0) = f(0, j, 0) = 1.  Only additions of positive numbers, so
- * doubles keep a relative error near 1e-16 even where the counts (up to
- * C(98, 49) ~ 2.5e28) exceed 64-bit integers. */
+ *     f(i, j, k) = f(i-1, j, k-j) + f(i, j-1, k),
+ * with f(i, 0, 0) = f(0, j, 0) = 1.  Only k <= u is needed (each term reads
+ * smaller k only), which keeps 49 x 49 samples near 49*49*u additions.  Only
+ * additions of positive numbers, so doubles keep a relative error near 1e-16
+ * even where the counts (up to C(98, 49) ~ 2.5e28) exceed 64-bit integers. */
 static double S_exact_cdf(size_t m, size_t n, double u)
 {
-    size_t umax = m * n;
-    size_t stride = umax + 1;
+    if (u < 0.0)
+        return 0.0;
+    size_t K = (size_t)floor(u + 1e-9);
+    if (K >= m * n)
+        return 1.0;
+    size_t stride = K + 1;
     double *prev = gm_xcalloc((n + 1) * stride, sizeof *prev);
     double *cur = gm_xcalloc((n + 1) * stride, sizeof *cur);
     for (size_t j = 0; j <= n; j++)
@@ -59,7 +64,7 @@ static double S_exact_cdf(size_t m, size_t n, double u)
         cur[0] = 1.0;             /* j = 0: no y, U = 0 */
         for (size_t j = 1; j <= n; j++) {
             double *c = cur + j * stride, *left = cur + (j - 1) * stride, *up = prev + j * stride;
-            size_t top = i * j;
+            size_t top = i * j < K ? i * j : K;
             for (size_t k = 0; k <= top; k++)
                 c[k] = left[k] + (k >= j ? up[k - j] : 0.0);
         }
@@ -68,12 +73,13 @@ static double S_exact_cdf(size_t m, size_t n, double u)
         cur = t;
     }
     const double *f = prev + n * stride;
-    double below = 0.0, total = 0.0;
-    for (size_t k = 0; k <= umax; k++) {
-        total += f[k];
-        if ((double)k <= u + 1e-9)
-            below += f[k];
-    }
+    double below = 0.0;
+    for (size_t k = 0; k <= K; k++)
+        below += f[k];
+    /* C(m+n, m) = prod (n+i)/i, each step exact up to rounding. */
+    double total = 1.0;
+    for (size_t i = 1; i <= m; i++)
+        total = total * (double)(n + i) / (double)i;
     free(prev);
     free(cur);
     return below / total;
@@ -640,8 +646,11 @@ static void S_pair(S_ctx *c, const gm_run *b, const gm_run *h)
     bool bn = b->check.status == GM_CHECK_NOT_RUN, hn = h->check.status == GM_CHECK_NOT_RUN;
     if (bn || hn) {
         gm_diff_row *r = S_row(c, bn && hn ? GM_DIFF_UNCHANGED : GM_DIFF_INCOMPARABLE, b, h);
-        S_check_note(r->note, sizeof r->note, bn && hn ? "not run in either; head" :
-                     hn ? "head" : "base", hn ? h : b);
+        if (bn && hn)
+            snprintf(r->note, sizeof r->note, "not run in either%s%.120s",
+                     h->check.reason ? ": " : "", h->check.reason ? h->check.reason : "");
+        else
+            S_check_note(r->note, sizeof r->note, hn ? "head" : "base", hn ? h : b);
         return;
     }
     S_time_row(c, b, h);

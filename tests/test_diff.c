@@ -228,6 +228,28 @@ Test(diff_mwu, shifted_is_significant_overlapping_is_not)
     cr_expect(isnan(none.p));
 }
 
+#define S_REF_49_A 0.8652103571528188      /* scipy exact; asymptotic 0.86459723523365095 */
+#define S_REF_49_B 0.00095957471529892072  /* scipy exact; asymptotic 0.0011090592495473241 */
+
+Test(diff_mwu, exact_at_49_matches_reference)
+{
+    /* 49 + 49 samples, interleaved then shifted: the largest sizes the exact
+     * method takes (no ties, both < 50), where its counts pass 1e28. */
+    double x[49], y[49], y2[49];
+    for (int i = 0; i < 49; i++) {
+        x[i] = i;
+        y[i] = i + 0.5;          /* interleaved: p near 1 */
+        y2[i] = i + 10.5;        /* shifted by 10 ranks of 49 */
+    }
+    gm_mwu a = gm_mann_whitney(x, 49, y, 49);
+    cr_expect_eq(a.method, GM_MWU_EXACT);
+    cr_expect_float_eq(a.u1, 1176.0, 1e-9);
+    cr_expect_float_eq(a.p, S_REF_49_A, 1e-9, "p %.17g", a.p);
+    gm_mwu b = gm_mann_whitney(x, 49, y2, 49);
+    cr_expect_float_eq(b.u1, 741.0, 1e-9);
+    cr_expect_float_eq(b.p, S_REF_49_B, 1e-9 * S_REF_49_B + 1e-15, "p %.17g", b.p);
+}
+
 /* Exact p by enumerating every way to choose which n1 of the pooled values
  * are x's: an independent check of the recurrence. */
 static double S_brute_p(const double *x, int n1, const double *y, int n2)
