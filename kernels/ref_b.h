@@ -37,22 +37,36 @@ uint64_t gm_ref_rand(uint64_t *state);
 /* Uniform float in [lo, hi) from the generator. */
 float gm_ref_uniform(uint64_t *state, float lo, float hi);
 
+/* Large cases compute their references on many host threads (the suite's
+ * gm_parallel_for), so the dense references come in a _range form that
+ * computes output elements [begin, end) only; the plain form does them all. */
+
 /* ---- 8: C = A B, n x n, row-major; sums in double, rounded once --------- */
 void gm_ref_matmul(const float *a, const float *b, float *c, int n);
+/* Elements [begin, end) of C (element i*n + j) from A and bt = B transposed
+ * (bt[j*n + k] = B[k][j], so both operands are read contiguously). */
+void gm_ref_matmul_bt_range(const float *a, const float *bt, float *c, int n, size_t begin,
+                            size_t end);
 
 /* ---- 9: out (cols x rows) = transpose of in (rows x cols), row-major ---- */
 void gm_ref_transpose(const float *in, float *out, int rows, int cols);
+/* Output elements [begin, end) (element q*rows + r = in[r][q]). */
+void gm_ref_transpose_range(const float *in, float *out, int rows, int cols, size_t begin,
+                            size_t end);
 
 /* ---- 10: the bank-conflict kernel's sums, in the kernel's order ---------
  * Blocks of GM_BANKS_BLOCK threads; block b stages in[b*GM_BANKS_WORDS ..]
- * (GM_BANKS_WORDS words) in shared memory; thread t (lane = t % 32) then adds,
- * for r = 0..reps-1, the staged word ((lane + r) % 32) * stride (a float sum
- * in that order) and writes the sum to out[b*GM_BANKS_BLOCK + t].  Padding
- * moves words in shared memory, not the values read, so one reference serves
- * both layouts.  in has blocks*GM_BANKS_WORDS floats, out blocks*GM_BANKS_BLOCK. */
+ * (GM_BANKS_WORDS words) in shared memory; thread t of the block (lane =
+ * t % 32) then adds, for r = 0..reps-1, the staged word ((lane + r) % 32) *
+ * stride (a float sum in that order) and writes it to out[b*GM_BANKS_BLOCK + t].
+ * Padding moves words in shared memory, not the values read, so one reference
+ * serves both layouts.  in has blocks*GM_BANKS_WORDS floats, out
+ * blocks*GM_BANKS_BLOCK; the _range form computes out[begin..end). */
 #define GM_BANKS_BLOCK 256
-#define GM_BANKS_WORDS 1024   /* 32 rows of 32 words: stride 32 x 31 lanes = 992 fits */
+#define GM_BANKS_WORDS 1024   /* 32 rows of 32 words: stride 32 x lane 31 = 992 fits */
 void gm_ref_banks(const float *in, float *out, long long blocks, int stride, int reps);
+void gm_ref_banks_range(const float *in, float *out, int stride, int reps, size_t begin,
+                        size_t end);
 
 /* ---- 11: sparse matrices ------------------------------------------------- */
 
@@ -91,6 +105,9 @@ void gm_ref_spmv_jds(int rows, int width, const int *perm, const int *jd_ptr,
 #define GM_CONV_R 3                      /* radius: 7 = 2*3 + 1 taps per axis */
 #define GM_CONV_TAPS (2 * GM_CONV_R + 1)
 void gm_ref_conv7(const float *in, float *out, int w, int h, const float *filt /* 49 */);
+/* Output pixels [begin, end) (pixel y*w + x). */
+void gm_ref_conv7_range(const float *in, float *out, int w, int h, const float *filt,
+                        size_t begin, size_t end);
 
 /* ---- 13: semi-Lagrangian advection --------------------------------------
  * out(x,y) = q sampled at the departure point (x - dt*u(x,y), y - dt*v(x,y)),
@@ -99,6 +116,9 @@ void gm_ref_conv7(const float *in, float *out, int w, int h, const float *filt /
  * coordinate (px + 0.5, py + 0.5), up to its 8-bit fixed-point weights. */
 void gm_ref_advect(const float *q, const float *u, const float *v, float *out, int w, int h,
                    float dt);
+/* Output cells [begin, end) (cell y*w + x). */
+void gm_ref_advect_range(const float *q, const float *u, const float *v, float *out, int w,
+                         int h, float dt, size_t begin, size_t end);
 
 /* ---- 14: chained matrix multiplication ----------------------------------
  * n matrices, matrix i (1-based) is dims[i-1] x dims[i]; m[i][j] is the least

@@ -31,46 +31,75 @@ void gm_ref_matmul(const float *a, const float *b, float *c, int n)
         }
 }
 
+void gm_ref_matmul_bt_range(const float *a, const float *bt, float *c, int n, size_t begin,
+                            size_t end)
+{
+    for (size_t e = begin; e < end; ++e) {
+        const float *ra = a + e / (size_t)n * n, *rb = bt + e % (size_t)n * n;
+        double s = 0.0;
+        for (int k = 0; k < n; ++k)
+            s += (double)ra[k] * rb[k];
+        c[e] = (float)s;
+    }
+}
+
 void gm_ref_transpose(const float *in, float *out, int rows, int cols)
 {
-    for (int r = 0; r < rows; ++r)
-        for (int q = 0; q < cols; ++q)
-            out[(size_t)q * rows + r] = in[(size_t)r * cols + q];
+    gm_ref_transpose_range(in, out, rows, cols, 0, (size_t)rows * cols);
+}
+
+void gm_ref_transpose_range(const float *in, float *out, int rows, int cols, size_t begin,
+                            size_t end)
+{
+    for (size_t e = begin; e < end; ++e) {
+        size_t q = e / (size_t)rows, r = e % (size_t)rows;   /* out is cols x rows */
+        out[e] = in[r * cols + q];
+    }
 }
 
 void gm_ref_banks(const float *in, float *out, long long blocks, int stride, int reps)
 {
-    for (long long b = 0; b < blocks; ++b) {
-        const float *s = in + b * GM_BANKS_WORDS;
-        for (int t = 0; t < GM_BANKS_BLOCK; ++t) {
-            int lane = t % 32;
-            float sum = 0.0f;   /* float, in the kernel's order: the result is exact */
-            for (int r = 0; r < reps; ++r)
-                sum += s[((lane + r) % 32) * stride];
-            out[b * GM_BANKS_BLOCK + t] = sum;
-        }
+    gm_ref_banks_range(in, out, stride, reps, 0, (size_t)blocks * GM_BANKS_BLOCK);
+}
+
+void gm_ref_banks_range(const float *in, float *out, int stride, int reps, size_t begin,
+                        size_t end)
+{
+    for (size_t t = begin; t < end; ++t) {
+        const float *s = in + t / GM_BANKS_BLOCK * GM_BANKS_WORDS;
+        int lane = (int)(t % 32);
+        float sum = 0.0f;   /* float, in the kernel's order: the result is exact */
+        for (int r = 0; r < reps; ++r)
+            sum += s[((lane + r) % 32) * stride];
+        out[t] = sum;
     }
 }
 
 void gm_ref_conv7(const float *in, float *out, int w, int h, const float *filt)
 {
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) {
-            double s = 0.0;
-            for (int dy = -GM_CONV_R; dy <= GM_CONV_R; ++dy) {
-                int yy = y + dy;
-                if (yy < 0 || yy >= h)
+    gm_ref_conv7_range(in, out, w, h, filt, 0, (size_t)w * h);
+}
+
+void gm_ref_conv7_range(const float *in, float *out, int w, int h, const float *filt,
+                        size_t begin, size_t end)
+{
+    for (size_t e = begin; e < end; ++e) {
+        int y = (int)(e / (size_t)w), x = (int)(e % (size_t)w);
+        double s = 0.0;
+        for (int dy = -GM_CONV_R; dy <= GM_CONV_R; ++dy) {
+            int yy = y + dy;
+            if (yy < 0 || yy >= h)
+                continue;
+            for (int dx = -GM_CONV_R; dx <= GM_CONV_R; ++dx) {
+                int xx = x + dx;
+                if (xx < 0 || xx >= w)
                     continue;
-                for (int dx = -GM_CONV_R; dx <= GM_CONV_R; ++dx) {
-                    int xx = x + dx;
-                    if (xx < 0 || xx >= w)
-                        continue;
-                    s += (double)filt[(dy + GM_CONV_R) * GM_CONV_TAPS + dx + GM_CONV_R] *
-                         in[(size_t)yy * w + xx];
-                }
+                s += (double)filt[(dy + GM_CONV_R) * GM_CONV_TAPS + dx + GM_CONV_R] *
+                     in[(size_t)yy * w + xx];
             }
-            out[(size_t)y * w + x] = (float)s;
         }
+        out[e] = (float)s;
+    }
 }
 
 static int S_clampi(int v, int lo, int hi)
@@ -81,21 +110,29 @@ static int S_clampi(int v, int lo, int hi)
 void gm_ref_advect(const float *q, const float *u, const float *v, float *out, int w, int h,
                    float dt)
 {
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) {
-            size_t i = (size_t)y * w + x;
-            float px = (float)x - dt * u[i];
-            float py = (float)y - dt * v[i];
-            /* far outside the image every tap clamps to the edge: bound the
-             * coordinate first so floorf's result fits an int */
-            px = fminf(fmaxf(px, -2.0f), (float)w + 1.0f);
-            py = fminf(fmaxf(py, -2.0f), (float)h + 1.0f);
-            float fx = floorf(px), fy = floorf(py);
-            double a = px - fx, b = py - fy;
-            int x0 = S_clampi((int)fx, 0, w - 1), x1 = S_clampi((int)fx + 1, 0, w - 1);
-            int y0 = S_clampi((int)fy, 0, h - 1), y1 = S_clampi((int)fy + 1, 0, h - 1);
-            double t00 = q[(size_t)y0 * w + x0], t10 = q[(size_t)y0 * w + x1];
-            double t01 = q[(size_t)y1 * w + x0], t11 = q[(size_t)y1 * w + x1];
-            out[i] = (float)((1 - b) * ((1 - a) * t00 + a * t10) + b * ((1 - a) * t01 + a * t11));
-        }
+    gm_ref_advect_range(q, u, v, out, w, h, dt, 0, (size_t)w * h);
+}
+
+void gm_ref_advect_range(const float *q, const float *u, const float *v, float *out, int w,
+                         int h, float dt, size_t begin, size_t end)
+{
+    for (size_t i = begin; i < end; ++i) {
+        int y = (int)(i / (size_t)w), x = (int)(i % (size_t)w);
+        /* the product is rounded before the subtraction, as the kernels do it
+         * (separate statements: no contraction into a fused multiply-add) */
+        float sx = dt * u[i], sy = dt * v[i];
+        float px = (float)x - sx;
+        float py = (float)y - sy;
+        /* far outside the image every tap clamps to the edge: bound the
+         * coordinate first so floorf's result fits an int */
+        px = fminf(fmaxf(px, -2.0f), (float)w + 1.0f);
+        py = fminf(fmaxf(py, -2.0f), (float)h + 1.0f);
+        float fx = floorf(px), fy = floorf(py);
+        double a = px - fx, b = py - fy;
+        int x0 = S_clampi((int)fx, 0, w - 1), x1 = S_clampi((int)fx + 1, 0, w - 1);
+        int y0 = S_clampi((int)fy, 0, h - 1), y1 = S_clampi((int)fy + 1, 0, h - 1);
+        double t00 = q[(size_t)y0 * w + x0], t10 = q[(size_t)y0 * w + x1];
+        double t01 = q[(size_t)y1 * w + x0], t11 = q[(size_t)y1 * w + x1];
+        out[i] = (float)((1 - b) * ((1 - a) * t00 + a * t10) + b * ((1 - a) * t01 + a * t11));
+    }
 }

@@ -52,6 +52,48 @@ Test(refs_b, transpose_2x3_by_hand)
         cr_expect_eq(out[i], want[i], "out[%d] = %g, expected %g", i, out[i], want[i]);
 }
 
+/* The _range forms, run in pieces, give what the plain forms give. */
+Test(refs_b, range_forms_assemble_the_whole)
+{
+    enum { N = 7, W = 11, H = 9 };
+    uint64_t st = 99;
+    float a[N * N], b[N * N], bt[N * N], c0[N * N], c1[N * N];
+    for (int i = 0; i < N * N; ++i) {
+        a[i] = gm_ref_uniform(&st, -1, 1);
+        b[i] = gm_ref_uniform(&st, -1, 1);
+    }
+    gm_ref_transpose(b, bt, N, N);
+    gm_ref_matmul(a, b, c0, N);
+    gm_ref_matmul_bt_range(a, bt, c1, N, 0, 20);
+    gm_ref_matmul_bt_range(a, bt, c1, N, 20, N * N);
+    for (int i = 0; i < N * N; ++i)
+        cr_expect_eq(c1[i], c0[i], "C[%d] = %g, expected %g", i, c1[i], c0[i]);
+
+    float img[W * H], f[49], o0[W * H], o1[W * H], u[W * H], v[W * H], t0[W * H], t1[W * H];
+    for (int i = 0; i < W * H; ++i) {
+        img[i] = gm_ref_uniform(&st, 0, 1);
+        u[i] = gm_ref_uniform(&st, -3, 3);
+        v[i] = gm_ref_uniform(&st, -3, 3);
+    }
+    for (int i = 0; i < 49; ++i)
+        f[i] = gm_ref_uniform(&st, -0.2f, 0.2f);
+    gm_ref_conv7(img, o0, W, H, f);
+    gm_ref_conv7_range(img, o1, W, H, f, 0, 50);
+    gm_ref_conv7_range(img, o1, W, H, f, 50, W * H);
+    gm_ref_transpose(img, t0, H, W);
+    gm_ref_transpose_range(img, t1, H, W, 0, 33);
+    gm_ref_transpose_range(img, t1, H, W, 33, W * H);
+    for (int i = 0; i < W * H; ++i) {
+        cr_expect_eq(o1[i], o0[i], "conv[%d]", i);
+        cr_expect_eq(t1[i], t0[i], "transpose[%d]", i);
+    }
+    gm_ref_advect(img, u, v, o0, W, H, 0.7f);
+    gm_ref_advect_range(img, u, v, o1, W, H, 0.7f, 0, 61);
+    gm_ref_advect_range(img, u, v, o1, W, H, 0.7f, 61, W * H);
+    for (int i = 0; i < W * H; ++i)
+        cr_expect_eq(o1[i], o0[i], "advect[%d]", i);
+}
+
 /* ---- 10: bank-conflict sums ---------------------------------------------- */
 
 Test(refs_b, banks_sums_by_hand)
@@ -72,6 +114,9 @@ Test(refs_b, banks_sums_by_hand)
     gm_ref_banks(in, out, 1, 32, 3);
     cr_expect_eq(out[0], 0.0f + 32 + 64);        /* stride 32: rows 0, 1, 2 */
     cr_expect_eq(out[31], 31.0f * 32 + 0 + 32);  /* row 31 then wraps to rows 0, 1 */
+
+    gm_ref_banks_range(in, out, 4, 2, 300, 301); /* block 1, thread 44: lane 12 */
+    cr_expect_eq(out[300], 1024.0f + 48 + 1024 + 52);
     free(in);
     free(out);
 }
