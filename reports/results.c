@@ -168,17 +168,22 @@ void gm_run_set_metric(gm_run *run, const char *name, gm_value v, const char *un
 
 void gm_run_add_note(gm_run *run, const char *fmt, ...)
 {
+    char small[256];
     va_list ap;
     va_start(ap, fmt);
-    int len = vsnprintf(NULL, 0, fmt, ap);
+    int len = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    if (len < 0)
-        len = 0;
-    char *s = gm_xmalloc((size_t)len + 1);
-    s[0] = '\0';
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)len + 1, fmt, ap);
-    va_end(ap);
+    char *s;
+    if (len < 0) {
+        s = gm_xstrdup("");
+    } else if ((size_t)len < sizeof small) {
+        s = gm_xstrdup(small);
+    } else {
+        s = gm_xmalloc((size_t)len + 1);
+        va_start(ap, fmt);
+        vsnprintf(s, (size_t)len + 1, fmt, ap);
+        va_end(ap);
+    }
     run->notes = gm_xrealloc(run->notes, (run->n_notes + 1) * sizeof *run->notes);
     run->notes[run->n_notes++] = s;
 }

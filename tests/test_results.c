@@ -578,6 +578,15 @@ Test(results_build, set_param_and_metric_replace)
     cr_assert_str_eq(gm_run_metric(run, "a")->unit, "y");
     cr_assert(isnan(gm_run_metric_num(run, "b")));
     cr_assert_null(gm_prediction_metric(&run->prediction, "a"));
+    char longer[1000];
+    memset(longer, 'x', sizeof longer - 1);
+    longer[sizeof longer - 1] = '\0';
+    gm_run_add_note(run, "short %d", 1);
+    gm_run_add_note(run, "%s|%d", longer, 42);
+    cr_assert_eq(run->n_notes, 2);
+    cr_assert_str_eq(run->notes[0], "short 1");
+    cr_assert_eq(strlen(run->notes[1]), 999 + 3);
+    cr_assert_str_eq(run->notes[1] + 999, "|42");
     gm_results_free(&r);
 }
 
