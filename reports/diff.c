@@ -1006,7 +1006,7 @@ static void S_delta_cell(gm_buf *b, const gm_diff_row *r)
         gm_esc_md(b, u);
     }
     if (isfinite(r->ratio) && r->delta != 0.0 && !(r->unit && strcmp(r->unit, "%") == 0))
-        gm_buf_printf(b, " (%+.1f %%)", (r->ratio - 1.0) * 100.0);
+        gm_buf_printf(b, " (%+.3g %%)", (r->ratio - 1.0) * 100.0);
     if (r->test.method != GM_MWU_NONE)
         gm_buf_printf(b, ", p=%.2g", r->test.p);
 }
@@ -1146,6 +1146,45 @@ static void S_md_head(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
     }
 }
 
+static bool S_thr_eq(const gm_threshold *a, const gm_threshold *b)
+{
+    return a->kind == b->kind && (a->kind == GM_THR_EXACT || a->value == b->value);
+}
+
+/* "Thresholds set on the command line: time 3 %, DRAM read exact." — the
+ * metrics whose rows used a threshold other than the default, once each. */
+static void S_md_overrides(gm_buf *b, const gm_diff *d)
+{
+    const char **seen = gm_xcalloc(d->n_rows ? d->n_rows : 1, sizeof *seen);
+    size_t n = 0;
+    for (size_t i = 0; i < d->n_rows; i++) {
+        const gm_diff_row *r = &d->rows[i];
+        if (!r->metric)
+            continue;
+        gm_threshold def = gm_diff_default_threshold(r->metric);
+        if (S_thr_eq(&def, &r->thr))
+            continue;
+        bool dup = false;
+        for (size_t k = 0; k < n && !dup; k++)
+            dup = strcmp(seen[k], r->metric) == 0;
+        if (dup)
+            continue;
+        seen[n++] = r->metric;
+        char t[64];
+        gm_threshold_format(&r->thr, r->unit, t, sizeof t);
+        gm_buf_puts(b, n == 1 ? "Thresholds set on the command line: " : ", ");
+        if (r->info)
+            gm_esc_md(b, r->info->label);
+        else
+            gm_esc_md_code(b, r->metric);
+        gm_buf_putc(b, ' ');
+        gm_esc_md(b, t);
+    }
+    if (n)
+        gm_buf_puts(b, ".\n\n");
+    free(seen);
+}
+
 /* The table and the legend. */
 static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
 {
@@ -1209,6 +1248,7 @@ static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
         "percentages 2 percentage points; other varying values 10 %%; unknown metrics 5 %%, "
         "direction none (*changed*).\n", d->alpha);
     gm_buf_putc(b, '\n');
+    S_md_overrides(b, d);
 }
 
 char *gm_diff_to_markdown(const gm_diff *d, const gm_diff_render *ro)

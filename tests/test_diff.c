@@ -517,6 +517,11 @@ Test(diff_judge, relative_absolute_exact_thresholds)
     gm_diff_options o = {ov, 3, 0, false, NULL, NULL};
     d = S_compute(&b, &h, &o);
     cr_expect_eq(S_status(&d, "stride", 1, GM_M_DRAM_RD), GM_DIFF_REGRESSED, "exact");
+    char *md = gm_diff_to_markdown(&d, NULL);
+    cr_expect(strstr(md, "Thresholds set on the command line: L2 hit 5 pp, DRAM read exact.") ||
+              strstr(md, "Thresholds set on the command line: DRAM read exact, L2 hit 5 pp."),
+              "overrides named:\n%s", md);
+    free(md);
     cr_expect_eq(S_status(&d, "stride", 8, GM_M_L2_HIT), GM_DIFF_UNCHANGED, "5 pp");
     const gm_diff_row *r = S_row(&d, "stride", 8, GM_M_L2_HIT);
     cr_expect_eq(r->thr.kind, GM_THR_ABSOLUTE);
@@ -886,7 +891,7 @@ Test(diff_render, markdown_layout_verdict_only_changed_and_max_rows)
               "short ids:\n%s", md);
     cr_expect(strstr(md, "| Change | Experiment | Variant | Metric | Base | Head | Δ | Ratio |"));
     cr_expect(strstr(md, "| **regressed** | `coalescing` | `stride` `n=1048576, stride=1` | "
-                         "ld sectors | 131072 sector | 262144 sector | +131072 sector (+100.0 %) | "
+                         "ld sectors | 131072 sector | 262144 sector | +131072 sector (+100 %) | "
                          "2.000× |"), "regressed row:\n%s", md);
     const char *reg = strstr(md, "**regressed**"), *imp = strstr(md, "| improved");
     cr_expect(reg && imp && reg < imp, "regressions before improvements");
