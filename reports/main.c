@@ -38,6 +38,7 @@ int main(int argc, char **argv)
         if (strcmp(cmd, "list") == 0)
             return gm_cmd_list(argc - 1, argv + 1);
         if (strcmp(cmd, "diff") == 0) return gm_cmd_diff(argc - 1, argv + 1);
+        if (strcmp(cmd, "render") == 0) return gm_cmd_render(argc - 1, argv + 1);
         if (strcmp(cmd, "--version") == 0) {
             printf("gpumem-report %s (results schema %d)\n", GM_TOOL_VERSION, GM_SCHEMA_VERSION);
             return GM_EXIT_OK;

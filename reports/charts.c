@@ -1,0 +1,1252 @@
+/* charts.c — the report's analysis (which runs compare), its charts as gnuplot
+ * scripts, the one gnuplot run that draws them, and SVG inlining for HTML.
+ */
+/* posix_spawn_file_actions_addchdir_np (glibc >= 2.29, macOS >= 10.15): gnuplot
+ * runs inside the private directory without a shell `cd`. */
+#define _GNU_SOURCE
+#include "charts.h"
+
+#include "catalog.h"
+#include "escape.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* ---- small helpers -------------------------------------------------------- */
+
+static bool S_streq(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+static bool S_value_eq(const gm_value *a, const gm_value *b)
+{
+    if (a->kind != b->kind)
+        return false;
+    switch (a->kind) {
+    case GM_V_ABSENT: return true;
+    case GM_V_INT: return a->i == b->i;
+    case GM_V_REAL: return a->r == b->r;
+    case GM_V_STR: return S_streq(a->s, b->s);
+    }
+    return false;
+}
+
+/* Order for sorting parameter values: numbers by value, then strings. */
+static int S_value_cmp(const gm_value *a, const gm_value *b)
+{
+    bool an = a->kind == GM_V_INT || a->kind == GM_V_REAL;
+    bool bn = b->kind == GM_V_INT || b->kind == GM_V_REAL;
+    if (an && bn) {
+        double x = gm_value_num(a), y = gm_value_num(b);
+        return x < y ? -1 : x > y ? 1 : 0;
+    }
+    if (an != bn)
+        return an ? -1 : 1;
+    if (a->kind == GM_V_STR && b->kind == GM_V_STR)
+        return strcmp(a->s ? a->s : "", b->s ? b->s : "");
+    return (int)a->kind - (int)b->kind;
+}
+
+bool gm_run_passed(const gm_run *run)
+{
+    return run->check.status == GM_CHECK_PASSED;
+}
+
+double gm_run_median_ms(const gm_run *run)
+{
+    if (!run->timing.present || !isfinite(run->timing.median))
+        return NAN;
+    return run->timing.median;
+}
+
+double gm_run_shared_wpi(const gm_run *run, bool store)
+{
+    double waves = gm_run_metric_num(run, store ? GM_M_SH_ST_WAVES : GM_M_SH_LD_WAVES);
+    double inst = gm_run_metric_num(run, store ? GM_M_SH_ST_INST : GM_M_SH_LD_INST);
+    if (!(inst > 0) || isnan(waves))
+        return NAN;
+    return waves / inst;
+}
+
+/* ---- number formatting ---------------------------------------------------- */
+
+void gm_fmt_num(gm_buf *b, double v, int sig)
+{
+    if (!isfinite(v)) {
+        gm_buf_puts(b, "—");
+        return;
+    }
+    if (v == 0) {
+        gm_buf_puts(b, "0");
+        return;
+    }
+    /* digits after the point so that `sig` digits are significant:
+     * 2532.6 -> 0 ("2533"), 0.05314 -> 4 ("0.0531") for sig = 3 */
+    int d = sig - 1 - (int)floor(log10(fabs(v)));
+    if (d < 0)
+        d = 0;
+    if (d > 9)
+        d = 9;
+    gm_buf_printf(b, "%.*f", d, v);
+}
+
+void gm_fmt_bytes(gm_buf *b, double v)
+{
+    static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    if (!isfinite(v)) {
+        gm_buf_puts(b, "—");
+        return;
+    }
+    if (fabs(v) < 1024) {
+        gm_buf_printf(b, "%.0f B", v);
+        return;
+    }
+    int u = -1;
+    while (fabs(v) >= 1024 && u < 5) {
+        v /= 1024;
+        u++;
+    }
+    int d = fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2;
+    gm_buf_printf(b, "%.*f %s", d, v, units[u]);
+}
+
+void gm_fmt_value(gm_buf *b, const gm_value *v)
+{
+    switch (v->kind) {
+    case GM_V_ABSENT: gm_buf_puts(b, "—"); break;
+    case GM_V_INT: gm_buf_printf(b, "%lld", v->i); break;
+    case GM_V_REAL: {
+        /* shortest of %.15g / %.17g that reads back as the same double */
+        char tmp[64];
+        snprintf(tmp, sizeof tmp, "%.15g", v->r);
+        if (strtod(tmp, NULL) != v->r)
+            snprintf(tmp, sizeof tmp, "%.17g", v->r);
+        gm_buf_puts(b, tmp);
+        break;
+    }
+    case GM_V_STR: gm_buf_puts(b, v->s ? v->s : ""); break;
+    }
+}
+
+/* ---- sections ------------------------------------------------------------- */
+
+static void S_push_run(const gm_run ***v, size_t *n, const gm_run *run)
+{
+    *v = gm_xrealloc((void *)*v, (*n + 1) * sizeof **v);
+    (*v)[(*n)++] = run;
+}
+
+/* Same useful work: equal bytes read, bytes written and flops (absent equals absent). */
+static bool S_same_work(const gm_run *a, const gm_run *b)
+{
+    return S_value_eq(&a->bytes_read, &b->bytes_read) &&
+           S_value_eq(&a->bytes_written, &b->bytes_written) && S_value_eq(&a->flops, &b->flops);
+}
+
+static double S_work_bytes(const gm_run *run)
+{
+    double r = gm_value_num(&run->bytes_read), w = gm_value_num(&run->bytes_written);
+    return (isnan(r) ? 0 : r) + (isnan(w) ? 0 : w);
+}
+
+static void S_section_group(gm_section *s)
+{
+    /* Partition the passed runs by the work they do and keep the largest part. */
+    const gm_run *rep_best = NULL;
+    size_t best_count = 0;
+    for (size_t i = 0; i < s->n_runs; i++) {
+        const gm_run *a = s->runs[i];
+        if (!gm_run_passed(a))
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = gm_run_passed(s->runs[j]) && S_same_work(s->runs[j], a);
+        if (seen)
+            continue;
+        size_t count = 0;
+        for (size_t j = i; j < s->n_runs; j++)
+            count += gm_run_passed(s->runs[j]) && S_same_work(s->runs[j], a);
+        if (count > best_count ||
+            (count == best_count && S_work_bytes(a) > S_work_bytes(rep_best))) {
+            best_count = count;
+            rep_best = a;
+        }
+    }
+    if (!rep_best)
+        return;
+    for (size_t i = 0; i < s->n_runs; i++)
+        if (gm_run_passed(s->runs[i]) && S_same_work(s->runs[i], rep_best))
+            S_push_run(&s->group, &s->n_group, s->runs[i]);
+
+    size_t timed = 0;
+    for (size_t i = 0; i < s->n_group; i++) {
+        const gm_run *run = s->group[i];
+        double t = gm_run_median_ms(run);
+        if (isnan(t))
+            continue;
+        timed++;
+        if (!s->best || t < gm_run_median_ms(s->best))
+            s->best = run;
+        if (!s->worst || t >= gm_run_median_ms(s->worst))
+            s->worst = run;
+    }
+    if (timed < 2)
+        s->best = s->worst = NULL;
+}
+
+static void S_section_sweep(gm_section *s)
+{
+    const char *p = s->exp->sweep_param;
+    if (!p)
+        return;
+    double first = NAN;
+    for (size_t i = 0; i < s->n_runs; i++) {
+        if (!gm_run_passed(s->runs[i]))
+            continue;
+        const gm_param *q = gm_run_param(s->runs[i], p);
+        if (!q || (q->value.kind != GM_V_INT && q->value.kind != GM_V_REAL))
+            continue;
+        double x = gm_value_num(&q->value);
+        if (isnan(first))
+            first = x;
+        else if (x != first) {
+            s->has_sweep = true;
+            return;
+        }
+    }
+}
+
+void gm_sections_build(const gm_results *r, gm_sections *out)
+{
+    out->n = 0;
+    out->v = gm_xcalloc(r->n_experiments + r->n_runs + 1, sizeof *out->v);
+    for (size_t i = 0; i < r->n_experiments; i++) {
+        const gm_experiment *e = &r->experiments[i];
+        bool dup = false;
+        for (size_t j = 0; j < out->n && !dup; j++)
+            dup = S_streq(out->v[j].exp->id, e->id);
+        if (dup)
+            continue;
+        gm_section *s = &out->v[out->n++];
+        s->exp = e;
+        s->listed = true;
+    }
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const gm_run *run = &r->runs[i];
+        const char *id = run->experiment ? run->experiment : "";
+        gm_section *s = NULL;
+        for (size_t j = 0; j < out->n && !s; j++)
+            if (S_streq(out->v[j].exp->id, id))
+                s = &out->v[j];
+        if (!s) {
+            s = &out->v[out->n++];
+            s->synth.id = (char *)id;
+            s->synth.title = (char *)id;
+            s->exp = &s->synth;  /* out->v is never reallocated: the pointer stays valid */
+        }
+        S_push_run(&s->runs, &s->n_runs, run);
+        switch (run->check.status) {
+        case GM_CHECK_PASSED: s->n_passed++; break;
+        case GM_CHECK_FAILED: s->n_failed++; break;
+        case GM_CHECK_NOT_RUN: s->n_not_run++; break;
+        case GM_CHECK_ERROR: s->n_error++; break;
+        }
+    }
+    for (size_t j = 0; j < out->n; j++) {
+        S_section_group(&out->v[j]);
+        S_section_sweep(&out->v[j]);
+    }
+}
+
+void gm_sections_free(gm_sections *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        free((void *)s->v[i].runs);
+        free((void *)s->v[i].group);
+    }
+    free(s->v);
+    s->v = NULL;
+    s->n = 0;
+}
+
+/* Does parameter `name` take more than one value (or go missing) among runs? */
+static bool S_param_varies(const gm_run *const *runs, size_t n, const char *name)
+{
+    const gm_param *first = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const gm_param *p = gm_run_param(runs[i], name);
+        if (!p)
+            return true;
+        if (!first)
+            first = p;
+        else if (!S_value_eq(&first->value, &p->value))
+            return true;
+    }
+    return false;
+}
+
+void gm_runs_params(const gm_run *const *set, size_t n, const gm_run *run, const char *skip,
+                    gm_buf *b)
+{
+    bool any = false;
+    gm_buf_puts(b, "");
+    for (size_t i = 0; i < run->n_params; i++) {
+        const gm_param *p = &run->params[i];
+        if (S_streq(p->name, skip) || !S_param_varies(set, n, p->name))
+            continue;
+        gm_buf_printf(b, "%s%s=", any ? ", " : "", p->name ? p->name : "");
+        gm_fmt_value(b, &p->value);
+        any = true;
+    }
+}
+
+void gm_runs_case_label(const gm_run *const *set, size_t n, const gm_run *run, const char *skip,
+                        gm_buf *b)
+{
+    gm_buf_puts(b, run->variant ? run->variant : "");
+    gm_buf tmp = GM_BUF_INIT;
+    gm_runs_params(set, n, run, skip, &tmp);
+    if (tmp.len)
+        gm_buf_printf(b, " (%s)", tmp.data);
+    gm_buf_free(&tmp);
+}
+
+void gm_section_group_label(const gm_section *s, gm_buf *b)
+{
+    gm_buf_puts(b, "");
+    if (!s->n_group)
+        return;
+    const gm_run *first = s->group[0];
+    bool any = false;
+    for (size_t i = 0; i < first->n_params; i++) {
+        const gm_param *p = &first->params[i];
+        if (S_param_varies(s->group, s->n_group, p->name))
+            continue;
+        gm_buf_printf(b, "%s%s=", any ? ", " : "", p->name ? p->name : "");
+        gm_fmt_value(b, &p->value);
+        any = true;
+    }
+}
+
+/* ---- what a chart plots --------------------------------------------------- */
+
+typedef enum {
+    Q_GBS,       /* effective bandwidth, GB/s */
+    Q_TIME,      /* median time, ms */
+    Q_LD_SPR,
+    Q_ST_SPR,
+    Q_LD_EFF,
+    Q_ST_EFF,
+    Q_DRAM_PCT,
+    Q_DRAM_RD,   /* MiB */
+    Q_DRAM_WR,   /* MiB */
+    Q_SH_LD_WPI,
+    Q_SH_ST_WPI
+} S_quantity;
+
+static double S_q(const gm_run *run, S_quantity q)
+{
+    switch (q) {
+    case Q_GBS: return gm_run_effective_gbs(run);
+    case Q_TIME: return gm_run_median_ms(run);
+    case Q_LD_SPR: return gm_run_metric_num(run, GM_M_LD_SPR);
+    case Q_ST_SPR: return gm_run_metric_num(run, GM_M_ST_SPR);
+    case Q_LD_EFF: return gm_run_metric_num(run, GM_M_LD_EFF);
+    case Q_ST_EFF: return gm_run_metric_num(run, GM_M_ST_EFF);
+    case Q_DRAM_PCT: return gm_run_metric_num(run, GM_M_DRAM_PCT);
+    case Q_DRAM_RD: return gm_run_metric_num(run, GM_M_DRAM_RD) / (1024.0 * 1024.0);
+    case Q_DRAM_WR: return gm_run_metric_num(run, GM_M_DRAM_WR) / (1024.0 * 1024.0);
+    case Q_SH_LD_WPI: return gm_run_shared_wpi(run, false);
+    case Q_SH_ST_WPI: return gm_run_shared_wpi(run, true);
+    }
+    return NAN;
+}
+
+static bool S_any(const gm_run *const *runs, size_t n, S_quantity q)
+{
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(S_q(runs[i], q)))
+            return true;
+    return false;
+}
+
+/* A label from the catalog ("ld sectors/req"), so the charts and the tables agree. */
+static const char *S_label(const char *metric, const char *fallback)
+{
+    const gm_metric_info *m = gm_catalog_find(metric);
+    return m ? m->label : fallback;
+}
+
+static const char *S_q_label(S_quantity q)
+{
+    switch (q) {
+    case Q_GBS: return "effective bandwidth";
+    case Q_TIME: return "median time";
+    case Q_LD_SPR: return S_label(GM_M_LD_SPR, "ld sectors/req");
+    case Q_ST_SPR: return S_label(GM_M_ST_SPR, "st sectors/req");
+    case Q_LD_EFF: return S_label(GM_M_LD_EFF, "ld efficiency");
+    case Q_ST_EFF: return S_label(GM_M_ST_EFF, "st efficiency");
+    case Q_DRAM_PCT: return S_label(GM_M_DRAM_PCT, "DRAM % peak");
+    case Q_DRAM_RD: return S_label(GM_M_DRAM_RD, "DRAM read");
+    case Q_DRAM_WR: return S_label(GM_M_DRAM_WR, "DRAM written");
+    case Q_SH_LD_WPI: return "shared ld wavefronts/inst";
+    case Q_SH_ST_WPI: return "shared st wavefronts/inst";
+    }
+    return "";
+}
+
+/* One family of charts: what it shows, in which unit, with which guides. */
+typedef struct {
+    const char *what;        /* chart title after the experiment's */
+    const char *ylabel;
+    S_quantity q[2];         /* up to two quantities side by side (ld, st) */
+    int nq;
+    bool from_zero;          /* y axis starts at 0 */
+    bool pct;                /* y axis to at least 100 */
+    double ideal;            /* guide line, NaN for none */
+    const char *ideal_label;
+} S_family;
+
+#define S_MAX_FAMILIES 5
+
+/* The chart families that apply to these runs, in report order. */
+static int S_families(const gm_results *r, const gm_experiment *e, const gm_run *const *runs,
+                      size_t n, S_family *f, double *copy_gbs)
+{
+    int k = 0;
+    *copy_gbs = NAN;
+    if (e->bandwidth_bound && S_any(runs, n, Q_GBS)) {
+        f[k++] = (S_family){"effective bandwidth", "GB/s (10^9 B/s)", {Q_GBS, Q_GBS}, 1, true,
+                            false, NAN, NULL};
+        *copy_gbs = gm_value_num(&r->device.copy_bandwidth_gbs);
+    } else if (S_any(runs, n, Q_TIME)) {
+        f[k++] = (S_family){"median kernel time", "ms", {Q_TIME, Q_TIME}, 1, true, false, NAN,
+                            NULL};
+    }
+    S_family spr = {"sectors per request", "sectors/request", {Q_LD_SPR, Q_ST_SPR}, 0, true,
+                    false, 4.0, "ideal for 4-byte accesses: 4"};
+    S_family eff = {"global memory efficiency", "% of fetched bytes used", {Q_LD_EFF, Q_ST_EFF},
+                    0, true, true, NAN, NULL};
+    S_family dram = {"DRAM throughput", "% of peak", {Q_DRAM_PCT, Q_DRAM_PCT}, 0, true, true,
+                     NAN, NULL};
+    S_family dramb = {"DRAM traffic", "MiB", {Q_DRAM_RD, Q_DRAM_WR}, 0, true, false, NAN, NULL};
+    S_family sh = {"shared-memory wavefronts per instruction", "wavefronts/instruction",
+                   {Q_SH_LD_WPI, Q_SH_ST_WPI}, 0, true, false, 1.0,
+                   "ideal: 1 (no bank conflict)"};
+    S_family *cand[] = {&spr, &eff, &dram, &sh};
+    for (size_t c = 0; c < sizeof cand / sizeof cand[0]; c++) {
+        S_family *x = cand[c];
+        S_family *use = x;
+        S_quantity qs[2] = {x->q[0], x->q[1]};
+        int nq = 0;
+        S_quantity keep[2];
+        for (int i = 0; i < 2; i++) {
+            if (i == 1 && qs[1] == qs[0])
+                break;
+            if (S_any(runs, n, qs[i]))
+                keep[nq++] = qs[i];
+        }
+        if (nq == 0 && x == &dram) {
+            /* no % of peak measured: show the bytes instead */
+            use = &dramb;
+            for (int i = 0; i < 2; i++)
+                if (S_any(runs, n, dramb.q[i]))
+                    keep[nq++] = dramb.q[i];
+        }
+        if (nq == 0)
+            continue;
+        f[k] = *use;
+        f[k].q[0] = keep[0];
+        f[k].q[1] = nq > 1 ? keep[1] : keep[0];
+        f[k].nq = nq;
+        k++;
+    }
+    for (int i = 0; i < k; i++)
+        if (f[i].nq == 0)
+            f[i].nq = 1;
+    return k;
+}
+
+/* ---- chart scripts -------------------------------------------------------- */
+
+/* Okabe–Ito colours: distinguishable with the common colour-vision deficiencies. */
+static const char *const S_colors[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
+                                       "#56B4E9", "#D55E00", "#000000", "#F0E442"};
+#define S_NCOLORS 8
+#define S_MAX_LABEL 48
+#define S_MAX_TITLE 110
+#define S_MAX_BARS 24
+
+/* A label for gnuplot: quoted and escaped, cut to max bytes (UTF-8 sequences
+ * are not split). */
+static void S_gp_text(gm_buf *b, const char *s, size_t max)
+{
+    size_t n = strlen(s ? s : "");
+    if (n <= max) {
+        gm_esc_gnuplot(b, s);
+        return;
+    }
+    size_t cut = max - 3;
+    while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+        cut--;
+    char *t = gm_xmalloc(cut + 4);
+    memcpy(t, s, cut);
+    memcpy(t + cut, "...", 4);
+    gm_esc_gnuplot(b, t);
+    free(t);
+}
+
+static void S_gp_label(gm_buf *b, const char *s)
+{
+    S_gp_text(b, s, S_MAX_LABEL);
+}
+
+static void S_gp_num(gm_buf *b, double v)
+{
+    if (isfinite(v))
+        gm_buf_printf(b, "%.17g", v);
+    else
+        gm_buf_puts(b, "NaN");
+}
+
+static void S_chart_head(gm_buf *b, const char *title, const char *ylabel)
+{
+    gm_buf_puts(b, "reset\nset title ");
+    S_gp_text(b, title, S_MAX_TITLE);
+    gm_buf_puts(b, " noenhanced\nset ylabel ");
+    gm_esc_gnuplot(b, ylabel);
+    gm_buf_puts(b, " noenhanced\n"
+                   "set key noenhanced below center horizontal samplen 2\n"
+                   "set grid ytics lc rgb '#d9d9d9' lw 1\n"
+                   "set border 3\n"
+                   "set tics nomirror\n");
+}
+
+static void S_add_chart(gm_charts *c, size_t section, const char *title, gm_buf *script)
+{
+    c->v = gm_xrealloc(c->v, (c->n + 1) * sizeof *c->v);
+    gm_chart *ch = &c->v[c->n];
+    memset(ch, 0, sizeof *ch);
+    char name[32];
+    snprintf(name, sizeof name, "chart-%02zu", c->n + 1);
+    ch->section = section;
+    ch->name = gm_xstrdup(name);
+    ch->title = gm_xstrdup(title);
+    ch->script = gm_buf_detach(script);
+    c->n++;
+}
+
+static void S_title(gm_buf *b, const gm_experiment *e, const char *what, const char *at)
+{
+    const char *t = e->title ? e->title : (e->id ? e->id : "");
+    gm_buf_printf(b, "%s: %s", t, what);
+    if (at && *at)
+        gm_buf_printf(b, " (%s)", at);
+}
+
+/* Reference lines after the data: measured copy bandwidth and the ideal. */
+static void S_refs(gm_buf *b, const S_family *f, double copy_gbs)
+{
+    if (f->q[0] == Q_GBS && isfinite(copy_gbs)) {
+        gm_buf tmp = GM_BUF_INIT;
+        gm_buf_puts(&tmp, "measured copy bandwidth: ");
+        gm_fmt_num(&tmp, copy_gbs, 4);
+        gm_buf_puts(&tmp, " GB/s");
+        gm_buf_puts(b, ", ");
+        S_gp_num(b, copy_gbs);
+        gm_buf_puts(b, " with lines dt 2 lw 2 lc rgb '#555555' title ");
+        gm_esc_gnuplot(b, tmp.data);
+        gm_buf_puts(b, " noenhanced");
+        gm_buf_free(&tmp);
+    }
+    if (isfinite(f->ideal)) {
+        gm_buf_puts(b, ", ");
+        S_gp_num(b, f->ideal);
+        gm_buf_puts(b, " with lines dt 3 lw 2 lc rgb '#009E73' title ");
+        gm_esc_gnuplot(b, f->ideal_label);
+        gm_buf_puts(b, " noenhanced");
+    }
+}
+
+static void S_yrange(gm_buf *b, const S_family *f, bool logy)
+{
+    if (logy)
+        gm_buf_puts(b, "set logscale y 10\nset yrange [*:*]\n");
+    else if (f->pct)
+        gm_buf_puts(b, "set yrange [0:100<*]\n");
+    else if (f->from_zero)
+        gm_buf_puts(b, "set yrange [0:*]\n");
+}
+
+/* Bars: the runs of the comparison group side by side, one or two quantities each. */
+static void S_bar_chart(gm_charts *c, size_t si, const gm_section *s, const S_family *f,
+                        double copy_gbs, const char *at)
+{
+    size_t n = s->n_group;
+    gm_buf title = GM_BUF_INIT, b = GM_BUF_INIT;
+    S_title(&title, s->exp, f->what, at);
+    S_chart_head(&b, title.data, f->ylabel);
+    size_t id = c->n + 1;
+
+    /* x tics: one per run, labelled with what tells the runs apart */
+    bool long_labels = n > 4;
+    gm_buf lab = GM_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        lab.len = 0;
+        gm_buf_puts(&lab, "");
+        gm_runs_case_label(s->group, n, s->group[i], NULL, &lab);
+        if (lab.len > 12)
+            long_labels = true;
+    }
+    gm_buf_puts(&b, "set xtics noenhanced");
+    if (long_labels)
+        gm_buf_puts(&b, " rotate by 30 right");
+    gm_buf_puts(&b, " (");
+    for (size_t i = 0; i < n; i++) {
+        lab.len = 0;
+        gm_buf_puts(&lab, "");
+        gm_runs_case_label(s->group, n, s->group[i], NULL, &lab);
+        gm_buf_puts(&b, i ? ", " : "");
+        S_gp_label(&b, lab.data);
+        gm_buf_printf(&b, " %zu", i);
+    }
+    gm_buf_free(&lab);
+    gm_buf_puts(&b, ")\n");
+    gm_buf_printf(&b, "set xrange [-0.6:%zu.6]\n", n - 1);
+    S_yrange(&b, f, false);
+    gm_buf_puts(&b, "set style fill solid 0.85 border rgb '#333333'\n");
+    double w = f->nq == 2 ? 0.38 : 0.7;
+    gm_buf_printf(&b, "set boxwidth %.2f absolute\n", w);
+
+    /* data: x, value per quantity, and min/max when the quantity is time */
+    gm_buf_printf(&b, "$c%zu << EOD\n", id);
+    for (size_t i = 0; i < n; i++) {
+        gm_buf_printf(&b, "%zu", i);
+        for (int k = 0; k < f->nq; k++) {
+            gm_buf_putc(&b, ' ');
+            S_gp_num(&b, S_q(s->group[i], f->q[k]));
+        }
+        if (f->q[0] == Q_TIME) {
+            gm_buf_putc(&b, ' ');
+            S_gp_num(&b, s->group[i]->timing.min);
+            gm_buf_putc(&b, ' ');
+            S_gp_num(&b, s->group[i]->timing.max);
+        }
+        gm_buf_putc(&b, '\n');
+    }
+    gm_buf_puts(&b, "EOD\nplot ");
+    for (int k = 0; k < f->nq; k++) {
+        double off = f->nq == 2 ? (k == 0 ? -0.2 : 0.2) : 0;
+        gm_buf_printf(&b, "%s$c%zu using ($1%+.2f):%d with boxes lc rgb '%s' title ", k ? ", " : "",
+                      id, off, 2 + k, S_colors[k]);
+        gm_esc_gnuplot(&b, S_q_label(f->q[k]));
+        gm_buf_puts(&b, " noenhanced");
+    }
+    if (f->q[0] == Q_TIME)
+        gm_buf_printf(&b, ", $c%zu using 1:2:3:4 with yerrorbars lc rgb '#333333' pt -1 "
+                          "title 'min-max of the repetitions' noenhanced", id);
+    S_refs(&b, f, copy_gbs);
+    gm_buf_puts(&b, "\n");
+    S_add_chart(c, si, title.data, &b);
+    gm_buf_free(&title);
+}
+
+/* Sort a line's runs by the swept parameter (insertion sort: lines are short). */
+static void S_sort_line(gm_sweep_line *l, const char *p)
+{
+    for (size_t i = 1; i < l->n; i++)
+        for (size_t j = i; j > 0; j--) {
+            const gm_param *a = gm_run_param(l->runs[j - 1], p), *b = gm_run_param(l->runs[j], p);
+            if (S_value_cmp(&a->value, &b->value) <= 0)
+                break;
+            const gm_run *t = l->runs[j];
+            l->runs[j] = l->runs[j - 1];
+            l->runs[j - 1] = t;
+        }
+}
+
+/* Same line: same variant and the same value of every parameter but the swept one. */
+static bool S_same_line(const gm_run *a, const gm_run *b, const char *sweep)
+{
+    if (!S_streq(a->variant, b->variant) || a->n_params != b->n_params)
+        return false;
+    for (size_t i = 0; i < a->n_params; i++) {
+        const gm_param *p = &a->params[i];
+        if (S_streq(p->name, sweep))
+            continue;
+        const gm_param *q = gm_run_param(b, p->name);
+        if (!q || !S_value_eq(&p->value, &q->value))
+            return false;
+    }
+    return true;
+}
+
+static bool S_numeric_param(const gm_run *run, const char *name)
+{
+    const gm_param *p = gm_run_param(run, name);
+    return p && (p->value.kind == GM_V_INT || p->value.kind == GM_V_REAL);
+}
+
+/* "2^20" for powers of two from 1024 on a log2 axis, else the number. */
+static void S_tic_label(gm_buf *b, double x, bool log2x)
+{
+    if (log2x && x >= 1024 && x == floor(x)) {
+        int e = (int)llround(log2(x));
+        if (ldexp(1.0, e) == x) {
+            gm_buf_printf(b, "2^%d", e);
+            return;
+        }
+    }
+    gm_buf tmp = GM_BUF_INIT;
+    gm_fmt_value(&tmp, &(gm_value){.kind = GM_V_REAL, .r = x});
+    gm_buf_puts(b, tmp.data);
+    gm_buf_free(&tmp);
+}
+
+static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_family *f,
+                         double copy_gbs, const gm_sweep_plan *sw)
+{
+    const gm_sweep_line *lines = sw->lines;
+    size_t nl = sw->n_lines, nflat = sw->n_flat, nsweep = sw->n_runs;
+    const gm_run *const *flat = sw->flat, *const *sweep_runs = sw->runs;
+    const char *p = s->exp->sweep_param;
+    bool log2x = s->exp->sweep_log2;
+    /* distinct x values, for the tics and to know whether log2 is possible */
+    double *xs = gm_xmalloc((nsweep + 1) * sizeof *xs);
+    size_t nx = 0;
+    for (size_t i = 0; i < nsweep; i++) {
+        double x = gm_value_num(&gm_run_param(sweep_runs[i], p)->value);
+        bool seen = false;
+        for (size_t j = 0; j < nx && !seen; j++)
+            seen = xs[j] == x;
+        if (!seen)
+            xs[nx++] = x;
+        if (!(x > 0))
+            log2x = false;
+    }
+    /* time along a size sweep spans decades: log y when max/min > 30 */
+    bool logy = false;
+    if (f->q[0] == Q_TIME) {
+        double lo = INFINITY, hi = 0;
+        for (size_t i = 0; i < nsweep; i++) {
+            double t = gm_run_median_ms(sweep_runs[i]);
+            if (t > 0) {
+                lo = fmin(lo, t);
+                hi = fmax(hi, t);
+            }
+        }
+        logy = hi > 30 * lo;
+    }
+
+    gm_buf title = GM_BUF_INIT, b = GM_BUF_INIT;
+    gm_buf what = GM_BUF_INIT;
+    gm_buf_printf(&what, "%s by %s", f->what, p);
+    S_title(&title, s->exp, what.data, NULL);
+    gm_buf_free(&what);
+    S_chart_head(&b, title.data, f->ylabel);
+    size_t id = c->n + 1;
+    gm_buf_puts(&b, "set xlabel ");
+    gm_esc_gnuplot(&b, p);
+    gm_buf_puts(&b, log2x ? " noenhanced\nset logscale x 2\n" : " noenhanced\n");
+    if (nx <= 12) {
+        /* tics at the measured points, sorted */
+        for (size_t i = 1; i < nx; i++)
+            for (size_t j = i; j > 0 && xs[j - 1] > xs[j]; j--) {
+                double t = xs[j];
+                xs[j] = xs[j - 1];
+                xs[j - 1] = t;
+            }
+        gm_buf_puts(&b, "set xtics noenhanced (");
+        for (size_t i = 0; i < nx; i++) {
+            gm_buf tl = GM_BUF_INIT;
+            S_tic_label(&tl, xs[i], log2x);
+            gm_buf_puts(&b, i ? ", " : "");
+            gm_esc_gnuplot(&b, tl.data);
+            gm_buf_putc(&b, ' ');
+            S_gp_num(&b, xs[i]);
+            gm_buf_free(&tl);
+        }
+        gm_buf_puts(&b, ")\n");
+        if (nx > 6)
+            gm_buf_puts(&b, "set xtics rotate by 30 right\n");
+    } else if (log2x) {
+        gm_buf_puts(&b, "set xtics 2\nset format x '%.0f'\n");
+    }
+    gm_buf_puts(&b, "set offsets graph 0.03, graph 0.03, 0, 0\n");
+    S_yrange(&b, f, logy);
+    free(xs);
+
+    /* one data block per line: x then each quantity */
+    for (size_t l = 0; l < nl; l++) {
+        gm_buf_printf(&b, "$c%zu_%zu << EOD\n", id, l);
+        for (size_t i = 0; i < lines[l].n; i++) {
+            const gm_run *run = lines[l].runs[i];
+            S_gp_num(&b, gm_value_num(&gm_run_param(run, p)->value));
+            for (int k = 0; k < f->nq; k++) {
+                gm_buf_putc(&b, ' ');
+                double y = S_q(run, f->q[k]);
+                S_gp_num(&b, logy && !(y > 0) ? NAN : y);
+            }
+            gm_buf_putc(&b, '\n');
+        }
+        gm_buf_puts(&b, "EOD\n");
+    }
+    gm_buf_puts(&b, "plot ");
+    int style = 0;
+    gm_buf lab = GM_BUF_INIT;
+    for (size_t l = 0; l < nl; l++) {
+        for (int k = 0; k < f->nq; k++) {
+            lab.len = 0;
+            gm_buf_puts(&lab, "");
+            gm_runs_case_label(sweep_runs, nsweep, lines[l].runs[0], p, &lab);
+            if (f->nq == 2)
+                gm_buf_printf(&lab, k == 0 ? " ld" : " st");
+            gm_buf_printf(&b, "%s$c%zu_%zu using 1:%d with linespoints lt %d%s title ",
+                          style ? ", " : "", id, l, 2 + k, style % S_NCOLORS + 1,
+                          k == 1 ? " dt 2" : "");
+            S_gp_label(&b, lab.data);
+            gm_buf_puts(&b, " noenhanced");
+            style++;
+        }
+    }
+    /* runs without the swept parameter: constant lines across the sweep */
+    for (size_t i = 0; i < nflat; i++) {
+        double y = S_q(flat[i], f->q[0]);
+        if (!isfinite(y) || (logy && !(y > 0)))
+            continue;
+        lab.len = 0;
+        gm_buf_puts(&lab, "");
+        gm_runs_case_label(s->runs, s->n_runs, flat[i], NULL, &lab);
+        gm_buf_puts(&b, ", ");
+        S_gp_num(&b, y);
+        gm_buf_printf(&b, " with lines dt 4 lw 2 lc rgb '%s' title ",
+                      S_colors[style++ % S_NCOLORS]);
+        S_gp_label(&b, lab.data);
+        gm_buf_puts(&b, " noenhanced");
+    }
+    gm_buf_free(&lab);
+    S_refs(&b, f, copy_gbs);
+    gm_buf_puts(&b, "\n");
+    S_add_chart(c, si, title.data, &b);
+    gm_buf_free(&title);
+}
+
+void gm_section_sweep(const gm_section *s, gm_sweep_plan *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *p = s->exp->sweep_param;
+    out->param = p;
+    if (!p)
+        return;
+    out->lines = gm_xcalloc(s->n_runs + 1, sizeof *out->lines);
+    for (size_t i = 0; i < s->n_runs; i++) {
+        const gm_run *run = s->runs[i];
+        if (!gm_run_passed(run))
+            continue;
+        if (!S_numeric_param(run, p)) {
+            if (!gm_run_param(run, p) && out->n_flat < 4)
+                S_push_run(&out->flat, &out->n_flat, run);
+            continue;
+        }
+        size_t l = 0;
+        while (l < out->n_lines && !S_same_line(out->lines[l].runs[0], run, p))
+            l++;
+        if (l == out->n_lines) {
+            if (out->n_lines == GM_MAX_SWEEP_LINES)
+                continue;
+            out->n_lines++;
+        }
+        S_push_run(&out->lines[l].runs, &out->lines[l].n, run);
+        S_push_run(&out->runs, &out->n_runs, run);
+    }
+    for (size_t l = 0; l < out->n_lines; l++)
+        S_sort_line(&out->lines[l], p);
+}
+
+void gm_sweep_plan_free(gm_sweep_plan *p)
+{
+    for (size_t l = 0; l < p->n_lines; l++)
+        free((void *)p->lines[l].runs);
+    free(p->lines);
+    free((void *)p->runs);
+    free((void *)p->flat);
+    memset(p, 0, sizeof *p);
+}
+
+static void S_plan_sweep(const gm_results *r, gm_charts *c, size_t si, const gm_section *s)
+{
+    gm_sweep_plan sw;
+    gm_section_sweep(s, &sw);
+    S_family f[S_MAX_FAMILIES];
+    double copy_gbs;
+    int k = S_families(r, s->exp, sw.runs, sw.n_runs, f, &copy_gbs);
+    for (int i = 0; i < k; i++)
+        S_line_chart(c, si, s, &f[i], copy_gbs, &sw);
+    gm_sweep_plan_free(&sw);
+}
+
+void gm_charts_plan(const gm_results *r, const gm_sections *s, gm_charts *out)
+{
+    out->v = NULL;
+    out->n = 0;
+    for (size_t si = 0; si < s->n; si++) {
+        const gm_section *sec = &s->v[si];
+        if (sec->n_group >= 2 && sec->n_group <= S_MAX_BARS) {
+            S_family f[S_MAX_FAMILIES];
+            double copy_gbs;
+            int k = S_families(r, sec->exp, sec->group, sec->n_group, f, &copy_gbs);
+            gm_buf at = GM_BUF_INIT;
+            gm_section_group_label(sec, &at);
+            /* with a sweep, the line charts show the other quantities run by
+             * run; the bars keep the one comparison a reader looks for first */
+            bool speed = k > 0 && (f[0].q[0] == Q_GBS || f[0].q[0] == Q_TIME);
+            int nbars = sec->has_sweep ? (speed ? 1 : 0) : k;
+            for (int i = 0; i < nbars; i++)
+                S_bar_chart(out, si, sec, &f[i], copy_gbs, at.data);
+            gm_buf_free(&at);
+        }
+        if (sec->has_sweep)
+            S_plan_sweep(r, out, si, sec);
+    }
+}
+
+void gm_charts_free(gm_charts *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        free(c->v[i].name);
+        free(c->v[i].title);
+        free(c->v[i].script);
+        free(c->v[i].svg);
+    }
+    free(c->v);
+    c->v = NULL;
+    c->n = 0;
+}
+
+char *gm_charts_script(const gm_charts *c)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, "# gpumem-report: every chart of one report, drawn by one gnuplot run.\n"
+                    "# Text from the results is in single quotes (no substitution) and noenhanced.\n"
+                    "set encoding utf8\n"
+                    "set terminal svg size 800,480 dynamic enhanced font 'sans,11' "
+                    "background '#ffffff'\n"
+                    "set termoption noenhanced\n");
+    for (int i = 0; i < S_NCOLORS; i++)
+        gm_buf_printf(&b, "set linetype %d lc rgb '%s' lw 2 pt %d ps 0.8\n", i + 1, S_colors[i],
+                      (int[]){7, 5, 9, 11, 13, 15, 4, 6}[i]);
+    gm_buf_printf(&b, "set linetype cycle %d\n", S_NCOLORS);
+    for (size_t i = 0; i < c->n; i++) {
+        gm_buf_printf(&b, "\n# %s\nset output '%s.svg'\n", c->v[i].name, c->v[i].name);
+        gm_buf_puts(&b, c->v[i].script);
+    }
+    gm_buf_puts(&b, "unset output\n");
+    return gm_buf_detach(&b);
+}
+
+/* ---- running gnuplot ------------------------------------------------------ */
+
+static char *S_path_join(const char *dir, const char *name)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_printf(&b, "%s/%s", dir, name);
+    return gm_buf_detach(&b);
+}
+
+static gm_status S_read_all(const char *path, char **out, gm_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gm_fail(err, GM_ERR_IO, "%s: %s", path, strerror(errno));
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, "");
+    char chunk[16384];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        gm_buf_put(&b, chunk, got);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        gm_buf_free(&b);
+        return gm_fail(err, GM_ERR_IO, "%s: read error", path);
+    }
+    *out = gm_buf_detach(&b);
+    return GM_OK;
+}
+
+/* Remove the private directory and every plain file in it (all of them ours). */
+static void S_rm_private_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            char *p = S_path_join(dir, e->d_name);
+            unlink(p);
+            free(p);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+/* The first lines of gnuplot's error output, on one line each, for a message. */
+static void S_log_excerpt(const char *logpath, char *out, size_t cap)
+{
+    out[0] = '\0';
+    char *log = NULL;
+    if (S_read_all(logpath, &log, NULL) != GM_OK)
+        return;
+    size_t len = 0;
+    int lines = 0;
+    for (const char *p = log; *p && lines < 6 && len + 2 < cap; p++) {
+        if (*p == '\n') {
+            lines++;
+            if (len && out[len - 1] != ' ')
+                out[len++] = ' ';
+            continue;
+        }
+        out[len++] = (unsigned char)*p < 0x20 ? ' ' : *p;
+    }
+    while (len && out[len - 1] == ' ')
+        len--;
+    out[len] = '\0';
+    free(log);
+}
+
+gm_status gm_charts_draw(gm_charts *c, const char *gnuplot, gm_error *err)
+{
+    if (c->n == 0)
+        return GM_OK;
+    if (!gnuplot || !*gnuplot)
+        gnuplot = "gnuplot";
+
+    const char *tmp = getenv("TMPDIR");
+    gm_buf dirb = GM_BUF_INIT;
+    gm_buf_printf(&dirb, "%s/gpumem-report-charts-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    char *dir = gm_buf_detach(&dirb);
+    if (!mkdtemp(dir)) {
+        gm_status st = gm_fail(err, GM_ERR_IO, "cannot make a temporary directory %s: %s", dir,
+                               strerror(errno));
+        free(dir);
+        return st;
+    }
+
+    gm_status st = GM_OK;
+    char *script = NULL, *scriptpath = S_path_join(dir, "charts-XXXXXX.gp");
+    char *logpath = S_path_join(dir, "gnuplot.log");
+    char *prog = NULL;
+    int fd = mkstemps(scriptpath, 3);
+    if (fd < 0) {
+        st = gm_fail(err, GM_ERR_IO, "%s: %s", scriptpath, strerror(errno));
+        goto done;
+    }
+    script = gm_charts_script(c);
+    size_t len = strlen(script), off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, script + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            st = gm_fail(err, GM_ERR_IO, "%s: %s", scriptpath, strerror(errno));
+            close(fd);
+            goto done;
+        }
+        off += (size_t)w;
+    }
+    if (close(fd) != 0) {
+        st = gm_fail(err, GM_ERR_IO, "%s: %s", scriptpath, strerror(errno));
+        goto done;
+    }
+
+    /* gnuplot runs in the private directory (outputs are relative to it), so a
+     * relative program path has to be made absolute first. */
+    if (strchr(gnuplot, '/') && gnuplot[0] != '/') {
+        char cwd[4096];
+        if (!getcwd(cwd, sizeof cwd)) {
+            st = gm_fail(err, GM_ERR_IO, "getcwd: %s", strerror(errno));
+            goto done;
+        }
+        prog = S_path_join(cwd, gnuplot);
+    } else {
+        prog = gm_xstrdup(gnuplot);
+    }
+
+    /* Its environment: PATH, HOME in the private directory (so no ~/.gnuplot
+     * changes the charts), and the C locale. */
+    const char *path = getenv("PATH");
+    gm_buf envpath = GM_BUF_INIT, envhome = GM_BUF_INIT;
+    gm_buf_printf(&envpath, "PATH=%s", path ? path : "/usr/local/bin:/usr/bin:/bin");
+    gm_buf_printf(&envhome, "HOME=%s", dir);
+    char *envp[] = {envpath.data, envhome.data, "LC_ALL=C", NULL};
+    const char *base = strrchr(scriptpath, '/') + 1;
+    char *argv[] = {prog, (char *)base, NULL};
+
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addchdir_np(&fa, dir);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, prog, &fa, NULL, argv, envp);
+    posix_spawn_file_actions_destroy(&fa);
+    gm_buf_free(&envpath);
+    gm_buf_free(&envhome);
+    if (rc == ENOENT) {
+        st = gm_fail(err, GM_ERR_GNUPLOT,
+                     "gnuplot not found ('%s'): the charts are drawn by gnuplot; install it "
+                     "(Debian/Ubuntu: apt-get install gnuplot-nox) or name the program with "
+                     "--gnuplot PATH", gnuplot);
+        goto done;
+    }
+    if (rc != 0) {
+        st = gm_fail(err, GM_ERR_GNUPLOT, "cannot run gnuplot '%s': %s", gnuplot, strerror(rc));
+        goto done;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            st = gm_fail(err, GM_ERR_GNUPLOT, "waiting for gnuplot: %s", strerror(errno));
+            goto done;
+        }
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        char excerpt[600];
+        S_log_excerpt(logpath, excerpt, sizeof excerpt);
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+            st = gm_fail(err, GM_ERR_GNUPLOT,
+                         "gnuplot not found ('%s'): the charts are drawn by gnuplot; install it "
+                         "(Debian/Ubuntu: apt-get install gnuplot-nox) or name the program with "
+                         "--gnuplot PATH", gnuplot);
+        else if (WIFEXITED(status))
+            st = gm_fail(err, GM_ERR_GNUPLOT, "gnuplot '%s' failed (exit status %d): %s", gnuplot,
+                         WEXITSTATUS(status), excerpt[0] ? excerpt : "no message");
+        else
+            st = gm_fail(err, GM_ERR_GNUPLOT, "gnuplot '%s' was killed by signal %d", gnuplot,
+                         WTERMSIG(status));
+        goto done;
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        gm_buf f = GM_BUF_INIT;
+        gm_buf_printf(&f, "%s/%s.svg", dir, c->v[i].name);
+        free(c->v[i].svg);
+        c->v[i].svg = NULL;
+        st = S_read_all(f.data, &c->v[i].svg, err);
+        gm_buf_free(&f);
+        if (st != GM_OK) {
+            char excerpt[600];
+            S_log_excerpt(logpath, excerpt, sizeof excerpt);
+            st = gm_fail(err, GM_ERR_GNUPLOT, "gnuplot '%s' did not write %s.svg%s%s", gnuplot,
+                         c->v[i].name, excerpt[0] ? ": " : "", excerpt);
+            goto done;
+        }
+    }
+done:
+    S_rm_private_dir(dir);
+    free(dir);
+    free(scriptpath);
+    free(logpath);
+    free(script);
+    free(prog);
+    return st;
+}
+
+/* ---- SVG inlining --------------------------------------------------------- */
+
+static bool S_starts(const char *p, const char *prefix)
+{
+    return strncmp(p, prefix, strlen(prefix)) == 0;
+}
+
+void gm_svg_inline(gm_buf *b, const char *svg, const char *prefix, const char *title)
+{
+    const char *p = svg;
+    bool titled = false;
+    while (*p) {
+        /* one line at a time: drop the XML declaration and blank lines */
+        const char *eol = strchr(p, '\n');
+        const char *end = eol ? eol : p + strlen(p);
+        const char *q = p;
+        while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
+            q++;
+        if (q == end || S_starts(q, "<?xml")) {
+            p = eol ? eol + 1 : end;
+            continue;
+        }
+        /* namespace declarations: implied for <svg> inside HTML */
+        if (S_starts(q, "xmlns")) {
+            const char *v = strchr(q, '"');
+            const char *v2 = v ? strchr(v + 1, '"') : NULL;
+            if (v2 && v2 < end) {
+                q = v2 + 1;
+                while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
+                    q++;
+                if (q == end) {
+                    p = eol ? eol + 1 : end;
+                    continue;
+                }
+            }
+        }
+        if (!titled && S_starts(q, "<title>")) {
+            const char *close = strstr(q, "</title>");
+            if (close && close < end) {
+                gm_buf_puts(b, "<title>");
+                gm_esc_html(b, title);
+                gm_buf_puts(b, "</title>");
+                gm_buf_put(b, close + 8, (size_t)(end - (close + 8)));
+                gm_buf_putc(b, '\n');
+                titled = true;
+                p = eol ? eol + 1 : end;
+                continue;
+            }
+        }
+        /* copy the line; inside tags, prefix ids and references to them */
+        bool in_tag = false;
+        for (const char *c = p; c < end; c++) {
+            if (*c == '<')
+                in_tag = true;
+            else if (*c == '>')
+                in_tag = false;
+            if (in_tag) {
+                bool ws = c > p && (c[-1] == ' ' || c[-1] == '\t');
+                if (ws && (S_starts(c, "id=\"") || S_starts(c, "id='"))) {
+                    gm_buf_put(b, c, 4);
+                    gm_buf_printf(b, "%s-", prefix);
+                    c += 3;
+                    continue;
+                }
+                if (S_starts(c, "href=\"#") || S_starts(c, "href='#")) {
+                    gm_buf_put(b, c, 7);
+                    gm_buf_printf(b, "%s-", prefix);
+                    c += 6;
+                    continue;
+                }
+                if (S_starts(c, "url(#")) {
+                    gm_buf_put(b, c, 5);
+                    gm_buf_printf(b, "%s-", prefix);
+                    c += 4;
+                    continue;
+                }
+            }
+            gm_buf_putc(b, *c);
+        }
+        gm_buf_putc(b, '\n');
+        p = eol ? eol + 1 : end;
+    }
+}

@@ -1,0 +1,153 @@
+/* charts.h — what the report compares and draws, and the gnuplot run that draws it.
+ *
+ * Two halves:
+ *   - the analysis both the text and the charts read (gm_section): the runs of
+ *     each experiment, which of them are comparable, the fastest and slowest;
+ *   - the charts: planned from the results as gnuplot scripts (pure), drawn by
+ *     ONE gnuplot process per report (gm_charts_draw), and inlined into HTML
+ *     with ids made unique per chart (gm_svg_inline).
+ *
+ * Text from the results never reaches gnuplot unquoted: every label is a
+ * single-quoted string (gm_esc_gnuplot, no backquote substitution) marked
+ * `noenhanced`, and data blocks hold numbers only (%.17g, NaN for absent).
+ */
+#ifndef GM_CHARTS_H
+#define GM_CHARTS_H
+
+#include "buf.h"
+#include "gm_error.h"
+#include "results.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* ---- analysis ------------------------------------------------------------ */
+
+/* One experiment as the report sees it.  Strings and runs are borrowed from
+ * the gm_results, which must outlive the section. */
+typedef struct {
+    const gm_experiment *exp;   /* the experiment; for runs whose experiment id is
+                                   not listed, a synthesized one (see `synth`) */
+    gm_experiment synth;        /* id = title = the run's experiment id */
+    bool listed;
+    const gm_run **runs;        /* every run of the experiment, in file order */
+    size_t n_runs;
+    size_t n_passed, n_failed, n_error, n_not_run;
+    /* The comparison group: passed runs that do the same useful work (equal
+     * bytes_read, bytes_written and flops), so their times compare directly.
+     * The largest such group; on a tie, the one moving the most bytes. */
+    const gm_run **group;
+    size_t n_group;
+    const gm_run *best, *worst; /* by median time within the group; NULL when fewer
+                                   than two runs of the group have a time */
+    bool has_sweep;             /* sweep_param has >= 2 distinct numeric values among passed runs */
+} gm_section;
+
+typedef struct {
+    gm_section *v;
+    size_t n;
+} gm_sections;
+
+/* Sections in the order of results->experiments, then one per unlisted
+ * experiment id in order of first appearance. */
+void gm_sections_build(const gm_results *r, gm_sections *out);
+void gm_sections_free(gm_sections *s);
+
+/* Parameters of `run` that do not take one value across `set` (a parameter
+ * missing from some runs counts as varying), except `skip` (may be NULL), as
+ * "name=value, name=value"; nothing when none.  Appended to b, unescaped. */
+void gm_runs_params(const gm_run *const *set, size_t n, const gm_run *run, const char *skip,
+                    gm_buf *b);
+/* "variant" or "variant (name=value, ...)" with the parameters varying across set. */
+void gm_runs_case_label(const gm_run *const *set, size_t n, const gm_run *run, const char *skip,
+                        gm_buf *b);
+/* The point the group was compared at: the parameters every run of the group
+ * shares with one value, e.g. "n=16777216" (nothing when none).  Unescaped. */
+void gm_section_group_label(const gm_section *s, gm_buf *b);
+
+/* The sweep of a section: passed runs with a numeric value of the swept
+ * parameter, grouped into lines (same variant and same value of every other
+ * parameter), each line sorted by the swept value; and the passed runs that
+ * lack the parameter (drawn as constant lines, at most 4). */
+typedef struct {
+    const gm_run **runs;
+    size_t n;
+} gm_sweep_line;
+
+typedef struct {
+    const char *param;
+    gm_sweep_line *lines;     /* at most GM_MAX_SWEEP_LINES; the rest are dropped */
+    size_t n_lines;
+    const gm_run **runs;      /* every run on a line */
+    size_t n_runs;
+    const gm_run **flat;
+    size_t n_flat;
+} gm_sweep_plan;
+
+#define GM_MAX_SWEEP_LINES 16
+
+void gm_section_sweep(const gm_section *s, gm_sweep_plan *out);
+void gm_sweep_plan_free(gm_sweep_plan *p);
+
+/* Passed: check passed.  Failed/error runs are excluded from every comparison,
+ * chart and speed claim. */
+bool gm_run_passed(const gm_run *run);
+double gm_run_median_ms(const gm_run *run);        /* NaN when no timing */
+/* Shared-memory wavefronts per shared instruction (ld: 1 is ideal); NaN when absent. */
+double gm_run_shared_wpi(const gm_run *run, bool store);
+
+/* ---- number formatting (shared by the text and the chart labels) --------- */
+
+/* v with `sig` significant digits, never in exponent form ("0.0531", "2532",
+ * "4.0" for sig=2 and v=4); "—" for NaN. */
+void gm_fmt_num(gm_buf *b, double v, int sig);
+/* Bytes with binary prefixes when big: "512 B", "64.0 MiB", "1.00 GiB"; "—" for NaN. */
+void gm_fmt_bytes(gm_buf *b, double v);
+/* A parameter value: integer, number (%.17g trimmed) or the string as is. */
+void gm_fmt_value(gm_buf *b, const gm_value *v);
+
+/* ---- charts -------------------------------------------------------------- */
+
+typedef struct {
+    size_t section;   /* index into the gm_sections the plan was made from */
+    char *name;       /* "chart-01": file stem, and the id prefix when inlined */
+    char *title;      /* plain text (escaped where it goes) */
+    char *script;     /* gnuplot commands that draw it, without `set output` */
+    char *svg;        /* the SVG gnuplot wrote; NULL until drawn */
+} gm_chart;
+
+typedef struct {
+    gm_chart *v;
+    size_t n;
+} gm_charts;
+
+/* Decide the report's charts.  Per section, the layouts of the comparison group
+ * side by side as bars: bandwidth (against the measured copy bandwidth) or
+ * time, then sectors per request (ideal 4 marked), efficiency, DRAM
+ * throughput, shared wavefronts per instruction (ideal 1) when present.  When
+ * the experiment sweeps a parameter, the bars keep only the first (speed) and
+ * each quantity becomes a line chart along the sweep, one line per variant and
+ * value of the other parameters.  A chart whose values are all absent is left
+ * out.  Pure. */
+void gm_charts_plan(const gm_results *r, const gm_sections *s, gm_charts *out);
+void gm_charts_free(gm_charts *c);
+
+/* The whole gnuplot script: terminal, line styles, then for each chart
+ * `set output 'chart-NN.svg'` and its commands; outputs are relative to
+ * gnuplot's working directory.  Caller frees. */
+char *gm_charts_script(const gm_charts *c);
+
+/* Run `gnuplot` (a program name looked up in PATH, or a path; NULL means
+ * "gnuplot") once on the script, in a private temporary directory, and read
+ * every chart's SVG back into c->v[i].svg.  The directory is removed.
+ * GM_ERR_GNUPLOT when the program is missing (message says how to install it)
+ * or fails (message carries its first error lines). */
+gm_status gm_charts_draw(gm_charts *c, const char *gnuplot, gm_error *err);
+
+/* Append svg for inlining in HTML: the XML declaration, namespace declarations
+ * and blank lines dropped, every id and every reference to one (href="#x",
+ * xlink:href='#x', url(#x)) prefixed with `prefix` + "-", and the <title>
+ * replaced by `title` (HTML-escaped). */
+void gm_svg_inline(gm_buf *b, const char *svg, const char *prefix, const char *title);
+
+#endif

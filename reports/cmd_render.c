@@ -1,0 +1,128 @@
+/* gpumem-report render RUN.json --out report.html|report.md
+ *
+ * Reads a results file and writes the report.  The work is gm_render()
+ * (render_html.c); this file parses the options and prints.  Exit status:
+ * 0 written, 2 bad arguments, bad input, or no gnuplot (nothing written).
+ */
+#include "cli.h"
+#include "render.h"
+#include "results.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef GM_DATADIR
+#define GM_DATADIR "/usr/local/share/gpumem-report"
+#endif
+
+static void S_usage(FILE *f)
+{
+    fputs("usage: gpumem-report render RUN.json --out FILE [options]\n"
+          "\n"
+          "Writes the report of a results file: Markdown (GitHub-flavoured, charts as SVG\n"
+          "files in FILE's stem + .charts/) or one self-contained HTML page.\n"
+          "\n"
+          "  -o, --out FILE     the report; its extension (.md or .html) picks the format\n"
+          "  --format md|html   the format, whatever the extension (default: from FILE)\n"
+          "  --template FILE    HTML template (default: $GM_TEMPLATE_DIR/report.html, else\n"
+          "                     templates/report.html beside the build directory, else\n"
+          "                     " GM_DATADIR "/templates/report.html)\n"
+          "  --gnuplot PATH     the gnuplot program that draws the charts (default: gnuplot\n"
+          "                     from PATH; Debian/Ubuntu: apt-get install gnuplot-nox)\n"
+          "  --timestamp        show when the results were taken (default: not shown, so\n"
+          "                     the same results give the same bytes)\n"
+          "  -h, --help         this text\n",
+          f);
+}
+
+/* Where this program is, for templates/ next to the build directory. */
+static char *S_exe_path(void)
+{
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0)
+        return NULL;
+    buf[n] = '\0';
+    return strdup(buf);
+}
+
+int gm_cmd_render(int argc, char **argv)
+{
+    gm_render_opts o = {0};
+    const char *input = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_next = i + 1 < argc;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            S_usage(stdout);
+            return GM_EXIT_OK;
+        } else if (strcmp(a, "--out") == 0 || strcmp(a, "-o") == 0) {
+            if (!has_next)
+                goto missing;
+            o.out_path = argv[++i];
+        } else if (strcmp(a, "--format") == 0) {
+            if (!has_next)
+                goto missing;
+            const char *f = argv[++i];
+            if (strcmp(f, "md") == 0 || strcmp(f, "markdown") == 0)
+                o.format = GM_FORMAT_MD;
+            else if (strcmp(f, "html") == 0)
+                o.format = GM_FORMAT_HTML;
+            else {
+                gm_cli_error("render: --format: '%s' is not md or html", f);
+                return GM_EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--template") == 0) {
+            if (!has_next)
+                goto missing;
+            o.template_path = argv[++i];
+        } else if (strcmp(a, "--gnuplot") == 0) {
+            if (!has_next)
+                goto missing;
+            o.gnuplot = argv[++i];
+        } else if (strcmp(a, "--timestamp") == 0) {
+            o.timestamp = true;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            gm_cli_error("render: unknown option '%s' (see gpumem-report render --help)", a);
+            return GM_EXIT_USAGE;
+        } else if (!input) {
+            input = a;
+        } else {
+            gm_cli_error("render: one results file at a time ('%s' and '%s' given)", input, a);
+            return GM_EXIT_USAGE;
+        }
+        continue;
+    missing:
+        gm_cli_error("render: %s needs a value (see gpumem-report render --help)", a);
+        return GM_EXIT_USAGE;
+    }
+    if (!input) {
+        gm_cli_error("render: no results file given");
+        S_usage(stderr);
+        return GM_EXIT_USAGE;
+    }
+    if (!o.out_path) {
+        gm_cli_error("render: no output given: --out report.html or --out report.md");
+        return GM_EXIT_USAGE;
+    }
+
+    gm_results r;
+    gm_error err = {0};
+    if (gm_results_read_file(input, &r, &err) != GM_OK) {
+        gm_cli_error("%s", err.message);
+        return GM_EXIT_USAGE;
+    }
+    char *exe = S_exe_path();
+    o.exe_path = exe;
+    gm_status st = gm_render(&r, &o, &err);
+    free(exe);
+    gm_results_free(&r);
+    if (st != GM_OK) {
+        gm_cli_error("render: %s", err.message);
+        return GM_EXIT_USAGE;
+    }
+    return GM_EXIT_OK;
+}

@@ -1,0 +1,65 @@
+/* render.h — the report: a results file in, Markdown or one self-contained HTML
+ * page out.
+ *
+ *   gm_render_markdown   results + charts -> Markdown text          (pure)
+ *   gm_render_html       results + charts + template -> HTML text   (pure)
+ *   gm_render            the files: charts drawn by gnuplot, output written
+ *                        through a temporary file and renamed, so a failure
+ *                        leaves nothing behind
+ *
+ * The same results render to the same bytes: nothing depends on the time,
+ * the temporary paths or the machine (taken_at appears only when asked).
+ * Every string from the results is escaped for the place it goes.
+ */
+#ifndef GM_RENDER_H
+#define GM_RENDER_H
+
+#include "charts.h"
+#include "gm_error.h"
+#include "results.h"
+
+#include <stdbool.h>
+
+typedef enum { GM_FORMAT_AUTO = 0, GM_FORMAT_MD, GM_FORMAT_HTML } gm_format;
+
+/* .md/.markdown -> MD, .html/.htm -> HTML (any case), else AUTO (unknown). */
+gm_format gm_format_from_path(const char *path);
+
+/* Markdown (GitHub-flavoured: pipe tables).  chart_dir is the directory the
+ * charts are linked from, relative to the Markdown file ("report.charts");
+ * NULL puts a placeholder paragraph "![](gm-charts:N)" where section N's charts
+ * go, for gm_render_html.  Charts are the plan made from the same results
+ * (their svg is not read).  timestamp: show taken_at.  Caller frees. */
+char *gm_render_markdown(const gm_results *r, const gm_charts *charts, const char *chart_dir,
+                         bool timestamp);
+
+/* HTML: the Markdown converted by cmark-gfm (tables extension; raw HTML is not
+ * let through), the charts' SVG inlined after conversion with ids prefixed per
+ * chart, all put into the template at {{body}} ({{title}}: the report title,
+ * escaped).  Every chart must have its svg.  On success *out is the page
+ * (caller frees). GM_ERR_VALUE when the template lacks {{body}}. */
+gm_status gm_render_html(const gm_results *r, const gm_charts *charts, const char *tmpl,
+                         bool timestamp, char **out, gm_error *err);
+
+typedef struct {
+    const char *out_path;       /* report.md or report.html */
+    gm_format format;           /* AUTO: from out_path's extension */
+    const char *template_path;  /* --template FILE; NULL: look it up (gm_template_find) */
+    const char *exe_path;       /* the running program, for <its dir>/../templates; may be NULL */
+    const char *gnuplot;        /* program name or path; NULL: "gnuplot" */
+    bool timestamp;             /* show taken_at */
+} gm_render_opts;
+
+/* Where report.html is: opts->template_path if set (must exist), else
+ * $GM_TEMPLATE_DIR/report.html, else <dir of exe_path>/../templates/report.html,
+ * else GM_DATADIR/templates/report.html.  *path is the caller's to free.
+ * GM_ERR_IO naming every place tried when none has it. */
+gm_status gm_template_find(const gm_render_opts *opts, char **path, gm_error *err);
+
+/* Render r to opts->out_path.  Markdown also writes its charts as SVG files in
+ * <stem>.charts/ next to it (replacing a previous chart directory only when it
+ * holds nothing but chart-NN.svg files).  On failure nothing new is left at the
+ * output path or the chart directory. */
+gm_status gm_render(const gm_results *r, const gm_render_opts *opts, gm_error *err);
+
+#endif

@@ -1,0 +1,526 @@
+/* render_html.c — the report as one self-contained HTML page, and the files.
+ *
+ * The page is the Markdown report through cmark-gfm (tables extension, raw
+ * HTML not let through), with each section's charts put in after conversion
+ * where its placeholder paragraph "![](gm-charts:N)" became
+ * <p><img src="gm-charts:N" alt="" /></p>.  Text from the results is escaped
+ * in the Markdown, so it cannot produce an <img> tag: only our placeholders can.
+ */
+#include "render.h"
+
+#include "buf.h"
+#include "escape.h"
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef GM_DATADIR
+#define GM_DATADIR "/usr/local/share/gpumem-report"
+#endif
+
+gm_format gm_format_from_path(const char *path)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    if (!dot || (slash && dot < slash))
+        return GM_FORMAT_AUTO;
+    if (strcasecmp(dot, ".md") == 0 || strcasecmp(dot, ".markdown") == 0)
+        return GM_FORMAT_MD;
+    if (strcasecmp(dot, ".html") == 0 || strcasecmp(dot, ".htm") == 0)
+        return GM_FORMAT_HTML;
+    return GM_FORMAT_AUTO;
+}
+
+/* ---- Markdown to HTML ---------------------------------------------------- */
+
+static char *S_cmark(const char *md)
+{
+    cmark_gfm_core_extensions_ensure_registered();
+    /* CMARK_OPT_DEFAULT leaves out raw HTML and unsafe link targets */
+    int opts = CMARK_OPT_DEFAULT;
+    cmark_parser *p = cmark_parser_new(opts);
+    cmark_syntax_extension *table = cmark_find_syntax_extension("table");
+    if (table)
+        cmark_parser_attach_syntax_extension(p, table);
+    cmark_parser_feed(p, md, strlen(md));
+    cmark_node *doc = cmark_parser_finish(p);
+    char *html = cmark_render_html(doc, opts, cmark_parser_get_syntax_extensions(p));
+    cmark_node_free(doc);
+    cmark_parser_free(p);
+    return html;
+}
+
+static void S_figures(gm_buf *b, const gm_charts *charts, size_t section)
+{
+    gm_buf_puts(b, "<div class=\"charts\">\n");
+    for (size_t i = 0; i < charts->n; i++) {
+        const gm_chart *c = &charts->v[i];
+        if (c->section != section)
+            continue;
+        gm_buf_printf(b, "<figure id=\"%s\">\n", c->name);
+        gm_svg_inline(b, c->svg ? c->svg : "", c->name, c->title);
+        gm_buf_printf(b, "<figcaption>Figure %zu. ", i + 1);
+        gm_esc_html(b, c->title);
+        gm_buf_puts(b, "</figcaption>\n</figure>\n");
+    }
+    gm_buf_puts(b, "</div>\n");
+}
+
+static void S_put_body(gm_buf *b, const char *html, const gm_charts *charts)
+{
+    static const char open[] = "<p><img src=\"gm-charts:";
+    static const char close[] = "\" alt=\"\" /></p>";
+    const char *p = html;
+    for (;;) {
+        const char *hit = strstr(p, open);
+        if (!hit) {
+            gm_buf_puts(b, p);
+            return;
+        }
+        const char *num = hit + sizeof open - 1;
+        char *end = NULL;
+        unsigned long section = strtoul(num, &end, 10);
+        if (end == num || strncmp(end, close, sizeof close - 1) != 0) {
+            gm_buf_put(b, p, (size_t)(num - p));
+            p = num;
+            continue;
+        }
+        gm_buf_put(b, p, (size_t)(hit - p));
+        const char *after = end + sizeof close - 1;
+        if (*after == '\n')
+            after++;
+        S_figures(b, charts, section);
+        p = after;
+    }
+}
+
+gm_status gm_render_html(const gm_results *r, const gm_charts *charts, const char *tmpl,
+                         bool timestamp, char **out, gm_error *err)
+{
+    *out = NULL;
+    const char *body_at = strstr(tmpl, "{{body}}");
+    if (!body_at)
+        return gm_fail(err, GM_ERR_VALUE, "the HTML template has no {{body}} placeholder");
+    char *md = gm_render_markdown(r, charts, NULL, timestamp);
+    char *html = S_cmark(md);
+    free(md);
+    if (!html)
+        return gm_fail(err, GM_ERR_NOMEM, "cmark-gfm could not render the report");
+
+    gm_buf b = GM_BUF_INIT;
+    for (const char *p = tmpl; *p;) {
+        if (strncmp(p, "{{body}}", 8) == 0) {
+            S_put_body(&b, html, charts);
+            p += 8;
+        } else if (strncmp(p, "{{title}}", 9) == 0) {
+            gm_buf_puts(&b, "GPU memory report: ");
+            gm_esc_html(&b, r->device.name ? r->device.name : "unknown device");
+            p += 9;
+        } else {
+            gm_buf_putc(&b, *p++);
+        }
+    }
+    free(html);
+    *out = gm_buf_detach(&b);
+    return GM_OK;
+}
+
+/* ---- files ---------------------------------------------------------------- */
+
+static char *S_join(const char *a, const char *b)
+{
+    gm_buf x = GM_BUF_INIT;
+    gm_buf_printf(&x, "%s/%s", a, b);
+    return gm_buf_detach(&x);
+}
+
+static char *S_dirname(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return gm_xstrdup(".");
+    if (slash == path)
+        return gm_xstrdup("/");
+    char *d = gm_xmalloc((size_t)(slash - path) + 1);
+    memcpy(d, path, (size_t)(slash - path));
+    d[slash - path] = '\0';
+    return d;
+}
+
+static const char *S_basename(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static bool S_is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static gm_status S_read_file(const char *path, char **out, gm_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gm_fail(err, GM_ERR_IO, "%s: %s", path, strerror(errno));
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, "");
+    char chunk[16384];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        gm_buf_put(&b, chunk, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        gm_buf_free(&b);
+        return gm_fail(err, GM_ERR_IO, "%s: read error", path);
+    }
+    *out = gm_buf_detach(&b);
+    return GM_OK;
+}
+
+gm_status gm_template_find(const gm_render_opts *o, char **path, gm_error *err)
+{
+    *path = NULL;
+    if (o->template_path) {
+        struct stat sb;
+        if (stat(o->template_path, &sb) != 0)
+            return gm_fail(err, GM_ERR_IO, "template %s: %s", o->template_path, strerror(errno));
+        if (!S_ISREG(sb.st_mode))
+            return gm_fail(err, GM_ERR_IO, "template %s: not a file", o->template_path);
+        *path = gm_xstrdup(o->template_path);
+        return GM_OK;
+    }
+    gm_buf tried = GM_BUF_INIT;
+    gm_buf_puts(&tried, "");
+    char *cand[3] = {NULL, NULL, NULL};
+    const char *env = getenv("GM_TEMPLATE_DIR");
+    if (env && *env)
+        cand[0] = S_join(env, "report.html");
+    if (o->exe_path && strchr(o->exe_path, '/')) {
+        char *dir = S_dirname(o->exe_path);
+        char *up = S_join(dir, "../templates");
+        cand[1] = S_join(up, "report.html");
+        free(dir);
+        free(up);
+    }
+    cand[2] = gm_xstrdup(GM_DATADIR "/templates/report.html");
+    for (int i = 0; i < 3; i++) {
+        if (!cand[i])
+            continue;
+        if (!*path && S_is_file(cand[i])) {
+            *path = cand[i];
+            cand[i] = NULL;
+        } else if (!*path) {
+            gm_buf_printf(&tried, "%s%s", tried.len ? ", " : "", cand[i]);
+        }
+        free(cand[i]);
+    }
+    gm_status st = GM_OK;
+    if (!*path)
+        st = gm_fail(err, GM_ERR_IO,
+                     "HTML template report.html not found (tried %s): give --template FILE or "
+                     "set GM_TEMPLATE_DIR to the project's templates/ directory",
+                     tried.data);
+    gm_buf_free(&tried);
+    return st;
+}
+
+/* The mode a new file would get: 0666 less the umask. */
+static mode_t S_file_mode(mode_t base)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    return base & ~mask;
+}
+
+static gm_status S_write_all(int fd, const char *path, const char *data, size_t len,
+                             gm_error *err)
+{
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return gm_fail(err, GM_ERR_IO, "%s: %s", path, w < 0 ? strerror(errno) : "short write");
+        off += (size_t)w;
+    }
+    return GM_OK;
+}
+
+/* Write data to a new temporary file beside `final` (".NAME.tmp-XXXXXX").
+ * *tmp_out receives its path. */
+static gm_status S_write_temp(const char *final, const char *data, char **tmp_out, gm_error *err)
+{
+    char *dir = S_dirname(final);
+    gm_buf t = GM_BUF_INIT;
+    gm_buf_printf(&t, "%s/.%s.tmp-XXXXXX", dir, S_basename(final));
+    free(dir);
+    char *tmp = gm_buf_detach(&t);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        gm_status st = gm_fail(err, GM_ERR_IO, "cannot write %s: %s", final, strerror(errno));
+        free(tmp);
+        return st;
+    }
+    gm_status st = S_write_all(fd, final, data, strlen(data), err);
+    if (st == GM_OK && fchmod(fd, S_file_mode(0666)) != 0)
+        st = gm_fail(err, GM_ERR_IO, "%s: %s", tmp, strerror(errno));
+    if (close(fd) != 0 && st == GM_OK)
+        st = gm_fail(err, GM_ERR_IO, "%s: %s", final, strerror(errno));
+    if (st != GM_OK) {
+        unlink(tmp);
+        free(tmp);
+        return st;
+    }
+    *tmp_out = tmp;
+    return GM_OK;
+}
+
+/* "chart-NN.svg": the only names gpumem-report puts in a chart directory. */
+static bool S_chart_file_name(const char *n)
+{
+    if (strncmp(n, "chart-", 6) != 0)
+        return false;
+    const char *p = n + 6;
+    if (!(*p >= '0' && *p <= '9'))
+        return false;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return strcmp(p, ".svg") == 0;
+}
+
+/* Remove a chart directory and its chart files; false when it holds anything else. */
+static bool S_rm_chart_dir(const char *dir, bool check_only)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    bool ours = true;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (!S_chart_file_name(e->d_name)) {
+            ours = false;
+            continue;
+        }
+        if (!check_only) {
+            char *p = S_join(dir, e->d_name);
+            unlink(p);
+            free(p);
+        }
+    }
+    closedir(d);
+    if (!check_only && ours)
+        rmdir(dir);
+    return ours;
+}
+
+/* The SVG as a file: gnuplot's <title> replaced by the chart's title. */
+static char *S_svg_file(const gm_chart *c)
+{
+    gm_buf b = GM_BUF_INIT;
+    const char *svg = c->svg ? c->svg : "";
+    const char *t = strstr(svg, "<title>");
+    const char *e = t ? strstr(t, "</title>") : NULL;
+    if (!t || !e) {
+        gm_buf_puts(&b, svg);
+        return gm_buf_detach(&b);
+    }
+    gm_buf_put(&b, svg, (size_t)(t - svg));
+    gm_buf_puts(&b, "<title>");
+    gm_esc_html(&b, c->title);
+    gm_buf_puts(&b, "</title>");
+    gm_buf_puts(&b, e + 8);
+    return gm_buf_detach(&b);
+}
+
+/* Markdown: charts into a fresh directory beside the report, then both renamed
+ * into place (charts first, so the links of the new report never dangle). */
+static gm_status S_write_markdown(const gm_results *r, const gm_charts *charts,
+                                  const gm_render_opts *o, gm_error *err)
+{
+    const char *out = o->out_path;
+    char *dir = S_dirname(out);
+    const char *base = S_basename(out);
+    /* stem: the name without .md / .markdown */
+    char *stem = gm_xstrdup(base);
+    char *dot = strrchr(stem, '.');
+    if (dot && dot != stem && gm_format_from_path(stem) == GM_FORMAT_MD)
+        *dot = '\0';
+    gm_buf cd = GM_BUF_INIT;
+    gm_buf_printf(&cd, "%s.charts", stem);
+    char *chart_rel = gm_buf_detach(&cd);
+    char *chart_dir = S_join(dir, chart_rel);
+    char *new_dir = NULL, *old_dir = NULL, *md_tmp = NULL, *md = NULL;
+    gm_status st = GM_OK;
+    bool have_old = false;
+
+    if (charts->n) {
+        struct stat sb;
+        if (lstat(chart_dir, &sb) == 0) {
+            if (!S_ISDIR(sb.st_mode) || !S_rm_chart_dir(chart_dir, true)) {
+                st = gm_fail(err, GM_ERR_IO,
+                             "%s exists and holds files gpumem-report did not write: remove it "
+                             "or choose another output name", chart_dir);
+                goto done;
+            }
+            have_old = true;
+        }
+        gm_buf nd = GM_BUF_INIT;
+        gm_buf_printf(&nd, "%s/.%s.tmp-XXXXXX", dir, chart_rel);
+        new_dir = gm_buf_detach(&nd);
+        if (!mkdtemp(new_dir)) {
+            st = gm_fail(err, GM_ERR_IO, "cannot make %s: %s", chart_dir, strerror(errno));
+            free(new_dir);
+            new_dir = NULL;
+            goto done;
+        }
+        chmod(new_dir, S_file_mode(0777));
+        for (size_t i = 0; i < charts->n && st == GM_OK; i++) {
+            gm_buf fn = GM_BUF_INIT;
+            gm_buf_printf(&fn, "%s/%s.svg", new_dir, charts->v[i].name);
+            int fd = open(fn.data, O_WRONLY | O_CREAT | O_EXCL, S_file_mode(0666));
+            if (fd < 0) {
+                st = gm_fail(err, GM_ERR_IO, "%s: %s", fn.data, strerror(errno));
+            } else {
+                char *svg = S_svg_file(&charts->v[i]);
+                st = S_write_all(fd, fn.data, svg, strlen(svg), err);
+                free(svg);
+                if (close(fd) != 0 && st == GM_OK)
+                    st = gm_fail(err, GM_ERR_IO, "%s: %s", fn.data, strerror(errno));
+            }
+            gm_buf_free(&fn);
+        }
+        if (st != GM_OK)
+            goto done;
+    }
+
+    md = gm_render_markdown(r, charts, chart_rel, o->timestamp);
+    st = S_write_temp(out, md, &md_tmp, err);
+    if (st != GM_OK)
+        goto done;
+
+    if (charts->n) {
+        if (have_old) {
+            gm_buf od = GM_BUF_INIT;
+            gm_buf_printf(&od, "%s/.%s.old-XXXXXX", dir, chart_rel);
+            old_dir = gm_buf_detach(&od);
+            /* rename() replaces the empty directory mkdtemp made */
+            if (!mkdtemp(old_dir) || rename(chart_dir, old_dir) != 0) {
+                st = gm_fail(err, GM_ERR_IO, "cannot replace %s: %s", chart_dir, strerror(errno));
+                if (old_dir)
+                    rmdir(old_dir);
+                free(old_dir);
+                old_dir = NULL;
+                goto done;
+            }
+        }
+        if (rename(new_dir, chart_dir) != 0) {
+            st = gm_fail(err, GM_ERR_IO, "cannot rename %s to %s: %s", new_dir, chart_dir,
+                         strerror(errno));
+            if (old_dir)
+                rename(old_dir, chart_dir);
+            goto done;
+        }
+        free(new_dir);
+        new_dir = NULL;
+    }
+    if (rename(md_tmp, out) != 0) {
+        st = gm_fail(err, GM_ERR_IO, "cannot rename %s to %s: %s", md_tmp, out, strerror(errno));
+        if (charts->n) {
+            /* undo: the new charts go, the old ones come back */
+            S_rm_chart_dir(chart_dir, false);
+            if (old_dir)
+                rename(old_dir, chart_dir);
+        }
+        goto done;
+    }
+    free(md_tmp);
+    md_tmp = NULL;
+    if (old_dir)
+        S_rm_chart_dir(old_dir, false);
+
+done:
+    if (md_tmp)
+        unlink(md_tmp);
+    if (new_dir)
+        S_rm_chart_dir(new_dir, false);
+    if (old_dir && st != GM_OK)
+        rmdir(old_dir);
+    free(md_tmp);
+    free(new_dir);
+    free(old_dir);
+    free(md);
+    free(chart_dir);
+    free(chart_rel);
+    free(stem);
+    free(dir);
+    return st;
+}
+
+gm_status gm_render(const gm_results *r, const gm_render_opts *o, gm_error *err)
+{
+    gm_format fmt = o->format != GM_FORMAT_AUTO ? o->format : gm_format_from_path(o->out_path);
+    if (!o->out_path || !*o->out_path)
+        return gm_fail(err, GM_ERR_VALUE, "no output file given");
+    if (fmt == GM_FORMAT_AUTO)
+        return gm_fail(err, GM_ERR_VALUE,
+                       "cannot tell the format of '%s' from its name: end it in .md or .html, "
+                       "or give --format md|html", o->out_path);
+    size_t blen = strlen(S_basename(o->out_path));
+    if (blen == 0)
+        return gm_fail(err, GM_ERR_VALUE, "'%s' names a directory, not a file", o->out_path);
+
+    gm_status st = GM_OK;
+    char *tmpl_path = NULL, *tmpl = NULL, *page = NULL, *tmp = NULL;
+    if (fmt == GM_FORMAT_HTML) {
+        st = gm_template_find(o, &tmpl_path, err);
+        if (st == GM_OK)
+            st = S_read_file(tmpl_path, &tmpl, err);
+        if (st == GM_OK && !strstr(tmpl, "{{body}}"))
+            st = gm_fail(err, GM_ERR_VALUE, "template %s has no {{body}} placeholder", tmpl_path);
+        if (st != GM_OK)
+            goto done;
+    }
+
+    gm_sections ss;
+    gm_sections_build(r, &ss);
+    gm_charts charts;
+    gm_charts_plan(r, &ss, &charts);
+    gm_sections_free(&ss);
+    st = gm_charts_draw(&charts, o->gnuplot, err);
+    if (st == GM_OK) {
+        if (fmt == GM_FORMAT_MD) {
+            st = S_write_markdown(r, &charts, o, err);
+        } else {
+            st = gm_render_html(r, &charts, tmpl, o->timestamp, &page, err);
+            if (st == GM_OK)
+                st = S_write_temp(o->out_path, page, &tmp, err);
+            if (st == GM_OK && rename(tmp, o->out_path) != 0) {
+                st = gm_fail(err, GM_ERR_IO, "cannot rename %s to %s: %s", tmp, o->out_path,
+                             strerror(errno));
+                unlink(tmp);
+            }
+        }
+    }
+    gm_charts_free(&charts);
+done:
+    free(tmp);
+    free(page);
+    free(tmpl);
+    free(tmpl_path);
+    return st;
+}
