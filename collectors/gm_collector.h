@@ -1,0 +1,184 @@
+/* gm_collector.h — measure a kernel launch's memory counters in-process, under
+ * the exact metric names Nsight Compute (ncu) uses, through CUPTI's range
+ * profiler (CUDA 13).
+ *
+ * Typical use (the suite runner, kernels/runner.c):
+ *
+ *     gmc_config cfg = gmc_config_default();
+ *     cfg.metrics = names; cfg.n_metrics = n; cfg.max_launches = 64;
+ *     gmc_session *s;
+ *     if (gmc_session_open(&cfg, &s, &err) != GMC_OK) ...   // err.message says why
+ *     gmc_profile_batch(s, n_launches, reset_fn, launch_fn, ctx, values, &err);
+ *     gmc_session_close(s);
+ *
+ * How it measures, and why (the figures are from cupti.md, measured on an H100):
+ *  - One profiler setup per session (≈0.5 s), then any number of batches.
+ *  - A batch is profiled with CUPTI's *auto range* (one range per kernel, so
+ *    per-kernel durations and % of peak are the kernel's own, not stretched over
+ *    launch gaps as user ranges are: 294 µs vs 115 µs measured) and *user
+ *    replay*: every launch of the batch runs inside each pass, and the whole
+ *    batch is replayed once per pass.  That amortises the per-pass cost over
+ *    the batch; ncu pays setup, save/restore and a pass loop per kernel.
+ *  - Replay re-runs every launch once per pass, so a launch that overwrites its
+ *    inputs must have them restored: prepare(user, i) runs before launch i in
+ *    every pass.  Its work is not what we report (see "Ranges" below).
+ *  - With cfg.flush_l2 (the default) the collector evicts L2 before every
+ *    profiled launch in every pass, as `ncu --cache-control all` does.  It does
+ *    so by reading a buffer of 4 × the L2 size with a small kernel of its own
+ *    (loaded from PTX through the driver API): reading leaves L2 full of clean
+ *    lines of that buffer, so the next kernel neither hits on stale data nor
+ *    pays for write-backs it did not cause (a memset-based scrub would leave
+ *    dirty lines whose write-backs land in the kernel's dram__bytes_write).
+ *  - Clocks are as found: CUPTI 13.0 cannot lock them (ncu locks to base by
+ *    default; compare with `ncu --clock-control none`).  Counts do not depend
+ *    on clocks; durations, rates and % of peak do.
+ *
+ * Ranges: auto range makes a range of *every* kernel launched during a pass:
+ * the flush kernel, any kernel prepare() launches, and the launch itself.  The
+ * collector subscribes to CUPTI's launch callbacks and logs, in order, which
+ * phase (prepare / flush / launch) of which launch each kernel came from; the
+ * k-th kernel of a pass is the k-th range.  It then checks that the range
+ * count equals the kernel count, that every pass launched the same kernels,
+ * and that launch(user, i) enqueued exactly one kernel, and fails with
+ * GMC_ERR_RANGES or GMC_ERR_LAUNCH otherwise.  When the callbacks cannot be
+ * had (another CUPTI subscriber in the process), prepare() must launch no
+ * kernel and the ranges are taken to be [flush] launch per launch, checked by
+ * count.
+ *
+ * Not thread-safe: one session per process, launches from the thread that
+ * calls gmc_profile_batch.  Graph launches are not supported.
+ *
+ * Library code: returns a status and fills a gmc_error; never prints, never
+ * exits.  The program still starts without a GPU driver: nothing here links
+ * libcuda; driver entry points come through cudart.
+ */
+#ifndef GM_COLLECTOR_H
+#define GM_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    GMC_OK = 0,
+    GMC_ERR_NO_DRIVER,          /* no NVIDIA driver (libcuda) or one too old for this CUDA */
+    GMC_ERR_NO_DEVICE,          /* driver present, no usable CUDA device (or bad ordinal) */
+    GMC_ERR_UNSUPPORTED_DEVICE, /* the profiler refuses this device: vGPU, MIG, CMP, too old... */
+    GMC_ERR_PERMISSION,         /* performance counters restricted to admin users */
+    GMC_ERR_UNKNOWN_METRIC,     /* a metric name this chip does not have (message names it) */
+    GMC_ERR_BAD_METRIC_LIST,    /* malformed list: empty name, bad character, duplicate */
+    GMC_ERR_CUDA,               /* another CUDA runtime or driver failure */
+    GMC_ERR_CUPTI,              /* another CUPTI failure */
+    GMC_ERR_LAUNCH,             /* prepare() or launch() failed, or launch() did not enqueue exactly one kernel */
+    GMC_ERR_RANGES,             /* ranges recorded != kernels launched, or ranges dropped */
+    GMC_ERR_NOMEM,
+    GMC_ERR_ARG                 /* bad argument, or a session already open in this process */
+} gmc_status;
+
+typedef struct {
+    gmc_status status;
+    char message[1024];
+} gmc_error;
+
+/* Short stable name of a status ("ok", "no-driver", ...). */
+const char *gmc_status_name(gmc_status s);
+
+typedef struct {
+    int device;                  /* CUDA device ordinal */
+    const char *const *metrics;  /* exact ncu metric names; copied by gmc_session_open */
+    size_t n_metrics;
+    bool flush_l2;               /* evict L2 before each profiled launch (ncu --cache-control all) */
+    size_t max_launches;         /* most launches in one gmc_profile_batch call */
+    unsigned prepare_kernels;    /* most kernels one prepare() call may launch (each is a
+                                    range we skip); sizes the counter image.  0: prepare
+                                    uses copies/memsets only */
+} gmc_config;
+
+/* device 0, no metrics, flush_l2 on, max_launches 64, prepare_kernels 0. */
+gmc_config gmc_config_default(void);
+
+typedef struct gmc_session gmc_session;
+
+/* Set up the profiler for cfg's device and metrics: checks the device is
+ * supported and counters are permitted, validates every metric name on this
+ * chip (GMC_ERR_UNKNOWN_METRIC names the first bad one and the nearest real
+ * one), schedules the set into as few passes as CUPTI allows.  Makes the
+ * device current on the calling thread.  *out is NULL on failure. */
+gmc_status gmc_session_open(const gmc_config *cfg, gmc_session **out, gmc_error *err);
+
+/* Profile n launches (1 <= n <= cfg.max_launches) as one batch.  For every
+ * pass, for i in 0..n-1: prepare(user, i) when prepare is not NULL (restore
+ * inputs, poison outputs; not reported), [flush L2], launch(user, i) (enqueue
+ * exactly one kernel).  Callbacks return 0 on success.  values receives
+ * n * n_metrics doubles, row-major per launch, in the order of cfg.metrics;
+ * NaN where CUPTI gives no value.  On error, values are unspecified; the
+ * session may still be used for another batch, or closed. */
+gmc_status gmc_profile_batch(gmc_session *s, size_t n,
+                             int (*prepare)(void *user, size_t i),
+                             int (*launch)(void *user, size_t i),
+                             void *user, double *values, gmc_error *err);
+
+/* Release everything; s may be NULL. */
+void gmc_session_close(gmc_session *s);
+
+/* Profiler passes the metric set needs (each batch runs this many times). */
+int gmc_session_passes(const gmc_session *s);
+size_t gmc_session_n_metrics(const gmc_session *s);
+const char *gmc_session_metric_name(const gmc_session *s, size_t i);
+/* Unit of metric i as ncu prints it with --print-units base ("byte",
+ * "sector", "%", "nsecond", ...); "" when dimensionless. */
+const char *gmc_session_metric_unit(const gmc_session *s, size_t i);
+/* Chip as CUPTI names it ("GH100"). */
+const char *gmc_session_chip(const gmc_session *s);
+/* Kernel that launch i of the last batch enqueued (mangled name, as the
+ * driver saw it), or NULL when launch tracking is off or i is out of range. */
+const char *gmc_session_kernel_name(const gmc_session *s, size_t i);
+
+typedef struct {
+    bool launch_tracking;      /* ranges mapped through launch callbacks (else by count) */
+    bool flush_l2;
+    size_t range_capacity;     /* ranges the counter image holds per pass */
+    double setup_seconds;      /* gmc_session_open, wall */
+    /* last batch: */
+    int batch_passes;          /* passes run */
+    size_t batch_ranges;       /* ranges decoded (launches + flushes + prepare kernels) */
+    double batch_pass_seconds; /* wall time of the pass loop */
+    double batch_decode_seconds; /* decode + evaluation */
+} gmc_session_info;
+
+void gmc_session_info_get(const gmc_session *s, gmc_session_info *out);
+
+typedef struct {
+    char name[256];
+    char chip[64];             /* "" when CUPTI cannot name it */
+    int cc_major, cc_minor, sm_count;
+    long long mem_clock_khz;   /* peak memory clock */
+    int bus_width_bits;
+    double theoretical_gbs;    /* 2 * mem clock * bus width / 8, in 1e9 B/s */
+    long long l2_bytes, global_mem_bytes;
+    char driver_version[64];   /* kernel driver ("580.159.04") from /proc/driver/nvidia/version; "" if unreadable */
+    int cuda_driver_api;       /* cudaDriverGetVersion: 13000 = 13.0 */
+    int cuda_runtime;          /* cudaRuntimeGetVersion */
+    long long cupti_api;       /* cuptiGetVersion */
+} gmc_device_info;
+
+gmc_status gmc_device_info_get(int device, gmc_device_info *out, gmc_error *err);
+
+/* Parse an ncu-style comma-separated metric list ("a.sum, b.pct").  Spaces
+ * around names are ignored; an empty name, a character outside [A-Za-z0-9_.]
+ * or a name given twice is GMC_ERR_BAD_METRIC_LIST naming the name and its
+ * column.  On success *names (n strings) is owned by the caller: free it with
+ * gmc_metric_list_free.  Whether the names exist is checked by
+ * gmc_session_open, on the device. */
+gmc_status gmc_metric_list_parse(const char *ncu_style_list, char ***names, size_t *n,
+                                 gmc_error *err);
+void gmc_metric_list_free(char **names, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
