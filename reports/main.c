@@ -35,6 +35,8 @@ int main(int argc, char **argv)
             S_usage(stdout);
             return GM_EXIT_OK;
         }
+        if (strcmp(cmd, "collect") == 0)
+            return gm_cmd_collect(argc - 1, argv + 1);
         if (strcmp(cmd, "list") == 0)
             return gm_cmd_list(argc - 1, argv + 1);
         if (strcmp(cmd, "diff") == 0) return gm_cmd_diff(argc - 1, argv + 1);
@@ -45,6 +47,8 @@ int main(int argc, char **argv)
         }
     }
     /* No subcommand: the main job (collect + render), e.g. --out report.html */
+    if (argc >= 2 && argv[1][0] == '-')
+        return gm_cmd_run(argc, argv);
     if (argc >= 2)
         fprintf(stderr, "gpumem-report: unknown command '%s'\n", argv[1]);
     S_usage(stderr);

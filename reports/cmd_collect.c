@@ -1,0 +1,493 @@
+/* gpumem-report collect / the main job.
+ *
+ *   gpumem-report [OPTIONS] --out report.html    collect on the GPU, write the
+ *                                                results file, render the report
+ *   gpumem-report collect [OPTIONS] --json run.json
+ *
+ * Order of work, so that a run that cannot succeed fails before it spends GPU
+ * time: arguments, selection, metric list, template and gnuplot (main job),
+ * the device, the profiler session (counter permission, metric names), then
+ * the suite.  Exit codes: 0 done; 1 a variant failed validation or the run
+ * broke; 2 cannot run here (bad arguments, no GPU, no counter permission).
+ */
+#include "buf.h"
+#include "catalog.h"
+#include "cli.h"
+#include "results.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef GM_HAVE_CUDA
+#include "../collectors/gm_collector.h"
+#include "../kernels/profile.h"
+#include "../kernels/runner.h"
+#include "gm_version.h"
+#include "render.h"
+#endif
+
+typedef struct {
+    bool main_job;            /* collect + render */
+    const char *out;          /* report path (main job) */
+    const char *json;         /* results path */
+    const char *format;       /* md | html | NULL */
+    char **only, **skip, **variants;
+    size_t n_only, n_skip, n_variants;
+    bool quick;
+    const char *metrics;      /* ncu-style list, NULL: the catalog's default set */
+    long long repeat, warmup, device;
+    bool no_cache_flush;
+    bool no_profile;
+    bool quiet;
+    bool timestamp;
+    const char *template_path;
+    const char *gnuplot;
+} S_opts;
+
+static void S_usage(FILE *f, bool main_job)
+{
+    if (main_job)
+        fputs("usage: gpumem-report [OPTIONS] --out report.html|report.md\n"
+              "Runs every experiment's variants on the GPU: validates each against its CPU\n"
+              "reference, times it, measures its memory counters, writes the results file\n"
+              "and renders the report.\n\n"
+              "  --out FILE          the report; .html (one self-contained page) or .md\n"
+              "  --json FILE         the results file (default: the report's name with .json)\n"
+              "  --format md|html    override the format the extension implies\n",
+              f);
+    else
+        fputs("usage: gpumem-report collect [OPTIONS] --json run.json\n"
+              "Runs the suite on the GPU and writes the results file; no report.\n\n"
+              "  --json FILE         the results file (required)\n",
+              f);
+    fputs("  --only EXP[,EXP]    run only these experiments (see `gpumem-report list`)\n"
+          "  --skip EXP[,EXP]    leave these experiments out\n"
+          "  --variant V[,V]     only these variants: NAME or EXP/NAME\n"
+          "  --quick             small sizes, for a smoke run (default: full sizes)\n"
+          "  --metrics LIST      ncu-style comma-separated metric names\n"
+          "                      (default: the report's set, `gpumem-report list --metrics`)\n"
+          "  --repeat N          timed repetitions per variant (default 20)\n"
+          "  --warmup N          untimed launches before timing (default 3)\n"
+          "  --device N          CUDA device ordinal (default 0)\n"
+          "  --no-cache-flush    do not flush L2 before profiled and timed launches\n"
+          "                      (default: flush, as ncu --cache-control all)\n"
+          "  --no-profile        validate and time only; no counters\n"
+          "  --quiet             no progress on stderr\n",
+          f);
+    if (main_job)
+        fputs("  --timestamp         show when the run was taken in the report\n"
+              "  --template FILE     HTML template (default: the installed report.html)\n"
+              "  --gnuplot PROGRAM   gnuplot to run (default: gnuplot on PATH)\n",
+              f);
+    fputs("  --help              this text\n\n"
+          "Exit status: 0 done; 1 a variant failed validation (the report says which) or\n"
+          "the run broke; 2 cannot run here (bad arguments, no GPU, counters not permitted).\n",
+          f);
+}
+
+/* Split "a,b,c" into a NULL-free array of copies; empty items are an error. */
+static bool S_split(const char *opt, const char *val, char ***out, size_t *n)
+{
+    char *copy = gm_xstrdup(val);
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        while (*tok == ' ')
+            tok++;
+        size_t len = strlen(tok);
+        while (len && tok[len - 1] == ' ')
+            tok[--len] = '\0';
+        if (!len)
+            continue;
+        *out = gm_xrealloc(*out, (*n + 1) * sizeof **out);
+        (*out)[(*n)++] = gm_xstrdup(tok);
+    }
+    free(copy);
+    if (*n == 0) {
+        gm_cli_error("%s: empty list '%s'", opt, val);
+        return false;
+    }
+    return true;
+}
+
+static void S_free_list(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* 0 ok, 1 help printed, 2 error printed */
+static int S_parse(int argc, char **argv, S_opts *o)
+{
+    o->repeat = -1;
+    o->warmup = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEEDS_VALUE()                                                   \
+    do {                                                                \
+        if (!v) {                                                       \
+            gm_cli_error("%s needs a value", a);                        \
+            return 2;                                                   \
+        }                                                               \
+        i++;                                                            \
+    } while (0)
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            S_usage(stdout, o->main_job);
+            return 1;
+        } else if (o->main_job && strcmp(a, "--out") == 0) {
+            NEEDS_VALUE();
+            o->out = v;
+        } else if (strcmp(a, "--json") == 0) {
+            NEEDS_VALUE();
+            o->json = v;
+        } else if (o->main_job && strcmp(a, "--format") == 0) {
+            NEEDS_VALUE();
+            if (strcmp(v, "md") && strcmp(v, "html")) {
+                gm_cli_error("--format: '%s' is not md or html", v);
+                return 2;
+            }
+            o->format = v;
+        } else if (strcmp(a, "--only") == 0) {
+            NEEDS_VALUE();
+            if (!S_split(a, v, &o->only, &o->n_only))
+                return 2;
+        } else if (strcmp(a, "--skip") == 0) {
+            NEEDS_VALUE();
+            if (!S_split(a, v, &o->skip, &o->n_skip))
+                return 2;
+        } else if (strcmp(a, "--variant") == 0) {
+            NEEDS_VALUE();
+            if (!S_split(a, v, &o->variants, &o->n_variants))
+                return 2;
+        } else if (strcmp(a, "--quick") == 0) {
+            o->quick = true;
+        } else if (strcmp(a, "--metrics") == 0) {
+            NEEDS_VALUE();
+            o->metrics = v;
+        } else if (strcmp(a, "--repeat") == 0) {
+            NEEDS_VALUE();
+            if (!gm_cli_int(a, v, 1, 100000, &o->repeat))
+                return 2;
+        } else if (strcmp(a, "--warmup") == 0) {
+            NEEDS_VALUE();
+            if (!gm_cli_int(a, v, 0, 10000, &o->warmup))
+                return 2;
+        } else if (strcmp(a, "--device") == 0) {
+            NEEDS_VALUE();
+            if (!gm_cli_int(a, v, 0, 1023, &o->device))
+                return 2;
+        } else if (strcmp(a, "--no-cache-flush") == 0) {
+            o->no_cache_flush = true;
+        } else if (strcmp(a, "--no-profile") == 0) {
+            o->no_profile = true;
+        } else if (strcmp(a, "--quiet") == 0) {
+            o->quiet = true;
+        } else if (o->main_job && strcmp(a, "--timestamp") == 0) {
+            o->timestamp = true;
+        } else if (o->main_job && strcmp(a, "--template") == 0) {
+            NEEDS_VALUE();
+            o->template_path = v;
+        } else if (o->main_job && strcmp(a, "--gnuplot") == 0) {
+            NEEDS_VALUE();
+            o->gnuplot = v;
+        } else {
+            gm_cli_error("unknown option or argument '%s' (see --help)", a);
+            return 2;
+        }
+#undef NEEDS_VALUE
+    }
+    if (o->main_job && !o->out) {
+        gm_cli_error("--out FILE is required (report.html or report.md)");
+        S_usage(stderr, true);
+        return 2;
+    }
+    if (!o->main_job && !o->json) {
+        gm_cli_error("collect: --json FILE is required");
+        return 2;
+    }
+    return 0;
+}
+
+#ifdef GM_HAVE_CUDA
+
+static double S_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct {
+    bool quiet, tty;
+    double t0;
+    const char *last_exp;
+} S_progress;
+
+/* On a terminal one line is rewritten per case; otherwise (a log, CI) one line
+ * per experiment and no control characters. */
+static void S_on_progress(void *ctx, const char *exp, const char *variant, size_t k, size_t n)
+{
+    S_progress *p = ctx;
+    if (p->quiet)
+        return;
+    double dt = S_now() - p->t0;
+    if (p->tty) {
+        fprintf(stderr, "\r\033[K[%zu/%zu] %s / %s  %.1f s", k, n, exp, variant, dt);
+    } else if (!p->last_exp || strcmp(p->last_exp, exp) != 0) {
+        fprintf(stderr, "[%zu/%zu] %s  %.1f s\n", k, n, exp, dt);
+    }
+    p->last_exp = exp;
+    fflush(stderr);
+}
+
+static char *S_default_json_path(const char *out)
+{
+    const char *dot = strrchr(out, '.');
+    const char *slash = strrchr(out, '/');
+    size_t stem = (dot && (!slash || dot > slash)) ? (size_t)(dot - out) : strlen(out);
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_put(&b, out, stem);
+    gm_buf_puts(&b, ".json");
+    return gm_buf_detach(&b);
+}
+
+static char *S_utc_now(void)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    char s[32];
+    gmtime_r(&t, &tm);
+    strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return gm_xstrdup(s);
+}
+
+static void S_fill_header(gm_results *r, const S_opts *o, int argc, char **argv,
+                          char **metrics, size_t n_metrics, const gmc_device_info *dev,
+                          gmc_session *session)
+{
+    r->origin = gm_xstrdup("measured");
+    r->commit = GM_GIT_COMMIT[0] ? gm_xstrdup(GM_GIT_COMMIT) : NULL;
+    r->dirty = GM_GIT_DIRTY;
+    r->taken_at = S_utc_now();
+    gm_collection *c = &r->collection;
+    c->metrics = gm_xcalloc(n_metrics, sizeof *c->metrics);
+    for (size_t i = 0; i < n_metrics; i++)
+        c->metrics[i] = gm_xstrdup(metrics[i]);
+    c->n_metrics = o->no_profile ? 0 : n_metrics;
+    c->passes = session ? gmc_session_passes(session) : -1;
+    c->range_mode = gm_xstrdup(session ? "auto" : "none");
+    c->replay_mode = gm_xstrdup(session ? "user" : "none");
+    c->cache_flush = !o->no_cache_flush;
+    /* CUPTI 13.0 cannot lock clocks; ncu locks them to base by default. */
+    c->clock_control = gm_xstrdup("none");
+    c->command = gm_xcalloc((size_t)argc + 1, sizeof *c->command);
+    c->command[0] = gm_xstrdup("gpumem-report");
+    for (int i = 1; i < argc; i++)
+        c->command[i] = gm_xstrdup(argv[i]);
+    c->n_command = (size_t)argc;
+    gm_device *d = &r->device;
+    if (!d->chip && dev->chip[0])
+        d->chip = gm_xstrdup(dev->chip);
+    if (!d->driver_version && dev->driver_version[0])
+        d->driver_version = gm_xstrdup(dev->driver_version);
+    d->cupti_api = dev->cupti_api;
+}
+
+/* What to tell a user on a machine where nothing can be collected. */
+static void S_no_gpu_hint(void)
+{
+    fputs("  To see what a report looks like without a GPU, render the H100 example:\n"
+          "    gpumem-report render examples/h100/run.json --out report.html\n",
+          stderr);
+}
+
+static int S_collect(int argc, char **argv, S_opts *o)
+{
+    double t_start = S_now();
+    int rc = GM_EXIT_USAGE;
+    gm_error err = {GM_OK, ""};
+    char **metrics = NULL;
+    size_t n_metrics = 0;
+    char *json_path = NULL, *template_path = NULL;
+    gmc_session *session = NULL;
+    gm_results results;
+    gm_results_init(&results);
+
+    gm_suite_opts so = {0};
+    so.only = (const char *const *)o->only;
+    so.n_only = o->n_only;
+    so.skip = (const char *const *)o->skip;
+    so.n_skip = o->n_skip;
+    so.variants = (const char *const *)o->variants;
+    so.n_variants = o->n_variants;
+    so.quick = o->quick;
+    so.device = (int)o->device;
+    so.warmup = (int)o->warmup;
+    so.repeat = (int)o->repeat;
+    so.time_l2_flush = !o->no_cache_flush;
+    if (gm_suite_select_check(&so, &err) != GM_OK) {
+        gm_cli_error("%s", err.message);
+        goto done;
+    }
+
+    gmc_error cerr = {GMC_OK, ""};
+    if (o->metrics) {
+        if (gmc_metric_list_parse(o->metrics, &metrics, &n_metrics, &cerr) != GMC_OK) {
+            gm_cli_error("--metrics: %s", cerr.message);
+            goto done;
+        }
+    } else {
+        for (size_t i = 0; i < gm_catalog_len; i++)
+            if (gm_catalog[i].is_default) {
+                metrics = gm_xrealloc(metrics, (n_metrics + 1) * sizeof *metrics);
+                metrics[n_metrics++] = gm_xstrdup(gm_catalog[i].name);
+            }
+    }
+
+    json_path = o->json ? gm_xstrdup(o->json) : S_default_json_path(o->out);
+    gm_render_opts ro = {0};
+    if (o->main_job) {
+        ro.out_path = o->out;
+        ro.format = o->format ? (strcmp(o->format, "md") == 0 ? GM_FORMAT_MD : GM_FORMAT_HTML)
+                              : gm_format_from_path(o->out);
+        if (ro.format == GM_FORMAT_AUTO) {
+            gm_cli_error("--out %s: cannot tell the format from the extension; "
+                         "use .html or .md, or --format", o->out);
+            goto done;
+        }
+        ro.template_path = o->template_path;
+        ro.exe_path = argv[0];
+        ro.gnuplot = o->gnuplot;
+        ro.timestamp = o->timestamp;
+        if (ro.format == GM_FORMAT_HTML && gm_template_find(&ro, &template_path, &err) != GM_OK) {
+            gm_cli_error("%s", err.message);
+            goto done;
+        }
+        ro.template_path = template_path;
+        if (strcmp(json_path, o->out) == 0) {
+            gm_cli_error("--json and --out name the same file '%s'", o->out);
+            goto done;
+        }
+    }
+
+    gmc_device_info dev;
+    if (gmc_device_info_get((int)o->device, &dev, &cerr) != GMC_OK) {
+        gm_cli_error("cannot collect here: %s", cerr.message);
+        if (cerr.status == GMC_ERR_NO_DRIVER || cerr.status == GMC_ERR_NO_DEVICE)
+            S_no_gpu_hint();
+        goto done;
+    }
+
+    gm_profiler prof = {0};
+    if (!o->no_profile) {
+        gmc_config cfg = gmc_config_default();
+        cfg.device = (int)o->device;
+        cfg.metrics = (const char *const *)metrics;
+        cfg.n_metrics = n_metrics;
+        cfg.flush_l2 = !o->no_cache_flush;
+        if (gmc_session_open(&cfg, &session, &cerr) != GMC_OK) {
+            gm_cli_error("cannot profile here: %s", cerr.message);
+            goto done;
+        }
+        prof.session = session;
+        prof.max_launches = cfg.max_launches;
+        so.profile = gm_profile_cases;
+        so.profile_ctx = &prof;
+    }
+
+    S_progress pg = {o->quiet, isatty(STDERR_FILENO) == 1, S_now(), NULL};
+    so.progress = S_on_progress;
+    so.progress_ctx = &pg;
+    gm_status st = gm_suite_run(&so, &results, &err);
+    if (pg.tty && !o->quiet)
+        fputs("\r\033[K", stderr);
+    if (st != GM_OK) {
+        gm_cli_error("collection stopped: %s", err.message);
+        rc = (st == GM_ERR_NO_DEVICE || st == GM_ERR_PERMISSION) ? GM_EXIT_USAGE : GM_EXIT_FAIL;
+        goto done;
+    }
+    S_fill_header(&results, o, argc, argv, metrics, n_metrics, &dev, session);
+    results.collection.profile_seconds = session ? gm_vreal(prof.seconds) : gm_vabsent();
+    results.collection.total_seconds = gm_vreal(S_now() - t_start);
+
+    if (gm_results_write_file(&results, json_path, &err) != GM_OK) {
+        gm_cli_error("%s", err.message);
+        rc = GM_EXIT_FAIL;
+        goto done;
+    }
+    if (!o->quiet)
+        fprintf(stderr, "results: %s (%zu runs, %.1f s)\n", json_path, results.n_runs,
+                S_now() - t_start);
+    if (o->main_job) {
+        if (gm_render(&results, &ro, &err) != GM_OK) {
+            gm_cli_error("%s", err.message);
+            fprintf(stderr, "  the results are kept in %s; render them again with:\n"
+                            "    gpumem-report render %s --out %s\n",
+                    json_path, json_path, o->out);
+            rc = err.status == GM_ERR_GNUPLOT ? GM_EXIT_USAGE : GM_EXIT_FAIL;
+            goto done;
+        }
+        if (!o->quiet)
+            fprintf(stderr, "report: %s (%.1f s in all)\n", o->out, S_now() - t_start);
+    }
+
+    size_t bad = 0;
+    for (size_t i = 0; i < results.n_runs; i++) {
+        const gm_run *run = &results.runs[i];
+        if (run->check.status == GM_CHECK_FAILED || run->check.status == GM_CHECK_ERROR) {
+            if (bad++ < 10)
+                fprintf(stderr, "gpumem-report: %s %s/%s: %s\n",
+                        gm_check_status_name(run->check.status), run->experiment, run->variant,
+                        run->check.reason ? run->check.reason : "");
+        }
+    }
+    if (bad) {
+        fprintf(stderr, "gpumem-report: %zu run(s) did not pass validation; the %s says which\n",
+                bad, o->main_job ? "report" : "results file");
+        rc = GM_EXIT_FAIL;
+    } else {
+        rc = GM_EXIT_OK;
+    }
+
+done:
+    gmc_session_close(session);
+    gm_results_free(&results);
+    S_free_list(metrics, n_metrics);
+    free(json_path);
+    free(template_path);
+    return rc;
+}
+
+#else /* no CUDA toolkit at build time */
+
+static int S_collect(int argc, char **argv, S_opts *o)
+{
+    (void)argc, (void)argv, (void)o;
+    gm_cli_error("this gpumem-report was built without the CUDA toolkit, so it cannot collect.\n"
+                 "  Rebuild with CUDA_HOME pointing at a CUDA 13 toolkit, or render an existing run:\n"
+                 "    gpumem-report render examples/h100/run.json --out report.html");
+    return GM_EXIT_USAGE;
+}
+
+#endif
+
+static int S_main(int argc, char **argv, bool main_job)
+{
+    S_opts o = {0};
+    o.main_job = main_job;
+    int p = S_parse(argc, argv, &o);
+    int rc = p == 1 ? GM_EXIT_OK : p == 2 ? GM_EXIT_USAGE : S_collect(argc, argv, &o);
+    S_free_list(o.only, o.n_only);
+    S_free_list(o.skip, o.n_skip);
+    S_free_list(o.variants, o.n_variants);
+    return rc;
+}
+
+int gm_cmd_collect(int argc, char **argv) { return S_main(argc, argv, false); }
+
+int gm_cmd_run(int argc, char **argv) { return S_main(argc, argv, true); }
