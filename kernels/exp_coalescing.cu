@@ -139,6 +139,18 @@ gm_status coalescing_describe(gm_case *c, gm_error *err)
     return GM_OK;
 }
 
+typedef struct {
+    const float *in;
+    float *out;
+    size_t n, stride;
+} S_ref_job;
+
+static void S_ref_chunk(void *ctx, size_t i0, size_t i1)
+{
+    S_ref_job *j = (S_ref_job *)ctx;
+    gm_ref_coalescing_range(j->in, j->out, j->n, j->stride, i0, i1);
+}
+
 gm_status coalescing_setup(gm_case *c, gm_error *err)
 {
     gm_status rc = coalescing_describe(c, err);
@@ -155,7 +167,8 @@ gm_status coalescing_setup(gm_case *c, gm_error *err)
     float *h_in = (float *)gm_xmalloc(bytes);
     gm_fill_uniform_f32(h_in, st->n, 0xC0A1E5CEull ^ st->n, -1000.0f, 1000.0f);
     st->ref = (float *)gm_xmalloc(bytes);
-    gm_ref_coalescing(h_in, st->ref, st->n, st->stride);
+    S_ref_job job = {h_in, st->ref, st->n, st->stride};
+    gm_parallel_for(st->n, GM_PAR_ELEMS, S_ref_chunk, &job);
 
     cudaError_t e = cudaMalloc(&st->in, bytes);
     if (e == cudaSuccess)

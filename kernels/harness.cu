@@ -13,10 +13,13 @@ extern "C" {
 #include "../reports/stats.h"
 }
 
+#include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- deterministic data --------------------------------------------------- */
 
@@ -52,29 +55,119 @@ float gm_uniform_f32_at(uint64_t seed, uint64_t i, float lo, float hi)
     return v < hi ? v : lo;   /* rounding may reach hi; keep the half-open range */
 }
 
+typedef struct {
+    void *h;
+    uint64_t seed;
+    double lo, hi;
+} S_fill;
+
+static void S_fill_f32(void *ctx, size_t b, size_t e)
+{
+    S_fill *f = (S_fill *)ctx;
+    float *h = (float *)f->h;
+    for (size_t i = b; i < e; i++)
+        h[i] = gm_uniform_f32_at(f->seed, i, (float)f->lo, (float)f->hi);
+}
+
 void gm_fill_uniform_f32(float *h, size_t n, uint64_t seed, float lo, float hi)
 {
-    for (size_t i = 0; i < n; i++)
-        h[i] = gm_uniform_f32_at(seed, i, lo, hi);
+    S_fill f = {h, seed, lo, hi};
+    gm_parallel_for(n, GM_PAR_ELEMS, S_fill_f32, &f);
+}
+
+static void S_fill_f64(void *ctx, size_t b, size_t e)
+{
+    S_fill *f = (S_fill *)ctx;
+    double *h = (double *)f->h;
+    for (size_t i = b; i < e; i++) {
+        double u = (double)(gm_rand_at(f->seed, i) >> 11) * (1.0 / 9007199254740992.0);
+        double v = f->lo + (f->hi - f->lo) * u;
+        h[i] = v < f->hi ? v : f->lo;
+    }
 }
 
 void gm_fill_uniform_f64(double *h, size_t n, uint64_t seed, double lo, double hi)
 {
-    for (size_t i = 0; i < n; i++) {
-        double u = (double)(gm_rand_at(seed, i) >> 11) * (1.0 / 9007199254740992.0);
-        double v = lo + (hi - lo) * u;
-        h[i] = v < hi ? v : lo;
+    S_fill f = {h, seed, lo, hi};
+    gm_parallel_for(n, GM_PAR_ELEMS, S_fill_f64, &f);
+}
+
+/* Byte i is byte (i mod 8) of output i div 8, little-endian order. */
+static void S_fill_u8(void *ctx, size_t b, size_t e)
+{
+    S_fill *f = (S_fill *)ctx;
+    unsigned char *h = (unsigned char *)f->h;
+    uint64_t z = gm_rand_at(f->seed, b / 8);
+    for (size_t i = b; i < e; i++) {
+        if (i % 8 == 0)
+            z = gm_rand_at(f->seed, i / 8);
+        h[i] = (unsigned char)(z >> (8 * (i % 8)));
     }
 }
 
-/* Eight bytes per splitmix64 output, little-endian order. */
 void gm_fill_bytes(unsigned char *h, size_t n, uint64_t seed)
 {
-    size_t i = 0;
-    for (uint64_t k = 0; i < n; k++) {
-        uint64_t z = gm_rand_at(seed, k);
-        for (int b = 0; b < 8 && i < n; b++, i++)
-            h[i] = (unsigned char)(z >> (8 * b));
+    S_fill f = {h, seed, 0.0, 0.0};
+    gm_parallel_for(n, GM_PAR_ELEMS, S_fill_u8, &f);
+}
+
+/* ---- shared inputs -------------------------------------------------------- */
+
+typedef struct S_shared {
+    struct S_shared *next;
+    char *key;
+    void *obj;
+    int refs;
+    void (*destroy)(void *obj);
+} S_shared;
+
+static S_shared *S_shared_list;
+
+gm_status gm_shared_get(const char *key, size_t size,
+                        gm_status (*build)(void *obj, void *ctx, gm_error *err),
+                        void (*destroy)(void *obj), void *ctx, void **obj, gm_error *err)
+{
+    for (S_shared *e = S_shared_list; e; e = e->next)
+        if (strcmp(e->key, key) == 0) {
+            e->refs++;
+            *obj = e->obj;
+            return GM_OK;
+        }
+    *obj = NULL;
+    void *o = gm_xcalloc(1, size ? size : 1);
+    gm_status st = build(o, ctx, err);
+    if (st != GM_OK) {
+        destroy(o);
+        free(o);
+        return st;
+    }
+    S_shared *e = (S_shared *)gm_xcalloc(1, sizeof *e);
+    e->key = gm_xstrdup(key);
+    e->obj = o;
+    e->refs = 1;
+    e->destroy = destroy;
+    e->next = S_shared_list;
+    S_shared_list = e;
+    *obj = o;
+    return GM_OK;
+}
+
+void gm_shared_release(void *obj)
+{
+    if (!obj)
+        return;
+    for (S_shared **p = &S_shared_list; *p; p = &(*p)->next) {
+        S_shared *e = *p;
+        if (e->obj != obj)
+            continue;
+        if (--e->refs > 0)
+            return;
+        *p = e->next;
+        e->destroy(e->obj);
+        free(e->obj);
+        free(e->key);
+        free(e);
+        return;
     }
 }
 
@@ -84,16 +177,63 @@ gm_status gm_poison(void *dev, size_t bytes, cudaStream_t s, gm_error *err)
     return GM_OK;
 }
 
+/* ---- host parallelism ----------------------------------------------------- */
+
+typedef struct {
+    void (*fn)(void *ctx, size_t begin, size_t end);
+    void *ctx;
+    size_t begin, end;
+} S_job;
+
+static void *S_job_run(void *p)
+{
+    S_job *j = (S_job *)p;
+    j->fn(j->ctx, j->begin, j->end);
+    return NULL;
+}
+
+#define S_MAX_THREADS 16
+
+void gm_parallel_for(size_t n, size_t min_chunk, void (*fn)(void *ctx, size_t begin, size_t end),
+                     void *ctx)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int t = cpus < 1 ? 1 : cpus > S_MAX_THREADS ? S_MAX_THREADS : (int)cpus;
+    size_t chunks = n / (min_chunk ? min_chunk : 1);
+    if (chunks < (size_t)t)
+        t = chunks < 1 ? 1 : (int)chunks;
+    S_job job[S_MAX_THREADS];
+    pthread_t th[S_MAX_THREADS];
+    bool started[S_MAX_THREADS] = {false};
+    for (int k = 0; k < t; k++) {
+        job[k].fn = fn;
+        job[k].ctx = ctx;
+        job[k].begin = n / (size_t)t * (size_t)k;
+        job[k].end = (k == t - 1) ? n : n / (size_t)t * (size_t)(k + 1);
+    }
+    for (int k = 1; k < t; k++)
+        started[k] = pthread_create(&th[k], NULL, S_job_run, &job[k]) == 0;
+    S_job_run(&job[0]);
+    for (int k = 1; k < t; k++) {
+        if (started[k])
+            pthread_join(th[k], NULL);
+        else
+            S_job_run(&job[k]);   /* no thread: do its share here */
+    }
+}
+
 /* ---- comparison ----------------------------------------------------------- */
 
 /* The first few mismatches go into the reason, as llm.c prints them. */
 #define S_SHOWN 5
 
 typedef struct {
-    long long checked, mismatches;
+    long long mismatches, nans;
     long long idx[S_SHOWN];
     double got[S_SHOWN], want[S_SHOWN];
     int shown;
+    double max_err, max_ref;   /* real compares: max |got-ref| (finite), max |ref| */
+    long long max_ierr;        /* exact compares: max |got-ref| */
 } S_tally;
 
 static void S_tally_add(S_tally *t, long long i, double got, double want)
@@ -107,11 +247,27 @@ static void S_tally_add(S_tally *t, long long i, double got, double want)
     t->mismatches++;
 }
 
+/* Chunks are merged in index order, so the first mismatches stay the first. */
+static void S_tally_merge(S_tally *into, const S_tally *t)
+{
+    for (int k = 0; k < t->shown && into->shown < S_SHOWN; k++) {
+        into->idx[into->shown] = t->idx[k];
+        into->got[into->shown] = t->got[k];
+        into->want[into->shown] = t->want[k];
+        into->shown++;
+    }
+    into->mismatches += t->mismatches;
+    into->nans += t->nans;
+    into->max_err = t->max_err > into->max_err ? t->max_err : into->max_err;
+    into->max_ref = t->max_ref > into->max_ref ? t->max_ref : into->max_ref;
+    into->max_ierr = t->max_ierr > into->max_ierr ? t->max_ierr : into->max_ierr;
+}
+
 /* Fill out from the tally: status, counts, first mismatch and a reason that
  * lists the first S_SHOWN mismatches. */
-static void S_tally_finish(const S_tally *t, const char *bound, gm_check *out)
+static void S_tally_finish(const S_tally *t, long long checked, const char *bound, gm_check *out)
 {
-    out->checked = t->checked;
+    out->checked = checked;
     out->mismatches = t->mismatches;
     out->has_first_mismatch = t->mismatches > 0;
     out->reason = NULL;
@@ -127,7 +283,7 @@ static void S_tally_finish(const S_tally *t, const char *bound, gm_check *out)
     out->first_expected = t->want[0];
     gm_buf b = GM_BUF_INIT;
     gm_buf_printf(&b, "%lld of %lld elements differ from the CPU reference (%s):", t->mismatches,
-                  t->checked, bound);
+                  checked, bound);
     for (int k = 0; k < t->shown; k++)
         gm_buf_printf(&b, "%s [%lld] got %.9g, expected %.9g", k ? ";" : "", t->idx[k], t->got[k],
                       t->want[k]);
@@ -136,101 +292,114 @@ static void S_tally_finish(const S_tally *t, const char *bound, gm_check *out)
     out->reason = gm_buf_detach(&b);
 }
 
-/* |got-ref| <= atol + rtol*|ref|, written so that NaN (in either) fails.
- * out->tolerance is the largest bound applied: atol + rtol * max|ref|. */
-#define S_COMPARE_REAL(T)                                                          \
-    S_tally t;                                                                     \
-    memset(&t, 0, sizeof t);                                                       \
-    double max_err = 0.0, max_ref = 0.0;                                           \
-    long long nans = 0;                                                            \
-    for (size_t i = 0; i < n; i++) {                                               \
-        double g = (double)got[i], r = (double)ref[i];                             \
-        double e = fabs(g - r);                                                    \
-        if (e == e) {                                                              \
-            if (e > max_err)                                                       \
-                max_err = e;                                                       \
-        } else {                                                                   \
-            nans++;                                                                \
-        }                                                                          \
-        if (fabs(r) > max_ref)                                                     \
-            max_ref = fabs(r);                                                     \
-        if (!(e <= atol + rtol * fabs(r)))                                         \
-            S_tally_add(&t, (long long)i, g, r);                                   \
-    }                                                                              \
-    t.checked = (long long)n;                                                      \
-    char bound[96];                                                                \
-    snprintf(bound, sizeof bound, "|got-ref| <= %g + %g*|ref|%s", atol, rtol,      \
-             nans ? ", NaN found" : "");                                           \
-    S_tally_finish(&t, bound, out);                                                \
-    out->tolerance = atol + rtol * max_ref;                                        \
-    out->max_abs_error = nans ? gm_vabsent() : gm_vreal(max_err);
+#define S_CHUNKS 64
+
+/* A comparison split into S_CHUNKS ranges, run by gm_parallel_for over chunk
+ * numbers; each chunk has its own tally. */
+template <typename T> struct S_cmp {
+    const T *got, *ref;
+    size_t n;
+    double atol, rtol;
+    bool exact;
+    S_tally tally[S_CHUNKS];
+};
+
+template <typename T> static void S_cmp_chunk(void *ctx, size_t b, size_t e)
+{
+    S_cmp<T> *c = (S_cmp<T> *)ctx;
+    for (size_t k = b; k < e; k++) {
+        S_tally *t = &c->tally[k];
+        size_t i0 = c->n / S_CHUNKS * k, i1 = (k == S_CHUNKS - 1) ? c->n : c->n / S_CHUNKS * (k + 1);
+        if (c->exact) {
+            /* memcmp settles the common equal case at memory speed. */
+            if (i1 == i0 || memcmp(c->got + i0, c->ref + i0, (i1 - i0) * sizeof(T)) == 0)
+                continue;
+            for (size_t i = i0; i < i1; i++) {
+                if (c->got[i] == c->ref[i])
+                    continue;
+                long long d;
+                if (__builtin_sub_overflow((long long)c->got[i], (long long)c->ref[i], &d) ||
+                    d == LLONG_MIN)
+                    d = LLONG_MAX;   /* 64-bit differences saturate */
+                d = d < 0 ? -d : d;
+                t->max_ierr = d > t->max_ierr ? d : t->max_ierr;
+                S_tally_add(t, (long long)i, (double)c->got[i], (double)c->ref[i]);
+            }
+        } else {
+            /* |got-ref| <= atol + rtol*|ref|, written so that NaN in either fails. */
+            for (size_t i = i0; i < i1; i++) {
+                double g = (double)c->got[i], r = (double)c->ref[i];
+                double err = fabs(g - r);
+                if (err == err)
+                    t->max_err = err > t->max_err ? err : t->max_err;
+                else
+                    t->nans++;
+                t->max_ref = fabs(r) > t->max_ref ? fabs(r) : t->max_ref;
+                if (!(err <= c->atol + c->rtol * fabs(r)))
+                    S_tally_add(t, (long long)i, g, r);
+            }
+        }
+    }
+}
+
+template <typename T>
+static void S_compare(const T *got, const T *ref, size_t n, bool exact, double atol, double rtol,
+                      gm_check *out)
+{
+    S_cmp<T> *c = (S_cmp<T> *)gm_xcalloc(1, sizeof *c);
+    c->got = got;
+    c->ref = ref;
+    c->n = n;
+    c->atol = atol;
+    c->rtol = rtol;
+    c->exact = exact;
+    /* S_CHUNKS pieces; one thread below ~64 K elements. */
+    gm_parallel_for(S_CHUNKS, n >= ((size_t)1 << 16) ? 1 : S_CHUNKS, S_cmp_chunk<T>, c);
+    S_tally all;
+    memset(&all, 0, sizeof all);
+    for (int k = 0; k < S_CHUNKS; k++)
+        S_tally_merge(&all, &c->tally[k]);
+    free(c);
+    if (exact) {
+        S_tally_finish(&all, (long long)n, "exact", out);
+        out->tolerance = NAN;
+        out->max_abs_error = gm_vint(all.max_ierr);
+    } else {
+        char bound[96];
+        snprintf(bound, sizeof bound, "|got-ref| <= %g + %g*|ref|%s", atol, rtol,
+                 all.nans ? ", NaN found" : "");
+        S_tally_finish(&all, (long long)n, bound, out);
+        /* The largest per-element bound applied. */
+        out->tolerance = atol + rtol * all.max_ref;
+        out->max_abs_error = all.nans ? gm_vabsent() : gm_vreal(all.max_err);
+    }
+}
 
 void gm_compare_f32(const float *got, const float *ref, size_t n, double atol, double rtol,
                     gm_check *out)
 {
-    S_COMPARE_REAL(float)
+    S_compare<float>(got, ref, n, false, atol, rtol, out);
 }
 
 void gm_compare_f64(const double *got, const double *ref, size_t n, double atol, double rtol,
                     gm_check *out)
 {
-    S_COMPARE_REAL(double)
+    S_compare<double>(got, ref, n, false, atol, rtol, out);
 }
-
-/* Exact comparisons: a memcmp settles the common equal case at memory speed;
- * only a mismatch pays for the element loop. */
-#define S_COMPARE_EXACT(T)                                                         \
-    S_tally t;                                                                     \
-    memset(&t, 0, sizeof t);                                                       \
-    long long max_err = 0;                                                         \
-    if (n > 0 && memcmp(got, ref, n * sizeof(T)) != 0) {                           \
-        for (size_t i = 0; i < n; i++) {                                           \
-            if (got[i] != ref[i]) {                                                \
-                long long d = (long long)got[i] - (long long)ref[i];               \
-                d = d < 0 ? -d : d;                                                \
-                if (d > max_err)                                                   \
-                    max_err = d;                                                   \
-                S_tally_add(&t, (long long)i, (double)got[i], (double)ref[i]);     \
-            }                                                                      \
-        }                                                                          \
-    }                                                                              \
-    t.checked = (long long)n;                                                      \
-    S_tally_finish(&t, "exact", out);                                              \
-    out->tolerance = NAN;                                                          \
-    out->max_abs_error = gm_vint(max_err);
 
 void gm_compare_u8(const unsigned char *got, const unsigned char *ref, size_t n, gm_check *out)
 {
-    S_COMPARE_EXACT(unsigned char)
+    S_compare<unsigned char>(got, ref, n, true, 0.0, 0.0, out);
 }
 
 void gm_compare_i32(const int *got, const int *ref, size_t n, gm_check *out)
 {
-    S_COMPARE_EXACT(int)
+    S_compare<int>(got, ref, n, true, 0.0, 0.0, out);
 }
 
-/* Differences of 64-bit values can overflow long long: only the magnitude of
- * representable differences is tracked (saturating). */
 void gm_compare_i64(const long long *got, const long long *ref, size_t n, gm_check *out)
 {
-    S_tally t;
-    memset(&t, 0, sizeof t);
-    long long max_err = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (got[i] == ref[i])
-            continue;
-        long long d;
-        if (__builtin_sub_overflow(got[i], ref[i], &d) || d == LLONG_MIN)
-            d = LLONG_MAX;
-        d = d < 0 ? -d : d;
-        if (d > max_err)
-            max_err = d;
-        S_tally_add(&t, (long long)i, (double)got[i], (double)ref[i]);
-    }
-    t.checked = (long long)n;
-    S_tally_finish(&t, "exact", out);
-    out->tolerance = NAN;
-    out->max_abs_error = gm_vint(max_err);
+    S_compare<long long>(got, ref, n, true, 0.0, 0.0, out);
 }
 
 gm_status gm_check_f32(const float *dev, const float *ref, size_t n, double atol, double rtol,

@@ -9,12 +9,21 @@ size_t gm_ref_coalescing_index(size_t i, size_t n, size_t stride)
     return (i % m) * stride + i / m;
 }
 
-/* The same permutation written as two loops (i = c*m + r), with no division
- * per element. */
-void gm_ref_coalescing(const float *in, float *out, size_t n, size_t stride)
+/* i = c*m + r reads in[r*s + c]: one division per column, not per element. */
+void gm_ref_coalescing_range(const float *in, float *out, size_t n, size_t stride, size_t i0,
+                             size_t i1)
 {
     size_t m = n / stride;
-    for (size_t c = 0; c < stride; c++)
-        for (size_t r = 0; r < m; r++)
-            out[c * m + r] = in[r * stride + c];
+    size_t i = i0;
+    while (i < i1) {
+        size_t c = i / m, r = i % m;
+        size_t stop = (c + 1) * m < i1 ? (c + 1) * m : i1;
+        for (; i < stop; i++, r++)
+            out[i] = in[r * stride + c];
+    }
+}
+
+void gm_ref_coalescing(const float *in, float *out, size_t n, size_t stride)
+{
+    gm_ref_coalescing_range(in, out, n, stride, 0, n);
 }

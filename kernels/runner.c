@@ -248,12 +248,14 @@ static void S_set_check(gm_run *run, gm_check_status status, const char *reason)
 /* Runs one case into a new run.  Returns GM_OK when the suite may go on (the
  * case may still be not-run, failed or in error: see run->check), a status when
  * it must stop (a CUDA error: the context may be unusable).  *live is set when
- * the case stays set up (its teardown is the caller's). */
+ * the case stays set up: its teardown is the caller's, at the end of the
+ * experiment, so that the cases of one experiment may share inputs that their
+ * setup built once.  *profile: it goes to the profile hook. */
 static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_index,
-                            bool *live, gm_error *err)
+                            bool *live, bool *profile, gm_error *err)
 {
     const gm_variant *v = c->variant;
-    *live = false;
+    *live = *profile = false;
     *run_index = out->n_runs;
     gm_run *run = gm_results_add_run(out);
     run->experiment = gm_xstrdup(v->experiment->id);
@@ -325,10 +327,9 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
             return gm_fail(err, st, "%s/%s: %s", v->experiment->id, v->name, e.message);
         return GM_OK;
     }
-    if (x->o->profile && !v->on_host && run->check.status == GM_CHECK_PASSED && !x->o->validate_only)
-        *live = true;
-    else
-        v->teardown(c);
+    *live = true;
+    *profile = x->o->profile && !x->o->validate_only && !v->on_host &&
+               run->check.status == GM_CHECK_PASSED;
     return GM_OK;
 }
 
@@ -369,6 +370,7 @@ static gm_status S_run_experiment(S_ctx *x, const gm_experiment_def *d, gm_resul
     gm_case *cases = gm_xcalloc(n, sizeof *cases);
     size_t *run_of = gm_xcalloc(n, sizeof *run_of);
     bool *live = gm_xcalloc(n, sizeof *live);
+    bool *prof = gm_xcalloc(n, sizeof *prof);
     size_t m = 0;
     for (size_t r = 0; r < gm_suite_len; r++)
         if (gm_suite[r].experiment == d && gm_suite_selects_variant(o, &gm_suite[r]))
@@ -379,20 +381,20 @@ static gm_status S_run_experiment(S_ctx *x, const gm_experiment_def *d, gm_resul
         ++*k;
         if (o->progress)
             o->progress(o->progress_ctx, d->id, cases[i].variant->name, *k, total);
-        st = S_run_case(x, &cases[i], out, &run_of[i], &live[i], err);
+        st = S_run_case(x, &cases[i], out, &run_of[i], &live[i], &prof[i], err);
     }
 
     /* The profile hook gets the validated GPU cases and their runs; the run
      * pointers are taken only now, after the last gm_results_add_run. */
     size_t nl = 0;
     for (size_t i = 0; i < m; i++)
-        nl += live[i];
+        nl += prof[i];
     if (st == GM_OK && nl > 0) {
         gm_case **pc = gm_xcalloc(nl, sizeof *pc);
         gm_run **pr = gm_xcalloc(nl, sizeof *pr);
         size_t j = 0;
         for (size_t i = 0; i < m; i++)
-            if (live[i]) {
+            if (prof[i]) {
                 pc[j] = &cases[i];
                 pr[j] = &out->runs[run_of[i]];
                 j++;
@@ -407,6 +409,7 @@ static gm_status S_run_experiment(S_ctx *x, const gm_experiment_def *d, gm_resul
     free(cases);
     free(run_of);
     free(live);
+    free(prof);
     return st;
 }
 

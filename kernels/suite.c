@@ -113,6 +113,40 @@ GM_LAUNCH_FN(coalescing_launch_stride);
 GM_LAUNCH_FN(coalescing_launch_float2);
 GM_LAUNCH_FN(coalescing_launch_float4);
 
+/* exp_alignment.cu */
+GM_EXPERIMENT_FNS(alignment);
+GM_LAUNCH_FN(alignment_launch_scalar);
+GM_LAUNCH_FN(alignment_launch_float4);
+
+/* exp_aos_soa.cu */
+GM_EXPERIMENT_FNS(aos_soa);
+GM_LAUNCH_FN(aos_soa_launch_aos);
+GM_LAUNCH_FN(aos_soa_launch_soa);
+GM_LAUNCH_FN(aos_soa_launch_aos_padded);
+
+/* exp_rgb.cu */
+GM_EXPERIMENT_FNS(rgb);
+GM_LAUNCH_FN(rgb_launch_interleaved);
+GM_LAUNCH_FN(rgb_launch_planar);
+GM_LAUNCH_FN(rgb_launch_planar_x16);
+
+/* exp_traversal2d.cu */
+GM_EXPERIMENT_FNS(traversal2d);
+GM_LAUNCH_FN(traversal2d_launch_row_mapping);
+GM_LAUNCH_FN(traversal2d_launch_col_mapping);
+
+/* exp_grid3d.cu */
+GM_EXPERIMENT_FNS(grid3d);
+GM_LAUNCH_FN(grid3d_launch_zmajor);
+GM_LAUNCH_FN(grid3d_launch_xmajor);
+
+/* exp_matvec.cu */
+GM_EXPERIMENT_FNS(matvec);
+GM_LAUNCH_FN(matvec_launch_thread_rowmajor);
+GM_LAUNCH_FN(matvec_launch_thread_colmajor);
+GM_LAUNCH_FN(matvec_launch_warp_rowmajor);
+GM_LAUNCH_FN(matvec_launch_warp_rowmajor_vec4);
+
 /* ---- experiments 8-14: declarations ---- */
 
 /* ---- experiment descriptions ---------------------------------------------- */
@@ -136,10 +170,124 @@ static const gm_experiment_def S_coalescing = {
     .baseline_variant = "stride",
 };
 
+static const gm_experiment_def S_alignment = {
+    .id = "alignment",
+    .title = "Misaligned reads",
+    .summary =
+        "A contiguous copy whose source starts 0 to 128 bytes past a line boundary. A warp's "
+        "128-byte request then straddles two 128-byte lines unless the offset is a multiple of "
+        "128, and five 32-byte sectors instead of four unless it is a multiple of 32: at 96 "
+        "bytes it costs a second line but no extra bytes, at 100 bytes both. Neighbouring "
+        "warps share the straddled lines, so caches absorb much of the cost; the sector "
+        "counts show what remains. 16-byte loads need 16-byte-aligned addresses and run only "
+        "at those offsets.",
+    .source = "001 (offsets 0, 96, 100: cross a line, pay in time; cross a sector, pay in bytes)",
+    .sweep_param = "offset",
+    .sweep_log2 = false,
+    .series_param = NULL,
+    .bandwidth_bound = true,
+    .baseline_variant = "scalar",
+};
+
+static const gm_experiment_def S_aos_soa = {
+    .id = "aos_soa",
+    .title = "Array of structures vs structure of arrays",
+    .summary =
+        "Particles with position, velocity and mass (7 floats). A kinetic-energy step reads 4 "
+        "of the 7 fields, a drag step reads and writes all of them. Stored as an array of "
+        "28-byte structures, one field load of a warp spans 896 bytes and pulls the unused "
+        "fields through the memory system; as seven arrays every load is 128 contiguous "
+        "bytes. Structures padded to 32 bytes and read with 16-byte loads move whole "
+        "structures at full width: as good as arrays when every field is needed, not when "
+        "only some are.",
+    .source = "000 (AoS vs SoA particles), 001 (SoA as the fix for uncoalesced loads)",
+    .sweep_param = NULL,
+    .sweep_log2 = false,
+    .series_param = "fields",
+    .bandwidth_bound = true,
+    .baseline_variant = "aos",
+};
+
+static const gm_experiment_def S_rgb = {
+    .id = "rgb",
+    .title = "Interleaved vs planar RGB: inverting the red channel",
+    .summary =
+        "The lab report's experiment: invert the red byte of every pixel in place, with the "
+        "image stored interleaved (RGBRGB...) or as three planes, for 64 to 1024 threads per "
+        "block at 1, 2 and 4 times 960x1280 pixels, and at 64 times where the image (236 MB) "
+        "is far larger than L2 and launch overhead no longer dominates. Interleaved, a warp's "
+        "32 one-byte accesses span 96 bytes, so the green and blue bytes move too; planar, "
+        "they are 32 contiguous bytes. Planar with 16 bytes per thread shows what the same "
+        "layout gives when each thread moves a full 16-byte word.",
+    .source = "003 (lab report, part 1: tables 1-3)",
+    .sweep_param = "block",
+    .sweep_log2 = true,
+    .series_param = "scale",
+    .bandwidth_bound = true,
+    .baseline_variant = "interleaved",
+};
+
+static const gm_experiment_def S_traversal2d = {
+    .id = "traversal2d",
+    .title = "Row-major vs column-major thread mapping",
+    .summary =
+        "c = a + b over a row-major n x n matrix with the same 32x8 thread blocks; only which "
+        "index the fastest thread index drives changes. Mapped along rows, a warp reads 128 "
+        "contiguous bytes; mapped down columns, its 32 loads are a whole row apart and touch "
+        "32 sectors for 4 useful bytes each. Neighbouring warps of a block read the "
+        "neighbouring columns, so L1 and L2 recover part of the waste.",
+    .source = "004 (2D row- vs column-major access: 450 vs 90 GB/s claimed)",
+    .sweep_param = "n",
+    .sweep_log2 = true,
+    .series_param = NULL,
+    .bandwidth_bound = true,
+    .baseline_variant = "col_mapping",
+};
+
+static const gm_experiment_def S_grid3d = {
+    .id = "grid3d",
+    .title = "3D grid walked along z: z-major vs x-major storage",
+    .summary =
+        "A second difference along z over an n^3 grid, a warp working on 32 consecutive z at "
+        "one (x, y). Stored z-major, those 32 values are 128 contiguous bytes; stored x-major "
+        "they are n^2 floats apart and every thread's load is a separate line. The threads and "
+        "the arithmetic are identical; only the storage order differs.",
+    .source = "000 (weather-model grid: up to 32x from the layout)",
+    .sweep_param = "n",
+    .sweep_log2 = true,
+    .series_param = NULL,
+    .bandwidth_bound = true,
+    .baseline_variant = "xmajor",
+};
+
+static const gm_experiment_def S_matvec = {
+    .id = "matvec",
+    .title = "Matrix-vector product: layout against thread mapping",
+    .summary =
+        "y = A x with a thread per row or a warp per row, over row-major or column-major A. A "
+        "thread per row coalesces only with column-major A (a warp reads a column slice); a "
+        "warp per row coalesces with row-major A (a warp reads a row slice). A thread per row "
+        "also leaves only n threads, too few to keep enough loads in flight on a large GPU; a "
+        "warp per row with 16-byte loads is the layout-and-mapping pair that streams A at "
+        "memory speed.",
+    .source = "000 (row- vs column-major matrix-vector products, thread vs warp per row)",
+    .sweep_param = "n",
+    .sweep_log2 = true,
+    .series_param = NULL,
+    .bandwidth_bound = true,
+    .baseline_variant = "thread_rowmajor",
+};
+
 /* ---- experiments 8-14: descriptions ---- */
 
 const gm_experiment_def *const gm_experiments[] = {
     &S_coalescing,
+    &S_alignment,
+    &S_aos_soa,
+    &S_rgb,
+    &S_traversal2d,
+    &S_grid3d,
+    &S_matvec,
     /* ---- experiments 8-14 ---- */
 };
 const size_t gm_experiments_len = sizeof gm_experiments / sizeof gm_experiments[0];
@@ -149,6 +297,23 @@ const size_t gm_experiments_len = sizeof gm_experiments / sizeof gm_experiments[
 /* Sizes: N = 2^25 floats (128 MiB read, 128 MiB written per launch, about
  * 0.1 ms at H100 copy bandwidth); --quick N = 2^22. */
 #define S_COAL_N {"n", GM_VALUES(1 << 25), GM_VALUES(1 << 22)}
+/* The same N for the shifted copy: 33 offsets of 256 MiB of traffic. */
+#define S_ALIGN_N {"n", GM_VALUES(1 << 25), GM_VALUES(1 << 22)}
+#define S_ALIGN_OFFSETS                                                           \
+    GM_VALUES(0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 76, 80,  \
+              84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124, 128)
+/* 2^23 particles: 224 MiB each way for the 7-field step, 160 MiB for energy. */
+#define S_AOS_N {"n", GM_VALUES(1 << 23), GM_VALUES(1 << 20)}
+#define S_AOS_FIELDS {"fields", GM_VALUES(4, 7)}
+/* Pixel count multiples of 960x1280 (the seed's 1x, 2x, 4x and our 64x). */
+#define S_RGB_SCALE {"scale", GM_VALUES(1, 2, 4, 64), GM_VALUES(1)}
+#define S_RGB_BLOCK {"block", GM_VALUES(64, 128, 256, 512, 1024), GM_VALUES(128, 256)}
+/* 8192^2: 256 MiB per matrix, 768 MiB moved. */
+#define S_T2D_N {"n", GM_VALUES(1024, 2048, 4096, 8192), GM_VALUES(1024)}
+/* 256^3 = 64 MiB, 384^3 = 216 MiB per grid. */
+#define S_G3D_N {"n", GM_VALUES(128, 256, 384), GM_VALUES(128)}
+/* 8192^2 floats: A is 256 MiB. */
+#define S_MV_N {"n", GM_VALUES(2048, 4096, 8192), GM_VALUES(1024)}
 
 const gm_variant gm_suite[] = {
     /* 1. coalescing */
@@ -175,6 +340,131 @@ const gm_variant gm_suite[] = {
      .params = {S_COAL_N, {"stride", GM_VALUES(1)}},
      GM_FNS(coalescing),
      .launch = coalescing_launch_float4,
+     .idempotent = true},
+
+    /* 2. alignment */
+    {.experiment = &S_alignment,
+     .name = "scalar",
+     .layout = "out[i] = in[offset/4 + i]: each warp reads 128 contiguous bytes starting "
+               "offset bytes past a 512-byte-aligned base",
+     .params = {S_ALIGN_N, {"offset", S_ALIGN_OFFSETS, GM_VALUES(0, 4, 32, 96, 100, 128)}},
+     GM_FNS(alignment),
+     .launch = alignment_launch_scalar,
+     .idempotent = true},
+    {.experiment = &S_alignment,
+     .name = "float4",
+     .layout = "the same copy with 16-byte loads: each warp reads 512 contiguous bytes; "
+               "needs a 16-byte-aligned source",
+     .params = {S_ALIGN_N,
+                {"offset", GM_VALUES(0, 16, 32, 48, 64, 80, 96, 100, 112, 128),
+                 GM_VALUES(0, 96, 100)}},
+     GM_FNS(alignment),
+     .launch = alignment_launch_float4,
+     .idempotent = true},
+
+    /* 3. aos_soa */
+    {.experiment = &S_aos_soa,
+     .name = "aos",
+     .layout = "array of 28-byte structures {x,y,z,vx,vy,vz,m}, fields read one float at a time",
+     .params = {S_AOS_N, S_AOS_FIELDS},
+     GM_FNS(aos_soa),
+     .launch = aos_soa_launch_aos,
+     .idempotent = true},
+    {.experiment = &S_aos_soa,
+     .name = "soa",
+     .layout = "seven float arrays x[], y[], z[], vx[], vy[], vz[], m[]",
+     .params = {S_AOS_N, S_AOS_FIELDS},
+     GM_FNS(aos_soa),
+     .launch = aos_soa_launch_soa,
+     .idempotent = true},
+    {.experiment = &S_aos_soa,
+     .name = "aos_padded",
+     .layout = "array of 32-byte structures {x,y,z,pad,vx,vy,vz,m} read as two 16-byte loads",
+     .params = {S_AOS_N, S_AOS_FIELDS},
+     GM_FNS(aos_soa),
+     .launch = aos_soa_launch_aos_padded,
+     .idempotent = true},
+
+    /* 4. rgb (in place: reset restores the image before every launch) */
+    {.experiment = &S_rgb,
+     .name = "interleaved",
+     .layout = "RGBRGB...: thread i inverts byte 3i, a warp's accesses 3 bytes apart",
+     .params = {S_RGB_SCALE, S_RGB_BLOCK},
+     GM_FNS(rgb),
+     .launch = rgb_launch_interleaved},
+    {.experiment = &S_rgb,
+     .name = "planar",
+     .layout = "RRR...GGG...BBB...: thread i inverts red byte i, a warp's accesses contiguous",
+     .params = {S_RGB_SCALE, S_RGB_BLOCK},
+     GM_FNS(rgb),
+     .launch = rgb_launch_planar},
+    {.experiment = &S_rgb,
+     .name = "planar_x16",
+     .layout = "planar, thread i inverts red bytes 16i..16i+15 with one 16-byte load and store",
+     .params = {S_RGB_SCALE, {"block", GM_VALUES(256)}},
+     GM_FNS(rgb),
+     .launch = rgb_launch_planar_x16},
+
+    /* 5. traversal2d */
+    {.experiment = &S_traversal2d,
+     .name = "row_mapping",
+     .layout = "row-major arrays, threadIdx.x along a row: a warp reads 128 contiguous bytes",
+     .params = {S_T2D_N},
+     GM_FNS(traversal2d),
+     .launch = traversal2d_launch_row_mapping,
+     .idempotent = true},
+    {.experiment = &S_traversal2d,
+     .name = "col_mapping",
+     .layout = "row-major arrays, threadIdx.x down a column: a warp's loads are a row apart",
+     .params = {S_T2D_N},
+     GM_FNS(traversal2d),
+     .launch = traversal2d_launch_col_mapping,
+     .idempotent = true},
+
+    /* 6. grid3d */
+    {.experiment = &S_grid3d,
+     .name = "zmajor",
+     .layout = "(x,y,z) at z + n(y + n x); a warp takes 32 consecutive z: 128 contiguous bytes",
+     .params = {S_G3D_N},
+     GM_FNS(grid3d),
+     .launch = grid3d_launch_zmajor,
+     .idempotent = true},
+    {.experiment = &S_grid3d,
+     .name = "xmajor",
+     .layout = "(x,y,z) at x + n(y + n z); a warp takes 32 consecutive z: loads 4n^2 bytes apart",
+     .params = {S_G3D_N},
+     GM_FNS(grid3d),
+     .launch = grid3d_launch_xmajor,
+     .idempotent = true},
+
+    /* 7. matvec */
+    {.experiment = &S_matvec,
+     .name = "thread_rowmajor",
+     .layout = "thread per row, row-major A: a warp's loads are a row (4n bytes) apart",
+     .params = {S_MV_N},
+     GM_FNS(matvec),
+     .launch = matvec_launch_thread_rowmajor,
+     .idempotent = true},
+    {.experiment = &S_matvec,
+     .name = "thread_colmajor",
+     .layout = "thread per row, column-major A: a warp reads 128 contiguous bytes of a column",
+     .params = {S_MV_N},
+     GM_FNS(matvec),
+     .launch = matvec_launch_thread_colmajor,
+     .idempotent = true},
+    {.experiment = &S_matvec,
+     .name = "warp_rowmajor",
+     .layout = "warp per row, row-major A: a warp reads 128 contiguous bytes of a row per step",
+     .params = {S_MV_N},
+     GM_FNS(matvec),
+     .launch = matvec_launch_warp_rowmajor,
+     .idempotent = true},
+    {.experiment = &S_matvec,
+     .name = "warp_rowmajor_vec4",
+     .layout = "warp per row, row-major A, 16-byte loads: 512 contiguous bytes per step",
+     .params = {S_MV_N},
+     GM_FNS(matvec),
+     .launch = matvec_launch_warp_rowmajor_vec4,
      .idempotent = true},
 
     /* ---- experiments 8-14 ---- */

@@ -47,7 +47,7 @@ extern "C" {
 /* ---- parameters and sweeps ------------------------------------------------ */
 
 #define GM_MAX_PARAMS 6
-#define GM_MAX_VALUES 32
+#define GM_MAX_VALUES 40   /* 33 alignment offsets 0..128 in 4-byte steps, and GM_END */
 #define GM_END LLONG_MIN   /* terminates a value list (0 is a legal value) */
 
 /* A row's parameter: its values at the full size set and at --quick.  The
@@ -176,6 +176,29 @@ void gm_fill_uniform_f32(float *h, size_t n, uint64_t seed, float lo, float hi);
 void gm_fill_uniform_f64(double *h, size_t n, uint64_t seed, double lo, double hi);
 void gm_fill_bytes(unsigned char *h, size_t n, uint64_t seed);
 uint64_t gm_rand_next(uint64_t *state);     /* splitmix64 step */
+
+/* Run fn(ctx, begin, end) over [0, n) split into contiguous chunks of at
+ * least min_chunk items on up to 16 host threads (the caller's included; one
+ * when threads cannot start); returns when all are done.  Setup and check use
+ * it to fill inputs and compute references of hundreds of MiB in tens of
+ * milliseconds.  fn must only write its own range.  GM_PAR_ELEMS: a chunk size
+ * for loops over single elements (a thread costs tens of microseconds). */
+#define GM_PAR_ELEMS ((size_t)1 << 15)
+void gm_parallel_for(size_t n, size_t min_chunk, void (*fn)(void *ctx, size_t begin, size_t end),
+                     void *ctx);
+
+/* Inputs shared by the cases of one experiment.  The runner keeps every case
+ * of an experiment set up until the experiment ends, so cases with the same
+ * input (same size and seed, another block size or variant) can build it once:
+ * the first gm_shared_get of a key allocates `size` zeroed bytes and calls
+ * build(obj, ctx) on them; later calls with the key return the same object;
+ * each case calls gm_shared_release(obj) in teardown and the last release
+ * calls destroy(obj) and frees it.  On a failed build destroy runs at once and
+ * the status is returned.  Not thread-safe (setup and teardown are serial). */
+gm_status gm_shared_get(const char *key, size_t size,
+                        gm_status (*build)(void *obj, void *ctx, gm_error *err),
+                        void (*destroy)(void *obj), void *ctx, void **obj, gm_error *err);
+void gm_shared_release(void *obj);   /* NULL: nothing */
 
 /* Poison a device buffer (0xFF bytes: NaN for floats, -1 for ints). */
 gm_status gm_poison(void *dev, size_t bytes, cudaStream_t s, gm_error *err);
