@@ -3,7 +3,10 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 bool gm_cli_int(const char *opt, const char *val, long long min, long long max, long long *out)
 {
@@ -26,4 +29,14 @@ void gm_cli_error(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+}
+
+char *gm_cli_exe_path(void)
+{
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0)
+        return NULL;
+    buf[n] = '\0';
+    return strdup(buf);
 }

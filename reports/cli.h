@@ -18,6 +18,10 @@ int gm_cmd_list(int argc, char **argv);     /* gpumem-report list */
  * print "gpumem-report: OPT: 'VAL' is not an integer in [min, max]" and return false. */
 bool gm_cli_int(const char *opt, const char *val, long long min, long long max, long long *out);
 
+/* Absolute path of the running program (from /proc/self/exe), for finding
+ * templates/ beside the build directory; NULL when unknown.  Caller frees. */
+char *gm_cli_exe_path(void);
+
 /* Print "gpumem-report: " + message to stderr. */
 void gm_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

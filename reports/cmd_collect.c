@@ -313,7 +313,7 @@ static int S_collect(int argc, char **argv, S_opts *o)
     gm_error err = {GM_OK, ""};
     char **metrics = NULL;
     size_t n_metrics = 0;
-    char *json_path = NULL, *template_path = NULL;
+    char *json_path = NULL, *template_path = NULL, *exe = gm_cli_exe_path();
     gmc_session *session = NULL;
     gm_results results;
     gm_results_init(&results);
@@ -361,7 +361,7 @@ static int S_collect(int argc, char **argv, S_opts *o)
             goto done;
         }
         ro.template_path = o->template_path;
-        ro.exe_path = argv[0];
+        ro.exe_path = exe;
         ro.gnuplot = o->gnuplot;
         ro.timestamp = o->timestamp;
         if (ro.format == GM_FORMAT_HTML && gm_template_find(&ro, &template_path, &err) != GM_OK) {
@@ -460,6 +460,7 @@ done:
     S_free_list(metrics, n_metrics);
     free(json_path);
     free(template_path);
+    free(exe);
     return rc;
 }
 
