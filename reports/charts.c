@@ -781,9 +781,9 @@ static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_f
         }
         gm_buf_puts(&b, ")\n");
         if (nx > 6)
-            gm_buf_puts(&b, "set xtics rotate by 30 right\n");
+            gm_buf_puts(&b, "set xtics noenhanced rotate by 30 right\n");
     } else if (log2x) {
-        gm_buf_puts(&b, "set xtics 2\nset format x '%.0f'\n");
+        gm_buf_puts(&b, "set xtics noenhanced 2\nset format x '%.0f'\n");
     }
     gm_buf_puts(&b, "set offsets graph 0.03, graph 0.03, 0, 0\n");
     S_yrange(&b, f, logy);

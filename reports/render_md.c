@@ -355,7 +355,7 @@ static void S_validation(gm_buf *b, const gm_section *s)
         any = true;
     }
     if (s->n_passed || !any) {
-        if (!s->n_failed && !s->n_error && !s->n_not_run && s->n_passed)
+        if (!s->n_failed && !s->n_error && !s->n_not_run && s->n_passed > 1)
             gm_buf_printf(b, "all %zu passed", s->n_passed);
         else
             gm_buf_printf(b, "%s%zu passed", any ? ", " : "", s->n_passed);

@@ -1,0 +1,558 @@
+/* test_render.c — the report builder as library calls: golden Markdown, escaping
+ * of hostile text in Markdown and in the gnuplot script, SVG inlining, number
+ * formatting, and text that follows the numbers.
+ *
+ * Fixtures: $GM_SRCDIR/tests/fixtures (GM_SRCDIR defaults to "."); goldens in
+ * tests/golden/.  Regenerate the goldens with
+ *   GM_UPDATE_GOLDEN=1 make test     (then review `git diff tests/golden`)
+ */
+#include "../reports/catalog.h"
+#include "../reports/charts.h"
+#include "../reports/escape.h"
+#include "../reports/render.h"
+#include "../reports/results.h"
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm.h>
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *S_src(const char *rel)
+{
+    const char *src = getenv("GM_SRCDIR");
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_printf(&b, "%s/%s", src && *src ? src : ".", rel);
+    return gm_buf_detach(&b);
+}
+
+static void S_load(const char *fixture, gm_results *r)
+{
+    gm_buf rel = GM_BUF_INIT;
+    gm_buf_printf(&rel, "tests/fixtures/%s", fixture);
+    char *path = S_src(rel.data);
+    gm_error err = {0};
+    gm_status st = gm_results_read_file(path, r, &err);
+    cr_assert_eq(st, GM_OK, "%s: %s", path, err.message);
+    free(path);
+    gm_buf_free(&rel);
+}
+
+static char *S_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, "");
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        gm_buf_put(&b, chunk, n);
+    fclose(f);
+    return gm_buf_detach(&b);
+}
+
+/* Markdown of a fixture with its chart plan (not drawn: Markdown only links). */
+static char *S_markdown(const gm_results *r, const char *chart_dir, bool timestamp)
+{
+    gm_sections ss;
+    gm_sections_build(r, &ss);
+    gm_charts c;
+    gm_charts_plan(r, &ss, &c);
+    char *md = gm_render_markdown(r, &c, chart_dir, timestamp);
+    gm_charts_free(&c);
+    gm_sections_free(&ss);
+    return md;
+}
+
+/* ---- golden Markdown ------------------------------------------------------ */
+
+static void S_golden(const char *fixture, const char *golden, const char *chart_dir)
+{
+    gm_results r;
+    S_load(fixture, &r);
+    char *md = S_markdown(&r, chart_dir, false);
+    gm_buf rel = GM_BUF_INIT;
+    gm_buf_printf(&rel, "tests/golden/%s", golden);
+    char *path = S_src(rel.data);
+    const char *update = getenv("GM_UPDATE_GOLDEN");
+    if (update && strcmp(update, "1") == 0) {
+        FILE *f = fopen(path, "wb");
+        cr_assert_not_null(f, "cannot write %s", path);
+        fputs(md, f);
+        fclose(f);
+    }
+    char *want = S_slurp(path);
+    cr_assert_not_null(want, "%s missing: run GM_UPDATE_GOLDEN=1 make test", path);
+    if (strcmp(md, want) != 0) {
+        /* name the first differing line */
+        size_t line = 1, i = 0;
+        while (md[i] && md[i] == want[i]) {
+            if (md[i] == '\n')
+                line++;
+            i++;
+        }
+        cr_assert_fail("%s differs from the rendered Markdown at line %zu "
+                       "(GM_UPDATE_GOLDEN=1 make test regenerates it; review the diff)",
+                       path, line);
+    }
+    free(want);
+    free(path);
+    gm_buf_free(&rel);
+    free(md);
+    gm_results_free(&r);
+}
+
+Test(render_md, golden_small)
+{
+    S_golden("handwritten-small.json", "small.md", "small.charts");
+}
+
+Test(render_md, golden_hostile)
+{
+    S_golden("handwritten-hostile.json", "hostile.md", "hostile.charts");
+}
+
+/* ---- what the Markdown says ----------------------------------------------- */
+
+Test(render_md, failed_checks_are_loud_and_never_compared)
+{
+    gm_results r;
+    S_load("handwritten-small.json", &r);
+    char *md = S_markdown(&r, "x.charts", false);
+    const char *warn = strstr(md, "> **Warning: 1 run failed its check.**");
+    const char *summary = strstr(md, "## Summary");
+    cr_assert_not_null(warn, "no warning at the top");
+    cr_assert_not_null(summary);
+    cr_assert(warn < summary, "the warning must come before the summary");
+    /* in the section too, and the failed run's speed is withheld */
+    const char *sec = strstr(md, "## 1. ");
+    cr_assert_not_null(sec);
+    cr_assert_not_null(strstr(sec, "> **Warning:** `float4` (n\\=16777219"));
+    cr_assert_not_null(strstr(md, "| withheld | withheld |"));
+    /* the fastest is the passing float4 run, not the failed one (0.05025 ms) */
+    cr_assert_not_null(strstr(md, "`float4` (stride\\=1): 0.0505 ms"));
+    cr_assert_null(strstr(md, "0.0503 ms |"), "the failed run appears as fastest/slowest");
+    free(md);
+    gm_results_free(&r);
+}
+
+Test(render_md, not_run_with_reason_and_absent_as_dash)
+{
+    gm_results r;
+    S_load("handwritten-small.json", &r);
+    char *md = S_markdown(&r, "x.charts", false);
+    cr_assert_not_null(strstr(md, "Not run:\n\n- `tiled_padded` (n\\=131072): needs 137\\.4 GB"));
+    /* tiled at n=2048 has a time but no counters: dashes, not zeros */
+    const char *row = strstr(md, "| `tiled` | n\\=2048 |");
+    cr_assert_not_null(row);
+    const char *eol = strchr(row, '\n');
+    char *line = strndup(row, (size_t)(eol - row));
+    cr_assert_not_null(strstr(line, "| — | — | — |"), "%s", line);
+    cr_assert_null(strstr(line, "| 0.0 |"), "%s", line);
+    cr_assert_null(strstr(line, "| 0 |"), "%s", line);
+    free(line);
+    free(md);
+    gm_results_free(&r);
+}
+
+Test(render_md, timestamp_only_when_asked)
+{
+    gm_results r;
+    S_load("handwritten-small.json", &r);
+    cr_assert_not_null(r.taken_at);
+    char *md = S_markdown(&r, "x.charts", false);
+    cr_assert_null(strstr(md, r.taken_at), "taken_at rendered without --timestamp");
+    free(md);
+    md = S_markdown(&r, "x.charts", true);
+    gm_buf esc = GM_BUF_INIT;
+    gm_esc_md(&esc, r.taken_at);
+    cr_assert_not_null(strstr(md, esc.data), "taken_at missing with --timestamp");
+    gm_buf_free(&esc);
+    free(md);
+    gm_results_free(&r);
+}
+
+static gm_run *S_find_run(gm_results *r, const char *exp, const char *variant, const char *param,
+                          long long value)
+{
+    for (size_t i = 0; i < r->n_runs; i++) {
+        gm_run *run = &r->runs[i];
+        const gm_param *p = gm_run_param(run, param);
+        if (strcmp(run->experiment, exp) == 0 && strcmp(run->variant, variant) == 0 && p &&
+            p->value.kind == GM_V_INT && p->value.i == value)
+            return run;
+    }
+    return NULL;
+}
+
+/* The explanation is computed: change a number and the sentence changes. */
+Test(render_md, explanation_follows_the_numbers)
+{
+    gm_results r;
+    S_load("handwritten-small.json", &r);
+    char *md = S_markdown(&r, "x.charts", false);
+    cr_assert_not_null(strstr(md, "`stride` (stride\\=32) fetches 32.0 sectors per load request "
+                                  "against 4.0 for `float4` (stride\\=1): 8.0× the sectors"),
+                       "%s", md);
+    cr_assert_not_null(strstr(md, "it runs 4.5× slower"));
+    free(md);
+
+    /* make stride 32 twice as slow and fetch 16 sectors per request */
+    gm_run *w = S_find_run(&r, "coalescing", "stride", "stride", 32);
+    cr_assert_not_null(w);
+    w->timing.median *= 2;
+    w->timing.max *= 2;
+    gm_run_set_metric(w, GM_M_LD_SPR, gm_vreal(16.0), "sector/request");
+    gm_run_set_metric(w, GM_M_LD_SECTORS, gm_vint(2 * 2097152), "sector");
+    md = S_markdown(&r, "x.charts", false);
+    cr_assert_not_null(strstr(md, "`stride` (stride\\=32) fetches 16.0 sectors per load request "
+                                  "against 4.0 for `float4` (stride\\=1): 2.0× the sectors"),
+                       "%s", md);
+    cr_assert_not_null(strstr(md, "it runs 9.0× slower: the time grows more than the traffic"));
+    free(md);
+
+    /* equal times: no speed difference is claimed */
+    for (size_t i = 0; i < r.n_runs; i++)
+        if (strcmp(r.runs[i].experiment, "transpose") == 0 && r.runs[i].timing.present)
+            r.runs[i].timing.median = 0.05;
+    md = S_markdown(&r, "x.charts", false);
+    const char *sec = strstr(md, "## 2. ");
+    cr_assert_not_null(sec);
+    cr_assert_not_null(strstr(sec, "Their median times lie within 5% of each other"));
+    free(md);
+    gm_results_free(&r);
+}
+
+/* Count the cells of a GFM table row: pipes not escaped by a backslash. */
+static int S_cells(const char *line, size_t len)
+{
+    int pipes = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (line[i] == '\\') {
+            i++;
+            continue;
+        }
+        pipes += line[i] == '|';
+    }
+    return pipes - 1;
+}
+
+Test(render_md, hostile_names_stay_in_their_cells)
+{
+    gm_results r;
+    S_load("handwritten-hostile.json", &r);
+    char *md = S_markdown(&r, "x.charts", false);
+    /* every row of a table has as many cells as its header */
+    int want = -1, tables = 0, rows = 0;
+    for (const char *p = md; *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        if (len && p[0] == '|') {
+            int n = S_cells(p, len);
+            if (want < 0) {
+                want = n;
+                tables++;
+            } else {
+                cr_assert_eq(n, want, "row with %d cells in a table of %d: %.*s", n, want,
+                             (int)len, p);
+                rows++;
+            }
+        } else {
+            want = -1;
+        }
+        p = eol ? eol + 1 : p + len;
+    }
+    cr_assert_geq(tables, 5);
+    cr_assert_geq(rows, 20);
+    free(md);
+    gm_results_free(&r);
+}
+
+/* Even a renderer that lets raw HTML through finds none in our Markdown. */
+Test(render_md, hostile_names_never_become_html)
+{
+    gm_results r;
+    S_load("handwritten-hostile.json", &r);
+    char *md = S_markdown(&r, "x.charts", false);
+    cmark_gfm_core_extensions_ensure_registered();
+    int opts = CMARK_OPT_UNSAFE;
+    cmark_parser *p = cmark_parser_new(opts);
+    cmark_parser_attach_syntax_extension(p, cmark_find_syntax_extension("table"));
+    cmark_parser_feed(p, md, strlen(md));
+    cmark_node *doc = cmark_parser_finish(p);
+    char *html = cmark_render_html(doc, opts, cmark_parser_get_syntax_extensions(p));
+    const char *bad[] = {"<script", "<b>", "<a ", "<x>", "</td></tr><script", "<float"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_assert_null(strstr(html, bad[i]), "raw HTML %s got through", bad[i]);
+    /* and the hostile text is still there, as text */
+    cr_assert_not_null(strstr(html, "&lt;script&gt;alert("));
+    cr_assert_not_null(strstr(html, "$(touch /tmp/gm-pwned)"));
+    free(html);
+    cmark_node_free(doc);
+    cmark_parser_free(p);
+    free(md);
+    gm_results_free(&r);
+}
+
+/* ---- the gnuplot script ---------------------------------------------------- */
+
+/* Walk a gnuplot script: outside single-quoted strings there must be no
+ * double quote and no backquote (backquotes run commands inside double-quoted
+ * strings and bare); every line that sets text says noenhanced; data blocks
+ * hold numbers only.  Returns NULL when the script keeps these rules, else a
+ * message naming the line. */
+static char *S_script_problem(const char *script)
+{
+    static char msg[512];
+    bool in_data = false;
+    int lineno = 0;
+    char *bad = NULL;
+    for (const char *p = script; *p && !bad;) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        char *line = strndup(p, len);
+        lineno++;
+        if (in_data) {
+            if (strcmp(line, "EOD") == 0) {
+                in_data = false;
+            } else {
+                char *save = NULL;
+                for (char *tok = strtok_r(line, " ", &save); tok && !bad;
+                     tok = strtok_r(NULL, " ", &save)) {
+                    char *end = NULL;
+                    strtod(tok, &end);
+                    if (!*tok || *end != '\0') {
+                        snprintf(msg, sizeof msg, "line %d: data token '%s' is not a number",
+                                 lineno, tok);
+                        bad = msg;
+                    }
+                }
+            }
+        } else if (line[0] != '#') {
+            bool in_str = false;
+            for (size_t i = 0; i < len && !bad; i++) {
+                if (line[i] == '\'') {
+                    if (in_str && line[i + 1] == '\'')
+                        i++;
+                    else
+                        in_str = !in_str;
+                    continue;
+                }
+                if (!in_str && (line[i] == '"' || line[i] == '`' || (unsigned char)line[i] < 0x20)) {
+                    snprintf(msg, sizeof msg, "line %d: '%c' outside a single-quoted string: %.200s",
+                             lineno, line[i], line);
+                    bad = msg;
+                }
+            }
+            if (!bad && in_str) {
+                snprintf(msg, sizeof msg, "line %d: unterminated string: %.200s", lineno, line);
+                bad = msg;
+            }
+            bool text = strncmp(line, "set title ", 10) == 0 || strncmp(line, "set xlabel ", 11) == 0 ||
+                        strncmp(line, "set ylabel ", 11) == 0 || strncmp(line, "set xtics ", 10) == 0 ||
+                        strstr(line, " title '");
+            if (!bad && text && !strstr(line, "noenhanced")) {
+                snprintf(msg, sizeof msg, "line %d lacks noenhanced: %.200s", lineno, line);
+                bad = msg;
+            }
+            if (strstr(line, "<< EOD"))
+                in_data = true;
+        }
+        free(line);
+        p = eol ? eol + 1 : p + len;
+    }
+    if (!bad && in_data) {
+        snprintf(msg, sizeof msg, "unterminated data block");
+        bad = msg;
+    }
+    return bad;
+}
+
+static void S_check_script(const char *script)
+{
+    char *problem = S_script_problem(script);
+    cr_assert_null(problem, "%s", problem);
+}
+
+Test(render_charts, script_checker_catches_unsafe_scripts)
+{
+    cr_assert_null(S_script_problem("set title 'it''s `x`' noenhanced\n$c1 << EOD\n0 NaN 1e-3\nEOD\n"));
+    cr_assert_not_null(S_script_problem("set title \"`touch x`\" noenhanced\n"));
+    cr_assert_not_null(S_script_problem("set title 'a' noenhanced\nset xlabel `touch x`\n"));
+    cr_assert_not_null(S_script_problem("set title 'a_b'\n"));
+    cr_assert_not_null(S_script_problem("set xtics ('a' 0)\n"));
+    cr_assert_not_null(S_script_problem("$c1 << EOD\n0 'label' 1\nEOD\n"));
+    cr_assert_not_null(S_script_problem("set title 'open noenhanced\n"));
+    cr_assert_not_null(S_script_problem("$c1 << EOD\n0 1\n"));
+}
+
+Test(render_charts, hostile_script_quotes_everything)
+{
+    gm_results r;
+    S_load("handwritten-hostile.json", &r);
+    gm_sections ss;
+    gm_sections_build(&r, &ss);
+    gm_charts c;
+    gm_charts_plan(&r, &ss, &c);
+    cr_assert_geq(c.n, 2);
+    char *script = gm_charts_script(&c);
+    S_check_script(script);
+    /* the hostile swept parameter name arrives quoted, its quote doubled */
+    cr_assert_not_null(strstr(script, "set xlabel 'n''`$(touch /tmp/gm-pwned)`' noenhanced"),
+                       "%s", script);
+    cr_assert_not_null(strstr(script, "set terminal svg size 800,480 dynamic enhanced font "
+                                      "'sans,11' background '#ffffff'"));
+    cr_assert_null(strstr(script, "mouse"));
+    free(script);
+    gm_charts_free(&c);
+    gm_sections_free(&ss);
+    gm_results_free(&r);
+}
+
+Test(render_charts, large_plan_has_sweeps_and_bars)
+{
+    gm_results r;
+    S_load("handwritten-large.json", &r);
+    gm_sections ss;
+    gm_sections_build(&r, &ss);
+    cr_assert_eq(ss.n, r.n_experiments);
+    gm_charts c;
+    gm_charts_plan(&r, &ss, &c);
+    size_t lines = 0, bars = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        if (strstr(c.v[i].title, " by "))
+            lines++;
+        else
+            bars++;
+        cr_assert_lt(c.v[i].section, ss.n);
+    }
+    cr_assert_geq(lines, 20);
+    cr_assert_geq(bars, 5);
+    char *script = gm_charts_script(&c);
+    S_check_script(script);
+    /* bandwidth charts carry the measured copy bandwidth as a reference line */
+    cr_assert_not_null(strstr(script, "title 'measured copy bandwidth: 2871 GB/s' noenhanced"));
+    /* sectors per request charts mark the ideal 4 */
+    cr_assert_not_null(strstr(script, ", 4 with lines dt 3"));
+    /* log2 sweeps */
+    cr_assert_not_null(strstr(script, "set logscale x 2"));
+    free(script);
+    gm_charts_free(&c);
+    gm_sections_free(&ss);
+    gm_results_free(&r);
+}
+
+Test(render_charts, all_absent_metrics_draw_no_chart)
+{
+    gm_results r;
+    S_load("handwritten-small.json", &r);
+    /* remove every counter: only time/bandwidth charts may remain */
+    for (size_t i = 0; i < r.n_runs; i++)
+        for (size_t k = 0; k < r.runs[i].n_metrics; k++) {
+            free(r.runs[i].metrics[k].value.s);
+            r.runs[i].metrics[k].value = gm_vabsent();
+        }
+    gm_sections ss;
+    gm_sections_build(&r, &ss);
+    gm_charts c;
+    gm_charts_plan(&r, &ss, &c);
+    cr_assert_gt(c.n, 0);
+    for (size_t i = 0; i < c.n; i++)
+        cr_assert(strstr(c.v[i].title, "bandwidth") != NULL, "chart without values: %s",
+                  c.v[i].title);
+    gm_charts_free(&c);
+    gm_sections_free(&ss);
+    gm_results_free(&r);
+}
+
+/* ---- comparison group ----------------------------------------------------- */
+
+Test(render_sections, group_is_runs_doing_the_same_work)
+{
+    gm_results r;
+    S_load("handwritten-small.json", &r);
+    gm_sections ss;
+    gm_sections_build(&r, &ss);
+    cr_assert_eq(ss.n, 2);
+    /* coalescing: 7 passed runs at n=2^24 (the failed n=16777219 run is out) */
+    cr_assert_eq(ss.v[0].n_group, 7);
+    cr_assert_str_eq(ss.v[0].best->variant, "float4");
+    cr_assert_eq(ss.v[0].n_failed, 1);
+    /* transpose: n=1024 and n=4096 pairs tie; the larger work wins */
+    cr_assert_eq(ss.v[1].n_group, 2);
+    cr_assert_eq(gm_run_param(ss.v[1].best, "n")->value.i, 4096);
+    cr_assert_str_eq(ss.v[1].worst->variant, "tiled");
+    cr_assert_eq(ss.v[1].n_not_run, 1);
+    gm_sections_free(&ss);
+    gm_results_free(&r);
+}
+
+/* ---- SVG inlining ------------------------------------------------------------ */
+
+Test(render_svg, ids_and_references_prefixed)
+{
+    const char *svg = "<?xml version=\"1.0\" encoding=\"utf-8\"  standalone=\"no\"?>\n"
+                      "<svg \n viewBox=\"0 0 800 480\"\n"
+                      " xmlns=\"http://www.w3.org/2000/svg\"\n"
+                      " xmlns:xlink=\"http://www.w3.org/1999/xlink\"\n>\n\n"
+                      "<title>Gnuplot</title>\n"
+                      "<g id=\"gnuplot_canvas\">\n"
+                      "\t<path id='gpPt0' d='M0'/>\n"
+                      "\t<use xlink:href='#gpPt0' id='gpPt6'/>\n"
+                      "\t<g filter='url(#textbox)'><text>id='x' href='#y' url(#z)</text></g>\n"
+                      "</g>\n</svg>\n";
+    gm_buf b = GM_BUF_INIT;
+    gm_svg_inline(&b, svg, "chart-07", "a <b> & 'c'");
+    const char *s = b.data;
+    cr_assert_null(strstr(s, "<?xml"));
+    cr_assert_null(strstr(s, "http://"));
+    cr_assert_null(strstr(s, "\n\n"), "blank line left: %s", s);
+    cr_assert_not_null(strstr(s, "<title>a &lt;b&gt; &amp; &#39;c&#39;</title>"), "%s", s);
+    cr_assert_not_null(strstr(s, "id=\"chart-07-gnuplot_canvas\""));
+    cr_assert_not_null(strstr(s, "id='chart-07-gpPt0'"));
+    cr_assert_not_null(strstr(s, "xlink:href='#chart-07-gpPt0' id='chart-07-gpPt6'"));
+    cr_assert_not_null(strstr(s, "filter='url(#chart-07-textbox)'"));
+    /* text content is not touched */
+    cr_assert_not_null(strstr(s, "<text>id='x' href='#y' url(#z)</text>"), "%s", s);
+    gm_buf_free(&b);
+}
+
+/* ---- formatting ----------------------------------------------------------- */
+
+static char *S_fmt(void (*f)(gm_buf *, double), double v)
+{
+    gm_buf b = GM_BUF_INIT;
+    f(&b, v);
+    return gm_buf_detach(&b);
+}
+
+static void S_num3(gm_buf *b, double v) { gm_fmt_num(b, v, 3); }
+
+Test(render_fmt, numbers_bytes_and_absent)
+{
+    struct { void (*f)(gm_buf *, double); double v; const char *want; } cases[] = {
+        {S_num3, 2532.6, "2533"},  {S_num3, 0.05314, "0.0531"}, {S_num3, 4.0, "4.00"},
+        {S_num3, NAN, "—"},        {S_num3, 0, "0"},             {gm_fmt_bytes, 512, "512 B"},
+        {gm_fmt_bytes, 67108864, "64.0 MiB"}, {gm_fmt_bytes, 1073741824, "1.00 GiB"},
+        {gm_fmt_bytes, 536870912, "512 MiB"}, {gm_fmt_bytes, NAN, "—"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *s = S_fmt(cases[i].f, cases[i].v);
+        cr_assert_str_eq(s, cases[i].want, "case %zu", i);
+        free(s);
+    }
+}
+
+Test(render_fmt, format_from_path)
+{
+    cr_assert_eq(gm_format_from_path("a/report.md"), GM_FORMAT_MD);
+    cr_assert_eq(gm_format_from_path("R.HTML"), GM_FORMAT_HTML);
+    cr_assert_eq(gm_format_from_path("x.htm"), GM_FORMAT_HTML);
+    cr_assert_eq(gm_format_from_path("x.markdown"), GM_FORMAT_MD);
+    cr_assert_eq(gm_format_from_path("x.txt"), GM_FORMAT_AUTO);
+    cr_assert_eq(gm_format_from_path("dir.md/report"), GM_FORMAT_AUTO);
+}
