@@ -75,6 +75,11 @@ void gm_ref_banks_range(const float *in, float *out, int stride, int reps, size_
 int gm_ref_spmv_row_lengths(int rows, int lmin, int lmax, double alpha, uint64_t seed,
                             int *len);
 
+/* The same lengths, not stored: their sum (the nonzeros) and, in *longest,
+ * the longest row.  Lets a case say what it moves before building anything. */
+long long gm_ref_spmv_count(int rows, int lmin, int lmax, double alpha, uint64_t seed,
+                            int *longest);
+
 /* CSR from row lengths: row_ptr (rows+1) is the prefix sum of len; each row's
  * columns are drawn uniformly in [0, cols) and sorted (repeats allowed: they
  * add, as they would in y = Ax); values uniform in [0.5, 1.5). */

@@ -5,21 +5,41 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* Length of the next row: floor(lmin * u^(-1/alpha)), u uniform in (0, 1]
+ * (53 random bits, never 0 so the power stays finite), capped at lmax. */
+static int S_next_len(uint64_t *st, int lmin, int lmax, double alpha)
+{
+    double u = (double)((gm_ref_rand(st) >> 11) + 1) * (1.0 / 9007199254740992.0);
+    double l = floor((double)lmin * pow(u, -1.0 / alpha));
+    return l > (double)lmax ? lmax : (int)l;
+}
+
 int gm_ref_spmv_row_lengths(int rows, int lmin, int lmax, double alpha, uint64_t seed,
                             int *len)
 {
     uint64_t st = seed;
     int longest = 0;
     for (int r = 0; r < rows; ++r) {
-        /* u in (0, 1]: 53 random bits, never 0 so the power stays finite */
-        double u = (double)((gm_ref_rand(&st) >> 11) + 1) * (1.0 / 9007199254740992.0);
-        double l = floor((double)lmin * pow(u, -1.0 / alpha));
-        int n = l > (double)lmax ? lmax : (int)l;
-        len[r] = n;
-        if (n > longest)
-            longest = n;
+        len[r] = S_next_len(&st, lmin, lmax, alpha);
+        if (len[r] > longest)
+            longest = len[r];
     }
     return longest;
+}
+
+long long gm_ref_spmv_count(int rows, int lmin, int lmax, double alpha, uint64_t seed,
+                            int *longest)
+{
+    uint64_t st = seed;
+    long long nnz = 0;
+    *longest = 0;
+    for (int r = 0; r < rows; ++r) {
+        int n = S_next_len(&st, lmin, lmax, alpha);
+        nnz += n;
+        if (n > *longest)
+            *longest = n;
+    }
+    return nnz;
 }
 
 static int S_cmp_int(const void *a, const void *b)

@@ -149,6 +149,52 @@ GM_LAUNCH_FN(matvec_launch_warp_rowmajor_vec4);
 
 /* ---- experiments 8-14: declarations ---- */
 
+/* exp_matmul.cu */
+GM_EXPERIMENT_FNS(matmul);
+GM_LAUNCH_FN(matmul_launch_naive);
+GM_LAUNCH_FN(matmul_launch_tiled);
+GM_LAUNCH_FN(matmul_launch_constant);
+GM_LAUNCH_FN(matmul_launch_tiled_padded);
+GM_LAUNCH_FN(matmul_launch_tiled_kmajor);
+GM_LAUNCH_FN(matmul_launch_tiled_kmajor_padded);
+GM_LAUNCH_FN(matmul_launch_double_buffer);
+
+/* exp_transpose.cu */
+GM_EXPERIMENT_FNS(transpose);
+GM_LAUNCH_FN(transpose_launch_naive);
+GM_LAUNCH_FN(transpose_launch_tiled);
+GM_LAUNCH_FN(transpose_launch_padded);
+
+/* exp_banks.cu */
+GM_EXPERIMENT_FNS(banks);
+GM_LAUNCH_FN(banks_launch_unpadded);
+GM_LAUNCH_FN(banks_launch_padded);
+
+/* exp_spmv.cu */
+GM_EXPERIMENT_FNS(spmv);
+GM_LAUNCH_FN(spmv_launch_csr_thread);
+GM_LAUNCH_FN(spmv_launch_csr_warp);
+GM_LAUNCH_FN(spmv_launch_ell);
+GM_LAUNCH_FN(spmv_launch_jds);
+
+/* exp_conv.cu */
+GM_EXPERIMENT_FNS(conv);
+GM_LAUNCH_FN(conv_launch_global);
+GM_LAUNCH_FN(conv_launch_constant);
+GM_LAUNCH_FN(conv_launch_shared);
+
+/* exp_texture.cu */
+GM_EXPERIMENT_FNS(texture);
+GM_LAUNCH_FN(texture_launch_global);
+GM_LAUNCH_FN(texture_launch_readonly);
+GM_LAUNCH_FN(texture_launch_texture);
+
+/* exp_dp.cu */
+GM_EXPERIMENT_FNS(dp);
+GM_LAUNCH_FN(dp_launch_cpu_serial);
+GM_LAUNCH_FN(dp_launch_rowmajor);
+GM_LAUNCH_FN(dp_launch_diagonal);
+
 /* ---- experiment descriptions ---------------------------------------------- */
 
 static const gm_experiment_def S_coalescing = {
@@ -280,6 +326,135 @@ static const gm_experiment_def S_matvec = {
 
 /* ---- experiments 8-14: descriptions ---- */
 
+static const gm_experiment_def S_matmul = {
+    .id = "matmul",
+    .title = "Matrix multiplication: global, shared and constant memory",
+    .summary =
+        "C = AB for square float matrices, one output per thread, with B read from global "
+        "memory, from shared-memory tiles or from constant memory, at 4x4 and 16x16 blocks. "
+        "Tiles cut global loads by the tile width, but a 4-wide tile barely pays for its "
+        "barriers. Constant memory holds B only up to 64 KiB and serves a warp one address "
+        "at a time, so reading a row of B from it is serialised. Padding a tile row by one "
+        "word matters only where the tile is accessed down a column (the k-major tile); "
+        "double buffering lets the next tile's loads overlap the current tile's arithmetic.",
+    .source = "003 (lab report: B in global, shared and constant memory, BLOCK_SIZE 4 and 16, "
+              "N 8 to 768); 004 (naive, tiles, padding, double buffering)",
+    .sweep_param = "n",
+    .sweep_log2 = true,
+    .series_param = "block",
+    .bandwidth_bound = false,
+    .baseline_variant = "naive",
+};
+
+static const gm_experiment_def S_transpose = {
+    .id = "transpose",
+    .title = "Matrix transpose: naive, shared tile, padded tile",
+    .summary =
+        "A transpose reads rows and writes columns, so done directly one side walks memory a "
+        "whole row apart and every warp store touches 32 sectors. Staging a 32x32 tile in "
+        "shared memory makes both global sides row-wise; reading the tile down a column then "
+        "puts the whole warp on one bank, a 32-way conflict, until each tile row is padded to "
+        "33 words.",
+    .source = "004 (shared-memory tiling and conflict-free padding); 000 (shared-memory tiles)",
+    .sweep_param = "n",
+    .sweep_log2 = true,
+    .series_param = NULL,
+    .bandwidth_bound = true,
+    .baseline_variant = "naive",
+};
+
+static const gm_experiment_def S_banks = {
+    .id = "banks",
+    .title = "Shared-memory bank conflicts: stride and padding",
+    .summary =
+        "Each thread of a warp reads the shared-memory word lane x stride. With 32 banks of "
+        "4-byte words, a stride of 2, 4, ... 32 words puts 2, 4, ... 32 different words on "
+        "each bank in use, and the hardware serves one of them per wavefront. Padding the "
+        "array by one word per 32 spreads every stride over all the banks. The global traffic "
+        "is the same small amount in every case, so time and wavefront counts isolate the "
+        "conflicts.",
+    .source = "004 (bank-conflict scenarios, padding, the ncu metrics to read)",
+    .sweep_param = "stride",
+    .sweep_log2 = true,
+    .series_param = NULL,
+    .bandwidth_bound = false,
+    .baseline_variant = "unpadded",
+};
+
+static const gm_experiment_def S_spmv = {
+    .id = "spmv",
+    .title = "Sparse matrix-vector product: CSR, ELLPACK, JDS",
+    .summary =
+        "y = Ax for one sparse matrix whose row lengths follow a power law, in four layouts. "
+        "A thread per CSR row reads entries rows apart and waits for the longest row of its "
+        "warp; a warp per row reads each row contiguously but idles lanes on short rows; "
+        "ELLPACK pads every row to the longest so each step is coalesced, and reads the "
+        "padding; JDS sorts rows by length and stores their k-th entries together, coalesced "
+        "without the padding. The reads of x are scattered in every layout.",
+    .source = "000 (CSR thread and warp per row, ELLPACK, JDS)",
+    .sweep_param = "rows",
+    .sweep_log2 = true,
+    .series_param = NULL,
+    .bandwidth_bound = true,
+    .baseline_variant = "csr_thread",
+};
+
+static const gm_experiment_def S_conv = {
+    .id = "conv",
+    .title = "Constant-memory broadcast: a 7x7 convolution",
+    .summary =
+        "All threads of a warp read the same filter coefficient at the same step. From "
+        "constant memory that uniform read is one broadcast, and the coefficient can be an "
+        "operand of the multiply-add itself; from global memory it is a load instruction per "
+        "coefficient. The 7x7 neighbourhoods of adjacent pixels overlap: a shared-memory tile "
+        "with its halo loads each pixel from global memory about twice instead of through 49 "
+        "cached loads.",
+    .source = "000 (constant-memory broadcast and shared-memory tiling in a convolution)",
+    .sweep_param = "n",
+    .sweep_log2 = true,
+    .series_param = NULL,
+    .bandwidth_bound = false,
+    .baseline_variant = "global",
+};
+
+static const gm_experiment_def S_texture = {
+    .id = "texture",
+    .title = "Texture path: semi-Lagrangian advection",
+    .summary =
+        "Each cell traces back along a swirling velocity and interpolates the field "
+        "bilinearly at the departure point, clamped at the edges. Neighbouring threads sample "
+        "near each other but not in a row: scattered reads with 2D locality. The texture "
+        "unit reads a block-linear array and filters and clamps in hardware; the plain "
+        "versions issue four loads (ordinary or read-only) and do the arithmetic. Texture "
+        "weights have 8 fractional bits, so its results differ from the others by a bounded "
+        "amount.",
+    .source = "000 (texture memory for semi-Lagrangian advection)",
+    .sweep_param = "n",
+    .sweep_log2 = true,
+    .series_param = NULL,
+    .bandwidth_bound = true,
+    .baseline_variant = "global",
+};
+
+static const gm_experiment_def S_dp = {
+    .id = "dp",
+    .title = "Chained matrix multiplication by dynamic programming: table by diagonals",
+    .summary =
+        "The cost table of a matrix chain fills one diagonal at a time and the cells of a "
+        "diagonal are independent, so one block gives each cell a thread and waits at a "
+        "barrier between diagonals. With the table row-major, the cells neighbouring threads "
+        "read are a row apart; stored diagonal after diagonal they are adjacent, and each "
+        "warp read is coalesced. The serial CPU version shows the chain length where the GPU "
+        "starts to win.",
+    .source = "002 (chained matrix multiplication in CUDA, row-major vs diagonal layout, CPU/GPU "
+              "break-even)",
+    .sweep_param = "n",
+    .sweep_log2 = true,
+    .series_param = NULL,
+    .bandwidth_bound = false,
+    .baseline_variant = "rowmajor",
+};
+
 const gm_experiment_def *const gm_experiments[] = {
     &S_coalescing,
     &S_alignment,
@@ -289,6 +464,13 @@ const gm_experiment_def *const gm_experiments[] = {
     &S_grid3d,
     &S_matvec,
     /* ---- experiments 8-14 ---- */
+    &S_matmul,
+    &S_transpose,
+    &S_banks,
+    &S_spmv,
+    &S_conv,
+    &S_texture,
+    &S_dp,
 };
 const size_t gm_experiments_len = sizeof gm_experiments / sizeof gm_experiments[0];
 
@@ -468,5 +650,227 @@ const gm_variant gm_suite[] = {
      .idempotent = true},
 
     /* ---- experiments 8-14 ---- */
+
+/* 8. The lab report's sizes (N 8..768) at its block sizes 4 and 16, plus 1536
+ * (7.2 GFLOP, a few ms naive) where the tile variants are compared; constant
+ * memory holds B up to n = 128, larger n are recorded as not run. */
+#define S_MM_SEED {"n", GM_VALUES(8, 16, 32, 64, 96, 192, 384, 768, 1536), GM_VALUES(96, 192)}
+#define S_MM_SEED_BLOCK {"block", GM_VALUES(4, 16), GM_VALUES(16)}
+#define S_MM_TILE {"n", GM_VALUES(384, 768, 1536), GM_VALUES(192)}
+#define S_MM_TILE_BLOCK {"block", GM_VALUES(16)}
+/* 9. 8192^2 floats: 256 MiB each way (above L2 from 4096 up). */
+#define S_TR_N {"n", GM_VALUES(1024, 2048, 4096, 8192), GM_VALUES(2048)}
+/* 10. 2^20 threads x 512 shared loads: ~70 us conflict-free, ~2 ms at 32-way. */
+#define S_BK_PARAMS                                                               \
+    {"threads", GM_VALUES(1 << 20), GM_VALUES(1 << 18)},                          \
+        {"stride", GM_VALUES(1, 2, 4, 8, 16, 32), GM_VALUES(1, 4, 32)},           \
+        {"reps", GM_VALUES(512)}
+/* 11. 2^18 rows: 2.76 M nonzeros (22 MiB in CSR, 512 MiB padded to ELLPACK). */
+#define S_SP_ROWS {"rows", GM_VALUES(1 << 16, 1 << 18), GM_VALUES(1 << 14)}
+/* 12, 13. 4096^2 floats: 64 MiB per field. */
+#define S_CV_N {"n", GM_VALUES(1024, 2048, 4096), GM_VALUES(1024)}
+#define S_TX_N {"n", GM_VALUES(1024, 2048, 4096), GM_VALUES(1024)}
+/* 14. The chain lengths of seed 002's break-even and layout figures; one
+ * block holds n <= 1024 threads.  The CPU version takes ~0.3 s at 1024. */
+#define S_DP_N {"n", GM_VALUES(64, 128, 256, 512, 1024), GM_VALUES(64, 256)}
+
+    /* 8. matmul (constant: reset loads B into __constant__ memory) */
+    {.experiment = &S_matmul,
+     .name = "naive",
+     .layout = "thread (row, col) reads A's row and B's column from global memory: A "
+               "broadcast, B's row segment coalesced, n steps",
+     .params = {S_MM_SEED, S_MM_SEED_BLOCK},
+     GM_FNS(matmul),
+     .launch = matmul_launch_naive,
+     .idempotent = true},
+    {.experiment = &S_matmul,
+     .name = "tiled",
+     .layout = "block x block tiles of A and B staged in shared memory, two barriers per tile",
+     .params = {S_MM_SEED, S_MM_SEED_BLOCK},
+     GM_FNS(matmul),
+     .launch = matmul_launch_tiled,
+     .idempotent = true},
+    {.experiment = &S_matmul,
+     .name = "constant",
+     .layout = "naive with B in __constant__ memory: a warp reads `block` different words of "
+               "a row of B per step",
+     .params = {S_MM_SEED, S_MM_SEED_BLOCK},
+     GM_FNS(matmul),
+     .launch = matmul_launch_constant},
+    {.experiment = &S_matmul,
+     .name = "tiled_padded",
+     .layout = "tiled with [T][T+1] shared arrays; the access pattern is already "
+               "conflict-free",
+     .params = {S_MM_TILE, S_MM_TILE_BLOCK},
+     GM_FNS(matmul),
+     .launch = matmul_launch_tiled_padded,
+     .idempotent = true},
+    {.experiment = &S_matmul,
+     .name = "tiled_kmajor",
+     .layout = "A's tile stored k-major (as[k][row]): each warp store strides 16 words, an "
+               "8-way bank conflict",
+     .params = {S_MM_TILE, S_MM_TILE_BLOCK},
+     GM_FNS(matmul),
+     .launch = matmul_launch_tiled_kmajor,
+     .idempotent = true},
+    {.experiment = &S_matmul,
+     .name = "tiled_kmajor_padded",
+     .layout = "k-major A tile in [T][T+1]: the 17-word stride spreads the stores over the "
+               "banks",
+     .params = {S_MM_TILE, S_MM_TILE_BLOCK},
+     GM_FNS(matmul),
+     .launch = matmul_launch_tiled_kmajor_padded,
+     .idempotent = true},
+    {.experiment = &S_matmul,
+     .name = "double_buffer",
+     .layout = "padded tiles in two buffers: the next tile's loads are in flight during the "
+               "current tile's arithmetic; one barrier per tile",
+     .params = {S_MM_TILE, S_MM_TILE_BLOCK},
+     GM_FNS(matmul),
+     .launch = matmul_launch_double_buffer,
+     .idempotent = true},
+
+    /* 9. transpose */
+    {.experiment = &S_transpose,
+     .name = "naive",
+     .layout = "read rows, write columns: each warp store touches 32 sectors, 4n bytes apart",
+     .params = {S_TR_N},
+     GM_FNS(transpose),
+     .launch = transpose_launch_naive,
+     .idempotent = true},
+    {.experiment = &S_transpose,
+     .name = "tiled",
+     .layout = "32x32 shared tile: rows in, rows out; the tile is read down a column, all 32 "
+               "lanes on one bank",
+     .params = {S_TR_N},
+     GM_FNS(transpose),
+     .launch = transpose_launch_tiled,
+     .idempotent = true},
+    {.experiment = &S_transpose,
+     .name = "padded",
+     .layout = "32x33 shared tile: the column read strides 33 words, one lane per bank",
+     .params = {S_TR_N},
+     GM_FNS(transpose),
+     .launch = transpose_launch_padded,
+     .idempotent = true},
+
+    /* 10. banks */
+    {.experiment = &S_banks,
+     .name = "unpadded",
+     .layout = "lane l reads shared word l x stride: stride 2^k is a 2^k-way bank conflict",
+     .params = {S_BK_PARAMS},
+     GM_FNS(banks),
+     .launch = banks_launch_unpadded,
+     .idempotent = true},
+    {.experiment = &S_banks,
+     .name = "padded",
+     .layout = "word w stored at w + w/32: every stride spreads over the 32 banks",
+     .params = {S_BK_PARAMS},
+     GM_FNS(banks),
+     .launch = banks_launch_padded,
+     .idempotent = true},
+
+    /* 11. spmv */
+    {.experiment = &S_spmv,
+     .name = "csr_thread",
+     .layout = "CSR, a thread per row: a warp's k-th entries lie rows apart; the warp waits "
+               "for its longest row",
+     .params = {S_SP_ROWS},
+     GM_FNS(spmv),
+     .launch = spmv_launch_csr_thread,
+     .idempotent = true},
+    {.experiment = &S_spmv,
+     .name = "csr_warp",
+     .layout = "CSR, a warp per row: lanes read consecutive entries, then a shuffle reduction",
+     .params = {S_SP_ROWS},
+     GM_FNS(spmv),
+     .launch = spmv_launch_csr_warp,
+     .idempotent = true},
+    {.experiment = &S_spmv,
+     .name = "ell",
+     .layout = "ELLPACK, column-major, every row padded to the longest: coalesced, padding "
+               "read",
+     .params = {S_SP_ROWS},
+     GM_FNS(spmv),
+     .launch = spmv_launch_ell,
+     .idempotent = true},
+    {.experiment = &S_spmv,
+     .name = "jds",
+     .layout = "jagged diagonals: rows sorted by length, k-th entries contiguous, no padding",
+     .params = {S_SP_ROWS},
+     GM_FNS(spmv),
+     .launch = spmv_launch_jds,
+     .idempotent = true},
+
+    /* 12. conv (reset loads the filter into __constant__ memory; it is the same
+     * filter in every case) */
+    {.experiment = &S_conv,
+     .name = "global",
+     .layout = "filter coefficients by global loads (one address per warp), image through L1",
+     .params = {S_CV_N},
+     GM_FNS(conv),
+     .launch = conv_launch_global,
+     .idempotent = true},
+    {.experiment = &S_conv,
+     .name = "constant",
+     .layout = "filter in __constant__ memory (a broadcast per coefficient), image through L1",
+     .params = {S_CV_N},
+     GM_FNS(conv),
+     .launch = conv_launch_constant,
+     .idempotent = true},
+    {.experiment = &S_conv,
+     .name = "shared",
+     .layout = "filter in __constant__ memory, 38x14 image tile with its halo in shared memory",
+     .params = {S_CV_N},
+     GM_FNS(conv),
+     .launch = conv_launch_shared,
+     .idempotent = true},
+
+    /* 13. texture */
+    {.experiment = &S_texture,
+     .name = "global",
+     .layout = "four corner loads from the row-major field, bilinear weights and clamping in "
+               "the kernel",
+     .params = {S_TX_N},
+     GM_FNS(texture),
+     .launch = texture_launch_global,
+     .idempotent = true},
+    {.experiment = &S_texture,
+     .name = "readonly",
+     .layout = "the same four loads through the read-only data path (__ldg)",
+     .params = {S_TX_N},
+     GM_FNS(texture),
+     .launch = texture_launch_readonly,
+     .idempotent = true},
+    {.experiment = &S_texture,
+     .name = "texture",
+     .layout = "one tex2D on a block-linear cudaArray: hardware bilinear filter and clamp",
+     .params = {S_TX_N},
+     GM_FNS(texture),
+     .launch = texture_launch_texture,
+     .idempotent = true},
+
+    /* 14. dp (the kernels read cells they wrote earlier in the launch) */
+    {.experiment = &S_dp,
+     .name = "cpu_serial",
+     .layout = "host, one thread: the textbook loop, row-major table, m[k+1][j] walks a column",
+     .params = {S_DP_N},
+     GM_FNS(dp),
+     .launch = dp_launch_cpu_serial,
+     .on_host = true},
+    {.experiment = &S_dp,
+     .name = "rowmajor",
+     .layout = "one block, a thread per cell of the diagonal; row-major table: neighbouring "
+               "threads read a row plus one apart",
+     .params = {S_DP_N},
+     GM_FNS(dp),
+     .launch = dp_launch_rowmajor},
+    {.experiment = &S_dp,
+     .name = "diagonal",
+     .layout = "one block, a thread per cell of the diagonal; table stored by diagonals: "
+               "neighbouring threads read adjacent words",
+     .params = {S_DP_N},
+     GM_FNS(dp),
+     .launch = dp_launch_diagonal},
 };
 const size_t gm_suite_len = sizeof gm_suite / sizeof gm_suite[0];

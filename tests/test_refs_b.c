@@ -204,6 +204,12 @@ Test(refs_b, power_law_rows_are_deterministic_and_heavy_tailed)
             real_longest = a[r];
     }
     cr_expect_eq(longest, real_longest);
+    long long sum = 0;
+    for (int r = 0; r < R; ++r)
+        sum += a[r];
+    int counted_longest = 0;
+    cr_expect_eq(gm_ref_spmv_count(R, 4, 64, 2.0, 42, &counted_longest), sum);
+    cr_expect_eq(counted_longest, real_longest);
     /* Pareto(4, alpha 2): P(len >= 8) = (4/8)^2 = 1/4, P(len >= 64) = 1/256 */
     cr_expect(over8 > 0.23 * R && over8 < 0.27 * R, "%d of %d rows have 8 or more", over8, R);
     cr_expect(at_cap > R / 400 && at_cap < R / 160, "%d of %d rows reach the cap", at_cap, R);

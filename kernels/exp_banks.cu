@@ -1,0 +1,227 @@
+/* exp_banks.cu — experiment 10: shared-memory bank conflicts, isolated.
+ *
+ * Shared memory is 32 banks of 4-byte words; word w lives in bank w % 32.  A
+ * warp's load is served in one wavefront when its 32 words sit in 32 different
+ * banks (or are the same word); k different words in one bank take k.  Here
+ * every thread of a warp reads word m * stride for a distinct m = 0..31, so
+ * stride s (a power of two) puts s words on each bank used: an s-way conflict.
+ * Padding the array by one word per 32 (word w stored at w + w/32) shifts each
+ * 32-word row by one bank and spreads every stride over all 32 banks.
+ *
+ * Run: build/tests/gpu/suite_validate --only banks   (build/gpumem-report collect --only banks)
+ *
+ * variants:
+ *   unpadded   s[w]: stride 1 is conflict-free, stride 2^k is a 2^k-way conflict
+ *   padded     s[w + w/32]: conflict-free for every stride (one extra shift and add)
+ *
+ * The global traffic is identical in every case and small: a block stages 4 KiB
+ * from global memory (4 floats per thread, coalesced, conflict-free stores) and
+ * writes one float per thread; then each thread does `reps` shared loads.  With
+ * 2^20 threads and reps = 512: 20 MiB of global traffic (~7 us) against 2^15
+ * warps x 512 = 16.8 M shared load instructions, 127 k cycles per SM when
+ * conflict-free (~70 us at 1.8 GHz) and 32 times that at stride 32, so the time
+ * and the wavefront counters follow the conflicts.
+ */
+#include "exp_b.h"
+#include "ref_b.h"
+
+#include <stdlib.h>
+
+/* ---- reference: gm_ref_banks (ref_b_dense.c) ------------------------------ */
+
+/* ---- kernels ------------------------------------------------------------- */
+
+template <bool PAD>
+__device__ __forceinline__ int banks_slot(int w)
+{
+    return PAD ? w + (w >> 5) : w;
+}
+
+template <bool PAD>
+__device__ __forceinline__ void banks_body(const float *in, float *out, int stride, int reps)
+{
+    __shared__ float s[GM_BANKS_WORDS + (PAD ? GM_BANKS_WORDS / 32 : 0)];
+    const float *src = in + (size_t)blockIdx.x * GM_BANKS_WORDS;
+    /* consecutive threads, consecutive words of one 32-word row: no conflict in
+     * either layout, so the staging costs the same everywhere */
+    for (int w = threadIdx.x; w < GM_BANKS_WORDS; w += GM_BANKS_BLOCK)
+        s[banks_slot<PAD>(w)] = src[w];
+    __syncthreads();
+
+    int lane = threadIdx.x & 31;
+    float sum = 0.0f;
+    for (int r = 0; r < reps; ++r)
+        sum += s[banks_slot<PAD>(((lane + r) & 31) * stride)];
+    out[(size_t)blockIdx.x * GM_BANKS_BLOCK + threadIdx.x] = sum;
+}
+
+__global__ void banks_kernel_unpadded(const float *in, float *out, int stride, int reps)
+{
+    banks_body<false>(in, out, stride, reps);
+}
+
+__global__ void banks_kernel_padded(const float *in, float *out, int stride, int reps)
+{
+    banks_body<true>(in, out, stride, reps);
+}
+
+/* ---- inputs shared by the cases of one (threads, stride, reps) ------------- */
+
+typedef struct {
+    long long threads;
+    int stride, reps;
+} S_key;
+
+typedef struct {
+    float *h_ref;   /* host: expected sums */
+    float *d_in;    /* device: the words each block stages */
+} S_input;
+
+typedef struct {
+    const float *in;
+    float *out;
+    int stride, reps;
+} S_ref_job;
+
+static void S_ref_chunk(void *ctx, size_t begin, size_t end)
+{
+    S_ref_job *j = (S_ref_job *)ctx;
+    gm_ref_banks_range(j->in, j->out, j->stride, j->reps, begin, end);
+}
+
+static gm_status S_input_build(void *obj, void *ctx, gm_error *err)
+{
+    S_input *in = (S_input *)obj;
+    const S_key *k = (const S_key *)ctx;
+    size_t words = (size_t)(k->threads / GM_BANKS_BLOCK) * GM_BANKS_WORDS;
+    float *h = (float *)gm_xmalloc(words * sizeof(float));
+    in->h_ref = (float *)gm_xmalloc((size_t)k->threads * sizeof(float));
+    gm_fill_uniform_f32(h, words, 0xba4cULL, 0.0f, 1.0f);
+    S_ref_job j = {h, in->h_ref, k->stride, k->reps};
+    gm_parallel_for((size_t)k->threads, GM_PAR_ELEMS / 64, S_ref_chunk, &j);
+    cudaError_t e = cudaMalloc(&in->d_in, words * sizeof(float));
+    if (e == cudaSuccess)
+        e = cudaMemcpy(in->d_in, h, words * sizeof(float), cudaMemcpyHostToDevice);
+    free(h);
+    if (e != cudaSuccess)
+        return gm_fail(err, GM_ERR_CUDA, "banks: input (%zu floats): %s (%s)", words,
+                       cudaGetErrorString(e), cudaGetErrorName(e));
+    return GM_OK;
+}
+
+static void S_input_destroy(void *obj)
+{
+    S_input *in = (S_input *)obj;
+    cudaFree(in->d_in);
+    free(in->h_ref);
+}
+
+typedef struct {
+    S_key k;
+    S_input *in;
+    float *d_out;
+} S_state;
+
+/* ---- launchers ------------------------------------------------------------ */
+
+template <typename K>
+static gm_status S_launch(gm_case *c, K kernel, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    kernel<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(st->in->d_in, st->d_out, st->k.stride,
+                                                    st->k.reps);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+extern "C" {
+
+gm_status banks_launch_unpadded(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    return S_launch(c, banks_kernel_unpadded, s, err);
+}
+
+gm_status banks_launch_padded(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    return S_launch(c, banks_kernel_padded, s, err);
+}
+
+/* ---- describe / setup / check -------------------------------------------- */
+
+gm_status banks_describe(gm_case *c, gm_error *err)
+{
+    long long threads = gm_case_param(c, "threads", 0);
+    long long stride = gm_case_param(c, "stride", 1), reps = gm_case_param(c, "reps", 0);
+    if (stride < 1 || stride > 32 || reps < 1 || reps > 1 << 20 || threads < GM_BANKS_BLOCK ||
+        threads % GM_BANKS_BLOCK || threads > 1LL << 28)
+        return gm_fail(err, GM_ERR_VALUE,
+                       "banks/%s: stride = %lld, reps = %lld, threads = %lld: need stride in "
+                       "1..32 (lane 31 x stride must stay inside the %d staged words), reps in "
+                       "1..2^20, threads a multiple of %d up to 2^28",
+                       c->variant->name, stride, reps, threads, GM_BANKS_WORDS, GM_BANKS_BLOCK);
+    long long words = GM_BANKS_WORDS;
+    if (gm_b_is(c, "padded"))
+        words += GM_BANKS_WORDS / 32;
+    else if (!gm_b_is(c, "unpadded"))
+        return gm_fail(err, GM_ERR_VALUE, "banks: unknown variant '%s'", c->variant->name);
+    gm_b_set_shape(c, dim3((unsigned)(threads / GM_BANKS_BLOCK)), dim3(GM_BANKS_BLOCK), 4 * words);
+    snprintf(c->kernel, sizeof c->kernel, "banks_kernel_%s", c->variant->name);
+    c->bytes_read = threads / GM_BANKS_BLOCK * GM_BANKS_WORDS * 4;   /* 16 B per thread */
+    c->bytes_written = threads * 4;
+    c->flops = threads * reps;   /* one add per shared load */
+    snprintf(c->note, sizeof c->note,
+             "%lld shared loads of 4 B per thread: %lld MiB of shared-memory traffic against "
+             "%lld MiB of global traffic",
+             reps, threads * reps * 4 >> 20, (c->bytes_read + c->bytes_written) >> 20);
+    return GM_OK;
+}
+
+gm_status banks_setup(gm_case *c, gm_error *err)
+{
+    gm_status rc = banks_describe(c, err);
+    if (rc != GM_OK)
+        return rc;
+    S_state *st = (S_state *)gm_xcalloc(1, sizeof *st);
+    c->state = st;
+    st->k.threads = gm_case_param(c, "threads", 0);
+    st->k.stride = (int)gm_case_param(c, "stride", 1);
+    st->k.reps = (int)gm_case_param(c, "reps", 0);
+    char key[96];
+    snprintf(key, sizeof key, "banks/%lld/%d/%d", st->k.threads, st->k.stride, st->k.reps);
+    rc = gm_shared_get(key, sizeof(S_input), S_input_build, S_input_destroy, &st->k,
+                       (void **)&st->in, err);
+    if (rc != GM_OK)
+        return rc;
+    GM_CUDA(cudaMalloc(&st->d_out, (size_t)st->k.threads * sizeof(float)));
+    if (gm_b_is(c, "unpadded"))
+        return gm_b_query_kernel(c, banks_kernel_unpadded, err);
+    return gm_b_query_kernel(c, banks_kernel_padded, err);
+}
+
+gm_status banks_reset(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    return gm_poison(st->d_out, (size_t)st->k.threads * sizeof(float), s, err);
+}
+
+/* CPU reference: gm_ref_banks_range (ref_b_dense.c), the same float additions
+ * in the same order as the kernel: the sums must match exactly. */
+gm_status banks_check(gm_case *c, gm_check *out, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    return gm_check_f32(st->d_out, st->in->h_ref, (size_t)st->k.threads, 0.0, 0.0, out, err);
+}
+
+void banks_teardown(gm_case *c)
+{
+    S_state *st = (S_state *)c->state;
+    if (!st)
+        return;
+    gm_shared_release(st->in);
+    if (st->d_out)
+        cudaFree(st->d_out);
+    free(st);
+    c->state = NULL;
+}
+
+} /* extern "C" */
