@@ -700,10 +700,10 @@ static bool S_numeric_param(const gm_run *run, const char *name)
     return p && (p->value.kind == GM_V_INT || p->value.kind == GM_V_REAL);
 }
 
-/* "2^20" for powers of two from 1024 on a log2 axis, else the number. */
+/* "2^20" for powers of two from 2^14 on a log2 axis (shorter than the digits), else the number. */
 static void S_tic_label(gm_buf *b, double x, bool log2x)
 {
-    if (log2x && x >= 1024 && x == floor(x)) {
+    if (log2x && x >= 16384 && x == floor(x)) {
         int e = (int)llround(log2(x));
         if (ldexp(1.0, e) == x) {
             gm_buf_printf(b, "2^%d", e);
