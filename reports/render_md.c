@@ -657,7 +657,7 @@ static void S_explain_group(gm_buf *b, const gm_results *r, const gm_section *s)
         if (isfinite(q)) {
             gm_buf_puts(b, ": ");
             S_ratio(b, q);
-            gm_buf_puts(b, " the sectors (");
+            gm_buf_puts(b, " the sectors in all (");
             gm_fmt_bytes(b, qw * 32);
             gm_buf_puts(b, " against ");
             gm_fmt_bytes(b, qb * 32);
@@ -798,8 +798,8 @@ static void S_explain_sweep(gm_buf *b, const gm_section *s)
     size_t told = 0, lines_with_points = 0;
     for (size_t l = 0; l < sw.n_lines; l++) {
         const gm_sweep_line *line = &sw.lines[l];
-        /* first and last points with a value; the peak for bandwidth */
-        const gm_run *a = NULL, *z = NULL, *peak = NULL;
+        /* first and last points with a value; the peak and dip for bandwidth */
+        const gm_run *a = NULL, *z = NULL, *peak = NULL, *dip = NULL;
         for (size_t i = 0; i < line->n; i++) {
             double y = bw ? gm_run_effective_gbs(line->runs[i]) : gm_run_median_ms(line->runs[i]);
             if (!isfinite(y))
@@ -809,6 +809,8 @@ static void S_explain_sweep(gm_buf *b, const gm_section *s)
             z = line->runs[i];
             if (bw && (!peak || y > gm_run_effective_gbs(peak)))
                 peak = line->runs[i];
+            if (bw && (!dip || y < gm_run_effective_gbs(dip)))
+                dip = line->runs[i];
         }
         if (!a || a == z)
             continue;
@@ -838,18 +840,29 @@ static void S_explain_sweep(gm_buf *b, const gm_section *s)
         gm_buf_puts(b, " at ");
         S_at(b, p, z);
         if (ya > 0 && yz > 0) {
-            gm_buf_puts(b, " (");
-            S_ratio(b, yz >= ya ? yz / ya : ya / yz);
-            if (bw)
-                gm_buf_puts(b, yz >= ya ? " higher)" : " lower)");
-            else
-                gm_buf_puts(b, yz >= ya ? " longer)" : " shorter)");
+            double q = yz >= ya ? yz / ya : ya / yz;
+            if (q < 1.05) {
+                gm_buf_puts(b, " (within 5%)");
+            } else {
+                gm_buf_puts(b, " (");
+                S_ratio(b, q);
+                if (bw)
+                    gm_buf_puts(b, yz >= ya ? " higher)" : " lower)");
+                else
+                    gm_buf_puts(b, yz >= ya ? " longer)" : " shorter)");
+            }
         }
         if (peak && peak != a && peak != z && gm_run_effective_gbs(peak) > 1.1 * fmax(ya, yz)) {
             gm_buf_puts(b, ", peaking at ");
             S_gbs(b, gm_run_effective_gbs(peak));
             gm_buf_puts(b, " at ");
             S_at(b, p, peak);
+        }
+        if (dip && dip != a && dip != z && gm_run_effective_gbs(dip) < fmin(ya, yz) / 1.1) {
+            gm_buf_puts(b, ", dipping to ");
+            S_gbs(b, gm_run_effective_gbs(dip));
+            gm_buf_puts(b, " at ");
+            S_at(b, p, dip);
         }
         double sa = S_spr_of(a), sz = S_spr_of(z);
         if (isfinite(sa) && isfinite(sz) && fabs(sz - sa) > 0.05 * fmax(sa, sz)) {
