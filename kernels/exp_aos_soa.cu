@@ -408,17 +408,15 @@ gm_status aos_soa_check(gm_case *c, gm_check *out, gm_error *err)
     S_state *st = (S_state *)c->state;
     if (st->fields == 4)
         return gm_check_f32((const float *)st->out, st->host->ref_e, st->n, 0.0, 1e-6, out, err);
-    float *buf = (float *)gm_xmalloc(st->out_bytes);
+    void *buf = NULL;
+    gm_status rc = gm_copy_back(st->out, st->out_bytes, &buf, err);
+    if (rc != GM_OK)
+        return rc;
     float *planes = (float *)gm_xmalloc(GM_P_FIELDS * st->n * sizeof(float));
-    cudaError_t e = cudaMemcpy(buf, st->out, st->out_bytes, cudaMemcpyDeviceToHost);
-    if (e == cudaSuccess) {
-        S_conv conv = {st->layout, st->n, planes, buf, false};
-        gm_parallel_for(st->n, GM_PAR_ELEMS, S_conv_chunk, &conv);
-        gm_compare_f32(planes, st->host->ref_step, GM_P_FIELDS * st->n, 0.0, 1e-6, out);
-    }
-    free(buf);
+    S_conv conv = {st->layout, st->n, planes, (float *)buf, false};
+    gm_parallel_for(st->n, GM_PAR_ELEMS, S_conv_chunk, &conv);
+    gm_compare_f32(planes, st->host->ref_step, GM_P_FIELDS * st->n, 0.0, 1e-6, out);
     free(planes);
-    GM_CUDA(e);
     return GM_OK;
 }
 

@@ -5,8 +5,8 @@
  *   out(x,y,z) = (in(x,y,z-1) + in(x,y,z+1)) - 2 in(x,y,z).
  * Must move: 4n^3 bytes read (each input once; the neighbours come from
  * cache), 4n^3 written.  Both variants use the same threads: a warp is 32
- * consecutive z at one (x, y) (threadIdx.x -> z, threadIdx.y -> y,
- * blockIdx.z -> x), as in seed 000's weather-model example.  Only the
+ * consecutive z at one (x, y) (threadIdx.x -> z, threadIdx.y -> y, 4 y per
+ * thread, blockIdx.z -> x), as in seed 000's weather-model example.  Only the
  * storage differs:
  *   zmajor  (x,y,z) at z + n(y + n x): a warp reads 128 contiguous bytes
  *   xmajor  (x,y,z) at x + n(y + n z): consecutive z are 4n^2 bytes apart,
@@ -27,6 +27,7 @@ extern "C" {
 
 #define S_BX 32   /* z */
 #define S_BY 8    /* y */
+#define S_YPT 4   /* y values per thread: a block covers 32 z x 32 y */
 
 /* The field in one layout with its reference, shared by the cases of that
  * layout and size. */
@@ -45,19 +46,33 @@ typedef struct {
 
 /* ---- GPU kernels ---------------------------------------------------------- */
 
-/* Strides in floats: element (x,y,z) at x*sx + y*sy + z*sz. */
+/* Strides in floats: element (x,y,z) at x*sx + y*sy + z*sz.  Each thread does
+ * S_YPT points, y = y0 + k*blockDim.y: every load instruction of a warp is still
+ * 32 consecutive z at one (x, y), but 4 independent columns give each thread
+ * 12 loads in flight instead of 3 (one column per thread reached 71 % of copy
+ * bandwidth z-major on an H100). */
 __device__ __forceinline__ void S_dzz(const float *__restrict__ in, float *__restrict__ out,
                                       unsigned n, size_t sx, size_t sy, size_t sz)
 {
     unsigned z = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
+    unsigned y0 = blockIdx.y * blockDim.y * S_YPT + threadIdx.y;
     unsigned x = blockIdx.z;
-    if (z >= n || y >= n)
+    if (z >= n)
         return;
     unsigned zm = z > 0 ? z - 1 : 0, zp = z + 1 < n ? z + 1 : n - 1;
-    size_t base = x * sx + y * sy;
-    float a = in[base + zm * sz], b = in[base + z * sz], c = in[base + zp * sz];
-    out[base + z * sz] = __fsub_rn(__fadd_rn(a, c), __fmul_rn(2.0f, b));
+    float a[S_YPT], b[S_YPT], c[S_YPT];
+#pragma unroll
+    for (int k = 0; k < S_YPT; k++) {
+        size_t base = x * sx + (size_t)(y0 + k * blockDim.y) * sy;
+        a[k] = in[base + zm * sz];
+        b[k] = in[base + z * sz];
+        c[k] = in[base + zp * sz];
+    }
+#pragma unroll
+    for (int k = 0; k < S_YPT; k++) {
+        size_t base = x * sx + (size_t)(y0 + k * blockDim.y) * sy;
+        out[base + z * sz] = __fsub_rn(__fadd_rn(a[k], c[k]), __fmul_rn(2.0f, b[k]));
+    }
 }
 
 __global__ void grid3d_kernel_zmajor(const float *__restrict__ in, float *__restrict__ out,
@@ -112,7 +127,7 @@ gm_status grid3d_describe(gm_case *c, gm_error *err)
                        c->variant->name, n);
     snprintf(c->kernel, sizeof c->kernel, "grid3d_kernel_%s", c->variant->name);
     c->launch.grid[0] = (unsigned)(n / S_BX);
-    c->launch.grid[1] = (unsigned)(n / S_BY);
+    c->launch.grid[1] = (unsigned)(n / (S_BY * S_YPT));
     c->launch.grid[2] = (unsigned)n;
     c->launch.block[0] = S_BX;
     c->launch.block[1] = S_BY;

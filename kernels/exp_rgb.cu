@@ -244,12 +244,11 @@ gm_status rgb_check(gm_case *c, gm_check *out, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
     size_t bytes = 3 * st->pixels;
-    unsigned char *got = (unsigned char *)gm_xmalloc(bytes);
-    cudaError_t e = cudaMemcpy(got, st->img->d_img, bytes, cudaMemcpyDeviceToHost);
-    if (e == cudaSuccess)
-        gm_compare_u8(got, st->img->h_ref, bytes, out);
-    free(got);
-    GM_CUDA(e);
+    void *got = NULL;
+    gm_status rc = gm_copy_back(st->img->d_img, bytes, &got, err);
+    if (rc != GM_OK)
+        return rc;
+    gm_compare_u8((const unsigned char *)got, st->img->h_ref, bytes, out);
     return GM_OK;
 }
 

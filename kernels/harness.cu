@@ -402,21 +402,43 @@ void gm_compare_i64(const long long *got, const long long *ref, size_t n, gm_che
     S_compare<long long>(got, ref, n, true, 0.0, 0.0, out);
 }
 
+/* ---- copying results back ------------------------------------------------- */
+
+static void *S_stage;
+static size_t S_stage_bytes;
+
+gm_status gm_copy_back(const void *dev, size_t bytes, void **host, gm_error *err)
+{
+    *host = NULL;
+    if (bytes > S_stage_bytes) {
+        /* Grow by at least half again, so a sweep of growing sizes pins a few times. */
+        size_t want = bytes > S_stage_bytes + S_stage_bytes / 2 ? bytes
+                                                                : S_stage_bytes + S_stage_bytes / 2;
+        gm_harness_release();
+        GM_CUDA(cudaMallocHost(&S_stage, want));
+        S_stage_bytes = want;
+    }
+    GM_CUDA(cudaMemcpy(S_stage, dev, bytes, cudaMemcpyDeviceToHost));
+    *host = S_stage;
+    return GM_OK;
+}
+
+void gm_harness_release(void)
+{
+    if (S_stage)
+        cudaFreeHost(S_stage);
+    S_stage = NULL;
+    S_stage_bytes = 0;
+}
+
 gm_status gm_check_f32(const float *dev, const float *ref, size_t n, double atol, double rtol,
                        gm_check *out, gm_error *err)
 {
-    float *got = (float *)malloc(n * sizeof *got + 1);
-    if (!got)
-        return gm_fail(err, GM_ERR_NOMEM, "out of memory copying %zu floats back", n);
-    cudaError_t rc = cudaMemcpy(got, dev, n * sizeof *got, cudaMemcpyDeviceToHost);
-    if (rc != cudaSuccess) {
-        free(got);
-        return gm_fail(err, GM_ERR_CUDA, "%s:%d: cudaMemcpy(device to host, %zu bytes): %s (%s)",
-                       __FILE__, __LINE__, n * sizeof *got, cudaGetErrorString(rc),
-                       cudaGetErrorName(rc));
-    }
-    gm_compare_f32(got, ref, n, atol, rtol, out);
-    free(got);
+    void *got = NULL;
+    gm_status st = gm_copy_back(dev, n * sizeof(float), &got, err);
+    if (st != GM_OK)
+        return st;
+    gm_compare_f32((const float *)got, ref, n, atol, rtol, out);
     return GM_OK;
 }
 

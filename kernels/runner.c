@@ -477,6 +477,7 @@ gm_status gm_suite_run(const gm_suite_opts *o, gm_results *out, gm_error *err)
             st = S_run_experiment(&x, gm_experiments[e], out, &k, total, err);
 
 done:
+    gm_harness_release();
     free(x.samples);
     if (x.stream)
         cudaStreamDestroy(x.stream);

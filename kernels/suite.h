@@ -214,7 +214,16 @@ void gm_compare_u8(const unsigned char *got, const unsigned char *ref, size_t n,
 void gm_compare_i32(const int *got, const int *ref, size_t n, gm_check *out);
 void gm_compare_i64(const long long *got, const long long *ref, size_t n, gm_check *out);
 
-/* Copy n bytes device->host then compare as f32: the usual end of a check(). */
+/* Copy `bytes` of device memory into a pinned host buffer that the harness
+ * keeps and grows (pageable copies of hundreds of MiB into fresh memory cost
+ * more in page faults than the whole suite's kernels).  *host is valid until
+ * the next gm_copy_back or gm_harness_release; not thread-safe. */
+gm_status gm_copy_back(const void *dev, size_t bytes, void **host, gm_error *err);
+/* Free what the harness keeps between cases (the pinned buffer); the runner
+ * calls it at the end of a run.  Safe to call at any time. */
+void gm_harness_release(void);
+
+/* Copy n floats device->host (gm_copy_back) then compare: the usual end of a check(). */
 gm_status gm_check_f32(const float *dev, const float *ref, size_t n, double atol, double rtol,
                        gm_check *out, gm_error *err);
 

@@ -56,14 +56,6 @@ static void S_usage(FILE *f)
           f);
 }
 
-static void S_progress(void *ctx, const char *exp, const char *variant, size_t k, size_t n)
-{
-    (void)ctx;
-    fprintf(stderr, "\r[%zu/%zu] %s/%s%*s", k, n, exp, variant, 20, "");
-    if (k == n)
-        fputc('\n', stderr);
-}
-
 static void S_params(const gm_run *r, char *buf, size_t len)
 {
     size_t used = 0;
@@ -76,6 +68,63 @@ static void S_params(const gm_run *r, char *buf, size_t len)
         used += (size_t)w;
     }
 }
+
+/* Wall time per case (setup, validation, timing; the last case of an
+ * experiment also carries its teardown), from one progress call to the next. */
+typedef struct {
+    double *sec;
+    size_t n, last;
+    struct timespec t;
+} S_clock;
+
+static double S_since(struct timespec *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double d = (double)(now.tv_sec - t->tv_sec) + 1e-9 * (double)(now.tv_nsec - t->tv_nsec);
+    *t = now;
+    return d;
+}
+
+static void S_progress(void *ctx, const char *exp, const char *variant, size_t k, size_t n)
+{
+    S_clock *c = ctx;
+    if (!c->sec) {
+        c->sec = calloc(n + 1, sizeof *c->sec);
+        c->n = n;
+    }
+    double d = S_since(&c->t);
+    if (c->last > 0 && c->last <= c->n)
+        c->sec[c->last - 1] = d;
+    c->last = k;
+    fprintf(stderr, "\r[%zu/%zu] %s/%s%*s", k, n, exp, variant, 20, "");
+    if (k == n)
+        fputc('\n', stderr);
+}
+
+/* The slowest cases by wall time: where a size set spends its seconds. */
+static void S_slowest(const gm_results *res, S_clock *c)
+{
+    if (!c->sec || c->n != res->n_runs)
+        return;
+    if (c->last > 0)
+        c->sec[c->last - 1] = S_since(&c->t);
+    printf("\nslowest cases (wall time: setup, validation, timing):\n");
+    for (int shown = 0; shown < 8; shown++) {
+        size_t best = c->n;
+        for (size_t i = 0; i < c->n; i++)
+            if (c->sec[i] >= 0 && (best == c->n || c->sec[i] > c->sec[best]))
+                best = i;
+        if (best == c->n)
+            break;
+        char params[256];
+        S_params(&res->runs[best], params, sizeof params);
+        printf("  %7.3f s  %s/%s %s\n", c->sec[best], res->runs[best].experiment,
+               res->runs[best].variant, params);
+        c->sec[best] = -1.0;
+    }
+}
+
 
 /* Prints the table of one size set; returns the number of failed or errored runs. */
 static int S_report(const gm_results *res, const char *set)
@@ -198,6 +247,7 @@ int main(int argc, char **argv)
     o.time_l2_flush = true;
     o.validate_only = no_time;
     o.progress = S_progress;
+    S_clock clk;
 
     gm_error err = {GM_OK, ""};
     if (gm_suite_select_check(&o, &err) != GM_OK) {
@@ -212,6 +262,9 @@ int main(int argc, char **argv)
         o.quick = pass == 0;
         gm_results res;
         gm_results_init(&res);
+        memset(&clk, 0, sizeof clk);
+        clock_gettime(CLOCK_MONOTONIC, &clk.t);
+        o.progress_ctx = &clk;
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         gm_status st = gm_suite_run(&o, &res, &err);
@@ -239,6 +292,8 @@ int main(int argc, char **argv)
             return st == GM_ERR_NO_DEVICE ? 2 : 1;
         }
         bad += S_report(&res, o.quick ? "quick" : "full");
+        S_slowest(&res, &clk);
+        free(clk.sec);
         printf("%s: %zu runs in %.2f s\n", o.quick ? "quick" : "full", res.n_runs,
                (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
         gm_results_free(&res);
