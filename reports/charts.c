@@ -656,7 +656,10 @@ static void S_bar_chart(gm_charts *c, size_t si, const gm_section *s, const S_fa
         gm_buf_puts(&b, " noenhanced");
     }
     if (f->q[0] == Q_TIME)
-        gm_buf_printf(&b, ", $c%zu using 1:2:3:4 with yerrorbars lc rgb '#333333' pt -1 "
+        /* min-max as capped vectors: the errorbar styles draw a white point
+         * over the bar top */
+        gm_buf_printf(&b, ", $c%zu using 1:3:(0):($4-$3) with vectors heads size screen "
+                          "0.008,90 lw 1.5 lc rgb '#333333' "
                           "title 'min-max of the repetitions' noenhanced", id);
     S_refs(&b, f, copy_gbs);
     gm_buf_puts(&b, "\n");
