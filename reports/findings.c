@@ -1,0 +1,1946 @@
+/* findings.c — rules on the numbers of each run, and explanations of each
+ * experiment written from its numbers (findings.h; docs/findings.md).
+ *
+ * Layout: number formatting (locale-free), reading a run (global accesses,
+ * shared accesses, peers doing the same work), the rules, ranking, the
+ * Markdown list, the explanations.
+ */
+#include "findings.h"
+
+#include "catalog.h"
+#include "escape.h"
+
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SECTOR_BYTES 32.0
+#define WAVEFRONT_BYTES 128.0   /* one pass of the shared data stage: 32 banks x 4 B */
+
+/* ---- numbers in words ------------------------------------------------------
+ *
+ * Fixed decimals are printed from an integer (llround of v * 10^d), so neither
+ * the locale's decimal point nor its grouping can change the text; thousands
+ * are grouped with ",". */
+
+static void S_fixed_sign(gm_buf *b, double v, int dec, bool plus)
+{
+    static const double p10[] = {1, 10, 100, 1000, 10000};
+    if (!isfinite(v)) {
+        gm_buf_puts(b, isnan(v) ? "NaN" : v > 0 ? "infinity" : "-infinity");
+        return;
+    }
+    if (dec < 0)
+        dec = 0;
+    if (dec > 4)
+        dec = 4;
+    double scaled = fabs(v) * p10[dec];
+    if (scaled >= 9e18) {   /* beyond long long: no figure here is that large */
+        gm_buf_printf(b, "%.3e", v);
+        return;
+    }
+    long long q = llround(scaled);
+    if (v < 0 && q != 0)
+        gm_buf_putc(b, '-');
+    else if (plus && q != 0)
+        gm_buf_putc(b, '+');
+    long long unit = (long long)p10[dec];
+    long long ip = q / unit, fp = q % unit;
+    char digits[32];
+    int nd = snprintf(digits, sizeof digits, "%lld", ip);
+    for (int i = 0; i < nd; i++) {
+        if (i > 0 && (nd - i) % 3 == 0)
+            gm_buf_putc(b, ',');
+        gm_buf_putc(b, digits[i]);
+    }
+    if (dec > 0)
+        gm_buf_printf(b, ".%0*lld", dec, fp);
+}
+
+static void S_fixed(gm_buf *b, double v, int dec) { S_fixed_sign(b, v, dec, false); }
+static void S_count(gm_buf *b, double v) { S_fixed(b, v, 0); }
+
+/* "%.<sig>g" with the decimal point forced to '.', for values quoted as they
+ * are (check values, real parameters). */
+static void S_general(gm_buf *b, double v, int sig)
+{
+    if (!isfinite(v)) {
+        gm_buf_puts(b, isnan(v) ? "NaN" : v > 0 ? "infinity" : "-infinity");
+        return;
+    }
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, "%.*g", sig, v);
+    const char *dp = localeconv()->decimal_point;
+    size_t dl = dp ? strlen(dp) : 0;
+    for (const char *s = tmp; *s;) {
+        if (dl && strncmp(s, dp, dl) == 0) {
+            gm_buf_putc(b, '.');
+            s += dl;
+        } else {
+            gm_buf_putc(b, *s++);
+        }
+    }
+}
+
+/* Bytes in decimal units (1 kB = 1000 B, as GB/s is 1e9 B/s). */
+static void S_bytes(gm_buf *b, double v)
+{
+    static const char *const unit[] = {"kB", "MB", "GB", "TB", "PB"};
+    double a = fabs(v);
+    if (a < 1000.0) {
+        S_count(b, v);
+        gm_buf_puts(b, " B");
+        return;
+    }
+    int u = 0;
+    a = v / 1000.0;
+    while (fabs(a) >= 999.95 && u < 4) {
+        a /= 1000.0;
+        u++;
+    }
+    S_fixed(b, a, 1);
+    gm_buf_putc(b, ' ');
+    gm_buf_puts(b, unit[u]);
+}
+
+/* Milliseconds: under 1 µs in ns, under 1 ms in µs (one decimal), else ms
+ * with two decimals. */
+static void S_time(gm_buf *b, double ms)
+{
+    if (fabs(ms) < 0.00095) {
+        S_fixed(b, ms * 1e6, 1);
+        gm_buf_puts(b, " ns");
+    } else if (fabs(ms) < 0.99995) {
+        S_fixed(b, ms * 1000.0, 1);
+        gm_buf_puts(b, " µs");
+    } else {
+        S_fixed(b, ms, 2);
+        gm_buf_puts(b, " ms");
+    }
+}
+
+/* "8.0×"; no decimal from 100 on */
+static void S_ratio(gm_buf *b, double x)
+{
+    S_fixed(b, x, fabs(x) >= 99.95 ? 0 : 1);
+    gm_buf_puts(b, "×");
+}
+
+static void S_pct(gm_buf *b, double v)
+{
+    S_fixed(b, v, 1);   /* "0.0%" for a value under 0.05 %: said as measured */
+    gm_buf_putc(b, '%');
+}
+
+static void S_gbs(gm_buf *b, double v)
+{
+    S_fixed(b, v, fabs(v) >= 99.95 ? 0 : fabs(v) >= 0.995 ? 1 : 3);
+    gm_buf_puts(b, " GB/s");
+}
+
+/* Floating-point operations: "17.2 GFLOP" */
+static void S_flop(gm_buf *b, double v)
+{
+    static const char *const unit[] = {"FLOP", "kFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP"};
+    int u = 0;
+    while (fabs(v) >= 999.95 && u < 5) {
+        v /= 1000.0;
+        u++;
+    }
+    S_fixed(b, v, u ? 1 : 0);
+    gm_buf_putc(b, ' ');
+    gm_buf_puts(b, unit[u]);
+}
+
+static void S_text(gm_buf *b, const char *s) { gm_esc_md(b, s ? s : ""); }
+static void S_code(gm_buf *b, const char *s) { gm_esc_md_code(b, s ? s : ""); }
+
+/* A reason or note quoted in prose: escaped, without its final period (the
+ * sentence around it supplies one). */
+static void S_quote(gm_buf *b, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    while (n && (s[n - 1] == '.' || s[n - 1] == ' ' || s[n - 1] == '\n'))
+        n--;
+    char *t = gm_xmalloc(n + 1);
+    if (n)
+        memcpy(t, s, n);
+    t[n] = '\0';
+    gm_esc_md(b, t);
+    free(t);
+}
+
+static void S_value(gm_buf *b, const gm_value *v)
+{
+    switch (v->kind) {
+    case GM_V_INT:
+        gm_buf_printf(b, "%lld", v->i);
+        break;
+    case GM_V_REAL:
+        S_general(b, v->r, 15);
+        break;
+    case GM_V_STR:
+        gm_buf_puts(b, v->s ? v->s : "");
+        break;
+    default:
+        gm_buf_puts(b, "null");
+        break;
+    }
+}
+
+/* ---- reading a run ----------------------------------------------------------- */
+
+static double S_m(const gm_run *run, const char *name) { return gm_run_metric_num(run, name); }
+
+static double S_pm(const gm_run *run, const char *name)
+{
+    if (!run->prediction.present)
+        return NAN;
+    const gm_metric *m = gm_prediction_metric(&run->prediction, name);
+    return m ? gm_value_num(&m->value) : NAN;
+}
+
+static double S_time_of(const gm_run *run)
+{
+    if (!run->timing.present || !isfinite(run->timing.median) || run->timing.median <= 0.0)
+        return NAN;
+    return run->timing.median;
+}
+
+static double S_need(const gm_run *run)
+{
+    return gm_value_num(&run->bytes_read) + gm_value_num(&run->bytes_written);
+}
+
+static bool S_passed(const gm_run *run) { return run->check.status == GM_CHECK_PASSED; }
+
+static bool S_streq(const char *a, const char *b)
+{
+    return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
+static bool S_same_value(const gm_value *a, const gm_value *b)
+{
+    bool pa = gm_value_present(a), pb = gm_value_present(b);
+    if (!pa || !pb)
+        return pa == pb;
+    if (a->kind == GM_V_STR || b->kind == GM_V_STR)
+        return a->kind == b->kind && S_streq(a->s, b->s);
+    return gm_value_num(a) == gm_value_num(b);
+}
+
+/* Runs do the same useful work when they move the same bytes and do the same
+ * arithmetic: then their times compare directly. */
+static bool S_same_work(const gm_run *a, const gm_run *b)
+{
+    return S_streq(a->experiment, b->experiment) && S_same_value(&a->bytes_read, &b->bytes_read) &&
+           S_same_value(&a->bytes_written, &b->bytes_written) && S_same_value(&a->flops, &b->flops);
+}
+
+/* Global loads or stores of a run: sectors per request against the ideal. */
+typedef struct {
+    bool known;          /* spr and ideal known and positive */
+    double sectors, requests, spr;
+    double eff;          /* efficiency %, measured (the model's when not measured) */
+    double ideal;        /* sectors per request that would hold the bytes asked for */
+    bool ideal_model;    /* ideal from the prediction */
+    double excess_frac;  /* (spr - ideal) / spr, >= 0 */
+    double excess;       /* sectors beyond requests * ideal; NaN when the sums are absent */
+    double wasted;       /* bytes of fetched sectors no thread asked for; NaN when unknown */
+} S_glob;
+
+static S_glob S_global(const gm_run *run, bool store)
+{
+    const char *ns = store ? GM_M_ST_SECTORS : GM_M_LD_SECTORS;
+    const char *nr = store ? GM_M_ST_REQUESTS : GM_M_LD_REQUESTS;
+    const char *nspr = store ? GM_M_ST_SPR : GM_M_LD_SPR;
+    const char *neff = store ? GM_M_ST_EFF : GM_M_LD_EFF;
+    S_glob g;
+    memset(&g, 0, sizeof g);
+    g.sectors = S_m(run, ns);
+    g.requests = S_m(run, nr);
+    g.spr = g.sectors >= 0 && g.requests > 0 ? g.sectors / g.requests : S_m(run, nspr);
+    g.eff = S_m(run, neff);
+    double ps = S_pm(run, ns), pr = S_pm(run, nr);
+    double pspr = ps >= 0 && pr > 0 ? ps / pr : S_pm(run, nspr);
+    double peff = S_pm(run, neff);
+    /* ideal = sectors per request x efficiency: the bytes the lanes asked for
+     * per request, in sectors (4 for a warp of 4-byte accesses).  Efficiency
+     * above 100 % (lanes sharing bytes) is capped: the ideal never exceeds
+     * what is fetched. */
+    if (isfinite(pspr) && pspr > 0 && isfinite(peff) && peff > 0) {
+        g.ideal = pspr * fmin(peff, 100.0) / 100.0;
+        g.ideal_model = true;
+    } else if (isfinite(g.spr) && isfinite(g.eff)) {
+        g.ideal = g.spr * fmin(g.eff, 100.0) / 100.0;
+    } else {
+        g.ideal = NAN;
+    }
+    if (!isfinite(g.eff) && isfinite(peff))
+        g.eff = peff;
+    g.known = isfinite(g.spr) && g.spr > 0 && isfinite(g.ideal) && g.ideal > 0;
+    g.excess_frac = g.known ? fmax(0.0, (g.spr - g.ideal) / g.spr) : NAN;
+    g.excess = g.known && g.sectors >= 0 && g.requests > 0
+                   ? fmax(0.0, g.sectors - g.requests * g.ideal) : NAN;
+    if (g.known && g.sectors >= 0)
+        g.wasted = isfinite(g.eff) ? g.sectors * SECTOR_BYTES * (1.0 - fmin(g.eff, 100.0) / 100.0)
+                                   : g.sectors * SECTOR_BYTES * g.excess_frac;
+    else
+        g.wasted = NAN;
+    return g;
+}
+
+static bool S_uncoalesced(const S_glob *g)
+{
+    return g->known && g->excess_frac >= GM_FIND_SECTOR_EXCESS;
+}
+
+/* Shared loads or stores: wavefronts per instruction against the ideal. */
+typedef enum { S_IDEAL_MODEL, S_IDEAL_COUNTER, S_IDEAL_ASSUMED } S_ideal_src;
+
+typedef struct {
+    bool known;
+    double waves, inst, wpi, ideal;
+    S_ideal_src src;
+    double excess;   /* wavefronts beyond inst * ideal */
+    double ways;     /* wpi / ideal */
+} S_shr;
+
+static S_shr S_shared(const gm_run *run, bool store)
+{
+    const char *nw = store ? GM_M_SH_ST_WAVES : GM_M_SH_LD_WAVES;
+    const char *ni = store ? GM_M_SH_ST_INST : GM_M_SH_LD_INST;
+    const char *nc = store ? GM_M_SH_ST_CONFL : GM_M_SH_LD_CONFL;
+    S_shr s;
+    memset(&s, 0, sizeof s);
+    s.waves = S_m(run, nw);
+    s.inst = S_m(run, ni);
+    s.known = isfinite(s.waves) && s.waves >= 0 && s.inst > 0;
+    if (!s.known)
+        return s;
+    s.wpi = s.waves / s.inst;
+    double pw = S_pm(run, nw), pi = S_pm(run, ni), c = S_m(run, nc);
+    /* The prediction knows the access width (1 wavefront per instruction for
+     * 4-byte lanes, 2 for 8-byte, 4 for 16-byte); failing that, NVIDIA's
+     * conflict counter is defined as wavefronts minus the ideal; failing
+     * that, assume 4-byte accesses: 1. */
+    if (pw > 0 && pi > 0) {
+        s.ideal = pw / pi;
+        s.src = S_IDEAL_MODEL;
+    } else if (isfinite(c) && c >= 0 && s.waves - c > 0) {
+        s.ideal = (s.waves - c) / s.inst;
+        s.src = S_IDEAL_COUNTER;
+    } else {
+        s.ideal = 1.0;
+        s.src = S_IDEAL_ASSUMED;
+    }
+    s.excess = fmax(0.0, s.waves - s.inst * s.ideal);
+    s.ways = s.wpi / s.ideal;
+    return s;
+}
+
+static bool S_conflicted(const S_shr *s)
+{
+    return s->known && s->wpi >= s->ideal * (1.0 + GM_FIND_WAVEFRONT_EXCESS);
+}
+
+/* "a 32-way bank conflict" / "on average a 2.4-way bank conflict" */
+/* "an" before a number said with a vowel sound: eight..., eleven, eighteen,
+ * and the same as the leading group of thousands (11,000; 800,000); the
+ * integer part decides (8.5 is "eight point five"). */
+static const char *S_article(double v)
+{
+    long long g = (long long)floor(fabs(v) + 0.05);   /* as printed with one decimal */
+    while (g >= 1000)
+        g /= 1000;
+    if (g == 11 || g == 18)
+        return "an ";
+    while (g >= 10)
+        g /= 10;
+    return g == 8 ? "an " : "a ";
+}
+
+static void S_ways(gm_buf *b, double ways)
+{
+    double r = round(ways);
+    if (r >= 2 && fabs(ways - r) < 0.05) {
+        gm_buf_puts(b, S_article(r));
+        S_count(b, r);
+        gm_buf_puts(b, "-way bank conflict");
+    } else {
+        gm_buf_puts(b, "on average ");
+        gm_buf_puts(b, S_article(ways));
+        S_fixed(b, ways, 1);
+        gm_buf_puts(b, "-way bank conflict");
+    }
+}
+
+/* The constant-cache serialisation the model reports in a prediction note
+ * (reports/model.c): "Constant memory (no metric above): N warp loads traced,
+ * D distinct addresses each on average; ...".  No hardware counter gives it.
+ * Parsed by hand: strtod would follow the locale's decimal point. */
+static bool S_const_note(const gm_run *run, double *loads, double *distinct)
+{
+    static const char head[] = "Constant memory (no metric above): ";
+    if (!run->prediction.present)
+        return false;
+    for (size_t i = 0; i < run->prediction.n_notes; i++) {
+        const char *s = run->prediction.notes[i];
+        if (!s || strncmp(s, head, sizeof head - 1) != 0)
+            continue;
+        s += sizeof head - 1;
+        double n = 0, d = 0, scale = 0;
+        bool any = false;
+        for (; *s >= '0' && *s <= '9'; s++, any = true)
+            n = n * 10 + (*s - '0');
+        static const char mid[] = " warp loads traced, ";
+        if (!any || strncmp(s, mid, sizeof mid - 1) != 0)
+            continue;
+        s += sizeof mid - 1;
+        any = false;
+        for (; (*s >= '0' && *s <= '9') || (*s == '.' && scale == 0); s++) {
+            if (*s == '.') {
+                scale = 1;
+                continue;
+            }
+            any = true;
+            if (scale > 0) {
+                scale /= 10;
+                d += scale * (*s - '0');
+            } else {
+                d = d * 10 + (*s - '0');
+            }
+        }
+        if (!any || strncmp(s, " distinct addresses", 19) != 0)
+            continue;
+        *loads = n;
+        *distinct = d;
+        return true;
+    }
+    return false;
+}
+
+/* ---- context: the runs of each experiment, labels, peers ---------------------- */
+
+typedef struct {
+    const gm_results *r;
+    double copy_gbs;            /* measured copy bandwidth, NaN if unknown */
+    char **params;              /* per run: parameters varying within its experiment */
+    gm_findings *out;
+    size_t cap;
+} S_ctx;
+
+/* The parameters of `run` that do not take one value across `set` (missing
+ * from some run counts as varying): "name=value, name=value", unescaped. */
+static void S_varying(const gm_run *const *set, size_t n, const gm_run *run, gm_buf *b)
+{
+    bool first = true;
+    for (size_t p = 0; p < run->n_params; p++) {
+        const gm_param *pp = &run->params[p];
+        bool varies = false;
+        for (size_t k = 0; k < n && !varies; k++) {
+            const gm_param *q = gm_run_param(set[k], pp->name);
+            varies = !q || !S_same_value(&q->value, &pp->value);
+        }
+        if (!varies)
+            continue;
+        if (!first)
+            gm_buf_puts(b, ", ");
+        first = false;
+        gm_buf_puts(b, pp->name ? pp->name : "");
+        gm_buf_putc(b, '=');
+        S_value(b, &pp->value);
+    }
+    gm_buf_puts(b, "");
+}
+
+/* Runs of one experiment id, in file order (caller frees). */
+static const gm_run **S_runs_of(const gm_results *r, const char *id, size_t *n)
+{
+    const gm_run **v = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *v);
+    size_t k = 0;
+    for (size_t i = 0; i < r->n_runs; i++)
+        if (S_streq(r->runs[i].experiment, id))
+            v[k++] = &r->runs[i];
+    *n = k;
+    return v;
+}
+
+/* `variant` (params), escaped */
+static void S_label(gm_buf *b, const gm_run *run, const char *params)
+{
+    S_code(b, run->variant);
+    if (params && *params) {
+        gm_buf_puts(b, " (");
+        S_text(b, params);
+        gm_buf_puts(b, ")");
+    }
+}
+
+static size_t S_index(const gm_results *r, const gm_run *run) { return (size_t)(run - r->runs); }
+
+static void S_run_label(gm_buf *b, const S_ctx *c, const gm_run *run)
+{
+    S_label(b, run, c->params[S_index(c->r, run)]);
+}
+
+/* The fastest passed run doing the same work as `run` (possibly run itself);
+ * NULL when run has no time.  Ties go to the first in the file. */
+static const gm_run *S_fastest_peer(const gm_results *r, const gm_run *run)
+{
+    if (!isfinite(S_time_of(run)))
+        return NULL;
+    const gm_run *best = NULL;
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const gm_run *x = &r->runs[i];
+        if (!S_passed(x) || !S_same_work(x, run) || !isfinite(S_time_of(x)))
+            continue;
+        if (!best || S_time_of(x) < S_time_of(best))
+            best = x;
+    }
+    return best;
+}
+
+static const gm_experiment *S_exp(const gm_results *r, const char *id)
+{
+    return id ? gm_results_experiment(r, id) : NULL;
+}
+
+/* ---- findings ----------------------------------------------------------------- */
+
+static const struct {
+    const char *id, *title;
+} S_rules[GM_RULE_COUNT] = {
+    [GM_RULE_VALIDATION] = {"validation", "Output check failed"},
+    [GM_RULE_NOT_RUN] = {"not-run", "Not run at this size"},
+    [GM_RULE_UNCOALESCED_LOAD] = {"uncoalesced-load", "Uncoalesced global loads"},
+    [GM_RULE_UNCOALESCED_STORE] = {"uncoalesced-store", "Uncoalesced global stores"},
+    [GM_RULE_BANK_CONFLICT_LOAD] = {"bank-conflict-load", "Shared-memory bank conflicts on loads"},
+    [GM_RULE_BANK_CONFLICT_STORE] = {"bank-conflict-store", "Shared-memory bank conflicts on stores"},
+    [GM_RULE_DRAM_OVERFETCH] = {"dram-overfetch", "DRAM moves bytes nobody asked for"},
+    [GM_RULE_L2_ABSORBS] = {"l2-absorbs", "L2 absorbs the excess sectors"},
+    [GM_RULE_DRAM_UNDERUSED] = {"dram-underused", "Low DRAM utilisation"},
+    [GM_RULE_NOT_MEMORY_BOUND] = {"not-memory-bound", "Bound by something other than memory"},
+    [GM_RULE_CONSTANT_SERIAL] = {"constant-serialised", "Constant-memory reads serialised"},
+    [GM_RULE_MODEL_MISMATCH] = {"model-mismatch", "Model and measurement disagree"},
+};
+
+const char *gm_rule_id(gm_rule rule)
+{
+    return (unsigned)rule < GM_RULE_COUNT ? S_rules[rule].id : "unknown";
+}
+
+const char *gm_rule_title(gm_rule rule)
+{
+    return (unsigned)rule < GM_RULE_COUNT ? S_rules[rule].title : "Unknown rule";
+}
+
+const char *gm_severity_name(gm_severity s)
+{
+    switch (s) {
+    case GM_SEV_INFO:
+        return "info";
+    case GM_SEV_WARNING:
+        return "warning";
+    case GM_SEV_PROBLEM:
+        return "problem";
+    }
+    return "unknown";
+}
+
+static void S_add(S_ctx *c, gm_rule rule, gm_severity sev, const gm_run *run, double cost,
+                  double lost_ms, gm_buf *msg)
+{
+    gm_findings *f = c->out;
+    if (f->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 32;
+        f->v = gm_xrealloc(f->v, c->cap * sizeof *f->v);
+    }
+    size_t i = S_index(c->r, run);
+    gm_finding *x = &f->v[f->n++];
+    memset(x, 0, sizeof *x);
+    x->rule = rule;
+    x->severity = sev;
+    x->run = run;
+    x->run_index = i;
+    x->experiment = run->experiment;
+    x->variant = run->variant;
+    x->params = gm_xstrdup(c->params[i]);
+    x->cost = isfinite(cost) && cost > 0 ? cost : 0.0;
+    x->lost_ms = lost_ms;
+    while (msg->len && msg->data[msg->len - 1] == ' ')
+        msg->data[--msg->len] = '\0';
+    gm_buf_puts(msg, "");
+    x->message = gm_buf_detach(msg);
+}
+
+/* "It takes 229.6 µs, 4.6× the 50.0 µs of `float4`, the fastest run doing the
+ * same work. "  Only when it is slower than that by GM_FIND_TIME_CLOSE. */
+static double S_vs_fastest(gm_buf *b, const S_ctx *c, const gm_run *run)
+{
+    const gm_run *p = S_fastest_peer(c->r, run);
+    if (!p || p == run)
+        return NAN;
+    double t = S_time_of(run), tp = S_time_of(p);
+    if (t >= tp * GM_FIND_TIME_CLOSE) {
+        gm_buf_puts(b, "It takes ");
+        S_time(b, t);
+        gm_buf_puts(b, ", ");
+        S_ratio(b, t / tp);
+        gm_buf_puts(b, " the ");
+        S_time(b, tp);
+        gm_buf_puts(b, " of ");
+        S_run_label(b, c, p);
+        gm_buf_puts(b, ", the fastest run doing the same work. ");
+    }
+    return t - tp;
+}
+
+static void S_rule_validation(S_ctx *c, const gm_run *run)
+{
+    const gm_check *k = &run->check;
+    gm_buf b = GM_BUF_INIT;
+    S_run_label(&b, c, run);
+    if (k->status == GM_CHECK_FAILED) {
+        gm_buf_puts(&b, " failed its check against the CPU reference");
+        bool detail = false;
+        if (k->mismatches > 0 && k->checked > 0) {
+            gm_buf_puts(&b, ": ");
+            S_count(&b, (double)k->mismatches);
+            gm_buf_puts(&b, " of ");
+            S_count(&b, (double)k->checked);
+            gm_buf_puts(&b, k->checked == 1 ? " element differs" : " elements differ");
+            detail = true;
+            if (k->has_first_mismatch) {
+                gm_buf_puts(&b, ", the first at index ");
+                S_count(&b, (double)k->first_index);
+                gm_buf_puts(&b, " (");
+                S_general(&b, k->first_value, 9);
+                gm_buf_puts(&b, " where ");
+                S_general(&b, k->first_expected, 9);
+                gm_buf_puts(&b, " was expected)");
+            }
+            double me = gm_value_num(&k->max_abs_error);
+            if (isfinite(me) && isfinite(k->tolerance)) {
+                gm_buf_puts(&b, "; largest absolute error ");
+                S_general(&b, me, 6);
+                gm_buf_puts(&b, " against a tolerance of ");
+                S_general(&b, k->tolerance, 6);
+            }
+        }
+        if (!detail && k->reason) {
+            gm_buf_puts(&b, ": ");
+            S_quote(&b, k->reason);
+        }
+        gm_buf_puts(&b, ". Its time and counters are left out of every comparison and finding.");
+    } else {
+        gm_buf_puts(&b, " stopped with an error");
+        if (k->reason) {
+            gm_buf_puts(&b, ": ");
+            S_quote(&b, k->reason);
+        }
+        gm_buf_puts(&b, ". No time or counter of it is used.");
+    }
+    S_add(c, GM_RULE_VALIDATION, GM_SEV_PROBLEM, run, 0.0, NAN, &b);
+}
+
+static bool S_same_params(const gm_run *a, const gm_run *b)
+{
+    if (a->n_params != b->n_params)
+        return false;
+    for (size_t i = 0; i < a->n_params; i++) {
+        const gm_param *q = gm_run_param(b, a->params[i].name);
+        if (!q || !S_same_value(&q->value, &a->params[i].value))
+            return false;
+    }
+    return true;
+}
+
+static void S_rule_not_run(S_ctx *c, const gm_run *run)
+{
+    const gm_results *r = c->r;
+    gm_buf b = GM_BUF_INIT;
+    S_run_label(&b, c, run);
+    gm_buf_puts(&b, " did not run");
+    if (run->check.reason) {
+        gm_buf_puts(&b, ": ");
+        S_quote(&b, run->check.reason);
+    }
+    gm_buf_puts(&b, ". ");
+    double need = S_need(run), mem = (double)r->device.global_memory_bytes;
+    if (isfinite(need) && mem > 0 && need > mem) {
+        gm_buf_puts(&b, "Its inputs and outputs alone take ");
+        S_bytes(&b, need);
+        gm_buf_puts(&b, ", more than the ");
+        S_bytes(&b, mem);
+        gm_buf_puts(&b, " of device memory. ");
+    }
+    /* Other layouts that ran with exactly these parameters: then this one
+     * "should" have fitted, and the finding is a warning. */
+    size_t others = 0;
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const gm_run *x = &r->runs[i];
+        if (x == run || !S_passed(x) || !S_streq(x->experiment, run->experiment) ||
+            S_streq(x->variant, run->variant) || !S_same_params(x, run))
+            continue;
+        bool dup = false;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = S_passed(&r->runs[j]) && S_streq(r->runs[j].experiment, run->experiment) &&
+                  S_streq(r->runs[j].variant, x->variant) && S_same_params(&r->runs[j], run);
+        if (dup)
+            continue;
+        gm_buf_puts(&b, others ? ", " : "With the same parameters, ");
+        S_code(&b, x->variant);
+        others++;
+    }
+    if (others)
+        gm_buf_puts(&b, others == 1 ? " ran. " : " ran. ");
+    /* The largest value of the swept parameter at which this layout ran. */
+    const gm_experiment *e = S_exp(r, run->experiment);
+    const char *sp = e ? e->sweep_param : NULL;
+    const gm_param *mine = sp ? gm_run_param(run, sp) : NULL;
+    if (mine && isfinite(gm_value_num(&mine->value))) {
+        const gm_param *top = NULL;
+        for (size_t i = 0; i < r->n_runs; i++) {
+            const gm_run *x = &r->runs[i];
+            if (!S_passed(x) || !S_streq(x->experiment, run->experiment) ||
+                !S_streq(x->variant, run->variant))
+                continue;
+            const gm_param *q = gm_run_param(x, sp);
+            if (q && isfinite(gm_value_num(&q->value)) &&
+                (!top || gm_value_num(&q->value) > gm_value_num(&top->value)))
+                top = q;
+        }
+        if (top) {
+            gm_buf_puts(&b, "The largest ");
+            S_code(&b, sp);
+            gm_buf_puts(&b, " at which ");
+            S_code(&b, run->variant);
+            gm_buf_puts(&b, " ran is ");
+            gm_buf v = GM_BUF_INIT;
+            S_value(&v, &top->value);
+            S_text(&b, v.data);
+            gm_buf_free(&v);
+            gm_buf_puts(&b, ".");
+        }
+    }
+    S_add(c, GM_RULE_NOT_RUN, others ? GM_SEV_WARNING : GM_SEV_INFO, run, 0.0, NAN, &b);
+}
+
+static void S_rule_uncoalesced(S_ctx *c, const gm_run *run, bool store)
+{
+    S_glob g = S_global(run, store);
+    if (!S_uncoalesced(&g))
+        return;
+    gm_buf b = GM_BUF_INIT;
+    S_run_label(&b, c, run);
+    gm_buf_puts(&b, store ? " writes to " : " fetches ");
+    S_fixed(&b, g.spr, 1);
+    gm_buf_printf(&b, " sectors per global %s request where ", store ? "store" : "load");
+    S_fixed(&b, g.ideal, 1);
+    gm_buf_printf(&b, " would hold the bytes its threads %s", store ? "write" : "ask for");
+    if (g.ideal_model) {
+        gm_buf_puts(&b, " (the address-trace model's figure)");
+    } else {
+        gm_buf_puts(&b, " (");
+        S_fixed(&b, g.spr, 1);
+        gm_buf_puts(&b, " × its ");
+        S_pct(&b, g.eff);
+        gm_buf_puts(&b, " efficiency)");
+    }
+    if (isfinite(g.excess)) {
+        gm_buf_puts(&b, ": ");
+        S_count(&b, g.excess);
+        gm_buf_puts(&b, " excess sectors of ");
+        S_count(&b, g.sectors);
+    }
+    if (isfinite(g.wasted)) {
+        gm_buf_puts(&b, isfinite(g.excess) ? ", and " : ": ");
+        S_bytes(&b, g.wasted);
+        gm_buf_puts(&b, store ? " of sector bytes that no thread wrote"
+                              : " fetched that no thread uses");
+    }
+    gm_buf_puts(&b, ". ");
+    double lost = S_vs_fastest(&b, c, run);
+    double cost = isfinite(g.wasted) ? g.wasted : g.excess * SECTOR_BYTES;
+    S_add(c, store ? GM_RULE_UNCOALESCED_STORE : GM_RULE_UNCOALESCED_LOAD, GM_SEV_WARNING, run,
+          cost, lost, &b);
+}
+
+static void S_rule_banks(S_ctx *c, const gm_run *run, bool store)
+{
+    S_shr s = S_shared(run, store);
+    if (!S_conflicted(&s))
+        return;
+    gm_buf b = GM_BUF_INIT;
+    S_run_label(&b, c, run);
+    gm_buf_puts(&b, " needs ");
+    S_fixed(&b, s.wpi, 2);
+    gm_buf_printf(&b, " wavefronts per shared %s instruction where ", store ? "store" : "load");
+    S_fixed(&b, s.ideal, 2);
+    gm_buf_puts(&b, s.src == S_IDEAL_MODEL     ? " is ideal (the address-trace model's figure)"
+                : s.src == S_IDEAL_COUNTER ? " is ideal (wavefronts less the measured bank conflicts)"
+                                           : " is ideal for 4-byte accesses (no conflict counter "
+                                             "or prediction was recorded)");
+    gm_buf_puts(&b, ": ");
+    S_ways(&b, s.ways);
+    gm_buf_puts(&b, ", ");
+    S_count(&b, s.excess);
+    gm_buf_puts(&b, " excess wavefronts over ");
+    S_count(&b, s.inst);
+    gm_buf_puts(&b, " instructions, each served after the other. ");
+    double lost = S_vs_fastest(&b, c, run);
+    S_add(c, store ? GM_RULE_BANK_CONFLICT_STORE : GM_RULE_BANK_CONFLICT_LOAD, GM_SEV_WARNING, run,
+          s.excess * WAVEFRONT_BYTES, lost, &b);
+}
+
+static void S_rule_overfetch(S_ctx *c, const gm_run *run)
+{
+    double rd = S_m(run, GM_M_DRAM_RD), wr = S_m(run, GM_M_DRAM_WR);
+    double nr = gm_value_num(&run->bytes_read), nw = gm_value_num(&run->bytes_written);
+    bool fr = rd >= 0 && nr > 0 && rd >= GM_FIND_DRAM_OVERFETCH * nr;
+    bool fw = wr >= 0 && nw > 0 && wr >= GM_FIND_DRAM_OVERFETCH * nw;
+    if (!fr && !fw)
+        return;
+    double excess = (fr ? rd - nr : 0) + (fw ? wr - nw : 0);
+    gm_buf b = GM_BUF_INIT;
+    S_run_label(&b, c, run);
+    gm_buf_puts(&b, " makes DRAM ");
+    if (fr) {
+        gm_buf_puts(&b, "read ");
+        S_bytes(&b, rd);
+        gm_buf_puts(&b, ", ");
+        S_ratio(&b, rd / nr);
+        gm_buf_puts(&b, " the ");
+        S_bytes(&b, nr);
+        gm_buf_puts(&b, " it must read");
+    }
+    if (fw) {
+        gm_buf_puts(&b, fr ? ", and write " : "write ");
+        S_bytes(&b, wr);
+        gm_buf_puts(&b, ", ");
+        S_ratio(&b, wr / nw);
+        gm_buf_puts(&b, " the ");
+        S_bytes(&b, nw);
+        gm_buf_puts(&b, " it must write");
+    }
+    double pct = S_m(run, GM_M_DRAM_PCT);
+    if (isfinite(pct)) {
+        gm_buf_puts(&b, ", with DRAM at ");
+        S_pct(&b, pct);
+        gm_buf_puts(&b, " of its peak");
+    }
+    gm_buf_puts(&b, ": ");
+    S_bytes(&b, excess);
+    gm_buf_puts(&b, " more than the computation needs. ");
+    S_glob g = S_global(run, false);
+    if (fr && S_uncoalesced(&g)) {
+        gm_buf_puts(&b, "Its global loads fetch ");
+        S_ratio(&b, g.spr / g.ideal);
+        gm_buf_puts(&b, " the sectors their bytes need, so whole sectors travel for a few of "
+                        "their bytes. ");
+    }
+    S_add(c, GM_RULE_DRAM_OVERFETCH, GM_SEV_WARNING, run, excess, NAN, &b);
+}
+
+static void S_rule_l2(S_ctx *c, const gm_run *run)
+{
+    S_glob g = S_global(run, false);
+    double rd = S_m(run, GM_M_DRAM_RD), nr = gm_value_num(&run->bytes_read);
+    if (!S_uncoalesced(&g) || !(g.sectors >= 0) || !(nr > 0) || !(rd >= 0))
+        return;
+    double fetched = g.sectors * SECTOR_BYTES;
+    if (fetched < nr * (1.0 + GM_FIND_SECTOR_EXCESS) || rd > GM_FIND_L2_ABSORB_DRAM * nr)
+        return;
+    gm_buf b = GM_BUF_INIT;
+    S_run_label(&b, c, run);
+    gm_buf_puts(&b, " fetches ");
+    S_bytes(&b, fetched);
+    gm_buf_puts(&b, " in global-load sectors (");
+    S_fixed(&b, g.spr, 1);
+    gm_buf_puts(&b, " per request where ");
+    S_fixed(&b, g.ideal, 1);
+    gm_buf_puts(&b, " would do) for the ");
+    S_bytes(&b, nr);
+    gm_buf_puts(&b, " it must read, yet DRAM reads only ");
+    S_bytes(&b, rd);
+    gm_buf_puts(&b, " (");
+    S_ratio(&b, rd / nr);
+    gm_buf_puts(&b, "): the extra sectors are found in the caches, so they cost tag lookups and "
+                    "L1–L2 transfers, not DRAM bytes. ");
+    const gm_run *p = S_fastest_peer(c->r, run);
+    double lost = NAN;
+    if (p == run) {
+        gm_buf_puts(&b, "It is the fastest run doing the same work.");
+    } else if (p) {
+        double t = S_time_of(run), tp = S_time_of(p);
+        lost = t - tp;
+        if (t <= tp * GM_FIND_TIME_CLOSE)
+            gm_buf_puts(&b, "It takes ");
+        else
+            gm_buf_puts(&b, "Still, it takes ");
+        S_ratio(&b, t / tp);
+        gm_buf_puts(&b, " the time of ");
+        S_run_label(&b, c, p);
+        gm_buf_puts(&b, ", the fastest run doing the same work (");
+        S_time(&b, t);
+        gm_buf_puts(&b, " against ");
+        S_time(&b, tp);
+        gm_buf_puts(&b, t <= tp * GM_FIND_TIME_CLOSE ? "): little or no time is lost."
+                                                     : "): the extra sectors still cost time.");
+    }
+    S_add(c, GM_RULE_L2_ABSORBS, GM_SEV_INFO, run, 0.0, lost, &b);
+}
+
+/* A run whose bytes are under GM_FIND_SMALL_FRACTION of the copy
+ * measurement's: too short for its bytes to dominate its time. */
+static bool S_is_small(const S_ctx *c, double need)
+{
+    double cb = gm_value_num(&c->r->device.copy_bandwidth_bytes);
+    return cb > 0 && need < cb * GM_FIND_SMALL_FRACTION;
+}
+
+/* "It moves only 2.1 MB in 4.2 µs, where the copy bandwidth was measured
+ * moving 1.1 GB: ..." */
+static void S_small(gm_buf *b, const S_ctx *c, double need, double t)
+{
+    gm_buf_puts(b, "It moves only ");
+    S_bytes(b, need);
+    gm_buf_puts(b, " in ");
+    S_time(b, t);
+    gm_buf_puts(b, ", where the copy bandwidth was measured moving ");
+    S_bytes(b, gm_value_num(&c->r->device.copy_bandwidth_bytes));
+    gm_buf_puts(b, ": a kernel this short spends much of its time starting and draining, "
+                   "not streaming bytes. ");
+}
+
+static void S_rule_bandwidth(S_ctx *c, const gm_run *run)
+{
+    const gm_experiment *e = S_exp(c->r, run->experiment);
+    bool bw_bound = e && e->bandwidth_bound;
+    double t = S_time_of(run), need = S_need(run), copy = c->copy_gbs;
+    double pct = S_m(run, GM_M_DRAM_PCT);
+    if (!isfinite(t) || !(need > 0) || !(copy > 0) || !isfinite(pct))
+        return;
+    double gbs = need / (t * 1e6);            /* bytes / (ms * 1e-3) / 1e9 */
+    double t_copy = need / (copy * 1e6);      /* ms the bytes take at the copy bandwidth */
+    double forgone = copy * 1e6 * t - need;   /* bytes the copy rate moves in t, less need */
+    S_glob ld = S_global(run, false), st = S_global(run, true);
+    S_shr sl = S_shared(run, false), ss = S_shared(run, true);
+    bool clean = !S_uncoalesced(&ld) && !S_uncoalesced(&st) && !S_conflicted(&sl) &&
+                 !S_conflicted(&ss);
+    const gm_run *p = S_fastest_peer(c->r, run);
+    double lost = p && p != run ? t - S_time_of(p) : NAN;
+
+    if (pct < GM_FIND_DRAM_IDLE_PCT && gbs < GM_FIND_BW_SLOW_FRACTION * copy && clean) {
+        gm_buf b = GM_BUF_INIT;
+        S_run_label(&b, c, run);
+        gm_buf_puts(&b, " is limited by something other than memory: DRAM runs at ");
+        S_pct(&b, pct);
+        gm_buf_puts(&b, " of its peak");
+        if (ld.known) {
+            gm_buf_puts(&b, ", its global loads fetch ");
+            S_fixed(&b, ld.spr, 1);
+            gm_buf_puts(&b, " sectors per request against an ideal of ");
+            S_fixed(&b, ld.ideal, 1);
+        }
+        if (sl.known) {
+            gm_buf_puts(&b, ", its shared loads take ");
+            S_fixed(&b, sl.wpi, 2);
+            gm_buf_puts(&b, " wavefronts per instruction against an ideal of ");
+            S_fixed(&b, sl.ideal, 2);
+        }
+        gm_buf_puts(&b, ", yet it takes ");
+        S_time(&b, t);
+        gm_buf_puts(&b, ", ");
+        S_ratio(&b, t / t_copy);
+        gm_buf_puts(&b, " the ");
+        S_time(&b, t_copy);
+        gm_buf_puts(&b, " its ");
+        S_bytes(&b, need);
+        gm_buf_puts(&b, " would take at the copy bandwidth (");
+        S_gbs(&b, copy);
+        gm_buf_puts(&b, "). ");
+        double fl = gm_value_num(&run->flops);
+        if (fl > 0) {
+            gm_buf_puts(&b, "It performs ");
+            S_flop(&b, fl);
+            gm_buf_puts(&b, " at ");
+            S_flop(&b, fl / (t * 1e-3));
+            gm_buf_puts(&b, "/s. ");
+        }
+        bool small = S_is_small(c, need);
+        if (small) {
+            S_small(&b, c, need, t);
+        } else {
+            gm_buf_puts(&b, "The time goes to arithmetic, latency or synchronisation rather than "
+                            "to moving bytes");
+            double l2 = S_m(run, GM_M_L2_HIT);
+            if (l2 >= 50.0) {
+                gm_buf_puts(&b, "; L2 serves ");
+                S_pct(&b, l2);
+                gm_buf_puts(&b, " of its sectors, so L2 bandwidth is a candidate too");
+            }
+            gm_buf_puts(&b, ". ");
+        }
+        /* A warning only where bandwidth is the point and size is not the
+         * explanation. */
+        S_add(c, GM_RULE_NOT_MEMORY_BOUND, bw_bound && !small ? GM_SEV_WARNING : GM_SEV_INFO, run,
+              forgone, lost, &b);
+        return;
+    }
+    if (!bw_bound || pct >= GM_FIND_DRAM_LOW_PCT || gbs >= GM_FIND_BW_LOW_FRACTION * copy)
+        return;
+    gm_buf b = GM_BUF_INIT;
+    S_run_label(&b, c, run);
+    gm_buf_puts(&b, " moves the ");
+    S_bytes(&b, need);
+    gm_buf_puts(&b, " it must read and write at ");
+    S_gbs(&b, gbs);
+    gm_buf_puts(&b, ", ");
+    S_pct(&b, 100.0 * gbs / copy);
+    gm_buf_puts(&b, " of the copy bandwidth measured on this device (");
+    S_gbs(&b, copy);
+    gm_buf_puts(&b, "), while DRAM runs at ");
+    S_pct(&b, pct);
+    gm_buf_puts(&b, " of its peak: DRAM is not what limits it. ");
+    if (S_uncoalesced(&ld)) {
+        gm_buf_puts(&b, "Its global loads fetch ");
+        S_fixed(&b, ld.spr, 1);
+        gm_buf_puts(&b, " sectors per request where ");
+        S_fixed(&b, ld.ideal, 1);
+        gm_buf_puts(&b, " would do, so the load path moves ");
+        S_ratio(&b, ld.spr / ld.ideal);
+        gm_buf_puts(&b, " the sectors it needs. ");
+    }
+    if (S_conflicted(&sl)) {
+        gm_buf_puts(&b, "Its shared loads suffer ");
+        S_ways(&b, sl.ways);
+        gm_buf_puts(&b, ". ");
+    }
+    bool small = S_is_small(c, need);
+    if (small)
+        S_small(&b, c, need, t);
+    /* Info when size alone explains it (no excess sectors or wavefronts). */
+    S_add(c, GM_RULE_DRAM_UNDERUSED,
+          small && clean ? GM_SEV_INFO : GM_SEV_WARNING, run,
+          forgone, lost, &b);
+}
+
+static void S_rule_constant(S_ctx *c, const gm_run *run)
+{
+    double loads, d;
+    if (!S_const_note(run, &loads, &d) || d < GM_FIND_CONST_SERIAL)
+        return;
+    const gm_prediction *p = &run->prediction;
+    double scale = p->scaled && p->warps_traced > 0 && p->warps_total > 0
+                       ? (double)p->warps_total / (double)p->warps_traced : 1.0;
+    gm_buf b = GM_BUF_INIT;
+    S_run_label(&b, c, run);
+    gm_buf_puts(&b, " reads constant memory at ");
+    S_fixed(&b, d, 2);
+    gm_buf_puts(&b, " distinct addresses per warp load on average, so the constant cache serves "
+                    "each load in ");
+    S_fixed(&b, d, 2);
+    gm_buf_puts(&b, " passes where one broadcast would do. No hardware counter measures this: "
+                    "the figure is the address-trace model's, from ");
+    S_count(&b, loads);
+    gm_buf_puts(&b, " traced warp loads. ");
+    double lost = S_vs_fastest(&b, c, run);
+    /* cost: each extra pass holds the constant cache for a cycle in which it
+     * could have broadcast one 4-byte word to 32 lanes, 128 B of operands */
+    S_add(c, GM_RULE_CONSTANT_SERIAL, GM_SEV_WARNING, run,
+          (d - 1.0) * loads * scale * WAVEFRONT_BYTES, lost, &b);
+}
+
+static void S_rule_model(S_ctx *c, const gm_run *run)
+{
+    /* Deterministic counts only: ratios follow from them, the bank-conflict
+     * counter is not exact even for conflict-free code, and DRAM bytes and
+     * hit rates depend on caching the model does not simulate. */
+    static const struct {
+        const char *name;
+        double bytes;   /* cost per count of difference */
+    } counts[] = {
+        {GM_M_LD_SECTORS, SECTOR_BYTES},   {GM_M_LD_REQUESTS, 0},
+        {GM_M_ST_SECTORS, SECTOR_BYTES},   {GM_M_ST_REQUESTS, 0},
+        {GM_M_LD_INST, 0},                 {GM_M_ST_INST, 0},
+        {GM_M_SH_LD_WAVES, WAVEFRONT_BYTES}, {GM_M_SH_ST_WAVES, WAVEFRONT_BYTES},
+        {GM_M_SH_LD_INST, 0},              {GM_M_SH_ST_INST, 0},
+    };
+    if (!run->prediction.present)
+        return;
+    double tol = run->prediction.scaled ? GM_FIND_MODEL_TOL_SCALED : GM_FIND_MODEL_TOL;
+    gm_buf list = GM_BUF_INIT;
+    double cost = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        double m = S_m(run, counts[i].name), p = S_pm(run, counts[i].name);
+        if (!isfinite(m) || !isfinite(p))
+            continue;
+        double d = m - p;
+        if (fabs(d) < 1.0 || fabs(d) <= tol * fabs(p))
+            continue;
+        const gm_metric_info *info = gm_catalog_find(counts[i].name);
+        gm_buf_puts(&list, n ? "; " : "");
+        gm_buf_puts(&list, info ? info->label : counts[i].name);
+        gm_buf_puts(&list, " ");
+        S_count(&list, m);
+        gm_buf_puts(&list, " measured against ");
+        S_count(&list, p);
+        gm_buf_puts(&list, " predicted");
+        if (p != 0) {
+            gm_buf_puts(&list, " (");
+            S_fixed_sign(&list, 100.0 * d / p, 1, true);
+            gm_buf_puts(&list, "%)");
+        }
+        cost += fabs(d) * counts[i].bytes;
+        n++;
+    }
+    if (!n) {
+        gm_buf_free(&list);
+        return;
+    }
+    gm_buf b = GM_BUF_INIT;
+    S_run_label(&b, c, run);
+    gm_buf_puts(&b, ": the counters and the address-trace model differ by more than ");
+    S_pct(&b, 100.0 * tol);
+    gm_buf_puts(&b, ": ");
+    gm_buf_put(&b, list.data, list.len);
+    gm_buf_puts(&b, ". ");
+    gm_buf_free(&list);
+    if (run->prediction.scaled) {
+        gm_buf_puts(&b, "The model traced ");
+        S_count(&b, (double)run->prediction.warps_traced);
+        gm_buf_puts(&b, " of ");
+        S_count(&b, (double)run->prediction.warps_total);
+        gm_buf_puts(&b, " warps and scaled the counts. ");
+    }
+    gm_buf_puts(&b, "Either the kernel does not access memory as its trace says, or the hardware "
+                    "counts something the model leaves out.");
+    S_add(c, GM_RULE_MODEL_MISMATCH, GM_SEV_WARNING, run, cost, NAN, &b);
+}
+
+/* ---- ranking ---------------------------------------------------------------- */
+
+static int S_rank_cmp(const void *pa, const void *pb)
+{
+    const gm_finding *a = pa, *b = pb;
+    if (a->severity != b->severity)
+        return a->severity > b->severity ? -1 : 1;
+    if (a->cost != b->cost)
+        return a->cost > b->cost ? -1 : 1;
+    if (a->run_index != b->run_index)
+        return a->run_index < b->run_index ? -1 : 1;
+    return (int)a->rule - (int)b->rule;
+}
+
+static bool S_same_group(const gm_finding *a, const gm_finding *b)
+{
+    return a->rule == b->rule && S_streq(a->experiment, b->experiment) &&
+           S_streq(a->variant, b->variant);
+}
+
+void gm_findings_build(const gm_results *r, gm_findings *out)
+{
+    memset(out, 0, sizeof *out);
+    S_ctx c = {r, gm_value_num(&r->device.copy_bandwidth_gbs), NULL, out, 0};
+    c.params = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *c.params);
+    for (size_t i = 0; i < r->n_runs; i++) {
+        if (c.params[i])
+            continue;
+        size_t n;
+        const gm_run **set = S_runs_of(r, r->runs[i].experiment, &n);
+        for (size_t k = 0; k < n; k++) {
+            gm_buf b = GM_BUF_INIT;
+            S_varying(set, n, set[k], &b);
+            c.params[S_index(r, set[k])] = gm_buf_detach(&b);
+        }
+        free(set);
+    }
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const gm_run *run = &r->runs[i];
+        switch (run->check.status) {
+        case GM_CHECK_FAILED:
+        case GM_CHECK_ERROR:
+            S_rule_validation(&c, run);
+            continue;
+        case GM_CHECK_NOT_RUN:
+            S_rule_not_run(&c, run);
+            continue;
+        case GM_CHECK_PASSED:
+            break;
+        }
+        S_rule_uncoalesced(&c, run, false);
+        S_rule_uncoalesced(&c, run, true);
+        S_rule_banks(&c, run, false);
+        S_rule_banks(&c, run, true);
+        S_rule_overfetch(&c, run);
+        S_rule_l2(&c, run);
+        S_rule_bandwidth(&c, run);
+        S_rule_constant(&c, run);
+        S_rule_model(&c, run);
+    }
+    for (size_t i = 0; i < r->n_runs; i++)
+        free(c.params[i]);
+    free(c.params);
+
+    if (out->n)
+        qsort(out->v, out->n, sizeof *out->v, S_rank_cmp);
+    for (size_t i = 0; i < out->n; i++) {
+        gm_finding *x = &out->v[i];
+        size_t first = i, n = 0;
+        for (size_t j = 0; j < out->n; j++) {
+            if (!S_same_group(x, &out->v[j]))
+                continue;
+            if (n++ == 0)
+                first = j;
+        }
+        x->similar = n;
+        x->lead = first == i;
+    }
+}
+
+void gm_findings_free(gm_findings *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        free(f->v[i].params);
+        free(f->v[i].message);
+    }
+    free(f->v);
+    memset(f, 0, sizeof *f);
+}
+
+gm_finding_list gm_findings_for_experiment(const gm_findings *f, const char *experiment_id)
+{
+    gm_finding_list l = {NULL, 0};
+    for (size_t i = 0; i < f->n; i++) {
+        if (!S_streq(f->v[i].experiment, experiment_id))
+            continue;
+        l.v = gm_xrealloc(l.v, (l.n + 1) * sizeof *l.v);
+        l.v[l.n++] = &f->v[i];
+    }
+    return l;
+}
+
+/* ---- the Markdown list ------------------------------------------------------------ */
+
+void gm_findings_md(const gm_findings *f, const char *experiment_id, size_t max, bool leads_only,
+                    gm_buf *out)
+{
+    size_t shown = 0;
+    for (size_t i = 0; i < f->n && (!max || shown < max); i++) {
+        const gm_finding *x = &f->v[i];
+        if (experiment_id && !S_streq(x->experiment, experiment_id))
+            continue;
+        if (leads_only && !x->lead)
+            continue;
+        static const char *const sev[] = {"Info", "Warning", "Problem"};
+        gm_buf_printf(out, "- **%s** (%s): ", sev[x->severity], gm_rule_id(x->rule));
+        if (!experiment_id) {
+            gm_buf_puts(out, "in ");
+            S_code(out, x->experiment);
+            gm_buf_puts(out, ", ");
+        }
+        gm_buf_puts(out, x->message);
+        if (leads_only && x->similar > 1) {
+            gm_buf_puts(out, " The same rule fires on ");
+            S_count(out, (double)(x->similar - 1));
+            gm_buf_puts(out, x->similar == 2 ? " more run of " : " more runs of ");
+            S_code(out, x->variant);
+            gm_buf_puts(out, ".");
+        }
+        gm_buf_putc(out, '\n');
+        shown++;
+    }
+    if (shown)
+        gm_buf_putc(out, '\n');
+}
+
+/* ---- explanations ------------------------------------------------------------------ */
+
+/* The comparison group, as the report compares an experiment: the passed runs
+ * that do the same work; the largest such set, on a tie the one moving the
+ * most bytes, then the first in the file. */
+static const gm_run **S_group(const gm_run *const *runs, size_t n, size_t *ng)
+{
+    const gm_run *key = NULL;
+    size_t best = 0;
+    double best_bytes = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (!S_passed(runs[i]))
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = S_passed(runs[j]) && S_same_work(runs[j], runs[i]);
+        if (seen)
+            continue;
+        size_t k = 0;
+        for (size_t j = i; j < n; j++)
+            k += S_passed(runs[j]) && S_same_work(runs[j], runs[i]);
+        double bytes = S_need(runs[i]);
+        if (!isfinite(bytes))
+            bytes = -1;
+        if (k > best || (k == best && bytes > best_bytes)) {
+            key = runs[i];
+            best = k;
+            best_bytes = bytes;
+        }
+    }
+    const gm_run **g = gm_xcalloc(n ? n : 1, sizeof *g);
+    *ng = 0;
+    for (size_t i = 0; key && i < n; i++)
+        if (S_passed(runs[i]) && S_same_work(runs[i], key))
+            g[(*ng)++] = runs[i];
+    return g;
+}
+
+static int S_time_cmp(const void *pa, const void *pb)
+{
+    const gm_run *a = *(const gm_run *const *)pa, *b = *(const gm_run *const *)pb;
+    double ta = S_time_of(a), tb = S_time_of(b);
+    if (ta != tb)
+        return ta < tb ? -1 : 1;
+    return a < b ? -1 : a > b;   /* file order */
+}
+
+typedef struct {
+    const gm_results *r;
+    const gm_experiment *e;
+    const gm_run **group;     /* the comparison group */
+    size_t n_group;
+} S_ex;
+
+static void S_glabel(gm_buf *b, const S_ex *x, const gm_run *run)
+{
+    gm_buf p = GM_BUF_INIT;
+    S_varying(x->group, x->n_group, run, &p);
+    S_label(b, run, p.data);
+    gm_buf_free(&p);
+}
+
+/* What a warp touches in one run, as clauses: global loads, global stores,
+ * shared loads, shared stores (S_CLAUSES of them; an empty clause when the
+ * counters are absent). */
+#define S_CLAUSES 4
+
+static void S_clause(gm_buf *b, const gm_run *run, int which)
+{
+    bool store = which & 1;
+    if (which < 2) {
+        S_glob g = S_global(run, store);
+        if (!g.known)
+            return;
+        if (!store) {
+            gm_buf_puts(b, "each warp load request touches ");
+            S_fixed(b, g.spr, 1);
+            gm_buf_puts(b, " sectors (");
+            S_bytes(b, g.spr * SECTOR_BYTES);
+            gm_buf_puts(b, ")");
+            if (isfinite(g.eff)) {
+                gm_buf_puts(b, " for the ");
+                S_bytes(b, g.spr * SECTOR_BYTES * g.eff / 100.0);
+                gm_buf_puts(b, " its threads ask for");
+                if (g.eff > 100.05) {
+                    gm_buf_puts(b, ", more than is fetched because lanes share bytes");
+                } else {
+                    gm_buf_puts(b, ", so ");
+                    S_pct(b, g.eff);
+                    gm_buf_puts(b, " of the fetched bytes are used");
+                }
+            }
+        } else {
+            gm_buf_puts(b, "each warp store request writes to ");
+            S_fixed(b, g.spr, 1);
+            gm_buf_puts(b, " sectors (");
+            S_bytes(b, g.spr * SECTOR_BYTES);
+            gm_buf_puts(b, ")");
+            if (isfinite(g.eff)) {
+                gm_buf_puts(b, ", ");
+                S_pct(b, fmin(g.eff, 100.0));
+                gm_buf_puts(b, " of them filled by its threads");
+            }
+        }
+        return;
+    }
+    S_shr s = S_shared(run, store);
+    if (!s.known)
+        return;
+    gm_buf_puts(b, store ? "each shared store instruction takes " : "each shared load instruction takes ");
+    S_fixed(b, s.wpi, 2);
+    gm_buf_puts(b, " wavefronts");
+    if (S_conflicted(&s)) {
+        gm_buf_puts(b, " (");
+        S_ways(b, s.ways);
+        gm_buf_puts(b, ")");
+    } else {
+        gm_buf_puts(b, " (ideal ");
+        S_fixed(b, s.ideal, 2);
+        gm_buf_puts(b, ")");
+    }
+}
+
+/* One layout: what a warp touches (the clauses not in `common`), then DRAM
+ * traffic and time. */
+static void S_describe(gm_buf *b, const S_ex *x, const gm_run *run, const bool common[S_CLAUSES])
+{
+    S_glabel(b, x, run);
+    gm_buf_puts(b, ": ");
+    gm_buf acc = GM_BUF_INIT;
+    for (int k = 0; k < S_CLAUSES; k++) {
+        if (common[k])
+            continue;
+        gm_buf c = GM_BUF_INIT;
+        S_clause(&c, run, k);
+        if (c.len) {
+            gm_buf_puts(&acc, acc.len ? "; " : "");
+            gm_buf_put(&acc, c.data, c.len);
+        }
+        gm_buf_free(&c);
+    }
+    bool lower = true;   /* the next sentence continues after "label: " */
+    if (acc.len) {
+        gm_buf_put(b, acc.data, acc.len);
+        gm_buf_puts(b, ". ");
+        lower = false;
+    }
+    gm_buf_free(&acc);
+
+    double rd = S_m(run, GM_M_DRAM_RD), wr = S_m(run, GM_M_DRAM_WR);
+    double rate = S_m(run, GM_M_DRAM_RATE), pct = S_m(run, GM_M_DRAM_PCT);
+    double t = S_time_of(run);
+    bool dram = isfinite(rd) || isfinite(wr) || isfinite(rate) || isfinite(pct);
+    if (dram) {
+        gm_buf_puts(b, "DRAM ");
+        if (isfinite(rd)) {
+            gm_buf_puts(b, "reads ");
+            S_bytes(b, rd);
+        }
+        if (isfinite(wr)) {
+            gm_buf_puts(b, isfinite(rd) ? " and writes " : "writes ");
+            S_bytes(b, wr);
+        }
+        if (isfinite(rate)) {
+            gm_buf_puts(b, isfinite(rd) || isfinite(wr) ? " at " : "moves data at ");
+            S_gbs(b, rate / 1e9);
+        }
+        if (isfinite(pct)) {
+            if (isfinite(rd) || isfinite(wr) || isfinite(rate)) {
+                gm_buf_puts(b, " (");
+                S_pct(b, pct);
+                gm_buf_puts(b, " of peak)");
+            } else {
+                gm_buf_puts(b, "runs at ");
+                S_pct(b, pct);
+                gm_buf_puts(b, " of peak");
+            }
+        }
+    }
+    if (isfinite(t)) {
+        gm_buf_puts(b, dram ? "; the median time is " : lower ? "the median time is "
+                                                               : "The median time is ");
+        S_time(b, t);
+        double gbs = gm_run_effective_gbs(run);
+        if (x->e && x->e->bandwidth_bound && isfinite(gbs)) {
+            gm_buf_puts(b, ", ");
+            S_gbs(b, gbs);
+            gm_buf_puts(b, " of useful bytes");
+        }
+    }
+    if (dram || isfinite(t))
+        gm_buf_puts(b, ". ");
+}
+
+/* Clauses that read the same for every picked run (two or more) are said
+ * once, before the runs: "In both, each warp store request ...". */
+static void S_common(gm_buf *b, const gm_run *const *pick, size_t np, bool common[S_CLAUSES])
+{
+    gm_buf all = GM_BUF_INIT;
+    for (int k = 0; k < S_CLAUSES; k++) {
+        common[k] = false;
+        if (np < 2)
+            continue;
+        gm_buf first = GM_BUF_INIT;
+        S_clause(&first, pick[0], k);
+        bool same = first.len > 0;
+        for (size_t i = 1; i < np && same; i++) {
+            gm_buf o = GM_BUF_INIT;
+            S_clause(&o, pick[i], k);
+            same = o.len == first.len && memcmp(o.data, first.data, o.len) == 0;
+            gm_buf_free(&o);
+        }
+        if (same) {
+            common[k] = true;
+            gm_buf_puts(&all, all.len ? "; " : "");
+            gm_buf_put(&all, first.data, first.len);
+        }
+        gm_buf_free(&first);
+    }
+    if (all.len) {
+        if (np == 2)
+            gm_buf_puts(b, "In both, ");
+        else
+            gm_buf_printf(b, "In all %zu, ", np);
+        gm_buf_put(b, all.data, all.len);
+        gm_buf_puts(b, ". ");
+    }
+    gm_buf_free(&all);
+}
+
+/* Which runs of the group are described one by one (at most
+ * GM_EXPLAIN_MAX_RUNS): the fastest, the slowest, the baseline layout's
+ * fastest, each other layout's fastest, runs with sectors per request not yet
+ * shown, then the fastest of the rest; listed fastest first. */
+static size_t S_pick(const S_ex *x, const gm_run **timed, size_t nt, const gm_run **pick)
+{
+    size_t np = 0;
+#define S_PICK(run)                                                   \
+    do {                                                              \
+        const gm_run *p_ = (run);                                     \
+        bool dup_ = false;                                            \
+        for (size_t q_ = 0; q_ < np; q_++)                            \
+            dup_ |= pick[q_] == p_;                                   \
+        if (p_ && !dup_ && np < GM_EXPLAIN_MAX_RUNS)                  \
+            pick[np++] = p_;                                          \
+    } while (0)
+    if (nt <= GM_EXPLAIN_MAX_RUNS) {
+        for (size_t i = 0; i < nt; i++)
+            pick[np++] = timed[i];
+        return np;
+    }
+    S_PICK(timed[0]);
+    S_PICK(timed[nt - 1]);
+    const char *base = x->e ? x->e->baseline_variant : NULL;
+    for (size_t i = 0; base && i < nt; i++)
+        if (S_streq(timed[i]->variant, base)) {
+            S_PICK(timed[i]);
+            break;
+        }
+    for (size_t g = 0; g < x->n_group; g++) {
+        const gm_run *v = x->group[g];
+        for (size_t i = 0; i < nt; i++)
+            if (S_streq(timed[i]->variant, v->variant)) {
+                S_PICK(timed[i]);
+                break;
+            }
+    }
+    /* then runs whose load sectors per request (to 0.1) no picked run shows,
+     * fastest first: the sweep of access patterns, not of noise */
+    for (size_t i = 0; i < nt && np < GM_EXPLAIN_MAX_RUNS; i++) {
+        double si = S_global(timed[i], false).spr;
+        if (!isfinite(si))
+            continue;
+        bool seen = false;
+        for (size_t q = 0; q < np && !seen; q++) {
+            double sq = S_global(pick[q], false).spr;
+            seen = isfinite(sq) && llround(sq * 10) == llround(si * 10);
+        }
+        if (!seen)
+            S_PICK(timed[i]);
+    }
+    for (size_t i = 0; i < nt && np < GM_EXPLAIN_MAX_RUNS; i++)
+        S_PICK(timed[i]);
+#undef S_PICK
+    qsort(pick, np, sizeof *pick, S_time_cmp);
+    return np;
+}
+
+static double S_sum2(double a, double b)
+{
+    if (!isfinite(a) && !isfinite(b))
+        return NAN;
+    return (isfinite(a) ? a : 0) + (isfinite(b) ? b : 0);
+}
+
+/* Compare a faster run F with a slower run S of the group: the sectors, the
+ * DRAM bytes and the shared wavefronts each needs, and which of them the time
+ * follows, or why the time does not follow them. */
+static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S, double T)
+{
+    S_glob lf = S_global(F, false), ls = S_global(S, false);
+    double Q = lf.sectors > 0 && ls.sectors >= 0 ? ls.sectors / lf.sectors : NAN;
+    double sf = S_sum2(lf.sectors, S_m(F, GM_M_ST_SECTORS));
+    double ss = S_sum2(ls.sectors, S_m(S, GM_M_ST_SECTORS));
+    double Qs = sf > 0 && isfinite(ss) ? ss / sf : NAN;
+    bool stores_dilute = isfinite(Q) && isfinite(Qs) && Qs < Q / (1.0 + GM_FIND_SECTOR_EXCESS);
+    double df = S_sum2(S_m(F, GM_M_DRAM_RD), S_m(F, GM_M_DRAM_WR));
+    double ds = S_sum2(S_m(S, GM_M_DRAM_RD), S_m(S, GM_M_DRAM_WR));
+    double D = df > 0 && isfinite(ds) ? ds / df : NAN;
+    S_shr hf = S_shared(F, false), hs = S_shared(S, false);
+    double H = hf.known && hs.known && hf.wpi > 0 ? hs.wpi / hf.wpi : NAN;
+    bool more_sectors = isfinite(Q) && Q >= 1.0 + GM_FIND_SECTOR_EXCESS;
+    bool more_waves = isfinite(H) && H >= 1.0 + GM_FIND_WAVEFRONT_EXCESS;
+    bool slower = T >= 1.05;
+
+    if (more_sectors) {
+        S_glabel(b, x, S);
+        gm_buf_puts(b, " fetches ");
+        S_ratio(b, Q);
+        gm_buf_puts(b, " the global-load sectors of ");
+        S_glabel(b, x, F);
+        gm_buf_puts(b, " (");
+        S_count(b, ls.sectors);
+        gm_buf_puts(b, " against ");
+        S_count(b, lf.sectors);
+        gm_buf_puts(b, ")");
+        if (stores_dilute) {
+            gm_buf_puts(b, ", ");
+            S_ratio(b, Qs);
+            gm_buf_puts(b, " once store sectors are counted");
+        }
+        if (isfinite(D)) {
+            gm_buf_puts(b, ", and DRAM moves ");
+            S_ratio(b, D);
+            gm_buf_puts(b, " the bytes (");
+            S_bytes(b, ds);
+            gm_buf_puts(b, " against ");
+            S_bytes(b, df);
+            gm_buf_puts(b, ")");
+        }
+        gm_buf_puts(b, ". ");
+    } else if (isfinite(Q) && Q <= 1.0 / (1.0 + GM_FIND_SECTOR_EXCESS) && slower) {
+        S_glabel(b, x, S);
+        gm_buf_puts(b, " fetches fewer global-load sectors than ");
+        S_glabel(b, x, F);
+        gm_buf_puts(b, " (");
+        S_count(b, ls.sectors);
+        gm_buf_puts(b, " against ");
+        S_count(b, lf.sectors);
+        gm_buf_puts(b, "), so sectors do not explain its time. ");
+    } else if (isfinite(Q) && slower) {
+        gm_buf_puts(b, "Both fetch about the same global-load sectors (");
+        S_count(b, ls.sectors);
+        gm_buf_puts(b, " and ");
+        S_count(b, lf.sectors);
+        gm_buf_puts(b, "), so the difference does not come from wasted sectors. ");
+    }
+    if (more_waves) {
+        gm_buf_puts(b, "In shared memory ");
+        S_glabel(b, x, S);
+        gm_buf_puts(b, " needs ");
+        S_fixed(b, hs.wpi, 2);
+        gm_buf_puts(b, " wavefronts per load instruction against ");
+        S_fixed(b, hf.wpi, 2);
+        gm_buf_puts(b, " for ");
+        S_glabel(b, x, F);
+        gm_buf_puts(b, ": each extra wavefront is a bank conflict served after the others. ");
+    }
+
+    /* The counter the time should follow: DRAM bytes for a bandwidth-bound
+     * experiment, else the sectors (all of them when stores dilute the load
+     * ratio), else the shared wavefronts when only they differ. */
+    bool bw = x->e && x->e->bandwidth_bound;
+    const char *what = NULL, *unit = NULL;
+    double ref = NAN;
+    if (bw && isfinite(D) && (more_sectors || D >= 1.0 + GM_FIND_SECTOR_EXCESS)) {
+        ref = D, what = "the DRAM traffic", unit = "bytes";
+    } else if (more_sectors) {
+        ref = stores_dilute ? Qs : Q, what = "the sectors", unit = "sectors";
+    }
+    if (more_waves && (!isfinite(ref) || ref < 1.0 + GM_FIND_SECTOR_EXCESS)) {
+        ref = H, what = "the shared-memory wavefronts", unit = "wavefronts";
+    }
+    if (!what) {
+        double pf = S_m(F, GM_M_DRAM_PCT), ps = S_m(S, GM_M_DRAM_PCT);
+        if (slower && isfinite(pf) && isfinite(ps) &&
+            fabs(pf - ps) > 0.1 * fmax(pf, ps)) {
+            gm_buf_puts(b, "With traffic alike, the gap shows in how busy DRAM is: ");
+            S_pct(b, ps);
+            gm_buf_puts(b, " of peak for ");
+            S_glabel(b, x, S);
+            gm_buf_puts(b, " against ");
+            S_pct(b, pf);
+            gm_buf_puts(b, " for ");
+            S_glabel(b, x, F);
+            gm_buf_puts(b, ". ");
+        }
+        return;
+    }
+    if (slower && T <= ref * GM_FIND_FOLLOWS && T >= ref / GM_FIND_FOLLOWS) {
+        gm_buf_puts(b, "The time follows ");
+        gm_buf_puts(b, what);
+        gm_buf_puts(b, ": ");
+        S_ratio(b, T);
+        gm_buf_puts(b, " the time for ");
+        S_ratio(b, ref);
+        gm_buf_printf(b, " the %s. ", unit);
+        return;
+    }
+    if (T > ref * GM_FIND_FOLLOWS) {
+        S_glabel(b, x, S);
+        gm_buf_puts(b, " loses more time (");
+        S_ratio(b, T);
+        gm_buf_puts(b, ") than ");
+        gm_buf_puts(b, what);
+        gm_buf_puts(b, " grows (");
+        S_ratio(b, ref);
+        gm_buf_puts(b, ")");
+        double pf = S_m(F, GM_M_DRAM_PCT), ps = S_m(S, GM_M_DRAM_PCT);
+        if (isfinite(pf) && isfinite(ps) && ps < pf / (1.0 + GM_FIND_SECTOR_EXCESS)) {
+            gm_buf_puts(b, ": it keeps DRAM at ");
+            S_pct(b, ps);
+            gm_buf_puts(b, " of peak against ");
+            S_pct(b, pf);
+            gm_buf_puts(b, ", so it waits on its accesses rather than moving bytes");
+        } else if (more_waves && ref != H) {
+            gm_buf_puts(b, ": its shared-memory bank conflicts add to it");
+        }
+        gm_buf_puts(b, ". ");
+        return;
+    }
+    /* the time grows less than the counter (or not at all) */
+    if (slower) {
+        S_glabel(b, x, F);
+        gm_buf_puts(b, " wins by ");
+        S_ratio(b, T);
+        gm_buf_puts(b, ", less than the ");
+    } else {
+        gm_buf_puts(b, "The time does not follow the ");
+    }
+    S_ratio(b, ref);
+    gm_buf_puts(b, " of ");
+    gm_buf_puts(b, what);
+    gm_buf_puts(b, slower ? " suggests" : "");
+    size_t why = 0;
+    if (ref != D && ref != H && isfinite(D) && D < ref / GM_FIND_FOLLOWS) {
+        gm_buf_puts(b, why++ ? "; " : ": ");
+        gm_buf_puts(b, "the caches absorb part of the extra sectors, so DRAM moves only ");
+        S_ratio(b, D);
+        gm_buf_puts(b, " the bytes");
+    }
+    if (ref == H && isfinite(D) && D < 1.0 + GM_FIND_SECTOR_EXCESS && isfinite(df)) {
+        gm_buf_puts(b, why++ ? "; " : ": ");
+        gm_buf_puts(b, "both move about the same DRAM bytes (");
+        S_bytes(b, ds);
+        gm_buf_puts(b, " and ");
+        S_bytes(b, df);
+        gm_buf_puts(b, "), and the bank conflicts do not multiply the time that traffic takes");
+    }
+    double pf = S_m(F, GM_M_DRAM_PCT);
+    if (isfinite(pf) && pf < GM_FIND_DRAM_LOW_PCT && ref != H) {
+        gm_buf_puts(b, why++ ? "; " : ": ");
+        gm_buf_puts(b, "the faster runs DRAM at only ");
+        S_pct(b, pf);
+        gm_buf_puts(b, " of its peak, so the bytes it saves were not what held it back");
+    }
+    double rf = S_m(F, GM_M_DRAM_RATE), rs = S_m(S, GM_M_DRAM_RATE);
+    if (isfinite(rf) && isfinite(rs) && rs > rf * (1.0 + GM_FIND_SECTOR_EXCESS)) {
+        gm_buf_puts(b, why++ ? "; " : ": ");
+        gm_buf_puts(b, "the slower drives DRAM harder (");
+        S_gbs(b, rs / 1e9);
+        gm_buf_puts(b, " against ");
+        S_gbs(b, rf / 1e9);
+        gm_buf_puts(b, ")");
+    }
+    if (!why)
+        gm_buf_puts(b, "; none of the counters recorded here accounts for the rest");
+    gm_buf_puts(b, ". ");
+}
+
+/* Why the fastest wins (against the slowest, and against the baseline layout
+ * when that is neither), or why it wins by less than the counters suggest. */
+static void S_why(gm_buf *b, const S_ex *x, const gm_run *const *timed, size_t nt)
+{
+    const gm_run *B = timed[0], *W = timed[nt - 1];
+    double tb = S_time_of(B), tw = S_time_of(W), T = tw / tb;
+    if (T < 1.05) {
+        gm_buf sb = GM_BUF_INIT, sw = GM_BUF_INIT;
+        S_time(&sb, tb);
+        S_time(&sw, tw);
+        gm_buf_puts(b, nt == 2 ? "Both take " : "All of them take ");
+        if (strcmp(sb.data, sw.data) == 0) {
+            gm_buf_puts(b, sb.data);
+        } else {
+            gm_buf_puts(b, "between ");
+            gm_buf_puts(b, sb.data);
+            gm_buf_puts(b, " and ");
+            gm_buf_puts(b, sw.data);
+        }
+        gm_buf_free(&sb);
+        gm_buf_free(&sw);
+        gm_buf_puts(b, ", within 5% of each other: here the layout does not change the time. ");
+    } else {
+        S_glabel(b, x, B);
+        gm_buf_puts(b, " is the fastest (");
+        S_time(b, tb);
+        gm_buf_puts(b, ") and ");
+        S_glabel(b, x, W);
+        gm_buf_puts(b, " the slowest (");
+        S_time(b, tw);
+        gm_buf_puts(b, ", ");
+        S_ratio(b, T);
+        gm_buf_puts(b, " as long). ");
+    }
+    S_compare(b, x, B, W, T);
+
+    const char *base = x->e ? x->e->baseline_variant : NULL;
+    const gm_run *R = NULL;
+    for (size_t i = 0; base && i < nt && !R; i++)
+        if (S_streq(timed[i]->variant, base))
+            R = timed[i];
+    if (R && R != B && R != W && T >= 1.05) {
+        double tr = S_time_of(R);
+        gm_buf_puts(b, "The baseline layout ");
+        S_glabel(b, x, R);
+        gm_buf_puts(b, " takes ");
+        S_time(b, tr);
+        gm_buf_puts(b, ", ");
+        S_ratio(b, tr / tb);
+        gm_buf_puts(b, " as long as the fastest. ");
+        S_compare(b, x, B, R, tr / tb);
+    }
+
+    double copy = gm_value_num(&x->r->device.copy_bandwidth_gbs);
+    double gb = gm_run_effective_gbs(B);
+    if (x->e && x->e->bandwidth_bound && copy > 0 && isfinite(gb)) {
+        S_glabel(b, x, B);
+        gm_buf_puts(b, " moves its useful bytes at ");
+        S_gbs(b, gb);
+        gm_buf_puts(b, ", ");
+        S_pct(b, 100.0 * gb / copy);
+        gm_buf_puts(b, " of the copy bandwidth measured on this device (");
+        S_gbs(b, copy);
+        gm_buf_puts(b, "). ");
+    }
+}
+
+static void S_end_paragraph(gm_buf *b, size_t start)
+{
+    while (b->len > start && b->data[b->len - 1] == ' ')
+        b->data[--b->len] = '\0';
+    if (b->len > start)
+        gm_buf_puts(b, "\n\n");
+}
+
+gm_status gm_explain_experiment(const gm_results *r, const char *experiment_id, gm_buf *out,
+                                gm_error *err)
+{
+    if (!experiment_id)
+        return gm_fail(err, GM_ERR_VALUE, "no experiment id given");
+    size_t n;
+    const gm_run **runs = S_runs_of(r, experiment_id, &n);
+    const gm_experiment *e = gm_results_experiment(r, experiment_id);
+    if (!n) {
+        free(runs);
+        if (e)
+            return GM_OK;
+        return gm_fail(err, GM_ERR_VALUE, "no experiment or run has the id \"%s\"", experiment_id);
+    }
+    S_ex x = {r, e, NULL, 0};
+    x.group = S_group(runs, n, &x.n_group);
+    const gm_run **timed = gm_xcalloc(x.n_group ? x.n_group : 1, sizeof *timed);
+    size_t nt = 0;
+    for (size_t i = 0; i < x.n_group; i++)
+        if (isfinite(S_time_of(x.group[i])))
+            timed[nt++] = x.group[i];
+    qsort(timed, nt, sizeof *timed, S_time_cmp);
+
+    /* 1. each layout of the group */
+    size_t start = out->len;
+    if (x.n_group) {
+        const gm_run *g0 = x.group[0];
+        double rd = gm_value_num(&g0->bytes_read), wr = gm_value_num(&g0->bytes_written);
+        double fl = gm_value_num(&g0->flops);
+        if (x.n_group == 1)
+            gm_buf_puts(out, "One passed run");
+        else
+            gm_buf_printf(out, "%zu passed runs do the same work", x.n_group);
+        if (isfinite(rd) || isfinite(wr) || fl > 0) {
+            gm_buf_puts(out, x.n_group == 1 ? ", " : ", each ");
+            bool any = false;
+            if (isfinite(rd)) {
+                gm_buf_puts(out, "reading ");
+                S_bytes(out, rd);
+                any = true;
+            }
+            if (isfinite(wr)) {
+                gm_buf_puts(out, any ? (fl > 0 ? ", writing " : " and writing ") : "writing ");
+                S_bytes(out, wr);
+                any = true;
+            }
+            if (fl > 0) {
+                gm_buf_puts(out, any ? " and performing " : "performing ");
+                S_flop(out, fl);
+            }
+        }
+        const gm_run *pick[GM_EXPLAIN_MAX_RUNS];
+        size_t np = S_pick(&x, timed, nt, pick);
+        if (np < x.n_group)
+            gm_buf_printf(out, "; %zu of them%s", np, np == 1 ? "" : ", fastest first");
+        else if (np > 1)
+            gm_buf_puts(out, ", fastest first");
+        gm_buf_puts(out, np ? ". " : ", but none has a time. ");
+        bool common[S_CLAUSES];
+        S_common(out, pick, np, common);
+        for (size_t i = 0; i < np; i++)
+            S_describe(out, &x, pick[i], common);
+        if (np < nt)
+            gm_buf_printf(out, nt - np == 1 ? "The other run is in the table. "
+                                            : "The other %zu are in the table. ", nt - np);
+    } else {
+        gm_buf_puts(out, "No run of this experiment passed its check, so no layout is compared and "
+                         "no speed is claimed here. ");
+    }
+    S_end_paragraph(out, start);
+
+    /* 2. why the fastest wins */
+    start = out->len;
+    if (nt >= 2)
+        S_why(out, &x, timed, nt);
+    S_end_paragraph(out, start);
+
+    /* 3. what was left out, and why */
+    start = out->len;
+    size_t other = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gm_run *run = runs[i];
+        gm_buf p = GM_BUF_INIT;
+        S_varying(runs, n, run, &p);
+        switch (run->check.status) {
+        case GM_CHECK_FAILED:
+        case GM_CHECK_ERROR:
+            gm_buf_puts(out, "No speed is claimed from ");
+            S_label(out, run, p.data);
+            gm_buf_puts(out, run->check.status == GM_CHECK_FAILED
+                                 ? ": its output failed the check against the CPU reference"
+                                 : ": it stopped with an error");
+            if (run->check.status == GM_CHECK_FAILED && run->check.mismatches > 0) {
+                gm_buf_puts(out, " (");
+                S_count(out, (double)run->check.mismatches);
+                gm_buf_puts(out, run->check.mismatches == 1 ? " element differs)"
+                                                            : " elements differ)");
+            }
+            gm_buf_puts(out, ". ");
+            break;
+        case GM_CHECK_NOT_RUN:
+            S_label(out, run, p.data);
+            gm_buf_puts(out, " did not run");
+            if (run->check.reason) {
+                gm_buf_puts(out, ": ");
+                S_quote(out, run->check.reason);
+            }
+            gm_buf_puts(out, ". ");
+            break;
+        case GM_CHECK_PASSED: {
+            bool in = false;
+            for (size_t g = 0; g < x.n_group && !in; g++)
+                in = x.group[g] == run;
+            other += !in;
+            break;
+        }
+        }
+        gm_buf_free(&p);
+    }
+    if (other)
+        gm_buf_printf(out, "%zu other passed run%s a different amount of work (other "
+                           "parameters) and %s not compared with these. ",
+                      other, other == 1 ? " does" : "s do", other == 1 ? "is" : "are");
+    S_end_paragraph(out, start);
+
+    free(timed);
+    free(x.group);
+    free(runs);
+    return GM_OK;
+}

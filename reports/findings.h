@@ -1,0 +1,222 @@
+/* findings.h — what the numbers say, in sentences: rules that fire on the
+ * measured (and predicted) counters of each run, like a profiler's guided
+ * analysis, and paragraphs that explain each experiment from its numbers.
+ *
+ * Everything here is a pure function of a gm_results: the same file gives the
+ * same findings and the same bytes of text, whatever the locale, the time or
+ * the machine.  Every number in a sentence is read or computed from the
+ * results and carries its unit; a sentence that needs an absent value is not
+ * written.  Every name taken from the results (variants, parameters, reasons,
+ * notes) is escaped for Markdown (escape.h): identifiers as code spans, the
+ * rest as text.  docs/findings.md lists the rules, their thresholds and why.
+ *
+ * How the renderer uses it (render_md.c, once per report):
+ *
+ *     gm_findings f;
+ *     gm_findings_build(results, &f);
+ *     gm_findings_md(&f, NULL, 10, true, &b);          top of the report: the 10
+ *                                                      costliest, one per layout
+ *     for each experiment section, under its table:
+ *         gm_explain_experiment(results, exp->id, &b, NULL);
+ *         gm_findings_md(&f, exp->id, 0, true, &b);    its findings, all layouts
+ *     gm_findings_free(&f);
+ *
+ * gm_findings_md and gm_explain_experiment append Markdown blocks (a bullet
+ * list; paragraphs), each ending with a blank line, so they can go between
+ * any two blocks of a Markdown document; the HTML page gets them through the
+ * same Markdown.
+ */
+#ifndef GM_FINDINGS_H
+#define GM_FINDINGS_H
+
+#include "buf.h"
+#include "gm_error.h"
+#include "results.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- thresholds -------------------------------------------------------------
+ * Each is a ratio or a percentage the rules compare with; docs/findings.md
+ * gives the same reasoning at more length. */
+
+/* Uncoalesced access: at least this fraction of the sectors a request fetches
+ * carry no byte the threads asked for.  Below 10 % the excess is what edges
+ * give (a partial last warp, one misaligned start); one extra sector on a
+ * 4-sector request (a misaligned warp) is 20 %, and fires. */
+#define GM_FIND_SECTOR_EXCESS 0.10
+
+/* Bank conflicts: wavefronts per shared instruction at least 10 % above the
+ * ideal.  NVIDIA's conflict counter is not exactly zero for conflict-free code
+ * (a fraction of a percent in practice); a real 2-way conflict is +100 %. */
+#define GM_FIND_WAVEFRONT_EXCESS 0.10
+
+/* DRAM moving bytes nobody reads: DRAM reads (or writes) at least 1.5 times
+ * the bytes the computation must read (or write).  A streaming kernel whose
+ * data is read once stays within a few percent of 1.0 (partial sectors at the
+ * edges); half as much again means sectors are fetched for few of their
+ * bytes, or the same data is fetched from DRAM more than once. */
+#define GM_FIND_DRAM_OVERFETCH 1.5
+
+/* L2 absorbing excess sectors: DRAM reads at most 10 % more than the bytes the
+ * computation must read although the L1 fetched GM_FIND_SECTOR_EXCESS more
+ * sectors: the extra sectors were found in L2 (a neighbouring warp had them
+ * brought in), not read twice from DRAM. */
+#define GM_FIND_L2_ABSORB_DRAM 1.10
+
+/* "Little or no extra time": within 10 % of the fastest run doing the same
+ * work.  Timing spread between repeated runs of one kernel is a few percent. */
+#define GM_FIND_TIME_CLOSE 1.10
+
+/* Low DRAM utilisation in a bandwidth-bound experiment: DRAM below 50 % of its
+ * peak AND the useful bytes moving at under half the copy bandwidth measured on
+ * the same device.  A streaming kernel with enough bytes in flight reaches
+ * 80-90 % of the copy bandwidth; under half is far from it, and a DRAM that is
+ * also under half busy is not what limits it. */
+#define GM_FIND_DRAM_LOW_PCT 50.0
+#define GM_FIND_BW_LOW_FRACTION 0.50
+
+/* Bound by something other than memory: DRAM under 30 % busy, no excess
+ * sectors or wavefronts (by the thresholds above), and the useful bytes moving
+ * at under a quarter of the copy bandwidth: the time would allow four times
+ * the traffic, so traffic is not what takes it. */
+#define GM_FIND_DRAM_IDLE_PCT 30.0
+#define GM_FIND_BW_SLOW_FRACTION 0.25
+
+/* A run much smaller than the copy-bandwidth measurement: the bytes it moves
+ * are under 1/8 of the copy's buffer.  Said as a fact next to a low-bandwidth
+ * finding, because a short kernel has too few bytes in flight to hide the
+ * ramp-up of the launch. */
+#define GM_FIND_SMALL_FRACTION 0.125
+
+/* Constant-memory serialisation: at least 1.5 distinct addresses per warp
+ * load on average (1.0 is a perfect broadcast; 1.5 means half the loads need
+ * an extra pass of the constant cache). */
+#define GM_FIND_CONST_SERIAL 1.5
+
+/* Model vs measurement on a deterministic count (sectors, requests,
+ * instructions, wavefronts): a difference above 2 % of the prediction when
+ * every warp was traced (the model is exact there; the counters are exact
+ * counts), above 5 % when a sample was traced and scaled (edge warps and
+ * data-dependent indices make the scaled count an estimate).  Differences of
+ * less than 1 count never fire. */
+#define GM_FIND_MODEL_TOL 0.02
+#define GM_FIND_MODEL_TOL_SCALED 0.05
+
+/* The slower of two layouts "follows" a counter when its time ratio is within
+ * a factor 1.25 of that counter's ratio (explanations only). */
+#define GM_FIND_FOLLOWS 1.25
+
+/* Explanations describe at most this many runs of an experiment one by one
+ * (the fastest, the slowest, the baseline, then one per other layout). */
+#define GM_EXPLAIN_MAX_RUNS 6
+
+/* ---- findings ------------------------------------------------------------- */
+
+typedef enum {
+    GM_SEV_INFO = 0,      /* context: why a number is what it is, no action needed */
+    GM_SEV_WARNING = 1,   /* a measurable loss, or a disagreement to look into */
+    GM_SEV_PROBLEM = 2    /* the run's numbers cannot be trusted (check failed, error) */
+} gm_severity;
+
+typedef enum {
+    GM_RULE_VALIDATION = 0,       /* check failed or error: "validation" */
+    GM_RULE_NOT_RUN,              /* "not-run" */
+    GM_RULE_UNCOALESCED_LOAD,     /* "uncoalesced-load" */
+    GM_RULE_UNCOALESCED_STORE,    /* "uncoalesced-store" */
+    GM_RULE_BANK_CONFLICT_LOAD,   /* "bank-conflict-load" */
+    GM_RULE_BANK_CONFLICT_STORE,  /* "bank-conflict-store" */
+    GM_RULE_DRAM_OVERFETCH,       /* "dram-overfetch" */
+    GM_RULE_L2_ABSORBS,           /* "l2-absorbs" */
+    GM_RULE_DRAM_UNDERUSED,       /* "dram-underused" */
+    GM_RULE_NOT_MEMORY_BOUND,     /* "not-memory-bound" */
+    GM_RULE_CONSTANT_SERIAL,      /* "constant-serialised" */
+    GM_RULE_MODEL_MISMATCH,       /* "model-mismatch" */
+    GM_RULE_COUNT
+} gm_rule;
+
+const char *gm_rule_id(gm_rule rule);          /* stable id, e.g. "uncoalesced-load" */
+const char *gm_rule_title(gm_rule rule);       /* "Uncoalesced global loads" */
+const char *gm_severity_name(gm_severity s);   /* "info", "warning", "problem" */
+
+typedef struct {
+    gm_rule rule;
+    gm_severity severity;
+    const gm_run *run;        /* borrowed from the results */
+    size_t run_index;         /* index in results->runs */
+    const char *experiment;   /* borrowed: run->experiment */
+    const char *variant;      /* borrowed: run->variant (may be NULL) */
+    char *params;             /* owned, plain text (NOT escaped): the run's parameters that
+                                 vary within its experiment, "n=4096, stride=8"; "" if none */
+    /* What ranks it, in bytes: the bytes the rule says were wasted or forgone
+     * (unused bytes of fetched sectors, excess DRAM bytes, excess wavefronts
+     * x 128 B, bytes the copy bandwidth could have moved in the time lost).
+     * 0 when the rule has no cost (validation, not-run, info about caches). */
+    double cost;
+    double lost_ms;           /* time lost against the fastest run doing the same work; NaN
+                                 when not known or when this run is the fastest */
+    char *message;            /* owned: one to three sentences of Markdown, escaped, on one
+                                 line, starting with the run's variant and parameters */
+    /* Findings of the same experiment, variant and rule (a sweep fires the
+     * same rule at many sizes): how many there are, and whether this one is
+     * the first of them in rank order (the one to show when showing one). */
+    size_t similar;
+    bool lead;
+} gm_finding;
+
+typedef struct {
+    gm_finding *v;            /* ranked: severity (problem first), then cost (largest
+                                 first), then the order of the runs in the file, then rule */
+    size_t n;
+} gm_findings;
+
+/* Run every rule on every run of r.  *out is overwritten (it need not be
+ * initialised) and owns its strings; r must outlive it (runs and names are
+ * borrowed).  Runs whose check failed or stopped with an error get only a
+ * validation finding: no other rule reads their numbers, and no comparison
+ * of another run uses them. */
+void gm_findings_build(const gm_results *r, gm_findings *out);
+void gm_findings_free(gm_findings *f);   /* zeroes it; a zeroed one is fine */
+
+/* The findings of one experiment (by id), in rank order: an array of
+ * pointers into f that the caller frees (free(list.v)); n may be 0. */
+typedef struct {
+    const gm_finding **v;
+    size_t n;
+} gm_finding_list;
+
+gm_finding_list gm_findings_for_experiment(const gm_findings *f, const char *experiment_id);
+
+/* Append findings as a Markdown bullet list (one item per finding, then a
+ * blank line); nothing at all when none is selected.
+ *   experiment_id  only that experiment's; NULL: all, each item naming its
+ *                  experiment
+ *   max            at most this many items; 0: no limit
+ *   leads_only     one item per (experiment, variant, rule), the costliest,
+ *                  saying on how many more runs the same rule fired
+ * An item reads: "- **Warning** (uncoalesced-load): <message>". */
+void gm_findings_md(const gm_findings *f, const char *experiment_id, size_t max,
+                    bool leads_only, gm_buf *out);
+
+/* ---- explanations ----------------------------------------------------------- */
+
+/* Append the explanation of one experiment as Markdown paragraphs (each ending
+ * with a blank line): what a warp touches in each layout of the comparison
+ * group (the passed runs that do the same work, as the report compares them),
+ * the sectors and useful fraction that costs, the DRAM traffic and time that
+ * follow, why the fastest wins or why it wins by less than the counters
+ * suggest, and which runs were left out and why.  Nothing is appended when the
+ * experiment has no run.  GM_ERR_VALUE when neither an experiment nor a run
+ * has that id (err filled when non-NULL). */
+gm_status gm_explain_experiment(const gm_results *r, const char *experiment_id,
+                                gm_buf *out_markdown, gm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
