@@ -151,17 +151,22 @@ typedef struct {
     float *in;
 } S_job;
 
-/* Canonical field value of (x,y,z): element (x*n + y)*n + z of the stream. */
-static void S_fill_chunk(void *ctx, size_t x0, size_t x1)
+/* The field value of (x,y,z) is element (x*n + y)*n + z of the stream, in
+ * both layouts; the fill runs in storage order (slabs of the slowest index). */
+static void S_fill_chunk(void *ctx, size_t o0, size_t o1)
 {
     S_job *j = (S_job *)ctx;
     size_t n = j->f->n;
-    for (size_t x = x0; x < x1; x++)
-        for (size_t y = 0; y < n; y++)
-            for (size_t z = 0; z < n; z++) {
-                size_t canon = (x * n + y) * n + z;
-                size_t at = j->f->xmajor ? x + n * (y + n * z) : canon;
-                j->in[at] = gm_uniform_f32_at(0x3D0000ull ^ n, canon, -1.0f, 1.0f);
+    uint64_t seed = 0x3D0000ull ^ n;
+    for (size_t o = o0; o < o1; o++)
+        for (size_t m = 0; m < n; m++)
+            for (size_t i = 0; i < n; i++) {
+                if (j->f->xmajor)   /* o = z, m = y, i = x */
+                    j->in[i + n * (m + n * o)] =
+                        gm_uniform_f32_at(seed, (i * n + m) * n + o, -1.0f, 1.0f);
+                else                /* o = x, m = y, i = z */
+                    j->in[i + n * (m + n * o)] =
+                        gm_uniform_f32_at(seed, (o * n + m) * n + i, -1.0f, 1.0f);
             }
 }
 

@@ -3,6 +3,7 @@
 
 #include "../reports/buf.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,8 +117,10 @@ gm_status gm_suite_select_check(const gm_suite_opts *o, gm_error *err)
         }                                                                         \
     } while (0)
 
-/* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Tue ..." -> "580.95.05".
- * NULL where the file does not exist (not Linux) or has another shape. */
+/* The first word after "Kernel Module" made of digits and dots, with a dot:
+ *   "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu ..."
+ *   "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release ..."
+ * NULL where the file does not exist (not Linux, no driver) or has another shape. */
 static char *S_kernel_driver_version(void)
 {
     FILE *f = fopen("/proc/driver/nvidia/version", "r");
@@ -127,12 +130,11 @@ static char *S_kernel_driver_version(void)
     char *res = NULL;
     if (fgets(line, sizeof line, f)) {
         const char *p = strstr(line, "Kernel Module");
-        if (p) {
-            p += strlen("Kernel Module");
-            while (*p == ' ' || *p == '\t')
-                p++;
-            size_t n = strspn(p, "0123456789.");
-            if (n > 0) {
+        while (p && *p && !res) {
+            p += strcspn(p, " \t\n");
+            p += strspn(p, " \t\n");
+            size_t n = strcspn(p, " \t\n");
+            if (n > 0 && strspn(p, "0123456789.") == n && memchr(p, '.', n) && p[0] != '.') {
                 res = gm_xmalloc(n + 1);
                 memcpy(res, p, n);
                 res[n] = '\0';
@@ -140,6 +142,29 @@ static char *S_kernel_driver_version(void)
         }
     }
     fclose(f);
+    return res;
+}
+
+/* Where /proc does not show the driver (containers), NVML does; it is loaded
+ * at run time so that the tool does not depend on it. */
+static char *S_nvml_driver_version(void)
+{
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return NULL;
+    int (*init)(void) = NULL, (*shutdown)(void) = NULL;
+    int (*version)(char *, unsigned) = NULL;
+    *(void **)&init = dlsym(lib, "nvmlInit_v2");
+    *(void **)&shutdown = dlsym(lib, "nvmlShutdown");
+    *(void **)&version = dlsym(lib, "nvmlSystemGetDriverVersion");
+    char buf[96] = "";
+    char *res = NULL;
+    if (init && shutdown && version && init() == 0) {   /* 0: NVML_SUCCESS */
+        if (version(buf, sizeof buf) == 0 && buf[0])
+            res = gm_xstrdup(buf);
+        shutdown();
+    }
+    dlclose(lib);
     return res;
 }
 
@@ -191,6 +216,8 @@ static gm_status S_describe_device(int dev, gm_device *d, gm_error *err)
     d->global_memory_bytes = (long long)prop.totalGlobalMem;
     free(d->driver_version);
     d->driver_version = S_kernel_driver_version();
+    if (!d->driver_version)
+        d->driver_version = S_nvml_driver_version();
     d->cuda_driver_api = drv;
     d->cuda_runtime = rt;
     return GM_OK;

@@ -8,7 +8,8 @@
  * launch alone, warm-up discarded, every sample kept, L2 flushed between
  * repetitions of bandwidth-bound experiments when asked; on_host variants with
  * CLOCK_MONOTONIC); hand the experiment's validated GPU cases to the profile
- * hook once; tear everything down.
+ * hook once; tear the experiment's cases down together at its end (so cases
+ * can share inputs built once: gm_shared_get).
  *
  * Library code: returns a status and fills gm_error; prints nothing (progress
  * goes through the callback).
