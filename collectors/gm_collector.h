@@ -86,18 +86,30 @@ typedef struct {
 /* Short stable name of a status ("ok", "no-driver", ...). */
 const char *gmc_status_name(gmc_status s);
 
+/* How flush_l2 empties L2 (both first read 4 x L2 bytes through L2, which
+ * evicts every line there, writing back the dirty ones): */
+typedef enum {
+    GMC_FLUSH_INVALIDATE = 0, /* then discard.global.L2 those lines: L2 left empty, as after
+                                 ncu's flush (sm_80+; EVICT on older GPUs) */
+    GMC_FLUSH_EVICT = 1       /* stop there: L2 left full of clean lines of the flush buffer */
+} gmc_flush_method;
+
 typedef struct {
     int device;                  /* CUDA device ordinal */
     const char *const *metrics;  /* exact ncu metric names; copied by gmc_session_open */
     size_t n_metrics;
-    bool flush_l2;               /* evict L2 before each profiled launch (ncu --cache-control all) */
+    bool flush_l2;               /* empty L2 before each profiled launch (ncu --cache-control all) */
+    gmc_flush_method flush_method;
+    bool flush_in_profiled_context; /* run the flush kernels in the profiled context, where
+                                    each is a range (slower); default: a context of their own */
     size_t max_launches;         /* most launches in one gmc_profile_batch call */
     unsigned prepare_kernels;    /* most kernels one prepare() call may launch (each is a
                                     range we skip); sizes the counter image.  0: prepare
                                     uses copies/memsets only */
 } gmc_config;
 
-/* device 0, no metrics, flush_l2 on, max_launches 64, prepare_kernels 0. */
+/* device 0, no metrics, flush_l2 on (GMC_FLUSH_INVALIDATE), max_launches 64,
+ * prepare_kernels 0. */
 gmc_config gmc_config_default(void);
 
 typedef struct gmc_session gmc_session;
@@ -140,6 +152,7 @@ const char *gmc_session_kernel_name(const gmc_session *s, size_t i);
 typedef struct {
     bool launch_tracking;      /* ranges mapped through launch callbacks (else by count) */
     bool flush_l2;
+    gmc_flush_method flush_method; /* as used (EVICT where the GPU cannot discard) */
     size_t range_capacity;     /* ranges the counter image holds per pass */
     double setup_seconds;      /* gmc_session_open, wall */
     /* last batch: */

@@ -39,6 +39,14 @@ typedef struct {
     PFN_cuModuleUnload_v2000 module_unload;
     PFN_cuLaunchKernel_v4000 launch_kernel;
     PFN_cuGetErrorName_v6000 get_error_name;
+    /* for the flush context */
+    PFN_cuCtxCreate_v3020 ctx_create;
+    PFN_cuCtxDestroy_v4000 ctx_destroy;
+    PFN_cuCtxPushCurrent_v4000 ctx_push;
+    PFN_cuCtxPopCurrent_v4000 ctx_pop;
+    PFN_cuCtxSynchronize_v2000 ctx_synchronize;
+    PFN_cuMemAlloc_v3020 mem_alloc;
+    PFN_cuMemsetD8_v3020 memset_d8;
 } S_driver;
 
 /* The L2 flush: read 4 x L2 bytes with loads cached in L2 only (ld.global.cg),
@@ -89,6 +97,44 @@ static const char S_scrub_ptx[] =
     "    ret;\n"
     "}\n";
 
+/* The second half of GMC_FLUSH_INVALIDATE: discard.global.L2 every 128-byte
+ * line of the flush buffer, which the read above left in L2 (clean).  The
+ * lines become invalid, as after ncu's flush, so the kernel's writes find
+ * free ways instead of evicting anything.  discard needs sm_80 (PTX 7.4);
+ * the buffer's contents become undefined, which is fine: nobody reads them
+ * for their values. */
+static const char S_discard_ptx[] =
+    ".version 7.4\n"
+    ".target sm_80\n"
+    ".address_size 64\n"
+    ".visible .entry gmc_l2_discard(.param .u64 gmc_buf, .param .u64 gmc_n128)\n"
+    "{\n"
+    "    .reg .pred %p<2>;\n"
+    "    .reg .b32 %r<6>;\n"
+    "    .reg .b64 %rd<10>;\n"
+    "    ld.param.u64 %rd1, [gmc_buf];\n"
+    "    ld.param.u64 %rd2, [gmc_n128];\n"
+    "    cvta.to.global.u64 %rd1, %rd1;\n"
+    "    mov.u32 %r1, %ctaid.x;\n"
+    "    mov.u32 %r2, %ntid.x;\n"
+    "    mov.u32 %r3, %tid.x;\n"
+    "    mov.u32 %r4, %nctaid.x;\n"
+    "    mul.wide.u32 %rd4, %r1, %r2;\n"
+    "    cvt.u64.u32 %rd5, %r3;\n"
+    "    add.u64 %rd4, %rd4, %rd5;\n"
+    "    mul.wide.u32 %rd6, %r4, %r2;\n"
+    "$L_loop:\n"
+    "    setp.ge.u64 %p1, %rd4, %rd2;\n"
+    "    @%p1 bra $L_end;\n"
+    "    shl.b64 %rd7, %rd4, 7;\n"
+    "    add.u64 %rd8, %rd1, %rd7;\n"
+    "    discard.global.L2 [%rd8], 128;\n"
+    "    add.u64 %rd4, %rd4, %rd6;\n"
+    "    bra.uni $L_loop;\n"
+    "$L_end:\n"
+    "    ret;\n"
+    "}\n";
+
 /* ---- the session ----------------------------------------------------------- */
 
 struct gmc_session {
@@ -113,8 +159,11 @@ struct gmc_session {
     size_t range_capacity;
 
     /* L2 flush */
-    CUmodule scrub_module;
-    CUfunction scrub_fn;
+    gmc_flush_method flush_method;  /* as used */
+    CUcontext flush_ctx;            /* the flush's own context, or NULL: in the profiled one */
+    unsigned flush_kernels;         /* flush kernels that are ranges: 0, 1 or 2 */
+    CUmodule scrub_module, discard_module;
+    CUfunction scrub_fn, discard_fn;
     void *scrub_buf;
     unsigned long long scrub_n16;
     void *scrub_sink;
@@ -220,6 +269,7 @@ gmc_config gmc_config_default(void)
     memset(&c, 0, sizeof c);
     c.device = 0;
     c.flush_l2 = true;
+    c.flush_method = GMC_FLUSH_INVALIDATE;
     c.max_launches = 64;
     c.prepare_kernels = 0;
     return c;
@@ -244,13 +294,14 @@ fail:
     return st;
 }
 
-static gmc_status S_entry(void **fn, const char *name, gmc_error *err)
+/* version: the CUDA version whose ABI of the symbol we want, matching the
+ * PFN type it is stored in (12000 for most; cuCtxCreate's three-argument
+ * form is the 3.2 one).  Drivers keep every version of a symbol. */
+static gmc_status S_entry(void **fn, const char *name, unsigned version, gmc_error *err)
 {
     gmc_status st = GMC_OK;
     enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-    /* 12000: the ABI of these symbols as of CUDA 12.0, which matches the PFN
-     * types above; any R525+ driver has them. */
-    S_CUDA(cudaGetDriverEntryPointByVersion(name, fn, 12000, cudaEnableDefault, &q));
+    S_CUDA(cudaGetDriverEntryPointByVersion(name, fn, version, cudaEnableDefault, &q));
     if (q != cudaDriverEntryPointSuccess || !*fn)
         return gmc_fail(err, GMC_ERR_NO_DRIVER,
                         "the CUDA driver does not provide %s (query result %d): update the "
@@ -262,13 +313,20 @@ fail:
 static gmc_status S_driver_load(S_driver *d, gmc_error *err)
 {
     gmc_status st = GMC_OK;
-    S_TRY(S_entry((void **)&d->ctx_get_current, "cuCtxGetCurrent", err));
-    S_TRY(S_entry((void **)&d->device_get, "cuDeviceGet", err));
-    S_TRY(S_entry((void **)&d->module_load_data, "cuModuleLoadData", err));
-    S_TRY(S_entry((void **)&d->module_get_function, "cuModuleGetFunction", err));
-    S_TRY(S_entry((void **)&d->module_unload, "cuModuleUnload", err));
-    S_TRY(S_entry((void **)&d->launch_kernel, "cuLaunchKernel", err));
-    S_TRY(S_entry((void **)&d->get_error_name, "cuGetErrorName", err));
+    S_TRY(S_entry((void **)&d->ctx_get_current, "cuCtxGetCurrent", 12000, err));
+    S_TRY(S_entry((void **)&d->device_get, "cuDeviceGet", 12000, err));
+    S_TRY(S_entry((void **)&d->module_load_data, "cuModuleLoadData", 12000, err));
+    S_TRY(S_entry((void **)&d->module_get_function, "cuModuleGetFunction", 12000, err));
+    S_TRY(S_entry((void **)&d->module_unload, "cuModuleUnload", 12000, err));
+    S_TRY(S_entry((void **)&d->launch_kernel, "cuLaunchKernel", 12000, err));
+    S_TRY(S_entry((void **)&d->get_error_name, "cuGetErrorName", 12000, err));
+    S_TRY(S_entry((void **)&d->ctx_create, "cuCtxCreate", 3020, err));
+    S_TRY(S_entry((void **)&d->ctx_destroy, "cuCtxDestroy", 12000, err));
+    S_TRY(S_entry((void **)&d->ctx_push, "cuCtxPushCurrent", 12000, err));
+    S_TRY(S_entry((void **)&d->ctx_pop, "cuCtxPopCurrent", 12000, err));
+    S_TRY(S_entry((void **)&d->ctx_synchronize, "cuCtxSynchronize", 12000, err));
+    S_TRY(S_entry((void **)&d->mem_alloc, "cuMemAlloc", 12000, err));
+    S_TRY(S_entry((void **)&d->memset_d8, "cuMemsetD8", 12000, err));
 fail:
     return st;
 }
@@ -432,6 +490,9 @@ static void CUPTIAPI S_on_launch(void *user, CUpti_CallbackDomain dom, CUpti_Cal
         return;
     }
     if (s->launch_depth++ > 0 || !s->recording)
+        return;
+    /* Kernels of other contexts (the flush context) are not ranges of ours. */
+    if (cb->context && cb->context != s->ctx)
         return;
     const char *name = cb->symbolName ? cb->symbolName : (cb->functionName ? cb->functionName : "?");
     size_t k = s->pass_count++;
@@ -653,38 +714,108 @@ fail:
 
 /* ---- L2 flush ---------------------------------------------------------------- */
 
+/* The flush kernels run in a CUDA context of their own unless
+ * cfg.flush_in_profiled_context: L2 is one per device, so reading from any
+ * context evicts it, but the range profiler only makes ranges of kernels in
+ * the context it is enabled on.  Each range costs CUPTI ~1.2 ms per pass on
+ * an H100 (measured: 1.11-1.41 ms), about as much as the launch's own range,
+ * so a flush in the profiled context doubles or triples the pass time; in its
+ * own context it costs a context switch and a synchronize (tens of µs). */
 static gmc_status S_flush_setup(gmc_session *s, gmc_error *err)
 {
     gmc_status st = GMC_OK;
-    int l2 = 0, sms = 0;
+    int l2 = 0, sms = 0, major = 0;
+    bool pushed = false;
     S_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, s->cfg.device));
     S_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s->cfg.device));
+    S_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, s->cfg.device));
     /* 4 x L2 (200 MiB on an H100's 50 MiB): streaming that much through L2
      * leaves no line of what was there before; at ~3 TB/s it costs ~70 us. */
     size_t bytes = 4 * (size_t)(l2 > 0 ? l2 : 8 << 20);
     if (bytes < ((size_t)32 << 20))
         bytes = (size_t)32 << 20;
     s->scrub_n16 = bytes / 16;
-    S_CUDA(cudaMalloc(&s->scrub_buf, bytes));
-    S_CUDA(cudaMalloc(&s->scrub_sink, sizeof(uint32_t)));
-    S_CUDA(cudaMemset(s->scrub_buf, 0, bytes));
-    S_CUDA(cudaDeviceSynchronize());
+    s->scrub_blocks = (unsigned)(sms > 0 ? sms : 1) * 4;   /* 4 blocks of 512 per SM */
+    s->flush_method = s->cfg.flush_method;
+    if (s->flush_method == GMC_FLUSH_INVALIDATE && major < 8)
+        s->flush_method = GMC_FLUSH_EVICT;   /* no discard before sm_80 */
+
+    if (!s->cfg.flush_in_profiled_context) {
+        /* cuCtxCreate makes the new context current; it is popped below. */
+        S_DRV(&s->drv, s->drv.ctx_create(&s->flush_ctx, 0, s->cudev));
+        pushed = true;
+        CUdeviceptr buf = 0, sink = 0;
+        S_DRV(&s->drv, s->drv.mem_alloc(&buf, bytes));
+        S_DRV(&s->drv, s->drv.mem_alloc(&sink, sizeof(uint32_t)));
+        S_DRV(&s->drv, s->drv.memset_d8(buf, 0, bytes));
+        s->scrub_buf = (void *)(uintptr_t)buf;
+        s->scrub_sink = (void *)(uintptr_t)sink;
+    } else {
+        S_CUDA(cudaMalloc(&s->scrub_buf, bytes));
+        S_CUDA(cudaMalloc(&s->scrub_sink, sizeof(uint32_t)));
+        S_CUDA(cudaMemset(s->scrub_buf, 0, bytes));
+    }
     S_DRV(&s->drv, s->drv.module_load_data(&s->scrub_module, S_scrub_ptx));
     S_DRV(&s->drv, s->drv.module_get_function(&s->scrub_fn, s->scrub_module, "gmc_l2_scrub"));
-    s->scrub_blocks = (unsigned)(sms > 0 ? sms : 1) * 4;   /* 4 blocks of 512 per SM */
+    if (s->flush_method == GMC_FLUSH_INVALIDATE) {
+        S_DRV(&s->drv, s->drv.module_load_data(&s->discard_module, S_discard_ptx));
+        S_DRV(&s->drv, s->drv.module_get_function(&s->discard_fn, s->discard_module,
+                                                  "gmc_l2_discard"));
+    }
+    if (pushed) {
+        S_DRV(&s->drv, s->drv.ctx_synchronize());
+        CUcontext popped;
+        pushed = false;
+        S_DRV(&s->drv, s->drv.ctx_pop(&popped));
+        s->flush_kernels = 0;
+    } else {
+        S_CUDA(cudaDeviceSynchronize());
+        s->flush_kernels = s->flush_method == GMC_FLUSH_INVALIDATE ? 2 : 1;
+    }
+    return GMC_OK;
 fail:
+    if (pushed) {
+        CUcontext popped;
+        (void)s->drv.ctx_pop(&popped);   /* already failing: keep the first error */
+    }
     return st;
 }
 
 static gmc_status S_flush(gmc_session *s, gmc_error *err)
 {
     gmc_status st = GMC_OK;
+    bool pushed = false;
     unsigned long long buf = (unsigned long long)(uintptr_t)s->scrub_buf;
     unsigned long long sink = (unsigned long long)(uintptr_t)s->scrub_sink;
     void *args[] = {&buf, &s->scrub_n16, &sink};
+    if (s->flush_ctx) {
+        /* The profiled context's work is done (auto range synchronises after
+         * each kernel; prepare's copies are waited for here). */
+        S_CUDA(cudaDeviceSynchronize());
+        S_DRV(&s->drv, s->drv.ctx_push(s->flush_ctx));
+        pushed = true;
+    }
     S_DRV(&s->drv, s->drv.launch_kernel(s->scrub_fn, s->scrub_blocks, 1, 1, 512, 1, 1, 0, NULL,
                                         args, NULL));
+    if (s->flush_method == GMC_FLUSH_INVALIDATE) {
+        unsigned long long n128 = s->scrub_n16 / 8;
+        void *dargs[] = {&buf, &n128};
+        S_DRV(&s->drv, s->drv.launch_kernel(s->discard_fn, s->scrub_blocks, 1, 1, 512, 1, 1, 0,
+                                            NULL, dargs, NULL));
+    }
+    if (pushed) {
+        /* The flush must be over before the launch's range begins. */
+        S_DRV(&s->drv, s->drv.ctx_synchronize());
+        CUcontext popped;
+        pushed = false;
+        S_DRV(&s->drv, s->drv.ctx_pop(&popped));
+    }
+    return GMC_OK;
 fail:
+    if (pushed) {
+        CUcontext popped;
+        (void)s->drv.ctx_pop(&popped);   /* already failing: keep the first error */
+    }
     return st;
 }
 
@@ -708,7 +839,11 @@ gmc_status gmc_session_open(const gmc_config *cfg, gmc_session **out, gmc_error 
                         "a collector session is already open in this process; close it first");
     /* CUPTI's counter image stops accepting a few thousand ranges; past 4096
      * a caller should split its launches into batches. */
-    size_t per_launch = 1 + (cfg->flush_l2 ? 1 : 0) + cfg->prepare_kernels;
+    if (cfg->flush_l2 && cfg->flush_method != GMC_FLUSH_INVALIDATE &&
+        cfg->flush_method != GMC_FLUSH_EVICT)
+        return gmc_fail(err, GMC_ERR_ARG, "unknown flush_method %d", (int)cfg->flush_method);
+    /* Ranges per launch, at most: the launch, the flush kernels, prepare's. */
+    size_t per_launch = 1 + (cfg->flush_l2 ? 2 : 0) + cfg->prepare_kernels;
     if (cfg->max_launches > 4096 / per_launch)
         return gmc_fail(err, GMC_ERR_ARG,
                         "max_launches %zu x %zu ranges per launch exceeds 4096 ranges per batch; "
@@ -802,6 +937,7 @@ gmc_status gmc_session_open(const gmc_config *cfg, gmc_session **out, gmc_error 
 
     s->info.launch_tracking = s->tracking;
     s->info.flush_l2 = cfg->flush_l2;
+    s->info.flush_method = s->flush_method;
     s->info.range_capacity = s->range_capacity;
     s->info.setup_seconds = S_now() - t0;
     *out = s;
@@ -827,12 +963,19 @@ void gmc_session_close(gmc_session *s)
     S_host_free(s->host);
     if (s->subscriber)
         (void)cuptiUnsubscribe(s->subscriber);
-    if (s->scrub_module && s->drv.module_unload)
-        (void)s->drv.module_unload(s->scrub_module);
-    if (s->scrub_buf)
-        (void)cudaFree(s->scrub_buf);
-    if (s->scrub_sink)
-        (void)cudaFree(s->scrub_sink);
+    if (s->flush_ctx) {
+        /* takes its memory and modules with it */
+        (void)s->drv.ctx_destroy(s->flush_ctx);
+    } else {
+        if (s->scrub_module && s->drv.module_unload)
+            (void)s->drv.module_unload(s->scrub_module);
+        if (s->discard_module && s->drv.module_unload)
+            (void)s->drv.module_unload(s->discard_module);
+        if (s->scrub_buf)
+            (void)cudaFree(s->scrub_buf);
+        if (s->scrub_sink)
+            (void)cudaFree(s->scrub_sink);
+    }
     if (s->metrics)
         for (size_t i = 0; i < s->n_metrics; i++)
             free(s->metrics[i]);
@@ -1069,7 +1212,7 @@ gmc_status gmc_profile_batch(gmc_session *s, size_t n, int (*prepare)(void *user
         }
         S_TRY(gmc_map_ranges(s->log, s->n_log, n, s->range_of_launch, err));
     } else {
-        S_TRY(gmc_map_ranges_by_count(n_ranges, n, s->cfg.flush_l2, s->range_of_launch, err));
+        S_TRY(gmc_map_ranges_by_count(n_ranges, n, s->flush_kernels, s->range_of_launch, err));
     }
 
     /* Evaluate only the launches' ranges, straight into their rows. */

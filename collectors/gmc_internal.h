@@ -56,9 +56,10 @@ typedef struct {
 gmc_status gmc_map_ranges(const gmc_kernel_record *log, size_t n_log, size_t n_launches,
                           size_t *range_of_launch, gmc_error *err);
 
-/* Without launch tracking: ranges are [flush] launch for each launch.  Checks
- * n_ranges against that pattern (GMC_ERR_RANGES otherwise). */
-gmc_status gmc_map_ranges_by_count(size_t n_ranges, size_t n_launches, bool flush,
+/* Without launch tracking: ranges are flush_kernels flush ranges, then the
+ * launch, for each launch.  Checks n_ranges against that pattern
+ * (GMC_ERR_RANGES otherwise). */
+gmc_status gmc_map_ranges_by_count(size_t n_ranges, size_t n_launches, unsigned flush_kernels,
                                    size_t *range_of_launch, gmc_error *err);
 
 /* Copy the evaluated values of the launches' ranges into out (n_launches rows

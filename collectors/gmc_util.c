@@ -304,16 +304,17 @@ gmc_status gmc_map_ranges(const gmc_kernel_record *log, size_t n_log, size_t n_l
     return GMC_OK;
 }
 
-gmc_status gmc_map_ranges_by_count(size_t n_ranges, size_t n_launches, bool flush,
+gmc_status gmc_map_ranges_by_count(size_t n_ranges, size_t n_launches, unsigned flush_kernels,
                                    size_t *range_of_launch, gmc_error *err)
 {
-    size_t per = flush ? 2 : 1;
+    size_t per = 1 + (size_t)flush_kernels;
     if (n_ranges != n_launches * per)
         return gmc_fail(err, GMC_ERR_RANGES,
-                        "CUPTI recorded %zu ranges for %zu launches; expected %zu (%s). Without "
-                        "launch tracking, prepare() must launch no kernel and launch() exactly one",
-                        n_ranges, n_launches, n_launches * per,
-                        flush ? "one L2 flush and one launch each" : "one each");
+                        "CUPTI recorded %zu ranges for %zu launches; expected %zu (%u L2-flush "
+                        "kernel%s and the launch, each). Without launch tracking, prepare() must "
+                        "launch no kernel and launch() exactly one",
+                        n_ranges, n_launches, n_launches * per, flush_kernels,
+                        flush_kernels == 1 ? "" : "s");
     for (size_t i = 0; i < n_launches; i++)
         range_of_launch[i] = i * per + (per - 1);
     return GMC_OK;
@@ -373,26 +374,50 @@ bool gmc_parse_driver_version(const char *text, char *out, size_t cap)
     return false;
 }
 
+/* One component of a CUPTI dimension ("l2_sector") as ncu prints it. */
+static void S_unit_part(const char *p, size_t len, char *out, size_t cap)
+{
+    /* CUPTI names the hardware unit before the noun; ncu drops it. */
+    static const char *const prefixes[] = {"l1tex_", "l1data_", "l2_", "lts_", "dram_", "smsp_",
+                                           "sm_", "gpc_", "gpu_"};
+    for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++) {
+        size_t pl = strlen(prefixes[k]);
+        if (len > pl && strncmp(p, prefixes[k], pl) == 0) {
+            p += pl;
+            len -= pl;
+            break;
+        }
+    }
+    /* Measured on GH100 (CUPTI 13.0 vs ncu 2025.3.1 --print-units base):
+     * requests, wavefronts and bank conflicts print as dimensionless. */
+    static const struct { const char *cupti, *ncu; } map[] = {
+        {"sector", "sector"}, {"request", ""},       {"wavefront", ""}, {"bank_conflict", ""},
+        {"instruction", "inst"}, {"nanosecond", "ns"}, {"second", "s"}, {"byte", "byte"},
+        {"%", "%"}, {"percent", "%"},
+    };
+    for (size_t k = 0; k < sizeof map / sizeof map[0]; k++) {
+        if (strlen(map[k].cupti) == len && strncmp(p, map[k].cupti, len) == 0) {
+            snprintf(out, cap, "%s", map[k].ncu);
+            return;
+        }
+    }
+    snprintf(out, cap, "%.*s", (int)len, p);
+}
+
 const char *gmc_unit_ncu(const char *dim, char *buf, size_t cap)
 {
-    /* ncu prints singular nouns and "%" for percent.  Unknown units pass
-     * through; tests/gpu/collector_vs_ncu compares every unit with ncu's. */
-    static const struct { const char *cupti, *ncu; } map[] = {
-        {"percent", "%"},       {"sectors", "sector"},   {"requests", "request"},
-        {"bytes", "byte"},      {"instructions", "inst"}, {"warps", "warp"},
-        {"nsecond", "nsecond"}, {"nseconds", "nsecond"}, {"cycles", "cycle"},
-        {"bytes/second", "byte/second"}, {"sectors/request", "sector/request"},
-    };
     if (cap == 0)
         return buf;
     const char *in = dim ? dim : "";
-    for (size_t k = 0; k < sizeof map / sizeof map[0]; k++) {
-        if (strcmp(in, map[k].cupti) == 0) {
-            snprintf(buf, cap, "%s", map[k].ncu);
-            return buf;
-        }
-    }
-    snprintf(buf, cap, "%s", in);
+    const char *slash = strchr(in, '/');
+    char num[64], den[64] = "";
+    S_unit_part(in, slash ? (size_t)(slash - in) : strlen(in), num, sizeof num);
+    if (slash)
+        S_unit_part(slash + 1, strlen(slash + 1), den, sizeof den);
+    if (*num && *den)
+        snprintf(buf, cap, "%s/%s", num, den);
+    else
+        snprintf(buf, cap, "%s", num);
     return buf;
 }
 
