@@ -116,8 +116,8 @@ gm_status alignment_describe(gm_case *c, gm_error *err)
     long long lines = (b + span + 127) / 128, sectors = (b % 32 + span + 31) / 32;
     snprintf(c->note, sizeof c->note,
              "each warp request: %lld bytes starting %lld bytes into a 128-byte line: "
-             "%lld lines, %lld sectors of 32 B (%lld needed)",
-             span, b, lines, sectors, span / 32);
+             "%lld line%s, %lld sectors of 32 B (%lld needed)",
+             span, b, lines, lines == 1 ? "" : "s", sectors, span / 32);
     return GM_OK;
 }
 

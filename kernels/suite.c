@@ -263,8 +263,10 @@ static const gm_experiment_def S_rgb = {
         "block at 1, 2 and 4 times 960x1280 pixels, and at 64 times where the image (236 MB) "
         "is far larger than L2 and launch overhead no longer dominates. Interleaved, a warp's "
         "32 one-byte accesses span 96 bytes, so the green and blue bytes move too; planar, "
-        "they are 32 contiguous bytes. Planar with 16 bytes per thread shows what the same "
-        "layout gives when each thread moves a full 16-byte word.",
+        "they are 32 contiguous bytes. With one byte per thread, though, both kernels need a "
+        "thread (and small blocks many blocks) per byte, which can cost more than the bytes "
+        "themselves; planar with 16 bytes per thread shows what the layout gives when each "
+        "thread moves a full 16-byte word.",
     .source = "003 (lab report, part 1: tables 1-3)",
     .sweep_param = "block",
     .sweep_log2 = true,
@@ -312,10 +314,12 @@ static const gm_experiment_def S_matvec = {
     .summary =
         "y = A x with a thread per row or a warp per row, over row-major or column-major A. A "
         "thread per row coalesces only with column-major A (a warp reads a column slice); a "
-        "warp per row coalesces with row-major A (a warp reads a row slice). A thread per row "
-        "also leaves only n threads, too few to keep enough loads in flight on a large GPU; a "
-        "warp per row with 16-byte loads is the layout-and-mapping pair that streams A at "
-        "memory speed.",
+        "warp per row coalesces with row-major A (a warp reads a row slice). But a thread per "
+        "row leaves only n threads, too few to keep enough loads in flight on a large GPU "
+        "whatever the layout, and with row-major A the 31 other floats of each line a thread "
+        "touches are still in L1 on its next steps: coalescing alone does not decide between "
+        "the two. A warp per row with 16-byte loads is the layout-and-mapping pair that "
+        "streams A at memory speed.",
     .source = "000 (row- vs column-major matrix-vector products, thread vs warp per row)",
     .sweep_param = "n",
     .sweep_log2 = true,

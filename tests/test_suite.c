@@ -262,7 +262,7 @@ Test(suite_bytes, hand_checked_counts)
     c = S_case("alignment", "scalar", "n", 4096, "offset", 96);
     cr_expect(strstr(c.note, "2 lines, 4 sectors") != NULL, "note: %s", c.note);
     c = S_case("alignment", "scalar", "n", 4096, "offset", 0);
-    cr_expect(strstr(c.note, "1 lines, 4 sectors") != NULL, "note: %s", c.note);
+    cr_expect(strstr(c.note, "1 line, 4 sectors") != NULL, "note: %s", c.note);
     /* Energy reads vx, vy, vz, m (16 B) and writes e (4 B) per particle. */
     c = S_case("aos_soa", "aos", "n", 1000, "fields", 4);
     cr_expect_eq(c.bytes_read, 16000);
