@@ -90,6 +90,12 @@ static int S_width(const gm_case *c)
     return strcmp(c->variant->name, "float4") == 0 ? 4 : 1;
 }
 
+static const void *S_kernel(const gm_case *c)
+{
+    return S_width(c) == 4 ? (const void *)alignment_kernel_float4
+                           : (const void *)alignment_kernel_scalar;
+}
+
 gm_status alignment_describe(gm_case *c, gm_error *err)
 {
     long long n = gm_case_param(c, "n", 0), off = gm_case_param(c, "offset", 0);
@@ -146,6 +152,9 @@ static void S_input_destroy(void *obj)
 gm_status alignment_setup(gm_case *c, gm_error *err)
 {
     gm_status rc = alignment_describe(c, err);
+    if (rc != GM_OK)
+        return rc;
+    rc = gm_case_query_kernel(c, S_kernel(c), err);
     if (rc != GM_OK)
         return rc;
     size_t n = (size_t)gm_case_param(c, "n", 0), off = (size_t)gm_case_param(c, "offset", 0);

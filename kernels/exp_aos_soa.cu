@@ -211,6 +211,22 @@ static int S_layout(const gm_case *c)
     return S_AOS;
 }
 
+static const void *S_kernel(const gm_case *c)
+{
+    bool energy = gm_case_param(c, "fields", 7) == 4;
+    switch (S_layout(c)) {
+    case S_SOA:
+        return energy ? (const void *)aos_soa_kernel_soa_energy
+                      : (const void *)aos_soa_kernel_soa_step;
+    case S_PADDED:
+        return energy ? (const void *)aos_soa_kernel_aos_padded_energy
+                      : (const void *)aos_soa_kernel_aos_padded_step;
+    default:
+        return energy ? (const void *)aos_soa_kernel_aos_energy
+                      : (const void *)aos_soa_kernel_aos_step;
+    }
+}
+
 /* Bytes of n particles in a layout. */
 static size_t S_layout_bytes(int layout, size_t n)
 {
@@ -371,6 +387,9 @@ static void S_dev_destroy(void *obj)
 gm_status aos_soa_setup(gm_case *c, gm_error *err)
 {
     gm_status rc = aos_soa_describe(c, err);
+    if (rc != GM_OK)
+        return rc;
+    rc = gm_case_query_kernel(c, S_kernel(c), err);
     if (rc != GM_OK)
         return rc;
     S_state *st = (S_state *)gm_xcalloc(1, sizeof *st);

@@ -114,6 +114,14 @@ static int S_width(const gm_case *c)
     return 1;
 }
 
+static const void *S_kernel(const gm_case *c)
+{
+    int w = S_width(c);
+    return w == 4 ? (const void *)coalescing_kernel_float4
+         : w == 2 ? (const void *)coalescing_kernel_float2
+                  : (const void *)coalescing_kernel_stride;
+}
+
 gm_status coalescing_describe(gm_case *c, gm_error *err)
 {
     long long n = gm_case_param(c, "n", 0), s = gm_case_param(c, "stride", 1);
@@ -184,6 +192,9 @@ static void S_input_destroy(void *obj)
 gm_status coalescing_setup(gm_case *c, gm_error *err)
 {
     gm_status rc = coalescing_describe(c, err);
+    if (rc != GM_OK)
+        return rc;
+    rc = gm_case_query_kernel(c, S_kernel(c), err);
     if (rc != GM_OK)
         return rc;
     S_state *st = (S_state *)gm_xcalloc(1, sizeof *st);

@@ -118,6 +118,11 @@ static bool S_xmajor(const gm_case *c)
     return strcmp(c->variant->name, "xmajor") == 0;
 }
 
+static const void *S_kernel(const gm_case *c)
+{
+    return S_xmajor(c) ? (const void *)grid3d_kernel_xmajor : (const void *)grid3d_kernel_zmajor;
+}
+
 gm_status grid3d_describe(gm_case *c, gm_error *err)
 {
     long long n = gm_case_param(c, "n", 0);
@@ -211,6 +216,9 @@ static void S_field_destroy(void *obj)
 gm_status grid3d_setup(gm_case *c, gm_error *err)
 {
     gm_status rc = grid3d_describe(c, err);
+    if (rc != GM_OK)
+        return rc;
+    rc = gm_case_query_kernel(c, S_kernel(c), err);
     if (rc != GM_OK)
         return rc;
     S_state *st = (S_state *)gm_xcalloc(1, sizeof *st);

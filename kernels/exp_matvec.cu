@@ -181,6 +181,16 @@ static bool S_colmajor(const gm_case *c)
     return strcmp(c->variant->name, "thread_colmajor") == 0;
 }
 
+static const void *S_kernel(const gm_case *c)
+{
+    if (S_colmajor(c))
+        return (const void *)matvec_kernel_thread_colmajor;
+    if (strcmp(c->variant->name, "warp_rowmajor_vec4") == 0)
+        return (const void *)matvec_kernel_warp_rowmajor_vec4;
+    return S_warp(c) ? (const void *)matvec_kernel_warp_rowmajor
+                     : (const void *)matvec_kernel_thread_rowmajor;
+}
+
 gm_status matvec_describe(gm_case *c, gm_error *err)
 {
     long long n = gm_case_param(c, "n", 0);
@@ -298,6 +308,9 @@ static void S_col_destroy(void *obj)
 gm_status matvec_setup(gm_case *c, gm_error *err)
 {
     gm_status rc = matvec_describe(c, err);
+    if (rc != GM_OK)
+        return rc;
+    rc = gm_case_query_kernel(c, S_kernel(c), err);
     if (rc != GM_OK)
         return rc;
     S_state *st = (S_state *)gm_xcalloc(1, sizeof *st);

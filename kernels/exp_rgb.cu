@@ -117,6 +117,14 @@ static bool S_planar(const gm_case *c)
     return strcmp(c->variant->name, "interleaved") != 0;
 }
 
+static const void *S_kernel(const gm_case *c)
+{
+    if (!S_planar(c))
+        return (const void *)rgb_kernel_interleaved;
+    return S_bytes_per_thread(c) == 16 ? (const void *)rgb_kernel_planar_x16
+                                       : (const void *)rgb_kernel_planar;
+}
+
 gm_status rgb_describe(gm_case *c, gm_error *err)
 {
     long long scale = gm_case_param(c, "scale", 1), block = gm_case_param(c, "block", 256);
@@ -213,6 +221,9 @@ static void S_image_destroy(void *obj)
 gm_status rgb_setup(gm_case *c, gm_error *err)
 {
     gm_status rc = rgb_describe(c, err);
+    if (rc != GM_OK)
+        return rc;
+    rc = gm_case_query_kernel(c, S_kernel(c), err);
     if (rc != GM_OK)
         return rc;
     S_state *st = (S_state *)gm_xcalloc(1, sizeof *st);

@@ -90,6 +90,13 @@ gm_status traversal2d_launch_col_mapping(gm_case *c, cudaStream_t s, gm_error *e
 
 /* ---- setup / check -------------------------------------------------------- */
 
+static const void *S_kernel(const gm_case *c)
+{
+    return strcmp(c->variant->name, "col_mapping") == 0
+               ? (const void *)traversal2d_kernel_col_mapping
+               : (const void *)traversal2d_kernel_row_mapping;
+}
+
 gm_status traversal2d_describe(gm_case *c, gm_error *err)
 {
     long long n = gm_case_param(c, "n", 0);
@@ -167,6 +174,9 @@ static void S_data_destroy(void *obj)
 gm_status traversal2d_setup(gm_case *c, gm_error *err)
 {
     gm_status rc = traversal2d_describe(c, err);
+    if (rc != GM_OK)
+        return rc;
+    rc = gm_case_query_kernel(c, S_kernel(c), err);
     if (rc != GM_OK)
         return rc;
     S_state *st = (S_state *)gm_xcalloc(1, sizeof *st);

@@ -402,6 +402,15 @@ void gm_compare_i64(const long long *got, const long long *ref, size_t n, gm_che
     S_compare<long long>(got, ref, n, true, 0.0, 0.0, out);
 }
 
+gm_status gm_case_query_kernel(gm_case *c, const void *kernel, gm_error *err)
+{
+    cudaFuncAttributes attr;
+    GM_CUDA(cudaFuncGetAttributes(&attr, kernel));
+    c->launch.registers = attr.numRegs;
+    c->launch.shared_bytes += (long long)attr.sharedSizeBytes;
+    return GM_OK;
+}
+
 /* ---- copying results back ------------------------------------------------- */
 
 static void *S_stage;

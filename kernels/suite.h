@@ -214,6 +214,12 @@ void gm_compare_u8(const unsigned char *got, const unsigned char *ref, size_t n,
 void gm_compare_i32(const int *got, const int *ref, size_t n, gm_check *out);
 void gm_compare_i64(const long long *got, const long long *ref, size_t n, gm_check *out);
 
+/* For setup: registers per thread and static shared memory of the case's
+ * __global__ function as compiled (cudaFuncGetAttributes); sets
+ * c->launch.registers and adds the static shared bytes to the dynamic ones
+ * describe put in c->launch.shared_bytes.  kernel: (const void *)my_kernel. */
+gm_status gm_case_query_kernel(gm_case *c, const void *kernel, gm_error *err);
+
 /* Copy `bytes` of device memory into a pinned host buffer that the harness
  * keeps and grows (pageable copies of hundreds of MiB into fresh memory cost
  * more in page faults than the whole suite's kernels).  *host is valid until
