@@ -565,6 +565,9 @@ Test(suite_runner, no_gpu_is_a_clear_status)
     if (st == GM_OK) {
         cr_expect_eq(r.n_runs, 1);
         cr_expect_eq(r.runs[0].check.status, GM_CHECK_PASSED);
+        cr_expect(r.runs[0].has_launch && r.runs[0].launch.registers > 0,
+                  "setup asks the runtime for the kernel's registers");
+        cr_expect_eq(r.runs[0].bytes_read.i, 4ll << 22);
     } else {
         cr_expect(strstr(err.message, "no usable CUDA device") != NULL, "%s", err.message);
         cr_expect_eq(r.n_runs, 0);
