@@ -1,0 +1,1084 @@
+/* test_findings.c — the findings and the explanations written from the numbers.
+ *
+ *   - golden text for the hand-written fixtures (tests/golden/findings-*.txt;
+ *     GM_UPDATE_GOLDEN=1 rewrites them, then read the diff before committing);
+ *   - a value changed in the results changes the sentence that quotes it;
+ *   - each rule fires, and does not fire, on runs built here;
+ *   - ranking, grouping, the Markdown list, hostile names.
+ *
+ * Fixtures and golden files are found under $GM_SRCDIR (default ".").
+ */
+#include "../reports/findings.h"
+
+#include "../reports/buf.h"
+#include "../reports/catalog.h"
+#include "../reports/model.h"
+#include "../reports/results.h"
+
+#include <criterion/criterion.h>
+
+#include <cmark-gfm.h>
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- helpers --------------------------------------------------------------- */
+
+static char *S_path(const char *dir, const char *name)
+{
+    const char *src = getenv("GM_SRCDIR");
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_printf(&b, "%s/%s/%s", src && *src ? src : ".", dir, name);
+    return gm_buf_detach(&b);
+}
+
+static char *S_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    gm_buf b = GM_BUF_INIT;
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        gm_buf_put(&b, chunk, n);
+    fclose(f);
+    gm_buf_puts(&b, "");
+    return gm_buf_detach(&b);
+}
+
+static void S_load(const char *name, gm_results *r)
+{
+    char *p = S_path("tests/fixtures", name);
+    gm_error e = {0};
+    gm_status st = gm_results_read_file(p, r, &e);
+    cr_assert_eq(st, GM_OK, "%s: %s", p, e.message);
+    free(p);
+}
+
+#define assert_has(text, needle) \
+    cr_assert(strstr((text), (needle)) != NULL, "expected \"%s\" in:\n%s", (needle), (text))
+#define assert_lacks(text, needle) \
+    cr_assert(strstr((text), (needle)) == NULL, "did not expect \"%s\" in:\n%s", (needle), (text))
+
+/* Everything the module writes for a results file, as the golden files hold it. */
+static char *S_everything(const gm_results *r, bool leads_only)
+{
+    gm_findings f;
+    gm_findings_build(r, &f);
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_printf(&b, "# findings (%zu%s)\n\n", f.n, leads_only ? ", one per layout and rule" : "");
+    gm_findings_md(&f, NULL, 0, leads_only, &b);
+    for (size_t i = 0; i < r->n_experiments; i++) {
+        gm_buf_printf(&b, "# explanation %zu\n\n", i + 1);
+        gm_error e = {0};
+        cr_assert_eq(gm_explain_experiment(r, r->experiments[i].id, &b, &e), GM_OK, "%s",
+                     e.message);
+    }
+    gm_findings_free(&f);
+    gm_buf_puts(&b, "");
+    return gm_buf_detach(&b);
+}
+
+static void S_golden(const char *fixture, const char *golden, bool leads_only)
+{
+    gm_results r;
+    S_load(fixture, &r);
+    char *got = S_everything(&r, leads_only);
+    char *again = S_everything(&r, leads_only);
+    cr_assert_str_eq(got, again, "not deterministic");
+    char *p = S_path("tests/golden", golden);
+    const char *upd = getenv("GM_UPDATE_GOLDEN");
+    if (upd && strcmp(upd, "1") == 0) {
+        FILE *f = fopen(p, "wb");
+        cr_assert_not_null(f, "cannot write %s: %s", p, strerror(errno));
+        fputs(got, f);
+        cr_assert_eq(fclose(f), 0);
+    }
+    char *want = S_slurp(p);
+    cr_assert_not_null(want, "%s missing: run with GM_UPDATE_GOLDEN=1 to create it", p);
+    if (strcmp(got, want) != 0) {
+        size_t i = 0;
+        while (got[i] && got[i] == want[i])
+            i++;
+        size_t from = i > 200 ? i - 200 : 0;
+        cr_assert_fail("%s differs from the output at byte %zu:\n--- golden ...%.400s\n"
+                       "--- output ...%.400s\n(GM_UPDATE_GOLDEN=1 rewrites it)",
+                       p, i, want + from, got + from);
+    }
+    free(want);
+    free(p);
+    free(got);
+    free(again);
+    gm_results_free(&r);
+}
+
+static const gm_finding *S_find(const gm_findings *f, gm_rule rule, const char *variant)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (f->v[i].rule == rule && (!variant || strcmp(f->v[i].variant, variant) == 0))
+            return &f->v[i];
+    return NULL;
+}
+
+static size_t S_count_rule(const gm_findings *f, gm_rule rule)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->n; i++)
+        n += f->v[i].rule == rule;
+    return n;
+}
+
+static char *S_explain(const gm_results *r, const char *id)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_error e = {0};
+    cr_assert_eq(gm_explain_experiment(r, id, &b, &e), GM_OK, "%s", e.message);
+    gm_buf_puts(&b, "");
+    return gm_buf_detach(&b);
+}
+
+/* ---- runs built here ---------------------------------------------------------
+ *
+ * A device like the fixtures' (copy bandwidth 2871.25 GB/s measured on 1 GiB),
+ * one experiment "e" (bandwidth-bound unless said), and runs that each read
+ * and write 256 MiB: at the copy bandwidth that is 0.187 ms. */
+
+#define MIB (1024.0 * 1024.0)
+#define N_BYTES (256 * 1024 * 1024LL)
+
+static void S_results(gm_results *r, bool bandwidth_bound)
+{
+    gm_results_init(r);
+    r->device.copy_bandwidth_gbs = gm_vreal(2871.25);
+    r->device.copy_bandwidth_bytes = gm_vint(1LL << 30);
+    r->device.global_memory_bytes = 85028896768LL;
+    gm_experiment *e = gm_results_add_experiment(r);
+    e->id = gm_xstrdup("e");
+    e->title = gm_xstrdup("An experiment");
+    e->bandwidth_bound = bandwidth_bound;
+    e->sweep_param = gm_xstrdup("n");
+}
+
+/* A passed run with a median time of `ms`, params n and k. */
+static gm_run *S_run(gm_results *r, const char *variant, long long n, double ms)
+{
+    gm_run *run = gm_results_add_run(r);
+    run->experiment = gm_xstrdup("e");
+    run->variant = gm_xstrdup(variant);
+    gm_run_set_param(run, "n", gm_vint(n));
+    run->bytes_read = gm_vint(N_BYTES);
+    run->bytes_written = gm_vint(N_BYTES);
+    double s[3] = {ms, ms, ms};
+    gm_timing_set_samples(&run->timing, s, 3);
+    run->timing.present = true;
+    run->check.status = GM_CHECK_PASSED;
+    run->check.checked = n;
+    return run;
+}
+
+static void S_set(gm_run *run, const char *name, double v)
+{
+    const gm_metric_info *m = gm_catalog_find(name);
+    gm_run_set_metric(run, name, v == floor(v) && fabs(v) < 9e15 ? gm_vint((long long)v) : gm_vreal(v),
+                      m ? m->unit : "");
+}
+
+/* Global loads (store=false) or stores: requests, sectors per request and
+ * efficiency, as ncu reports them. */
+static void S_global(gm_run *run, bool store, double requests, double spr, double eff)
+{
+    S_set(run, store ? GM_M_ST_REQUESTS : GM_M_LD_REQUESTS, requests);
+    S_set(run, store ? GM_M_ST_SECTORS : GM_M_LD_SECTORS, requests * spr);
+    S_set(run, store ? GM_M_ST_SPR : GM_M_LD_SPR, spr);
+    S_set(run, store ? GM_M_ST_EFF : GM_M_LD_EFF, eff);
+}
+
+/* DRAM bytes and % of peak */
+static void S_dram(gm_run *run, double rd, double wr, double pct)
+{
+    S_set(run, GM_M_DRAM_RD, rd);
+    S_set(run, GM_M_DRAM_WR, wr);
+    S_set(run, GM_M_DRAM_PCT, pct);
+}
+
+/* A coalesced streaming run: 4 sectors per request, all used, DRAM moving
+ * exactly what it must at `pct` % of peak. */
+static void S_clean(gm_run *run, double pct)
+{
+    double req = (double)N_BYTES / 128.0;
+    S_global(run, false, req, 4.0, 100.0);
+    S_global(run, true, req, 4.0, 100.0);
+    S_dram(run, (double)N_BYTES, (double)N_BYTES, pct);
+}
+
+static void S_predict(gm_run *run, const char *name, double v)
+{
+    gm_prediction *p = &run->prediction;
+    p->present = true;
+    if (!p->method)
+        p->method = gm_xstrdup("address-trace");
+    p->metrics = gm_xrealloc(p->metrics, (p->n_metrics + 1) * sizeof *p->metrics);
+    gm_metric *m = &p->metrics[p->n_metrics++];
+    m->name = gm_xstrdup(name);
+    m->value = v == floor(v) ? gm_vint((long long)v) : gm_vreal(v);
+    const gm_metric_info *info = gm_catalog_find(name);
+    m->unit = gm_xstrdup(info ? info->unit : "");
+}
+
+/* ---- golden text -------------------------------------------------------------- */
+
+Test(findings, golden_small) { S_golden("handwritten-small.json", "findings-small.txt", false); }
+Test(findings, golden_large) { S_golden("handwritten-large.json", "findings-large.txt", true); }
+Test(findings, golden_hostile) { S_golden("handwritten-hostile.json", "findings-hostile.txt", false); }
+
+/* ---- a value changed in the results changes the sentence ------------------------ */
+
+static gm_run *S_small_run(gm_results *r, const char *exp, const char *variant, const char *param,
+                           long long value)
+{
+    for (size_t i = 0; i < r->n_runs; i++) {
+        gm_run *run = &r->runs[i];
+        const gm_param *p = gm_run_param(run, param);
+        if (strcmp(run->experiment, exp) == 0 && strcmp(run->variant, variant) == 0 && p &&
+            p->value.kind == GM_V_INT && p->value.i == value && run->check.status == GM_CHECK_PASSED)
+            return run;
+    }
+    cr_assert_fail("no run %s/%s %s=%lld in the fixture", exp, variant, param, value);
+    return NULL;
+}
+
+Test(findings, sectors_changed_in_results_change_the_text)
+{
+    gm_results r;
+    S_load("handwritten-small.json", &r);
+    gm_run *s32 = S_small_run(&r, "coalescing", "stride", "stride", 32);
+    char *before = S_explain(&r, "coalescing");
+    assert_has(before, "16,777,216 against 2,097,152");
+    assert_has(before, "fetches 8.0× the global-load sectors");
+
+    /* 12 sectors per request instead of 32: 6,291,456 sectors, 3.0x float4's */
+    S_set(s32, GM_M_LD_SECTORS, 6291456);
+    S_set(s32, GM_M_LD_SPR, 12.0);
+    S_set(s32, GM_M_LD_EFF, 100.0 * 4.0 / 12.0);
+    char *after = S_explain(&r, "coalescing");
+    assert_lacks(after, "16,777,216 against 2,097,152");
+    assert_has(after, "each warp load request touches 12.0 sectors (384 B) for the 128 B its "
+                      "threads ask for, so 33.3% of the fetched bytes are used");
+
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    bool seen = false;
+    for (size_t i = 0; i < f.n; i++)
+        if (f.v[i].run == s32 && f.v[i].rule == GM_RULE_UNCOALESCED_LOAD) {
+            /* the model still predicts 32 per request at 12.5 %: its ideal is 4 */
+            assert_has(f.v[i].message, "fetches 12.0 sectors per global load request where 4.0");
+            assert_has(f.v[i].message, "4,194,304 excess sectors of 6,291,456");
+            seen = true;
+        }
+    cr_assert(seen);
+    gm_findings_free(&f);
+    free(before);
+    free(after);
+    gm_results_free(&r);
+}
+
+Test(findings, time_changed_in_results_changes_the_text)
+{
+    gm_results r;
+    S_load("handwritten-small.json", &r);
+    char *before = S_explain(&r, "transpose");
+    assert_has(before, "`tiled` the slowest (99.0 µs, 1.7× as long)");
+    gm_run *t = S_small_run(&r, "transpose", "tiled", "n", 4096);
+    double s[1] = {0.285};
+    gm_timing_set_samples(&t->timing, s, 1);
+    char *after = S_explain(&r, "transpose");
+    assert_has(after, "`tiled` the slowest (285.0 µs, 5.0× as long)");
+    assert_lacks(after, "99.0 µs");
+    free(before);
+    free(after);
+    gm_results_free(&r);
+}
+
+Test(findings, copy_bandwidth_changed_changes_the_percentage)
+{
+    gm_results r;
+    S_load("handwritten-small.json", &r);
+    char *before = S_explain(&r, "coalescing");
+    assert_has(before, "92.6% of the copy bandwidth measured on this device (2,871 GB/s)");
+    r.device.copy_bandwidth_gbs = gm_vreal(2658.0 * 2);
+    char *after = S_explain(&r, "coalescing");
+    assert_has(after, "of the copy bandwidth measured on this device (5,316 GB/s)");
+    assert_lacks(after, "92.6%");
+    free(before);
+    free(after);
+    gm_results_free(&r);
+}
+
+Test(findings, absent_metric_drops_the_sentence_that_needs_it)
+{
+    gm_results r;
+    S_load("handwritten-small.json", &r);
+    for (size_t i = 0; i < r.n_runs; i++) {
+        gm_run_set_metric(&r.runs[i], GM_M_DRAM_RD, gm_vabsent(), "byte");
+        gm_run_set_metric(&r.runs[i], GM_M_DRAM_WR, gm_vabsent(), "byte");
+        gm_run_set_metric(&r.runs[i], GM_M_DRAM_RATE, gm_vabsent(), "byte/second");
+    }
+    char *text = S_explain(&r, "coalescing");
+    assert_lacks(text, "DRAM reads");
+    assert_lacks(text, "DRAM moves");
+    assert_has(text, "DRAM runs at 78.1% of peak; the median time is 50.5 µs");
+    assert_lacks(text, "NaN");
+    assert_lacks(text, "—");
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    cr_assert_eq(S_count_rule(&f, GM_RULE_DRAM_OVERFETCH), 0);
+    for (size_t i = 0; i < f.n; i++) {
+        if (f.v[i].rule != GM_RULE_VALIDATION)   /* there NaN is the kernel's output */
+            assert_lacks(f.v[i].message, "NaN");
+        assert_lacks(f.v[i].message, "—");
+    }
+    gm_findings_free(&f);
+    free(text);
+    gm_results_free(&r);
+}
+
+Test(findings, run_with_no_metrics_is_described_by_its_time_only)
+{
+    gm_results r;
+    S_results(&r, true);
+    S_run(&r, "a", 1, 0.25);
+    char *text = S_explain(&r, "e");
+    cr_assert_str_eq(text, "One passed run, reading 268.4 MB and writing 268.4 MB. `a`: the "
+                           "median time is 250.0 µs, 2,147 GB/s of useful bytes.\n\n");
+    free(text);
+    gm_results_free(&r);
+}
+
+/* ---- each rule, firing and not ----------------------------------------------------- */
+
+Test(findings, uncoalesced_load_fires_from_efficiency)
+{
+    gm_results r;
+    S_results(&r, true);
+    double req = (double)N_BYTES / 128.0;
+    gm_run *a = S_run(&r, "coalesced", 1, 0.2);
+    S_clean(a, 80);
+    gm_run *b = S_run(&r, "strided", 1, 0.9);
+    S_clean(b, 80);
+    S_global(b, false, req, 32.0, 12.5);
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    cr_assert_eq(S_count_rule(&f, GM_RULE_UNCOALESCED_LOAD), 1);
+    const gm_finding *x = S_find(&f, GM_RULE_UNCOALESCED_LOAD, "strided");
+    cr_assert_not_null(x);
+    cr_assert_eq(x->severity, GM_SEV_WARNING);
+    /* 2,097,152 requests x 32 sectors; ideal 32 x 12.5 % = 4; excess 28 per
+     * request = 58,720,256; unused = 67,108,864 x 32 B x 87.5 % = 1,879,048,192 B */
+    cr_assert_str_eq(x->message,
+                     "`strided` fetches 32.0 sectors per global load request where 4.0 would hold "
+                     "the bytes its threads ask for (32.0 × its 12.5% efficiency): 58,720,256 "
+                     "excess sectors of 67,108,864, and 1.9 GB fetched that no thread uses. It "
+                     "takes 900.0 µs, 4.5× the 200.0 µs of `coalesced`, the fastest run doing the "
+                     "same work.");
+    cr_assert_float_eq(x->cost, 67108864.0 * 32 * 0.875, 1e-3);
+    cr_assert_float_eq(x->lost_ms, 0.7, 1e-9);
+    cr_assert_str_eq(x->params, "");
+    gm_findings_free(&f);
+    gm_results_free(&r);
+}
+
+Test(findings, uncoalesced_threshold)
+{
+    gm_results r;
+    S_results(&r, true);
+    double req = 1e6;
+    /* 4.4 sectors where 4 would do: 9.1 % of the sectors in excess, under 10 % */
+    gm_run *a = S_run(&r, "edge", 1, 0.2);
+    S_global(a, false, req, 4.4, 100.0 * 4.0 / 4.4);
+    /* 5 where 4 would do (a misaligned warp): 20 % */
+    gm_run *b = S_run(&r, "misaligned", 2, 0.2);
+    S_global(b, false, req, 5.0, 80.0);
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    cr_assert_null(S_find(&f, GM_RULE_UNCOALESCED_LOAD, "edge"));
+    const gm_finding *x = S_find(&f, GM_RULE_UNCOALESCED_LOAD, "misaligned");
+    cr_assert_not_null(x);
+    assert_has(x->message, "5.0 sectors per global load request where 4.0 would hold");
+    assert_has(x->message, "1,000,000 excess sectors of 5,000,000");
+    cr_assert_str_eq(x->params, "n=2");
+    gm_findings_free(&f);
+    gm_results_free(&r);
+}
+
+Test(findings, uncoalesced_ideal_from_the_prediction)
+{
+    gm_results r;
+    S_results(&r, true);
+    /* A warp of 8-byte loads, coalesced: 8 sectors per request, 100 %.  The
+     * measurement says 8 at 50 % (say, half the lanes inactive in the
+     * counter's view); the model knows the width: its ideal is 8, no excess. */
+    gm_run *a = S_run(&r, "double", 1, 0.2);
+    S_global(a, false, 1e6, 8.0, 50.0);
+    S_predict(a, GM_M_LD_SECTORS, 8e6);
+    S_predict(a, GM_M_LD_REQUESTS, 1e6);
+    S_predict(a, GM_M_LD_EFF, 100.0);
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    cr_assert_eq(S_count_rule(&f, GM_RULE_UNCOALESCED_LOAD), 0);
+    gm_findings_free(&f);
+
+    /* The same measurement without the prediction: ideal 8 x 50 % = 4, fires. */
+    gm_trace_prediction_clear(&a->prediction);
+    gm_findings_build(&r, &f);
+    const gm_finding *x = S_find(&f, GM_RULE_UNCOALESCED_LOAD, "double");
+    cr_assert_not_null(x);
+    assert_has(x->message, "(8.0 × its 50.0% efficiency)");
+    gm_findings_free(&f);
+    gm_results_free(&r);
+}
+
+Test(findings, uncoalesced_store)
+{
+    gm_results r;
+    S_results(&r, true);
+    gm_run *a = S_run(&r, "scatter", 1, 0.2);
+    S_global(a, true, 1000, 32.0, 12.5);
+    S_global(a, false, 1000, 4.0, 100.0);
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    cr_assert_eq(S_count_rule(&f, GM_RULE_UNCOALESCED_LOAD), 0);
+    const gm_finding *x = S_find(&f, GM_RULE_UNCOALESCED_STORE, "scatter");
+    cr_assert_not_null(x);
+    cr_assert_str_eq(x->message,
+                     "`scatter` writes to 32.0 sectors per global store request where 4.0 would "
+                     "hold the bytes its threads write (32.0 × its 12.5% efficiency): 28,000 "
+                     "excess sectors of 32,000, and 896.0 kB of sector bytes that no thread "
+                     "wrote.");
+    gm_findings_free(&f);
+    gm_results_free(&r);
+}
+
+Test(findings, bank_conflicts_from_the_conflict_counter)
+{
+    gm_results r;
+    S_results(&r, false);
+    gm_run *a = S_run(&r, "padded", 1, 0.1);
+    S_set(a, GM_M_SH_LD_INST, 1000);
+    S_set(a, GM_M_SH_LD_WAVES, 1001);   /* the counter's small excess on conflict-free code */
+    S_set(a, GM_M_SH_LD_CONFL, 1);
+    gm_run *b = S_run(&r, "unpadded", 1, 0.4);
+    S_set(b, GM_M_SH_LD_INST, 1000);
+    S_set(b, GM_M_SH_LD_WAVES, 32000);
+    S_set(b, GM_M_SH_LD_CONFL, 31000);
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    cr_assert_null(S_find(&f, GM_RULE_BANK_CONFLICT_LOAD, "padded"));
+    const gm_finding *x = S_find(&f, GM_RULE_BANK_CONFLICT_LOAD, "unpadded");
+    cr_assert_not_null(x);
+    cr_assert_str_eq(x->message,
+                     "`unpadded` needs 32.00 wavefronts per shared load instruction where 1.00 is "
+                     "ideal (wavefronts less the measured bank conflicts): a 32-way bank conflict, "
+                     "31,000 excess wavefronts over 1,000 instructions, each served after the "
+                     "other. It takes 400.0 µs, 4.0× the 100.0 µs of `padded`, the fastest run "
+                     "doing the same work.");
+    cr_assert_float_eq(x->cost, 31000.0 * 128, 1e-6);
+    gm_findings_free(&f);
+    gm_results_free(&r);
+}
+
+Test(findings, bank_conflicts_ideal_from_prediction_or_assumed)
+{
+    gm_results r;
+    S_results(&r, false);
+    /* float4 shared loads: 4 wavefronts per instruction is their ideal */
+    gm_run *a = S_run(&r, "vec4", 1, 0.1);
+    S_set(a, GM_M_SH_LD_INST, 1000);
+    S_set(a, GM_M_SH_LD_WAVES, 4000);
+    S_predict(a, GM_M_SH_LD_INST, 1000);
+    S_predict(a, GM_M_SH_LD_WAVES, 4000);
+    /* the same counts with neither a prediction nor a conflict counter: the
+     * 4-byte ideal of 1 is assumed, and said */
+    gm_run *b = S_run(&r, "unknown", 2, 0.1);
+    S_set(b, GM_M_SH_LD_INST, 1000);
+    S_set(b, GM_M_SH_LD_WAVES, 8000);
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    cr_assert_null(S_find(&f, GM_RULE_BANK_CONFLICT_LOAD, "vec4"));
+    const gm_finding *x = S_find(&f, GM_RULE_BANK_CONFLICT_LOAD, "unknown");
+    cr_assert_not_null(x);
+    assert_has(x->message, "8.00 wavefronts per shared load instruction where 1.00 is ideal for "
+                           "4-byte accesses (no conflict counter or prediction was recorded): an "
+                           "8-way bank conflict, 7,000 excess wavefronts");
+    gm_findings_free(&f);
+    gm_results_free(&r);
+}
+
+Test(findings, bank_conflict_fractional_ways_and_stores)
+{
+    gm_results r;
+    S_results(&r, false);
+    gm_run *a = S_run(&r, "mixed", 1, 0.1);
+    S_set(a, GM_M_SH_ST_INST, 1000);
+    S_set(a, GM_M_SH_ST_WAVES, 2400);
+    S_set(a, GM_M_SH_ST_CONFL, 1400);
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    const gm_finding *x = S_find(&f, GM_RULE_BANK_CONFLICT_STORE, "mixed");
+    cr_assert_not_null(x);
+    assert_has(x->message, "2.40 wavefronts per shared store instruction");
+    assert_has(x->message, "on average a 2.4-way bank conflict");
+    gm_findings_free(&f);
+    gm_results_free(&r);
+}
+
+Test(findings, dram_overfetch)
+{
+    gm_results r;
+    S_results(&r, true);
+    gm_run *a = S_run(&r, "twice", 1, 0.5);
+    S_dram(a, 8.0 * N_BYTES, 1.0 * N_BYTES, 80.0);
+    gm_run *b = S_run(&r, "near", 2, 0.5);
+    S_dram(b, 1.2 * N_BYTES, 1.0 * N_BYTES, 80.0);
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    cr_assert_null(S_find(&f, GM_RULE_DRAM_OVERFETCH, "near"));
+    const gm_finding *x = S_find(&f, GM_RULE_DRAM_OVERFETCH, "twice");
+    cr_assert_not_null(x);
+    cr_assert_str_eq(x->message, "`twice` (n\\=1) makes DRAM read 2.1 GB, 8.0× the 268.4 MB it "
+                                 "must read, with DRAM at 80.0% of its peak: 1.9 GB more than the "
+                                 "computation needs.");
+    cr_assert_float_eq(x->cost, 7.0 * N_BYTES, 1e-3);
+    gm_findings_free(&f);
+    gm_results_free(&r);
+}
+
+Test(findings, l2_absorbs_a_misalignment)
+{
+    gm_results r;
+    S_results(&r, true);
+    double req = (double)N_BYTES / 128.0;
+    gm_run *a = S_run(&r, "aligned", 1, 0.200);
+    S_clean(a, 80);
+    /* 5 sectors per request, but DRAM reads 1 % more than it must */
+    gm_run *b = S_run(&r, "offset", 1, 0.204);
+    S_clean(b, 80);
+    S_global(b, false, req, 5.0, 80.0);
+    S_set(b, GM_M_DRAM_RD, 1.01 * N_BYTES);
+    /* the same sectors with DRAM reading 25 % more: not absorbed */
+    gm_run *c = S_run(&r, "offset_cold", 1, 0.25);
+    S_clean(c, 80);
+    S_global(c, false, req, 5.0, 80.0);
+    S_set(c, GM_M_DRAM_RD, 1.25 * N_BYTES);
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    const gm_finding *x = S_find(&f, GM_RULE_L2_ABSORBS, "offset");
+    cr_assert_not_null(x);
+    cr_assert_eq(x->severity, GM_SEV_INFO);
+    cr_assert_str_eq(x->message,
+                     "`offset` fetches 335.5 MB in global-load sectors (5.0 per request where 4.0 "
+                     "would do) for the 268.4 MB it must read, yet DRAM reads only 271.1 MB "
+                     "(1.0×): the extra sectors are found in the caches, so they cost tag lookups "
+                     "and L1–L2 transfers, not DRAM bytes. It takes 1.0× the time of `aligned`, "
+                     "the fastest run doing the same work (204.0 µs against 200.0 µs): little or "
+                     "no time is lost.");
+    cr_assert_null(S_find(&f, GM_RULE_L2_ABSORBS, "offset_cold"));
+    cr_assert_null(S_find(&f, GM_RULE_L2_ABSORBS, "aligned"));
+    /* the sectors are still in excess: uncoalesced fires on both */
+    cr_assert_not_null(S_find(&f, GM_RULE_UNCOALESCED_LOAD, "offset"));
+    cr_assert_not_null(S_find(&f, GM_RULE_UNCOALESCED_LOAD, "offset_cold"));
+    gm_findings_free(&f);
+    gm_results_free(&r);
+}
+
+Test(findings, dram_underused_only_where_bandwidth_is_the_point)
+{
+    for (int bw = 0; bw < 2; bw++) {
+        gm_results r;
+        S_results(&r, bw);
+        double req = (double)N_BYTES / 128.0;
+        /* 512 MiB in 0.5 ms = 1,074 GB/s, 37 % of the copy bandwidth, DRAM 40 %
+         * busy, loads fetching 8 sectors where 4 would do */
+        gm_run *a = S_run(&r, "slow", 1, 0.5);
+        S_clean(a, 40);
+        S_global(a, false, req, 8.0, 50.0);
+        S_set(a, GM_M_DRAM_RD, (double)N_BYTES);
+        /* the same, DRAM 70 % busy: DRAM is the limit, no finding */
+        gm_run *b = S_run(&r, "busy", 2, 0.5);
+        S_clean(b, 70);
+        gm_findings f;
+        gm_findings_build(&r, &f);
+        cr_assert_null(S_find(&f, GM_RULE_DRAM_UNDERUSED, "busy"));
+        const gm_finding *x = S_find(&f, GM_RULE_DRAM_UNDERUSED, "slow");
+        if (!bw) {
+            cr_assert_null(x);
+        } else {
+            cr_assert_not_null(x);
+            cr_assert_eq(x->severity, GM_SEV_WARNING);
+            cr_assert_str_eq(x->message,
+                             "`slow` (n\\=1) moves the 536.9 MB it must read and write at 1,074 "
+                             "GB/s, 37.4% of the copy bandwidth measured on this device (2,871 "
+                             "GB/s), while DRAM runs at 40.0% of its peak: DRAM is not what limits "
+                             "it. Its global loads fetch 8.0 sectors per request where 4.0 would "
+                             "do, so the load path moves 2.0× the sectors it needs.");
+            /* forgone: 2871.25e9 B/s x 0.5e-3 s - 536,870,912 B */
+            cr_assert_float_eq(x->cost, 2871.25e6 * 0.5 - 2.0 * N_BYTES, 1.0);
+        }
+        gm_findings_free(&f);
+        gm_results_free(&r);
+    }
+}
+
+Test(findings, not_memory_bound)
+{
+    for (int bw = 0; bw < 2; bw++) {
+        gm_results r;
+        S_results(&r, bw);
+        gm_run *a = S_run(&r, "compute", 1, 2.0);   /* 10.7x the 0.187 ms at copy bandwidth */
+        S_clean(a, 10);
+        S_set(a, GM_M_L2_HIT, 20.0);
+        a->flops = gm_vint(4000000000LL);
+        gm_findings f;
+        gm_findings_build(&r, &f);
+        const gm_finding *x = S_find(&f, GM_RULE_NOT_MEMORY_BOUND, "compute");
+        cr_assert_not_null(x);
+        cr_assert_eq(x->severity, bw ? GM_SEV_WARNING : GM_SEV_INFO);
+        cr_assert_str_eq(x->message,
+                         "`compute` is limited by something other than memory: DRAM runs at 10.0% "
+                         "of its peak, its global loads fetch 4.0 sectors per request against an "
+                         "ideal of 4.0, yet it takes 2.00 ms, 10.7× the 187.0 µs its 536.9 MB "
+                         "would take at the copy bandwidth (2,871 GB/s). It performs 4.0 GFLOP at "
+                         "2.0 TFLOP/s. The time goes to arithmetic, latency or synchronisation "
+                         "rather than to moving bytes.");
+        /* it does not also fire as under-used DRAM */
+        cr_assert_eq(S_count_rule(&f, GM_RULE_DRAM_UNDERUSED), 0);
+        gm_findings_free(&f);
+        gm_results_free(&r);
+    }
+}
+
+Test(findings, not_memory_bound_needs_clean_access_and_idle_dram)
+{
+    gm_results r;
+    S_results(&r, true);
+    double req = (double)N_BYTES / 128.0;
+    gm_run *a = S_run(&r, "strided", 1, 2.0);
+    S_clean(a, 10);
+    S_global(a, false, req, 32.0, 12.5);
+    gm_run *b = S_run(&r, "busy", 2, 2.0);
+    S_clean(b, 35);
+    gm_run *c = S_run(&r, "fast", 3, 0.25);   /* 2,147 GB/s: 75 % of the copy bandwidth */
+    S_clean(c, 10);
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    cr_assert_eq(S_count_rule(&f, GM_RULE_NOT_MEMORY_BOUND), 0);
+    /* the strided one is reported as under-used DRAM with its sectors */
+    cr_assert_not_null(S_find(&f, GM_RULE_DRAM_UNDERUSED, "strided"));
+    gm_findings_free(&f);
+    gm_results_free(&r);
+}
+
+Test(findings, small_kernel_is_said_to_be_small)
+{
+    gm_results r;
+    S_results(&r, true);
+    gm_run *a = S_run(&r, "tiny", 1, 0.005);
+    a->bytes_read = gm_vint(1 << 20);
+    a->bytes_written = gm_vint(1 << 20);
+    S_set(a, GM_M_DRAM_PCT, 12.0);
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    const gm_finding *x = S_find(&f, GM_RULE_NOT_MEMORY_BOUND, "tiny");
+    cr_assert_not_null(x);
+    cr_assert_eq(x->severity, GM_SEV_INFO, "size explains it: info, not a warning");
+    assert_has(x->message, "It moves only 2.1 MB in 5.0 µs, where the copy bandwidth was "
+                           "measured moving 1.1 GB");
+    gm_findings_free(&f);
+    gm_results_free(&r);
+}
+
+/* The model's own note, from a real trace: ties the parser to its wording. */
+static void S_constant_trace(gm_run *run, int distinct)
+{
+    gm_trace *t = gm_trace_new();
+    uint64_t addr[32];
+    for (int w = 0; w < 10; w++) {
+        for (int i = 0; i < 32; i++)
+            addr[i] = 4 * (uint64_t)(i % distinct);
+        cr_assert_eq(gm_trace_access(t, GM_SPACE_CONSTANT, GM_OP_LOAD, 4, addr, 0xffffffffu),
+                     GM_OK);
+    }
+    cr_assert_eq(gm_trace_set_sampling(t, 10, 10), GM_OK);
+    gm_error e = {0};
+    cr_assert_eq(gm_trace_predict(t, &run->prediction, &e), GM_OK, "%s", e.message);
+    gm_trace_free(t);
+}
+
+Test(findings, constant_serialisation_from_the_model)
+{
+    gm_results r;
+    S_results(&r, false);
+    gm_run *a = S_run(&r, "broadcast", 1, 0.1);
+    S_constant_trace(a, 1);
+    gm_run *b = S_run(&r, "per_lane", 1, 0.8);
+    S_constant_trace(b, 8);
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    cr_assert_null(S_find(&f, GM_RULE_CONSTANT_SERIAL, "broadcast"));
+    const gm_finding *x = S_find(&f, GM_RULE_CONSTANT_SERIAL, "per_lane");
+    cr_assert_not_null(x, "the model's note was not recognised");
+    cr_assert_str_eq(x->message,
+                     "`per_lane` reads constant memory at 8.00 distinct addresses per warp load "
+                     "on average, so the constant cache serves each load in 8.00 passes where one "
+                     "broadcast would do. No hardware counter measures this: the figure is the "
+                     "address-trace model's, from 10 traced warp loads. It takes 800.0 µs, 8.0× "
+                     "the 100.0 µs of `broadcast`, the fastest run doing the same work.");
+    cr_assert_float_eq(x->cost, 7.0 * 10 * 128, 1e-9);
+    gm_findings_free(&f);
+    gm_results_free(&r);
+}
+
+Test(findings, model_mismatch)
+{
+    gm_results r;
+    S_results(&r, true);
+    gm_run *a = S_run(&r, "off", 1, 0.2);
+    S_global(a, false, 1000, 5.0, 80.0);
+    S_predict(a, GM_M_LD_SECTORS, 4000);   /* measured 5,000: +25 % */
+    S_predict(a, GM_M_LD_REQUESTS, 1000);  /* equal */
+    gm_run *b = S_run(&r, "close", 2, 0.2);
+    S_global(b, false, 1000, 4.0, 100.0);
+    S_predict(b, GM_M_LD_SECTORS, 3930);   /* measured 4,000: +1.8 %, within 2 % */
+    gm_run *c = S_run(&r, "sampled", 3, 0.2);
+    S_global(c, false, 1000, 4.0, 100.0);
+    S_predict(c, GM_M_LD_SECTORS, 3850);   /* +3.9 %: beyond 2 %, within 5 % when sampled */
+    c->prediction.scaled = true;
+    c->prediction.warps_traced = 100;
+    c->prediction.warps_total = 1000;
+    gm_run *d = S_run(&r, "unsampled", 4, 0.2);
+    S_global(d, false, 1000, 4.0, 100.0);
+    S_predict(d, GM_M_LD_SECTORS, 3850);
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    const gm_finding *x = S_find(&f, GM_RULE_MODEL_MISMATCH, "off");
+    cr_assert_not_null(x);
+    cr_assert_str_eq(x->message,
+                     "`off` (n\\=1): the counters and the address-trace model differ by more than "
+                     "2.0%: ld sectors 5,000 measured against 4,000 predicted (+25.0%). Either the "
+                     "kernel does not access memory as its trace says, or the hardware counts "
+                     "something the model leaves out.");
+    cr_assert_float_eq(x->cost, 1000.0 * 32, 1e-9);
+    cr_assert_null(S_find(&f, GM_RULE_MODEL_MISMATCH, "close"));
+    cr_assert_null(S_find(&f, GM_RULE_MODEL_MISMATCH, "sampled"));
+    cr_assert_not_null(S_find(&f, GM_RULE_MODEL_MISMATCH, "unsampled"));
+    gm_findings_free(&f);
+    gm_results_free(&r);
+}
+
+Test(findings, validation_failure_is_a_problem_and_nothing_else)
+{
+    gm_results r;
+    S_results(&r, true);
+    double req = (double)N_BYTES / 128.0;
+    gm_run *ok = S_run(&r, "ok", 1, 0.5);
+    S_clean(ok, 80);
+    S_global(ok, false, req, 32.0, 12.5);   /* a large warning cost */
+    /* a failed run that is "faster" and has awful counters */
+    gm_run *bad = S_run(&r, "wrong", 1, 0.01);
+    S_clean(bad, 10);
+    S_global(bad, false, req, 32.0, 12.5);
+    bad->check.status = GM_CHECK_FAILED;
+    bad->check.checked = 100;
+    bad->check.mismatches = 3;
+    bad->check.has_first_mismatch = true;
+    bad->check.first_index = 97;
+    bad->check.first_value = NAN;
+    bad->check.first_expected = 0.5;
+    gm_run *err = S_run(&r, "crashed", 1, 0.01);
+    err->check.status = GM_CHECK_ERROR;
+    err->check.reason = gm_xstrdup("cudaErrorIllegalAddress: an illegal memory access.");
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    cr_assert_geq(f.n, 3);
+    cr_assert_eq(f.v[0].severity, GM_SEV_PROBLEM);
+    cr_assert_eq(f.v[1].severity, GM_SEV_PROBLEM);
+    cr_assert_eq(f.v[0].rule, GM_RULE_VALIDATION);
+    /* (run pointers from gm_results_add_run move with the next add: use indices) */
+    cr_assert_eq(f.v[0].run_index, 1, "problems tie at cost 0: file order");
+    cr_assert_str_eq(f.v[0].message,
+                     "`wrong` failed its check against the CPU reference: 3 of 100 elements "
+                     "differ, the first at index 97 (NaN where 0.5 was expected). Its time and "
+                     "counters are left out of every comparison and finding.");
+    cr_assert_str_eq(f.v[1].message, "`crashed` stopped with an error: cudaErrorIllegalAddress\\: "
+                                     "an illegal memory access. No time or counter of it is used.");
+    for (size_t i = 2; i < f.n; i++) {
+        cr_assert_eq(f.v[i].run_index, 0, "only the passed run gets other findings");
+        assert_lacks(f.v[i].message, "`wrong`");   /* never the fastest peer */
+    }
+    char *text = S_explain(&r, "e");
+    assert_has(text, "No speed is claimed from `wrong`: its output failed the check against the "
+                     "CPU reference (3 elements differ).");
+    assert_has(text, "No speed is claimed from `crashed`: it stopped with an error.");
+    assert_lacks(text, "10.0 µs");
+    free(text);
+    gm_findings_free(&f);
+    gm_results_free(&r);
+}
+
+Test(findings, not_run_info_or_warning)
+{
+    gm_results r;
+    S_results(&r, true);
+    S_run(&r, "a", 1024, 0.1);
+    S_run(&r, "b", 1024, 0.1);
+    S_run(&r, "b", 2048, 0.2);
+    gm_run *x1 = S_run(&r, "a", 2048, 0.2);   /* b ran at n=2048: should have fitted */
+    x1->check.status = GM_CHECK_NOT_RUN;
+    x1->check.reason = gm_xstrdup("not enough shared memory.");
+    gm_run *x2 = S_run(&r, "a", 1LL << 40, 0.2);   /* nothing ran there */
+    x2->bytes_read = gm_vint(1LL << 40);
+    x2->bytes_written = gm_vint(1LL << 40);
+    x2->check.status = GM_CHECK_NOT_RUN;
+    x2->check.reason = gm_xstrdup("needs 2.2 TB");
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    cr_assert_eq(S_count_rule(&f, GM_RULE_NOT_RUN), 2);
+    const gm_finding *w = NULL, *i = NULL;
+    for (size_t k = 0; k < f.n; k++) {
+        if (f.v[k].run_index == 3)   /* x1 */
+            w = &f.v[k];
+        if (f.v[k].run_index == 4)   /* x2 */
+            i = &f.v[k];
+    }
+    cr_assert(w && i);
+    cr_assert_eq(w->severity, GM_SEV_WARNING);
+    cr_assert_str_eq(w->message, "`a` (n\\=2048) did not run: not enough shared memory. With the "
+                                 "same parameters, `b` ran. The largest `n` at which `a` ran is "
+                                 "1024.");
+    cr_assert_eq(i->severity, GM_SEV_INFO);
+    cr_assert_str_eq(i->message, "`a` (n\\=1099511627776) did not run: needs 2\\.2 TB. Its inputs "
+                                 "and outputs alone take 2.2 TB, more than the 85.0 GB of device "
+                                 "memory. The largest `n` at which `a` ran is 1024.");
+    gm_findings_free(&f);
+    gm_results_free(&r);
+}
+
+/* ---- ranking, groups, lists ---------------------------------------------------------- */
+
+Test(findings, ranked_by_severity_then_cost)
+{
+    gm_results r;
+    S_results(&r, true);
+    double req = (double)N_BYTES / 128.0;
+    gm_run *a = S_run(&r, "a", 1, 0.3);
+    S_global(a, false, req, 8.0, 50.0);
+    gm_run *b = S_run(&r, "b", 1, 0.9);
+    S_global(b, false, req, 32.0, 12.5);
+    gm_run *c = S_run(&r, "c", 1, 0.2);
+    S_global(c, false, req, 5.0, 80.0);
+    S_set(c, GM_M_DRAM_RD, (double)N_BYTES);   /* l2-absorbs: info */
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    for (size_t i = 1; i < f.n; i++) {
+        cr_assert_geq(f.v[i - 1].severity, f.v[i].severity);
+        if (f.v[i - 1].severity == f.v[i].severity)
+            cr_assert_geq(f.v[i - 1].cost, f.v[i].cost);
+    }
+    cr_assert_eq(f.v[0].run, &r.runs[1], "b, the costliest");
+    cr_assert_eq(f.v[f.n - 1].rule, GM_RULE_L2_ABSORBS);
+    gm_findings_free(&f);
+    gm_results_free(&r);
+}
+
+Test(findings, leads_and_the_markdown_list)
+{
+    gm_results r;
+    S_results(&r, true);
+    double req = 1e6;
+    for (int k = 0; k < 3; k++) {
+        gm_run *x = S_run(&r, "strided", 1 << k, 0.2);
+        S_global(x, false, req * (k + 1), 32.0, 12.5);
+    }
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    cr_assert_eq(f.n, 3);
+    cr_assert(f.v[0].lead);
+    cr_assert(!f.v[1].lead && !f.v[2].lead);
+    for (size_t i = 0; i < 3; i++)
+        cr_assert_eq(f.v[i].similar, 3);
+    cr_assert_str_eq(f.v[0].params, "n=4", "the costliest first");
+    gm_buf b = GM_BUF_INIT;
+    gm_findings_md(&f, "e", 0, true, &b);
+    cr_assert_str_eq(b.data, "- **Warning** (uncoalesced-load): `strided` (n\\=4) fetches 32.0 "
+                             "sectors per global load request where 4.0 would hold the bytes its "
+                             "threads ask for (32.0 × its 12.5% efficiency): 84,000,000 excess "
+                             "sectors of 96,000,000, and 2.7 GB fetched that no thread uses. The "
+                             "same rule fires on 2 more runs of `strided`.\n\n");
+    gm_buf_free(&b);
+    gm_findings_md(&f, NULL, 2, false, &b);
+    static const char head[] = "- **Warning** (uncoalesced-load): in `e`, `strided` (n\\=4)";
+    cr_assert_eq(strncmp(b.data, head, strlen(head)), 0, "%s", b.data);
+    size_t items = 0;
+    for (const char *s = b.data; (s = strstr(s, "\n- ")) != NULL; s++)
+        items++;
+    cr_assert_eq(items + 1, 2, "max = 2");
+    gm_buf_free(&b);
+    gm_findings_md(&f, "other", 0, false, &b);
+    cr_assert_eq(b.len, 0, "nothing at all when nothing is selected");
+    gm_buf_free(&b);
+
+    gm_finding_list l = gm_findings_for_experiment(&f, "e");
+    cr_assert_eq(l.n, 3);
+    cr_assert_eq(l.v[0], &f.v[0]);
+    free(l.v);
+    l = gm_findings_for_experiment(&f, "nope");
+    cr_assert_eq(l.n, 0);
+    free(l.v);
+    gm_findings_free(&f);
+    cr_assert_eq(f.n, 0);
+    gm_findings_free(&f);   /* twice is fine */
+    gm_results_free(&r);
+}
+
+Test(findings, explain_unknown_and_empty_experiments)
+{
+    gm_results r;
+    S_results(&r, true);
+    gm_buf b = GM_BUF_INIT;
+    gm_error e = {0};
+    cr_assert_eq(gm_explain_experiment(&r, "e", &b, &e), GM_OK, "listed, no runs");
+    cr_assert_eq(b.len, 0);
+    cr_assert_eq(gm_explain_experiment(&r, "zz", &b, &e), GM_ERR_VALUE);
+    assert_has(e.message, "\"zz\"");
+    cr_assert_eq(gm_explain_experiment(&r, "zz", &b, NULL), GM_ERR_VALUE);
+    cr_assert_eq(b.len, 0);
+    /* a run whose experiment is not listed is still explained */
+    gm_run *x = S_run(&r, "v", 1, 0.3);
+    free(x->experiment);
+    x->experiment = gm_xstrdup("zz");
+    cr_assert_eq(gm_explain_experiment(&r, "zz", &b, &e), GM_OK);
+    assert_has(b.data, "One passed run");
+    gm_buf_free(&b);
+    gm_results_free(&r);
+}
+
+Test(findings, explanation_says_why_the_gap_is_smaller_than_the_sectors)
+{
+    gm_results r;
+    S_results(&r, true);
+    double req = (double)N_BYTES / 128.0;
+    gm_run *a = S_run(&r, "aligned", 1, 0.25);
+    S_clean(a, 40);   /* the fast one is not DRAM-bound */
+    S_set(a, GM_M_DRAM_RATE, 2.0 * N_BYTES / 0.25e-3);
+    gm_run *b = S_run(&r, "strided", 1, 0.40);
+    S_clean(b, 60);
+    S_global(b, false, req, 32.0, 12.5);   /* 8x the load sectors */
+    S_set(b, GM_M_DRAM_RD, 2.0 * N_BYTES); /* DRAM reads only 2x: caches absorb the rest */
+    S_set(b, GM_M_DRAM_RATE, 3.0 * N_BYTES / 0.40e-3);
+    char *t = S_explain(&r, "e");
+    assert_has(t, "`strided` fetches 8.0× the global-load sectors of `aligned` (67,108,864 "
+                  "against 8,388,608), 4.5× once store sectors are counted, and DRAM moves 1.5× "
+                  "the bytes (805.3 MB against 536.9 MB). ");
+    assert_has(t, "The time follows the DRAM traffic: 1.6× the time for 1.5× the bytes.");
+    free(t);
+
+    /* not bandwidth-bound: the sectors are the reference, and the gap is smaller */
+    r.experiments[0].bandwidth_bound = false;
+    t = S_explain(&r, "e");
+    assert_has(t, "`aligned` wins by 1.6×, less than the 4.5× of the sectors suggests: the caches "
+                  "absorb part of the extra sectors, so DRAM moves only 1.5× the bytes; the "
+                  "faster runs DRAM at only 40.0% of its peak, so the bytes it saves were not "
+                  "what held it back.");
+    free(t);
+    gm_results_free(&r);
+}
+
+Test(findings, explanation_with_the_same_time)
+{
+    gm_results r;
+    S_results(&r, false);
+    gm_run *a = S_run(&r, "x", 1, 0.30);
+    S_clean(a, 70);
+    gm_run *b = S_run(&r, "y", 1, 0.30);
+    S_clean(b, 70);
+    S_global(b, false, (double)N_BYTES / 128.0, 12.0, 100.0 / 3.0);
+    char *t = S_explain(&r, "e");
+    assert_has(t, "Both take 300.0 µs, within 5% of each other: here the layout does not change "
+                  "the time. `y` fetches 3.0× the global-load sectors of `x`");
+    assert_has(t, "The time does not follow the 2.0× of the sectors: the caches absorb part of "
+                  "the extra sectors, so DRAM moves only 1.0× the bytes.");
+    free(t);
+    gm_results_free(&r);
+}
+
+/* ---- formatting ---------------------------------------------------------------------- */
+
+Test(findings, rule_names)
+{
+    for (int i = 0; i < GM_RULE_COUNT; i++) {
+        cr_assert_str_neq(gm_rule_id((gm_rule)i), "unknown");
+        cr_assert_str_neq(gm_rule_title((gm_rule)i), "Unknown rule");
+        for (int j = 0; j < i; j++)
+            cr_assert_str_neq(gm_rule_id((gm_rule)i), gm_rule_id((gm_rule)j));
+    }
+    cr_assert_str_eq(gm_rule_id(GM_RULE_COUNT), "unknown");
+    cr_assert_str_eq(gm_severity_name(GM_SEV_PROBLEM), "problem");
+    cr_assert_str_eq(gm_severity_name(GM_SEV_WARNING), "warning");
+    cr_assert_str_eq(gm_severity_name(GM_SEV_INFO), "info");
+}
+
+Test(findings, text_does_not_depend_on_the_locale)
+{
+    static const char *const loc[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8"};
+    const char *got = NULL;
+    gm_results r;
+    S_load("handwritten-small.json", &r);
+    char *c_text = S_everything(&r, false);
+    for (size_t i = 0; i < sizeof loc / sizeof loc[0] && !got; i++)
+        got = setlocale(LC_ALL, loc[i]);
+    if (!got) {
+        free(c_text);
+        gm_results_free(&r);
+        cr_skip_test("no locale with a decimal comma is installed here");
+    }
+    char *other = S_everything(&r, false);
+    setlocale(LC_ALL, "C");
+    cr_assert_str_eq(other, c_text);
+    free(other);
+    free(c_text);
+    gm_results_free(&r);
+}
+
+/* ---- hostile names -------------------------------------------------------------------- */
+
+Test(findings, hostile_names_stay_text)
+{
+    gm_results r;
+    S_load("handwritten-hostile.json", &r);
+    char *md = S_everything(&r, false);
+    /* Rendered with raw HTML allowed: only the escaping keeps tags out. */
+    char *html = cmark_markdown_to_html(md, strlen(md), CMARK_OPT_UNSAFE);
+    assert_lacks(html, "<script");
+    assert_lacks(html, "<b>");
+    assert_lacks(html, "<a ");
+    assert_lacks(html, "</td>");
+    assert_lacks(html, "<x>");
+    /* every finding is one list item on one line */
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    for (size_t i = 0; i < f.n; i++) {
+        assert_lacks(f.v[i].message, "\n");
+        assert_lacks(f.v[i].message, "\r");
+    }
+    size_t items = 0;
+    for (const char *s = html; (s = strstr(s, "<li>")) != NULL; s++)
+        items++;
+    cr_assert_eq(items, f.n);
+    gm_findings_free(&f);
+    free(html);
+    free(md);
+    gm_results_free(&r);
+}
