@@ -1326,6 +1326,32 @@ static void S_glabel(gm_buf *b, const S_ex *x, const gm_run *run)
  * counters are absent). */
 #define S_CLAUSES 4
 
+/* ", as the address-trace model predicts" / ", where the address-trace model
+ * predicts 28.0": the prediction of a per-request (or per-instruction) ratio
+ * beside the measured one, when the run has one.  Agreement is judged on the
+ * printed figures.  `more`: the clause goes on, so close with a comma. */
+static void S_model_says(gm_buf *b, const gm_run *run, const char *num, const char *den,
+                         const char *ratio, double measured, int dec, bool more)
+{
+    double pn = S_pm(run, num), pd = S_pm(run, den);
+    double p = pn >= 0 && pd > 0 ? pn / pd : ratio ? S_pm(run, ratio) : NAN;
+    if (!isfinite(p))
+        return;
+    gm_buf m = GM_BUF_INIT, q = GM_BUF_INIT;
+    S_fixed(&m, measured, dec);
+    S_fixed(&q, p, dec);
+    if (strcmp(m.data, q.data) == 0) {
+        gm_buf_puts(b, ", as the address-trace model predicts");
+    } else {
+        gm_buf_puts(b, ", where the address-trace model predicts ");
+        gm_buf_puts(b, q.data);
+    }
+    if (more)
+        gm_buf_putc(b, ',');
+    gm_buf_free(&m);
+    gm_buf_free(&q);
+}
+
 static void S_clause(gm_buf *b, const gm_run *run, int which)
 {
     bool store = which & 1;
@@ -1339,6 +1365,8 @@ static void S_clause(gm_buf *b, const gm_run *run, int which)
             gm_buf_puts(b, " sectors (");
             S_bytes(b, g.spr * SECTOR_BYTES);
             gm_buf_puts(b, ")");
+            S_model_says(b, run, GM_M_LD_SECTORS, GM_M_LD_REQUESTS, GM_M_LD_SPR, g.spr, 1,
+                         isfinite(g.eff));
             if (isfinite(g.eff)) {
                 gm_buf_puts(b, " for the ");
                 S_bytes(b, g.spr * SECTOR_BYTES * g.eff / 100.0);
@@ -1357,6 +1385,7 @@ static void S_clause(gm_buf *b, const gm_run *run, int which)
             gm_buf_puts(b, " sectors (");
             S_bytes(b, g.spr * SECTOR_BYTES);
             gm_buf_puts(b, ")");
+            S_model_says(b, run, GM_M_ST_SECTORS, GM_M_ST_REQUESTS, GM_M_ST_SPR, g.spr, 1, false);
             if (isfinite(g.eff)) {
                 gm_buf_puts(b, ", ");
                 S_pct(b, fmin(g.eff, 100.0));
@@ -1380,6 +1409,8 @@ static void S_clause(gm_buf *b, const gm_run *run, int which)
         S_fixed(b, s.ideal, 2);
         gm_buf_puts(b, ")");
     }
+    S_model_says(b, run, store ? GM_M_SH_ST_WAVES : GM_M_SH_LD_WAVES,
+                 store ? GM_M_SH_ST_INST : GM_M_SH_LD_INST, NULL, s.wpi, 2, false);
 }
 
 /* One layout: what a warp touches (the clauses not in `common`), then DRAM
@@ -1721,14 +1752,14 @@ static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S
     double pf = S_m(F, GM_M_DRAM_PCT);
     if (isfinite(pf) && pf < GM_FIND_DRAM_LOW_PCT && ref != H) {
         gm_buf_puts(b, why++ ? "; " : ": ");
-        gm_buf_puts(b, "the faster runs DRAM at only ");
+        gm_buf_puts(b, "the faster layout keeps DRAM at only ");
         S_pct(b, pf);
         gm_buf_puts(b, " of its peak, so the bytes it saves were not what held it back");
     }
     double rf = S_m(F, GM_M_DRAM_RATE), rs = S_m(S, GM_M_DRAM_RATE);
     if (isfinite(rf) && isfinite(rs) && rs > rf * (1.0 + GM_FIND_SECTOR_EXCESS)) {
         gm_buf_puts(b, why++ ? "; " : ": ");
-        gm_buf_puts(b, "the slower drives DRAM harder (");
+        gm_buf_puts(b, "the slower layout drives DRAM harder (");
         S_gbs(b, rs / 1e9);
         gm_buf_puts(b, " against ");
         S_gbs(b, rf / 1e9);

@@ -259,6 +259,8 @@ Test(findings, sectors_changed_in_results_change_the_text)
     char *before = S_explain(&r, "coalescing");
     assert_has(before, "16,777,216 against 2,097,152");
     assert_has(before, "fetches 8.0× the global-load sectors");
+    assert_has(before, "`stride` (stride\\=32): each warp load request touches 32.0 sectors "
+                       "(1.0 kB), as the address-trace model predicts, for the 128 B");
 
     /* 12 sectors per request instead of 32: 6,291,456 sectors, 3.0x float4's */
     S_set(s32, GM_M_LD_SECTORS, 6291456);
@@ -266,8 +268,9 @@ Test(findings, sectors_changed_in_results_change_the_text)
     S_set(s32, GM_M_LD_EFF, 100.0 * 4.0 / 12.0);
     char *after = S_explain(&r, "coalescing");
     assert_lacks(after, "16,777,216 against 2,097,152");
-    assert_has(after, "each warp load request touches 12.0 sectors (384 B) for the 128 B its "
-                      "threads ask for, so 33.3% of the fetched bytes are used");
+    assert_has(after, "each warp load request touches 12.0 sectors (384 B), where the "
+                      "address-trace model predicts 32.0, for the 128 B its threads ask for, so "
+                      "33.3% of the fetched bytes are used");
 
     gm_findings f;
     gm_findings_build(&r, &f);
@@ -990,7 +993,7 @@ Test(findings, explanation_says_why_the_gap_is_smaller_than_the_sectors)
     t = S_explain(&r, "e");
     assert_has(t, "`aligned` wins by 1.6×, less than the 4.5× of the sectors suggests: the caches "
                   "absorb part of the extra sectors, so DRAM moves only 1.5× the bytes; the "
-                  "faster runs DRAM at only 40.0% of its peak, so the bytes it saves were not "
+                  "faster layout keeps DRAM at only 40.0% of its peak, so the bytes it saves were not "
                   "what held it back.");
     free(t);
     gm_results_free(&r);
