@@ -696,7 +696,7 @@ static void S_rule_not_run(S_ctx *c, const gm_run *run)
         others++;
     }
     if (others)
-        gm_buf_puts(&b, others == 1 ? " ran. " : " ran. ");
+        gm_buf_puts(&b, " ran. ");
     /* The largest value of the swept parameter at which this layout ran. */
     const gm_experiment *e = S_exp(r, run->experiment);
     const char *sp = e ? e->sweep_param : NULL;

@@ -198,7 +198,8 @@ gm_finding_list gm_findings_for_experiment(const gm_findings *f, const char *exp
  *   max            at most this many items; 0: no limit
  *   leads_only     one item per (experiment, variant, rule), the costliest,
  *                  saying on how many more runs the same rule fired
- * An item reads: "- **Warning** (uncoalesced-load): <message>". */
+ * An item reads "- **Warning** (uncoalesced-load): <message>", with
+ * "in `<experiment id>`, " before the message when experiment_id is NULL. */
 void gm_findings_md(const gm_findings *f, const char *experiment_id, size_t max,
                     bool leads_only, gm_buf *out);
 
