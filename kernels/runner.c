@@ -233,12 +233,21 @@ static double S_now_ms(void)
 }
 
 /* on_host variants run synchronously on the CPU: the host clock around each
- * launch is the sample; resets are outside it. */
+ * launch is the sample; resets are outside it.  A CPU baseline can take a
+ * second a launch (the serial DP at n = 1024 took 0.4 s), and its samples vary
+ * little, so sampling stops once GM_SUITE_HOST_MIN_REPS samples have taken
+ * GM_SUITE_HOST_BUDGET_MS; the validation launch already warmed the caches, so
+ * at most one warm-up runs.  *taken: the samples kept, in ms[0..*taken). */
 static gm_status S_time_host(gm_case *c, cudaStream_t s, int warmup, int reps, double *ms,
-                             gm_error *err)
+                             int *taken, gm_error *err)
 {
     const gm_variant *v = c->variant;
+    double spent = 0.0;
+    *taken = 0;
+    warmup = warmup > 1 ? 1 : warmup;
     for (int r = -warmup; r < reps; r++) {
+        if (r >= GM_SUITE_HOST_MIN_REPS && spent > GM_SUITE_HOST_BUDGET_MS)
+            break;
         if (!v->idempotent && v->reset) {
             gm_status st = v->reset(c, s, err);
             if (st != GM_OK)
@@ -251,8 +260,11 @@ static gm_status S_time_host(gm_case *c, cudaStream_t s, int warmup, int reps, d
         double t1 = S_now_ms();
         if (st != GM_OK)
             return st;
-        if (r >= 0)
+        if (r >= 0) {
             ms[r] = t1 - t0;
+            spent += t1 - t0;
+            *taken = r + 1;
+        }
     }
     return GM_OK;
 }
@@ -334,16 +346,18 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
     if (st == GM_OK)
         st = v->check(c, &run->check, &e);
     if (st == GM_OK && !x->o->validate_only) {
+        int taken = x->repeat, warm = x->warmup;
         if (v->on_host) {
-            st = S_time_host(c, x->stream, x->warmup, x->repeat, x->samples, &e);
+            st = S_time_host(c, x->stream, x->warmup, x->repeat, x->samples, &taken, &e);
+            warm = x->warmup > 1 ? 1 : x->warmup;
         } else {
             const gm_l2flush *f = v->experiment->bandwidth_bound ? x->flush : NULL;
             st = gm_time_case(c, x->stream, x->warmup, x->repeat, f, x->samples, &e);
         }
         if (st == GM_OK) {
-            gm_timing_set_samples(&run->timing, x->samples, (size_t)x->repeat);
+            gm_timing_set_samples(&run->timing, x->samples, (size_t)taken);
             run->timing.present = true;
-            run->timing.warmup = x->warmup;
+            run->timing.warmup = warm;
             run->timing.l2_flushed = !v->on_host && v->experiment->bandwidth_bound && x->flush;
         }
     }

@@ -7,7 +7,7 @@
  * value; it is still reported and timed); time it (device events around each
  * launch alone, warm-up discarded, every sample kept, L2 flushed between
  * repetitions of bandwidth-bound experiments when asked; on_host variants with
- * CLOCK_MONOTONIC); hand the experiment's validated GPU cases to the profile
+ * CLOCK_MONOTONIC, fewer samples when each takes long); hand the experiment's validated GPU cases to the profile
  * hook once; tear the experiment's cases down together at its end (so cases
  * can share inputs built once: gm_shared_get).
  *
@@ -29,6 +29,10 @@ extern "C" {
  * compared with: 512 MiB copied, 1 GiB of traffic per sample. */
 #define GM_SUITE_COPY_BYTES ((size_t)512 << 20)
 #define GM_SUITE_COPY_REPEAT 10
+/* on_host variants (CPU baselines): at most one warm-up, and sampling stops
+ * after this many samples once they have taken this long. */
+#define GM_SUITE_HOST_MIN_REPS 3
+#define GM_SUITE_HOST_BUDGET_MS 1000.0
 
 typedef struct {
     const char *const *only;      /* experiment ids; n_only == 0: all */
