@@ -86,12 +86,18 @@ typedef struct {
 /* Short stable name of a status ("ok", "no-driver", ...). */
 const char *gmc_status_name(gmc_status s);
 
-/* How flush_l2 empties L2 (both first read 4 x L2 bytes through L2, which
- * evicts every line there, writing back the dirty ones): */
+/* How flush_l2 empties L2.  Both first touch every 128-byte line of a buffer
+ * of 4 x the L2 size, which evicts every line there (writing back the dirty
+ * ones inside the flush's own range). */
 typedef enum {
-    GMC_FLUSH_INVALIDATE = 0, /* then discard.global.L2 those lines: L2 left empty, as after
-                                 ncu's flush (sm_80+; EVICT on older GPUs) */
-    GMC_FLUSH_EVICT = 1       /* stop there: L2 left full of clean lines of the flush buffer */
+    GMC_FLUSH_EVICT = 0,      /* L2 left full of clean lines of the flush buffer: a kernel
+                                 misses exactly as on an empty L2, and its writes evict clean
+                                 lines (no write-back).  One kernel, one extra range. */
+    GMC_FLUSH_INVALIDATE = 1  /* then discard.global.L2 those lines: L2 left empty (invalid
+                                 lines), as after ncu's flush.  sm_80+ (EVICT before); one
+                                 more range per launch (~0.8 ms a pass on an H100), and on
+                                 the reference kernels it changed no number beyond ncu's own
+                                 run-to-run spread */
 } gmc_flush_method;
 
 typedef struct {
@@ -100,15 +106,13 @@ typedef struct {
     size_t n_metrics;
     bool flush_l2;               /* empty L2 before each profiled launch (ncu --cache-control all) */
     gmc_flush_method flush_method;
-    bool flush_in_profiled_context; /* run the flush kernels in the profiled context, where
-                                    each is a range (slower); default: a context of their own */
     size_t max_launches;         /* most launches in one gmc_profile_batch call */
     unsigned prepare_kernels;    /* most kernels one prepare() call may launch (each is a
                                     range we skip); sizes the counter image.  0: prepare
                                     uses copies/memsets only */
 } gmc_config;
 
-/* device 0, no metrics, flush_l2 on (GMC_FLUSH_INVALIDATE), max_launches 64,
+/* device 0, no metrics, flush_l2 on (GMC_FLUSH_EVICT), max_launches 64,
  * prepare_kernels 0. */
 gmc_config gmc_config_default(void);
 

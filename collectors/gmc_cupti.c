@@ -39,32 +39,30 @@ typedef struct {
     PFN_cuModuleUnload_v2000 module_unload;
     PFN_cuLaunchKernel_v4000 launch_kernel;
     PFN_cuGetErrorName_v6000 get_error_name;
-    /* for the flush context */
-    PFN_cuCtxCreate_v3020 ctx_create;
-    PFN_cuCtxDestroy_v4000 ctx_destroy;
-    PFN_cuCtxPushCurrent_v4000 ctx_push;
-    PFN_cuCtxPopCurrent_v4000 ctx_pop;
-    PFN_cuCtxSynchronize_v2000 ctx_synchronize;
-    PFN_cuMemAlloc_v3020 mem_alloc;
-    PFN_cuMemsetD8_v3020 memset_d8;
 } S_driver;
 
-/* The L2 flush: read 4 x L2 bytes with loads cached in L2 only (ld.global.cg),
- * 16 bytes per thread per step, grid-stride.  The xor of everything is stored
- * only if it equals 1, which it never does (the buffer is zeroed), so nothing
- * is written but the loads cannot be removed.  Written in PTX because the
- * collector is C: the driver JIT-compiles it for the device at session open. */
+/* The L2 flush: one 4-byte load (ld.global.cg: cached in L2 only) from every
+ * 128-byte line of a buffer of 4 x the L2 size, grid-stride.  L2 allocates
+ * whole 128-byte lines (tags), so touching one word of each line claims as
+ * many tags as reading every byte would, and evicts every line that was
+ * there (dirty ones are written back now, in the flush's range, not the
+ * kernel's) -- with 1/32 of the load instructions of reading every byte
+ * 16 bytes at a time, which matters because CUPTI instruments the kernels of
+ * a profiled context and the flush is one of them.  The xor of everything is
+ * stored only if it equals 1, which it never does (the buffer is zeroed), so
+ * nothing is written but the loads cannot be removed.  Written in PTX because
+ * the collector is C: the driver JIT-compiles it at session open. */
 static const char S_scrub_ptx[] =
     ".version 7.0\n"
     ".target sm_70\n"
     ".address_size 64\n"
-    ".visible .entry gmc_l2_scrub(.param .u64 gmc_buf, .param .u64 gmc_n16, .param .u64 gmc_sink)\n"
+    ".visible .entry gmc_l2_scrub(.param .u64 gmc_buf, .param .u64 gmc_n128, .param .u64 gmc_sink)\n"
     "{\n"
     "    .reg .pred %p<3>;\n"
-    "    .reg .b32 %r<12>;\n"
+    "    .reg .b32 %r<8>;\n"
     "    .reg .b64 %rd<12>;\n"
     "    ld.param.u64 %rd1, [gmc_buf];\n"
-    "    ld.param.u64 %rd2, [gmc_n16];\n"
+    "    ld.param.u64 %rd2, [gmc_n128];\n"
     "    ld.param.u64 %rd3, [gmc_sink];\n"
     "    cvta.to.global.u64 %rd1, %rd1;\n"
     "    cvta.to.global.u64 %rd3, %rd3;\n"
@@ -80,13 +78,10 @@ static const char S_scrub_ptx[] =
     "$L_loop:\n"
     "    setp.ge.u64 %p1, %rd4, %rd2;\n"
     "    @%p1 bra $L_done;\n"
-    "    shl.b64 %rd7, %rd4, 4;\n"
+    "    shl.b64 %rd7, %rd4, 7;\n"
     "    add.u64 %rd8, %rd1, %rd7;\n"
-    "    ld.global.cg.v4.u32 {%r6, %r7, %r8, %r9}, [%rd8];\n"
+    "    ld.global.cg.u32 %r6, [%rd8];\n"
     "    xor.b32 %r5, %r5, %r6;\n"
-    "    xor.b32 %r5, %r5, %r7;\n"
-    "    xor.b32 %r5, %r5, %r8;\n"
-    "    xor.b32 %r5, %r5, %r9;\n"
     "    add.u64 %rd4, %rd4, %rd6;\n"
     "    bra.uni $L_loop;\n"
     "$L_done:\n"
@@ -160,12 +155,11 @@ struct gmc_session {
 
     /* L2 flush */
     gmc_flush_method flush_method;  /* as used */
-    CUcontext flush_ctx;            /* the flush's own context, or NULL: in the profiled one */
-    unsigned flush_kernels;         /* flush kernels that are ranges: 0, 1 or 2 */
+    unsigned flush_kernels;         /* kernels (so ranges) per flush: 0, 1 or 2 */
     CUmodule scrub_module, discard_module;
     CUfunction scrub_fn, discard_fn;
     void *scrub_buf;
-    unsigned long long scrub_n16;
+    unsigned long long scrub_lines; /* 128-byte lines in scrub_buf */
     void *scrub_sink;
     unsigned scrub_blocks;
 
@@ -269,7 +263,7 @@ gmc_config gmc_config_default(void)
     memset(&c, 0, sizeof c);
     c.device = 0;
     c.flush_l2 = true;
-    c.flush_method = GMC_FLUSH_INVALIDATE;
+    c.flush_method = GMC_FLUSH_EVICT;
     c.max_launches = 64;
     c.prepare_kernels = 0;
     return c;
@@ -295,8 +289,8 @@ fail:
 }
 
 /* version: the CUDA version whose ABI of the symbol we want, matching the
- * PFN type it is stored in (12000 for most; cuCtxCreate's three-argument
- * form is the 3.2 one).  Drivers keep every version of a symbol. */
+ * PFN type it is stored in (12000: the CUDA 12.0 form of each; drivers keep
+ * every version of a symbol). */
 static gmc_status S_entry(void **fn, const char *name, unsigned version, gmc_error *err)
 {
     gmc_status st = GMC_OK;
@@ -320,13 +314,6 @@ static gmc_status S_driver_load(S_driver *d, gmc_error *err)
     S_TRY(S_entry((void **)&d->module_unload, "cuModuleUnload", 12000, err));
     S_TRY(S_entry((void **)&d->launch_kernel, "cuLaunchKernel", 12000, err));
     S_TRY(S_entry((void **)&d->get_error_name, "cuGetErrorName", 12000, err));
-    S_TRY(S_entry((void **)&d->ctx_create, "cuCtxCreate", 3020, err));
-    S_TRY(S_entry((void **)&d->ctx_destroy, "cuCtxDestroy", 12000, err));
-    S_TRY(S_entry((void **)&d->ctx_push, "cuCtxPushCurrent", 12000, err));
-    S_TRY(S_entry((void **)&d->ctx_pop, "cuCtxPopCurrent", 12000, err));
-    S_TRY(S_entry((void **)&d->ctx_synchronize, "cuCtxSynchronize", 12000, err));
-    S_TRY(S_entry((void **)&d->mem_alloc, "cuMemAlloc", 12000, err));
-    S_TRY(S_entry((void **)&d->memset_d8, "cuMemsetD8", 12000, err));
 fail:
     return st;
 }
@@ -491,7 +478,7 @@ static void CUPTIAPI S_on_launch(void *user, CUpti_CallbackDomain dom, CUpti_Cal
     }
     if (s->launch_depth++ > 0 || !s->recording)
         return;
-    /* Kernels of other contexts (the flush context) are not ranges of ours. */
+    /* Kernels of other contexts are not ranges of the profiled one. */
     if (cb->context && cb->context != s->ctx)
         return;
     const char *name = cb->symbolName ? cb->symbolName : (cb->functionName ? cb->functionName : "?");
@@ -714,47 +701,31 @@ fail:
 
 /* ---- L2 flush ---------------------------------------------------------------- */
 
-/* The flush kernels run in a CUDA context of their own unless
- * cfg.flush_in_profiled_context: L2 is one per device, so reading from any
- * context evicts it, but the range profiler only makes ranges of kernels in
- * the context it is enabled on.  Each range costs CUPTI ~1.2 ms per pass on
- * an H100 (measured: 1.11-1.41 ms), about as much as the launch's own range,
- * so a flush in the profiled context doubles or triples the pass time; in its
- * own context it costs a context switch and a synchronize (tens of µs). */
+/* The flush kernels run in the profiled context, so each is a range of its
+ * own (and is logged as such).  A context of their own would keep them out of
+ * the ranges, but measured on the H100 it cost as much per pass (3.28 vs 3.33
+ * ms per launch with GMC_FLUSH_INVALIDATE: the context switches and
+ * synchronisations cost what the ranges did) plus 0.1 s to create. */
 static gmc_status S_flush_setup(gmc_session *s, gmc_error *err)
 {
     gmc_status st = GMC_OK;
     int l2 = 0, sms = 0, major = 0;
-    bool pushed = false;
     S_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, s->cfg.device));
     S_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s->cfg.device));
     S_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, s->cfg.device));
-    /* 4 x L2 (200 MiB on an H100's 50 MiB): streaming that much through L2
-     * leaves no line of what was there before; at ~3 TB/s it costs ~70 us. */
+    /* 4 x L2 (200 MiB on an H100's 50 MiB) of lines: no set keeps a line of
+     * what was there before. */
     size_t bytes = 4 * (size_t)(l2 > 0 ? l2 : 8 << 20);
     if (bytes < ((size_t)32 << 20))
         bytes = (size_t)32 << 20;
-    s->scrub_n16 = bytes / 16;
+    s->scrub_lines = bytes / 128;
     s->scrub_blocks = (unsigned)(sms > 0 ? sms : 1) * 4;   /* 4 blocks of 512 per SM */
     s->flush_method = s->cfg.flush_method;
     if (s->flush_method == GMC_FLUSH_INVALIDATE && major < 8)
         s->flush_method = GMC_FLUSH_EVICT;   /* no discard before sm_80 */
-
-    if (!s->cfg.flush_in_profiled_context) {
-        /* cuCtxCreate makes the new context current; it is popped below. */
-        S_DRV(&s->drv, s->drv.ctx_create(&s->flush_ctx, 0, s->cudev));
-        pushed = true;
-        CUdeviceptr buf = 0, sink = 0;
-        S_DRV(&s->drv, s->drv.mem_alloc(&buf, bytes));
-        S_DRV(&s->drv, s->drv.mem_alloc(&sink, sizeof(uint32_t)));
-        S_DRV(&s->drv, s->drv.memset_d8(buf, 0, bytes));
-        s->scrub_buf = (void *)(uintptr_t)buf;
-        s->scrub_sink = (void *)(uintptr_t)sink;
-    } else {
-        S_CUDA(cudaMalloc(&s->scrub_buf, bytes));
-        S_CUDA(cudaMalloc(&s->scrub_sink, sizeof(uint32_t)));
-        S_CUDA(cudaMemset(s->scrub_buf, 0, bytes));
-    }
+    S_CUDA(cudaMalloc(&s->scrub_buf, bytes));
+    S_CUDA(cudaMalloc(&s->scrub_sink, sizeof(uint32_t)));
+    S_CUDA(cudaMemset(s->scrub_buf, 0, bytes));
     S_DRV(&s->drv, s->drv.module_load_data(&s->scrub_module, S_scrub_ptx));
     S_DRV(&s->drv, s->drv.module_get_function(&s->scrub_fn, s->scrub_module, "gmc_l2_scrub"));
     if (s->flush_method == GMC_FLUSH_INVALIDATE) {
@@ -762,60 +733,26 @@ static gmc_status S_flush_setup(gmc_session *s, gmc_error *err)
         S_DRV(&s->drv, s->drv.module_get_function(&s->discard_fn, s->discard_module,
                                                   "gmc_l2_discard"));
     }
-    if (pushed) {
-        S_DRV(&s->drv, s->drv.ctx_synchronize());
-        CUcontext popped;
-        pushed = false;
-        S_DRV(&s->drv, s->drv.ctx_pop(&popped));
-        s->flush_kernels = 0;
-    } else {
-        S_CUDA(cudaDeviceSynchronize());
-        s->flush_kernels = s->flush_method == GMC_FLUSH_INVALIDATE ? 2 : 1;
-    }
-    return GMC_OK;
+    S_CUDA(cudaDeviceSynchronize());
+    s->flush_kernels = s->flush_method == GMC_FLUSH_INVALIDATE ? 2 : 1;
 fail:
-    if (pushed) {
-        CUcontext popped;
-        (void)s->drv.ctx_pop(&popped);   /* already failing: keep the first error */
-    }
     return st;
 }
 
 static gmc_status S_flush(gmc_session *s, gmc_error *err)
 {
     gmc_status st = GMC_OK;
-    bool pushed = false;
     unsigned long long buf = (unsigned long long)(uintptr_t)s->scrub_buf;
     unsigned long long sink = (unsigned long long)(uintptr_t)s->scrub_sink;
-    void *args[] = {&buf, &s->scrub_n16, &sink};
-    if (s->flush_ctx) {
-        /* The profiled context's work is done (auto range synchronises after
-         * each kernel; prepare's copies are waited for here). */
-        S_CUDA(cudaDeviceSynchronize());
-        S_DRV(&s->drv, s->drv.ctx_push(s->flush_ctx));
-        pushed = true;
-    }
+    void *args[] = {&buf, &s->scrub_lines, &sink};
     S_DRV(&s->drv, s->drv.launch_kernel(s->scrub_fn, s->scrub_blocks, 1, 1, 512, 1, 1, 0, NULL,
                                         args, NULL));
     if (s->flush_method == GMC_FLUSH_INVALIDATE) {
-        unsigned long long n128 = s->scrub_n16 / 8;
-        void *dargs[] = {&buf, &n128};
+        void *dargs[] = {&buf, &s->scrub_lines};
         S_DRV(&s->drv, s->drv.launch_kernel(s->discard_fn, s->scrub_blocks, 1, 1, 512, 1, 1, 0,
                                             NULL, dargs, NULL));
     }
-    if (pushed) {
-        /* The flush must be over before the launch's range begins. */
-        S_DRV(&s->drv, s->drv.ctx_synchronize());
-        CUcontext popped;
-        pushed = false;
-        S_DRV(&s->drv, s->drv.ctx_pop(&popped));
-    }
-    return GMC_OK;
 fail:
-    if (pushed) {
-        CUcontext popped;
-        (void)s->drv.ctx_pop(&popped);   /* already failing: keep the first error */
-    }
     return st;
 }
 
@@ -963,19 +900,14 @@ void gmc_session_close(gmc_session *s)
     S_host_free(s->host);
     if (s->subscriber)
         (void)cuptiUnsubscribe(s->subscriber);
-    if (s->flush_ctx) {
-        /* takes its memory and modules with it */
-        (void)s->drv.ctx_destroy(s->flush_ctx);
-    } else {
-        if (s->scrub_module && s->drv.module_unload)
-            (void)s->drv.module_unload(s->scrub_module);
-        if (s->discard_module && s->drv.module_unload)
-            (void)s->drv.module_unload(s->discard_module);
-        if (s->scrub_buf)
-            (void)cudaFree(s->scrub_buf);
-        if (s->scrub_sink)
-            (void)cudaFree(s->scrub_sink);
-    }
+    if (s->scrub_module && s->drv.module_unload)
+        (void)s->drv.module_unload(s->scrub_module);
+    if (s->discard_module && s->drv.module_unload)
+        (void)s->drv.module_unload(s->discard_module);
+    if (s->scrub_buf)
+        (void)cudaFree(s->scrub_buf);
+    if (s->scrub_sink)
+        (void)cudaFree(s->scrub_sink);
     if (s->metrics)
         for (size_t i = 0; i < s->n_metrics; i++)
             free(s->metrics[i]);
