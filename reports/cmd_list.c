@@ -27,8 +27,7 @@ static void S_list_suite(bool quick)
             printf("    %-22s %s\n", v->name, v->layout);
             for (int p = 0; p < GM_MAX_PARAMS && v->params[p].name; p++) {
                 const gm_sweep *s = &v->params[p];
-                const long long *vals = (quick && s->quick[0] != GM_END && s->quick[0] != 0)
-                                            ? s->quick : s->full;
+                const long long *vals = gm_sweep_values(s, quick);
                 printf("    %-22s   %s = ", "", s->name);
                 S_values(vals);
                 putchar('\n');
