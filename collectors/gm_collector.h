@@ -11,39 +11,46 @@
  *     gmc_profile_batch(s, n_launches, reset_fn, launch_fn, ctx, values, &err);
  *     gmc_session_close(s);
  *
- * How it measures, and why (the figures are from cupti.md, measured on an H100):
- *  - One profiler setup per session (≈0.5 s), then any number of batches.
+ * How it measures, and why (measured on the H100 of bench/results/):
+ *  - One profiler setup per session (~0.2 s), then any number of batches.
  *  - A batch is profiled with CUPTI's *auto range* (one range per kernel, so
- *    per-kernel durations and % of peak are the kernel's own, not stretched over
- *    launch gaps as user ranges are: 294 µs vs 115 µs measured) and *user
- *    replay*: every launch of the batch runs inside each pass, and the whole
- *    batch is replayed once per pass.  That amortises the per-pass cost over
- *    the batch; ncu pays setup, save/restore and a pass loop per kernel.
- *  - Replay re-runs every launch once per pass, so a launch that overwrites its
- *    inputs must have them restored: prepare(user, i) runs before launch i in
- *    every pass.  Its work is not what we report (see "Ranges" below).
- *  - With cfg.flush_l2 (the default) the collector evicts L2 before every
- *    profiled launch in every pass, as `ncu --cache-control all` does.  It does
- *    so by reading a buffer of 4 × the L2 size with a small kernel of its own
- *    (loaded from PTX through the driver API): reading leaves L2 full of clean
- *    lines of that buffer, so the next kernel neither hits on stale data nor
- *    pays for write-backs it did not cause (a memset-based scrub would leave
+ *    a kernel's duration and % of peak are its own; user ranges stretch them
+ *    over launch gaps: 294 us vs 115 us in notes/cupti.md) and *user
+ *    replay*: every launch of the batch runs inside each pass, and the batch
+ *    is replayed once per pass (5 passes for the catalog's 24 metrics on
+ *    GH100).  No memory is saved or restored unless prepare() does it.
+ *  - Replay re-runs every launch once per pass, so a launch that overwrites
+ *    its inputs must have them restored: prepare(user, i) runs before launch
+ *    i in every pass.  Copies and memsets there make no range; kernels do
+ *    (see "Ranges").
+ *  - With cfg.flush_l2 (the default) L2 is emptied before every profiled
+ *    launch in every pass, as `ncu --cache-control all` does: a small kernel
+ *    of the collector's own (PTX, JIT-compiled at open) touches every 128-byte
+ *    line of a buffer of 4 x the L2 size, which evicts everything there and
+ *    writes back dirty lines inside its own range.  It reads, so L2 is left
+ *    clean: the kernel's writes evict nothing dirty (a memset scrub would leave
  *    dirty lines whose write-backs land in the kernel's dram__bytes_write).
+ *    GMC_FLUSH_INVALIDATE also discards those lines, as ncu's flush does; it
+ *    changed no number beyond ncu's own spread and costs a range.
+ *  - Cost: CUPTI spends ~1.2 ms per range in each hardware-counter pass
+ *    (~0.4 ms in a SASS-only pass), the flush being one range, plus ~14 ms per
+ *    distinct kernel for SASS instrumentation the first time it runs: ~15 ms
+ *    per launch for the 24 default metrics, against ~160 ms under ncu.
  *  - Clocks are as found: CUPTI 13.0 cannot lock them (ncu locks to base by
  *    default; compare with `ncu --clock-control none`).  Counts do not depend
  *    on clocks; durations, rates and % of peak do.
  *
- * Ranges: auto range makes a range of *every* kernel launched during a pass:
- * the flush kernel, any kernel prepare() launches, and the launch itself.  The
- * collector subscribes to CUPTI's launch callbacks and logs, in order, which
- * phase (prepare / flush / launch) of which launch each kernel came from; the
- * k-th kernel of a pass is the k-th range.  It then checks that the range
- * count equals the kernel count, that every pass launched the same kernels,
- * and that launch(user, i) enqueued exactly one kernel, and fails with
- * GMC_ERR_RANGES or GMC_ERR_LAUNCH otherwise.  When the callbacks cannot be
- * had (another CUPTI subscriber in the process), prepare() must launch no
- * kernel and the ranges are taken to be [flush] launch per launch, checked by
- * count.
+ * Ranges: auto range makes a range of *every* kernel launched in the profiled
+ * context during a pass: the flush kernel, any kernel prepare() launches, and
+ * the launch itself.  The collector subscribes to CUPTI's launch callbacks
+ * and logs, in order, which phase (prepare / flush / launch) of which launch
+ * each kernel came from; the k-th kernel of a pass is the k-th range.  It
+ * then checks that the range count equals the kernel count, that every pass
+ * launched the same kernels, and that launch(user, i) enqueued exactly one
+ * kernel, and fails with GMC_ERR_RANGES or GMC_ERR_LAUNCH otherwise.  When
+ * the callbacks cannot be had (another CUPTI subscriber in the process),
+ * prepare() must launch no kernel and the ranges are taken to be the flush
+ * kernel(s) then the launch, for each launch, checked by count.
  *
  * Not thread-safe: one session per process, launches from the thread that
  * calls gmc_profile_batch.  Graph launches are not supported.

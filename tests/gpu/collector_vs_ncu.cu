@@ -12,12 +12,16 @@
  * catalog's default metrics, L2 flushed before each launch), runs
  * `ncu --csv --print-units base --cache-control all --clock-control none
  * --metrics <same list>` on this program's plain mode, and compares value by
- * value.  Exact counts (sectors, requests, instructions, wavefronts,
- * conflicts) must agree within 1 %, ratios and percentages within 1 % or 0.5
- * points, DRAM bytes within 2 %.  Durations, rates and % of peak are compared
- * but only fail when they differ by more than 50 %: ncu measures them on
- * another run of the kernel, and neither side locks clocks (see
- * S_class_note).  It also checks known values (4 sectors per request for a
+ * value, twice (ncu's own spread is printed beside).  Counts (sectors,
+ * requests, instructions) must agree within 1 %, ratios and percentages
+ * within 1 % or 0.5 points, DRAM bytes read within 2 %.  Where ncu disagrees
+ * with itself the tolerance says so (S_class_note): shared-memory bank
+ * conflicts and wavefronts (0.1 per instruction), L2 hit rate (2 points),
+ * DRAM bytes written (2 % or 2 MiB, against ncu collecting DRAM bytes alone,
+ * since its multi-pass replay adds the write-backs of its own memory
+ * restore); a value between ncu's two runs agrees.  Durations, rates and %
+ * of peak warn beyond 15 % and fail beyond 50 %: they are measured on other
+ * runs of the kernel with clocks as found (ncu --clock-control none).  It also checks known values (4 sectors per request for a
  * coalesced warp, 32 at stride 8, 5 when misaligned, bank conflicts in the
  * unpadded transpose only), that a non-idempotent kernel is restored between
  * passes, that a second batch gives the same counts, that flush off leaves a
@@ -43,6 +47,7 @@ extern "C" {
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -866,6 +871,10 @@ static int S_mode_compare(const options &o)
            dev.name, dev.chip, dev.cc_major, dev.cc_minor, dev.sm_count, dev.mem_clock_khz,
            dev.bus_width_bits, dev.theoretical_gbs, dev.l2_bytes,
            (double)dev.global_mem_bytes / (1 << 30));
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    printf("date: %s\n", date);
     printf("driver %s, CUDA driver API %d, runtime %d, CUPTI API %lld\n",
            dev.driver_version[0] ? dev.driver_version : "(unknown)", dev.cuda_driver_api,
            dev.cuda_runtime, dev.cupti_api);
@@ -1076,6 +1085,13 @@ static int S_mode_compare(const options &o)
                 n2 = d2[i].values[1];
             }
             int verdict = S_compare(c, a, n, S_conflict_slack(metrics, &v[i * M], m), &rel);
+            /* ncu disagrees with itself by at least this much: a value between
+             * its two runs, or within tolerance of the second, agrees. */
+            double rel_b;
+            if (verdict != 0 && !std::isnan(n2) &&
+                ((a >= std::fmin(n, n2) && a <= std::fmax(n, n2)) ||
+                 S_compare(c, a, n2, S_conflict_slack(metrics, &v[i * M], m), &rel_b) == 0))
+                verdict = 0;
             worst[m] = std::fmax(worst[m], rel);
             if (!std::isnan(n) && !std::isnan(n2) && std::fmax(std::fabs(n), std::fabs(n2)) > 0)
                 rel2 = std::fabs(n - n2) / std::fmax(std::fabs(n), std::fabs(n2));
