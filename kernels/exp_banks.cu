@@ -3,24 +3,27 @@
  * Shared memory is 32 banks of 4-byte words; word w lives in bank w % 32.  A
  * warp's load is served in one wavefront when its 32 words sit in 32 different
  * banks (or are the same word); k different words in one bank take k.  Here
- * every thread of a warp reads word m * stride for a distinct m = 0..31, so
- * stride s (a power of two) puts s words on each bank used: an s-way conflict.
- * Padding the array by one word per 32 (word w stored at w + w/32) shifts each
- * 32-word row by one bank and spreads every stride over all 32 banks.
+ * lane l of every warp reads word l * stride (plus a whole number of 32-word
+ * rows, which keeps every lane on its bank), so stride s (a power of two) puts
+ * s words on each bank used: an s-way conflict.  Padding the array by one word
+ * per 32 (word w stored at w + w/32) shifts each row by one bank and spreads
+ * every stride over all 32 banks.
  *
  * Run: build/tests/gpu/suite_validate --only banks   (build/gpumem-report collect --only banks)
  *
  * variants:
  *   unpadded   s[w]: stride 1 is conflict-free, stride 2^k is a 2^k-way conflict
- *   padded     s[w + w/32]: conflict-free for every stride (one extra shift and add)
+ *   padded     s[w + w/32]: conflict-free for every stride
  *
- * The global traffic is identical in every case and small: a block stages 4 KiB
- * from global memory (4 floats per thread, coalesced, conflict-free stores) and
- * writes one float per thread; then each thread does `reps` shared loads.  With
- * 2^20 threads and reps = 512: 20 MiB of global traffic (~7 us) against 2^15
- * warps x 512 = 16.8 M shared load instructions, 127 k cycles per SM when
- * conflict-free (~70 us at 1.8 GHz) and 32 times that at stride 32, so the time
- * and the wavefront counters follow the conflicts.
+ * Both variants execute the same instructions: each thread computes its base
+ * address once, then the 32 unrolled steps read base + r * 32 words (padded:
+ * base + r * 33) with constant offsets, one load and one add per step, so the
+ * shared-memory wavefronts, not address arithmetic, set the pace.  The global
+ * traffic is identical and small: a block stages 8 KiB (8 floats per thread,
+ * coalesced, conflict-free stores) and writes one float per thread.  With 2^20
+ * threads and reps = 512: 36 MiB of global traffic (~12 us) against 2^15 warps
+ * x 512 = 16.8 M shared load instructions, 127 k wavefronts per SM when
+ * conflict-free (~70 us at 1.8 GHz) and 32 times that at stride 32.
  */
 #include "exp_b.h"
 #include "ref_b.h"
@@ -48,10 +51,17 @@ __device__ __forceinline__ void banks_body(const float *in, float *out, int stri
         s[banks_slot<PAD>(w)] = src[w];
     __syncthreads();
 
-    int lane = threadIdx.x & 31;
+    /* word w + 32 r sits at slot(w) + 32 r unpadded, slot(w) + 33 r padded;
+     * volatile: every step is a real load (nothing in shared memory changes,
+     * so the compiler could otherwise keep the 32 values in registers) */
+    const int row = PAD ? 33 : 32;
+    const volatile float *p = s + banks_slot<PAD>((threadIdx.x & 31) * stride);
     float sum = 0.0f;
-    for (int r = 0; r < reps; ++r)
-        sum += s[banks_slot<PAD>(((lane + r) & 31) * stride)];
+    for (int r0 = 0; r0 < reps; r0 += GM_BANKS_UNROLL) {
+#pragma unroll
+        for (int r = 0; r < GM_BANKS_UNROLL; ++r)
+            sum += p[r * row];
+    }
     out[(size_t)blockIdx.x * GM_BANKS_BLOCK + threadIdx.x] = sum;
 }
 
@@ -152,13 +162,13 @@ gm_status banks_describe(gm_case *c, gm_error *err)
 {
     long long threads = gm_case_param(c, "threads", 0);
     long long stride = gm_case_param(c, "stride", 1), reps = gm_case_param(c, "reps", 0);
-    if (stride < 1 || stride > 32 || reps < 1 || reps > 1 << 20 || threads < GM_BANKS_BLOCK ||
-        threads % GM_BANKS_BLOCK || threads > 1LL << 28)
+    if (stride < 1 || stride > 32 || reps < 1 || reps > 1 << 20 || reps % GM_BANKS_UNROLL ||
+        threads < GM_BANKS_BLOCK || threads % GM_BANKS_BLOCK || threads > 1LL << 28)
         return gm_fail(err, GM_ERR_VALUE,
                        "banks/%s: stride = %lld, reps = %lld, threads = %lld: need stride in "
-                       "1..32 (lane 31 x stride must stay inside the %d staged words), reps in "
-                       "1..2^20, threads a multiple of %d up to 2^28",
-                       c->variant->name, stride, reps, threads, GM_BANKS_WORDS, GM_BANKS_BLOCK);
+                       "1..32 (lane 31 x stride must stay inside the staged words), reps a "
+                       "multiple of %d up to 2^20, threads a multiple of %d up to 2^28",
+                       c->variant->name, stride, reps, threads, GM_BANKS_UNROLL, GM_BANKS_BLOCK);
     long long words = GM_BANKS_WORDS;
     if (gm_b_is(c, "padded"))
         words += GM_BANKS_WORDS / 32;
@@ -166,7 +176,7 @@ gm_status banks_describe(gm_case *c, gm_error *err)
         return gm_fail(err, GM_ERR_VALUE, "banks: unknown variant '%s'", c->variant->name);
     gm_b_set_shape(c, dim3((unsigned)(threads / GM_BANKS_BLOCK)), dim3(GM_BANKS_BLOCK), 4 * words);
     snprintf(c->kernel, sizeof c->kernel, "banks_kernel_%s", c->variant->name);
-    c->bytes_read = threads / GM_BANKS_BLOCK * GM_BANKS_WORDS * 4;   /* 16 B per thread */
+    c->bytes_read = threads / GM_BANKS_BLOCK * GM_BANKS_WORDS * 4;   /* 32 B per thread */
     c->bytes_written = threads * 4;
     c->flops = threads * reps;   /* one add per shared load */
     snprintf(c->note, sizeof c->note,

@@ -18,8 +18,8 @@
  *   tiled_padded        tiled with [T][T+1] arrays (seed 004's padding, same access pattern)
  *   tiled_kmajor        A's tile stored k-major (as[k][row]): the store strides T words
  *   tiled_kmajor_padded k-major with [T][T+1]: the store walks the banks
- *   double_buffer       tiled_padded with two tile buffers: the next tile's global loads
- *                       are issued before the current tile's arithmetic, one barrier per tile
+ *   double_buffer       tiled with two tile buffers: the next tile's global loads are
+ *                       issued before the current tile's arithmetic, one barrier per tile
  *
  * Napkin math: 2 n^3 flops; each input read once = 8 n^2 bytes, output 4 n^2.
  * naive reads A's row (one sector per warp row, broadcast) and B's row segment
@@ -66,11 +66,14 @@ __global__ void matmul_kernel_constant(const float *a, float *c, int n)
     c[(size_t)row * n + col] = s;
 }
 
-/* One T x T output tile per block.  KMAJOR stores A's tile transposed, so the
- * store as[tx][ty] of a warp (tx = 0..T-1) strides T words: T = 16 puts 8
- * threads on each of 4 banks (8-way conflict); PAD = 1 makes the stride T+1,
- * coprime with 32.  The reads as[ty][k] / as[k][ty] and bs[k][tx] are
- * broadcasts or consecutive words in every layout. */
+/* One T x T output tile per block.  With T = 16 a warp is two rows of the
+ * block (ty = 0, 1).  KMAJOR stores A's tile transposed: the store as[tx][ty]
+ * strides 16 words across tx, 8 threads on each of banks 0, 1, 16, 17 (an
+ * 8-way conflict); PAD = 1 makes the stride 17, and the 32 stores then share
+ * a bank only once (tx 15 of row 1 wraps onto tx 0 of row 0).  On the
+ * row-major tile PAD = 1 has nothing to fix and adds that one 2-way overlap
+ * (word 32 of the second row meets word 0).  The reads as[ty][k], as[k][ty]
+ * and bs[k][tx] are broadcasts or consecutive words in every layout. */
 template <int T, int PAD, bool KMAJOR>
 __device__ __forceinline__ void matmul_tiled_body(const float *a, const float *b, float *c,
                                                   int n)
@@ -128,8 +131,8 @@ __global__ void matmul_kernel_tiled_kmajor_padded(const float *a, const float *b
 template <int T>
 __global__ void matmul_kernel_double_buffer(const float *a, const float *b, float *c, int n)
 {
-    __shared__ float as[2][T][T + 1];
-    __shared__ float bs[2][T][T + 1];
+    __shared__ float as[2][T][T];
+    __shared__ float bs[2][T][T];
     int tx = threadIdx.x, ty = threadIdx.y;
     int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
     int tiles = (n + T - 1) / T;
@@ -307,14 +310,14 @@ gm_status matmul_describe(gm_case *c, gm_error *err)
                        "or 32",
                        c->variant->name, n, bs);
     /* shared arrays per block, floats: two T x T tiles, +1 column when padded,
-     * twice that when double-buffered */
+     * two of each when double-buffered */
     long long t = bs, words = 0;
     if (gm_b_is(c, "tiled") || gm_b_is(c, "tiled_kmajor"))
         words = 2 * t * t;
     else if (gm_b_is(c, "tiled_padded") || gm_b_is(c, "tiled_kmajor_padded"))
         words = 2 * t * (t + 1);
     else if (gm_b_is(c, "double_buffer"))
-        words = 4 * t * (t + 1);
+        words = 4 * t * t;
     else if (!gm_b_is(c, "naive") && !gm_b_is(c, "constant"))
         return gm_fail(err, GM_ERR_VALUE, "matmul: unknown variant '%s'", c->variant->name);
     unsigned g = (unsigned)((n + bs - 1) / bs);

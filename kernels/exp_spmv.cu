@@ -20,7 +20,8 @@
  *               the longest one
  *   jds         jagged diagonals: rows sorted by length, entry d of the sorted rows
  *               stored contiguously: coalesced like ELLPACK without the padding;
- *               neighbouring threads have similar lengths
+ *               neighbouring threads have similar lengths (each thread reads its
+ *               row's length first, 4 B per row beyond the CSR bytes)
  *
  * Napkin math (rows = 2^18): nnz = 2.76 M; CSR is nnz x 8 B + row pointers = 22 MiB;
  * ELLPACK stores rows x 256 slots x 8 B = 512 MiB, 24x the nonzeros, and reads
@@ -88,21 +89,23 @@ __global__ void spmv_kernel_ell(int rows, int width, const int *__restrict__ ell
     y[r] = s;
 }
 
-__global__ void spmv_kernel_jds(int rows, int width, const int *__restrict__ perm,
-                                const int *__restrict__ jd_ptr, const int *__restrict__ jd_col,
-                                const float *__restrict__ jd_val, const float *__restrict__ x,
-                                float *__restrict__ y)
+/* Each thread knows its row's length up front (jd_len, in sorted order), so
+ * the loop has a trip count and its loads can be issued ahead, as in CSR; the
+ * diagonal starts jd_ptr[d] are the same word for the whole warp (one
+ * broadcast per step). */
+__global__ void spmv_kernel_jds(int rows, const int *__restrict__ perm,
+                                const int *__restrict__ jd_len, const int *__restrict__ jd_ptr,
+                                const int *__restrict__ jd_col, const float *__restrict__ jd_val,
+                                const float *__restrict__ x, float *__restrict__ y)
 {
     int r = blockIdx.x * blockDim.x + threadIdx.x;   /* position in the sorted order */
     if (r >= rows)
         return;
     float s = 0.0f;
-    /* jd_ptr[d] is the same word for the whole warp: one broadcast per step */
-    for (int d = 0; d < width; ++d) {
-        int beg = jd_ptr[d];
-        if (r >= jd_ptr[d + 1] - beg)
-            break;
-        s += jd_val[beg + r] * x[jd_col[beg + r]];
+    int len = jd_len[r];
+    for (int d = 0; d < len; ++d) {
+        int at = jd_ptr[d] + r;
+        s += jd_val[at] * x[jd_col[at]];
     }
     y[perm[r]] = s;
 }
@@ -169,7 +172,7 @@ typedef struct {
     int rows;
     S_matrix *m;
     /* device: the variant's format and y */
-    int *d_row_ptr, *d_col, *d_perm, *d_jd_ptr;
+    int *d_row_ptr, *d_col, *d_perm, *d_jd_len, *d_jd_ptr;
     float *d_val, *d_y;
 } S_state;
 
@@ -218,8 +221,14 @@ static gm_status S_upload_format(gm_case *c, S_state *st, gm_error *err)
     rc = gm_ref_csr_to_jds(rows, m->row_ptr, m->col, m->val, width, perm, jp, jc, jv);
     if (rc != GM_OK)
         rc = gm_fail(err, rc, "spmv: out of host memory sorting %d rows for JDS", rows);
+    /* the sorted rows' lengths (reusing perm's order) */
+    int *len = (int *)gm_xmalloc((size_t)rows * sizeof(int));
+    for (int r = 0; r < rows && rc == GM_OK; ++r)
+        len[r] = m->row_ptr[perm[r] + 1] - m->row_ptr[perm[r]];
     if (rc == GM_OK)
         rc = S_upload((void **)&st->d_perm, perm, (size_t)rows * sizeof(int), err);
+    if (rc == GM_OK)
+        rc = S_upload((void **)&st->d_jd_len, len, (size_t)rows * sizeof(int), err);
     if (rc == GM_OK)
         rc = S_upload((void **)&st->d_jd_ptr, jp, ((size_t)width + 1) * sizeof(int), err);
     if (rc == GM_OK)
@@ -227,6 +236,7 @@ static gm_status S_upload_format(gm_case *c, S_state *st, gm_error *err)
     if (rc == GM_OK)
         rc = S_upload((void **)&st->d_val, jv, nnz * sizeof(float), err);
     free(perm);
+    free(len);
     free(jp);
     free(jc);
     free(jv);
@@ -267,7 +277,7 @@ gm_status spmv_launch_ell(gm_case *c, cudaStream_t s, gm_error *err)
 gm_status spmv_launch_jds(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    spmv_kernel_jds<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(st->rows, st->m->width, st->d_perm,
+    spmv_kernel_jds<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(st->rows, st->d_perm, st->d_jd_len,
                                                            st->d_jd_ptr, st->d_col, st->d_val,
                                                            st->m->d_x, st->d_y);
     GM_CUDA_LAUNCHED();
@@ -354,6 +364,7 @@ void spmv_teardown(gm_case *c)
     cudaFree(st->d_row_ptr);
     cudaFree(st->d_col);
     cudaFree(st->d_perm);
+    cudaFree(st->d_jd_len);
     cudaFree(st->d_jd_ptr);
     cudaFree(st->d_val);
     cudaFree(st->d_y);

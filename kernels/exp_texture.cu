@@ -11,7 +11,7 @@
  *
  * Run: build/tests/gpu/suite_validate --only texture   (build/gpumem-report collect --only texture)
  *
- * variants (blocks of 32 x 8 threads, one output cell per thread):
+ * variants (blocks of 32 x 8 threads, two output cells per thread, 8 rows apart):
  *   global    four corner loads through ordinary global loads (row-major field), bilinear
  *             weights and clamping in the kernel
  *   readonly  the same through the read-only path (const __restrict__ + __ldg)
@@ -37,6 +37,7 @@
 
 #define ADV_BX 32
 #define ADV_BY 8
+#define ADV_CELLS 2   /* cells per thread, ADV_BY rows apart */
 #define ADV_DT 1.0f
 
 /* ---- reference: gm_ref_advect (ref_b_dense.c) ----------------------------- */
@@ -60,15 +61,10 @@ __device__ __forceinline__ float advect_load(const float *p, size_t i)
     return READONLY ? __ldg(p + i) : p[i];
 }
 
+/* Bilinear sample of q at departure point p, indices clamped to the field. */
 template <bool READONLY>
-__device__ __forceinline__ void advect_body(const float *q, const float *u, const float *v,
-                                            float *out, int w, int h)
+__device__ __forceinline__ float advect_sample(const float *q, float2 p, int w, int h)
 {
-    int x = blockIdx.x * ADV_BX + threadIdx.x, y = blockIdx.y * ADV_BY + threadIdx.y;
-    if (x >= w || y >= h)
-        return;
-    size_t i = (size_t)y * w + x;
-    float2 p = advect_departure(x, y, advect_load<READONLY>(u, i), advect_load<READONLY>(v, i), w, h);
     float fx = floorf(p.x), fy = floorf(p.y);
     float a = p.x - fx, b = p.y - fy;
     int x0 = min(max((int)fx, 0), w - 1), x1 = min(max((int)fx + 1, 0), w - 1);
@@ -77,7 +73,38 @@ __device__ __forceinline__ void advect_body(const float *q, const float *u, cons
     float t10 = advect_load<READONLY>(q, (size_t)y0 * w + x1);
     float t01 = advect_load<READONLY>(q, (size_t)y1 * w + x0);
     float t11 = advect_load<READONLY>(q, (size_t)y1 * w + x1);
-    out[i] = (1.0f - b) * ((1.0f - a) * t00 + a * t10) + b * ((1.0f - a) * t01 + a * t11);
+    return (1.0f - b) * ((1.0f - a) * t00 + a * t10) + b * ((1.0f - a) * t01 + a * t11);
+}
+
+/* Each thread does ADV_CELLS cells, ADV_BY rows apart: all their velocity
+ * loads, then all their corner loads, then the stores, so twice the loads are
+ * in flight per thread (the corner loads wait on the velocity loads: two
+ * memory latencies back to back).  Stores come last because without
+ * __restrict__ a store may alias the inputs and would pin the later loads. */
+template <bool READONLY>
+__device__ __forceinline__ void advect_body(const float *q, const float *u, const float *v,
+                                            float *out, int w, int h)
+{
+    int x = blockIdx.x * ADV_BX + threadIdx.x;
+    int y = blockIdx.y * (ADV_BY * ADV_CELLS) + threadIdx.y;
+    if (x >= w)
+        return;
+    float2 p[ADV_CELLS];
+    float r[ADV_CELLS];
+#pragma unroll
+    for (int k = 0; k < ADV_CELLS; ++k) {
+        int yk = min(y + k * ADV_BY, h - 1);   /* rows past the edge redo the last row */
+        size_t i = (size_t)yk * w + x;
+        p[k] = advect_departure(x, yk, advect_load<READONLY>(u, i), advect_load<READONLY>(v, i),
+                                w, h);
+    }
+#pragma unroll
+    for (int k = 0; k < ADV_CELLS; ++k)
+        r[k] = advect_sample<READONLY>(q, p[k], w, h);
+#pragma unroll
+    for (int k = 0; k < ADV_CELLS; ++k)
+        if (y + k * ADV_BY < h)
+            out[(size_t)(y + k * ADV_BY) * w + x] = r[k];
 }
 
 __global__ void texture_kernel_global(const float *q, const float *u, const float *v, float *out,
@@ -97,13 +124,26 @@ __global__ void texture_kernel_texture(cudaTextureObject_t tq, const float *__re
                                        const float *__restrict__ v, float *__restrict__ out, int w,
                                        int h)
 {
-    int x = blockIdx.x * ADV_BX + threadIdx.x, y = blockIdx.y * ADV_BY + threadIdx.y;
-    if (x >= w || y >= h)
+    int x = blockIdx.x * ADV_BX + threadIdx.x;
+    int y = blockIdx.y * (ADV_BY * ADV_CELLS) + threadIdx.y;
+    if (x >= w)
         return;
-    size_t i = (size_t)y * w + x;
-    float2 p = advect_departure(x, y, u[i], v[i], w, h);
+    float2 p[ADV_CELLS];
+    float r[ADV_CELLS];
+#pragma unroll
+    for (int k = 0; k < ADV_CELLS; ++k) {
+        int yk = min(y + k * ADV_BY, h - 1);
+        size_t i = (size_t)yk * w + x;
+        p[k] = advect_departure(x, yk, u[i], v[i], w, h);
+    }
     /* texel centres sit at +0.5 in unnormalised coordinates */
-    out[i] = tex2D<float>(tq, p.x + 0.5f, p.y + 0.5f);
+#pragma unroll
+    for (int k = 0; k < ADV_CELLS; ++k)
+        r[k] = tex2D<float>(tq, p[k].x + 0.5f, p[k].y + 0.5f);
+#pragma unroll
+    for (int k = 0; k < ADV_CELLS; ++k)
+        if (y + k * ADV_BY < h)
+            out[(size_t)(y + k * ADV_BY) * w + x] = r[k];
 }
 
 /* ---- inputs shared by the cases of one n ----------------------------------- */
@@ -270,7 +310,7 @@ gm_status texture_describe(gm_case *c, gm_error *err)
     if (!gm_b_is(c, "global") && !gm_b_is(c, "readonly") && !gm_b_is(c, "texture"))
         return gm_fail(err, GM_ERR_VALUE, "texture: unknown variant '%s'", c->variant->name);
     gm_b_set_shape(c, dim3((unsigned)((n + ADV_BX - 1) / ADV_BX),
-                           (unsigned)((n + ADV_BY - 1) / ADV_BY)),
+                           (unsigned)((n + ADV_BY * ADV_CELLS - 1) / (ADV_BY * ADV_CELLS))),
                    dim3(ADV_BX, ADV_BY), 0);
     snprintf(c->kernel, sizeof c->kernel, "texture_kernel_%s", c->variant->name);
     c->bytes_read = 3 * 4 * n * n;   /* q, u, v once */

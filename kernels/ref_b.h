@@ -57,13 +57,18 @@ void gm_ref_transpose_range(const float *in, float *out, int rows, int cols, siz
 /* ---- 10: the bank-conflict kernel's sums, in the kernel's order ---------
  * Blocks of GM_BANKS_BLOCK threads; block b stages in[b*GM_BANKS_WORDS ..]
  * (GM_BANKS_WORDS words) in shared memory; thread t of the block (lane =
- * t % 32) then adds, for r = 0..reps-1, the staged word ((lane + r) % 32) *
- * stride (a float sum in that order) and writes it to out[b*GM_BANKS_BLOCK + t].
- * Padding moves words in shared memory, not the values read, so one reference
- * serves both layouts.  in has blocks*GM_BANKS_WORDS floats, out
- * blocks*GM_BANKS_BLOCK; the _range form computes out[begin..end). */
+ * t % 32) then adds, for r = 0..reps-1, the staged word lane*stride +
+ * 32*(r % GM_BANKS_UNROLL) (a float sum in that order) and writes it to
+ * out[b*GM_BANKS_BLOCK + t].  Stepping by whole 32-word rows keeps every
+ * lane on its bank, so the conflict degree is that of lane*stride, and lets
+ * the kernel address each step with a constant offset.  Padding moves words
+ * in shared memory, not the values read, so one reference serves both
+ * layouts.  reps is a multiple of GM_BANKS_UNROLL; in has
+ * blocks*GM_BANKS_WORDS floats, out blocks*GM_BANKS_BLOCK; the _range form
+ * computes out[begin..end). */
 #define GM_BANKS_BLOCK 256
-#define GM_BANKS_WORDS 1024   /* 32 rows of 32 words: stride 32 x lane 31 = 992 fits */
+#define GM_BANKS_UNROLL 32
+#define GM_BANKS_WORDS 2048   /* lane 31 x stride 32 = 992, + 31 rows of 32 = 1984 < 2048 */
 void gm_ref_banks(const float *in, float *out, long long blocks, int stride, int reps);
 void gm_ref_banks_range(const float *in, float *out, int stride, int reps, size_t begin,
                         size_t end);

@@ -70,7 +70,7 @@ void gm_ref_banks_range(const float *in, float *out, int stride, int reps, size_
         int lane = (int)(t % 32);
         float sum = 0.0f;   /* float, in the kernel's order: the result is exact */
         for (int r = 0; r < reps; ++r)
-            sum += s[((lane + r) % 32) * stride];
+            sum += s[lane * stride + 32 * (r % GM_BANKS_UNROLL)];
         out[t] = sum;
     }
 }

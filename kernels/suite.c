@@ -728,8 +728,8 @@ const gm_variant gm_suite[] = {
      .idempotent = true},
     {.experiment = &S_matmul,
      .name = "double_buffer",
-     .layout = "padded tiles in two buffers: the next tile's loads are in flight during the "
-               "current tile's arithmetic; one barrier per tile",
+     .layout = "tiled with two buffers per operand: the next tile's loads are in flight during "
+               "the current tile's arithmetic; one barrier per tile",
      .params = {S_MM_TILE, S_MM_TILE_BLOCK},
      GM_FNS(matmul),
      .launch = matmul_launch_double_buffer,

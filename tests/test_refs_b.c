@@ -105,18 +105,21 @@ Test(refs_b, banks_sums_by_hand)
         in[w] = (float)w;
 
     gm_ref_banks(in, out, 2, 1, 3);
-    cr_expect_eq(out[0], 0.0f + 1 + 2);          /* lane 0: words 0, 1, 2 */
-    cr_expect_eq(out[31], 31.0f + 0 + 1);        /* lane 31 wraps to words 0, 1 */
-    cr_expect_eq(out[32], out[0]);               /* lane 0 of warp 1 reads the same */
-    /* block 1 reads its own words 1024.. */
-    cr_expect_eq(out[GM_BANKS_BLOCK], 1024.0f + 1025 + 1026);
+    cr_expect_eq(out[0], 0.0f + 32 + 64);              /* lane 0: words 0, 32, 64 */
+    cr_expect_eq(out[31], 31.0f + 63 + 95);            /* lane 31: 31 + one row, two rows */
+    cr_expect_eq(out[32], out[0]);                     /* lane 0 of warp 1 reads the same */
+    /* block 1 reads its own words from 2048 on */
+    cr_expect_eq(out[GM_BANKS_BLOCK], 2048.0f + 2080 + 2112);
 
     gm_ref_banks(in, out, 1, 32, 3);
-    cr_expect_eq(out[0], 0.0f + 32 + 64);        /* stride 32: rows 0, 1, 2 */
-    cr_expect_eq(out[31], 31.0f * 32 + 0 + 32);  /* row 31 then wraps to rows 0, 1 */
+    cr_expect_eq(out[0], 0.0f + 32 + 64);              /* stride 32: lane 0 starts at 0 */
+    cr_expect_eq(out[31], 992.0f + 1024 + 1056);       /* lane 31 starts at 31 x 32 */
 
-    gm_ref_banks_range(in, out, 4, 2, 300, 301); /* block 1, thread 44: lane 12 */
-    cr_expect_eq(out[300], 1024.0f + 48 + 1024 + 52);
+    gm_ref_banks(in, out, 1, 1, 34);                   /* the row offset wraps after 32 steps */
+    cr_expect_eq(out[0], 32.0f * (31 * 32 / 2) + 0 + 32);
+
+    gm_ref_banks_range(in, out, 4, 2, 300, 301);       /* block 1, thread 44: lane 12 */
+    cr_expect_eq(out[300], (2048.0f + 48) + (2048 + 48 + 32));
     free(in);
     free(out);
 }
