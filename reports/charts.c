@@ -8,6 +8,7 @@
 
 #include "catalog.h"
 #include "escape.h"
+#include "output.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -81,66 +82,6 @@ double gm_run_shared_wpi(const gm_run *run, bool store)
     return waves / inst;
 }
 
-/* ---- number formatting ---------------------------------------------------- */
-
-void gm_fmt_num(gm_buf *b, double v, int sig)
-{
-    if (!isfinite(v)) {
-        gm_buf_puts(b, "—");
-        return;
-    }
-    if (v == 0) {
-        gm_buf_puts(b, "0");
-        return;
-    }
-    /* digits after the point so that `sig` digits are significant:
-     * 2532.6 -> 0 ("2533"), 0.05314 -> 4 ("0.0531") for sig = 3 */
-    int d = sig - 1 - (int)floor(log10(fabs(v)));
-    if (d < 0)
-        d = 0;
-    if (d > 9)
-        d = 9;
-    gm_buf_printf(b, "%.*f", d, v);
-}
-
-void gm_fmt_bytes(gm_buf *b, double v)
-{
-    static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    if (!isfinite(v)) {
-        gm_buf_puts(b, "—");
-        return;
-    }
-    if (fabs(v) < 1024) {
-        gm_buf_printf(b, "%.0f B", v);
-        return;
-    }
-    int u = -1;
-    while (fabs(v) >= 1024 && u < 5) {
-        v /= 1024;
-        u++;
-    }
-    int d = fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2;
-    gm_buf_printf(b, "%.*f %s", d, v, units[u]);
-}
-
-void gm_fmt_value(gm_buf *b, const gm_value *v)
-{
-    switch (v->kind) {
-    case GM_V_ABSENT: gm_buf_puts(b, "—"); break;
-    case GM_V_INT: gm_buf_printf(b, "%lld", v->i); break;
-    case GM_V_REAL: {
-        /* shortest of %.15g / %.17g that reads back as the same double */
-        char tmp[64];
-        snprintf(tmp, sizeof tmp, "%.15g", v->r);
-        if (strtod(tmp, NULL) != v->r)
-            snprintf(tmp, sizeof tmp, "%.17g", v->r);
-        gm_buf_puts(b, tmp);
-        break;
-    }
-    case GM_V_STR: gm_buf_puts(b, v->s ? v->s : ""); break;
-    }
-}
-
 /* ---- sections ------------------------------------------------------------- */
 
 static void S_push_run(const gm_run ***v, size_t *n, const gm_run *run)
@@ -149,8 +90,7 @@ static void S_push_run(const gm_run ***v, size_t *n, const gm_run *run)
     (*v)[(*n)++] = run;
 }
 
-/* Same useful work: equal bytes read, bytes written and flops (absent equals absent). */
-static bool S_same_work(const gm_run *a, const gm_run *b)
+bool gm_runs_same_work(const gm_run *a, const gm_run *b)
 {
     return S_value_eq(&a->bytes_read, &b->bytes_read) &&
            S_value_eq(&a->bytes_written, &b->bytes_written) && S_value_eq(&a->flops, &b->flops);
@@ -173,12 +113,12 @@ static void S_section_group(gm_section *s)
             continue;
         bool seen = false;
         for (size_t j = 0; j < i && !seen; j++)
-            seen = gm_run_passed(s->runs[j]) && S_same_work(s->runs[j], a);
+            seen = gm_run_passed(s->runs[j]) && gm_runs_same_work(s->runs[j], a);
         if (seen)
             continue;
         size_t count = 0;
         for (size_t j = i; j < s->n_runs; j++)
-            count += gm_run_passed(s->runs[j]) && S_same_work(s->runs[j], a);
+            count += gm_run_passed(s->runs[j]) && gm_runs_same_work(s->runs[j], a);
         if (count > best_count ||
             (count == best_count && S_work_bytes(a) > S_work_bytes(rep_best))) {
             best_count = count;
@@ -188,7 +128,7 @@ static void S_section_group(gm_section *s)
     if (!rep_best)
         return;
     for (size_t i = 0; i < s->n_runs; i++)
-        if (gm_run_passed(s->runs[i]) && S_same_work(s->runs[i], rep_best))
+        if (gm_run_passed(s->runs[i]) && gm_runs_same_work(s->runs[i], rep_best))
             S_push_run(&s->group, &s->n_group, s->runs[i]);
 
     size_t timed = 0;
@@ -321,6 +261,20 @@ void gm_runs_case_label(const gm_run *const *set, size_t n, const gm_run *run, c
     gm_runs_params(set, n, run, skip, &tmp);
     if (tmp.len)
         gm_buf_printf(b, " (%s)", tmp.data);
+    gm_buf_free(&tmp);
+}
+
+void gm_runs_case_md(const gm_run *const *set, size_t n, const gm_run *run, const char *skip,
+                     gm_buf *b)
+{
+    gm_esc_md_code(b, run->variant ? run->variant : "");
+    gm_buf tmp = GM_BUF_INIT;
+    gm_runs_params(set, n, run, skip, &tmp);
+    if (tmp.len) {
+        gm_buf_puts(b, " (");
+        gm_esc_md(b, tmp.data);
+        gm_buf_puts(b, ")");
+    }
     gm_buf_free(&tmp);
 }
 
@@ -969,27 +923,6 @@ static char *S_path_join(const char *dir, const char *name)
     return gm_buf_detach(&b);
 }
 
-static gm_status S_read_all(const char *path, char **out, gm_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gm_fail(err, GM_ERR_IO, "%s: %s", path, strerror(errno));
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_puts(&b, "");
-    char chunk[16384];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        gm_buf_put(&b, chunk, got);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        gm_buf_free(&b);
-        return gm_fail(err, GM_ERR_IO, "%s: read error", path);
-    }
-    *out = gm_buf_detach(&b);
-    return GM_OK;
-}
-
 /* Remove the private directory and every plain file in it (all of them ours). */
 static void S_rm_private_dir(const char *dir)
 {
@@ -1013,7 +946,7 @@ static void S_log_excerpt(const char *logpath, char *out, size_t cap)
 {
     out[0] = '\0';
     char *log = NULL;
-    if (S_read_all(logpath, &log, NULL) != GM_OK)
+    if (gm_file_read(logpath, &log, NULL) != GM_OK)
         return;
     size_t len = 0;
     int lines = 0;
@@ -1060,17 +993,10 @@ gm_status gm_charts_draw(gm_charts *c, const char *gnuplot, gm_error *err)
         goto done;
     }
     script = gm_charts_script(c);
-    size_t len = strlen(script), off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, script + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            st = gm_fail(err, GM_ERR_IO, "%s: %s", scriptpath, strerror(errno));
-            close(fd);
-            goto done;
-        }
-        off += (size_t)w;
+    st = gm_fd_write_all(fd, scriptpath, script, strlen(script), err);
+    if (st != GM_OK) {
+        close(fd);
+        goto done;
     }
     if (close(fd) != 0) {
         st = gm_fail(err, GM_ERR_IO, "%s: %s", scriptpath, strerror(errno));
@@ -1150,7 +1076,7 @@ gm_status gm_charts_draw(gm_charts *c, const char *gnuplot, gm_error *err)
         gm_buf_printf(&f, "%s/%s.svg", dir, c->v[i].name);
         free(c->v[i].svg);
         c->v[i].svg = NULL;
-        st = S_read_all(f.data, &c->v[i].svg, err);
+        st = gm_file_read(f.data, &c->v[i].svg, err);
         gm_buf_free(&f);
         if (st != GM_OK) {
             char excerpt[600];

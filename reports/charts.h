@@ -15,6 +15,7 @@
 #define GM_CHARTS_H
 
 #include "buf.h"
+#include "fmt.h"
 #include "gm_error.h"
 #include "results.h"
 
@@ -61,6 +62,10 @@ void gm_runs_params(const gm_run *const *set, size_t n, const gm_run *run, const
 /* "variant" or "variant (name=value, ...)" with the parameters varying across set. */
 void gm_runs_case_label(const gm_run *const *set, size_t n, const gm_run *run, const char *skip,
                         gm_buf *b);
+/* The same in Markdown: the variant as a code span, the parameters as
+ * escaped text: "`stride` (stride\=8)". */
+void gm_runs_case_md(const gm_run *const *set, size_t n, const gm_run *run, const char *skip,
+                     gm_buf *b);
 /* The point the group was compared at: the parameters every run of the group
  * shares with one value, e.g. "n=16777216" (nothing when none).  Unescaped. */
 void gm_section_group_label(const gm_section *s, gm_buf *b);
@@ -89,22 +94,18 @@ typedef struct {
 void gm_section_sweep(const gm_section *s, gm_sweep_plan *out);
 void gm_sweep_plan_free(gm_sweep_plan *p);
 
+/* Same useful work: equal bytes read, bytes written and flops, of the same
+ * kind (absent equals absent).  The one test of "same work" the report makes:
+ * the comparison group is built with it, and findings compare a run with its
+ * peers by it. */
+bool gm_runs_same_work(const gm_run *a, const gm_run *b);
+
 /* Passed: check passed.  Failed/error runs are excluded from every comparison,
  * chart and speed claim. */
 bool gm_run_passed(const gm_run *run);
 double gm_run_median_ms(const gm_run *run);        /* NaN when no timing */
 /* Shared-memory wavefronts per shared instruction (ld: 1 is ideal); NaN when absent. */
 double gm_run_shared_wpi(const gm_run *run, bool store);
-
-/* ---- number formatting (shared by the text and the chart labels) --------- */
-
-/* v with `sig` significant digits, never in exponent form ("0.0531", "2532",
- * "4.0" for sig=2 and v=4); "—" for NaN. */
-void gm_fmt_num(gm_buf *b, double v, int sig);
-/* Bytes with binary prefixes when big: "512 B", "64.0 MiB", "1.00 GiB"; "—" for NaN. */
-void gm_fmt_bytes(gm_buf *b, double v);
-/* A parameter value: integer, number (%.17g trimmed) or the string as is. */
-void gm_fmt_value(gm_buf *b, const gm_value *v);
 
 /* ---- charts -------------------------------------------------------------- */
 

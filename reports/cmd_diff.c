@@ -9,6 +9,7 @@
  */
 #include "cli.h"
 #include "diff.h"
+#include "output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -193,52 +194,6 @@ static bool S_ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Write data to a new temporary file beside path; its name in *tmp (caller
- * frees).  The file gets the mode a plain create would (0666 less umask). */
-static bool S_write_temp(const char *path, const char *data, char **tmp)
-{
-    size_t n = strlen(path);
-    *tmp = malloc(n + 16);
-    if (!*tmp) {
-        gm_cli_error("out of memory");
-        return false;
-    }
-    snprintf(*tmp, n + 16, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(*tmp);
-    if (fd < 0) {
-        gm_cli_error("diff: cannot create a file beside '%s': %s", path, strerror(errno));
-        free(*tmp);
-        *tmp = NULL;
-        return false;
-    }
-    mode_t mask = umask(0);
-    umask(mask);
-    (void)fchmod(fd, 0666 & ~mask);
-    size_t len = strlen(data), off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            gm_cli_error("diff: cannot write '%s': %s", *tmp, strerror(errno));
-            close(fd);
-            unlink(*tmp);
-            free(*tmp);
-            *tmp = NULL;
-            return false;
-        }
-        off += (size_t)w;
-    }
-    if (close(fd) != 0) {
-        gm_cli_error("diff: cannot write '%s': %s", *tmp, strerror(errno));
-        unlink(*tmp);
-        free(*tmp);
-        *tmp = NULL;
-        return false;
-    }
-    return true;
-}
-
 static int S_exit_code(const gm_diff *d, const S_args *a)
 {
     if (!d->comparable && !a->force)
@@ -281,7 +236,7 @@ int gm_cmd_diff(int argc, char **argv)
     }
     rc = S_exit_code(&d, &a);
 
-    gm_diff_render ro = {a.files[0], a.files[1], a.only_changed, (size_t)a.max_rows};
+    gm_diff_render ro = {a.files[0], a.files[1], a.only_changed, (size_t)a.max_rows, false};
     bool html = a.out && (a.format ? strcmp(a.format, "html") == 0
                                    : S_ends_with(a.out, ".html") || S_ends_with(a.out, ".htm"));
     if (html) {
@@ -299,20 +254,18 @@ int gm_cmd_diff(int argc, char **argv)
 
     /* Both outputs reach their temporary files before either is renamed, so
      * a failure leaves neither half-written. */
-    if ((a.out && !S_write_temp(a.out, html ? out : md, &tmp_out)) ||
-        (a.json && !S_write_temp(a.json, json, &tmp_json))) {
-        rc = GM_EXIT_USAGE;
-        goto done;
-    }
-    if (tmp_out && rename(tmp_out, a.out) != 0) {
-        gm_cli_error("diff: cannot rename '%s' to '%s': %s", tmp_out, a.out, strerror(errno));
+    const char *text = html ? out : md;
+    if ((a.out && gm_file_write_temp(a.out, text, strlen(text), &tmp_out, &err) != GM_OK) ||
+        (a.json && gm_file_write_temp(a.json, json, strlen(json), &tmp_json, &err) != GM_OK) ||
+        (tmp_out && gm_file_replace(tmp_out, a.out, &err) != GM_OK)) {
+        gm_cli_error("diff: %s", err.message);
         rc = GM_EXIT_USAGE;
         goto done;
     }
     free(tmp_out);
     tmp_out = NULL;
-    if (tmp_json && rename(tmp_json, a.json) != 0) {
-        gm_cli_error("diff: cannot rename '%s' to '%s': %s", tmp_json, a.json, strerror(errno));
+    if (tmp_json && gm_file_replace(tmp_json, a.json, &err) != GM_OK) {
+        gm_cli_error("diff: %s", err.message);
         rc = GM_EXIT_USAGE;
         goto done;
     }

@@ -8,11 +8,9 @@
 #include "render.h"
 #include "results.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #ifndef GM_DATADIR
 #define GM_DATADIR "/usr/local/share/gpumem-report"
@@ -36,17 +34,6 @@ static void S_usage(FILE *f)
           "                     the same results give the same bytes)\n"
           "  -h, --help         this text\n",
           f);
-}
-
-/* Where this program is, for templates/ next to the build directory. */
-static char *S_exe_path(void)
-{
-    char buf[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0)
-        return NULL;
-    buf[n] = '\0';
-    return strdup(buf);
 }
 
 int gm_cmd_render(int argc, char **argv)
@@ -115,7 +102,7 @@ int gm_cmd_render(int argc, char **argv)
         gm_cli_error("%s", err.message);
         return GM_EXIT_USAGE;
     }
-    char *exe = S_exe_path();
+    char *exe = gm_cli_exe_path();
     o.exe_path = exe;
     gm_status st = gm_render(&r, &o, &err);
     free(exe);

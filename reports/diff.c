@@ -9,9 +9,8 @@
 #include "buf.h"
 #include "escape.h"
 
-#include <cmark-gfm-core-extensions.h>
-#include <cmark-gfm-extension_api.h>
-#include <cmark-gfm.h>
+#include "output.h"
+
 #include <jansson.h>
 
 #include <ctype.h>
@@ -1099,15 +1098,24 @@ static void S_header_row(gm_buf *b, const char *label, const gm_diff *d,
     gm_buf_puts(b, " |\n");
 }
 
-/* Verdict, header table, banner and notes. */
-static void S_md_head(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
+/* "not judged (collected differently); 2 regressions, ..." */
+static void S_md_verdict(gm_buf *b, const gm_diff *d)
 {
     char *v = gm_diff_verdict(d);
-    gm_buf_puts(b, "### gpumem-report diff: ");
     if (!d->comparable && !d->forced)
         gm_buf_puts(b, "not judged (collected differently); ");
-    gm_buf_printf(b, "%s\n\n", v);
+    gm_buf_puts(b, v);
     free(v);
+}
+
+/* Verdict, header table, banner and notes. */
+static void S_md_head(gm_buf *b, const gm_diff *d, const gm_diff_render *ro, bool verdict)
+{
+    if (verdict) {
+        gm_buf_puts(b, "### gpumem-report diff: ");
+        S_md_verdict(b, d);
+        gm_buf_puts(b, "\n\n");
+    }
 
     gm_buf_puts(b, "| | Base | Head |\n|---|---|---|\n");
     S_header_row(b, "Commit", d, S_commit_cell);
@@ -1229,7 +1237,10 @@ static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
     if (shown == 0)
         gm_buf_puts(b, "No rows to show.\n");
     gm_buf_putc(b, '\n');
-    if (hidden)
+    if (hidden && ro->in_report)
+        gm_buf_printf(b, "%zu unchanged or within-noise rows not shown (`gpumem-report diff` "
+                         "lists them all).\n\n", hidden);
+    else if (hidden)
         gm_buf_printf(b, "%zu unchanged or within-noise rows not shown (`--only-changed`).\n\n",
                       hidden);
     if (cut)
@@ -1253,40 +1264,47 @@ static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
 
 char *gm_diff_to_markdown(const gm_diff *d, const gm_diff_render *ro)
 {
-    gm_diff_render none = {NULL, NULL, false, 0};
+    gm_diff_render none = {NULL, NULL, false, 0, false};
     if (!ro)
         ro = &none;
     gm_buf b = GM_BUF_INIT;
-    S_md_head(&b, d, ro);
+    S_md_head(&b, d, ro, true);
     S_md_body(&b, d, ro);
     return gm_buf_detach(&b);
+}
+
+void gm_diff_md_section(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
+{
+    gm_diff_render r = {NULL, NULL, true, 0, true};
+    if (ro) {
+        r = *ro;
+        r.only_changed = true;
+        r.in_report = true;
+    }
+    const gm_results *base = d->base;
+    gm_buf_puts(b, "## Changes since ");
+    if (base->commit && *base->commit) {
+        char shortid[13];
+        snprintf(shortid, sizeof shortid, "%s", base->commit);
+        gm_esc_md_code(b, shortid);
+        if (base->dirty == 1)
+            gm_buf_puts(b, " with uncommitted changes");
+    } else {
+        gm_esc_md_code(b, r.base_name ? r.base_name : "the baseline");
+    }
+    gm_buf_puts(b, "\n\nThese results against the baseline ");
+    gm_esc_md_code(b, r.base_name ? r.base_name : "base");
+    gm_buf_puts(b, ", run by run as `gpumem-report diff` compares them (the same pairing, "
+                   "thresholds and noise test): **");
+    S_md_verdict(b, d);
+    gm_buf_puts(b, "**.\n\n");
+    S_md_head(b, d, &r, false);
+    S_md_body(b, d, &r);
 }
 
 /* ======================================================================== */
 /* HTML                                                                     */
 /* ======================================================================== */
-
-static char *S_cmark(const char *md, gm_error *err)
-{
-    cmark_gfm_core_extensions_ensure_registered();
-    cmark_syntax_extension *table = cmark_find_syntax_extension("table");
-    if (!table) {
-        gm_fail(err, GM_ERR_UNSUPPORTED, "cmark-gfm has no table extension");
-        return NULL;
-    }
-    /* Safe mode (raw HTML dropped): every outside string is escaped already,
-     * this is a second lock on the same door. */
-    cmark_parser *p = cmark_parser_new(CMARK_OPT_DEFAULT);
-    cmark_parser_attach_syntax_extension(p, table);
-    cmark_parser_feed(p, md, strlen(md));
-    cmark_node *doc = cmark_parser_finish(p);
-    char *html = cmark_render_html(doc, CMARK_OPT_DEFAULT, cmark_parser_get_syntax_extensions(p));
-    char *out = gm_xstrdup(html);
-    cmark_get_default_mem_allocator()->free(html);
-    cmark_node_free(doc);
-    cmark_parser_free(p);
-    return out;
-}
 
 /* Cut a label to at most max bytes at a UTF-8 character boundary, adding "…". */
 static void S_label_cut(gm_buf *out, const char *s, size_t max)
@@ -1419,14 +1437,15 @@ static const char S_css[] =
 
 char *gm_diff_to_html(const gm_diff *d, const gm_diff_render *ro, gm_error *err)
 {
-    gm_diff_render none = {NULL, NULL, false, 0};
+    gm_diff_render none = {NULL, NULL, false, 0, false};
     if (!ro)
         ro = &none;
     gm_buf md_head = GM_BUF_INIT, md_body = GM_BUF_INIT;
-    S_md_head(&md_head, d, ro);
+    S_md_head(&md_head, d, ro, true);
     S_md_body(&md_body, d, ro);
-    char *h1 = S_cmark(md_head.data, err);
-    char *h2 = h1 ? S_cmark(md_body.data, err) : NULL;
+    char *h1 = NULL, *h2 = NULL;
+    if (gm_markdown_to_html(md_head.data, &h1, err) == GM_OK)
+        gm_markdown_to_html(md_body.data, &h2, err);
     gm_buf_free(&md_head);
     gm_buf_free(&md_body);
     if (!h1 || !h2) {
@@ -1553,7 +1572,7 @@ static json_t *S_jrow(const gm_diff_row *r)
 
 char *gm_diff_to_json(const gm_diff *d, const gm_diff_render *ro, int exit_code)
 {
-    gm_diff_render none = {NULL, NULL, false, 0};
+    gm_diff_render none = {NULL, NULL, false, 0, false};
     if (!ro)
         ro = &none;
     json_t *o = json_object();

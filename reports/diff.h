@@ -12,6 +12,7 @@
 #ifndef GM_DIFF_H
 #define GM_DIFF_H
 
+#include "buf.h"
 #include "catalog.h"
 #include "gm_error.h"
 #include "results.h"
@@ -168,11 +169,19 @@ typedef struct {
     const char *head_name;
     bool only_changed;         /* leave out unchanged and within-noise rows */
     size_t max_rows;           /* 0: all */
+    bool in_report;            /* a section of the report: say so where options are named */
 } gm_diff_render;
 
 /* GitHub-flavoured Markdown: verdict, header (commits, devices), banner when
  * incomparable, the table, and how the rows were judged.  Caller frees. */
 char *gm_diff_to_markdown(const gm_diff *d, const gm_diff_render *ro);
+
+/* The diff as a section of the report (`gpumem-report render --baseline`):
+ * "## Changes since `<base commit>`", the verdict, the header table and the
+ * banner when the files were collected differently, then the table of the
+ * rows that changed (only_changed and in_report forced on) and how rows are
+ * judged.  Appended to b (escaped Markdown, ending with a blank line). */
+void gm_diff_md_section(gm_buf *b, const gm_diff *d, const gm_diff_render *ro);
 
 /* A self-contained HTML page: the same Markdown through cmark-gfm (table
  * extension, raw HTML off), CSS inside, an inline SVG bar chart of the

@@ -8,9 +8,10 @@
 #include "findings.h"
 
 #include "catalog.h"
+#include "charts.h"
 #include "escape.h"
+#include "fmt.h"
 
-#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,141 +19,6 @@
 
 #define SECTOR_BYTES 32.0
 #define WAVEFRONT_BYTES 128.0   /* one pass of the shared data stage: 32 banks x 4 B */
-
-/* ---- numbers in words ------------------------------------------------------
- *
- * Fixed decimals are printed from an integer (llround of v * 10^d), so neither
- * the locale's decimal point nor its grouping can change the text; thousands
- * are grouped with ",". */
-
-static void S_fixed_sign(gm_buf *b, double v, int dec, bool plus)
-{
-    static const double p10[] = {1, 10, 100, 1000, 10000};
-    if (!isfinite(v)) {
-        gm_buf_puts(b, isnan(v) ? "NaN" : v > 0 ? "infinity" : "-infinity");
-        return;
-    }
-    if (dec < 0)
-        dec = 0;
-    if (dec > 4)
-        dec = 4;
-    double scaled = fabs(v) * p10[dec];
-    if (scaled >= 9e18) {   /* beyond long long: no figure here is that large */
-        gm_buf_printf(b, "%.3e", v);
-        return;
-    }
-    long long q = llround(scaled);
-    if (v < 0 && q != 0)
-        gm_buf_putc(b, '-');
-    else if (plus && q != 0)
-        gm_buf_putc(b, '+');
-    long long unit = (long long)p10[dec];
-    long long ip = q / unit, fp = q % unit;
-    char digits[32];
-    int nd = snprintf(digits, sizeof digits, "%lld", ip);
-    for (int i = 0; i < nd; i++) {
-        if (i > 0 && (nd - i) % 3 == 0)
-            gm_buf_putc(b, ',');
-        gm_buf_putc(b, digits[i]);
-    }
-    if (dec > 0)
-        gm_buf_printf(b, ".%0*lld", dec, fp);
-}
-
-static void S_fixed(gm_buf *b, double v, int dec) { S_fixed_sign(b, v, dec, false); }
-static void S_count(gm_buf *b, double v) { S_fixed(b, v, 0); }
-
-/* "%.<sig>g" with the decimal point forced to '.', for values quoted as they
- * are (check values, real parameters). */
-static void S_general(gm_buf *b, double v, int sig)
-{
-    if (!isfinite(v)) {
-        gm_buf_puts(b, isnan(v) ? "NaN" : v > 0 ? "infinity" : "-infinity");
-        return;
-    }
-    char tmp[64];
-    snprintf(tmp, sizeof tmp, "%.*g", sig, v);
-    const char *dp = localeconv()->decimal_point;
-    size_t dl = dp ? strlen(dp) : 0;
-    for (const char *s = tmp; *s;) {
-        if (dl && strncmp(s, dp, dl) == 0) {
-            gm_buf_putc(b, '.');
-            s += dl;
-        } else {
-            gm_buf_putc(b, *s++);
-        }
-    }
-}
-
-/* Bytes in decimal units (1 kB = 1000 B, as GB/s is 1e9 B/s). */
-static void S_bytes(gm_buf *b, double v)
-{
-    static const char *const unit[] = {"kB", "MB", "GB", "TB", "PB"};
-    double a = fabs(v);
-    if (a < 1000.0) {
-        S_count(b, v);
-        gm_buf_puts(b, " B");
-        return;
-    }
-    int u = 0;
-    a = v / 1000.0;
-    while (fabs(a) >= 999.95 && u < 4) {
-        a /= 1000.0;
-        u++;
-    }
-    S_fixed(b, a, 1);
-    gm_buf_putc(b, ' ');
-    gm_buf_puts(b, unit[u]);
-}
-
-/* Milliseconds: under 1 µs in ns, under 1 ms in µs (one decimal), else ms
- * with two decimals. */
-static void S_time(gm_buf *b, double ms)
-{
-    if (fabs(ms) < 0.00095) {
-        S_fixed(b, ms * 1e6, 1);
-        gm_buf_puts(b, " ns");
-    } else if (fabs(ms) < 0.99995) {
-        S_fixed(b, ms * 1000.0, 1);
-        gm_buf_puts(b, " µs");
-    } else {
-        S_fixed(b, ms, 2);
-        gm_buf_puts(b, " ms");
-    }
-}
-
-/* "8.0×"; no decimal from 100 on */
-static void S_ratio(gm_buf *b, double x)
-{
-    S_fixed(b, x, fabs(x) >= 99.95 ? 0 : 1);
-    gm_buf_puts(b, "×");
-}
-
-static void S_pct(gm_buf *b, double v)
-{
-    S_fixed(b, v, 1);   /* "0.0%" for a value under 0.05 %: said as measured */
-    gm_buf_putc(b, '%');
-}
-
-static void S_gbs(gm_buf *b, double v)
-{
-    S_fixed(b, v, fabs(v) >= 99.95 ? 0 : fabs(v) >= 0.995 ? 1 : 3);
-    gm_buf_puts(b, " GB/s");
-}
-
-/* Floating-point operations: "17.2 GFLOP" */
-static void S_flop(gm_buf *b, double v)
-{
-    static const char *const unit[] = {"FLOP", "kFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP"};
-    int u = 0;
-    while (fabs(v) >= 999.95 && u < 5) {
-        v /= 1000.0;
-        u++;
-    }
-    S_fixed(b, v, u ? 1 : 0);
-    gm_buf_putc(b, ' ');
-    gm_buf_puts(b, unit[u]);
-}
 
 static void S_text(gm_buf *b, const char *s) { gm_esc_md(b, s ? s : ""); }
 static void S_code(gm_buf *b, const char *s) { gm_esc_md_code(b, s ? s : ""); }
@@ -172,24 +38,6 @@ static void S_quote(gm_buf *b, const char *s)
     free(t);
 }
 
-static void S_value(gm_buf *b, const gm_value *v)
-{
-    switch (v->kind) {
-    case GM_V_INT:
-        gm_buf_printf(b, "%lld", v->i);
-        break;
-    case GM_V_REAL:
-        S_general(b, v->r, 15);
-        break;
-    case GM_V_STR:
-        gm_buf_puts(b, v->s ? v->s : "");
-        break;
-    default:
-        gm_buf_puts(b, "null");
-        break;
-    }
-}
-
 /* ---- reading a run ----------------------------------------------------------- */
 
 static double S_m(const gm_run *run, const char *name) { return gm_run_metric_num(run, name); }
@@ -202,19 +50,17 @@ static double S_pm(const gm_run *run, const char *name)
     return m ? gm_value_num(&m->value) : NAN;
 }
 
+/* The median time, NaN when absent or not positive (a ratio would divide by it). */
 static double S_time_of(const gm_run *run)
 {
-    if (!run->timing.present || !isfinite(run->timing.median) || run->timing.median <= 0.0)
-        return NAN;
-    return run->timing.median;
+    double t = gm_run_median_ms(run);
+    return t > 0.0 ? t : NAN;
 }
 
 static double S_need(const gm_run *run)
 {
     return gm_value_num(&run->bytes_read) + gm_value_num(&run->bytes_written);
 }
-
-static bool S_passed(const gm_run *run) { return run->check.status == GM_CHECK_PASSED; }
 
 static bool S_streq(const char *a, const char *b)
 {
@@ -231,12 +77,11 @@ static bool S_same_value(const gm_value *a, const gm_value *b)
     return gm_value_num(a) == gm_value_num(b);
 }
 
-/* Runs do the same useful work when they move the same bytes and do the same
- * arithmetic: then their times compare directly. */
+/* Peers: runs of the same experiment doing the same useful work (charts.h),
+ * whose times compare directly. */
 static bool S_same_work(const gm_run *a, const gm_run *b)
 {
-    return S_streq(a->experiment, b->experiment) && S_same_value(&a->bytes_read, &b->bytes_read) &&
-           S_same_value(&a->bytes_written, &b->bytes_written) && S_same_value(&a->flops, &b->flops);
+    return S_streq(a->experiment, b->experiment) && gm_runs_same_work(a, b);
 }
 
 /* Global loads or stores of a run: sectors per request against the ideal. */
@@ -367,12 +212,12 @@ static void S_ways(gm_buf *b, double ways)
     double r = round(ways);
     if (r >= 2 && fabs(ways - r) < 0.05) {
         gm_buf_puts(b, S_article(r));
-        S_count(b, r);
+        gm_fmt_count(b, r);
         gm_buf_puts(b, "-way bank conflict");
     } else {
         gm_buf_puts(b, "on average ");
         gm_buf_puts(b, S_article(ways));
-        S_fixed(b, ways, 1);
+        gm_fmt_fixed(b, ways, 1);
         gm_buf_puts(b, "-way bank conflict");
     }
 }
@@ -432,42 +277,6 @@ typedef struct {
     size_t cap;
 } S_ctx;
 
-/* The parameters of `run` that do not take one value across `set` (missing
- * from some run counts as varying): "name=value, name=value", unescaped. */
-static void S_varying(const gm_run *const *set, size_t n, const gm_run *run, gm_buf *b)
-{
-    bool first = true;
-    for (size_t p = 0; p < run->n_params; p++) {
-        const gm_param *pp = &run->params[p];
-        bool varies = false;
-        for (size_t k = 0; k < n && !varies; k++) {
-            const gm_param *q = gm_run_param(set[k], pp->name);
-            varies = !q || !S_same_value(&q->value, &pp->value);
-        }
-        if (!varies)
-            continue;
-        if (!first)
-            gm_buf_puts(b, ", ");
-        first = false;
-        gm_buf_puts(b, pp->name ? pp->name : "");
-        gm_buf_putc(b, '=');
-        S_value(b, &pp->value);
-    }
-    gm_buf_puts(b, "");
-}
-
-/* Runs of one experiment id, in file order (caller frees). */
-static const gm_run **S_runs_of(const gm_results *r, const char *id, size_t *n)
-{
-    const gm_run **v = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *v);
-    size_t k = 0;
-    for (size_t i = 0; i < r->n_runs; i++)
-        if (S_streq(r->runs[i].experiment, id))
-            v[k++] = &r->runs[i];
-    *n = k;
-    return v;
-}
-
 /* `variant` (params), escaped */
 static void S_label(gm_buf *b, const gm_run *run, const char *params)
 {
@@ -495,7 +304,7 @@ static const gm_run *S_fastest_peer(const gm_results *r, const gm_run *run)
     const gm_run *best = NULL;
     for (size_t i = 0; i < r->n_runs; i++) {
         const gm_run *x = &r->runs[i];
-        if (!S_passed(x) || !S_same_work(x, run) || !isfinite(S_time_of(x)))
+        if (!gm_run_passed(x) || !S_same_work(x, run) || !isfinite(S_time_of(x)))
             continue;
         if (!best || S_time_of(x) < S_time_of(best))
             best = x;
@@ -586,11 +395,11 @@ static double S_vs_fastest(gm_buf *b, const S_ctx *c, const gm_run *run)
     double t = S_time_of(run), tp = S_time_of(p);
     if (t >= tp * GM_FIND_TIME_CLOSE) {
         gm_buf_puts(b, "It takes ");
-        S_time(b, t);
+        gm_fmt_ms(b, t);
         gm_buf_puts(b, ", ");
-        S_ratio(b, t / tp);
+        gm_fmt_ratio(b, t / tp);
         gm_buf_puts(b, " the ");
-        S_time(b, tp);
+        gm_fmt_ms(b, tp);
         gm_buf_puts(b, " of ");
         S_run_label(b, c, p);
         gm_buf_puts(b, ", the fastest run doing the same work. ");
@@ -608,26 +417,26 @@ static void S_rule_validation(S_ctx *c, const gm_run *run)
         bool detail = false;
         if (k->mismatches > 0 && k->checked > 0) {
             gm_buf_puts(&b, ": ");
-            S_count(&b, (double)k->mismatches);
+            gm_fmt_count(&b, (double)k->mismatches);
             gm_buf_puts(&b, " of ");
-            S_count(&b, (double)k->checked);
+            gm_fmt_count(&b, (double)k->checked);
             gm_buf_puts(&b, k->checked == 1 ? " element differs" : " elements differ");
             detail = true;
             if (k->has_first_mismatch) {
                 gm_buf_puts(&b, ", the first at index ");
-                S_count(&b, (double)k->first_index);
+                gm_fmt_count(&b, (double)k->first_index);
                 gm_buf_puts(&b, " (");
-                S_general(&b, k->first_value, 9);
+                gm_fmt_general(&b, k->first_value, 9);
                 gm_buf_puts(&b, " where ");
-                S_general(&b, k->first_expected, 9);
+                gm_fmt_general(&b, k->first_expected, 9);
                 gm_buf_puts(&b, " was expected)");
             }
             double me = gm_value_num(&k->max_abs_error);
             if (isfinite(me) && isfinite(k->tolerance)) {
                 gm_buf_puts(&b, "; largest absolute error ");
-                S_general(&b, me, 6);
+                gm_fmt_general(&b, me, 6);
                 gm_buf_puts(&b, " against a tolerance of ");
-                S_general(&b, k->tolerance, 6);
+                gm_fmt_general(&b, k->tolerance, 6);
             }
         }
         if (!detail && k->reason) {
@@ -672,9 +481,9 @@ static void S_rule_not_run(S_ctx *c, const gm_run *run)
     double need = S_need(run), mem = (double)r->device.global_memory_bytes;
     if (isfinite(need) && mem > 0 && need > mem) {
         gm_buf_puts(&b, "Its inputs and outputs alone take ");
-        S_bytes(&b, need);
+        gm_fmt_bytes(&b, need);
         gm_buf_puts(&b, ", more than the ");
-        S_bytes(&b, mem);
+        gm_fmt_bytes(&b, mem);
         gm_buf_puts(&b, " of device memory. ");
     }
     /* Other layouts that ran with exactly these parameters: then this one
@@ -682,12 +491,12 @@ static void S_rule_not_run(S_ctx *c, const gm_run *run)
     size_t others = 0;
     for (size_t i = 0; i < r->n_runs; i++) {
         const gm_run *x = &r->runs[i];
-        if (x == run || !S_passed(x) || !S_streq(x->experiment, run->experiment) ||
+        if (x == run || !gm_run_passed(x) || !S_streq(x->experiment, run->experiment) ||
             S_streq(x->variant, run->variant) || !S_same_params(x, run))
             continue;
         bool dup = false;
         for (size_t j = 0; j < i && !dup; j++)
-            dup = S_passed(&r->runs[j]) && S_streq(r->runs[j].experiment, run->experiment) &&
+            dup = gm_run_passed(&r->runs[j]) && S_streq(r->runs[j].experiment, run->experiment) &&
                   S_streq(r->runs[j].variant, x->variant) && S_same_params(&r->runs[j], run);
         if (dup)
             continue;
@@ -705,7 +514,7 @@ static void S_rule_not_run(S_ctx *c, const gm_run *run)
         const gm_param *top = NULL;
         for (size_t i = 0; i < r->n_runs; i++) {
             const gm_run *x = &r->runs[i];
-            if (!S_passed(x) || !S_streq(x->experiment, run->experiment) ||
+            if (!gm_run_passed(x) || !S_streq(x->experiment, run->experiment) ||
                 !S_streq(x->variant, run->variant))
                 continue;
             const gm_param *q = gm_run_param(x, sp);
@@ -720,7 +529,7 @@ static void S_rule_not_run(S_ctx *c, const gm_run *run)
             S_code(&b, run->variant);
             gm_buf_puts(&b, " ran is ");
             gm_buf v = GM_BUF_INIT;
-            S_value(&v, &top->value);
+            gm_fmt_value(&v, &top->value);
             S_text(&b, v.data);
             gm_buf_free(&v);
             gm_buf_puts(&b, ".");
@@ -737,28 +546,28 @@ static void S_rule_uncoalesced(S_ctx *c, const gm_run *run, bool store)
     gm_buf b = GM_BUF_INIT;
     S_run_label(&b, c, run);
     gm_buf_puts(&b, store ? " writes to " : " fetches ");
-    S_fixed(&b, g.spr, 1);
+    gm_fmt_fixed(&b, g.spr, 1);
     gm_buf_printf(&b, " sectors per global %s request where ", store ? "store" : "load");
-    S_fixed(&b, g.ideal, 1);
+    gm_fmt_fixed(&b, g.ideal, 1);
     gm_buf_printf(&b, " would hold the bytes its threads %s", store ? "write" : "ask for");
     if (g.ideal_model) {
         gm_buf_puts(&b, " (the address-trace model's figure)");
     } else {
         gm_buf_puts(&b, " (");
-        S_fixed(&b, g.spr, 1);
+        gm_fmt_fixed(&b, g.spr, 1);
         gm_buf_puts(&b, " × its ");
-        S_pct(&b, g.eff);
+        gm_fmt_pct(&b, g.eff);
         gm_buf_puts(&b, " efficiency)");
     }
     if (isfinite(g.excess)) {
         gm_buf_puts(&b, ": ");
-        S_count(&b, g.excess);
+        gm_fmt_count(&b, g.excess);
         gm_buf_puts(&b, " excess sectors of ");
-        S_count(&b, g.sectors);
+        gm_fmt_count(&b, g.sectors);
     }
     if (isfinite(g.wasted)) {
         gm_buf_puts(&b, isfinite(g.excess) ? ", and " : ": ");
-        S_bytes(&b, g.wasted);
+        gm_fmt_bytes(&b, g.wasted);
         gm_buf_puts(&b, store ? " of sector bytes that no thread wrote"
                               : " fetched that no thread uses");
     }
@@ -777,9 +586,9 @@ static void S_rule_banks(S_ctx *c, const gm_run *run, bool store)
     gm_buf b = GM_BUF_INIT;
     S_run_label(&b, c, run);
     gm_buf_puts(&b, " needs ");
-    S_fixed(&b, s.wpi, 2);
+    gm_fmt_fixed(&b, s.wpi, 2);
     gm_buf_printf(&b, " wavefronts per shared %s instruction where ", store ? "store" : "load");
-    S_fixed(&b, s.ideal, 2);
+    gm_fmt_fixed(&b, s.ideal, 2);
     gm_buf_puts(&b, s.src == S_IDEAL_MODEL     ? " is ideal (the address-trace model's figure)"
                 : s.src == S_IDEAL_COUNTER ? " is ideal (wavefronts less the measured bank conflicts)"
                                            : " is ideal for 4-byte accesses (no conflict counter "
@@ -787,9 +596,9 @@ static void S_rule_banks(S_ctx *c, const gm_run *run, bool store)
     gm_buf_puts(&b, ": ");
     S_ways(&b, s.ways);
     gm_buf_puts(&b, ", ");
-    S_count(&b, s.excess);
+    gm_fmt_count(&b, s.excess);
     gm_buf_puts(&b, " excess wavefronts over ");
-    S_count(&b, s.inst);
+    gm_fmt_count(&b, s.inst);
     gm_buf_puts(&b, " instructions, each served after the other. ");
     double lost = S_vs_fastest(&b, c, run);
     S_add(c, store ? GM_RULE_BANK_CONFLICT_STORE : GM_RULE_BANK_CONFLICT_LOAD, GM_SEV_WARNING, run,
@@ -810,35 +619,35 @@ static void S_rule_overfetch(S_ctx *c, const gm_run *run)
     gm_buf_puts(&b, " makes DRAM ");
     if (fr) {
         gm_buf_puts(&b, "read ");
-        S_bytes(&b, rd);
+        gm_fmt_bytes(&b, rd);
         gm_buf_puts(&b, ", ");
-        S_ratio(&b, rd / nr);
+        gm_fmt_ratio(&b, rd / nr);
         gm_buf_puts(&b, " the ");
-        S_bytes(&b, nr);
+        gm_fmt_bytes(&b, nr);
         gm_buf_puts(&b, " it must read");
     }
     if (fw) {
         gm_buf_puts(&b, fr ? ", and write " : "write ");
-        S_bytes(&b, wr);
+        gm_fmt_bytes(&b, wr);
         gm_buf_puts(&b, ", ");
-        S_ratio(&b, wr / nw);
+        gm_fmt_ratio(&b, wr / nw);
         gm_buf_puts(&b, " the ");
-        S_bytes(&b, nw);
+        gm_fmt_bytes(&b, nw);
         gm_buf_puts(&b, " it must write");
     }
     double pct = S_m(run, GM_M_DRAM_PCT);
     if (isfinite(pct)) {
         gm_buf_puts(&b, ", with DRAM at ");
-        S_pct(&b, pct);
+        gm_fmt_pct(&b, pct);
         gm_buf_puts(&b, " of its peak");
     }
     gm_buf_puts(&b, ": ");
-    S_bytes(&b, excess);
+    gm_fmt_bytes(&b, excess);
     gm_buf_puts(&b, " more than the computation needs. ");
     S_glob g = S_global(run, false);
     if (fr && S_uncoalesced(&g)) {
         gm_buf_puts(&b, "Its global loads fetch ");
-        S_ratio(&b, g.spr / g.ideal);
+        gm_fmt_ratio(&b, g.spr / g.ideal);
         gm_buf_puts(&b, " the sectors their bytes need, so whole sectors travel for a few of "
                         "their bytes. ");
     }
@@ -857,17 +666,17 @@ static void S_rule_l2(S_ctx *c, const gm_run *run)
     gm_buf b = GM_BUF_INIT;
     S_run_label(&b, c, run);
     gm_buf_puts(&b, " fetches ");
-    S_bytes(&b, fetched);
+    gm_fmt_bytes(&b, fetched);
     gm_buf_puts(&b, " in global-load sectors (");
-    S_fixed(&b, g.spr, 1);
+    gm_fmt_fixed(&b, g.spr, 1);
     gm_buf_puts(&b, " per request where ");
-    S_fixed(&b, g.ideal, 1);
+    gm_fmt_fixed(&b, g.ideal, 1);
     gm_buf_puts(&b, " would do) for the ");
-    S_bytes(&b, nr);
+    gm_fmt_bytes(&b, nr);
     gm_buf_puts(&b, " it must read, yet DRAM reads only ");
-    S_bytes(&b, rd);
+    gm_fmt_bytes(&b, rd);
     gm_buf_puts(&b, " (");
-    S_ratio(&b, rd / nr);
+    gm_fmt_ratio(&b, rd / nr);
     gm_buf_puts(&b, "): the extra sectors are found in the caches, so they cost tag lookups and "
                     "L1–L2 transfers, not DRAM bytes. ");
     const gm_run *p = S_fastest_peer(c->r, run);
@@ -881,13 +690,13 @@ static void S_rule_l2(S_ctx *c, const gm_run *run)
             gm_buf_puts(&b, "It takes ");
         else
             gm_buf_puts(&b, "Still, it takes ");
-        S_ratio(&b, t / tp);
+        gm_fmt_ratio(&b, t / tp);
         gm_buf_puts(&b, " the time of ");
         S_run_label(&b, c, p);
         gm_buf_puts(&b, ", the fastest run doing the same work (");
-        S_time(&b, t);
+        gm_fmt_ms(&b, t);
         gm_buf_puts(&b, " against ");
-        S_time(&b, tp);
+        gm_fmt_ms(&b, tp);
         gm_buf_puts(&b, t <= tp * GM_FIND_TIME_CLOSE ? "): little or no time is lost."
                                                      : "): the extra sectors still cost time.");
     }
@@ -907,11 +716,11 @@ static bool S_is_small(const S_ctx *c, double need)
 static void S_small(gm_buf *b, const S_ctx *c, double need, double t)
 {
     gm_buf_puts(b, "It moves only ");
-    S_bytes(b, need);
+    gm_fmt_bytes(b, need);
     gm_buf_puts(b, " in ");
-    S_time(b, t);
+    gm_fmt_ms(b, t);
     gm_buf_puts(b, ", where the copy bandwidth was measured moving ");
-    S_bytes(b, gm_value_num(&c->r->device.copy_bandwidth_bytes));
+    gm_fmt_bytes(b, gm_value_num(&c->r->device.copy_bandwidth_bytes));
     gm_buf_puts(b, ": a kernel this short spends much of its time starting and draining, "
                    "not streaming bytes. ");
 }
@@ -938,37 +747,37 @@ static void S_rule_bandwidth(S_ctx *c, const gm_run *run)
         gm_buf b = GM_BUF_INIT;
         S_run_label(&b, c, run);
         gm_buf_puts(&b, " is limited by something other than memory: DRAM runs at ");
-        S_pct(&b, pct);
+        gm_fmt_pct(&b, pct);
         gm_buf_puts(&b, " of its peak");
         if (ld.known) {
             gm_buf_puts(&b, ", its global loads fetch ");
-            S_fixed(&b, ld.spr, 1);
+            gm_fmt_fixed(&b, ld.spr, 1);
             gm_buf_puts(&b, " sectors per request against an ideal of ");
-            S_fixed(&b, ld.ideal, 1);
+            gm_fmt_fixed(&b, ld.ideal, 1);
         }
         if (sl.known) {
             gm_buf_puts(&b, ", its shared loads take ");
-            S_fixed(&b, sl.wpi, 2);
+            gm_fmt_fixed(&b, sl.wpi, 2);
             gm_buf_puts(&b, " wavefronts per instruction against an ideal of ");
-            S_fixed(&b, sl.ideal, 2);
+            gm_fmt_fixed(&b, sl.ideal, 2);
         }
         gm_buf_puts(&b, ", yet it takes ");
-        S_time(&b, t);
+        gm_fmt_ms(&b, t);
         gm_buf_puts(&b, ", ");
-        S_ratio(&b, t / t_copy);
+        gm_fmt_ratio(&b, t / t_copy);
         gm_buf_puts(&b, " the ");
-        S_time(&b, t_copy);
+        gm_fmt_ms(&b, t_copy);
         gm_buf_puts(&b, " its ");
-        S_bytes(&b, need);
+        gm_fmt_bytes(&b, need);
         gm_buf_puts(&b, " would take at the copy bandwidth (");
-        S_gbs(&b, copy);
+        gm_fmt_gbs(&b, copy);
         gm_buf_puts(&b, "). ");
         double fl = gm_value_num(&run->flops);
         if (fl > 0) {
             gm_buf_puts(&b, "It performs ");
-            S_flop(&b, fl);
+            gm_fmt_flop(&b, fl);
             gm_buf_puts(&b, " at ");
-            S_flop(&b, fl / (t * 1e-3));
+            gm_fmt_flop(&b, fl / (t * 1e-3));
             gm_buf_puts(&b, "/s. ");
         }
         bool small = S_is_small(c, need);
@@ -980,7 +789,7 @@ static void S_rule_bandwidth(S_ctx *c, const gm_run *run)
             double l2 = S_m(run, GM_M_L2_HIT);
             if (l2 >= 50.0) {
                 gm_buf_puts(&b, "; L2 serves ");
-                S_pct(&b, l2);
+                gm_fmt_pct(&b, l2);
                 gm_buf_puts(&b, " of its sectors, so L2 bandwidth is a candidate too");
             }
             gm_buf_puts(&b, ". ");
@@ -996,23 +805,23 @@ static void S_rule_bandwidth(S_ctx *c, const gm_run *run)
     gm_buf b = GM_BUF_INIT;
     S_run_label(&b, c, run);
     gm_buf_puts(&b, " moves the ");
-    S_bytes(&b, need);
+    gm_fmt_bytes(&b, need);
     gm_buf_puts(&b, " it must read and write at ");
-    S_gbs(&b, gbs);
+    gm_fmt_gbs(&b, gbs);
     gm_buf_puts(&b, ", ");
-    S_pct(&b, 100.0 * gbs / copy);
+    gm_fmt_pct(&b, 100.0 * gbs / copy);
     gm_buf_puts(&b, " of the copy bandwidth measured on this device (");
-    S_gbs(&b, copy);
+    gm_fmt_gbs(&b, copy);
     gm_buf_puts(&b, "), while DRAM runs at ");
-    S_pct(&b, pct);
+    gm_fmt_pct(&b, pct);
     gm_buf_puts(&b, " of its peak: DRAM is not what limits it. ");
     if (S_uncoalesced(&ld)) {
         gm_buf_puts(&b, "Its global loads fetch ");
-        S_fixed(&b, ld.spr, 1);
+        gm_fmt_fixed(&b, ld.spr, 1);
         gm_buf_puts(&b, " sectors per request where ");
-        S_fixed(&b, ld.ideal, 1);
+        gm_fmt_fixed(&b, ld.ideal, 1);
         gm_buf_puts(&b, " would do, so the load path moves ");
-        S_ratio(&b, ld.spr / ld.ideal);
+        gm_fmt_ratio(&b, ld.spr / ld.ideal);
         gm_buf_puts(&b, " the sectors it needs. ");
     }
     if (S_conflicted(&sl)) {
@@ -1040,13 +849,13 @@ static void S_rule_constant(S_ctx *c, const gm_run *run)
     gm_buf b = GM_BUF_INIT;
     S_run_label(&b, c, run);
     gm_buf_puts(&b, " reads constant memory at ");
-    S_fixed(&b, d, 2);
+    gm_fmt_fixed(&b, d, 2);
     gm_buf_puts(&b, " distinct addresses per warp load on average, so the constant cache serves "
                     "each load in ");
-    S_fixed(&b, d, 2);
+    gm_fmt_fixed(&b, d, 2);
     gm_buf_puts(&b, " passes where one broadcast would do. No hardware counter measures this: "
                     "the figure is the address-trace model's, from ");
-    S_count(&b, loads);
+    gm_fmt_count(&b, loads);
     gm_buf_puts(&b, " traced warp loads. ");
     double lost = S_vs_fastest(&b, c, run);
     /* cost: each extra pass holds the constant cache for a cycle in which it
@@ -1087,13 +896,13 @@ static void S_rule_model(S_ctx *c, const gm_run *run)
         gm_buf_puts(&list, n ? "; " : "");
         gm_buf_puts(&list, info ? info->label : counts[i].name);
         gm_buf_puts(&list, " ");
-        S_count(&list, m);
+        gm_fmt_count(&list, m);
         gm_buf_puts(&list, " measured against ");
-        S_count(&list, p);
+        gm_fmt_count(&list, p);
         gm_buf_puts(&list, " predicted");
         if (p != 0) {
             gm_buf_puts(&list, " (");
-            S_fixed_sign(&list, 100.0 * d / p, 1, true);
+            gm_fmt_signed(&list, 100.0 * d / p, 1);
             gm_buf_puts(&list, "%)");
         }
         cost += fabs(d) * counts[i].bytes;
@@ -1106,16 +915,16 @@ static void S_rule_model(S_ctx *c, const gm_run *run)
     gm_buf b = GM_BUF_INIT;
     S_run_label(&b, c, run);
     gm_buf_puts(&b, ": the counters and the address-trace model differ by more than ");
-    S_pct(&b, 100.0 * tol);
+    gm_fmt_pct(&b, 100.0 * tol);
     gm_buf_puts(&b, ": ");
     gm_buf_put(&b, list.data, list.len);
     gm_buf_puts(&b, ". ");
     gm_buf_free(&list);
     if (run->prediction.scaled) {
         gm_buf_puts(&b, "The model traced ");
-        S_count(&b, (double)run->prediction.warps_traced);
+        gm_fmt_count(&b, (double)run->prediction.warps_traced);
         gm_buf_puts(&b, " of ");
-        S_count(&b, (double)run->prediction.warps_total);
+        gm_fmt_count(&b, (double)run->prediction.warps_total);
         gm_buf_puts(&b, " warps and scaled the counts. ");
     }
     gm_buf_puts(&b, "Either the kernel does not access memory as its trace says, or the hardware "
@@ -1147,19 +956,20 @@ void gm_findings_build(const gm_results *r, gm_findings *out)
 {
     memset(out, 0, sizeof *out);
     S_ctx c = {r, gm_value_num(&r->device.copy_bandwidth_gbs), NULL, out, 0};
+    /* a run is named by the parameters that vary among its experiment's runs */
     c.params = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *c.params);
-    for (size_t i = 0; i < r->n_runs; i++) {
-        if (c.params[i])
-            continue;
-        size_t n;
-        const gm_run **set = S_runs_of(r, r->runs[i].experiment, &n);
-        for (size_t k = 0; k < n; k++) {
+    gm_sections ss;
+    gm_sections_build(r, &ss);
+    for (size_t i = 0; i < ss.n; i++) {
+        const gm_section *s = &ss.v[i];
+        for (size_t k = 0; k < s->n_runs; k++) {
             gm_buf b = GM_BUF_INIT;
-            S_varying(set, n, set[k], &b);
-            c.params[S_index(r, set[k])] = gm_buf_detach(&b);
+            gm_buf_puts(&b, "");
+            gm_runs_params(s->runs, s->n_runs, s->runs[k], NULL, &b);
+            c.params[S_index(r, s->runs[k])] = gm_buf_detach(&b);
         }
-        free(set);
     }
+    gm_sections_free(&ss);
     for (size_t i = 0; i < r->n_runs; i++) {
         const gm_run *run = &r->runs[i];
         switch (run->check.status) {
@@ -1227,15 +1037,36 @@ gm_finding_list gm_findings_for_experiment(const gm_findings *f, const char *exp
 
 /* ---- the Markdown list ------------------------------------------------------------ */
 
-void gm_findings_md(const gm_findings *f, const char *experiment_id, size_t max, bool leads_only,
-                    gm_buf *out)
+size_t gm_findings_md(const gm_findings *f, const char *experiment_id, size_t max,
+                      bool leads_only, gm_buf *out)
+{
+    return gm_findings_md_except(f, experiment_id, max, leads_only, 0u, out);
+}
+
+/* Would the list show x? */
+static bool S_selected(const gm_finding *x, const char *experiment_id, bool leads_only,
+                       unsigned skip_rules)
+{
+    return (!experiment_id || S_streq(x->experiment, experiment_id)) && (!leads_only || x->lead) &&
+           !(skip_rules & GM_RULE_BIT(x->rule));
+}
+
+size_t gm_findings_count(const gm_findings *f, const char *experiment_id, bool leads_only,
+                         unsigned skip_rules)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->n; i++)
+        n += S_selected(&f->v[i], experiment_id, leads_only, skip_rules);
+    return n;
+}
+
+size_t gm_findings_md_except(const gm_findings *f, const char *experiment_id, size_t max,
+                             bool leads_only, unsigned skip_rules, gm_buf *out)
 {
     size_t shown = 0;
     for (size_t i = 0; i < f->n && (!max || shown < max); i++) {
         const gm_finding *x = &f->v[i];
-        if (experiment_id && !S_streq(x->experiment, experiment_id))
-            continue;
-        if (leads_only && !x->lead)
+        if (!S_selected(x, experiment_id, leads_only, skip_rules))
             continue;
         static const char *const sev[] = {"Info", "Warning", "Problem"};
         gm_buf_printf(out, "- **%s** (%s): ", sev[x->severity], gm_rule_id(x->rule));
@@ -1247,7 +1078,7 @@ void gm_findings_md(const gm_findings *f, const char *experiment_id, size_t max,
         gm_buf_puts(out, x->message);
         if (leads_only && x->similar > 1) {
             gm_buf_puts(out, " The same rule fires on ");
-            S_count(out, (double)(x->similar - 1));
+            gm_fmt_count(out, (double)(x->similar - 1));
             gm_buf_puts(out, x->similar == 2 ? " more run of " : " more runs of ");
             S_code(out, x->variant);
             gm_buf_puts(out, ".");
@@ -1257,45 +1088,10 @@ void gm_findings_md(const gm_findings *f, const char *experiment_id, size_t max,
     }
     if (shown)
         gm_buf_putc(out, '\n');
+    return shown;
 }
 
 /* ---- explanations ------------------------------------------------------------------ */
-
-/* The comparison group, as the report compares an experiment: the passed runs
- * that do the same work; the largest such set, on a tie the one moving the
- * most bytes, then the first in the file. */
-static const gm_run **S_group(const gm_run *const *runs, size_t n, size_t *ng)
-{
-    const gm_run *key = NULL;
-    size_t best = 0;
-    double best_bytes = -1;
-    for (size_t i = 0; i < n; i++) {
-        if (!S_passed(runs[i]))
-            continue;
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = S_passed(runs[j]) && S_same_work(runs[j], runs[i]);
-        if (seen)
-            continue;
-        size_t k = 0;
-        for (size_t j = i; j < n; j++)
-            k += S_passed(runs[j]) && S_same_work(runs[j], runs[i]);
-        double bytes = S_need(runs[i]);
-        if (!isfinite(bytes))
-            bytes = -1;
-        if (k > best || (k == best && bytes > best_bytes)) {
-            key = runs[i];
-            best = k;
-            best_bytes = bytes;
-        }
-    }
-    const gm_run **g = gm_xcalloc(n ? n : 1, sizeof *g);
-    *ng = 0;
-    for (size_t i = 0; key && i < n; i++)
-        if (S_passed(runs[i]) && S_same_work(runs[i], key))
-            g[(*ng)++] = runs[i];
-    return g;
-}
 
 static int S_time_cmp(const void *pa, const void *pb)
 {
@@ -1309,16 +1105,14 @@ static int S_time_cmp(const void *pa, const void *pb)
 typedef struct {
     const gm_results *r;
     const gm_experiment *e;
-    const gm_run **group;     /* the comparison group */
+    const gm_run *const *group;   /* the comparison group (charts.h: gm_section) */
     size_t n_group;
 } S_ex;
 
+/* A run of the group, named by what tells it from the others of the group. */
 static void S_glabel(gm_buf *b, const S_ex *x, const gm_run *run)
 {
-    gm_buf p = GM_BUF_INIT;
-    S_varying(x->group, x->n_group, run, &p);
-    S_label(b, run, p.data);
-    gm_buf_free(&p);
+    gm_runs_case_md(x->group, x->n_group, run, NULL, b);
 }
 
 /* What a warp touches in one run, as clauses: global loads, global stores,
@@ -1338,8 +1132,8 @@ static void S_model_says(gm_buf *b, const gm_run *run, const char *num, const ch
     if (!isfinite(p))
         return;
     gm_buf m = GM_BUF_INIT, q = GM_BUF_INIT;
-    S_fixed(&m, measured, dec);
-    S_fixed(&q, p, dec);
+    gm_fmt_fixed(&m, measured, dec);
+    gm_fmt_fixed(&q, p, dec);
     if (strcmp(m.data, q.data) == 0) {
         gm_buf_puts(b, ", as the address-trace model predicts");
     } else {
@@ -1361,34 +1155,34 @@ static void S_clause(gm_buf *b, const gm_run *run, int which)
             return;
         if (!store) {
             gm_buf_puts(b, "each warp load request touches ");
-            S_fixed(b, g.spr, 1);
+            gm_fmt_fixed(b, g.spr, 1);
             gm_buf_puts(b, " sectors (");
-            S_bytes(b, g.spr * SECTOR_BYTES);
+            gm_fmt_bytes(b, g.spr * SECTOR_BYTES);
             gm_buf_puts(b, ")");
             S_model_says(b, run, GM_M_LD_SECTORS, GM_M_LD_REQUESTS, GM_M_LD_SPR, g.spr, 1,
                          isfinite(g.eff));
             if (isfinite(g.eff)) {
                 gm_buf_puts(b, " for the ");
-                S_bytes(b, g.spr * SECTOR_BYTES * g.eff / 100.0);
+                gm_fmt_bytes(b, g.spr * SECTOR_BYTES * g.eff / 100.0);
                 gm_buf_puts(b, " its threads ask for");
                 if (g.eff > 100.05) {
                     gm_buf_puts(b, ", more than is fetched because lanes share bytes");
                 } else {
                     gm_buf_puts(b, ", so ");
-                    S_pct(b, g.eff);
+                    gm_fmt_pct(b, g.eff);
                     gm_buf_puts(b, " of the fetched bytes are used");
                 }
             }
         } else {
             gm_buf_puts(b, "each warp store request writes to ");
-            S_fixed(b, g.spr, 1);
+            gm_fmt_fixed(b, g.spr, 1);
             gm_buf_puts(b, " sectors (");
-            S_bytes(b, g.spr * SECTOR_BYTES);
+            gm_fmt_bytes(b, g.spr * SECTOR_BYTES);
             gm_buf_puts(b, ")");
             S_model_says(b, run, GM_M_ST_SECTORS, GM_M_ST_REQUESTS, GM_M_ST_SPR, g.spr, 1, false);
             if (isfinite(g.eff)) {
                 gm_buf_puts(b, ", ");
-                S_pct(b, fmin(g.eff, 100.0));
+                gm_fmt_pct(b, fmin(g.eff, 100.0));
                 gm_buf_puts(b, " of them filled by its threads");
             }
         }
@@ -1398,7 +1192,7 @@ static void S_clause(gm_buf *b, const gm_run *run, int which)
     if (!s.known)
         return;
     gm_buf_puts(b, store ? "each shared store instruction takes " : "each shared load instruction takes ");
-    S_fixed(b, s.wpi, 2);
+    gm_fmt_fixed(b, s.wpi, 2);
     gm_buf_puts(b, " wavefronts");
     if (S_conflicted(&s)) {
         gm_buf_puts(b, " (");
@@ -1406,7 +1200,7 @@ static void S_clause(gm_buf *b, const gm_run *run, int which)
         gm_buf_puts(b, ")");
     } else {
         gm_buf_puts(b, " (ideal ");
-        S_fixed(b, s.ideal, 2);
+        gm_fmt_fixed(b, s.ideal, 2);
         gm_buf_puts(b, ")");
     }
     S_model_says(b, run, store ? GM_M_SH_ST_WAVES : GM_M_SH_LD_WAVES,
@@ -1447,24 +1241,24 @@ static void S_describe(gm_buf *b, const S_ex *x, const gm_run *run, const bool c
         gm_buf_puts(b, "DRAM ");
         if (isfinite(rd)) {
             gm_buf_puts(b, "reads ");
-            S_bytes(b, rd);
+            gm_fmt_bytes(b, rd);
         }
         if (isfinite(wr)) {
             gm_buf_puts(b, isfinite(rd) ? " and writes " : "writes ");
-            S_bytes(b, wr);
+            gm_fmt_bytes(b, wr);
         }
         if (isfinite(rate)) {
             gm_buf_puts(b, isfinite(rd) || isfinite(wr) ? " at " : "moves data at ");
-            S_gbs(b, rate / 1e9);
+            gm_fmt_gbs(b, rate / 1e9);
         }
         if (isfinite(pct)) {
             if (isfinite(rd) || isfinite(wr) || isfinite(rate)) {
                 gm_buf_puts(b, " (");
-                S_pct(b, pct);
+                gm_fmt_pct(b, pct);
                 gm_buf_puts(b, " of peak)");
             } else {
                 gm_buf_puts(b, "runs at ");
-                S_pct(b, pct);
+                gm_fmt_pct(b, pct);
                 gm_buf_puts(b, " of peak");
             }
         }
@@ -1472,11 +1266,11 @@ static void S_describe(gm_buf *b, const S_ex *x, const gm_run *run, const bool c
     if (isfinite(t)) {
         gm_buf_puts(b, dram ? "; the median time is " : lower ? "the median time is "
                                                                : "The median time is ");
-        S_time(b, t);
+        gm_fmt_ms(b, t);
         double gbs = gm_run_effective_gbs(run);
         if (x->e && x->e->bandwidth_bound && isfinite(gbs)) {
             gm_buf_puts(b, ", ");
-            S_gbs(b, gbs);
+            gm_fmt_gbs(b, gbs);
             gm_buf_puts(b, " of useful bytes");
         }
     }
@@ -1608,26 +1402,26 @@ static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S
     if (more_sectors) {
         S_glabel(b, x, S);
         gm_buf_puts(b, " fetches ");
-        S_ratio(b, Q);
+        gm_fmt_ratio(b, Q);
         gm_buf_puts(b, " the global-load sectors of ");
         S_glabel(b, x, F);
         gm_buf_puts(b, " (");
-        S_count(b, ls.sectors);
+        gm_fmt_count(b, ls.sectors);
         gm_buf_puts(b, " against ");
-        S_count(b, lf.sectors);
+        gm_fmt_count(b, lf.sectors);
         gm_buf_puts(b, ")");
         if (stores_dilute) {
             gm_buf_puts(b, ", ");
-            S_ratio(b, Qs);
+            gm_fmt_ratio(b, Qs);
             gm_buf_puts(b, " once store sectors are counted");
         }
         if (isfinite(D)) {
             gm_buf_puts(b, ", and DRAM moves ");
-            S_ratio(b, D);
+            gm_fmt_ratio(b, D);
             gm_buf_puts(b, " the bytes (");
-            S_bytes(b, ds);
+            gm_fmt_bytes(b, ds);
             gm_buf_puts(b, " against ");
-            S_bytes(b, df);
+            gm_fmt_bytes(b, df);
             gm_buf_puts(b, ")");
         }
         gm_buf_puts(b, ". ");
@@ -1636,24 +1430,24 @@ static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S
         gm_buf_puts(b, " fetches fewer global-load sectors than ");
         S_glabel(b, x, F);
         gm_buf_puts(b, " (");
-        S_count(b, ls.sectors);
+        gm_fmt_count(b, ls.sectors);
         gm_buf_puts(b, " against ");
-        S_count(b, lf.sectors);
+        gm_fmt_count(b, lf.sectors);
         gm_buf_puts(b, "), so sectors do not explain its time. ");
     } else if (isfinite(Q) && slower) {
         gm_buf_puts(b, "Both fetch about the same global-load sectors (");
-        S_count(b, ls.sectors);
+        gm_fmt_count(b, ls.sectors);
         gm_buf_puts(b, " and ");
-        S_count(b, lf.sectors);
+        gm_fmt_count(b, lf.sectors);
         gm_buf_puts(b, "), so the difference does not come from wasted sectors. ");
     }
     if (more_waves) {
         gm_buf_puts(b, "In shared memory ");
         S_glabel(b, x, S);
         gm_buf_puts(b, " needs ");
-        S_fixed(b, hs.wpi, 2);
+        gm_fmt_fixed(b, hs.wpi, 2);
         gm_buf_puts(b, " wavefronts per load instruction against ");
-        S_fixed(b, hf.wpi, 2);
+        gm_fmt_fixed(b, hf.wpi, 2);
         gm_buf_puts(b, " for ");
         S_glabel(b, x, F);
         gm_buf_puts(b, ": each extra wavefront is a bank conflict served after the others. ");
@@ -1678,11 +1472,11 @@ static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S
         if (slower && isfinite(pf) && isfinite(ps) &&
             fabs(pf - ps) > 0.1 * fmax(pf, ps)) {
             gm_buf_puts(b, "With traffic alike, the gap shows in how busy DRAM is: ");
-            S_pct(b, ps);
+            gm_fmt_pct(b, ps);
             gm_buf_puts(b, " of peak for ");
             S_glabel(b, x, S);
             gm_buf_puts(b, " against ");
-            S_pct(b, pf);
+            gm_fmt_pct(b, pf);
             gm_buf_puts(b, " for ");
             S_glabel(b, x, F);
             gm_buf_puts(b, ". ");
@@ -1693,27 +1487,27 @@ static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S
         gm_buf_puts(b, "The time follows ");
         gm_buf_puts(b, what);
         gm_buf_puts(b, ": ");
-        S_ratio(b, T);
+        gm_fmt_ratio(b, T);
         gm_buf_puts(b, " the time for ");
-        S_ratio(b, ref);
+        gm_fmt_ratio(b, ref);
         gm_buf_printf(b, " the %s. ", unit);
         return;
     }
     if (T > ref * GM_FIND_FOLLOWS) {
         S_glabel(b, x, S);
         gm_buf_puts(b, " loses more time (");
-        S_ratio(b, T);
+        gm_fmt_ratio(b, T);
         gm_buf_puts(b, ") than ");
         gm_buf_puts(b, what);
         gm_buf_puts(b, " grows (");
-        S_ratio(b, ref);
+        gm_fmt_ratio(b, ref);
         gm_buf_puts(b, ")");
         double pf = S_m(F, GM_M_DRAM_PCT), ps = S_m(S, GM_M_DRAM_PCT);
         if (isfinite(pf) && isfinite(ps) && ps < pf / (1.0 + GM_FIND_SECTOR_EXCESS)) {
             gm_buf_puts(b, ": it keeps DRAM at ");
-            S_pct(b, ps);
+            gm_fmt_pct(b, ps);
             gm_buf_puts(b, " of peak against ");
-            S_pct(b, pf);
+            gm_fmt_pct(b, pf);
             gm_buf_puts(b, ", so it waits on its accesses rather than moving bytes");
         } else if (more_waves && ref != H) {
             gm_buf_puts(b, ": its shared-memory bank conflicts add to it");
@@ -1725,12 +1519,12 @@ static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S
     if (slower) {
         S_glabel(b, x, F);
         gm_buf_puts(b, " wins by ");
-        S_ratio(b, T);
+        gm_fmt_ratio(b, T);
         gm_buf_puts(b, ", less than the ");
     } else {
         gm_buf_puts(b, "The time does not follow the ");
     }
-    S_ratio(b, ref);
+    gm_fmt_ratio(b, ref);
     gm_buf_puts(b, " of ");
     gm_buf_puts(b, what);
     gm_buf_puts(b, slower ? " suggests" : "");
@@ -1738,31 +1532,31 @@ static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S
     if (ref != D && ref != H && isfinite(D) && D < ref / GM_FIND_FOLLOWS) {
         gm_buf_puts(b, why++ ? "; " : ": ");
         gm_buf_puts(b, "the caches absorb part of the extra sectors, so DRAM moves only ");
-        S_ratio(b, D);
+        gm_fmt_ratio(b, D);
         gm_buf_puts(b, " the bytes");
     }
     if (ref == H && isfinite(D) && D < 1.0 + GM_FIND_SECTOR_EXCESS && isfinite(df)) {
         gm_buf_puts(b, why++ ? "; " : ": ");
         gm_buf_puts(b, "both move about the same DRAM bytes (");
-        S_bytes(b, ds);
+        gm_fmt_bytes(b, ds);
         gm_buf_puts(b, " and ");
-        S_bytes(b, df);
+        gm_fmt_bytes(b, df);
         gm_buf_puts(b, "), and the bank conflicts do not multiply the time that traffic takes");
     }
     double pf = S_m(F, GM_M_DRAM_PCT);
     if (isfinite(pf) && pf < GM_FIND_DRAM_LOW_PCT && ref != H) {
         gm_buf_puts(b, why++ ? "; " : ": ");
         gm_buf_puts(b, "the faster layout keeps DRAM at only ");
-        S_pct(b, pf);
+        gm_fmt_pct(b, pf);
         gm_buf_puts(b, " of its peak, so the bytes it saves were not what held it back");
     }
     double rf = S_m(F, GM_M_DRAM_RATE), rs = S_m(S, GM_M_DRAM_RATE);
     if (isfinite(rf) && isfinite(rs) && rs > rf * (1.0 + GM_FIND_SECTOR_EXCESS)) {
         gm_buf_puts(b, why++ ? "; " : ": ");
         gm_buf_puts(b, "the slower layout drives DRAM harder (");
-        S_gbs(b, rs / 1e9);
+        gm_fmt_gbs(b, rs / 1e9);
         gm_buf_puts(b, " against ");
-        S_gbs(b, rf / 1e9);
+        gm_fmt_gbs(b, rf / 1e9);
         gm_buf_puts(b, ")");
     }
     if (!why)
@@ -1778,8 +1572,8 @@ static void S_why(gm_buf *b, const S_ex *x, const gm_run *const *timed, size_t n
     double tb = S_time_of(B), tw = S_time_of(W), T = tw / tb;
     if (T < 1.05) {
         gm_buf sb = GM_BUF_INIT, sw = GM_BUF_INIT;
-        S_time(&sb, tb);
-        S_time(&sw, tw);
+        gm_fmt_ms(&sb, tb);
+        gm_fmt_ms(&sw, tw);
         gm_buf_puts(b, nt == 2 ? "Both take " : "All of them take ");
         if (strcmp(sb.data, sw.data) == 0) {
             gm_buf_puts(b, sb.data);
@@ -1795,13 +1589,13 @@ static void S_why(gm_buf *b, const S_ex *x, const gm_run *const *timed, size_t n
     } else {
         S_glabel(b, x, B);
         gm_buf_puts(b, " is the fastest (");
-        S_time(b, tb);
+        gm_fmt_ms(b, tb);
         gm_buf_puts(b, ") and ");
         S_glabel(b, x, W);
         gm_buf_puts(b, " the slowest (");
-        S_time(b, tw);
+        gm_fmt_ms(b, tw);
         gm_buf_puts(b, ", ");
-        S_ratio(b, T);
+        gm_fmt_ratio(b, T);
         gm_buf_puts(b, " as long). ");
     }
     S_compare(b, x, B, W, T);
@@ -1816,9 +1610,9 @@ static void S_why(gm_buf *b, const S_ex *x, const gm_run *const *timed, size_t n
         gm_buf_puts(b, "The baseline layout ");
         S_glabel(b, x, R);
         gm_buf_puts(b, " takes ");
-        S_time(b, tr);
+        gm_fmt_ms(b, tr);
         gm_buf_puts(b, ", ");
-        S_ratio(b, tr / tb);
+        gm_fmt_ratio(b, tr / tb);
         gm_buf_puts(b, " as long as the fastest. ");
         S_compare(b, x, B, R, tr / tb);
     }
@@ -1828,13 +1622,134 @@ static void S_why(gm_buf *b, const S_ex *x, const gm_run *const *timed, size_t n
     if (x->e && x->e->bandwidth_bound && copy > 0 && isfinite(gb)) {
         S_glabel(b, x, B);
         gm_buf_puts(b, " moves its useful bytes at ");
-        S_gbs(b, gb);
+        gm_fmt_gbs(b, gb);
         gm_buf_puts(b, ", ");
-        S_pct(b, 100.0 * gb / copy);
+        gm_fmt_pct(b, 100.0 * gb / copy);
         gm_buf_puts(b, " of the copy bandwidth measured on this device (");
-        S_gbs(b, copy);
-        gm_buf_puts(b, "). ");
+        gm_fmt_gbs(b, copy);
+        gm_buf_puts(b, ")");
+        /* a streaming kernel with enough bytes in flight reaches 80-90 % of
+         * a device-to-device copy (docs/findings.md) */
+        if (gb >= 0.8 * copy)
+            gm_buf_puts(b, ", close to what its memory delivers");
+        gm_buf_puts(b, ". ");
     }
+}
+
+/* "name=value" of the swept parameter of run, escaped. */
+static void S_at(gm_buf *b, const char *p, const gm_run *run)
+{
+    gm_buf v = GM_BUF_INIT;
+    gm_buf_printf(&v, "%s=", p);
+    gm_fmt_value(&v, &gm_run_param(run, p)->value);
+    gm_esc_md(b, v.data);
+    gm_buf_free(&v);
+}
+
+/* The y of a sweep line: bandwidth when bandwidth is the point, else time. */
+static double S_sweep_y(const gm_run *run, bool bw)
+{
+    return bw ? gm_run_effective_gbs(run) : S_time_of(run);
+}
+
+static void S_sweep_fmt(gm_buf *b, double y, bool bw)
+{
+    if (bw)
+        gm_fmt_gbs(b, y);
+    else
+        gm_fmt_ms(b, y);
+}
+
+/* Along the swept parameter (the charts' lines): each line from its first
+ * point to its last in one clause, with its peak or dip when they stand out
+ * by 10 %, and its load sectors per request when they change by 5 %. */
+static void S_sweep(gm_buf *b, const gm_section *s)
+{
+    gm_sweep_plan sw;
+    gm_section_sweep(s, &sw);
+    const char *p = sw.param;
+    bool bw = s->exp->bandwidth_bound;
+    size_t told = 0, lines_with_points = 0;
+    for (size_t l = 0; l < sw.n_lines; l++) {
+        const gm_sweep_line *line = &sw.lines[l];
+        const gm_run *a = NULL, *z = NULL, *peak = NULL, *dip = NULL;
+        for (size_t i = 0; i < line->n; i++) {
+            double y = S_sweep_y(line->runs[i], bw);
+            if (!isfinite(y))
+                continue;
+            if (!a)
+                a = line->runs[i];
+            z = line->runs[i];
+            if (!peak || y > S_sweep_y(peak, bw))
+                peak = line->runs[i];
+            if (!dip || y < S_sweep_y(dip, bw))
+                dip = line->runs[i];
+        }
+        if (!a || a == z)
+            continue;
+        lines_with_points++;
+        if (told == 6)
+            continue;
+        if (told++ == 0) {
+            gm_buf_puts(b, "Along ");
+            S_code(b, p);
+            gm_buf_puts(b, ": ");
+        } else {
+            gm_buf_puts(b, "; ");
+        }
+        double ya = S_sweep_y(a, bw), yz = S_sweep_y(z, bw);
+        gm_runs_case_md(sw.runs, sw.n_runs, line->runs[0], p, b);
+        gm_buf_puts(b, bw ? " goes from " : " takes from ");
+        S_sweep_fmt(b, ya, bw);
+        gm_buf_puts(b, " at ");
+        S_at(b, p, a);
+        gm_buf_puts(b, " to ");
+        S_sweep_fmt(b, yz, bw);
+        gm_buf_puts(b, " at ");
+        S_at(b, p, z);
+        double q = ya > 0 && yz > 0 ? (yz >= ya ? yz / ya : ya / yz) : NAN;
+        if (!isfinite(q)) {
+            /* a zero at an end: no ratio to give */
+        } else if (q < 1.05) {
+            gm_buf_puts(b, " (within 5%)");
+        } else {
+            gm_buf_puts(b, " (");
+            gm_fmt_ratio(b, q);
+            gm_buf_puts(b, yz >= ya ? (bw ? " higher)" : " longer)") : (bw ? " lower)" : " shorter)"));
+        }
+        /* for bandwidth the peak is the news, for time the dip */
+        const gm_run *best = bw ? peak : dip;
+        double yb = S_sweep_y(best, bw);
+        if (best != a && best != z &&
+            (bw ? yb > 1.1 * fmax(ya, yz) : yb < fmin(ya, yz) / 1.1)) {
+            gm_buf_puts(b, bw ? ", peaking at " : ", shortest at ");
+            S_sweep_fmt(b, yb, bw);
+            gm_buf_puts(b, " at ");
+            S_at(b, p, best);
+        }
+        const gm_run *worst = bw ? dip : peak;
+        double yw = S_sweep_y(worst, bw);
+        if (worst != a && worst != z &&
+            (bw ? yw < fmin(ya, yz) / 1.1 : yw > 1.1 * fmax(ya, yz))) {
+            gm_buf_puts(b, bw ? ", dipping to " : ", longest at ");
+            S_sweep_fmt(b, yw, bw);
+            gm_buf_puts(b, " at ");
+            S_at(b, p, worst);
+        }
+        double sa = gm_run_metric_num(a, GM_M_LD_SPR), sz = gm_run_metric_num(z, GM_M_LD_SPR);
+        if (isfinite(sa) && isfinite(sz) && fabs(sz - sa) > 0.05 * fmax(sa, sz)) {
+            gm_buf_puts(b, ", while its load sectors per request go from ");
+            gm_fmt_fixed(b, sa, 1);
+            gm_buf_puts(b, " to ");
+            gm_fmt_fixed(b, sz, 1);
+        }
+    }
+    if (told)
+        gm_buf_puts(b, ". ");
+    if (lines_with_points > told)
+        gm_buf_printf(b, "The charts show %zu more line%s. ", lines_with_points - told,
+                      lines_with_points - told == 1 ? "" : "s");
+    gm_sweep_plan_free(&sw);
 }
 
 static void S_end_paragraph(gm_buf *b, size_t start)
@@ -1845,22 +1760,11 @@ static void S_end_paragraph(gm_buf *b, size_t start)
         gm_buf_puts(b, "\n\n");
 }
 
-gm_status gm_explain_experiment(const gm_results *r, const char *experiment_id, gm_buf *out,
-                                gm_error *err)
+void gm_explain_section(const gm_results *r, const gm_section *s, gm_buf *out)
 {
-    if (!experiment_id)
-        return gm_fail(err, GM_ERR_VALUE, "no experiment id given");
-    size_t n;
-    const gm_run **runs = S_runs_of(r, experiment_id, &n);
-    const gm_experiment *e = gm_results_experiment(r, experiment_id);
-    if (!n) {
-        free(runs);
-        if (e)
-            return GM_OK;
-        return gm_fail(err, GM_ERR_VALUE, "no experiment or run has the id \"%s\"", experiment_id);
-    }
-    S_ex x = {r, e, NULL, 0};
-    x.group = S_group(runs, n, &x.n_group);
+    if (!s->n_runs)
+        return;
+    S_ex x = {r, s->listed ? s->exp : NULL, s->group, s->n_group};
     const gm_run **timed = gm_xcalloc(x.n_group ? x.n_group : 1, sizeof *timed);
     size_t nt = 0;
     for (size_t i = 0; i < x.n_group; i++)
@@ -1874,26 +1778,35 @@ gm_status gm_explain_experiment(const gm_results *r, const char *experiment_id, 
         const gm_run *g0 = x.group[0];
         double rd = gm_value_num(&g0->bytes_read), wr = gm_value_num(&g0->bytes_written);
         double fl = gm_value_num(&g0->flops);
-        if (x.n_group == 1)
+        if (x.n_group == 1) {
             gm_buf_puts(out, "One passed run");
-        else
+        } else {
             gm_buf_printf(out, "%zu passed runs do the same work", x.n_group);
+            gm_buf at = GM_BUF_INIT;
+            gm_section_group_label(s, &at);
+            if (at.len) {
+                gm_buf_puts(out, " (");
+                S_text(out, at.data);
+                gm_buf_puts(out, ")");
+            }
+            gm_buf_free(&at);
+        }
         if (isfinite(rd) || isfinite(wr) || fl > 0) {
             gm_buf_puts(out, x.n_group == 1 ? ", " : ", each ");
             bool any = false;
             if (isfinite(rd)) {
                 gm_buf_puts(out, "reading ");
-                S_bytes(out, rd);
+                gm_fmt_bytes(out, rd);
                 any = true;
             }
             if (isfinite(wr)) {
                 gm_buf_puts(out, any ? (fl > 0 ? ", writing " : " and writing ") : "writing ");
-                S_bytes(out, wr);
+                gm_fmt_bytes(out, wr);
                 any = true;
             }
             if (fl > 0) {
                 gm_buf_puts(out, any ? " and performing " : "performing ");
-                S_flop(out, fl);
+                gm_fmt_flop(out, fl);
             }
         }
         const gm_run *pick[GM_EXPLAIN_MAX_RUNS];
@@ -1922,56 +1835,49 @@ gm_status gm_explain_experiment(const gm_results *r, const char *experiment_id, 
         S_why(out, &x, timed, nt);
     S_end_paragraph(out, start);
 
-    /* 3. what was left out, and why */
+    /* 3. along the sweep */
     start = out->len;
-    size_t other = 0;
-    for (size_t i = 0; i < n; i++) {
-        const gm_run *run = runs[i];
-        gm_buf p = GM_BUF_INIT;
-        S_varying(runs, n, run, &p);
-        switch (run->check.status) {
-        case GM_CHECK_FAILED:
-        case GM_CHECK_ERROR:
-            gm_buf_puts(out, "No speed is claimed from ");
-            S_label(out, run, p.data);
-            gm_buf_puts(out, run->check.status == GM_CHECK_FAILED
-                                 ? ": its output failed the check against the CPU reference"
-                                 : ": it stopped with an error");
-            if (run->check.status == GM_CHECK_FAILED && run->check.mismatches > 0) {
-                gm_buf_puts(out, " (");
-                S_count(out, (double)run->check.mismatches);
-                gm_buf_puts(out, run->check.mismatches == 1 ? " element differs)"
-                                                            : " elements differ)");
-            }
-            gm_buf_puts(out, ". ");
-            break;
-        case GM_CHECK_NOT_RUN:
-            S_label(out, run, p.data);
-            gm_buf_puts(out, " did not run");
-            if (run->check.reason) {
-                gm_buf_puts(out, ": ");
-                S_quote(out, run->check.reason);
-            }
-            gm_buf_puts(out, ". ");
-            break;
-        case GM_CHECK_PASSED: {
-            bool in = false;
-            for (size_t g = 0; g < x.n_group && !in; g++)
-                in = x.group[g] == run;
-            other += !in;
-            break;
-        }
-        }
-        gm_buf_free(&p);
-    }
+    if (s->has_sweep)
+        S_sweep(out, s);
+    S_end_paragraph(out, start);
+
+    /* 4. what the comparison leaves out (runs that did not run are listed
+     * beside the table; those that failed are flagged there and above) */
+    start = out->len;
+    size_t other = s->n_passed - s->n_group, bad = s->n_failed + s->n_error;
     if (other)
         gm_buf_printf(out, "%zu other passed run%s a different amount of work (other "
                            "parameters) and %s not compared with these. ",
                       other, other == 1 ? " does" : "s do", other == 1 ? "is" : "are");
+    if (bad && s->n_passed) {
+        const char *why = s->n_error == 0   ? (bad == 1 ? "failed its check" : "failed their check")
+                          : s->n_failed == 0 ? "stopped with an error"
+                                             : "failed their check or stopped with an error";
+        if (bad == 1)
+            gm_buf_printf(out, "The run that %s is left out of all of this. ", why);
+        else
+            gm_buf_printf(out, "The %zu runs that %s are left out of all of this. ", bad, why);
+    }
     S_end_paragraph(out, start);
-
     free(timed);
-    free(x.group);
-    free(runs);
-    return GM_OK;
+}
+
+gm_status gm_explain_experiment(const gm_results *r, const char *experiment_id, gm_buf *out,
+                                gm_error *err)
+{
+    if (!experiment_id)
+        return gm_fail(err, GM_ERR_VALUE, "no experiment id given");
+    gm_sections ss;
+    gm_sections_build(r, &ss);
+    const gm_section *s = NULL;
+    for (size_t i = 0; i < ss.n && !s; i++)
+        if (S_streq(ss.v[i].exp->id, experiment_id))
+            s = &ss.v[i];
+    gm_status st = GM_OK;
+    if (s)
+        gm_explain_section(r, s, out);
+    else
+        st = gm_fail(err, GM_ERR_VALUE, "no experiment or run has the id \"%s\"", experiment_id);
+    gm_sections_free(&ss);
+    return st;
 }

@@ -14,12 +14,17 @@
  *
  *     gm_findings f;
  *     gm_findings_build(results, &f);
- *     gm_findings_md(&f, NULL, 10, true, &b);          top of the report: the 10
- *                                                      costliest, one per layout
- *     for each experiment section, under its table:
- *         gm_explain_experiment(results, exp->id, &b, NULL);
- *         gm_findings_md(&f, exp->id, 0, true, &b);    its findings, all layouts
+ *     after the summary: the 10 costliest, one per layout and rule, leaving out
+ *     the validation rule (failed runs have a warning of their own at the top):
+ *         gm_findings_md_except(&f, NULL, 10, true, GM_RULE_BIT(GM_RULE_VALIDATION), &b);
+ *     for each experiment section (charts.h: gm_sections), after its charts:
+ *         gm_explain_section(results, section, &b);        the one explanation
+ *         gm_findings_md_except(&f, exp->id, 0, true, validation and not-run, &b);
  *     gm_findings_free(&f);
+ *
+ * The explanation compares the section's comparison group (charts.h: the one
+ * rule of which runs compare), so the text, the tables and the charts speak
+ * of the same runs.  Numbers are formatted by fmt.h, as in the tables.
  *
  * gm_findings_md and gm_explain_experiment append Markdown blocks (a bullet
  * list; paragraphs), each ending with a blank line, so they can go between
@@ -30,6 +35,7 @@
 #define GM_FINDINGS_H
 
 #include "buf.h"
+#include "charts.h"
 #include "gm_error.h"
 #include "results.h"
 
@@ -200,8 +206,21 @@ gm_finding_list gm_findings_for_experiment(const gm_findings *f, const char *exp
  *                  saying on how many more runs the same rule fired
  * An item reads "- **Warning** (uncoalesced-load): <message>", with
  * "in `<experiment id>`, " before the message when experiment_id is NULL. */
-void gm_findings_md(const gm_findings *f, const char *experiment_id, size_t max,
-                    bool leads_only, gm_buf *out);
+size_t gm_findings_md(const gm_findings *f, const char *experiment_id, size_t max,
+                      bool leads_only, gm_buf *out);
+
+/* A set of rules, one bit each: GM_RULE_BIT(GM_RULE_VALIDATION) | ... */
+#define GM_RULE_BIT(rule) (1u << (unsigned)(rule))
+
+/* gm_findings_md leaving out the rules in skip_rules (the report lists runs
+ * that failed or did not run in places of their own).  Returns how many
+ * items it wrote. */
+size_t gm_findings_md_except(const gm_findings *f, const char *experiment_id, size_t max,
+                             bool leads_only, unsigned skip_rules, gm_buf *out);
+
+/* How many items gm_findings_md_except would write with no maximum. */
+size_t gm_findings_count(const gm_findings *f, const char *experiment_id, bool leads_only,
+                         unsigned skip_rules);
 
 /* ---- explanations ----------------------------------------------------------- */
 
@@ -210,11 +229,18 @@ void gm_findings_md(const gm_findings *f, const char *experiment_id, size_t max,
  * group (the passed runs that do the same work, as the report compares them),
  * the sectors and useful fraction that costs, the DRAM traffic and time that
  * follow, why the fastest wins or why it wins by less than the counters
- * suggest, and which runs were left out and why.  Nothing is appended when the
- * experiment has no run.  GM_ERR_VALUE when neither an experiment nor a run
+ * suggest (with the address-trace model's figure beside the measured one when
+ * the run has a prediction), how each line of a sweep moves along the swept
+ * parameter, and how many runs the comparison leaves out (runs that failed
+ * or did not run are counted, not described: the report flags them beside
+ * the table).  Nothing is appended when the experiment has no run.  GM_ERR_VALUE when neither an experiment nor a run
  * has that id (err filled when non-NULL). */
 gm_status gm_explain_experiment(const gm_results *r, const char *experiment_id,
                                 gm_buf *out_markdown, gm_error *err);
+
+/* The same for a section the caller has built (charts.h), as the report does:
+ * its comparison group is the one compared.  Nothing when it has no run. */
+void gm_explain_section(const gm_results *r, const gm_section *s, gm_buf *out_markdown);
 
 #ifdef __cplusplus
 }

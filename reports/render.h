@@ -15,6 +15,7 @@
 #define GM_RENDER_H
 
 #include "charts.h"
+#include "diff.h"
 #include "gm_error.h"
 #include "results.h"
 
@@ -25,13 +26,30 @@ typedef enum { GM_FORMAT_AUTO = 0, GM_FORMAT_MD, GM_FORMAT_HTML } gm_format;
 /* .md/.markdown -> MD, .html/.htm -> HTML (any case), else AUTO (unknown). */
 gm_format gm_format_from_path(const char *path);
 
+/* What the report shows besides the results themselves. */
+typedef struct {
+    bool timestamp;               /* show taken_at */
+    const gm_diff *changes;       /* a "Changes since <base commit>" section from this diff of
+                                     a baseline (base) against these results (head); NULL: none */
+    const char *baseline_name;    /* the baseline file as named by the user, for that section */
+    const char *results_name;     /* these results' file, for that section; may be NULL */
+} gm_report_opts;
+
 /* Markdown (GitHub-flavoured: pipe tables).  chart_dir is the directory the
  * charts are linked from, relative to the Markdown file ("report.charts");
  * NULL puts a placeholder paragraph "![](gm-charts:N)" where section N's charts
  * go, for gm_render_html.  Charts are the plan made from the same results
- * (their svg is not read).  timestamp: show taken_at.  Caller frees. */
+ * (their svg is not read).  ro may be NULL (no timestamp, no changes).
+ * Caller frees.
+ *
+ * The document: title and setup, failed runs (loud), the summary table, the
+ * run's top findings (findings.h), the changes since the baseline when asked,
+ * one section per experiment (layouts, table, what the address-trace model
+ * predicted beside what was measured, notes, charts, the explanation written
+ * from the numbers, the experiment's findings), then how the numbers were
+ * obtained. */
 char *gm_render_markdown(const gm_results *r, const gm_charts *charts, const char *chart_dir,
-                         bool timestamp);
+                         const gm_report_opts *ro);
 
 /* HTML: the Markdown converted by cmark-gfm (tables extension; raw HTML is not
  * let through), the charts' SVG inlined after conversion with ids prefixed per
@@ -39,7 +57,7 @@ char *gm_render_markdown(const gm_results *r, const gm_charts *charts, const cha
  * escaped).  Every chart must have its svg.  On success *out is the page
  * (caller frees). GM_ERR_VALUE when the template lacks {{body}}. */
 gm_status gm_render_html(const gm_results *r, const gm_charts *charts, const char *tmpl,
-                         bool timestamp, char **out, gm_error *err);
+                         const gm_report_opts *ro, char **out, gm_error *err);
 
 typedef struct {
     const char *out_path;       /* report.md or report.html */
@@ -48,6 +66,10 @@ typedef struct {
     const char *exe_path;       /* the running program, for <its dir>/../templates; may be NULL */
     const char *gnuplot;        /* program name or path; NULL: "gnuplot" */
     bool timestamp;             /* show taken_at */
+    const gm_results *baseline; /* --baseline: a "Changes since" section, the diff of this
+                                   baseline against the results (diff.h defaults); NULL: none */
+    const char *baseline_name;  /* its file, as the user named it */
+    const char *results_name;   /* the results' file, for that section; may be NULL */
 } gm_render_opts;
 
 /* Where report.html is: opts->template_path if set (must exist), else
@@ -56,7 +78,9 @@ typedef struct {
  * GM_ERR_IO naming every place tried when none has it. */
 gm_status gm_template_find(const gm_render_opts *opts, char **path, gm_error *err);
 
-/* Render r to opts->out_path.  Markdown also writes its charts as SVG files in
+/* Render r to opts->out_path.  With a baseline, the diff is computed first:
+ * when it cannot be (two runs of one file that cannot be told apart),
+ * GM_ERR_VALUE and nothing is written.  Markdown also writes its charts as SVG files in
  * <stem>.charts/ next to it (replacing a previous chart directory only when it
  * holds nothing but chart-NN.svg files).  On failure nothing new is left at the
  * output path or the chart directory. */

@@ -11,8 +11,8 @@
 #include "buf.h"
 #include "escape.h"
 
-#include <cmark-gfm-core-extensions.h>
-#include <cmark-gfm.h>
+#include "output.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -40,24 +40,7 @@ gm_format gm_format_from_path(const char *path)
     return GM_FORMAT_AUTO;
 }
 
-/* ---- Markdown to HTML ---------------------------------------------------- */
-
-static char *S_cmark(const char *md)
-{
-    cmark_gfm_core_extensions_ensure_registered();
-    /* CMARK_OPT_DEFAULT leaves out raw HTML and unsafe link targets */
-    int opts = CMARK_OPT_DEFAULT;
-    cmark_parser *p = cmark_parser_new(opts);
-    cmark_syntax_extension *table = cmark_find_syntax_extension("table");
-    if (table)
-        cmark_parser_attach_syntax_extension(p, table);
-    cmark_parser_feed(p, md, strlen(md));
-    cmark_node *doc = cmark_parser_finish(p);
-    char *html = cmark_render_html(doc, opts, cmark_parser_get_syntax_extensions(p));
-    cmark_node_free(doc);
-    cmark_parser_free(p);
-    return html;
-}
+/* ---- the page -------------------------------------------------------------- */
 
 static void S_figures(gm_buf *b, const gm_charts *charts, size_t section)
 {
@@ -104,17 +87,18 @@ static void S_put_body(gm_buf *b, const char *html, const gm_charts *charts)
 }
 
 gm_status gm_render_html(const gm_results *r, const gm_charts *charts, const char *tmpl,
-                         bool timestamp, char **out, gm_error *err)
+                         const gm_report_opts *ro, char **out, gm_error *err)
 {
     *out = NULL;
     const char *body_at = strstr(tmpl, "{{body}}");
     if (!body_at)
         return gm_fail(err, GM_ERR_VALUE, "the HTML template has no {{body}} placeholder");
-    char *md = gm_render_markdown(r, charts, NULL, timestamp);
-    char *html = S_cmark(md);
+    char *md = gm_render_markdown(r, charts, NULL, ro);
+    char *html = NULL;
+    gm_status st = gm_markdown_to_html(md, &html, err);
     free(md);
-    if (!html)
-        return gm_fail(err, GM_ERR_NOMEM, "cmark-gfm could not render the report");
+    if (st != GM_OK)
+        return st;
 
     gm_buf b = GM_BUF_INIT;
     for (const char *p = tmpl; *p;) {
@@ -168,27 +152,6 @@ static bool S_is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static gm_status S_read_file(const char *path, char **out, gm_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gm_fail(err, GM_ERR_IO, "%s: %s", path, strerror(errno));
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_puts(&b, "");
-    char chunk[16384];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        gm_buf_put(&b, chunk, n);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        gm_buf_free(&b);
-        return gm_fail(err, GM_ERR_IO, "%s: read error", path);
-    }
-    *out = gm_buf_detach(&b);
-    return GM_OK;
-}
-
 gm_status gm_template_find(const gm_render_opts *o, char **path, gm_error *err)
 {
     *path = NULL;
@@ -234,58 +197,6 @@ gm_status gm_template_find(const gm_render_opts *o, char **path, gm_error *err)
                      tried.data);
     gm_buf_free(&tried);
     return st;
-}
-
-/* The mode a new file would get: 0666 less the umask. */
-static mode_t S_file_mode(mode_t base)
-{
-    mode_t mask = umask(0);
-    umask(mask);
-    return base & ~mask;
-}
-
-static gm_status S_write_all(int fd, const char *path, const char *data, size_t len,
-                             gm_error *err)
-{
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return gm_fail(err, GM_ERR_IO, "%s: %s", path, w < 0 ? strerror(errno) : "short write");
-        off += (size_t)w;
-    }
-    return GM_OK;
-}
-
-/* Write data to a new temporary file beside `final` (".NAME.tmp-XXXXXX").
- * *tmp_out receives its path. */
-static gm_status S_write_temp(const char *final, const char *data, char **tmp_out, gm_error *err)
-{
-    char *dir = S_dirname(final);
-    gm_buf t = GM_BUF_INIT;
-    gm_buf_printf(&t, "%s/.%s.tmp-XXXXXX", dir, S_basename(final));
-    free(dir);
-    char *tmp = gm_buf_detach(&t);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        gm_status st = gm_fail(err, GM_ERR_IO, "cannot write %s: %s", final, strerror(errno));
-        free(tmp);
-        return st;
-    }
-    gm_status st = S_write_all(fd, final, data, strlen(data), err);
-    if (st == GM_OK && fchmod(fd, S_file_mode(0666)) != 0)
-        st = gm_fail(err, GM_ERR_IO, "%s: %s", tmp, strerror(errno));
-    if (close(fd) != 0 && st == GM_OK)
-        st = gm_fail(err, GM_ERR_IO, "%s: %s", final, strerror(errno));
-    if (st != GM_OK) {
-        unlink(tmp);
-        free(tmp);
-        return st;
-    }
-    *tmp_out = tmp;
-    return GM_OK;
 }
 
 /* "chart-NN.svg": the only names gpumem-report puts in a chart directory. */
@@ -350,7 +261,8 @@ static char *S_svg_file(const gm_chart *c)
 /* Markdown: charts into a fresh directory beside the report, then both renamed
  * into place (charts first, so the links of the new report never dangle). */
 static gm_status S_write_markdown(const gm_results *r, const gm_charts *charts,
-                                  const gm_render_opts *o, gm_error *err)
+                                  const gm_render_opts *o, const gm_report_opts *ro,
+                                  gm_error *err)
 {
     const char *out = o->out_path;
     char *dir = S_dirname(out);
@@ -388,28 +300,24 @@ static gm_status S_write_markdown(const gm_results *r, const gm_charts *charts,
             new_dir = NULL;
             goto done;
         }
-        chmod(new_dir, S_file_mode(0777));
+        /* mkdtemp makes it 0700: give it the mode a plain mkdir would */
+        mode_t mask = umask(0);
+        umask(mask);
+        chmod(new_dir, 0777 & ~mask);
         for (size_t i = 0; i < charts->n && st == GM_OK; i++) {
             gm_buf fn = GM_BUF_INIT;
             gm_buf_printf(&fn, "%s/%s.svg", new_dir, charts->v[i].name);
-            int fd = open(fn.data, O_WRONLY | O_CREAT | O_EXCL, S_file_mode(0666));
-            if (fd < 0) {
-                st = gm_fail(err, GM_ERR_IO, "%s: %s", fn.data, strerror(errno));
-            } else {
-                char *svg = S_svg_file(&charts->v[i]);
-                st = S_write_all(fd, fn.data, svg, strlen(svg), err);
-                free(svg);
-                if (close(fd) != 0 && st == GM_OK)
-                    st = gm_fail(err, GM_ERR_IO, "%s: %s", fn.data, strerror(errno));
-            }
+            char *svg = S_svg_file(&charts->v[i]);
+            st = gm_file_create(fn.data, svg, strlen(svg), err);
+            free(svg);
             gm_buf_free(&fn);
         }
         if (st != GM_OK)
             goto done;
     }
 
-    md = gm_render_markdown(r, charts, chart_rel, o->timestamp);
-    st = S_write_temp(out, md, &md_tmp, err);
+    md = gm_render_markdown(r, charts, chart_rel, ro);
+    st = gm_file_write_temp(out, md, strlen(md), &md_tmp, err);
     if (st != GM_OK)
         goto done;
 
@@ -485,15 +393,26 @@ gm_status gm_render(const gm_results *r, const gm_render_opts *o, gm_error *err)
         return gm_fail(err, GM_ERR_VALUE, "'%s' names a directory, not a file", o->out_path);
 
     gm_status st = GM_OK;
-    char *tmpl_path = NULL, *tmpl = NULL, *page = NULL, *tmp = NULL;
+    char *tmpl_path = NULL, *tmpl = NULL, *page = NULL;
+    gm_diff d = {0};
+    gm_report_opts ro = {o->timestamp, NULL, o->baseline_name, o->results_name};
     if (fmt == GM_FORMAT_HTML) {
         st = gm_template_find(o, &tmpl_path, err);
         if (st == GM_OK)
-            st = S_read_file(tmpl_path, &tmpl, err);
+            st = gm_file_read(tmpl_path, &tmpl, err);
         if (st == GM_OK && !strstr(tmpl, "{{body}}"))
             st = gm_fail(err, GM_ERR_VALUE, "template %s has no {{body}} placeholder", tmpl_path);
         if (st != GM_OK)
             goto done;
+    }
+
+    /* the diff first: it can refuse files whose runs cannot be paired */
+    if (o->baseline) {
+        gm_diff_options dopt = {NULL, 0, 0.0, false, o->baseline_name, o->results_name};
+        st = gm_diff_compute(o->baseline, r, &dopt, &d, err);
+        if (st != GM_OK)
+            goto done;
+        ro.changes = &d;
     }
 
     gm_sections ss;
@@ -504,21 +423,17 @@ gm_status gm_render(const gm_results *r, const gm_render_opts *o, gm_error *err)
     st = gm_charts_draw(&charts, o->gnuplot, err);
     if (st == GM_OK) {
         if (fmt == GM_FORMAT_MD) {
-            st = S_write_markdown(r, &charts, o, err);
+            st = S_write_markdown(r, &charts, o, &ro, err);
         } else {
-            st = gm_render_html(r, &charts, tmpl, o->timestamp, &page, err);
+            st = gm_render_html(r, &charts, tmpl, &ro, &page, err);
             if (st == GM_OK)
-                st = S_write_temp(o->out_path, page, &tmp, err);
-            if (st == GM_OK && rename(tmp, o->out_path) != 0) {
-                st = gm_fail(err, GM_ERR_IO, "cannot rename %s to %s: %s", tmp, o->out_path,
-                             strerror(errno));
-                unlink(tmp);
-            }
+                st = gm_file_write_atomic(o->out_path, page, strlen(page), err);
         }
     }
     gm_charts_free(&charts);
 done:
-    free(tmp);
+    if (ro.changes)
+        gm_diff_free(&d);
     free(page);
     free(tmpl);
     free(tmpl_path);

@@ -9,67 +9,22 @@
 
 #include "catalog.h"
 #include "escape.h"
+#include "findings.h"
+#include "fmt.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define DASH "—"
+#define DASH GM_FMT_ABSENT
 
 /* ---- formatting ----------------------------------------------------------- */
 
 static void S_text(gm_buf *b, const char *s) { gm_esc_md(b, s ? s : ""); }
 static void S_code(gm_buf *b, const char *s) { gm_esc_md_code(b, s ? s : ""); }
 
-static void S_ms(gm_buf *b, double v)
-{
-    gm_fmt_num(b, v, 3);
-    if (isfinite(v))
-        gm_buf_puts(b, " ms");
-}
-
-static void S_gbs(gm_buf *b, double v)
-{
-    gm_fmt_num(b, v, 3);
-    if (isfinite(v))
-        gm_buf_puts(b, " GB/s");
-}
-
-static void S_pct(gm_buf *b, double v)
-{
-    if (!isfinite(v))
-        gm_buf_puts(b, DASH);
-    else
-        gm_buf_printf(b, "%.1f%%", v);
-}
-
-static void S_fixed(gm_buf *b, double v, int decimals)
-{
-    if (!isfinite(v))
-        gm_buf_puts(b, DASH);
-    else
-        gm_buf_printf(b, "%.*f", decimals, v);
-}
-
-/* "8.0×"; "120×" from 100 up */
-static void S_ratio(gm_buf *b, double v)
-{
-    if (!isfinite(v))
-        gm_buf_puts(b, DASH);
-    else
-        gm_buf_printf(b, "%.*f×", v >= 100 ? 0 : 1, v);
-}
-
-static void S_spr(gm_buf *b, double v) { S_fixed(b, v, 1); }
-
-static void S_count(gm_buf *b, double v)
-{
-    if (!isfinite(v))
-        gm_buf_puts(b, DASH);
-    else
-        gm_buf_printf(b, "%.0f", v);
-}
+static void S_spr(gm_buf *b, double v) { gm_fmt_fixed(b, v, 1); }
 
 /* 13000 -> "13.0", 12040 -> "12.4" (CUDA's 1000*major + 10*minor) */
 static void S_cuda_version(gm_buf *b, int v)
@@ -84,15 +39,7 @@ static void S_cuda_version(gm_buf *b, int v)
 static void S_case(gm_buf *b, const gm_run *const *set, size_t n, const gm_run *run,
                    const char *skip)
 {
-    S_code(b, run->variant);
-    gm_buf p = GM_BUF_INIT;
-    gm_runs_params(set, n, run, skip, &p);
-    if (p.len) {
-        gm_buf_puts(b, " (");
-        S_text(b, p.data);
-        gm_buf_puts(b, ")");
-    }
-    gm_buf_free(&p);
+    gm_runs_case_md(set, n, run, skip, b);
 }
 
 static const char *S_label(const char *metric, const char *fallback)
@@ -126,10 +73,17 @@ static void S_check_text(gm_buf *b, const gm_run *run, bool loud)
         return;
     case GM_CHECK_FAILED:
         gm_buf_puts(b, loud ? "**FAILED**" : "failed");
-        if (c->checked > 0)
-            gm_buf_printf(b, ": %lld of %lld elements differ", c->mismatches, c->checked);
+        if (c->checked > 0) {
+            gm_buf_puts(b, ": ");
+            gm_fmt_count(b, (double)c->mismatches);
+            gm_buf_puts(b, " of ");
+            gm_fmt_count(b, (double)c->checked);
+            gm_buf_puts(b, " elements differ");
+        }
         if (c->has_first_mismatch) {
-            gm_buf_printf(b, ", first at index %lld: got ", c->first_index);
+            gm_buf_puts(b, ", first at index ");
+            gm_fmt_count(b, (double)c->first_index);
+            gm_buf_puts(b, ": got ");
             gm_buf tmp = GM_BUF_INIT;
             S_num17(&tmp, c->first_value);
             gm_buf_puts(&tmp, ", expected ");
@@ -212,14 +166,14 @@ static void S_header(gm_buf *b, const gm_results *r, bool timestamp)
     gm_buf_printf(&v, ", %d-bit bus at ", d->memory_bus_width_bits);
     gm_fmt_num(&v, d->memory_clock_khz > 0 ? d->memory_clock_khz / 1000.0 : NAN, 4);
     gm_buf_puts(&v, " MHz: ");
-    S_gbs(&v, gm_value_num(&d->theoretical_bandwidth_gbs));
+    gm_fmt_gbs(&v, gm_value_num(&d->theoretical_bandwidth_gbs));
     gm_buf_puts(&v, " theoretical (2 × clock × bus width); L2 ");
     gm_fmt_bytes(&v, d->l2_bytes > 0 ? (double)d->l2_bytes : NAN);
     S_row(b, "Memory", v.data);
 
     v.len = 0;
     gm_buf_puts(&v, "");
-    S_gbs(&v, gm_value_num(&d->copy_bandwidth_gbs));
+    gm_fmt_gbs(&v, gm_value_num(&d->copy_bandwidth_gbs));
     if (gm_value_present(&d->copy_bandwidth_bytes)) {
         gm_buf_puts(&v, ", device-to-device copy of ");
         gm_fmt_bytes(&v, gm_value_num(&d->copy_bandwidth_bytes));
@@ -390,13 +344,13 @@ static void S_summary(gm_buf *b, const gm_sections *ss)
             double tb = gm_run_median_ms(s->best), tw = gm_run_median_ms(s->worst);
             S_case(b, s->group, s->n_group, s->best, NULL);
             gm_buf_puts(b, ": ");
-            S_ms(b, tb);
+            gm_fmt_ms(b, tb);
             gm_buf_puts(b, " | ");
             S_case(b, s->group, s->n_group, s->worst, NULL);
             gm_buf_puts(b, ": ");
-            S_ms(b, tw);
+            gm_fmt_ms(b, tw);
             gm_buf_puts(b, " | ");
-            S_ratio(b, tw / tb);
+            gm_fmt_ratio(b, tw / tb);
             gm_buf_puts(b, " | ");
             double sb = gm_run_metric_num(s->best, GM_M_LD_SPR);
             double sw = gm_run_metric_num(s->worst, GM_M_LD_SPR);
@@ -406,7 +360,7 @@ static void S_summary(gm_buf *b, const gm_sections *ss)
                 S_spr(b, sb);
                 if (sb > 0) {
                     gm_buf_puts(b, " (");
-                    S_ratio(b, sw / sb);
+                    gm_fmt_ratio(b, sw / sb);
                     gm_buf_puts(b, ")");
                 }
             } else {
@@ -420,6 +374,44 @@ static void S_summary(gm_buf *b, const gm_sections *ss)
         gm_buf_puts(b, " |\n");
     }
     gm_buf_puts(b, "\n");
+}
+
+/* ---- findings --------------------------------------------------------------- */
+
+#define S_TOP_FINDINGS 10
+
+/* The costliest findings of the whole run, one per layout and rule.  Failed
+ * runs are in the warning at the top already: their findings are not repeated. */
+static void S_findings(gm_buf *b, const gm_findings *f, const gm_sections *ss)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < ss->n; i++)
+        bad += ss->v[i].n_failed + ss->v[i].n_error;
+    unsigned skip = GM_RULE_BIT(GM_RULE_VALIDATION);
+    size_t all = gm_findings_count(f, NULL, true, skip);
+    gm_buf_puts(b, "## Findings\n\n");
+    if (!all) {
+        gm_buf_puts(b, "No rule of docs/findings.md fires on the numbers of this run");
+        gm_buf_puts(b, bad ? " (the runs that failed are in the warning above).\n\n" : ".\n\n");
+        return;
+    }
+    gm_buf_puts(b, "What the rules of docs/findings.md find in the counters of each run, "
+                   "warnings first, then by the bytes wasted or forgone; one item per layout "
+                   "and rule");
+    gm_buf_puts(b, bad ? ". Runs that did not pass their check are in the warning above, not "
+                         "here.\n\n"
+                       : ".\n\n");
+    size_t shown = gm_findings_md_except(f, NULL, S_TOP_FINDINGS, true, skip, b);
+    if (all > shown)
+        gm_buf_printf(b, "%zu more in the sections of their experiments.\n\n", all - shown);
+}
+
+/* ---- changes since a baseline ------------------------------------------------ */
+
+static void S_changes(gm_buf *b, const gm_report_opts *ro)
+{
+    gm_diff_render dr = {ro->baseline_name, ro->results_name, true, 0, true};
+    gm_diff_md_section(b, ro->changes, &dr);
 }
 
 /* ---- the table of one experiment ------------------------------------------ */
@@ -463,13 +455,16 @@ static void S_cell(gm_buf *b, const gm_results *r, const gm_section *s, const gm
         break;
     }
     case C_TIME: {
-        double t = gm_run_median_ms(run);
-        S_ms(b, t);
+        /* the range in the median's unit: "50.5 µs (50.3–51.0, n=20)" */
+        double t = gm_run_median_ms(run), scale;
+        int dec;
+        gm_fmt_ms(b, t);
         if (isfinite(t)) {
+            gm_fmt_ms_unit(t, &scale, &dec);
             gm_buf_puts(b, " (");
-            gm_fmt_num(b, run->timing.min, 3);
+            gm_fmt_fixed(b, run->timing.min * scale, dec);
             gm_buf_puts(b, "–");
-            gm_fmt_num(b, run->timing.max, 3);
+            gm_fmt_fixed(b, run->timing.max * scale, dec);
             gm_buf_printf(b, ", n=%zu)", run->timing.n);
         }
         break;
@@ -478,27 +473,27 @@ static void S_cell(gm_buf *b, const gm_results *r, const gm_section *s, const gm
         if (withheld && isfinite(gm_run_effective_gbs(run)))
             gm_buf_puts(b, "withheld");
         else
-            S_gbs(b, gm_run_effective_gbs(run));
+            gm_fmt_gbs(b, gm_run_effective_gbs(run));
         break;
     case C_PCT_COPY: {
         double g = gm_run_effective_gbs(run), copy = gm_value_num(&r->device.copy_bandwidth_gbs);
         if (withheld && isfinite(g))
             gm_buf_puts(b, "withheld");
         else
-            S_pct(b, copy > 0 ? 100.0 * g / copy : NAN);
+            gm_fmt_pct(b, copy > 0 ? 100.0 * g / copy : NAN);
         break;
     }
     case C_LD_SPR: S_spr(b, gm_run_metric_num(run, GM_M_LD_SPR)); break;
     case C_ST_SPR: S_spr(b, gm_run_metric_num(run, GM_M_ST_SPR)); break;
-    case C_LD_EFF: S_pct(b, gm_run_metric_num(run, GM_M_LD_EFF)); break;
-    case C_ST_EFF: S_pct(b, gm_run_metric_num(run, GM_M_ST_EFF)); break;
+    case C_LD_EFF: gm_fmt_pct(b, gm_run_metric_num(run, GM_M_LD_EFF)); break;
+    case C_ST_EFF: gm_fmt_pct(b, gm_run_metric_num(run, GM_M_ST_EFF)); break;
     case C_DRAM_RD: gm_fmt_bytes(b, gm_run_metric_num(run, GM_M_DRAM_RD)); break;
     case C_DRAM_WR: gm_fmt_bytes(b, gm_run_metric_num(run, GM_M_DRAM_WR)); break;
-    case C_DRAM_PCT: S_pct(b, gm_run_metric_num(run, GM_M_DRAM_PCT)); break;
-    case C_SH_LD_WPI: S_fixed(b, gm_run_shared_wpi(run, false), 2); break;
-    case C_SH_ST_WPI: S_fixed(b, gm_run_shared_wpi(run, true), 2); break;
-    case C_SH_LD_CONFL: S_count(b, gm_run_metric_num(run, GM_M_SH_LD_CONFL)); break;
-    case C_SH_ST_CONFL: S_count(b, gm_run_metric_num(run, GM_M_SH_ST_CONFL)); break;
+    case C_DRAM_PCT: gm_fmt_pct(b, gm_run_metric_num(run, GM_M_DRAM_PCT)); break;
+    case C_SH_LD_WPI: gm_fmt_fixed(b, gm_run_shared_wpi(run, false), 2); break;
+    case C_SH_ST_WPI: gm_fmt_fixed(b, gm_run_shared_wpi(run, true), 2); break;
+    case C_SH_LD_CONFL: gm_fmt_count(b, gm_run_metric_num(run, GM_M_SH_LD_CONFL)); break;
+    case C_SH_ST_CONFL: gm_fmt_count(b, gm_run_metric_num(run, GM_M_SH_ST_CONFL)); break;
     case C_CHECK: S_check_text(b, run, true); break;
     case C_COUNT: break;
     }
@@ -595,321 +590,29 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s)
 
 /* ---- what the numbers say -------------------------------------------------- */
 
-static double S_spr_of(const gm_run *run) { return gm_run_metric_num(run, GM_M_LD_SPR); }
-
-/* Compare the slowest and the fastest of the comparison group. */
-static void S_explain_group(gm_buf *b, const gm_results *r, const gm_section *s)
+/* One explanation per section, written by findings.c from the numbers, then
+ * the section's findings (runs that failed or did not run are flagged above
+ * the table, not again here). */
+static void S_explain(gm_buf *b, const gm_results *r, const gm_section *s, const gm_findings *f)
 {
-    const gm_run *B = s->best, *W = s->worst;
-    const gm_run *const *g = s->group;
-    size_t ng = s->n_group;
-    double tb = gm_run_median_ms(B), tw = gm_run_median_ms(W), rt = tw / tb;
-
-    gm_buf at = GM_BUF_INIT;
-    gm_section_group_label(s, &at);
-    gm_buf_printf(b, "The %zu passed runs that do the same work", ng);
-    if (at.len) {
-        gm_buf_puts(b, " (");
-        S_text(b, at.data);
-        gm_buf_puts(b, ")");
+    gm_buf e = GM_BUF_INIT;
+    gm_explain_section(r, s, &e);
+    if (e.len) {
+        gm_buf_puts(b, "**What the numbers say.** ");
+        gm_buf_put(b, e.data, e.len);
     }
-    gm_buf_free(&at);
-    double rd = gm_value_num(&B->bytes_read), wr = gm_value_num(&B->bytes_written);
-    if (isfinite(rd) || isfinite(wr)) {
-        gm_buf_puts(b, ", each reading ");
-        gm_fmt_bytes(b, rd);
-        gm_buf_puts(b, " and writing ");
-        gm_fmt_bytes(b, wr);
+    gm_buf_free(&e);
+    unsigned skip = GM_RULE_BIT(GM_RULE_VALIDATION) | GM_RULE_BIT(GM_RULE_NOT_RUN);
+    if (gm_findings_count(f, s->exp->id, true, skip)) {
+        gm_buf_puts(b, "**Findings** (one per layout and rule):\n\n");
+        gm_findings_md_except(f, s->exp->id, 0, true, skip, b);
     }
-    gm_buf_puts(b, ", compare directly. ");
-
-    if (rt < 1.05) {
-        gm_buf_puts(b, "Their median times lie within 5% of each other (");
-        S_ms(b, tb);
-        gm_buf_puts(b, " to ");
-        S_ms(b, tw);
-        gm_buf_puts(b, "): at this point the layout does not change the time. ");
-    } else {
-        S_case(b, g, ng, B, NULL);
-        gm_buf_puts(b, " is the fastest (");
-        S_ms(b, tb);
-        gm_buf_puts(b, ") and ");
-        S_case(b, g, ng, W, NULL);
-        gm_buf_puts(b, " the slowest (");
-        S_ms(b, tw);
-        gm_buf_puts(b, ", ");
-        S_ratio(b, rt);
-        gm_buf_puts(b, " the time). ");
-    }
-
-    /* global-load sectors: the bytes a layout makes the memory system move */
-    double sb = S_spr_of(B), sw = S_spr_of(W);
-    if (isfinite(sb) && isfinite(sw) && sb > 0 && sw > 1.05 * sb) {
-        S_case(b, g, ng, W, NULL);
-        gm_buf_puts(b, " fetches ");
-        S_spr(b, sw);
-        gm_buf_puts(b, " sectors per load request against ");
-        S_spr(b, sb);
-        gm_buf_puts(b, " for ");
-        S_case(b, g, ng, B, NULL);
-        double qb = gm_run_metric_num(B, GM_M_LD_SECTORS), qw = gm_run_metric_num(W, GM_M_LD_SECTORS);
-        double q = qb > 0 ? qw / qb : NAN;
-        if (isfinite(q)) {
-            gm_buf_puts(b, ": ");
-            S_ratio(b, q);
-            gm_buf_puts(b, " the sectors in all (");
-            gm_fmt_bytes(b, qw * 32);
-            gm_buf_puts(b, " against ");
-            gm_fmt_bytes(b, qb * 32);
-            gm_buf_puts(b, " in 32-byte sectors) for the same useful data");
-            if (rt >= 1.05) {
-                gm_buf_puts(b, ", and it runs ");
-                S_ratio(b, rt);
-                gm_buf_puts(b, " slower");
-                if (rt > q / 1.25 && rt < q * 1.25)
-                    gm_buf_puts(b, ": the time follows the traffic");
-                else if (rt <= q / 1.25)
-                    gm_buf_puts(b, ": the time grows less than the traffic");
-                else
-                    gm_buf_puts(b, ": the time grows more than the traffic");
-            }
-        }
-        gm_buf_puts(b, ". ");
-    } else if (isfinite(sb) && isfinite(sw) && rt >= 1.2) {
-        gm_buf_puts(b, "Both fetch about the same number of sectors per load request (");
-        S_spr(b, sw);
-        gm_buf_puts(b, " and ");
-        S_spr(b, sb);
-        gm_buf_puts(b, "), so the difference in time does not come from wasted global-load sectors. ");
-    }
-
-    /* shared memory: wavefronts per instruction above 1 are bank conflicts */
-    for (int st = 0; st < 2; st++) {
-        double wb = gm_run_shared_wpi(B, st), ww = gm_run_shared_wpi(W, st);
-        if (!isfinite(wb) || !isfinite(ww) || !(ww > 1.05 * wb))
-            continue;
-        double cw = gm_run_metric_num(W, st ? GM_M_SH_ST_CONFL : GM_M_SH_LD_CONFL);
-        double cb = gm_run_metric_num(B, st ? GM_M_SH_ST_CONFL : GM_M_SH_LD_CONFL);
-        gm_buf_puts(b, "In shared memory, ");
-        S_case(b, g, ng, W, NULL);
-        gm_buf_printf(b, " needs ");
-        S_fixed(b, ww, 2);
-        gm_buf_printf(b, " wavefronts per shared %s instruction against ", st ? "store" : "load");
-        S_fixed(b, wb, 2);
-        gm_buf_puts(b, " for ");
-        S_case(b, g, ng, B, NULL);
-        if (isfinite(cw) && isfinite(cb)) {
-            gm_buf_puts(b, " (");
-            S_count(b, cw);
-            gm_buf_puts(b, " bank conflicts against ");
-            S_count(b, cb);
-            gm_buf_puts(b, ")");
-        }
-        gm_buf_puts(b, ": each extra wavefront is a bank conflict served one after another. ");
-    }
-
-    double ew = gm_run_metric_num(W, GM_M_LD_EFF), eb = gm_run_metric_num(B, GM_M_LD_EFF);
-    if (isfinite(ew) && ew < 90 && isfinite(eb) && eb > ew + 5) {
-        gm_buf_puts(b, "Of the bytes in the sectors it loads, ");
-        S_case(b, g, ng, W, NULL);
-        gm_buf_puts(b, " uses ");
-        S_pct(b, ew);
-        gm_buf_puts(b, "; ");
-        S_case(b, g, ng, B, NULL);
-        gm_buf_puts(b, " uses ");
-        S_pct(b, eb);
-        gm_buf_puts(b, ". ");
-    }
-
-    double dw = gm_run_metric_num(W, GM_M_DRAM_RD), db = gm_run_metric_num(B, GM_M_DRAM_RD);
-    if (isfinite(dw) && isfinite(db) && db > 0 && (dw > 1.1 * db || dw < db / 1.1)) {
-        gm_buf_puts(b, "From DRAM, ");
-        S_case(b, g, ng, W, NULL);
-        gm_buf_puts(b, " reads ");
-        gm_fmt_bytes(b, dw);
-        gm_buf_puts(b, " against ");
-        gm_fmt_bytes(b, db);
-        gm_buf_puts(b, " (");
-        S_ratio(b, dw / db);
-        gm_buf_puts(b, "). ");
-    }
-
-    double copy = gm_value_num(&r->device.copy_bandwidth_gbs);
-    double gb = gm_run_effective_gbs(B), gw = gm_run_effective_gbs(W);
-    if (s->exp->bandwidth_bound && isfinite(gb) && copy > 0) {
-        S_case(b, g, ng, B, NULL);
-        gm_buf_puts(b, " moves its useful bytes at ");
-        S_gbs(b, gb);
-        gm_buf_puts(b, ", ");
-        S_pct(b, 100 * gb / copy);
-        gm_buf_puts(b, " of the copy bandwidth measured on this device (");
-        S_gbs(b, copy);
-        gm_buf_puts(b, ")");
-        if (gb >= 0.8 * copy)
-            gm_buf_puts(b, ", close to what its memory delivers");
-        if (isfinite(gw) && W != B && rt >= 1.05) {
-            gm_buf_puts(b, "; ");
-            S_case(b, g, ng, W, NULL);
-            gm_buf_puts(b, " reaches ");
-            S_gbs(b, gw);
-            gm_buf_puts(b, " (");
-            S_pct(b, 100 * gw / copy);
-            gm_buf_puts(b, ")");
-        }
-        gm_buf_puts(b, ". ");
-    }
-
-    const char *base = s->exp->baseline_variant;
-    if (base) {
-        for (size_t i = 0; i < ng; i++) {
-            const gm_run *x = g[i];
-            double t = gm_run_median_ms(x);
-            if (x == B || x == W || !isfinite(t) || strcmp(x->variant ? x->variant : "", base) != 0)
-                continue;
-            gm_buf_puts(b, "The baseline layout ");
-            S_case(b, g, ng, x, NULL);
-            gm_buf_puts(b, " takes ");
-            S_ms(b, t);
-            gm_buf_puts(b, ", ");
-            S_ratio(b, t / tb);
-            gm_buf_puts(b, " the fastest time. ");
-            break;
-        }
-    }
-}
-
-/* "name=value" of the swept parameter of run, escaped. */
-static void S_at(gm_buf *b, const char *p, const gm_run *run)
-{
-    gm_buf v = GM_BUF_INIT;
-    gm_buf_printf(&v, "%s=", p);
-    gm_fmt_value(&v, &gm_run_param(run, p)->value);
-    S_text(b, v.data);
-    gm_buf_free(&v);
-}
-
-/* Along the sweep: each line from its first point to its last, in one sentence. */
-static void S_explain_sweep(gm_buf *b, const gm_section *s)
-{
-    gm_sweep_plan sw;
-    gm_section_sweep(s, &sw);
-    const char *p = sw.param;
-    bool bw = s->exp->bandwidth_bound;
-    size_t told = 0, lines_with_points = 0;
-    for (size_t l = 0; l < sw.n_lines; l++) {
-        const gm_sweep_line *line = &sw.lines[l];
-        /* first and last points with a value; the peak and dip for bandwidth */
-        const gm_run *a = NULL, *z = NULL, *peak = NULL, *dip = NULL;
-        for (size_t i = 0; i < line->n; i++) {
-            double y = bw ? gm_run_effective_gbs(line->runs[i]) : gm_run_median_ms(line->runs[i]);
-            if (!isfinite(y))
-                continue;
-            if (!a)
-                a = line->runs[i];
-            z = line->runs[i];
-            if (bw && (!peak || y > gm_run_effective_gbs(peak)))
-                peak = line->runs[i];
-            if (bw && (!dip || y < gm_run_effective_gbs(dip)))
-                dip = line->runs[i];
-        }
-        if (!a || a == z)
-            continue;
-        lines_with_points++;
-        if (told == 6)
-            continue;
-        gm_buf_puts(b, told++ == 0 ? "Along " : "; ");
-        if (told == 1) {
-            S_code(b, p);
-            gm_buf_puts(b, ": ");
-        }
-        double ya = bw ? gm_run_effective_gbs(a) : gm_run_median_ms(a);
-        double yz = bw ? gm_run_effective_gbs(z) : gm_run_median_ms(z);
-        S_case(b, sw.runs, sw.n_runs, line->runs[0], p);
-        gm_buf_puts(b, bw ? " goes from " : " takes from ");
-        if (bw)
-            S_gbs(b, ya);
-        else
-            S_ms(b, ya);
-        gm_buf_puts(b, " at ");
-        S_at(b, p, a);
-        gm_buf_puts(b, " to ");
-        if (bw)
-            S_gbs(b, yz);
-        else
-            S_ms(b, yz);
-        gm_buf_puts(b, " at ");
-        S_at(b, p, z);
-        if (ya > 0 && yz > 0) {
-            double q = yz >= ya ? yz / ya : ya / yz;
-            if (q < 1.05) {
-                gm_buf_puts(b, " (within 5%)");
-            } else {
-                gm_buf_puts(b, " (");
-                S_ratio(b, q);
-                if (bw)
-                    gm_buf_puts(b, yz >= ya ? " higher)" : " lower)");
-                else
-                    gm_buf_puts(b, yz >= ya ? " longer)" : " shorter)");
-            }
-        }
-        if (peak && peak != a && peak != z && gm_run_effective_gbs(peak) > 1.1 * fmax(ya, yz)) {
-            gm_buf_puts(b, ", peaking at ");
-            S_gbs(b, gm_run_effective_gbs(peak));
-            gm_buf_puts(b, " at ");
-            S_at(b, p, peak);
-        }
-        if (dip && dip != a && dip != z && gm_run_effective_gbs(dip) < fmin(ya, yz) / 1.1) {
-            gm_buf_puts(b, ", dipping to ");
-            S_gbs(b, gm_run_effective_gbs(dip));
-            gm_buf_puts(b, " at ");
-            S_at(b, p, dip);
-        }
-        double sa = S_spr_of(a), sz = S_spr_of(z);
-        if (isfinite(sa) && isfinite(sz) && fabs(sz - sa) > 0.05 * fmax(sa, sz)) {
-            gm_buf_puts(b, ", while its load sectors per request go from ");
-            S_spr(b, sa);
-            gm_buf_puts(b, " to ");
-            S_spr(b, sz);
-        }
-    }
-    if (told)
-        gm_buf_puts(b, ". ");
-    if (lines_with_points > told)
-        gm_buf_printf(b, "The charts show %zu more line%s. ", lines_with_points - told,
-                      lines_with_points - told == 1 ? "" : "s");
-    gm_sweep_plan_free(&sw);
-}
-
-static void S_explain(gm_buf *b, const gm_results *r, const gm_section *s)
-{
-    gm_buf_puts(b, "**What the numbers say.** ");
-    if (s->n_passed == 0) {
-        gm_buf_puts(b, "No run of this experiment passed its check, so nothing is compared and "
-                       "no speed is claimed here.");
-    } else {
-        size_t before = b->len;
-        if (s->best && s->worst)
-            S_explain_group(b, r, s);
-        if (s->has_sweep)
-            S_explain_sweep(b, s);
-        if (b->len == before)
-            gm_buf_puts(b, "Fewer than two passed runs with a time do the same work, so there is "
-                           "nothing to compare directly. ");
-        if (s->n_failed || s->n_error)
-            gm_buf_printf(b, "%zu run%s that failed or stopped with an error %s left out of all "
-                             "of this.",
-                          s->n_failed + s->n_error, s->n_failed + s->n_error == 1 ? "" : "s",
-                          s->n_failed + s->n_error == 1 ? "is" : "are");
-        while (b->len && b->data[b->len - 1] == ' ')
-            b->data[--b->len] = '\0';
-    }
-    gm_buf_puts(b, "\n\n");
 }
 
 /* ---- one experiment ------------------------------------------------------- */
 
 static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, size_t si,
-                      const gm_charts *charts, const char *chart_dir)
+                      const gm_charts *charts, const char *chart_dir, const gm_findings *f)
 {
     const gm_section *s = &ss->v[si];
     const gm_experiment *e = s->exp;
@@ -1090,7 +793,7 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
     }
     (void)any_chart;
 
-    S_explain(b, r, s);
+    S_explain(b, r, s, f);
 }
 
 /* ---- how the numbers were obtained ---------------------------------------- */
@@ -1203,7 +906,7 @@ static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool
                    "input and output once, so sectors a layout fetches in vain earn it nothing. "
                    "The % of copy bandwidth compares it with a device-to-device copy measured on "
                    "this device: ");
-    S_gbs(b, gm_value_num(&d->copy_bandwidth_gbs));
+    gm_fmt_gbs(b, gm_value_num(&d->copy_bandwidth_gbs));
     if (gm_value_present(&d->copy_bandwidth_bytes)) {
         gm_buf_puts(b, " on ");
         gm_fmt_bytes(b, gm_value_num(&d->copy_bandwidth_bytes));
@@ -1285,17 +988,26 @@ static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool
 /* ---- the document ---------------------------------------------------------- */
 
 char *gm_render_markdown(const gm_results *r, const gm_charts *charts, const char *chart_dir,
-                         bool timestamp)
+                         const gm_report_opts *ro)
 {
+    gm_report_opts none = {0};
+    if (!ro)
+        ro = &none;
     gm_sections ss;
     gm_sections_build(r, &ss);
+    gm_findings f;
+    gm_findings_build(r, &f);
     gm_buf b = GM_BUF_INIT;
-    S_header(&b, r, timestamp);
+    S_header(&b, r, ro->timestamp);
     S_top_warnings(&b, &ss);
     S_summary(&b, &ss);
+    S_findings(&b, &f, &ss);
+    if (ro->changes)
+        S_changes(&b, ro);
     for (size_t i = 0; i < ss.n; i++)
-        S_section(&b, r, &ss, i, charts, chart_dir);
-    S_method(&b, r, &ss, timestamp);
+        S_section(&b, r, &ss, i, charts, chart_dir, &f);
+    S_method(&b, r, &ss, ro->timestamp);
+    gm_findings_free(&f);
     gm_sections_free(&ss);
     /* one trailing newline */
     while (b.len && b.data[b.len - 1] == '\n')

@@ -829,7 +829,7 @@ Test(diff_render, markdown_escapes_hostile_names)
     gm_run_set_metric(&b.runs[0], "evil|metric`<i>", gm_vint(1), "un|it<");
     gm_run_set_metric(r, "evil|metric`<i>", gm_vint(2), "un|it<");
     gm_diff d = S_compute(&b, &h, NULL);
-    gm_diff_render ro = {"base|<x>.json", "head`.json", false, 0};
+    gm_diff_render ro = {"base|<x>.json", "head`.json", false, 0, false};
     char *md = gm_diff_to_markdown(&d, &ro);
     cr_expect_eq(S_raw_lt(md), 0, "a '<' outside code spans, unescaped:\n%s", md);
     cr_expect(strstr(md, "<script>"), "the name is kept, inside a code span");
@@ -883,7 +883,7 @@ Test(diff_render, markdown_layout_verdict_only_changed_and_max_rows)
     S_set(S_find(&h, "stride", 1), GM_M_LD_SECTORS, gm_vint((1 << 20) / 8 * 2));
     S_set(S_find(&h, "stride", 8), GM_M_L2_HIT, gm_vreal(80.0));
     gm_diff d = S_compute(&b, &h, NULL);
-    gm_diff_render ro = {"base.json", "head.json", false, 0};
+    gm_diff_render ro = {"base.json", "head.json", false, 0, false};
     char *md = gm_diff_to_markdown(&d, &ro);
     cr_expect_eq(strncmp(md, "### gpumem-report diff: 1 regression, 1 improvement, 13 unchanged\n",
                          66), 0, "first line: %.80s", md);
@@ -921,7 +921,7 @@ Test(diff_render, json_structure)
     S_pair(&b, &h);
     S_set(S_find(&h, "stride", 1), GM_M_LD_SECTORS, gm_vint((1 << 20) / 8 * 2));
     gm_diff d = S_compute(&b, &h, NULL);
-    gm_diff_render ro = {"base.json", "head.json", true, 1};
+    gm_diff_render ro = {"base.json", "head.json", true, 1, false};
     char *js = gm_diff_to_json(&d, &ro, 1);
     json_error_t je;
     json_t *o = json_loads(js, 0, &je);

@@ -62,7 +62,8 @@ static char *S_markdown(const gm_results *r, const char *chart_dir, bool timesta
     gm_sections_build(r, &ss);
     gm_charts c;
     gm_charts_plan(r, &ss, &c);
-    char *md = gm_render_markdown(r, &c, chart_dir, timestamp);
+    gm_report_opts ro = {timestamp, NULL, NULL, NULL};
+    char *md = gm_render_markdown(r, &c, chart_dir, &ro);
     gm_charts_free(&c);
     gm_sections_free(&ss);
     return md;
@@ -133,9 +134,9 @@ Test(render_md, failed_checks_are_loud_and_never_compared)
     cr_assert_not_null(sec);
     cr_assert_not_null(strstr(sec, "> **Warning:** `float4` (n\\=16777219"));
     cr_assert_not_null(strstr(md, "| withheld | withheld |"));
-    /* the fastest is the passing float4 run, not the failed one (0.05025 ms) */
-    cr_assert_not_null(strstr(md, "`float4` (stride\\=1): 0.0505 ms"));
-    cr_assert_null(strstr(md, "0.0503 ms |"), "the failed run appears as fastest/slowest");
+    /* the fastest is the passing float4 run, not the failed one (50.25 µs) */
+    cr_assert_not_null(strstr(md, "`float4` (stride\\=1): 50.5 µs"));
+    cr_assert_null(strstr(md, ": 50.3 µs |"), "the failed run appears as fastest/slowest");
     free(md);
     gm_results_free(&r);
 }
@@ -189,16 +190,27 @@ static gm_run *S_find_run(gm_results *r, const char *exp, const char *variant, c
     return NULL;
 }
 
-/* The explanation is computed: change a number and the sentence changes. */
+/* The explanation is computed: change a number and the sentence changes.
+ * (findings.c writes it; here it is checked where the report puts it.) */
+static const char *S_explanation(const char *md, const char *section)
+{
+    const char *sec = strstr(md, section);
+    cr_assert_not_null(sec, "no section %s", section);
+    const char *e = strstr(sec, "**What the numbers say.** ");
+    cr_assert_not_null(e, "no explanation in %s", section);
+    return e;
+}
+
 Test(render_md, explanation_follows_the_numbers)
 {
     gm_results r;
     S_load("handwritten-small.json", &r);
     char *md = S_markdown(&r, "x.charts", false);
-    cr_assert_not_null(strstr(md, "`stride` (stride\\=32) fetches 32.0 sectors per load request "
-                                  "against 4.0 for `float4` (stride\\=1): 8.0× the sectors"),
-                       "%s", md);
-    cr_assert_not_null(strstr(md, "it runs 4.5× slower"));
+    const char *e = S_explanation(md, "## 1. ");
+    cr_assert_not_null(strstr(e, "`stride` (stride\\=32) fetches 8.0× the global-load sectors of "
+                                 "`float4` (stride\\=1) (16,777,216 against 2,097,152)"),
+                       "%s", e);
+    cr_assert_not_null(strstr(e, "`stride` (stride\\=32) the slowest (227.5 µs, 4.5× as long)"));
     free(md);
 
     /* make stride 32 twice as slow and fetch 16 sectors per request */
@@ -209,10 +221,12 @@ Test(render_md, explanation_follows_the_numbers)
     gm_run_set_metric(w, GM_M_LD_SPR, gm_vreal(16.0), "sector/request");
     gm_run_set_metric(w, GM_M_LD_SECTORS, gm_vint(2 * 2097152), "sector");
     md = S_markdown(&r, "x.charts", false);
-    cr_assert_not_null(strstr(md, "`stride` (stride\\=32) fetches 16.0 sectors per load request "
-                                  "against 4.0 for `float4` (stride\\=1): 2.0× the sectors"),
-                       "%s", md);
-    cr_assert_not_null(strstr(md, "it runs 9.0× slower: the time grows more than the traffic"));
+    e = S_explanation(md, "## 1. ");
+    cr_assert_not_null(strstr(e, "`stride` (stride\\=32) fetches 2.0× the global-load sectors of "
+                                 "`float4` (stride\\=1) (4,194,304 against 2,097,152)"),
+                       "%s", e);
+    cr_assert_not_null(strstr(e, "`stride` (stride\\=32) the slowest (455.0 µs, 9.0× as long)"),
+                       "%s", e);
     free(md);
 
     /* equal times: no speed difference is claimed */
@@ -220,9 +234,65 @@ Test(render_md, explanation_follows_the_numbers)
         if (strcmp(r.runs[i].experiment, "transpose") == 0 && r.runs[i].timing.present)
             r.runs[i].timing.median = 0.05;
     md = S_markdown(&r, "x.charts", false);
-    const char *sec = strstr(md, "## 2. ");
-    cr_assert_not_null(sec);
-    cr_assert_not_null(strstr(sec, "Their median times lie within 5% of each other"));
+    e = S_explanation(md, "## 2. ");
+    cr_assert_not_null(strstr(e, "Both take 50.0 µs, within 5% of each other: here the layout "
+                                 "does not change the time."), "%s", e);
+    cr_assert_null(strstr(e, "the fastest"), "%s", e);
+    free(md);
+    gm_results_free(&r);
+}
+
+/* One explanation per section: the renderer's own paragraph is gone, and
+ * what the findings module writes is not said twice. */
+Test(render_md, one_explanation_per_section)
+{
+    gm_results r;
+    S_load("handwritten-small.json", &r);
+    char *md = S_markdown(&r, "x.charts", false);
+    size_t sections = 0, explanations = 0;
+    for (const char *p = md; (p = strstr(p, "\n## ")) != NULL; p++)
+        sections += p[4] >= '0' && p[4] <= '9';
+    for (const char *p = md; (p = strstr(p, "**What the numbers say.**")) != NULL; p++)
+        explanations++;
+    cr_assert_eq(sections, 2);
+    cr_assert_eq(explanations, sections);
+    /* the sweep sentence and the bandwidth sentence, once each */
+    const char *e = S_explanation(md, "## 1. ");
+    const char *next = strstr(e, "\n## ");
+    char *one = strndup(e, (size_t)(next - e));
+    size_t along = 0, copy = 0;
+    for (const char *p = one; (p = strstr(p, "Along `stride`")) != NULL; p++)
+        along++;
+    for (const char *p = one; (p = strstr(p, "of the copy bandwidth measured")) != NULL; p++)
+        copy++;
+    cr_assert_eq(along, 1, "%s", one);
+    cr_assert_eq(copy, 1, "%s", one);
+    free(one);
+    free(md);
+    gm_results_free(&r);
+}
+
+/* Findings: the run's costliest at the top, each experiment's under its
+ * explanation; a failed run's is not repeated (the warning names it). */
+Test(render_md, findings_at_the_top_and_per_section)
+{
+    gm_results r;
+    S_load("handwritten-small.json", &r);
+    char *md = S_markdown(&r, "x.charts", false);
+    const char *summary = strstr(md, "## Summary"), *top = strstr(md, "## Findings\n");
+    const char *first = strstr(md, "## 1. ");
+    cr_assert(summary && top && first && summary < top && top < first);
+    cr_assert_not_null(strstr(top, "- **Warning** (bank-conflict-load): in `transpose`, `tiled` "
+                                    "(n\\=4096) needs 32.00 wavefronts"));
+    cr_assert(strstr(top, "(validation)") == NULL, "the failed run is listed again");
+    /* per section: without "in `experiment`", after the explanation */
+    const char *sec2 = strstr(md, "## 2. ");
+    const char *list = strstr(sec2, "**Findings** (one per layout and rule):\n\n- **Warning** "
+                                    "(bank-conflict-load): `tiled` (n\\=4096)");
+    cr_assert_not_null(list);
+    cr_assert_lt(strstr(sec2, "**What the numbers say.**"), list);
+    /* not-run runs are listed beside the table, not among the section's findings */
+    cr_assert_null(strstr(sec2, "(not-run)"));
     free(md);
     gm_results_free(&r);
 }
@@ -435,7 +505,7 @@ Test(render_charts, large_plan_has_sweeps_and_bars)
     char *script = gm_charts_script(&c);
     S_check_script(script);
     /* bandwidth charts carry the measured copy bandwidth as a reference line */
-    cr_assert_not_null(strstr(script, "title 'measured copy bandwidth: 2871 GB/s' noenhanced"));
+    cr_assert_not_null(strstr(script, "title 'measured copy bandwidth: 2,871 GB/s' noenhanced"));
     /* sectors per request charts mark the ideal 4 */
     cr_assert_not_null(strstr(script, ", 4 with lines dt 3"));
     /* log2 sweeps */
@@ -535,7 +605,7 @@ static void S_num3(gm_buf *b, double v) { gm_fmt_num(b, v, 3); }
 Test(render_fmt, numbers_bytes_and_absent)
 {
     struct { void (*f)(gm_buf *, double); double v; const char *want; } cases[] = {
-        {S_num3, 2532.6, "2533"},  {S_num3, 0.05314, "0.0531"}, {S_num3, 4.0, "4.00"},
+        {S_num3, 2532.6, "2,533"},  {S_num3, 0.05314, "0.0531"}, {S_num3, 4.0, "4.00"},
         {S_num3, NAN, "—"},        {S_num3, 0, "0"},             {gm_fmt_bytes, 512, "512 B"},
         {gm_fmt_bytes, 67108864, "64.0 MiB"}, {gm_fmt_bytes, 1073741824, "1.00 GiB"},
         {gm_fmt_bytes, 536870912, "512 MiB"}, {gm_fmt_bytes, NAN, "—"},
