@@ -35,7 +35,8 @@
  *  - Cost: CUPTI spends ~1.2 ms per range in each hardware-counter pass
  *    (~0.4 ms in a SASS-only pass), the flush being one range, plus ~14 ms per
  *    distinct kernel for SASS instrumentation the first time it runs: ~15 ms
- *    per launch for the 24 default metrics, against ~160 ms under ncu.
+ *    per launch for the 24 default metrics, against ~168 ms under ncu, and
+ *    ~0.8 s fixed against ncu's ~2.2 s (bench/results/collector-*.txt).
  *  - Clocks are as found: CUPTI 13.0 cannot lock them (ncu locks to base by
  *    default; compare with `ncu --clock-control none`).  Counts do not depend
  *    on clocks; durations, rates and % of peak do.

@@ -46,9 +46,10 @@ typedef struct {
  * whole 128-byte lines (tags), so touching one word of each line claims as
  * many tags as reading every byte would, and evicts every line that was
  * there (dirty ones are written back now, in the flush's range, not the
- * kernel's) -- with 1/32 of the load instructions of reading every byte
- * 16 bytes at a time, which matters because CUPTI instruments the kernels of
- * a profiled context and the flush is one of them.  The xor of everything is
+ * kernel's) -- with 1/8 of the load instructions of reading every byte 16
+ * bytes at a time (one warp instruction covers 32 lines, not 4), which
+ * matters because CUPTI instruments the kernels of a profiled context and
+ * the flush is one of them.  The xor of everything is
  * stored only if it equals 1, which it never does (the buffer is zeroed), so
  * nothing is written but the loads cannot be removed.  Written in PTX because
  * the collector is C: the driver JIT-compiles it at session open. */
@@ -705,7 +706,8 @@ fail:
  * own (and is logged as such).  A context of their own would keep them out of
  * the ranges, but measured on the H100 it cost as much per pass (3.28 vs 3.33
  * ms per launch with GMC_FLUSH_INVALIDATE: the context switches and
- * synchronisations cost what the ranges did) plus 0.1 s to create. */
+ * synchronisations cost what the ranges did) plus 0.1 s to create
+ * (bench/results/collector-experiments.txt, section 4). */
 static gmc_status S_flush_setup(gmc_session *s, gmc_error *err)
 {
     gmc_status st = GMC_OK;
