@@ -82,6 +82,39 @@ double gm_run_shared_wpi(const gm_run *run, bool store)
     return waves / inst;
 }
 
+/* ---- the address-trace model's figures ------------------------------------------ */
+
+static double S_pred(const gm_run *run, const char *name)
+{
+    if (!run->prediction.present)
+        return NAN;
+    const gm_metric *m = gm_prediction_metric(&run->prediction, name);
+    return m ? gm_value_num(&m->value) : NAN;
+}
+
+bool gm_run_has_prediction(const gm_run *run)
+{
+    return run->prediction.present && run->prediction.n_metrics > 0;
+}
+
+double gm_run_predicted_spr(const gm_run *run, bool store)
+{
+    /* from the counts when both are there (the model gives both, and the
+     * ratio of counts is what ncu's ratio metric is) */
+    double sec = S_pred(run, store ? GM_M_ST_SECTORS : GM_M_LD_SECTORS);
+    double req = S_pred(run, store ? GM_M_ST_REQUESTS : GM_M_LD_REQUESTS);
+    if (sec >= 0 && req > 0)
+        return sec / req;
+    return S_pred(run, store ? GM_M_ST_SPR : GM_M_LD_SPR);
+}
+
+double gm_run_predicted_shared_wpi(const gm_run *run, bool store)
+{
+    double waves = S_pred(run, store ? GM_M_SH_ST_WAVES : GM_M_SH_LD_WAVES);
+    double inst = S_pred(run, store ? GM_M_SH_ST_INST : GM_M_SH_LD_INST);
+    return waves >= 0 && inst > 0 ? waves / inst : NAN;
+}
+
 /* ---- sections ------------------------------------------------------------- */
 
 static void S_push_run(const gm_run ***v, size_t *n, const gm_run *run)
@@ -327,6 +360,18 @@ static double S_q(const gm_run *run, S_quantity q)
     case Q_SH_ST_WPI: return gm_run_shared_wpi(run, true);
     }
     return NAN;
+}
+
+/* The model's figure for a quantity it predicts; NaN for the others. */
+static double S_q_pred(const gm_run *run, S_quantity q)
+{
+    switch (q) {
+    case Q_LD_SPR: return gm_run_predicted_spr(run, false);
+    case Q_ST_SPR: return gm_run_predicted_spr(run, true);
+    case Q_SH_LD_WPI: return gm_run_predicted_shared_wpi(run, false);
+    case Q_SH_ST_WPI: return gm_run_predicted_shared_wpi(run, true);
+    default: return NAN;
+    }
 }
 
 static bool S_any(const gm_run *const *runs, size_t n, S_quantity q)
@@ -843,6 +888,101 @@ void gm_sweep_plan_free(gm_sweep_plan *p)
     memset(p, 0, sizeof *p);
 }
 
+/* Measured against predicted: per run of the comparison group that has a
+ * prediction, the measured sectors per request and wavefronts per instruction
+ * as bars, the model's figure for each as a marker on the bar's centre line.
+ * A quantity is drawn when some run has both figures. */
+static void S_pred_chart(gm_charts *c, size_t si, const gm_section *s, const char *at)
+{
+    static const S_quantity qs[] = {Q_LD_SPR, Q_ST_SPR, Q_SH_LD_WPI, Q_SH_ST_WPI};
+    const gm_run **runs = gm_xcalloc(s->n_group + 1, sizeof *runs);
+    size_t n = 0;
+    for (size_t i = 0; i < s->n_group && n < S_MAX_BARS; i++)
+        if (gm_run_has_prediction(s->group[i]))
+            runs[n++] = s->group[i];
+    S_quantity use[4];
+    int nq = 0;
+    bool spr = false, wpi = false;
+    for (size_t k = 0; k < sizeof qs / sizeof qs[0]; k++) {
+        bool both = false;
+        for (size_t i = 0; i < n && !both; i++)
+            both = isfinite(S_q(runs[i], qs[k])) && isfinite(S_q_pred(runs[i], qs[k]));
+        if (!both)
+            continue;
+        use[nq++] = qs[k];
+        spr |= qs[k] == Q_LD_SPR || qs[k] == Q_ST_SPR;
+        wpi |= qs[k] == Q_SH_LD_WPI || qs[k] == Q_SH_ST_WPI;
+    }
+    if (!nq) {
+        free((void *)runs);
+        return;
+    }
+    gm_buf title = GM_BUF_INIT, b = GM_BUF_INIT;
+    S_title(&title, s->exp, "measured and predicted by the address-trace model", at);
+    S_chart_head(&b, title.data, spr && wpi ? "sectors/request, wavefronts/instruction"
+                                 : spr      ? "sectors/request"
+                                            : "wavefronts/instruction");
+    size_t id = c->n + 1;
+    bool long_labels = n > 4;
+    gm_buf lab = GM_BUF_INIT;
+    gm_buf_puts(&b, "set xtics noenhanced");
+    for (size_t i = 0; i < n; i++) {
+        lab.len = 0;
+        gm_buf_puts(&lab, "");
+        gm_runs_case_label(runs, n, runs[i], NULL, &lab);
+        long_labels |= lab.len > 12;
+    }
+    if (long_labels)
+        gm_buf_puts(&b, " rotate by 30 right");
+    gm_buf_puts(&b, " (");
+    for (size_t i = 0; i < n; i++) {
+        lab.len = 0;
+        gm_buf_puts(&lab, "");
+        gm_runs_case_label(runs, n, runs[i], NULL, &lab);
+        gm_buf_puts(&b, i ? ", " : "");
+        S_gp_label(&b, lab.data);
+        gm_buf_printf(&b, " %zu", i);
+    }
+    gm_buf_free(&lab);
+    gm_buf_printf(&b, ")\nset xrange [-0.6:%zu.6]\nset yrange [0:*]\n", n - 1);
+    gm_buf_puts(&b, "set style fill solid 0.85 border rgb '#333333'\n");
+    double w = 0.8 / nq;
+    gm_buf_printf(&b, "set boxwidth %.3f absolute\n", w);
+    /* data: x, then measured and predicted per quantity */
+    gm_buf_printf(&b, "$c%zu << EOD\n", id);
+    for (size_t i = 0; i < n; i++) {
+        gm_buf_printf(&b, "%zu", i);
+        for (int k = 0; k < nq; k++) {
+            gm_buf_putc(&b, ' ');
+            S_gp_num(&b, S_q(runs[i], use[k]));
+            gm_buf_putc(&b, ' ');
+            S_gp_num(&b, S_q_pred(runs[i], use[k]));
+        }
+        gm_buf_putc(&b, '\n');
+    }
+    gm_buf_puts(&b, "EOD\nplot ");
+    for (int k = 0; k < nq; k++) {
+        double off = (k - (nq - 1) / 2.0) * w;
+        gm_buf_printf(&b, "%s$c%zu using ($1%+.3f):%d with boxes lc rgb '%s' title ", k ? ", " : "",
+                      id, off, 2 + 2 * k, S_colors[k]);
+        gm_esc_gnuplot(&b, S_q_label(use[k]));
+        gm_buf_puts(&b, " noenhanced");
+    }
+    for (int k = 0; k < nq; k++) {
+        double off = (k - (nq - 1) / 2.0) * w;
+        gm_buf_printf(&b, ", $c%zu using ($1%+.3f):%d with points pt 9 ps 1.8 lc rgb '#000000' ",
+                      id, off, 3 + 2 * k);
+        if (k == 0)
+            gm_buf_puts(&b, "title 'predicted (address-trace model)' noenhanced");
+        else
+            gm_buf_puts(&b, "notitle");
+    }
+    gm_buf_puts(&b, "\n");
+    S_add_chart(c, si, title.data, &b);
+    gm_buf_free(&title);
+    free((void *)runs);
+}
+
 static void S_plan_sweep(const gm_results *r, gm_charts *c, size_t si, const gm_section *s)
 {
     gm_sweep_plan sw;
@@ -861,22 +1001,23 @@ void gm_charts_plan(const gm_results *r, const gm_sections *s, gm_charts *out)
     out->n = 0;
     for (size_t si = 0; si < s->n; si++) {
         const gm_section *sec = &s->v[si];
+        gm_buf at = GM_BUF_INIT;
+        gm_section_group_label(sec, &at);
         if (sec->n_group >= 2 && sec->n_group <= S_MAX_BARS) {
             S_family f[S_MAX_FAMILIES];
             double copy_gbs;
             int k = S_families(r, sec->exp, sec->group, sec->n_group, f, &copy_gbs);
-            gm_buf at = GM_BUF_INIT;
-            gm_section_group_label(sec, &at);
             /* with a sweep, the line charts show the other quantities run by
              * run; the bars keep the one comparison a reader looks for first */
             bool speed = k > 0 && (f[0].q[0] == Q_GBS || f[0].q[0] == Q_TIME);
             int nbars = sec->has_sweep ? (speed ? 1 : 0) : k;
             for (int i = 0; i < nbars; i++)
                 S_bar_chart(out, si, sec, &f[i], copy_gbs, at.data);
-            gm_buf_free(&at);
         }
         if (sec->has_sweep)
             S_plan_sweep(r, out, si, sec);
+        S_pred_chart(out, si, sec, at.data);
+        gm_buf_free(&at);
     }
 }
 

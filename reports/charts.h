@@ -107,6 +107,14 @@ double gm_run_median_ms(const gm_run *run);        /* NaN when no timing */
 /* Shared-memory wavefronts per shared instruction (ld: 1 is ideal); NaN when absent. */
 double gm_run_shared_wpi(const gm_run *run, bool store);
 
+/* The address-trace model's figures (gm_run.prediction, model.h): sectors per
+ * global load (store=false) or store request, from the predicted counts (else
+ * the predicted ratio), and shared wavefronts per instruction; NaN when the
+ * run has no such prediction. */
+bool gm_run_has_prediction(const gm_run *run);
+double gm_run_predicted_spr(const gm_run *run, bool store);
+double gm_run_predicted_shared_wpi(const gm_run *run, bool store);
+
 /* ---- charts -------------------------------------------------------------- */
 
 typedef struct {
@@ -128,8 +136,10 @@ typedef struct {
  * throughput, shared wavefronts per instruction (ideal 1) when present.  When
  * the experiment sweeps a parameter, the bars keep only the first (speed) and
  * each quantity becomes a line chart along the sweep, one line per variant and
- * value of the other parameters.  A chart whose values are all absent is left
- * out.  Pure. */
+ * value of the other parameters.  Last, when runs of the comparison group carry
+ * an address-trace prediction: their measured sectors per request and shared
+ * wavefronts per instruction as bars, the predicted figures as markers.  A
+ * chart whose values are all absent is left out.  Pure. */
 void gm_charts_plan(const gm_results *r, const gm_sections *s, gm_charts *out);
 void gm_charts_free(gm_charts *c);
 

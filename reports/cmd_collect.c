@@ -26,6 +26,7 @@
 #include "../collectors/gm_collector.h"
 #include "../kernels/profile.h"
 #include "../kernels/runner.h"
+#include "diff.h"
 #include "gm_version.h"
 #include "render.h"
 #endif
@@ -46,6 +47,7 @@ typedef struct {
     bool timestamp;
     const char *template_path;
     const char *gnuplot;
+    const char *baseline;     /* --baseline BASE.json (main job) */
 } S_opts;
 
 static void S_usage(FILE *f, bool main_job)
@@ -81,7 +83,9 @@ static void S_usage(FILE *f, bool main_job)
     if (main_job)
         fputs("  --timestamp         show when the run was taken in the report\n"
               "  --template FILE     HTML template (default: the installed report.html)\n"
-              "  --gnuplot PROGRAM   gnuplot to run (default: gnuplot on PATH)\n",
+              "  --gnuplot PROGRAM   gnuplot to run (default: gnuplot on PATH)\n"
+              "  --baseline FILE     add \"Changes since <FILE's commit>\" to the report, judged\n"
+              "                      as `gpumem-report diff` does (default: none)\n",
               f);
     fputs("  --help              this text\n\n"
           "Exit status: 0 done; 1 a variant failed validation (the report says which) or\n"
@@ -195,6 +199,9 @@ static int S_parse(int argc, char **argv, S_opts *o)
         } else if (o->main_job && strcmp(a, "--gnuplot") == 0) {
             NEEDS_VALUE();
             o->gnuplot = v;
+        } else if (o->main_job && strcmp(a, "--baseline") == 0) {
+            NEEDS_VALUE();
+            o->baseline = v;
         } else {
             gm_cli_error("unknown option or argument '%s' (see --help)", a);
             return 2;
@@ -315,7 +322,7 @@ static int S_collect(int argc, char **argv, S_opts *o)
     size_t n_metrics = 0;
     char *json_path = NULL, *template_path = NULL, *exe = gm_cli_exe_path();
     gmc_session *session = NULL;
-    gm_results results;
+    gm_results results, baseline = {0};
     gm_results_init(&results);
 
     gm_suite_opts so = {0};
@@ -373,6 +380,15 @@ static int S_collect(int argc, char **argv, S_opts *o)
             gm_cli_error("--json and --out name the same file '%s'", o->out);
             goto done;
         }
+        /* a baseline that cannot be read or paired fails before the GPU is used */
+        if (o->baseline && (gm_results_read_file(o->baseline, &baseline, &err) != GM_OK ||
+                            gm_diff_check_file(&baseline, o->baseline, &err) != GM_OK)) {
+            gm_cli_error("--baseline: %s", err.message);
+            goto done;
+        }
+        ro.baseline = o->baseline ? &baseline : NULL;
+        ro.baseline_name = o->baseline;
+        ro.results_name = json_path;
     }
 
     gmc_device_info dev;
@@ -457,6 +473,7 @@ static int S_collect(int argc, char **argv, S_opts *o)
 done:
     gmc_session_close(session);
     gm_results_free(&results);
+    gm_results_free(&baseline);
     S_free_list(metrics, n_metrics);
     free(json_path);
     free(template_path);

@@ -1,10 +1,12 @@
-/* gpumem-report render RUN.json --out report.html|report.md
+/* gpumem-report render RUN.json --out report.html|report.md [--baseline BASE.json]
  *
- * Reads a results file and writes the report.  The work is gm_render()
- * (render_html.c); this file parses the options and prints.  Exit status:
- * 0 written, 2 bad arguments, bad input, or no gnuplot (nothing written).
+ * Reads a results file (and a baseline to compare it with) and writes the
+ * report.  The work is gm_render() (render_html.c); this file parses the
+ * options and prints.  Exit status: 0 written, 2 bad arguments, bad input
+ * (a baseline too), or no gnuplot (nothing written).
  */
 #include "cli.h"
+#include "diff.h"
 #include "render.h"
 #include "results.h"
 
@@ -32,6 +34,10 @@ static void S_usage(FILE *f)
           "                     from PATH; Debian/Ubuntu: apt-get install gnuplot-nox)\n"
           "  --timestamp        show when the results were taken (default: not shown, so\n"
           "                     the same results give the same bytes)\n"
+          "  --baseline BASE.json\n"
+          "                     add a section \"Changes since <BASE's commit>\": these results\n"
+          "                     against BASE run by run, as `gpumem-report diff BASE.json\n"
+          "                     RUN.json` judges them (default: no such section)\n"
           "  -h, --help         this text\n",
           f);
 }
@@ -72,6 +78,10 @@ int gm_cmd_render(int argc, char **argv)
             o.gnuplot = argv[++i];
         } else if (strcmp(a, "--timestamp") == 0) {
             o.timestamp = true;
+        } else if (strcmp(a, "--baseline") == 0) {
+            if (!has_next)
+                goto missing;
+            o.baseline_name = argv[++i];
         } else if (a[0] == '-' && a[1] != '\0') {
             gm_cli_error("render: unknown option '%s' (see gpumem-report render --help)", a);
             return GM_EXIT_USAGE;
@@ -96,16 +106,29 @@ int gm_cmd_render(int argc, char **argv)
         return GM_EXIT_USAGE;
     }
 
-    gm_results r;
+    gm_results r, base;
     gm_error err = {0};
     if (gm_results_read_file(input, &r, &err) != GM_OK) {
         gm_cli_error("%s", err.message);
         return GM_EXIT_USAGE;
     }
+    /* the baseline is read, and checked for runs it cannot pair, before any
+     * chart is drawn */
+    if (o.baseline_name && (gm_results_read_file(o.baseline_name, &base, &err) != GM_OK ||
+                            gm_diff_check_file(&base, o.baseline_name, &err) != GM_OK)) {
+        gm_cli_error("render: --baseline: %s", err.message);
+        gm_results_free(&base);   /* zeroed when it could not be read */
+        gm_results_free(&r);
+        return GM_EXIT_USAGE;
+    }
+    o.baseline = o.baseline_name ? &base : NULL;
+    o.results_name = input;
     char *exe = gm_cli_exe_path();
     o.exe_path = exe;
     gm_status st = gm_render(&r, &o, &err);
     free(exe);
+    if (o.baseline)
+        gm_results_free(&base);
     gm_results_free(&r);
     if (st != GM_OK) {
         gm_cli_error("render: %s", err.message);

@@ -421,6 +421,14 @@ static gm_status S_duplicates(const S_key *k, size_t n, const char *name, gm_err
     return GM_OK;
 }
 
+gm_status gm_diff_check_file(const gm_results *r, const char *name, gm_error *err)
+{
+    S_key *k = S_keys(r);
+    gm_status st = S_duplicates(k, r->n_runs, name ? name : "base", err);
+    S_keys_free(k, r->n_runs);
+    return st;
+}
+
 /* ======================================================================== */
 /* Judging rows                                                             */
 /* ======================================================================== */
@@ -1133,9 +1141,13 @@ static void S_md_head(gm_buf *b, const gm_diff *d, const gm_diff_render *ro, boo
         if (d->forced)
             gm_buf_puts(b, "> **Collected differently, compared anyway (`--force`):**\n");
         else
-            gm_buf_puts(b, "> **Incomparable: base and head were collected differently.** "
-                           "Rows that would be judged are marked incomparable; "
-                           "`--force` judges them anyway.\n");
+            gm_buf_puts(b, ro->in_report
+                               ? "> **Incomparable: base and head were collected differently.** "
+                                 "Rows that would be judged are marked incomparable; "
+                                 "`gpumem-report diff --force` judges them anyway.\n"
+                               : "> **Incomparable: base and head were collected differently.** "
+                                 "Rows that would be judged are marked incomparable; "
+                                 "`--force` judges them anyway.\n");
         for (size_t i = 0; i < d->n_reasons; i++) {
             gm_buf_puts(b, "> - ");
             gm_esc_md(b, d->reasons[i]);

@@ -153,6 +153,12 @@ gm_status gm_diff_compute(const gm_results *base, const gm_results *head,
 
 void gm_diff_free(gm_diff *d);
 
+/* The test gm_diff_compute makes of each file alone: GM_ERR_VALUE (message
+ * naming `name` and the runs) when two runs have the same experiment, variant
+ * and parameters.  For a caller that must refuse a baseline before it spends
+ * time producing the other file. */
+gm_status gm_diff_check_file(const gm_results *r, const char *name, gm_error *err);
+
 /* True when the diff should fail a gate: a regressed row, or a run whose
  * validation failed or errored in head.  (Incomparable files are the
  * caller's decision: the CLI exits 2 unless --force.) */

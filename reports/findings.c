@@ -166,13 +166,14 @@ static S_shr S_shared(const gm_run *run, bool store)
     if (!s.known)
         return s;
     s.wpi = s.waves / s.inst;
-    double pw = S_pm(run, nw), pi = S_pm(run, ni), c = S_m(run, nc);
+    double pw = S_pm(run, nw), pc = S_pm(run, nc), pi = S_pm(run, ni), c = S_m(run, nc);
     /* The prediction knows the access width (1 wavefront per instruction for
-     * 4-byte lanes, 2 for 8-byte, 4 for 16-byte); failing that, NVIDIA's
-     * conflict counter is defined as wavefronts minus the ideal; failing
-     * that, assume 4-byte accesses: 1. */
-    if (pw > 0 && pi > 0) {
-        s.ideal = pw / pi;
+     * 4-byte lanes, 2 for 8-byte, 4 for 16-byte): its ideal is its wavefronts
+     * less its conflicts (model.h); failing that, NVIDIA's conflict counter
+     * is defined as wavefronts minus the ideal; failing that, assume 4-byte
+     * accesses: 1. */
+    if (pw >= 0 && pc >= 0 && pw - pc > 0 && pi > 0) {
+        s.ideal = (pw - pc) / pi;
         s.src = S_IDEAL_MODEL;
     } else if (isfinite(c) && c >= 0 && s.waves - c > 0) {
         s.ideal = (s.waves - c) / s.inst;
@@ -864,37 +865,73 @@ static void S_rule_constant(S_ctx *c, const gm_run *run)
           (d - 1.0) * loads * scale * WAVEFRONT_BYTES, lost, &b);
 }
 
+/* The counts the model is held to.  Deterministic counts only: ratios follow
+ * from them, the bank-conflict counter is not exact even for conflict-free
+ * code, and DRAM bytes and hit rates depend on caching the model does not
+ * simulate. */
+static const struct {
+    const char *name;
+    double bytes;   /* cost per count of difference */
+} S_model_counts[] = {
+    {GM_M_LD_SECTORS, SECTOR_BYTES},   {GM_M_LD_REQUESTS, 0},
+    {GM_M_ST_SECTORS, SECTOR_BYTES},   {GM_M_ST_REQUESTS, 0},
+    {GM_M_LD_INST, 0},                 {GM_M_ST_INST, 0},
+    {GM_M_SH_LD_WAVES, WAVEFRONT_BYTES}, {GM_M_SH_ST_WAVES, WAVEFRONT_BYTES},
+    {GM_M_SH_LD_INST, 0},              {GM_M_SH_ST_INST, 0},
+};
+#define S_N_MODEL_COUNTS (sizeof S_model_counts / sizeof S_model_counts[0])
+
+static double S_model_tol(const gm_run *run)
+{
+    return run->prediction.scaled ? GM_FIND_MODEL_TOL_SCALED : GM_FIND_MODEL_TOL;
+}
+
+/* Count i of the model's: 0 when either figure is absent, 1 when they agree,
+ * -1 when they differ beyond the tolerance (and by a whole count). */
+static int S_model_count(const gm_run *run, size_t i, double *m, double *p)
+{
+    *m = S_m(run, S_model_counts[i].name);
+    *p = S_pm(run, S_model_counts[i].name);
+    if (!isfinite(*m) || !isfinite(*p))
+        return 0;
+    double d = *m - *p;
+    return fabs(d) < 1.0 || fabs(d) <= S_model_tol(run) * fabs(*p) ? 1 : -1;
+}
+
+gm_model_verdict gm_model_check(const gm_run *run, double *tolerance)
+{
+    if (tolerance)
+        *tolerance = S_model_tol(run);
+    if (!run->prediction.present)
+        return GM_MODEL_NONE;
+    gm_model_verdict v = GM_MODEL_NONE;
+    for (size_t i = 0; i < S_N_MODEL_COUNTS; i++) {
+        double m, p;
+        int k = S_model_count(run, i, &m, &p);
+        if (k < 0)
+            return GM_MODEL_DIFFERS;
+        if (k > 0)
+            v = GM_MODEL_AGREES;
+    }
+    return v;
+}
+
 static void S_rule_model(S_ctx *c, const gm_run *run)
 {
-    /* Deterministic counts only: ratios follow from them, the bank-conflict
-     * counter is not exact even for conflict-free code, and DRAM bytes and
-     * hit rates depend on caching the model does not simulate. */
-    static const struct {
-        const char *name;
-        double bytes;   /* cost per count of difference */
-    } counts[] = {
-        {GM_M_LD_SECTORS, SECTOR_BYTES},   {GM_M_LD_REQUESTS, 0},
-        {GM_M_ST_SECTORS, SECTOR_BYTES},   {GM_M_ST_REQUESTS, 0},
-        {GM_M_LD_INST, 0},                 {GM_M_ST_INST, 0},
-        {GM_M_SH_LD_WAVES, WAVEFRONT_BYTES}, {GM_M_SH_ST_WAVES, WAVEFRONT_BYTES},
-        {GM_M_SH_LD_INST, 0},              {GM_M_SH_ST_INST, 0},
-    };
     if (!run->prediction.present)
         return;
-    double tol = run->prediction.scaled ? GM_FIND_MODEL_TOL_SCALED : GM_FIND_MODEL_TOL;
+    double tol = S_model_tol(run);
     gm_buf list = GM_BUF_INIT;
     double cost = 0;
     size_t n = 0;
-    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-        double m = S_m(run, counts[i].name), p = S_pm(run, counts[i].name);
-        if (!isfinite(m) || !isfinite(p))
+    for (size_t i = 0; i < S_N_MODEL_COUNTS; i++) {
+        double m, p;
+        if (S_model_count(run, i, &m, &p) >= 0)
             continue;
         double d = m - p;
-        if (fabs(d) < 1.0 || fabs(d) <= tol * fabs(p))
-            continue;
-        const gm_metric_info *info = gm_catalog_find(counts[i].name);
+        const gm_metric_info *info = gm_catalog_find(S_model_counts[i].name);
         gm_buf_puts(&list, n ? "; " : "");
-        gm_buf_puts(&list, info ? info->label : counts[i].name);
+        gm_buf_puts(&list, info ? info->label : S_model_counts[i].name);
         gm_buf_puts(&list, " ");
         gm_fmt_count(&list, m);
         gm_buf_puts(&list, " measured against ");
@@ -905,7 +942,7 @@ static void S_rule_model(S_ctx *c, const gm_run *run)
             gm_fmt_signed(&list, 100.0 * d / p, 1);
             gm_buf_puts(&list, "%)");
         }
-        cost += fabs(d) * counts[i].bytes;
+        cost += fabs(d) * S_model_counts[i].bytes;
         n++;
     }
     if (!n) {
@@ -1120,30 +1157,33 @@ static void S_glabel(gm_buf *b, const S_ex *x, const gm_run *run)
  * counters are absent). */
 #define S_CLAUSES 4
 
-/* ", as the address-trace model predicts" / ", where the address-trace model
- * predicts 28.0": the prediction of a per-request (or per-instruction) ratio
- * beside the measured one, when the run has one.  Agreement is judged on the
- * printed figures.  `more`: the clause goes on, so close with a comma. */
-static void S_model_says(gm_buf *b, const gm_run *run, const char *num, const char *den,
-                         const char *ratio, double measured, int dec, bool more)
+/* Does the model's figure p (charts.h: gm_run_predicted_*; NaN when the run
+ * has none) read the same as the measured one at the printed precision?
+ * 1 yes, -1 no, 0 nothing to compare. */
+static int S_model_agrees(double p, double measured, int dec)
 {
-    double pn = S_pm(run, num), pd = S_pm(run, den);
-    double p = pn >= 0 && pd > 0 ? pn / pd : ratio ? S_pm(run, ratio) : NAN;
-    if (!isfinite(p))
-        return;
+    if (!isfinite(p) || !isfinite(measured))
+        return 0;
     gm_buf m = GM_BUF_INIT, q = GM_BUF_INIT;
     gm_fmt_fixed(&m, measured, dec);
     gm_fmt_fixed(&q, p, dec);
-    if (strcmp(m.data, q.data) == 0) {
-        gm_buf_puts(b, ", as the address-trace model predicts");
-    } else {
-        gm_buf_puts(b, ", where the address-trace model predicts ");
-        gm_buf_puts(b, q.data);
-    }
-    if (more)
-        gm_buf_putc(b, ',');
+    int same = strcmp(m.data, q.data) == 0 ? 1 : -1;
     gm_buf_free(&m);
     gm_buf_free(&q);
+    return same;
+}
+
+/* ", where the address-trace model predicts 28.0" beside a measured ratio the
+ * model gets wrong; agreement is said once for all the runs described
+ * (S_model_summary).  `more`: the clause goes on, so close with a comma. */
+static void S_model_says(gm_buf *b, double p, double measured, int dec, bool more)
+{
+    if (S_model_agrees(p, measured, dec) >= 0)
+        return;
+    gm_buf_puts(b, ", where the address-trace model predicts ");
+    gm_fmt_fixed(b, p, dec);
+    if (more)
+        gm_buf_putc(b, ',');
 }
 
 static void S_clause(gm_buf *b, const gm_run *run, int which)
@@ -1159,8 +1199,7 @@ static void S_clause(gm_buf *b, const gm_run *run, int which)
             gm_buf_puts(b, " sectors (");
             gm_fmt_bytes(b, g.spr * SECTOR_BYTES);
             gm_buf_puts(b, ")");
-            S_model_says(b, run, GM_M_LD_SECTORS, GM_M_LD_REQUESTS, GM_M_LD_SPR, g.spr, 1,
-                         isfinite(g.eff));
+            S_model_says(b, gm_run_predicted_spr(run, false), g.spr, 1, isfinite(g.eff));
             if (isfinite(g.eff)) {
                 gm_buf_puts(b, " for the ");
                 gm_fmt_bytes(b, g.spr * SECTOR_BYTES * g.eff / 100.0);
@@ -1179,7 +1218,7 @@ static void S_clause(gm_buf *b, const gm_run *run, int which)
             gm_buf_puts(b, " sectors (");
             gm_fmt_bytes(b, g.spr * SECTOR_BYTES);
             gm_buf_puts(b, ")");
-            S_model_says(b, run, GM_M_ST_SECTORS, GM_M_ST_REQUESTS, GM_M_ST_SPR, g.spr, 1, false);
+            S_model_says(b, gm_run_predicted_spr(run, true), g.spr, 1, false);
             if (isfinite(g.eff)) {
                 gm_buf_puts(b, ", ");
                 gm_fmt_pct(b, fmin(g.eff, 100.0));
@@ -1203,8 +1242,7 @@ static void S_clause(gm_buf *b, const gm_run *run, int which)
         gm_fmt_fixed(b, s.ideal, 2);
         gm_buf_puts(b, ")");
     }
-    S_model_says(b, run, store ? GM_M_SH_ST_WAVES : GM_M_SH_LD_WAVES,
-                 store ? GM_M_SH_ST_INST : GM_M_SH_LD_INST, NULL, s.wpi, 2, false);
+    S_model_says(b, gm_run_predicted_shared_wpi(run, store), s.wpi, 2, false);
 }
 
 /* One layout: what a warp touches (the clauses not in `common`), then DRAM
@@ -1312,6 +1350,54 @@ static void S_common(gm_buf *b, const gm_run *const *pick, size_t np, bool commo
         gm_buf_puts(b, ". ");
     }
     gm_buf_free(&all);
+}
+
+/* After the runs are described: what the address-trace model says of the
+ * per-request and per-instruction figures given (disagreements were named
+ * where they stand). */
+static void S_model_summary(gm_buf *b, const S_ex *x, const gm_run *const *pick, size_t np)
+{
+    size_t agree = 0, differ = 0, with = 0;
+    bool spr = false, wpi = false;
+    for (size_t i = 0; i < np; i++) {
+        const gm_run *run = pick[i];
+        size_t before = agree + differ;
+        for (int st = 0; st < 2; st++) {
+            S_glob g = S_global(run, st);
+            int k = g.known ? S_model_agrees(gm_run_predicted_spr(run, st), g.spr, 1) : 0;
+            agree += k > 0, differ += k < 0, spr |= k != 0;
+            S_shr h = S_shared(run, st);
+            k = h.known ? S_model_agrees(gm_run_predicted_shared_wpi(run, st), h.wpi, 2) : 0;
+            agree += k > 0, differ += k < 0, wpi |= k != 0;
+        }
+        with += agree + differ > before;
+    }
+    if (!agree)
+        return;
+    const char *what = spr && wpi ? "sectors per request and wavefronts per instruction"
+                       : spr      ? "sectors per request"
+                                  : "wavefronts per instruction";
+    if (differ) {
+        gm_buf_printf(b, "Where no predicted figure is given, the address-trace model predicts "
+                         "the %s measured", what);
+    } else {
+        gm_buf_printf(b, "The address-trace model, replaying each warp's addresses, predicts "
+                         "the same %s", what);
+        gm_buf_puts(b, with == np ? (np == 1 ? "" : " for every run described")
+                                  : " for each run described that has a prediction");
+    }
+    if (with < np) {
+        size_t k = 0;
+        for (size_t i = 0; i < np; i++) {
+            if (gm_run_has_prediction(pick[i]))
+                continue;
+            gm_buf_puts(b, k++ ? ", " : " (none for ");
+            S_glabel(b, x, pick[i]);
+        }
+        if (k)
+            gm_buf_puts(b, ")");
+    }
+    gm_buf_puts(b, ". ");
 }
 
 /* Which runs of the group are described one by one (at most
@@ -1820,6 +1906,7 @@ void gm_explain_section(const gm_results *r, const gm_section *s, gm_buf *out)
         S_common(out, pick, np, common);
         for (size_t i = 0; i < np; i++)
             S_describe(out, &x, pick[i], common);
+        S_model_summary(out, &x, pick, np);
         if (np < nt)
             gm_buf_printf(out, nt - np == 1 ? "The other run is in the table. "
                                             : "The other %zu are in the table. ", nt - np);

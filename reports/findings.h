@@ -222,6 +222,15 @@ size_t gm_findings_md_except(const gm_findings *f, const char *experiment_id, si
 size_t gm_findings_count(const gm_findings *f, const char *experiment_id, bool leads_only,
                          unsigned skip_rules);
 
+/* The model-mismatch rule's test on one run, for a report that shows the
+ * prediction beside the measurement: NONE when the run has no prediction or
+ * no count has both figures, AGREES when every count both have is within the
+ * tolerance, DIFFERS otherwise (then the run has a model-mismatch finding).
+ * *tolerance (may be NULL): the fraction used, GM_FIND_MODEL_TOL or
+ * GM_FIND_MODEL_TOL_SCALED. */
+typedef enum { GM_MODEL_NONE = 0, GM_MODEL_AGREES, GM_MODEL_DIFFERS } gm_model_verdict;
+gm_model_verdict gm_model_check(const gm_run *run, double *tolerance);
+
 /* ---- explanations ----------------------------------------------------------- */
 
 /* Append the explanation of one experiment as Markdown paragraphs (each ending

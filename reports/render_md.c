@@ -588,6 +588,142 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s)
     gm_buf_free(&ws);
 }
 
+/* ---- predicted beside measured ------------------------------------------------- */
+
+/* The quantities the model predicts per request or instruction. */
+typedef struct {
+    const char *label;
+    double (*measured)(const gm_run *run);
+    double (*predicted)(const gm_run *run);
+    int decimals;
+} S_pq;
+
+static double S_m_ld_spr(const gm_run *r) { return gm_run_metric_num(r, GM_M_LD_SPR); }
+static double S_m_st_spr(const gm_run *r) { return gm_run_metric_num(r, GM_M_ST_SPR); }
+static double S_m_sh_ld(const gm_run *r) { return gm_run_shared_wpi(r, false); }
+static double S_m_sh_st(const gm_run *r) { return gm_run_shared_wpi(r, true); }
+static double S_p_ld_spr(const gm_run *r) { return gm_run_predicted_spr(r, false); }
+static double S_p_st_spr(const gm_run *r) { return gm_run_predicted_spr(r, true); }
+static double S_p_sh_ld(const gm_run *r) { return gm_run_predicted_shared_wpi(r, false); }
+static double S_p_sh_st(const gm_run *r) { return gm_run_predicted_shared_wpi(r, true); }
+
+/* "4,096 of 524,288 warps traced, scaled" / "all 131,072 warps traced" */
+static void S_traced(gm_buf *b, const gm_prediction *p)
+{
+    if (p->warps_total <= 0) {
+        gm_buf_puts(b, DASH);
+    } else if (p->warps_traced >= p->warps_total && !p->scaled) {
+        gm_buf_puts(b, "all ");
+        gm_fmt_count(b, (double)p->warps_total);
+        gm_buf_puts(b, " warps");
+    } else {
+        gm_fmt_count(b, (double)p->warps_traced);
+        gm_buf_puts(b, " of ");
+        gm_fmt_count(b, (double)p->warps_total);
+        gm_buf_puts(b, " warps, scaled");
+    }
+}
+
+/* What the address-trace model predicted beside what was measured, for the
+ * passed runs that carry a prediction: per request or instruction, as the
+ * table above gives them, and whether the model's counts agree (the test of
+ * the model-mismatch finding). */
+static void S_predicted(gm_buf *b, const gm_section *s)
+{
+    const S_pq all[] = {
+        {S_label(GM_M_LD_SPR, "ld sectors/req"), S_m_ld_spr, S_p_ld_spr, 1},
+        {S_label(GM_M_ST_SPR, "st sectors/req"), S_m_st_spr, S_p_st_spr, 1},
+        {"sh ld wavefronts/inst", S_m_sh_ld, S_p_sh_ld, 2},
+        {"sh st wavefronts/inst", S_m_sh_st, S_p_sh_st, 2},
+    };
+    const gm_run **runs = gm_xcalloc(s->n_runs + 1, sizeof *runs);
+    size_t n = 0;
+    for (size_t i = 0; i < s->n_runs; i++)
+        if (gm_run_passed(s->runs[i]) && gm_run_has_prediction(s->runs[i]))
+            runs[n++] = s->runs[i];
+    bool show[4] = {false, false, false, false}, any = false;
+    for (size_t k = 0; k < 4; k++) {
+        for (size_t i = 0; i < n && !show[k]; i++)
+            show[k] = isfinite(all[k].measured(runs[i])) && isfinite(all[k].predicted(runs[i]));
+        any |= show[k];
+    }
+    if (!any) {
+        free((void *)runs);
+        return;
+    }
+    bool params = false;
+    for (size_t i = 0; i < n && !params; i++) {
+        gm_buf p = GM_BUF_INIT;
+        gm_runs_params(s->runs, s->n_runs, runs[i], NULL, &p);
+        params = p.len > 0;
+        gm_buf_free(&p);
+    }
+    gm_buf_puts(b, "Measured beside predicted by the address-trace model (docs/model.md), "
+                   "which replays each warp's addresses on the CPU and counts what the "
+                   "profiler counts:\n\n| Variant |");
+    if (params)
+        gm_buf_puts(b, " Parameters |");
+    gm_buf_puts(b, " Warps traced |");
+    for (size_t k = 0; k < 4; k++)
+        if (show[k]) {
+            gm_buf_putc(b, ' ');
+            S_text(b, all[k].label);
+            gm_buf_puts(b, ", measured / predicted |");
+        }
+    gm_buf_puts(b, " Model against counters |\n|---|");
+    if (params)
+        gm_buf_puts(b, "---|");
+    gm_buf_puts(b, "---|");
+    for (size_t k = 0; k < 4; k++)
+        if (show[k])
+            gm_buf_puts(b, "---:|");
+    gm_buf_puts(b, "---|\n");
+    for (size_t i = 0; i < n; i++) {
+        const gm_run *run = runs[i];
+        gm_buf_puts(b, "| ");
+        S_code(b, run->variant);
+        gm_buf_puts(b, " | ");
+        if (params) {
+            gm_buf p = GM_BUF_INIT;
+            gm_runs_params(s->runs, s->n_runs, run, NULL, &p);
+            if (p.len)
+                S_text(b, p.data);
+            else
+                gm_buf_puts(b, DASH);
+            gm_buf_free(&p);
+            gm_buf_puts(b, " | ");
+        }
+        S_traced(b, &run->prediction);
+        for (size_t k = 0; k < 4; k++) {
+            if (!show[k])
+                continue;
+            gm_buf_puts(b, " | ");
+            gm_fmt_fixed(b, all[k].measured(run), all[k].decimals);
+            gm_buf_puts(b, " / ");
+            gm_fmt_fixed(b, all[k].predicted(run), all[k].decimals);
+        }
+        gm_buf_puts(b, " | ");
+        double tol;
+        switch (gm_model_check(run, &tol)) {
+        case GM_MODEL_AGREES:
+            gm_buf_puts(b, "agrees within ");
+            gm_fmt_pct(b, 100.0 * tol);
+            break;
+        case GM_MODEL_DIFFERS:
+            gm_buf_puts(b, "**differs** by more than ");
+            gm_fmt_pct(b, 100.0 * tol);
+            gm_buf_puts(b, " (see the findings)");
+            break;
+        case GM_MODEL_NONE:
+            gm_buf_puts(b, "no count to compare");
+            break;
+        }
+        gm_buf_puts(b, " |\n");
+    }
+    gm_buf_puts(b, "\n");
+    free((void *)runs);
+}
+
 /* ---- what the numbers say -------------------------------------------------- */
 
 /* One explanation per section, written by findings.c from the numbers, then
@@ -725,6 +861,7 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
         }
         gm_buf_free(&common);
         S_table(b, r, s);
+        S_predicted(b, s);
     } else {
         gm_buf_puts(b, "The results file has no run of this experiment.\n\n");
     }
