@@ -29,6 +29,14 @@
  * counts the matrix once in CSR form (values, column indices, row pointers) plus
  * x once; bytes_written is y: the same for every format, so the
  * effective bandwidth shows what a format wastes.
+ *
+ * Why no format comes near copy bandwidth (the best measured 18% of it on the
+ * H100, bench/results/suite-b-2026-11-22.txt): each gather of x moves a 32-byte
+ * sector for a 4-byte value, 2.76 M x 32 B = 88 MB of L2 traffic against the
+ * matrix's 22 MiB (x itself, 1 MiB, stays in L2); the whole matrix is ~7 us at
+ * copy speed, the scale of a launch and of the longest rows' chains of
+ * dependent loads (256 entries); and a thread or warp per row leaves the warp
+ * that holds a long row running alone.
  */
 #include "exp_b.h"
 #include "ref_b.h"
