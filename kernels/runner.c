@@ -2,6 +2,7 @@
 #include "runner.h"
 
 #include "../reports/buf.h"
+#include "../reports/model.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -284,6 +285,25 @@ static void S_set_check(gm_run *run, gm_check_status status, const char *reason)
     run->check.reason = gm_xstrdup(reason);
 }
 
+/* The model's prediction (reports/model.h) from the variant's address trace:
+ * computed on the CPU from the case's parameters (and, for data-dependent
+ * accesses, the inputs it regenerates), so it needs no GPU.  A trace that
+ * fails leaves the prediction absent and says why in a note; the run itself
+ * is unaffected. */
+static void S_predict(const gm_case *c, gm_run *run)
+{
+    if (!c->variant->trace)
+        return;
+    gm_trace *t = gm_trace_new();
+    gm_error e = {GM_OK, ""};
+    gm_status st = c->variant->trace(c, t, &e);
+    if (st == GM_OK)
+        st = gm_trace_predict(t, &run->prediction, &e);
+    if (st != GM_OK)
+        gm_run_add_note(run, "no model prediction: the address trace failed: %s", e.message);
+    gm_trace_free(t);
+}
+
 /* Runs one case into a new run.  Returns GM_OK when the suite may go on (the
  * case may still be not-run, failed or in error: see run->check), a status when
  * it must stop (a CUDA error: the context may be unusable).  *live is set when
@@ -331,6 +351,7 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
             return gm_fail(err, st, "%s/%s: setup: %s", v->experiment->id, v->name, e.message);
         return GM_OK;
     }
+    S_predict(c, run);
 
     /* Validation: poisoned output, one launch, compare with the reference. */
     if (v->reset)

@@ -10,6 +10,7 @@
  * experiments 8-14 have their own marked sections in each part of this file.
  */
 #include "suite.h"
+#include "trace.h"
 
 #include <string.h>
 
@@ -511,6 +512,7 @@ const gm_variant gm_suite[] = {
      .params = {S_COAL_N, {"stride", GM_VALUES(1, 2, 4, 8, 16, 32), GM_VALUES(1, 4, 32)}},
      GM_FNS(coalescing),
      .launch = coalescing_launch_stride,
+     .trace = coalescing_trace,
      .idempotent = true},
     {.experiment = &S_coalescing,
      .name = "float2",
@@ -519,6 +521,7 @@ const gm_variant gm_suite[] = {
      .params = {S_COAL_N, {"stride", GM_VALUES(1)}},
      GM_FNS(coalescing),
      .launch = coalescing_launch_float2,
+     .trace = coalescing_trace,
      .idempotent = true},
     {.experiment = &S_coalescing,
      .name = "float4",
@@ -527,6 +530,7 @@ const gm_variant gm_suite[] = {
      .params = {S_COAL_N, {"stride", GM_VALUES(1)}},
      GM_FNS(coalescing),
      .launch = coalescing_launch_float4,
+     .trace = coalescing_trace,
      .idempotent = true},
 
     /* 2. alignment */
@@ -537,6 +541,7 @@ const gm_variant gm_suite[] = {
      .params = {S_ALIGN_N, {"offset", S_ALIGN_OFFSETS, GM_VALUES(0, 4, 32, 96, 100, 128)}},
      GM_FNS(alignment),
      .launch = alignment_launch_scalar,
+     .trace = alignment_trace,
      .idempotent = true},
     {.experiment = &S_alignment,
      .name = "float4",
@@ -547,6 +552,7 @@ const gm_variant gm_suite[] = {
                  GM_VALUES(0, 96, 100)}},
      GM_FNS(alignment),
      .launch = alignment_launch_float4,
+     .trace = alignment_trace,
      .idempotent = true},
 
     /* 3. aos_soa */
@@ -556,6 +562,7 @@ const gm_variant gm_suite[] = {
      .params = {S_AOS_N, S_AOS_FIELDS},
      GM_FNS(aos_soa),
      .launch = aos_soa_launch_aos,
+     .trace = aos_soa_trace,
      .idempotent = true},
     {.experiment = &S_aos_soa,
      .name = "soa",
@@ -563,6 +570,7 @@ const gm_variant gm_suite[] = {
      .params = {S_AOS_N, S_AOS_FIELDS},
      GM_FNS(aos_soa),
      .launch = aos_soa_launch_soa,
+     .trace = aos_soa_trace,
      .idempotent = true},
     {.experiment = &S_aos_soa,
      .name = "aos_padded",
@@ -570,6 +578,7 @@ const gm_variant gm_suite[] = {
      .params = {S_AOS_N, S_AOS_FIELDS},
      GM_FNS(aos_soa),
      .launch = aos_soa_launch_aos_padded,
+     .trace = aos_soa_trace,
      .idempotent = true},
 
     /* 4. rgb (in place: reset restores the image before every launch) */
@@ -578,19 +587,22 @@ const gm_variant gm_suite[] = {
      .layout = "RGBRGB...: thread i inverts byte 3i, a warp's accesses 3 bytes apart",
      .params = {S_RGB_SCALE, S_RGB_BLOCK},
      GM_FNS(rgb),
-     .launch = rgb_launch_interleaved},
+     .launch = rgb_launch_interleaved,
+     .trace = rgb_trace},
     {.experiment = &S_rgb,
      .name = "planar",
      .layout = "RRR...GGG...BBB...: thread i inverts red byte i, a warp's accesses contiguous",
      .params = {S_RGB_SCALE, S_RGB_BLOCK},
      GM_FNS(rgb),
-     .launch = rgb_launch_planar},
+     .launch = rgb_launch_planar,
+     .trace = rgb_trace},
     {.experiment = &S_rgb,
      .name = "planar_x16",
      .layout = "planar, thread i inverts red bytes 16i..16i+15 with one 16-byte load and store",
      .params = {S_RGB_SCALE, {"block", GM_VALUES(256)}},
      GM_FNS(rgb),
-     .launch = rgb_launch_planar_x16},
+     .launch = rgb_launch_planar_x16,
+     .trace = rgb_trace},
 
     /* 5. traversal2d */
     {.experiment = &S_traversal2d,
@@ -599,6 +611,7 @@ const gm_variant gm_suite[] = {
      .params = {S_T2D_N},
      GM_FNS(traversal2d),
      .launch = traversal2d_launch_row_mapping,
+     .trace = traversal2d_trace,
      .idempotent = true},
     {.experiment = &S_traversal2d,
      .name = "col_mapping",
@@ -606,6 +619,7 @@ const gm_variant gm_suite[] = {
      .params = {S_T2D_N},
      GM_FNS(traversal2d),
      .launch = traversal2d_launch_col_mapping,
+     .trace = traversal2d_trace,
      .idempotent = true},
 
     /* 6. grid3d */
@@ -615,6 +629,7 @@ const gm_variant gm_suite[] = {
      .params = {S_G3D_N},
      GM_FNS(grid3d),
      .launch = grid3d_launch_zmajor,
+     .trace = grid3d_trace,
      .idempotent = true},
     {.experiment = &S_grid3d,
      .name = "xmajor",
@@ -622,6 +637,7 @@ const gm_variant gm_suite[] = {
      .params = {S_G3D_N},
      GM_FNS(grid3d),
      .launch = grid3d_launch_xmajor,
+     .trace = grid3d_trace,
      .idempotent = true},
 
     /* 7. matvec */
@@ -631,6 +647,7 @@ const gm_variant gm_suite[] = {
      .params = {S_MV_N},
      GM_FNS(matvec),
      .launch = matvec_launch_thread_rowmajor,
+     .trace = matvec_trace,
      .idempotent = true},
     {.experiment = &S_matvec,
      .name = "thread_colmajor",
@@ -638,6 +655,7 @@ const gm_variant gm_suite[] = {
      .params = {S_MV_N},
      GM_FNS(matvec),
      .launch = matvec_launch_thread_colmajor,
+     .trace = matvec_trace,
      .idempotent = true},
     {.experiment = &S_matvec,
      .name = "warp_rowmajor",
@@ -645,6 +663,7 @@ const gm_variant gm_suite[] = {
      .params = {S_MV_N},
      GM_FNS(matvec),
      .launch = matvec_launch_warp_rowmajor,
+     .trace = matvec_trace,
      .idempotent = true},
     {.experiment = &S_matvec,
      .name = "warp_rowmajor_vec4",
@@ -652,6 +671,7 @@ const gm_variant gm_suite[] = {
      .params = {S_MV_N},
      GM_FNS(matvec),
      .launch = matvec_launch_warp_rowmajor_vec4,
+     .trace = matvec_trace,
      .idempotent = true},
 
     /* ---- experiments 8-14 ---- */

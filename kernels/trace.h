@@ -1,0 +1,171 @@
+/* trace.h — address traces of the suite's kernels for the model (reports/model.h).
+ *
+ * Each experiment has one trace function (kernels/trace_<experiment>.c, plain
+ * C, no CUDA call) that replays its variants' memory instructions on the CPU:
+ * for every warp-level load and store of the kernel, the address of each lane
+ * and which lanes are active, under the kernel's own index arithmetic, launch
+ * shape (c->launch, as describe filled it) and loop structure.  The runner
+ * calls it after setup and puts gm_trace_predict's answer beside the
+ * measurements; tests/test_trace.c runs it on machines without a GPU.
+ *
+ * What the generators mirror, and where it comes from:
+ *   - one call per SASS memory instruction: vector widths (float2/float4/uint4
+ *     give one 8- or 16-byte access), loads the compiler keeps once (a field
+ *     read twice in the source), unrolled loops that run a per-lane remainder
+ *     first (CSR rows), were read from the PTX that nvcc 13 emits for sm_90
+ *     (ld/st.global, ld/st.shared, ld.const per kernel);
+ *   - addresses are those of synthetic allocations: array k starts at
+ *     GM_TRACE_ARRAY(k), far from the others and aligned to 2^40 bytes.
+ *     cudaMalloc aligns to at least 256 bytes, and every count the model makes
+ *     (sectors, lines, banks) depends on an address only modulo 128, so the
+ *     synthetic base gives the counts of the real one;
+ *   - shared-memory addresses are offsets in the block's window; a shift of a
+ *     whole array changes no count of an access to it, so arrays may sit
+ *     anywhere 16-byte aligned.
+ *
+ * Making it cheap (a full-size trace must stay within a few milliseconds):
+ *   fold    blocks (and loop iterations) whose every access is the access of
+ *           another block shifted by a multiple of 128 bytes touch the same
+ *           number of sectors, lines and banks: one of them is replayed with a
+ *           weight (gm_trace_access_repeat).  The generator states the period
+ *           of this equivalence per grid dimension and per loop; the first and
+ *           last `edge` blocks of a dimension are replayed on their own.  The
+ *           result is exact, and tests/test_trace.c checks it against the
+ *           unfolded trace.
+ *   memo    identical accesses up to a 128-byte shift are counted once by the
+ *           model and then weighted: the model's sort of 32 lanes costs far
+ *           more than generating the addresses.  Exact by construction.
+ *   sample  where addresses depend on data (sparse column indices, departure
+ *           points of an advection), every k-th block is traced and the model
+ *           scales the counts (an estimate; the prediction says so).
+ */
+#ifndef GM_TRACE_H
+#define GM_TRACE_H
+
+#include "suite.h"
+
+#include "../reports/model.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- the trace functions of the suite's rows (suite.h: gm_variant.trace) --- */
+
+gm_status coalescing_trace(const gm_case *c, gm_trace *t, gm_error *err);
+gm_status alignment_trace(const gm_case *c, gm_trace *t, gm_error *err);
+gm_status aos_soa_trace(const gm_case *c, gm_trace *t, gm_error *err);
+gm_status rgb_trace(const gm_case *c, gm_trace *t, gm_error *err);
+gm_status traversal2d_trace(const gm_case *c, gm_trace *t, gm_error *err);
+gm_status grid3d_trace(const gm_case *c, gm_trace *t, gm_error *err);
+gm_status matvec_trace(const gm_case *c, gm_trace *t, gm_error *err);
+gm_status matmul_trace(const gm_case *c, gm_trace *t, gm_error *err);
+gm_status transpose_trace(const gm_case *c, gm_trace *t, gm_error *err);
+gm_status banks_trace(const gm_case *c, gm_trace *t, gm_error *err);
+gm_status spmv_trace(const gm_case *c, gm_trace *t, gm_error *err);
+gm_status conv_trace(const gm_case *c, gm_trace *t, gm_error *err);
+gm_status texture_trace(const gm_case *c, gm_trace *t, gm_error *err);
+gm_status dp_trace(const gm_case *c, gm_trace *t, gm_error *err);
+
+/* ---- what the generators share (trace_common.c) --------------------------- */
+
+/* Base address of synthetic array k (k = 0, 1, ...). */
+#define GM_TRACE_ARRAY(k) ((uint64_t)((k) + 1) << 40)
+
+/* Switches for tests: GM_TGEN_NO_FOLD replays every block and every loop
+ * iteration, GM_TGEN_NO_SAMPLE traces every warp of data-dependent kernels,
+ * GM_TGEN_NO_MEMO sends every access to the model.  Process-wide, not
+ * thread-safe; 0 (the default) is what the runner uses. */
+enum { GM_TGEN_NO_FOLD = 1, GM_TGEN_NO_SAMPLE = 2, GM_TGEN_NO_MEMO = 4 };
+void gm_tgen_set_debug(unsigned flags);
+unsigned gm_tgen_debug(void);
+
+typedef struct gm_tmemo gm_tmemo;
+
+/* A generator's state: the model's trace, the memo and what was replayed. */
+typedef struct {
+    gm_trace *t;
+    gm_tmemo *memo;          /* NULL: every access goes straight to the model */
+    bool fold, sample;       /* folding and sampling allowed (debug flags clear) */
+    long long warps_total;   /* warps of the launch */
+    long long warps_traced;  /* warps replayed (each once, whatever its weight) */
+    bool sampled;            /* the model must scale: warps_traced of warps_total */
+} gm_tgen;
+
+void gm_tgen_init(gm_tgen *g, gm_trace *t);
+/* Flush the memo into the model, declare the sampling (with a note on what
+ * was folded or sampled), free the memo and return the trace's first error.
+ * Must be called once after the last access, also after a failure. */
+gm_status gm_tgen_finish(gm_tgen *g, gm_error *err);
+
+/* One warp-level instruction counted `weight` times (weight >= 1). */
+void gm_tgen_access(gm_tgen *g, gm_space space, gm_op op, unsigned size, const uint64_t addr[32],
+                    uint32_t mask, long long weight);
+/* Lane i at base + i * stride. */
+void gm_tgen_affine(gm_tgen *g, gm_space space, gm_op op, unsigned size, uint64_t base,
+                    int64_t stride, uint32_t mask, long long weight);
+
+/* One warp as its kernel sees it. */
+typedef struct {
+    unsigned gdim[3], bdim[3];       /* gridDim, blockDim */
+    unsigned bid[3];                 /* blockIdx */
+    unsigned tid[3][GM_WARP_SIZE];   /* threadIdx.x, .y, .z of each lane */
+    int warp;                        /* warp index within its block */
+    uint32_t mask;                   /* lanes that are threads of the block */
+    long long weight;                /* warps it stands for (1 when nothing is folded) */
+} gm_twarp;
+
+typedef void (*gm_twarp_fn)(gm_tgen *g, const gm_twarp *w, void *ctx);
+
+/* How the blocks of a launch fold, per grid dimension (x, y, z): blocks whose
+ * indices differ by a multiple of period[d] are equivalent, except the first
+ * and the last edge[d] blocks, which are replayed one by one.  period 0 means
+ * "do not fold this dimension".  gm_tperiod gives the period of one access
+ * from the bytes its address moves per block. */
+typedef struct {
+    long long period[3];
+    long long edge[3];
+} gm_tfold;
+
+/* The smallest p >= 1 with p * shift_bytes a multiple of 128: after p steps
+ * of shift_bytes an access is a 128-byte translation of the first. */
+long long gm_tperiod(long long shift_bytes);
+long long gm_tlcm(long long a, long long b);
+
+/* Replay every block of c->launch, folded by f (NULL: all blocks), calling fn
+ * for each warp of each replayed block.  GM_ERR_VALUE when the case has no
+ * launch shape (describe has not run). */
+gm_status gm_tgen_grid(gm_tgen *g, const gm_case *c, const gm_tfold *f, gm_twarp_fn fn,
+                       void *ctx, gm_error *err);
+/* Trace about warp_budget warps of c->launch: every k-th block counted back
+ * from the last one (so the last, possibly partial, block is in), k coprime
+ * with the grid's x extent so that the sample walks every column of a 2D grid
+ * evenly.  All blocks when they fit the budget; the model scales otherwise. */
+gm_status gm_tgen_grid_sample(gm_tgen *g, const gm_case *c, long long warp_budget,
+                              gm_twarp_fn fn, void *ctx, gm_error *err);
+
+/* A loop of n iterations whose iteration k + period repeats iteration k up to
+ * a 128-byte shift of every address: replay iterations 0 .. gm_tloop(g, n,
+ * period) - 1, iteration k weighted gm_tloop_weight(n, reps, k) times (reps:
+ * the value gm_tloop returned).  Without folding it returns n and every
+ * weight is 1. */
+long long gm_tloop(const gm_tgen *g, long long n, long long period);
+long long gm_tloop_weight(long long n, long long reps, long long k);
+
+/* A loop that lane l runs trips[l] times (lanes of `mask`), as nvcc compiles
+ * it when the trip count differs between lanes and is unrolled U times with
+ * the remainder first (the PTX of the CSR and float4 matrix-vector kernels):
+ * a first loop of trips mod U iterations, then a loop of U bodies per pass
+ * for the trips / U passes.  Calls body once per warp-level execution of the
+ * loop body, iter[l] being the iteration lane l is at and `active` the lanes
+ * executing it: with trips 5 and 8 in one warp and U = 4, the first lane runs
+ * iteration 0 alone, then both run a pass of 4 bodies, the first lane at
+ * iterations 1..4 and the second at 0..3, then the second alone 4..7. */
+typedef void (*gm_tbody_fn)(gm_tgen *g, const long long iter[GM_WARP_SIZE], uint32_t active,
+                            long long weight, void *ctx);
+void gm_tloop_remainder_first(gm_tgen *g, const long long trips[GM_WARP_SIZE], uint32_t mask,
+                              int unroll, long long weight, gm_tbody_fn body, void *ctx);
+
+/* Fail unless c->launch holds a shape (describe filled it). */
+gm_status gm_tgen_need_launch(const gm_case *c, gm_error *err);
+
+#endif

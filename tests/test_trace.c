@@ -1,0 +1,528 @@
+/* test_trace.c — the address traces of the suite's variants (kernels/trace_*.c):
+ * every variant that has one traces at the quick size; the textbook answers
+ * come out (strides, vector widths, alignment offsets, transpose tiles, bank
+ * strides); folding and the memo change nothing against a plain replay of
+ * every warp; sampled traces stay near the full one; the whole suite traces
+ * within its time budget at the full size.  Runs without a GPU. */
+#include <criterion/criterion.h>
+
+#ifdef GM_HAVE_CUDA
+
+#include "../kernels/trace.h"
+#include "../reports/catalog.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+static const gm_variant *S_row(const char *exp, const char *name)
+{
+    for (size_t i = 0; i < gm_suite_len; i++)
+        if (strcmp(gm_suite[i].experiment->id, exp) == 0 && strcmp(gm_suite[i].name, name) == 0)
+            return &gm_suite[i];
+    return NULL;
+}
+
+/* A case of row exp/name with its first quick parameter values, then the
+ * given overrides (name, value, ..., NULL), described (no CUDA call). */
+static gm_case S_case(const char *exp, const char *name, ...)
+{
+    const gm_variant *v = S_row(exp, name);
+    cr_assert_not_null(v, "no row %s/%s", exp, name);
+    gm_case c;
+    cr_assert_geq(gm_variant_cases(v, true, &c, 1), 1, "%s/%s has no case", exp, name);
+    va_list ap;
+    va_start(ap, name);
+    for (const char *p = va_arg(ap, const char *); p; p = va_arg(ap, const char *)) {
+        long long val = va_arg(ap, long long);
+        bool found = false;
+        for (int i = 0; i < c.n_params; i++)
+            if (strcmp(c.params[i].name, p) == 0) {
+                c.params[i].value = val;
+                found = true;
+            }
+        cr_assert(found, "%s/%s has no parameter %s", exp, name, p);
+    }
+    va_end(ap);
+    gm_error e = {GM_OK, ""};
+    cr_assert_eq(v->describe(&c, &e), GM_OK, "%s/%s: describe: %s", exp, name, e.message);
+    return c;
+}
+
+/* Trace the case into t (fresh); asserts success. */
+static void S_trace(const gm_case *c, gm_trace *t)
+{
+    cr_assert_not_null(c->variant->trace, "%s/%s has no trace", c->variant->experiment->id,
+                       c->variant->name);
+    gm_trace_reset(t);
+    gm_error e = {GM_OK, ""};
+    gm_status st = c->variant->trace(c, t, &e);
+    cr_assert_eq(st, GM_OK, "%s/%s: trace: %s", c->variant->experiment->id, c->variant->name,
+                 e.message);
+}
+
+static gm_access_stats S_stats(const gm_trace *t, gm_space s, gm_op op)
+{
+    gm_access_stats st;
+    gm_trace_stats(t, s, op, &st);
+    return st;
+}
+
+static const gm_metric *S_metric(const gm_prediction *p, const char *name)
+{
+    for (size_t i = 0; i < p->n_metrics; i++)
+        if (strcmp(p->metrics[i].name, name) == 0)
+            return &p->metrics[i];
+    return NULL;
+}
+
+static double S_num(const gm_prediction *p, const char *name)
+{
+    const gm_metric *m = S_metric(p, name);
+    if (!m || (m->value.kind != GM_V_INT && m->value.kind != GM_V_REAL))
+        return NAN;
+    return m->value.kind == GM_V_INT ? (double)m->value.i : m->value.r;
+}
+
+static double S_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static void S_restore_debug(void)
+{
+    gm_tgen_set_debug(0);
+}
+
+/* ---- every variant, quick size ------------------------------------------- */
+
+/* Cases a trace may refuse as setup does (the kernel does not run there). */
+static bool S_may_refuse(const gm_case *c)
+{
+    const char *e = c->variant->experiment->id, *v = c->variant->name;
+    if (strcmp(e, "alignment") == 0 && strcmp(v, "float4") == 0)
+        return gm_case_param(c, "offset", 0) % 16 != 0;
+    if (strcmp(e, "matmul") == 0 && strcmp(v, "constant") == 0)
+        return gm_case_param(c, "n", 0) > 128;
+    if (strcmp(e, "dp") == 0)
+        return gm_case_param(c, "n", 0) > 1024;
+    return false;
+}
+
+Test(trace, every_variant_with_a_trace_predicts_at_the_quick_size)
+{
+    size_t rows = 0;
+    gm_trace *t = gm_trace_new();
+    for (size_t r = 0; r < gm_suite_len; r++) {
+        const gm_variant *v = &gm_suite[r];
+        if (!v->trace)
+            continue;
+        rows++;
+        size_t n = gm_variant_cases(v, true, NULL, 0), ran = 0;
+        gm_case *cases = calloc(n, sizeof *cases);
+        gm_variant_cases(v, true, cases, n);
+        for (size_t k = 0; k < n; k++) {
+            gm_case *c = &cases[k];
+            gm_error e = {GM_OK, ""};
+            cr_assert_eq(v->describe(c, &e), GM_OK, "%s", e.message);
+            gm_trace_reset(t);
+            gm_status st = v->trace(c, t, &e);
+            if (st == GM_ERR_UNSUPPORTED && S_may_refuse(c))
+                continue;
+            cr_assert_eq(st, GM_OK, "%s/%s case %zu: %s", v->experiment->id, v->name, k,
+                         e.message);
+            gm_prediction p;
+            memset(&p, 0, sizeof p);
+            st = gm_trace_predict(t, &p, &e);
+            cr_assert_eq(st, GM_OK, "%s/%s: predict: %s", v->experiment->id, v->name, e.message);
+            cr_expect(p.present && p.warps_total > 0 && p.warps_traced > 0 &&
+                          p.warps_traced <= p.warps_total,
+                      "%s/%s: warps %lld of %lld", v->experiment->id, v->name, p.warps_traced,
+                      p.warps_total);
+            /* Every kernel of the suite loads from and stores to global memory. */
+            cr_expect_gt(S_num(&p, GM_M_LD_REQUESTS), 0, "%s/%s: no load request",
+                         v->experiment->id, v->name);
+            cr_expect_gt(S_num(&p, GM_M_ST_REQUESTS), 0, "%s/%s: no store request",
+                         v->experiment->id, v->name);
+            cr_expect_geq(S_num(&p, GM_M_LD_SECTORS), S_num(&p, GM_M_LD_REQUESTS) / 32.0);
+            ran++;
+            gm_trace_prediction_clear(&p);
+        }
+        cr_expect_gt(ran, 0, "%s/%s: no quick case traced", v->experiment->id, v->name);
+        free(cases);
+    }
+    gm_trace_free(t);
+    /* Experiments 1-7 have 19 rows; all of them trace. */
+    cr_expect_geq(rows, 19, "only %zu rows have a trace", rows);
+}
+
+Test(trace, a_case_that_was_not_described_is_an_error)
+{
+    const gm_variant *v = S_row("coalescing", "stride");
+    gm_case c;
+    gm_variant_cases(v, true, &c, 1);   /* parameters only: no launch shape */
+    gm_trace *t = gm_trace_new();
+    gm_error e = {GM_OK, ""};
+    cr_expect_eq(v->trace(&c, t, &e), GM_ERR_VALUE);
+    cr_expect(strstr(e.message, "no launch shape") != NULL, "%s", e.message);
+    gm_trace_free(t);
+}
+
+/* ---- textbook answers ----------------------------------------------------- */
+
+Test(trace, coalescing_strides_give_the_textbook_sectors_per_request)
+{
+    static const long long stride[] = {1, 2, 4, 8, 16, 32};
+    static const double spr[] = {4, 8, 16, 32, 32, 32};
+    gm_trace *t = gm_trace_new();
+    for (int i = 0; i < 6; i++) {
+        gm_case c = S_case("coalescing", "stride", "n", 1ll << 20, "stride", stride[i], NULL);
+        S_trace(&c, t);
+        gm_access_stats ld = S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD);
+        gm_access_stats st = S_stats(t, GM_SPACE_GLOBAL, GM_OP_STORE);
+        cr_expect_eq(ld.sectors_per_request, spr[i], "stride %lld: %g sectors per load request",
+                     stride[i], ld.sectors_per_request);
+        cr_expect_eq(st.sectors_per_request, 4, "stride %lld: stores %g", stride[i],
+                     st.sectors_per_request);
+        /* one load per element: 2^20 / 32 warp requests */
+        cr_expect_eq(ld.counts.requests, (1ll << 20) / 32);
+        cr_expect_eq(ld.counts.sectors, (long long)spr[i] * ((1ll << 20) / 32));
+        cr_expect_eq(ld.efficiency_pct, 100.0 * 4 / spr[i]);
+    }
+    static const char *vec[] = {"float2", "float4"};
+    for (int i = 0; i < 2; i++) {
+        gm_case c = S_case("coalescing", vec[i], "n", 1ll << 20, NULL);
+        S_trace(&c, t);
+        gm_access_stats ld = S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD);
+        cr_expect_eq(ld.sectors_per_request, 8 << i, "%s: %g", vec[i], ld.sectors_per_request);
+        cr_expect_eq(ld.counts.requests, (1ll << 20) / (2 << i) / 32);
+        cr_expect_eq(ld.efficiency_pct, 100.0);
+        cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_STORE).sectors_per_request, 8 << i);
+    }
+    gm_trace_free(t);
+}
+
+Test(trace, alignment_offsets_0_96_100_cross_a_line_then_a_sector)
+{
+    static const long long off[] = {0, 96, 100};
+    static const double spr[] = {4, 4, 5}, lines[] = {1, 2, 2}, eff[] = {100, 100, 80};
+    gm_trace *t = gm_trace_new();
+    for (int i = 0; i < 3; i++) {
+        gm_case c = S_case("alignment", "scalar", "n", 1ll << 20, "offset", off[i], NULL);
+        S_trace(&c, t);
+        gm_access_stats ld = S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD);
+        cr_expect_eq(ld.sectors_per_request, spr[i], "offset %lld: %g sectors", off[i],
+                     ld.sectors_per_request);
+        cr_expect_eq(ld.lines_per_request, lines[i], "offset %lld: %g lines", off[i],
+                     ld.lines_per_request);
+        cr_expect_eq(ld.efficiency_pct, eff[i], "offset %lld: %g %%", off[i], ld.efficiency_pct);
+        /* the output is aligned whatever the offset */
+        cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_STORE).sectors_per_request, 4);
+        gm_prediction p;
+        memset(&p, 0, sizeof p);
+        gm_error e = {GM_OK, ""};
+        cr_assert_eq(gm_trace_predict(t, &p, &e), GM_OK, "%s", e.message);
+        cr_expect_eq(S_num(&p, GM_M_LD_SPR), spr[i]);
+        cr_expect_eq(S_num(&p, GM_M_LD_EFF), eff[i]);
+        gm_trace_prediction_clear(&p);
+    }
+    /* 16-byte loads: 0 and 96 are 16-byte aligned (16 and 17 sectors per
+     * 512-byte request), 100 is refused as setup refuses it. */
+    gm_case c = S_case("alignment", "float4", "n", 1ll << 20, "offset", 96ll, NULL);
+    S_trace(&c, t);
+    cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD).sectors_per_request, 16);
+    c = S_case("alignment", "float4", "n", 1ll << 20, "offset", 100ll, NULL);
+    gm_error e = {GM_OK, ""};
+    cr_expect_eq(c.variant->trace(&c, t, &e), GM_ERR_UNSUPPORTED);
+    gm_trace_free(t);
+}
+
+Test(trace, layouts_of_experiments_3_to_7_give_their_per_request_figures)
+{
+    gm_trace *t = gm_trace_new();
+    /* AoS: a field load of a warp spans 32 x 28 bytes = 28 sectors; SoA 4;
+     * padded: 16-byte loads of 32-byte structures, 32 sectors of which half
+     * the bytes are used by the energy step. */
+    gm_case c = S_case("aos_soa", "aos", "n", 1ll << 16, "fields", 4ll, NULL);
+    S_trace(&c, t);
+    cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD).sectors_per_request, 28);
+    cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD).counts.instructions, 4 * (1 << 16) / 32);
+    c = S_case("aos_soa", "soa", "n", 1ll << 16, "fields", 7ll, NULL);
+    S_trace(&c, t);
+    cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD).sectors_per_request, 4);
+    cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_STORE).counts.instructions, 7 * (1 << 16) / 32);
+    c = S_case("aos_soa", "aos_padded", "n", 1ll << 16, "fields", 4ll, NULL);
+    S_trace(&c, t);
+    gm_access_stats ld = S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD);
+    cr_expect_eq(ld.sectors_per_request, 32);
+    cr_expect_eq(ld.efficiency_pct, 50);
+
+    /* RGB: interleaved bytes 3 apart span 94 bytes, 3 sectors; planar 1. */
+    c = S_case("rgb", "interleaved", "scale", 1ll, "block", 256ll, NULL);
+    S_trace(&c, t);
+    ld = S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD);
+    cr_expect_eq(ld.sectors_per_request, 3);
+    cr_expect_eq(ld.counts.requests, 960 * 1280 / 32);
+    c = S_case("rgb", "planar", "scale", 1ll, "block", 256ll, NULL);
+    S_trace(&c, t);
+    cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_STORE).sectors_per_request, 1);
+    c = S_case("rgb", "planar_x16", "scale", 1ll, NULL);
+    S_trace(&c, t);
+    cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD).sectors_per_request, 16);
+
+    /* 2D: row mapping 4 sectors, column mapping one per lane. */
+    c = S_case("traversal2d", "row_mapping", "n", 512ll, NULL);
+    S_trace(&c, t);
+    cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD).sectors_per_request, 4);
+    c = S_case("traversal2d", "col_mapping", "n", 512ll, NULL);
+    S_trace(&c, t);
+    cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD).sectors_per_request, 32);
+    cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD).counts.requests, 2 * 512 * 512 / 32);
+
+    /* 3D, n = 64: 64^3 / 4 columns per thread / 32 = 2048 warps, 12 loads
+     * each; a column's 64 z are 2 warps, the first with z-1 clamped (lanes 0
+     * and 1 on z = 0), the second with z+1 clamped.  x-major: one sector per
+     * lane, 31 in the clamped load.  z-major: z-1 and z+1 of an inner warp
+     * start 4 bytes off a sector (5 sectors), the centre 4; a clamped load
+     * stays within its 4. */
+    c = S_case("grid3d", "xmajor", "n", 64ll, NULL);
+    S_trace(&c, t);
+    ld = S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD);
+    cr_expect_eq(ld.counts.requests, 2048 * 12);
+    cr_expect_eq(ld.counts.sectors, 2048 * 4 * (32 + 32 + 31));
+    c = S_case("grid3d", "zmajor", "n", 64ll, NULL);
+    S_trace(&c, t);
+    ld = S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD);
+    cr_expect_eq(ld.counts.requests, 2048 * 12);
+    cr_expect_eq(ld.counts.sectors, 2048 * 4 * (4 + 4 + 5));
+    c = S_case("grid3d", "zmajor", "n", 128ll, NULL);
+    S_trace(&c, t);
+    ld = S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD);
+    /* n = 128: 4 warps per column, the 2 inner ones at 4 + 5 + 5 */
+    cr_expect_eq(ld.counts.sectors, 128ll * 128 / 4 * 4 * (2 * 13 + 2 * 14));
+
+    /* matvec: a thread per row of row-major A, 32 sectors for A and 1 for x. */
+    c = S_case("matvec", "thread_rowmajor", "n", 1024ll, NULL);
+    S_trace(&c, t);
+    ld = S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD);
+    cr_expect_eq(ld.counts.requests, 2ll * 1024 * 1024 / 32);
+    cr_expect_eq(ld.counts.sectors, 1024ll * 1024 / 32 * (32 + 1));
+    c = S_case("matvec", "warp_rowmajor_vec4", "n", 1024ll, NULL);
+    S_trace(&c, t);
+    ld = S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD);
+    cr_expect_eq(ld.sectors_per_request, 16);
+    cr_expect_eq(ld.counts.requests, 2ll * 1024 * (1024 / 4 / 32));
+    cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_STORE).counts.active_lanes, 1024);
+    gm_trace_free(t);
+}
+
+/* ---- folding and the memo are exact ---------------------------------------- */
+
+/* Small cases of every row with a trace, where replaying every warp is cheap. */
+typedef struct {
+    const char *exp, *param;
+    long long value;
+} S_small;
+
+static const S_small S_smalls[] = {
+    {"coalescing", "n", 1 << 14},  {"alignment", "n", 1 << 14}, {"aos_soa", "n", 1 << 12},
+    {"rgb", "scale", 1},           {"traversal2d", "n", 128},   {"grid3d", "n", 128},
+    {"matvec", "n", 256},          {"matmul", "n", 96},         {"transpose", "n", 256},
+    {"banks", "threads", 1 << 12}, {"conv", "n", 160},          {"texture", "n", 96},
+    {"spmv", "rows", 1 << 11},     {"dp", "n", 64},
+};
+
+static const S_small *S_small_of(const char *exp)
+{
+    for (size_t i = 0; i < sizeof S_smalls / sizeof S_smalls[0]; i++)
+        if (strcmp(S_smalls[i].exp, exp) == 0)
+            return &S_smalls[i];
+    return NULL;
+}
+
+static void S_expect_same_counts(const gm_trace *a, const gm_trace *b, const char *what)
+{
+    for (int s = 0; s < GM_SPACE_COUNT; s++)
+        for (int o = 0; o < GM_OP_COUNT; o++) {
+            const gm_access_counts *x = gm_trace_counts(a, (gm_space)s, (gm_op)o);
+            const gm_access_counts *y = gm_trace_counts(b, (gm_space)s, (gm_op)o);
+            cr_expect_eq(x->instructions, y->instructions, "%s %s %s: instructions %lld vs %lld",
+                         what, gm_space_name((gm_space)s), gm_op_name((gm_op)o), x->instructions,
+                         y->instructions);
+            cr_expect_eq(x->active_lanes, y->active_lanes, "%s %s %s: lanes", what,
+                         gm_space_name((gm_space)s), gm_op_name((gm_op)o));
+            cr_expect_eq(x->sectors, y->sectors, "%s %s %s: sectors %lld vs %lld", what,
+                         gm_space_name((gm_space)s), gm_op_name((gm_op)o), x->sectors, y->sectors);
+            cr_expect_eq(x->lines, y->lines, "%s %s %s: lines", what,
+                         gm_space_name((gm_space)s), gm_op_name((gm_op)o));
+            cr_expect_eq(x->bytes_unique, y->bytes_unique, "%s %s %s: bytes", what,
+                         gm_space_name((gm_space)s), gm_op_name((gm_op)o));
+            cr_expect_eq(x->wavefronts, y->wavefronts, "%s %s %s: wavefronts %lld vs %lld", what,
+                         gm_space_name((gm_space)s), gm_op_name((gm_op)o), x->wavefronts,
+                         y->wavefronts);
+            cr_expect_eq(x->distinct_addresses, y->distinct_addresses, "%s %s %s: constant",
+                         what, gm_space_name((gm_space)s), gm_op_name((gm_op)o));
+        }
+}
+
+Test(trace, folding_and_the_memo_change_no_count, .fini = S_restore_debug)
+{
+    gm_trace *folded = gm_trace_new(), *plain = gm_trace_new();
+    size_t compared = 0;
+    for (size_t r = 0; r < gm_suite_len; r++) {
+        const gm_variant *v = &gm_suite[r];
+        const S_small *sm = S_small_of(v->experiment->id);
+        if (!v->trace || !sm)
+            continue;
+        size_t n = gm_variant_cases(v, true, NULL, 0);
+        gm_case *cases = calloc(n, sizeof *cases);
+        gm_variant_cases(v, true, cases, n);
+        for (size_t k = 0; k < n; k++) {
+            gm_case *c = &cases[k];
+            for (int i = 0; i < c->n_params; i++)
+                if (strcmp(c->params[i].name, sm->param) == 0)
+                    c->params[i].value = sm->value;
+            gm_error e = {GM_OK, ""};
+            cr_assert_eq(v->describe(c, &e), GM_OK, "%s", e.message);
+            /* the sampled traces: every warp both times, to compare the folding */
+            gm_tgen_set_debug(GM_TGEN_NO_SAMPLE);
+            gm_trace_reset(folded);
+            gm_status st = v->trace(c, folded, &e);
+            if (st == GM_ERR_UNSUPPORTED && S_may_refuse(c))
+                continue;
+            cr_assert_eq(st, GM_OK, "%s/%s: %s", v->experiment->id, v->name, e.message);
+            gm_tgen_set_debug(GM_TGEN_NO_SAMPLE | GM_TGEN_NO_FOLD | GM_TGEN_NO_MEMO);
+            gm_trace_reset(plain);
+            cr_assert_eq(v->trace(c, plain, &e), GM_OK, "%s", e.message);
+            char what[160];
+            snprintf(what, sizeof what, "%s/%s case %zu", v->experiment->id, v->name, k);
+            S_expect_same_counts(folded, plain, what);
+            compared++;
+        }
+        free(cases);
+    }
+    cr_expect_geq(compared, 19);
+    gm_trace_free(folded);
+    gm_trace_free(plain);
+}
+
+/* ---- loops whose lanes run different trip counts ----------------------------- */
+
+typedef struct {
+    int calls;
+    long long iter[16][GM_WARP_SIZE];
+    uint32_t active[16];
+} S_rec;
+
+static void S_record(gm_tgen *g, const long long iter[GM_WARP_SIZE], uint32_t active,
+                     long long weight, void *ctx)
+{
+    (void)g;
+    (void)weight;
+    S_rec *r = ctx;
+    cr_assert_lt(r->calls, 16);
+    memcpy(r->iter[r->calls], iter, sizeof r->iter[0]);
+    r->active[r->calls++] = active;
+}
+
+Test(trace, a_remainder_first_loop_runs_the_remainder_then_whole_passes)
+{
+    /* lane 0: 5 trips, lane 1: 8 trips, unrolled 4 times */
+    long long trips[GM_WARP_SIZE] = {5, 8};
+    S_rec r;
+    memset(&r, 0, sizeof r);
+    gm_tgen g;
+    gm_trace *t = gm_trace_new();
+    gm_tgen_init(&g, t);
+    gm_tloop_remainder_first(&g, trips, 0x3u, 4, 1, S_record, &r);
+    /* lane 0: remainder 1, one pass; lane 1: no remainder, two passes */
+    cr_assert_eq(r.calls, 1 + 4 + 4);
+    cr_expect_eq(r.active[0], 0x1u);   /* lane 0's remainder iteration, alone */
+    cr_expect_eq(r.iter[0][0], 0);
+    for (int b = 0; b < 4; b++) {      /* the first pass: both lanes */
+        cr_expect_eq(r.active[1 + b], 0x3u);
+        cr_expect_eq(r.iter[1 + b][0], 1 + b, "body %d: lane 0 at %lld", b, r.iter[1 + b][0]);
+        cr_expect_eq(r.iter[1 + b][1], b);
+    }
+    for (int b = 0; b < 4; b++) {      /* the second: lane 1 alone at 4..7 */
+        cr_expect_eq(r.active[5 + b], 0x2u);
+        cr_expect_eq(r.iter[5 + b][1], 4 + b);
+    }
+    cr_expect_eq(gm_tgen_finish(&g, NULL), GM_OK);
+    gm_trace_free(t);
+}
+
+Test(trace, periods_and_loop_weights)
+{
+    cr_expect_eq(gm_tperiod(0), 1);
+    cr_expect_eq(gm_tperiod(128), 1);
+    cr_expect_eq(gm_tperiod(4), 32);
+    cr_expect_eq(gm_tperiod(64), 2);
+    cr_expect_eq(gm_tperiod(192), 2);
+    cr_expect_eq(gm_tperiod(-4), 32);
+    cr_expect_eq(gm_tlcm(2, 32), 32);
+    cr_expect_eq(gm_tlcm(6, 4), 12);
+    /* 10 iterations folded by 4: iterations 0, 1 stand for 3, iterations 2, 3 for 2 */
+    long long w = 0;
+    for (int k = 0; k < 4; k++)
+        w += gm_tloop_weight(10, 4, k);
+    cr_expect_eq(w, 10);
+    cr_expect_eq(gm_tloop_weight(10, 4, 1), 3);
+    cr_expect_eq(gm_tloop_weight(10, 4, 3), 2);
+    cr_expect_eq(gm_tloop_weight(10, 10, 9), 1);
+}
+
+/* ---- time: the whole suite at the full size ------------------------------------ */
+
+Test(trace, the_whole_suite_traces_within_its_budget_at_the_full_size)
+{
+    gm_trace *t = gm_trace_new();
+    double total = 0.0, worst = 0.0;
+    const char *worst_name = "";
+    size_t cases_traced = 0;
+    for (size_t r = 0; r < gm_suite_len; r++) {
+        const gm_variant *v = &gm_suite[r];
+        if (!v->trace)
+            continue;
+        size_t n = gm_variant_cases(v, false, NULL, 0);
+        gm_case *cases = calloc(n, sizeof *cases);
+        gm_variant_cases(v, false, cases, n);
+        for (size_t k = 0; k < n; k++) {
+            gm_error e = {GM_OK, ""};
+            cr_assert_eq(v->describe(&cases[k], &e), GM_OK, "%s", e.message);
+            gm_trace_reset(t);
+            double t0 = S_now_ms();
+            gm_status st = v->trace(&cases[k], t, &e);
+            gm_prediction p;
+            memset(&p, 0, sizeof p);
+            if (st == GM_OK)
+                st = gm_trace_predict(t, &p, &e);
+            double ms = S_now_ms() - t0;
+            gm_trace_prediction_clear(&p);
+            if (st == GM_ERR_UNSUPPORTED && S_may_refuse(&cases[k]))
+                continue;
+            cr_assert_eq(st, GM_OK, "%s/%s: %s", v->experiment->id, v->name, e.message);
+            total += ms;
+            cases_traced++;
+            if (ms > worst) {
+                worst = ms;
+                worst_name = v->name;
+            }
+        }
+        free(cases);
+    }
+    gm_trace_free(t);
+    fprintf(stderr, "trace: %zu full-size cases traced in %.0f ms of CPU time (slowest %s, %.1f ms)\n",
+            cases_traced, total, worst_name, worst);
+    /* The budget of the whole job is 30 s; the traces must be a small part. */
+    cr_expect_lt(total, 5000.0, "the full suite's traces took %.0f ms", total);
+}
+
+#endif
