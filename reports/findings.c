@@ -1904,8 +1904,22 @@ void gm_explain_section(const gm_results *r, const gm_section *s, gm_buf *out)
         gm_buf_puts(out, np ? ". " : ", but none has a time. ");
         bool common[S_CLAUSES];
         S_common(out, pick, np, common);
-        for (size_t i = 0; i < np; i++)
-            S_describe(out, &x, pick[i], common);
+        if (np > 1) {
+            /* one item per run: a reader compares them line by line */
+            S_end_paragraph(out, start);
+            for (size_t i = 0; i < np; i++) {
+                gm_buf_puts(out, "- ");
+                S_describe(out, &x, pick[i], common);
+                while (out->len && out->data[out->len - 1] == ' ')
+                    out->data[--out->len] = '\0';
+                gm_buf_putc(out, '\n');
+            }
+            gm_buf_putc(out, '\n');
+            start = out->len;
+        } else {
+            for (size_t i = 0; i < np; i++)
+                S_describe(out, &x, pick[i], common);
+        }
         S_model_summary(out, &x, pick, np);
         if (np < nt)
             gm_buf_printf(out, nt - np == 1 ? "The other run is in the table. "

@@ -607,7 +607,7 @@ static double S_p_st_spr(const gm_run *r) { return gm_run_predicted_spr(r, true)
 static double S_p_sh_ld(const gm_run *r) { return gm_run_predicted_shared_wpi(r, false); }
 static double S_p_sh_st(const gm_run *r) { return gm_run_predicted_shared_wpi(r, true); }
 
-/* "4,096 of 524,288 warps traced, scaled" / "all 131,072 warps traced" */
+/* "4,096 of 524,288" (a sample, scaled) / "all 131,072" */
 static void S_traced(gm_buf *b, const gm_prediction *p)
 {
     if (p->warps_total <= 0) {
@@ -615,12 +615,10 @@ static void S_traced(gm_buf *b, const gm_prediction *p)
     } else if (p->warps_traced >= p->warps_total && !p->scaled) {
         gm_buf_puts(b, "all ");
         gm_fmt_count(b, (double)p->warps_total);
-        gm_buf_puts(b, " warps");
     } else {
         gm_fmt_count(b, (double)p->warps_traced);
         gm_buf_puts(b, " of ");
         gm_fmt_count(b, (double)p->warps_total);
-        gm_buf_puts(b, " warps, scaled");
     }
 }
 
@@ -660,7 +658,9 @@ static void S_predicted(gm_buf *b, const gm_section *s)
     }
     gm_buf_puts(b, "Measured beside predicted by the address-trace model (docs/model.md), "
                    "which replays each warp's addresses on the CPU and counts what the "
-                   "profiler counts:\n\n| Variant |");
+                   "profiler counts. Each cell reads *measured / predicted*; where a sample "
+                   "of the warps was traced, its counts are scaled to all of them.\n\n"
+                   "| Variant |");
     if (params)
         gm_buf_puts(b, " Parameters |");
     gm_buf_puts(b, " Warps traced |");
@@ -668,7 +668,7 @@ static void S_predicted(gm_buf *b, const gm_section *s)
         if (show[k]) {
             gm_buf_putc(b, ' ');
             S_text(b, all[k].label);
-            gm_buf_puts(b, ", measured / predicted |");
+            gm_buf_puts(b, " |");
         }
     gm_buf_puts(b, " Model against counters |\n|---|");
     if (params)
