@@ -356,10 +356,12 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
     /* Validation: poisoned output, one launch, compare with the reference. */
     if (v->reset)
         st = v->reset(c, x->stream, &e);
+    double t_launch = S_now_ms();
     if (st == GM_OK)
         st = v->launch(c, x->stream, &e);
     if (st == GM_OK) {
         cudaError_t rc = cudaStreamSynchronize(x->stream);
+        t_launch = S_now_ms() - t_launch;
         if (rc != cudaSuccess)
             st = gm_fail(&e, GM_ERR_CUDA, "%s: %s (%s)", c->kernel, cudaGetErrorString(rc),
                          cudaGetErrorName(rc));
@@ -372,8 +374,41 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
             st = S_time_host(c, x->stream, x->warmup, x->repeat, x->samples, &taken, &e);
             warm = x->warmup > 1 ? 1 : x->warmup;
         } else {
+            /* A long kernel (the chain DP at n = 1024 runs ~0.1 s on one SM) would
+             * spend seconds on repetitions whose spread is tiny: cap its samples so
+             * they take about GM_SUITE_GPU_BUDGET_MS, keeping at least
+             * GM_SUITE_GPU_MIN_REPS, and say so in the run. */
+            int reps = x->repeat;
+            if (t_launch > 0 && t_launch * reps > GM_SUITE_GPU_BUDGET_MS) {
+                /* The first launch of a kernel also loads its module (lazy
+                 * loading): time a second one before believing it is long. */
+                double t2 = S_now_ms();
+                if (!v->idempotent && v->reset)
+                    st = v->reset(c, x->stream, &e);
+                if (st == GM_OK)
+                    st = v->launch(c, x->stream, &e);
+                if (st == GM_OK && cudaStreamSynchronize(x->stream) == cudaSuccess)
+                    t2 = S_now_ms() - t2;
+                else
+                    t2 = t_launch;
+                if (t2 < t_launch)
+                    t_launch = t2;
+            }
+            if (st == GM_OK && t_launch > 0 && t_launch * reps > GM_SUITE_GPU_BUDGET_MS) {
+                double fit = GM_SUITE_GPU_BUDGET_MS / t_launch;
+                reps = fit < GM_SUITE_GPU_MIN_REPS ? GM_SUITE_GPU_MIN_REPS : (int)fit;
+                if (reps < x->repeat) {
+                    warm = x->warmup > 1 ? 1 : x->warmup;
+                    gm_run_add_note(run, "timed %d repetitions instead of %d: one launch takes "
+                                    "%.1f ms", reps, x->repeat, t_launch);
+                } else {
+                    reps = x->repeat;
+                }
+            }
+            taken = reps;
             const gm_l2flush *f = v->experiment->bandwidth_bound ? x->flush : NULL;
-            st = gm_time_case(c, x->stream, x->warmup, x->repeat, f, x->samples, &e);
+            if (st == GM_OK)
+                st = gm_time_case(c, x->stream, warm, reps, f, x->samples, &e);
         }
         if (st == GM_OK) {
             gm_timing_set_samples(&run->timing, x->samples, (size_t)taken);

@@ -33,6 +33,9 @@ extern "C" {
  * after this many samples once they have taken this long. */
 #define GM_SUITE_HOST_MIN_REPS 3
 #define GM_SUITE_HOST_BUDGET_MS 1000.0
+/* GPU kernels: repetitions are capped so one case's samples take about this long. */
+#define GM_SUITE_GPU_MIN_REPS 5
+#define GM_SUITE_GPU_BUDGET_MS 300.0
 
 typedef struct {
     const char *const *only;      /* experiment ids; n_only == 0: all */
