@@ -84,7 +84,7 @@ double gm_run_shared_wpi(const gm_run *run, bool store)
 
 /* ---- the address-trace model's figures ------------------------------------------ */
 
-static double S_pred(const gm_run *run, const char *name)
+double gm_run_predicted(const gm_run *run, const char *name)
 {
     if (!run->prediction.present)
         return NAN;
@@ -101,17 +101,17 @@ double gm_run_predicted_spr(const gm_run *run, bool store)
 {
     /* from the counts when both are there (the model gives both, and the
      * ratio of counts is what ncu's ratio metric is) */
-    double sec = S_pred(run, store ? GM_M_ST_SECTORS : GM_M_LD_SECTORS);
-    double req = S_pred(run, store ? GM_M_ST_REQUESTS : GM_M_LD_REQUESTS);
+    double sec = gm_run_predicted(run, store ? GM_M_ST_SECTORS : GM_M_LD_SECTORS);
+    double req = gm_run_predicted(run, store ? GM_M_ST_REQUESTS : GM_M_LD_REQUESTS);
     if (sec >= 0 && req > 0)
         return sec / req;
-    return S_pred(run, store ? GM_M_ST_SPR : GM_M_LD_SPR);
+    return gm_run_predicted(run, store ? GM_M_ST_SPR : GM_M_LD_SPR);
 }
 
 double gm_run_predicted_shared_wpi(const gm_run *run, bool store)
 {
-    double waves = S_pred(run, store ? GM_M_SH_ST_WAVES : GM_M_SH_LD_WAVES);
-    double inst = S_pred(run, store ? GM_M_SH_ST_INST : GM_M_SH_LD_INST);
+    double waves = gm_run_predicted(run, store ? GM_M_SH_ST_WAVES : GM_M_SH_LD_WAVES);
+    double inst = gm_run_predicted(run, store ? GM_M_SH_ST_INST : GM_M_SH_LD_INST);
     return waves >= 0 && inst > 0 ? waves / inst : NAN;
 }
 
@@ -590,6 +590,34 @@ static void S_yrange(gm_buf *b, const S_family *f, bool logy)
         gm_buf_puts(b, "set yrange [0:*]\n");
 }
 
+/* x tics for bars, one per run at x = 0, 1, ..., labelled with what tells the
+ * runs apart (slanted when long or many), and the x range around them. */
+static void S_run_xtics(gm_buf *b, const gm_run *const *runs, size_t n)
+{
+    bool long_labels = n > 4;
+    gm_buf lab = GM_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        lab.len = 0;
+        gm_buf_puts(&lab, "");
+        gm_runs_case_label(runs, n, runs[i], NULL, &lab);
+        long_labels |= lab.len > 12;
+    }
+    gm_buf_puts(b, "set xtics noenhanced");
+    if (long_labels)
+        gm_buf_puts(b, " rotate by 30 right");
+    gm_buf_puts(b, " (");
+    for (size_t i = 0; i < n; i++) {
+        lab.len = 0;
+        gm_buf_puts(&lab, "");
+        gm_runs_case_label(runs, n, runs[i], NULL, &lab);
+        gm_buf_puts(b, i ? ", " : "");
+        S_gp_label(b, lab.data);
+        gm_buf_printf(b, " %zu", i);
+    }
+    gm_buf_free(&lab);
+    gm_buf_printf(b, ")\nset xrange [-0.6:%zu.6]\n", n - 1);
+}
+
 /* Bars: the runs of the comparison group side by side, one or two quantities each. */
 static void S_bar_chart(gm_charts *c, size_t si, const gm_section *s, const S_family *f,
                         double copy_gbs, const char *at)
@@ -600,31 +628,7 @@ static void S_bar_chart(gm_charts *c, size_t si, const gm_section *s, const S_fa
     S_chart_head(&b, title.data, f->ylabel);
     size_t id = c->n + 1;
 
-    /* x tics: one per run, labelled with what tells the runs apart */
-    bool long_labels = n > 4;
-    gm_buf lab = GM_BUF_INIT;
-    for (size_t i = 0; i < n; i++) {
-        lab.len = 0;
-        gm_buf_puts(&lab, "");
-        gm_runs_case_label(s->group, n, s->group[i], NULL, &lab);
-        if (lab.len > 12)
-            long_labels = true;
-    }
-    gm_buf_puts(&b, "set xtics noenhanced");
-    if (long_labels)
-        gm_buf_puts(&b, " rotate by 30 right");
-    gm_buf_puts(&b, " (");
-    for (size_t i = 0; i < n; i++) {
-        lab.len = 0;
-        gm_buf_puts(&lab, "");
-        gm_runs_case_label(s->group, n, s->group[i], NULL, &lab);
-        gm_buf_puts(&b, i ? ", " : "");
-        S_gp_label(&b, lab.data);
-        gm_buf_printf(&b, " %zu", i);
-    }
-    gm_buf_free(&lab);
-    gm_buf_puts(&b, ")\n");
-    gm_buf_printf(&b, "set xrange [-0.6:%zu.6]\n", n - 1);
+    S_run_xtics(&b, s->group, n);
     S_yrange(&b, f, false);
     gm_buf_puts(&b, "set style fill solid 0.85 border rgb '#333333'\n");
     double w = f->nq == 2 ? 0.38 : 0.7;
@@ -923,28 +927,8 @@ static void S_pred_chart(gm_charts *c, size_t si, const gm_section *s, const cha
                                  : spr      ? "sectors/request"
                                             : "wavefronts/instruction");
     size_t id = c->n + 1;
-    bool long_labels = n > 4;
-    gm_buf lab = GM_BUF_INIT;
-    gm_buf_puts(&b, "set xtics noenhanced");
-    for (size_t i = 0; i < n; i++) {
-        lab.len = 0;
-        gm_buf_puts(&lab, "");
-        gm_runs_case_label(runs, n, runs[i], NULL, &lab);
-        long_labels |= lab.len > 12;
-    }
-    if (long_labels)
-        gm_buf_puts(&b, " rotate by 30 right");
-    gm_buf_puts(&b, " (");
-    for (size_t i = 0; i < n; i++) {
-        lab.len = 0;
-        gm_buf_puts(&lab, "");
-        gm_runs_case_label(runs, n, runs[i], NULL, &lab);
-        gm_buf_puts(&b, i ? ", " : "");
-        S_gp_label(&b, lab.data);
-        gm_buf_printf(&b, " %zu", i);
-    }
-    gm_buf_free(&lab);
-    gm_buf_printf(&b, ")\nset xrange [-0.6:%zu.6]\nset yrange [0:*]\n", n - 1);
+    S_run_xtics(&b, runs, n);
+    gm_buf_puts(&b, "set yrange [0:*]\n");
     gm_buf_puts(&b, "set style fill solid 0.85 border rgb '#333333'\n");
     double w = 0.8 / nq;
     gm_buf_printf(&b, "set boxwidth %.3f absolute\n", w);
@@ -1057,13 +1041,6 @@ char *gm_charts_script(const gm_charts *c)
 
 /* ---- running gnuplot ------------------------------------------------------ */
 
-static char *S_path_join(const char *dir, const char *name)
-{
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_printf(&b, "%s/%s", dir, name);
-    return gm_buf_detach(&b);
-}
-
 /* Remove the private directory and every plain file in it (all of them ours). */
 static void S_rm_private_dir(const char *dir)
 {
@@ -1073,7 +1050,7 @@ static void S_rm_private_dir(const char *dir)
         while ((e = readdir(d)) != NULL) {
             if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
                 continue;
-            char *p = S_path_join(dir, e->d_name);
+            char *p = gm_path_join(dir, e->d_name);
             unlink(p);
             free(p);
         }
@@ -1125,8 +1102,8 @@ gm_status gm_charts_draw(gm_charts *c, const char *gnuplot, gm_error *err)
     }
 
     gm_status st = GM_OK;
-    char *script = NULL, *scriptpath = S_path_join(dir, "charts-XXXXXX.gp");
-    char *logpath = S_path_join(dir, "gnuplot.log");
+    char *script = NULL, *scriptpath = gm_path_join(dir, "charts-XXXXXX.gp");
+    char *logpath = gm_path_join(dir, "gnuplot.log");
     char *prog = NULL;
     int fd = mkstemps(scriptpath, 3);
     if (fd < 0) {
@@ -1152,7 +1129,7 @@ gm_status gm_charts_draw(gm_charts *c, const char *gnuplot, gm_error *err)
             st = gm_fail(err, GM_ERR_IO, "getcwd: %s", strerror(errno));
             goto done;
         }
-        prog = S_path_join(cwd, gnuplot);
+        prog = gm_path_join(cwd, gnuplot);
     } else {
         prog = gm_xstrdup(gnuplot);
     }

@@ -112,6 +112,7 @@ double gm_run_shared_wpi(const gm_run *run, bool store);
  * the predicted ratio), and shared wavefronts per instruction; NaN when the
  * run has no such prediction. */
 bool gm_run_has_prediction(const gm_run *run);
+double gm_run_predicted(const gm_run *run, const char *metric);   /* one predicted metric */
 double gm_run_predicted_spr(const gm_run *run, bool store);
 double gm_run_predicted_shared_wpi(const gm_run *run, bool store);
 

@@ -42,13 +42,7 @@ static void S_quote(gm_buf *b, const char *s)
 
 static double S_m(const gm_run *run, const char *name) { return gm_run_metric_num(run, name); }
 
-static double S_pm(const gm_run *run, const char *name)
-{
-    if (!run->prediction.present)
-        return NAN;
-    const gm_metric *m = gm_prediction_metric(&run->prediction, name);
-    return m ? gm_value_num(&m->value) : NAN;
-}
+static double S_pm(const gm_run *run, const char *name) { return gm_run_predicted(run, name); }
 
 /* The median time, NaN when absent or not positive (a ratio would divide by it). */
 static double S_time_of(const gm_run *run)

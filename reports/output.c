@@ -35,6 +35,13 @@ gm_status gm_markdown_to_html(const char *md, char **html, gm_error *err)
     return GM_OK;
 }
 
+char *gm_path_join(const char *dir, const char *name)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_printf(&b, "%s/%s", dir, name);
+    return gm_buf_detach(&b);
+}
+
 gm_status gm_file_read(const char *path, char **out, gm_error *err)
 {
     *out = NULL;

@@ -19,6 +19,9 @@
  * lock on the same door.  *html is the caller's to free(). */
 gm_status gm_markdown_to_html(const char *md, char **html, gm_error *err);
 
+/* "dir/name" (caller frees). */
+char *gm_path_join(const char *dir, const char *name);
+
 /* The whole file, NUL-terminated (*out is the caller's to free). */
 gm_status gm_file_read(const char *path, char **out, gm_error *err);
 

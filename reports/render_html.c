@@ -120,13 +120,6 @@ gm_status gm_render_html(const gm_results *r, const gm_charts *charts, const cha
 
 /* ---- files ---------------------------------------------------------------- */
 
-static char *S_join(const char *a, const char *b)
-{
-    gm_buf x = GM_BUF_INIT;
-    gm_buf_printf(&x, "%s/%s", a, b);
-    return gm_buf_detach(&x);
-}
-
 static char *S_dirname(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -169,11 +162,11 @@ gm_status gm_template_find(const gm_render_opts *o, char **path, gm_error *err)
     char *cand[3] = {NULL, NULL, NULL};
     const char *env = getenv("GM_TEMPLATE_DIR");
     if (env && *env)
-        cand[0] = S_join(env, "report.html");
+        cand[0] = gm_path_join(env, "report.html");
     if (o->exe_path && strchr(o->exe_path, '/')) {
         char *dir = S_dirname(o->exe_path);
-        char *up = S_join(dir, "../templates");
-        cand[1] = S_join(up, "report.html");
+        char *up = gm_path_join(dir, "../templates");
+        cand[1] = gm_path_join(up, "report.html");
         free(dir);
         free(up);
     }
@@ -228,7 +221,7 @@ static bool S_rm_chart_dir(const char *dir, bool check_only)
             continue;
         }
         if (!check_only) {
-            char *p = S_join(dir, e->d_name);
+            char *p = gm_path_join(dir, e->d_name);
             unlink(p);
             free(p);
         }
@@ -275,7 +268,7 @@ static gm_status S_write_markdown(const gm_results *r, const gm_charts *charts,
     gm_buf cd = GM_BUF_INIT;
     gm_buf_printf(&cd, "%s.charts", stem);
     char *chart_rel = gm_buf_detach(&cd);
-    char *chart_dir = S_join(dir, chart_rel);
+    char *chart_dir = gm_path_join(dir, chart_rel);
     char *new_dir = NULL, *old_dir = NULL, *md_tmp = NULL, *md = NULL;
     gm_status st = GM_OK;
     bool have_old = false;
