@@ -922,7 +922,7 @@ static void S_pred_chart(gm_charts *c, size_t si, const gm_section *s, const cha
         return;
     }
     gm_buf title = GM_BUF_INIT, b = GM_BUF_INIT;
-    S_title(&title, s->exp, "measured and predicted by the address-trace model", at);
+    S_title(&title, s->exp, "measured vs predicted", at);
     S_chart_head(&b, title.data, spr && wpi ? "sectors/request, wavefronts/instruction"
                                  : spr      ? "sectors/request"
                                             : "wavefronts/instruction");

@@ -333,7 +333,7 @@ Test(report_predicted, chart_of_measured_bars_and_predicted_markers)
     size_t n = 0;
     const gm_chart *coal = NULL, *tr = NULL;
     for (size_t i = 0; i < c.n; i++) {
-        if (!strstr(c.v[i].title, "measured and predicted by the address-trace model"))
+        if (!strstr(c.v[i].title, "measured vs predicted"))
             continue;
         n++;
         if (c.v[i].section == 0)
