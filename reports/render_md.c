@@ -1054,6 +1054,19 @@ static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool
                      "before it is measured: %zu passed, %zu failed, %zu stopped with an error, "
                      "%zu did not run. Runs that did not pass are never compared or charted.\n",
                   passed, failed, errors, not_run);
+    size_t predicted = 0, scaled = 0;
+    for (size_t i = 0; i < r->n_runs; i++) {
+        predicted += gm_run_has_prediction(&r->runs[i]);
+        scaled += gm_run_has_prediction(&r->runs[i]) && r->runs[i].prediction.scaled;
+    }
+    if (predicted) {
+        gm_buf_printf(b, "- **Predictions** (%zu of %zu runs) come from the address-trace model "
+                         "(docs/model.md): each warp's addresses are replayed on the CPU and the "
+                         "sectors, requests and shared-memory wavefronts ncu would count are "
+                         "counted; %zu of them traced a sample of the warps and scaled it. The "
+                         "model says nothing of caches, DRAM or time.\n",
+                      predicted, r->n_runs, scaled);
+    }
     gm_buf_puts(b, "- **Sizes**: the ");
     S_text(b, c->size_set ? c->size_set : DASH);
     gm_buf_puts(b, " size set.");
