@@ -9,6 +9,7 @@
 #include "../reports/catalog.h"
 #include "../reports/charts.h"
 #include "../reports/escape.h"
+#include "../reports/model.h"
 #include "../reports/render.h"
 #include "../reports/results.h"
 
@@ -480,6 +481,56 @@ Test(render_charts, hostile_script_quotes_everything)
     free(script);
     gm_charts_free(&c);
     gm_sections_free(&ss);
+    gm_results_free(&r);
+}
+
+/* Hostile names in the predicted-vs-measured chart and table: every run of
+ * the hostile fixture given a prediction by the model itself. */
+Test(render_charts, hostile_prediction_chart_and_table)
+{
+    gm_results r;
+    S_load("handwritten-hostile.json", &r);
+    for (size_t i = 0; i < r.n_runs; i++) {
+        gm_trace *t = gm_trace_new();
+        cr_assert_eq(gm_trace_access_affine(t, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, 0, 4, 0xffffffffu),
+                     GM_OK);
+        cr_assert_eq(gm_trace_set_sampling(t, 1, 1), GM_OK);
+        gm_trace_prediction_clear(&r.runs[i].prediction);
+        cr_assert_eq(gm_trace_predict(t, &r.runs[i].prediction, NULL), GM_OK);
+        gm_trace_free(t);
+    }
+    gm_sections ss;
+    gm_sections_build(&r, &ss);
+    gm_charts c;
+    gm_charts_plan(&r, &ss, &c);
+    size_t n = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        if (!strstr(c.v[i].title, "measured vs predicted"))
+            continue;
+        n++;
+        S_check_script(c.v[i].script);
+    }
+    cr_assert_geq(n, 1);
+    char *script = gm_charts_script(&c);
+    cr_assert_not_null(strstr(script, "'v|pipe*star_under"), "%s", script);
+    free(script);
+    gm_charts_free(&c);
+    gm_sections_free(&ss);
+    /* the table: no raw HTML even with a renderer that allows it */
+    char *md = S_markdown(&r, "x.charts", false);
+    cr_assert_not_null(strstr(md, "Measured beside predicted"));
+    cmark_gfm_core_extensions_ensure_registered();
+    cmark_parser *p = cmark_parser_new(CMARK_OPT_UNSAFE);
+    cmark_parser_attach_syntax_extension(p, cmark_find_syntax_extension("table"));
+    cmark_parser_feed(p, md, strlen(md));
+    cmark_node *doc = cmark_parser_finish(p);
+    char *html = cmark_render_html(doc, CMARK_OPT_UNSAFE, cmark_parser_get_syntax_extensions(p));
+    cr_assert_null(strstr(html, "<script"));
+    cr_assert_null(strstr(html, "<b>"));
+    free(html);
+    cmark_node_free(doc);
+    cmark_parser_free(p);
+    free(md);
     gm_results_free(&r);
 }
 
