@@ -50,6 +50,8 @@ typedef struct {
     int repeat;                   /* timed samples per case; <= 0: default */
     bool time_l2_flush;           /* flush L2 before every timed rep of bandwidth-bound experiments */
     bool validate_only;           /* no timing, no profiling, no copy bandwidth */
+    double profile_max_ms;        /* cases whose launch takes longer are validated and timed
+                                     but not profiled (a note says so); 0: no limit */
     /* NULL: no counters.  Otherwise called once per experiment with its cases
      * that set up, ran on the GPU and passed their check, and the matching
      * runs (runs[i] belongs to cases[i]; add metrics to them).  The cases are

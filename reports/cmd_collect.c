@@ -31,6 +31,10 @@
 #include "render.h"
 #endif
 
+/* Cases longer than this are timed and validated but not profiled by default:
+ * the chain DP at n = 1024 (~0.1 s a launch) would cost seconds per pass. */
+#define GM_PROFILE_MAX_MS_DEFAULT 20
+
 typedef struct {
     bool main_job;            /* collect + render */
     const char *out;          /* report path (main job) */
@@ -40,7 +44,7 @@ typedef struct {
     size_t n_only, n_skip, n_variants;
     bool quick;
     const char *metrics;      /* ncu-style list, NULL: the catalog's default set */
-    long long repeat, warmup, device;
+    long long repeat, warmup, device, profile_max_ms;
     bool no_cache_flush;
     bool no_profile;
     bool quiet;
@@ -78,6 +82,9 @@ static void S_usage(FILE *f, bool main_job)
           "  --no-cache-flush    do not flush L2 before profiled and timed launches\n"
           "                      (default: flush, as ncu --cache-control all)\n"
           "  --no-profile        validate and time only; no counters\n"
+          "  --profile-max-ms MS do not profile a case whose launch takes longer than MS\n"
+          "                      (default 20; 0: profile everything). Each profiler pass\n"
+          "                      replays the launch, and one pass instruments it\n"
           "  --quiet             no progress on stderr\n",
           f);
     if (main_job)
@@ -129,6 +136,7 @@ static int S_parse(int argc, char **argv, S_opts *o)
 {
     o->repeat = -1;
     o->warmup = -1;
+    o->profile_max_ms = GM_PROFILE_MAX_MS_DEFAULT;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -184,6 +192,10 @@ static int S_parse(int argc, char **argv, S_opts *o)
         } else if (strcmp(a, "--device") == 0) {
             NEEDS_VALUE();
             if (!gm_cli_int(a, v, 0, 1023, &o->device))
+                return 2;
+        } else if (strcmp(a, "--profile-max-ms") == 0) {
+            NEEDS_VALUE();
+            if (!gm_cli_int(a, v, 0, 1000000, &o->profile_max_ms))
                 return 2;
         } else if (strcmp(a, "--no-cache-flush") == 0) {
             o->no_cache_flush = true;
@@ -337,6 +349,7 @@ static int S_collect(int argc, char **argv, S_opts *o)
     so.warmup = (int)o->warmup;
     so.repeat = (int)o->repeat;
     so.time_l2_flush = !o->no_cache_flush;
+    so.profile_max_ms = (double)o->profile_max_ms;
     if (gm_suite_select_check(&so, &err) != GM_OK) {
         gm_cli_error("%s", err.message);
         goto done;
