@@ -193,7 +193,7 @@ static size_t S_ids(const char *html, char ***out)
             in_tag = true;
         else if (*p == '>')
             in_tag = false;
-        if (!in_tag || (p[-1] != ' ' && p[-1] != '\t') || strncmp(p, "id=", 3) != 0 ||
+        if (!in_tag || p == html || (p[-1] != ' ' && p[-1] != '\t') || strncmp(p, "id=", 3) != 0 ||
             (p[3] != '"' && p[3] != '\''))
             continue;
         char q = p[3];
