@@ -92,9 +92,9 @@ endif
 
 # The commit of the tree and whether it was dirty, for the results file.
 # Override on a machine without .git: make GIT_COMMIT=<id> GIT_DIRTY=0|1
-GIT_COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
-GIT_DIRTY ?= $(shell git rev-parse HEAD >/dev/null 2>&1 || echo -1; \
-                     git rev-parse HEAD >/dev/null 2>&1 && \
+GIT_COMMIT ?= $(shell git rev-parse --verify -q HEAD 2>/dev/null)
+GIT_DIRTY ?= $(shell git rev-parse --verify -q HEAD >/dev/null 2>&1 || echo -1; \
+                     git rev-parse --verify -q HEAD >/dev/null 2>&1 && \
                      { test -z "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo 0 || echo 1; })
 .PHONY: FORCE
 $(BUILD)/gm_version.h: FORCE
