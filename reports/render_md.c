@@ -438,22 +438,25 @@ static bool S_any_shared(const gm_section *s, bool store)
     return false;
 }
 
+/* The parameters that tell a run from the others of its section, or "—". */
+static void S_params_cell(gm_buf *b, const gm_section *s, const gm_run *run)
+{
+    gm_buf p = GM_BUF_INIT;
+    gm_runs_params(s->runs, s->n_runs, run, NULL, &p);
+    if (p.len)
+        S_text(b, p.data);
+    else
+        gm_buf_puts(b, DASH);
+    gm_buf_free(&p);
+}
+
 static void S_cell(gm_buf *b, const gm_results *r, const gm_section *s, const gm_run *run,
                    S_col c)
 {
     bool withheld = S_failed(run);
     switch (c) {
     case C_VARIANT: S_code(b, run->variant); break;
-    case C_PARAMS: {
-        gm_buf p = GM_BUF_INIT;
-        gm_runs_params(s->runs, s->n_runs, run, NULL, &p);
-        if (p.len)
-            S_text(b, p.data);
-        else
-            gm_buf_puts(b, DASH);
-        gm_buf_free(&p);
-        break;
-    }
+    case C_PARAMS: S_params_cell(b, s, run); break;
     case C_TIME: {
         /* the range in the median's unit: "50.5 µs (50.3–51.0, n=20)" */
         double t = gm_run_median_ms(run), scale;
@@ -684,13 +687,7 @@ static void S_predicted(gm_buf *b, const gm_section *s)
         S_code(b, run->variant);
         gm_buf_puts(b, " | ");
         if (params) {
-            gm_buf p = GM_BUF_INIT;
-            gm_runs_params(s->runs, s->n_runs, run, NULL, &p);
-            if (p.len)
-                S_text(b, p.data);
-            else
-                gm_buf_puts(b, DASH);
-            gm_buf_free(&p);
+            S_params_cell(b, s, run);
             gm_buf_puts(b, " | ");
         }
         S_traced(b, &run->prediction);
