@@ -24,12 +24,31 @@ void gm_esc_html(gm_buf *b, const char *s)
 
 void gm_esc_md(gm_buf *b, const char *s)
 {
-    static const char punct[] = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    /* Characters with an inline meaning anywhere in a line: escapes, code
+     * spans, emphasis, links, autolinks and raw HTML, entities, table cells,
+     * strikethrough.  Punctuation that matters only at the start of a line
+     * (headings, lists, blockquotes, setext underlines) is escaped there. */
+    static const char inline_punct[] = "\\`*_[]<>|~&";
+    if (!s)
+        return;
+    const char *p = s;
+    if (strchr("#+-=", *p) && *p) {
+        gm_buf_putc(b, '\\');
+    } else if (*p >= '0' && *p <= '9') {
+        const char *q = p;
+        while (*q >= '0' && *q <= '9')
+            q++;
+        if (*q == '.' || *q == ')') {      /* "1." or "1)" would open a list */
+            gm_buf_put(b, p, (size_t)(q - p));
+            gm_buf_putc(b, '\\');
+            p = q;
+        }
+    }
+    for (; *p; p++) {
+        unsigned char c = (unsigned char)*p;
         if (c < 0x20 || c == 0x7f) {
             gm_buf_putc(b, ' ');
-        } else if (strchr(punct, c)) {
+        } else if (strchr(inline_punct, c)) {
             gm_buf_putc(b, '\\');
             gm_buf_putc(b, (char)c);
         } else {

@@ -10,10 +10,11 @@
  * than \n and \t dropped. */
 void gm_esc_html(gm_buf *b, const char *s);
 
-/* Markdown inline text inside a GFM table cell or paragraph: every ASCII
- * punctuation character that Markdown could read is backslash-escaped
- * (so `<`, `|`, `*`, backquotes are literal); newlines and other control
- * characters become spaces.  The result never opens raw HTML. */
+/* Markdown inline text inside a GFM table cell or paragraph: the characters
+ * with an inline meaning (\ ` * _ [ ] < > | ~ &) are backslash-escaped, and so
+ * is a leading # + - = or the . / ) after leading digits, which would start a
+ * block if the text opened a line; newlines and other control characters
+ * become spaces.  The result never opens raw HTML, a link or a code span. */
 void gm_esc_md(gm_buf *b, const char *s);
 
 /* A Markdown code span holding s verbatim: picks a backquote fence longer than

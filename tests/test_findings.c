@@ -259,13 +259,13 @@ Test(findings, sectors_changed_in_results_change_the_text)
     char *before = S_explain(&r, "coalescing");
     assert_has(before, "16,777,216 against 2,097,152");
     assert_has(before, "fetches 8.0× the global-load sectors");
-    assert_has(before, "`stride` (stride\\=32): each warp load request touches 32.0 sectors "
+    assert_has(before, "`stride` (stride=32): each warp load request touches 32.0 sectors "
                        "(1.00 KiB) for the 128 B");
     /* the model agrees with every figure described that it predicts; float4
      * has no prediction in this fixture */
     assert_has(before, "The address-trace model, replaying each warp's addresses, predicts the "
                        "same sectors per request for each run described that has a prediction "
-                       "(none for `float4` (stride\\=1)).");
+                       "(none for `float4` (stride=1)).");
 
     /* 12 sectors per request instead of 32: 6,291,456 sectors, 3.0x float4's */
     S_set(s32, GM_M_LD_SECTORS, 6291456);
@@ -571,7 +571,7 @@ Test(findings, dram_overfetch)
     cr_assert_null(S_find(&f, GM_RULE_DRAM_OVERFETCH, "near"));
     const gm_finding *x = S_find(&f, GM_RULE_DRAM_OVERFETCH, "twice");
     cr_assert_not_null(x);
-    cr_assert_str_eq(x->message, "`twice` (n\\=1) makes DRAM read 2.00 GiB, 8.0× the 256 MiB it "
+    cr_assert_str_eq(x->message, "`twice` (n=1) makes DRAM read 2.00 GiB, 8.0× the 256 MiB it "
                                  "must read, with DRAM at 80.0% of its peak: 1.75 GiB more than "
                                  "the computation needs.");
     cr_assert_float_eq(x->cost, 7.0 * N_BYTES, 1e-3);
@@ -642,7 +642,7 @@ Test(findings, dram_underused_only_where_bandwidth_is_the_point)
             cr_assert_not_null(x);
             cr_assert_eq(x->severity, GM_SEV_WARNING);
             cr_assert_str_eq(x->message,
-                             "`slow` (n\\=1) moves the 512 MiB it must read and write at 1,074 "
+                             "`slow` (n=1) moves the 512 MiB it must read and write at 1,074 "
                              "GB/s, 37.4% of the copy bandwidth measured on this device (2,871 "
                              "GB/s), while DRAM runs at 40.0% of its peak: DRAM is not what limits "
                              "it. Its global loads fetch 8.0 sectors per request where 4.0 would "
@@ -789,7 +789,7 @@ Test(findings, model_mismatch)
     const gm_finding *x = S_find(&f, GM_RULE_MODEL_MISMATCH, "off");
     cr_assert_not_null(x);
     cr_assert_str_eq(x->message,
-                     "`off` (n\\=1): the counters and the address-trace model differ by more than "
+                     "`off` (n=1): the counters and the address-trace model differ by more than "
                      "2.0%: ld sectors 5,000 measured against 4,000 predicted (+25.0%). Either the "
                      "kernel does not access memory as its trace says, or the hardware counts "
                      "something the model leaves out.");
@@ -835,7 +835,7 @@ Test(findings, validation_failure_is_a_problem_and_nothing_else)
                      "`wrong` failed its check against the CPU reference: 3 of 100 elements "
                      "differ, the first at index 97 (NaN where 0.5 was expected). Its time and "
                      "counters are left out of every comparison and finding.");
-    cr_assert_str_eq(f.v[1].message, "`crashed` stopped with an error: cudaErrorIllegalAddress\\: "
+    cr_assert_str_eq(f.v[1].message, "`crashed` stopped with an error: cudaErrorIllegalAddress: "
                                      "an illegal memory access. No time or counter of it is used.");
     for (size_t i = 2; i < f.n; i++) {
         cr_assert_eq(f.v[i].run_index, 0, "only the passed run gets other findings");
@@ -880,11 +880,11 @@ Test(findings, not_run_info_or_warning)
     }
     cr_assert(w && i);
     cr_assert_eq(w->severity, GM_SEV_WARNING);
-    cr_assert_str_eq(w->message, "`a` (n\\=2048) did not run: not enough shared memory. With the "
+    cr_assert_str_eq(w->message, "`a` (n=2048) did not run: not enough shared memory. With the "
                                  "same parameters, `b` ran. The largest `n` at which `a` ran is "
                                  "1024.");
     cr_assert_eq(i->severity, GM_SEV_INFO);
-    cr_assert_str_eq(i->message, "`a` (n\\=1099511627776) did not run: needs 2\\.2 TB. Its inputs "
+    cr_assert_str_eq(i->message, "`a` (n=1099511627776) did not run: needs 2.2 TB. Its inputs "
                                  "and outputs alone take 2.00 TiB, more than the 79.2 GiB of device "
                                  "memory. The largest `n` at which `a` ran is 1024.");
     gm_findings_free(&f);
@@ -937,14 +937,14 @@ Test(findings, leads_and_the_markdown_list)
     cr_assert_str_eq(f.v[0].params, "n=4", "the costliest first");
     gm_buf b = GM_BUF_INIT;
     gm_findings_md(&f, "e", 0, true, &b);
-    cr_assert_str_eq(b.data, "- **Warning** (uncoalesced-load): `strided` (n\\=4) fetches 32.0 "
+    cr_assert_str_eq(b.data, "- **Warning** (uncoalesced-load): `strided` (n=4) fetches 32.0 "
                              "sectors per global load request where 4.0 would hold the bytes its "
                              "threads ask for (32.0 × its 12.5% efficiency): 84,000,000 excess "
                              "sectors of 96,000,000, and 2.50 GiB fetched that no thread uses. The "
                              "same rule fires on 2 more runs of `strided`.\n\n");
     gm_buf_free(&b);
     gm_findings_md(&f, NULL, 2, false, &b);
-    static const char head[] = "- **Warning** (uncoalesced-load): in `e`, `strided` (n\\=4)";
+    static const char head[] = "- **Warning** (uncoalesced-load): in `e`, `strided` (n=4)";
     cr_assert_eq(strncmp(b.data, head, strlen(head)), 0, "%s", b.data);
     size_t items = 0;
     for (const char *s = b.data; (s = strstr(s, "\n- ")) != NULL; s++)

@@ -133,10 +133,10 @@ Test(render_md, failed_checks_are_loud_and_never_compared)
     /* in the section too, and the failed run's speed is withheld */
     const char *sec = strstr(md, "## 1. ");
     cr_assert_not_null(sec);
-    cr_assert_not_null(strstr(sec, "> **Warning:** `float4` (n\\=16777219"));
+    cr_assert_not_null(strstr(sec, "> **Warning:** `float4` (n=16777219"));
     cr_assert_not_null(strstr(md, "| withheld | withheld |"));
     /* the fastest is the passing float4 run, not the failed one (50.25 µs) */
-    cr_assert_not_null(strstr(md, "`float4` (stride\\=1): 50.5 µs"));
+    cr_assert_not_null(strstr(md, "`float4` (stride=1): 50.5 µs"));
     cr_assert_null(strstr(md, ": 50.3 µs |"), "the failed run appears as fastest/slowest");
     free(md);
     gm_results_free(&r);
@@ -147,9 +147,9 @@ Test(render_md, not_run_with_reason_and_absent_as_dash)
     gm_results r;
     S_load("handwritten-small.json", &r);
     char *md = S_markdown(&r, "x.charts", false);
-    cr_assert_not_null(strstr(md, "Not run:\n\n- `tiled_padded` (n\\=131072): needs 137\\.4 GB"));
+    cr_assert_not_null(strstr(md, "Not run:\n\n- `tiled_padded` (n=131072): needs 137.4 GB"));
     /* tiled at n=2048 has a time but no counters: dashes, not zeros */
-    const char *row = strstr(md, "| `tiled` | n\\=2048 |");
+    const char *row = strstr(md, "| `tiled` | n=2048 |");
     cr_assert_not_null(row);
     const char *eol = strchr(row, '\n');
     char *line = strndup(row, (size_t)(eol - row));
@@ -208,10 +208,10 @@ Test(render_md, explanation_follows_the_numbers)
     S_load("handwritten-small.json", &r);
     char *md = S_markdown(&r, "x.charts", false);
     const char *e = S_explanation(md, "## 1. ");
-    cr_assert_not_null(strstr(e, "`stride` (stride\\=32) fetches 8.0× the global-load sectors of "
-                                 "`float4` (stride\\=1) (16,777,216 against 2,097,152)"),
+    cr_assert_not_null(strstr(e, "`stride` (stride=32) fetches 8.0× the global-load sectors of "
+                                 "`float4` (stride=1) (16,777,216 against 2,097,152)"),
                        "%s", e);
-    cr_assert_not_null(strstr(e, "`stride` (stride\\=32) the slowest (227.5 µs, 4.5× as long)"));
+    cr_assert_not_null(strstr(e, "`stride` (stride=32) the slowest (227.5 µs, 4.5× as long)"));
     free(md);
 
     /* make stride 32 twice as slow and fetch 16 sectors per request */
@@ -223,10 +223,10 @@ Test(render_md, explanation_follows_the_numbers)
     gm_run_set_metric(w, GM_M_LD_SECTORS, gm_vint(2 * 2097152), "sector");
     md = S_markdown(&r, "x.charts", false);
     e = S_explanation(md, "## 1. ");
-    cr_assert_not_null(strstr(e, "`stride` (stride\\=32) fetches 2.0× the global-load sectors of "
-                                 "`float4` (stride\\=1) (4,194,304 against 2,097,152)"),
+    cr_assert_not_null(strstr(e, "`stride` (stride=32) fetches 2.0× the global-load sectors of "
+                                 "`float4` (stride=1) (4,194,304 against 2,097,152)"),
                        "%s", e);
-    cr_assert_not_null(strstr(e, "`stride` (stride\\=32) the slowest (455.0 µs, 9.0× as long)"),
+    cr_assert_not_null(strstr(e, "`stride` (stride=32) the slowest (455.0 µs, 9.0× as long)"),
                        "%s", e);
     free(md);
 
@@ -284,12 +284,12 @@ Test(render_md, findings_at_the_top_and_per_section)
     const char *first = strstr(md, "## 1. ");
     cr_assert(summary && top && first && summary < top && top < first);
     cr_assert_not_null(strstr(top, "- **Warning** (bank-conflict-load): in `transpose`, `tiled` "
-                                    "(n\\=4096) needs 32.00 wavefronts"));
+                                    "(n=4096) needs 32.00 wavefronts"));
     cr_assert(strstr(top, "(validation)") == NULL, "the failed run is listed again");
     /* per section: without "in `experiment`", after the explanation */
     const char *sec2 = strstr(md, "## 2. ");
     const char *list = strstr(sec2, "**Findings** (one per layout and rule):\n\n- **Warning** "
-                                    "(bank-conflict-load): `tiled` (n\\=4096)");
+                                    "(bank-conflict-load): `tiled` (n=4096)");
     cr_assert_not_null(list);
     cr_assert_lt(strstr(sec2, "**What the numbers say.**"), list);
     /* not-run runs are listed beside the table, not among the section's findings */
