@@ -708,6 +708,7 @@ const gm_variant gm_suite[] = {
      .params = {S_MM_SEED, S_MM_SEED_BLOCK},
      GM_FNS(matmul),
      .launch = matmul_launch_naive,
+     .trace = matmul_trace,
      .idempotent = true},
     {.experiment = &S_matmul,
      .name = "tiled",
@@ -715,6 +716,7 @@ const gm_variant gm_suite[] = {
      .params = {S_MM_SEED, S_MM_SEED_BLOCK},
      GM_FNS(matmul),
      .launch = matmul_launch_tiled,
+     .trace = matmul_trace,
      .idempotent = true},
     {.experiment = &S_matmul,
      .name = "constant",
@@ -722,7 +724,8 @@ const gm_variant gm_suite[] = {
                "a row of B per step",
      .params = {S_MM_SEED, S_MM_SEED_BLOCK},
      GM_FNS(matmul),
-     .launch = matmul_launch_constant},
+     .launch = matmul_launch_constant,
+     .trace = matmul_trace},
     {.experiment = &S_matmul,
      .name = "tiled_padded",
      .layout = "tiled with [T][T+1] shared arrays; the access pattern is already "
@@ -730,6 +733,7 @@ const gm_variant gm_suite[] = {
      .params = {S_MM_TILE, S_MM_TILE_BLOCK},
      GM_FNS(matmul),
      .launch = matmul_launch_tiled_padded,
+     .trace = matmul_trace,
      .idempotent = true},
     {.experiment = &S_matmul,
      .name = "tiled_kmajor",
@@ -738,6 +742,7 @@ const gm_variant gm_suite[] = {
      .params = {S_MM_TILE, S_MM_TILE_BLOCK},
      GM_FNS(matmul),
      .launch = matmul_launch_tiled_kmajor,
+     .trace = matmul_trace,
      .idempotent = true},
     {.experiment = &S_matmul,
      .name = "tiled_kmajor_padded",
@@ -746,6 +751,7 @@ const gm_variant gm_suite[] = {
      .params = {S_MM_TILE, S_MM_TILE_BLOCK},
      GM_FNS(matmul),
      .launch = matmul_launch_tiled_kmajor_padded,
+     .trace = matmul_trace,
      .idempotent = true},
     {.experiment = &S_matmul,
      .name = "double_buffer",
@@ -754,6 +760,7 @@ const gm_variant gm_suite[] = {
      .params = {S_MM_TILE, S_MM_TILE_BLOCK},
      GM_FNS(matmul),
      .launch = matmul_launch_double_buffer,
+     .trace = matmul_trace,
      .idempotent = true},
 
     /* 9. transpose */
@@ -763,6 +770,7 @@ const gm_variant gm_suite[] = {
      .params = {S_TR_N},
      GM_FNS(transpose),
      .launch = transpose_launch_naive,
+     .trace = transpose_trace,
      .idempotent = true},
     {.experiment = &S_transpose,
      .name = "tiled",
@@ -771,6 +779,7 @@ const gm_variant gm_suite[] = {
      .params = {S_TR_N},
      GM_FNS(transpose),
      .launch = transpose_launch_tiled,
+     .trace = transpose_trace,
      .idempotent = true},
     {.experiment = &S_transpose,
      .name = "padded",
@@ -778,6 +787,7 @@ const gm_variant gm_suite[] = {
      .params = {S_TR_N},
      GM_FNS(transpose),
      .launch = transpose_launch_padded,
+     .trace = transpose_trace,
      .idempotent = true},
 
     /* 10. banks */
@@ -787,6 +797,7 @@ const gm_variant gm_suite[] = {
      .params = {S_BK_PARAMS},
      GM_FNS(banks),
      .launch = banks_launch_unpadded,
+     .trace = banks_trace,
      .idempotent = true},
     {.experiment = &S_banks,
      .name = "padded",
@@ -794,6 +805,7 @@ const gm_variant gm_suite[] = {
      .params = {S_BK_PARAMS},
      GM_FNS(banks),
      .launch = banks_launch_padded,
+     .trace = banks_trace,
      .idempotent = true},
 
     /* 11. spmv */
@@ -804,6 +816,7 @@ const gm_variant gm_suite[] = {
      .params = {S_SP_ROWS},
      GM_FNS(spmv),
      .launch = spmv_launch_csr_thread,
+     .trace = spmv_trace,
      .idempotent = true},
     {.experiment = &S_spmv,
      .name = "csr_warp",
@@ -811,6 +824,7 @@ const gm_variant gm_suite[] = {
      .params = {S_SP_ROWS},
      GM_FNS(spmv),
      .launch = spmv_launch_csr_warp,
+     .trace = spmv_trace,
      .idempotent = true},
     {.experiment = &S_spmv,
      .name = "ell",
@@ -819,6 +833,7 @@ const gm_variant gm_suite[] = {
      .params = {S_SP_ROWS},
      GM_FNS(spmv),
      .launch = spmv_launch_ell,
+     .trace = spmv_trace,
      .idempotent = true},
     {.experiment = &S_spmv,
      .name = "jds",
@@ -826,6 +841,7 @@ const gm_variant gm_suite[] = {
      .params = {S_SP_ROWS},
      GM_FNS(spmv),
      .launch = spmv_launch_jds,
+     .trace = spmv_trace,
      .idempotent = true},
 
     /* 12. conv (reset loads the filter into __constant__ memory; it is the same
@@ -836,6 +852,7 @@ const gm_variant gm_suite[] = {
      .params = {S_CV_N},
      GM_FNS(conv),
      .launch = conv_launch_global,
+     .trace = conv_trace,
      .idempotent = true},
     {.experiment = &S_conv,
      .name = "constant",
@@ -843,6 +860,7 @@ const gm_variant gm_suite[] = {
      .params = {S_CV_N},
      GM_FNS(conv),
      .launch = conv_launch_constant,
+     .trace = conv_trace,
      .idempotent = true},
     {.experiment = &S_conv,
      .name = "shared",
@@ -850,6 +868,7 @@ const gm_variant gm_suite[] = {
      .params = {S_CV_N},
      GM_FNS(conv),
      .launch = conv_launch_shared,
+     .trace = conv_trace,
      .idempotent = true},
 
     /* 13. texture */
@@ -860,6 +879,7 @@ const gm_variant gm_suite[] = {
      .params = {S_TX_N},
      GM_FNS(texture),
      .launch = texture_launch_global,
+     .trace = texture_trace,
      .idempotent = true},
     {.experiment = &S_texture,
      .name = "readonly",
@@ -867,6 +887,7 @@ const gm_variant gm_suite[] = {
      .params = {S_TX_N},
      GM_FNS(texture),
      .launch = texture_launch_readonly,
+     .trace = texture_trace,
      .idempotent = true},
     {.experiment = &S_texture,
      .name = "texture",
@@ -874,6 +895,7 @@ const gm_variant gm_suite[] = {
      .params = {S_TX_N},
      GM_FNS(texture),
      .launch = texture_launch_texture,
+     .trace = texture_trace,
      .idempotent = true},
 
     /* 14. dp (the kernels read cells they wrote earlier in the launch) */
@@ -890,13 +912,15 @@ const gm_variant gm_suite[] = {
                "threads read a row plus one apart",
      .params = {S_DP_N},
      GM_FNS(dp),
-     .launch = dp_launch_rowmajor},
+     .launch = dp_launch_rowmajor,
+     .trace = dp_trace},
     {.experiment = &S_dp,
      .name = "diagonal",
      .layout = "one block, a thread per cell of the diagonal; table stored by diagonals: "
                "neighbouring threads read adjacent words",
      .params = {S_DP_N},
      GM_FNS(dp),
-     .launch = dp_launch_diagonal},
+     .launch = dp_launch_diagonal,
+     .trace = dp_trace},
 };
 const size_t gm_suite_len = sizeof gm_suite / sizeof gm_suite[0];

@@ -88,7 +88,8 @@ typedef struct {
     bool fold, sample;       /* folding and sampling allowed (debug flags clear) */
     long long warps_total;   /* warps of the launch */
     long long warps_traced;  /* warps replayed (each once, whatever its weight) */
-    bool sampled;            /* the model must scale: warps_traced of warps_total */
+    bool sampled;            /* a sample: warps_traced of warps_total */
+    bool weighted;           /* the sample carries its own weights (not scaled again) */
 } gm_tgen;
 
 void gm_tgen_init(gm_tgen *g, gm_trace *t);
@@ -143,6 +144,16 @@ gm_status gm_tgen_grid(gm_tgen *g, const gm_case *c, const gm_tfold *f, gm_twarp
 gm_status gm_tgen_grid_sample(gm_tgen *g, const gm_case *c, long long warp_budget,
                               gm_twarp_fn fn, void *ctx, gm_error *err);
 
+/* For kernels whose first blocks do far more work than the rest (rows sorted
+ * longest first): the first head_blocks blocks are traced one by one; the rest
+ * are cut into strata of k consecutive blocks (k chosen for about
+ * warp_budget warps in all) and the middle block of each stratum is traced
+ * with the stratum's size as its weight.  The prediction is an estimate,
+ * weighted here rather than scaled by the model. */
+gm_status gm_tgen_grid_sample_head(gm_tgen *g, const gm_case *c, long long warp_budget,
+                                   long long head_blocks, gm_twarp_fn fn, void *ctx,
+                                   gm_error *err);
+
 /* A loop of n iterations whose iteration k + period repeats iteration k up to
  * a 128-byte shift of every address: replay iterations 0 .. gm_tloop(g, n,
  * period) - 1, iteration k weighted gm_tloop_weight(n, reps, k) times (reps:
@@ -152,18 +163,25 @@ long long gm_tloop(const gm_tgen *g, long long n, long long period);
 long long gm_tloop_weight(long long n, long long reps, long long k);
 
 /* A loop that lane l runs trips[l] times (lanes of `mask`), as nvcc compiles
- * it when the trip count differs between lanes and is unrolled U times with
- * the remainder first (the PTX of the CSR and float4 matrix-vector kernels):
- * a first loop of trips mod U iterations, then a loop of U bodies per pass
- * for the trips / U passes.  Calls body once per warp-level execution of the
- * loop body, iter[l] being the iteration lane l is at and `active` the lanes
- * executing it: with trips 5 and 8 in one warp and U = 4, the first lane runs
- * iteration 0 alone, then both run a pass of 4 bodies, the first lane at
- * iterations 1..4 and the second at 0..3, then the second alone 4..7. */
+ * it when the trip count differs between lanes and the loop is unrolled U
+ * times: with the remainder first (the PTX of the CSR and float4
+ * matrix-vector kernels), a loop of trips mod U iterations, then trips / U
+ * passes of U bodies; or with the passes first and the remainder after them
+ * (the JDS kernel).  Calls body once per warp-level execution of the loop
+ * body, iter[l] being the iteration lane l is at and `active` the lanes
+ * executing it.  With trips 5 and 8 in one warp, U = 4, remainder first: the
+ * first lane runs iteration 0 alone, then both run a pass of 4 bodies (the
+ * first lane at iterations 1..4, the second at 0..3), then the second alone
+ * runs 4..7. */
 typedef void (*gm_tbody_fn)(gm_tgen *g, const long long iter[GM_WARP_SIZE], uint32_t active,
                             long long weight, void *ctx);
-void gm_tloop_remainder_first(gm_tgen *g, const long long trips[GM_WARP_SIZE], uint32_t mask,
-                              int unroll, long long weight, gm_tbody_fn body, void *ctx);
+void gm_tloop_unrolled(gm_tgen *g, const long long trips[GM_WARP_SIZE], uint32_t mask, int unroll,
+                       bool remainder_first, long long weight, gm_tbody_fn body, void *ctx);
+
+/* For tests (trace_spmv.c): the sorted columns of row r of the sparse matrix
+ * of `rows` rows as the trace draws them, into out (at least 256 ints);
+ * returns the row's length. */
+int gm_trace_spmv_row(int rows, int r, int *out);
 
 /* Fail unless c->launch holds a shape (describe filled it). */
 gm_status gm_tgen_need_launch(const gm_case *c, gm_error *err);

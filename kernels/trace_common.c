@@ -168,7 +168,9 @@ gm_status gm_tgen_finish(gm_tgen *g, gm_error *err)
         g->memo = NULL;
     }
     if (g->warps_total > 0) {
-        if (g->sampled) {
+        if (g->sampled && g->weighted) {
+            gm_trace_set_sampling_weighted(g->t, g->warps_total, g->warps_traced);
+        } else if (g->sampled) {
             gm_trace_set_sampling(g->t, g->warps_total, g->warps_traced);
         } else {
             gm_trace_set_sampling(g->t, g->warps_total, g->warps_total);
@@ -231,39 +233,62 @@ long long gm_tloop_weight(long long n, long long reps, long long k)
     return (n - k + reps - 1) / reps;   /* the iterations k, k + reps, ... below n */
 }
 
-void gm_tloop_remainder_first(gm_tgen *g, const long long trips[GM_WARP_SIZE], uint32_t mask,
-                              int unroll, long long weight, gm_tbody_fn body, void *ctx)
+/* The remainder loop: lane l takes part in its first trips mod U iterations,
+ * at iteration (trips / U) * U + q when it runs after the passes. */
+static void S_remainder(gm_tgen *g, const long long trips[GM_WARP_SIZE], uint32_t mask,
+                        int unroll, bool after, long long weight, gm_tbody_fn body, void *ctx)
 {
-    long long it[GM_WARP_SIZE], rem_max = 0, pass_max = 0;
+    long long it[GM_WARP_SIZE] = {0}, most = 0;
     for (int l = 0; l < GM_WARP_SIZE; l++)
-        if (mask >> l & 1u) {
-            long long t = trips[l] > 0 ? trips[l] : 0;
-            if (t % unroll > rem_max)
-                rem_max = t % unroll;
-            if (t / unroll > pass_max)
-                pass_max = t / unroll;
-        }
-    /* the remainder loop: lane l takes part in its first trips mod U iterations */
-    for (long long q = 0; q < rem_max; q++) {
+        if ((mask >> l & 1u) && trips[l] % unroll > most)
+            most = trips[l] % unroll;
+    for (long long q = 0; q < most; q++) {
         uint32_t active = 0;
         for (int l = 0; l < GM_WARP_SIZE; l++)
             if ((mask >> l & 1u) && trips[l] % unroll > q) {
                 active |= 1u << l;
-                it[l] = q;
+                it[l] = (after ? trips[l] / unroll * unroll : 0) + q;
             }
         body(g, it, active, weight, ctx);
     }
-    /* the unrolled loop: pass p runs iterations rem + U p .. rem + U p + U - 1 */
-    for (long long p = 0; p < pass_max; p++)
+}
+
+/* The unrolled passes: pass p runs U bodies, lane l at iteration base + U p + u
+ * (base: its remainder count when the remainder ran first, else 0). */
+static void S_passes(gm_tgen *g, const long long trips[GM_WARP_SIZE], uint32_t mask, int unroll,
+                     bool after_remainder, long long weight, gm_tbody_fn body, void *ctx)
+{
+    long long it[GM_WARP_SIZE] = {0}, most = 0;
+    for (int l = 0; l < GM_WARP_SIZE; l++)
+        if ((mask >> l & 1u) && trips[l] / unroll > most)
+            most = trips[l] / unroll;
+    for (long long p = 0; p < most; p++)
         for (int u = 0; u < unroll; u++) {
             uint32_t active = 0;
             for (int l = 0; l < GM_WARP_SIZE; l++)
-                if ((mask >> l & 1u) && trips[l] > 0 && trips[l] / unroll > p) {
+                if ((mask >> l & 1u) && trips[l] / unroll > p) {
                     active |= 1u << l;
-                    it[l] = trips[l] % unroll + (long long)unroll * p + u;
+                    it[l] = (after_remainder ? trips[l] % unroll : 0) + (long long)unroll * p + u;
                 }
             body(g, it, active, weight, ctx);
         }
+}
+
+void gm_tloop_unrolled(gm_tgen *g, const long long trips[GM_WARP_SIZE], uint32_t mask, int unroll,
+                       bool remainder_first, long long weight, gm_tbody_fn body, void *ctx)
+{
+    long long t[GM_WARP_SIZE];
+    for (int l = 0; l < GM_WARP_SIZE; l++)
+        t[l] = (mask >> l & 1u) && trips[l] > 0 ? trips[l] : 0;
+    if (unroll < 1)
+        unroll = 1;
+    if (remainder_first) {
+        S_remainder(g, t, mask, unroll, false, weight, body, ctx);
+        S_passes(g, t, mask, unroll, true, weight, body, ctx);
+    } else {
+        S_passes(g, t, mask, unroll, false, weight, body, ctx);
+        S_remainder(g, t, mask, unroll, true, weight, body, ctx);
+    }
 }
 
 gm_status gm_tgen_need_launch(const gm_case *c, gm_error *err)
@@ -405,5 +430,43 @@ gm_status gm_tgen_grid_sample(gm_tgen *g, const gm_case *c, long long warp_budge
     }
     if (g->warps_traced - before < total)
         g->sampled = true;
+    return GM_OK;
+}
+
+gm_status gm_tgen_grid_sample_head(gm_tgen *g, const gm_case *c, long long warp_budget,
+                                   long long head_blocks, gm_twarp_fn fn, void *ctx,
+                                   gm_error *err)
+{
+    gm_status st = gm_tgen_need_launch(c, err);
+    if (st != GM_OK)
+        return st;
+    const gm_launch *l = &c->launch;
+    long long total = S_warps_total(l);
+    long long blocks = (long long)l->grid[0] * l->grid[1] * l->grid[2];
+    long long wpb = total / blocks;
+    if (head_blocks < 0)
+        head_blocks = 0;
+    if (head_blocks > blocks)
+        head_blocks = blocks;
+    long long rest = blocks - head_blocks, k = 1;
+    if (g->sample && (blocks * wpb > warp_budget)) {
+        long long budget = (warp_budget - head_blocks * wpb) / wpb;
+        k = gm_sample_step(rest, budget > 0 ? budget : 1);
+    }
+    g->warps_total += total;
+    long long before = g->warps_traced;
+    for (long long b = 0; b < head_blocks; b++) {
+        unsigned bid[3] = {(unsigned)(b % l->grid[0]), (unsigned)(b / l->grid[0] % l->grid[1]),
+                           (unsigned)(b / ((long long)l->grid[0] * l->grid[1]))};
+        S_block(g, l, bid, 1, fn, ctx);
+    }
+    for (long long s0 = head_blocks; s0 < blocks; s0 += k) {
+        long long size = blocks - s0 < k ? blocks - s0 : k, b = s0 + (size - 1) / 2;
+        unsigned bid[3] = {(unsigned)(b % l->grid[0]), (unsigned)(b / l->grid[0] % l->grid[1]),
+                           (unsigned)(b / ((long long)l->grid[0] * l->grid[1]))};
+        S_block(g, l, bid, size, fn, ctx);
+    }
+    if (g->warps_traced - before < total)
+        g->sampled = g->weighted = true;
     return GM_OK;
 }

@@ -79,7 +79,7 @@ static void S_row_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
         long long n4 = x->n / 4, trips[GM_WARP_SIZE];
         for (int l = 0; l < GM_WARP_SIZE; l++)
             trips[l] = l < n4 ? (n4 - l + 31) / 32 : 0;
-        gm_tloop_remainder_first(g, trips, mask, 4, w->weight, S_vec4_body, x);
+        gm_tloop_unrolled(g, trips, mask, 4, true, w->weight, S_vec4_body, x);
     } else {
         /* Step j: lane l at k = l + 32 j while k < n.  Full steps are the
          * first one shifted by 128 j bytes; a last partial step, if n is not a

@@ -24,6 +24,7 @@ struct gm_trace {
     gm_access_counts c[GM_SPACE_COUNT][GM_OP_COUNT];
     long long accesses;                /* calls that counted something, for error messages */
     bool sampling_set;
+    bool weighted;                     /* the generator weighted the sample itself */
     long long warps_total, warps_traced;
     bool excluded[GM_SPACE_COUNT];
     char *exclude_why[GM_SPACE_COUNT];
@@ -339,6 +340,15 @@ gm_status gm_trace_set_sampling(gm_trace *t, long long warps_total, long long wa
     return GM_OK;
 }
 
+gm_status gm_trace_set_sampling_weighted(gm_trace *t, long long warps_total,
+                                         long long warps_traced)
+{
+    gm_status st = gm_trace_set_sampling(t, warps_total, warps_traced);
+    if (st == GM_OK)
+        t->weighted = true;
+    return st;
+}
+
 long long gm_sample_step(long long warps_total, long long budget)
 {
     if (budget < 1 || warps_total <= budget)
@@ -406,7 +416,7 @@ static bool S_scaled(const gm_trace *t)
  * mantissa on x86-64, so counts below 2^63 stay exact before the division. */
 static long long S_scale(const gm_trace *t, long long x)
 {
-    if (!S_scaled(t))
+    if (!S_scaled(t) || t->weighted)
         return x;
     return llroundl((long double)x * (long double)t->warps_total / (long double)t->warps_traced);
 }
@@ -577,6 +587,10 @@ gm_status gm_trace_predict(const gm_trace *t, gm_prediction *out, gm_error *err)
     if (!t->sampling_set)
         S_note(&ns, "The trace generator did not declare how many warps it traced: the "
                     "counts are those of the traced accesses, not scaled.");
+    else if (S_scaled(t) && t->weighted)
+        S_note(&ns, "Sampled: %lld of %lld warps traced, each counted for the warps it "
+                    "stands for (the generator's weights), so the counts are an estimate "
+                    "of the whole kernel's.", t->warps_traced, t->warps_total);
     else if (S_scaled(t))
         S_note(&ns, "Sampled: %lld of %lld warps traced and the counts "
                     "multiplied by %.6g. Exact only when the untraced warps access memory "

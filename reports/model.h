@@ -149,6 +149,14 @@ uint32_t gm_warp_mask(long long first_thread, long long n_threads);
  * (the prediction's notes say so).  A generator that traces every warp still
  * declares it (warps_traced == warps_total), so the prediction can name it. */
 gm_status gm_trace_set_sampling(gm_trace *t, long long warps_total, long long warps_traced);
+/* The same declaration for a generator that weighted the warps it traced
+ * itself (gm_trace_access_repeat: each traced warp counted once for every
+ * warp it stands for, e.g. all of a few heavy blocks and one block per
+ * stratum of the rest), so the counts already stand for the whole kernel:
+ * nothing is multiplied, and the prediction is still marked scaled (an
+ * estimate) with warps_traced of warps_total. */
+gm_status gm_trace_set_sampling_weighted(gm_trace *t, long long warps_total,
+                                         long long warps_traced);
 long long gm_sample_step(long long warps_total, long long budget);   /* >= 1 */
 long long gm_sample_count(long long warps_total, long long step);    /* ceil(total / step) */
 

@@ -9,6 +9,7 @@
 #ifdef GM_HAVE_CUDA
 
 #include "../kernels/trace.h"
+#include "../kernels/ref_b.h"
 #include "../reports/catalog.h"
 
 #include <math.h>
@@ -323,6 +324,253 @@ Test(trace, layouts_of_experiments_3_to_7_give_their_per_request_figures)
     gm_trace_free(t);
 }
 
+/* Shared-memory wavefronts per instruction of one op, over the whole trace. */
+static double S_waves(const gm_trace *t, gm_op op)
+{
+    return S_stats(t, GM_SPACE_SHARED, op).wavefronts_per_instruction;
+}
+
+Test(trace, transpose_tiles_read_down_a_column_32_way_unless_padded)
+{
+    gm_trace *t = gm_trace_new();
+    gm_case c = S_case("transpose", "naive", "n", 1024ll, NULL);
+    S_trace(&c, t);
+    cr_expect_eq(S_stats(t, GM_SPACE_SHARED, GM_OP_LOAD).counts.instructions, 0);
+    cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD).sectors_per_request, 4);
+    cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_STORE).sectors_per_request, 32);
+    /* tile[tx][ty + j] down a 32-word column: all 32 lanes on one bank */
+    c = S_case("transpose", "tiled", "n", 1024ll, NULL);
+    S_trace(&c, t);
+    cr_expect_eq(S_waves(t, GM_OP_LOAD), 32);
+    cr_expect_eq(S_stats(t, GM_SPACE_SHARED, GM_OP_LOAD).conflicts_per_instruction, 31);
+    cr_expect_eq(S_stats(t, GM_SPACE_SHARED, GM_OP_LOAD).counts.way_hist[32],
+                 1024ll * 1024 / 32);
+    cr_expect_eq(S_waves(t, GM_OP_STORE), 1);
+    cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_STORE).sectors_per_request, 4);
+    /* 33-word rows: lane i on bank (33 i + c) mod 32, all different */
+    c = S_case("transpose", "padded", "n", 1024ll, NULL);
+    S_trace(&c, t);
+    cr_expect_eq(S_waves(t, GM_OP_LOAD), 1);
+    cr_expect_eq(S_waves(t, GM_OP_STORE), 1);
+    gm_trace_free(t);
+}
+
+Test(trace, bank_strides_of_2_to_the_k_are_2_to_the_k_way_unless_padded)
+{
+    gm_trace *t = gm_trace_new();
+    for (long long s = 1; s <= 32; s *= 2) {
+        gm_case c = S_case("banks", "unpadded", "threads", 1ll << 16, "stride", s, "reps", 512ll,
+                           NULL);
+        S_trace(&c, t);
+        gm_access_stats ld = S_stats(t, GM_SPACE_SHARED, GM_OP_LOAD);
+        cr_expect_eq(ld.wavefronts_per_instruction, (double)s, "stride %lld: %g wavefronts", s,
+                     ld.wavefronts_per_instruction);
+        cr_expect_eq(ld.counts.way_hist[s], ld.counts.instructions);
+        /* 2^16 threads = 2048 warps x 512 loads */
+        cr_expect_eq(ld.counts.instructions, 2048ll * 512);
+        cr_expect_eq(S_waves(t, GM_OP_STORE), 1, "staging stores conflict at stride %lld", s);
+        c = S_case("banks", "padded", "threads", 1ll << 16, "stride", s, "reps", 512ll, NULL);
+        S_trace(&c, t);
+        cr_expect_eq(S_waves(t, GM_OP_LOAD), 1, "padded, stride %lld: %g", s,
+                     S_waves(t, GM_OP_LOAD));
+        cr_expect_eq(S_waves(t, GM_OP_STORE), 1);
+    }
+    gm_trace_free(t);
+}
+
+Test(trace, matmul_tiles_conflict_where_the_kernel_says_they_do)
+{
+    gm_trace *t = gm_trace_new();
+    /* T = 16, n = 192: 144 blocks x 8 warps x 12 tiles; per tile 2 shared
+     * stores and 32 shared loads per warp */
+    const long long tiles = 144ll * 8 * 12;
+    static const struct {
+        const char *v;
+        double store_waves;   /* per tile: the A store and the B store */
+    } rows[] = {
+        {"tiled", 1 + 1},          /* rows of 16: the warp's two rows are 16 words apart */
+        {"tiled_padded", 2 + 2},   /* rows of 17: word 32 meets word 0 */
+        {"tiled_kmajor", 8 + 1},   /* as[tx][ty]: stride 16, 8 lanes per bank */
+        {"tiled_kmajor_padded", 2 + 2},
+    };
+    for (int i = 0; i < 4; i++) {
+        gm_case c = S_case("matmul", rows[i].v, "n", 192ll, "block", 16ll, NULL);
+        S_trace(&c, t);
+        gm_access_stats st = S_stats(t, GM_SPACE_SHARED, GM_OP_STORE);
+        cr_expect_eq(st.counts.instructions, 2 * tiles, "%s", rows[i].v);
+        cr_expect_eq(st.counts.wavefronts, (long long)rows[i].store_waves * tiles,
+                     "%s: %lld store wavefronts", rows[i].v, st.counts.wavefronts);
+        gm_access_stats ld = S_stats(t, GM_SPACE_SHARED, GM_OP_LOAD);
+        cr_expect_eq(ld.counts.instructions, 32 * tiles, "%s", rows[i].v);
+        cr_expect_eq(ld.wavefronts_per_instruction, 1, "%s: loads %g", rows[i].v,
+                     ld.wavefronts_per_instruction);
+        /* global side: A's row segment and B's row segment, 64 bytes each per
+         * half-warp: 2 x 2 sectors */
+        cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD).sectors_per_request, 4);
+    }
+    /* naive: A's element is one word per row of the warp (2 sectors), B's
+     * row segment 2 sectors for each of the warp's 2 rows of k?  No: both rows
+     * read row k of B, the same 64 bytes: 2 sectors. */
+    gm_case c = S_case("matmul", "naive", "n", 192ll, "block", 16ll, NULL);
+    S_trace(&c, t);
+    gm_access_stats ld = S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD);
+    cr_expect_eq(ld.counts.requests, 2ll * 192 * 192 / 32 * 192);
+    cr_expect_eq(ld.sectors_per_request, 2);
+    cr_expect_eq(S_stats(t, GM_SPACE_SHARED, GM_OP_LOAD).counts.instructions, 0);
+    /* constant: a warp (2 rows of 16) reads 16 different words of B a step */
+    c = S_case("matmul", "constant", "n", 96ll, "block", 16ll, NULL);
+    S_trace(&c, t);
+    gm_access_stats k = S_stats(t, GM_SPACE_CONSTANT, GM_OP_LOAD);
+    cr_expect_eq(k.serialization, 16);
+    cr_expect_eq(k.counts.instructions, 96ll * 96 / 32 * 96);
+    c = S_case("matmul", "constant", "n", 96ll, "block", 4ll, NULL);
+    S_trace(&c, t);
+    cr_expect_eq(S_stats(t, GM_SPACE_CONSTANT, GM_OP_LOAD).serialization, 4);
+    gm_error e = {GM_OK, ""};
+    c = S_case("matmul", "constant", "n", 192ll, "block", 16ll, NULL);
+    cr_expect_eq(c.variant->trace(&c, t, &e), GM_ERR_UNSUPPORTED);
+    gm_trace_free(t);
+}
+
+Test(trace, conv_dp_and_texture_figures)
+{
+    gm_trace *t = gm_trace_new();
+    /* constant: every coefficient read is one address for the warp */
+    gm_case c = S_case("conv", "constant", "n", 256ll, NULL);
+    S_trace(&c, t);
+    gm_access_stats k = S_stats(t, GM_SPACE_CONSTANT, GM_OP_LOAD);
+    cr_expect_gt(k.counts.instructions, 0);
+    cr_expect_eq(k.serialization, 1);
+    /* global: the same reads as global loads, one sector each; the pixel
+     * loads and the coefficient loads come in pairs */
+    c = S_case("conv", "global", "n", 256ll, NULL);
+    S_trace(&c, t);
+    gm_access_stats g = S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD);
+    cr_expect_eq(g.counts.instructions, 2 * k.counts.instructions);
+    /* 256^2 pixels, 8 warps per 32x8 block: 2048 warps x 49 taps, less the
+     * rows and columns outside the image: 2 of 7 rows are lost for y = 0 and
+     * 255, 1 for y = 1 and 254... per warp row: 7 x 256 - (3+2+1) x 2 = 1780
+     * row-taps over 256 warp rows, each of 7 dx */
+    cr_expect_eq(k.counts.instructions, (7 * 256 - 12) * 8 * 7);
+    /* shared: 49 conflict-free tile reads per warp, constant memory left out */
+    c = S_case("conv", "shared", "n", 256ll, NULL);
+    S_trace(&c, t);
+    cr_expect_eq(S_waves(t, GM_OP_LOAD), 1);
+    cr_expect_eq(S_stats(t, GM_SPACE_SHARED, GM_OP_LOAD).counts.instructions, 2048 * 49);
+    gm_prediction p;
+    memset(&p, 0, sizeof p);
+    gm_error e = {GM_OK, ""};
+    cr_assert_eq(gm_trace_predict(t, &p, &e), GM_OK, "%s", e.message);
+    bool noted = false;
+    for (size_t i = 0; i < p.n_notes; i++)
+        noted |= strstr(p.notes[i], "constant memory is not traced") != NULL;
+    cr_expect(noted, "the shared variant says constant memory is left out");
+    gm_trace_prediction_clear(&p);
+
+    /* DP: row-major, the lanes are 8 (n + 2) bytes apart (a sector each);
+     * by diagonals adjacent 8-byte words (8 or 9 sectors a full warp) */
+    c = S_case("dp", "rowmajor", "n", 256ll, NULL);
+    S_trace(&c, t);
+    gm_access_stats row = S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD);
+    c = S_case("dp", "diagonal", "n", 256ll, NULL);
+    S_trace(&c, t);
+    gm_access_stats diag = S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD);
+    cr_expect_eq(row.counts.instructions, diag.counts.instructions);
+    /* sum over d of ceil((256 - d) / 32) warps x (2 + 3 d) loads */
+    long long inst = 0;
+    for (long long d = 1; d < 256; d++)
+        inst += (256 - d + 31) / 32 * (2 + 3 * d);
+    cr_expect_eq(row.counts.instructions, inst);
+    cr_expect_gt(row.sectors_per_request, 2.5 * diag.sectors_per_request, "%g vs %g",
+                 row.sectors_per_request, diag.sectors_per_request);
+
+    /* texture: the texture variant has only the u, v loads */
+    c = S_case("texture", "texture", "n", 1024ll, NULL);
+    S_trace(&c, t);
+    gm_access_stats tex = S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD);
+    cr_expect_eq(tex.counts.instructions, 1024ll * 1024 / 2 / 32 * 4);
+    cr_expect_eq(tex.sectors_per_request, 4);
+    c = S_case("texture", "global", "n", 1024ll, NULL);
+    S_trace(&c, t);
+    gm_access_stats glob = S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD);
+    cr_expect_eq(glob.counts.instructions, 3 * tex.counts.instructions);
+    /* the corners of a warp's departure points: more than the 4 sectors of a
+     * row, fewer than one per lane */
+    cr_expect(glob.sectors_per_request > 4.5 && glob.sectors_per_request < 16, "%g",
+              glob.sectors_per_request);
+    gm_trace_free(t);
+}
+
+/* ---- data-dependent traces: the matrix and the sample ------------------------ */
+
+Test(trace, the_sparse_matrix_is_the_one_setup_builds)
+{
+    const int rows = 1 << 11;
+    int *len = malloc(rows * sizeof *len);
+    gm_ref_spmv_row_lengths(rows, 4, 256, 1.5, 0x5b1ULL + rows, len);
+    long long nnz = 0;
+    for (int r = 0; r < rows; r++)
+        nnz += len[r];
+    int *ptr = malloc((rows + 1) * sizeof *ptr), *col = malloc(nnz * sizeof *col);
+    float *val = malloc(nnz * sizeof *val);
+    gm_ref_csr_fill(rows, rows, len, 0x5b2ULL + rows, ptr, col, val);
+    int mine[256];
+    for (int r = 0; r < rows; r++) {
+        int n = gm_trace_spmv_row(rows, r, mine);
+        cr_assert_eq(n, len[r], "row %d: length %d vs %d", r, n, len[r]);
+        for (int j = 0; j < n; j++)
+            cr_assert_eq(mine[j], col[ptr[r] + j], "row %d entry %d: column %d vs %d", r, j,
+                         mine[j], col[ptr[r] + j]);
+    }
+    /* and describe counts the same nonzeros: 8 bytes each, 4 per row pointer
+     * and x element */
+    gm_case c = S_case("spmv", "csr_thread", "rows", (long long)rows, NULL);
+    cr_expect_eq(c.bytes_read, nnz * 8 + (rows + 1) * 4ll + rows * 4ll);
+    free(len);
+    free(ptr);
+    free(col);
+    free(val);
+}
+
+Test(trace, sampled_traces_stay_near_the_full_one, .fini = S_restore_debug)
+{
+    static const struct {
+        const char *exp, *v, *param;
+        long long value;
+    } cases[] = {
+        {"texture", "global", "n", 1024},   {"spmv", "csr_thread", "rows", 1 << 16},
+        {"spmv", "csr_warp", "rows", 1 << 15}, {"spmv", "ell", "rows", 1 << 15},
+        {"spmv", "jds", "rows", 1 << 16},
+    };
+    gm_trace *sampled = gm_trace_new(), *full = gm_trace_new();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gm_case c = S_case(cases[i].exp, cases[i].v, cases[i].param, cases[i].value, NULL);
+        S_trace(&c, sampled);
+        gm_tgen_set_debug(GM_TGEN_NO_SAMPLE);
+        S_trace(&c, full);
+        gm_tgen_set_debug(0);
+        gm_prediction p;
+        memset(&p, 0, sizeof p);
+        gm_error e = {GM_OK, ""};
+        cr_assert_eq(gm_trace_predict(sampled, &p, &e), GM_OK, "%s", e.message);
+        cr_expect(p.scaled && p.warps_traced < p.warps_total, "%s/%s was not sampled",
+                  cases[i].exp, cases[i].v);
+        gm_trace_prediction_clear(&p);
+        for (int op = 0; op < 2; op++) {
+            gm_access_stats s = S_stats(sampled, GM_SPACE_GLOBAL, (gm_op)op);
+            gm_access_stats f = S_stats(full, GM_SPACE_GLOBAL, (gm_op)op);
+            double err = fabs((double)s.counts.sectors / (double)f.counts.sectors - 1.0);
+            cr_expect_lt(err, 0.05, "%s/%s %s: sampled %lld sectors, full %lld (%.1f%%)",
+                         cases[i].exp, cases[i].v, gm_op_name((gm_op)op), s.counts.sectors,
+                         f.counts.sectors, 100 * err);
+            fprintf(stderr, "trace: %s/%s %s sectors sampled/full - 1 = %+.2f%%\n",
+                    cases[i].exp, cases[i].v, gm_op_name((gm_op)op), 100 * ((double)s.counts.sectors / (double)f.counts.sectors - 1.0));
+        }
+    }
+    gm_trace_free(sampled);
+    gm_trace_free(full);
+}
+
 /* ---- folding and the memo are exact ---------------------------------------- */
 
 /* Small cases of every row with a trace, where replaying every warp is cheap. */
@@ -432,7 +680,7 @@ static void S_record(gm_tgen *g, const long long iter[GM_WARP_SIZE], uint32_t ac
     r->active[r->calls++] = active;
 }
 
-Test(trace, a_remainder_first_loop_runs_the_remainder_then_whole_passes)
+Test(trace, unrolled_loops_run_remainder_and_passes_in_the_compiled_order)
 {
     /* lane 0: 5 trips, lane 1: 8 trips, unrolled 4 times */
     long long trips[GM_WARP_SIZE] = {5, 8};
@@ -441,7 +689,7 @@ Test(trace, a_remainder_first_loop_runs_the_remainder_then_whole_passes)
     gm_tgen g;
     gm_trace *t = gm_trace_new();
     gm_tgen_init(&g, t);
-    gm_tloop_remainder_first(&g, trips, 0x3u, 4, 1, S_record, &r);
+    gm_tloop_unrolled(&g, trips, 0x3u, 4, true, 1, S_record, &r);
     /* lane 0: remainder 1, one pass; lane 1: no remainder, two passes */
     cr_assert_eq(r.calls, 1 + 4 + 4);
     cr_expect_eq(r.active[0], 0x1u);   /* lane 0's remainder iteration, alone */
@@ -455,6 +703,20 @@ Test(trace, a_remainder_first_loop_runs_the_remainder_then_whole_passes)
         cr_expect_eq(r.active[5 + b], 0x2u);
         cr_expect_eq(r.iter[5 + b][1], 4 + b);
     }
+    /* the passes first (JDS): lane 0 at 0..3 with lane 1, lane 1 alone at 4..7,
+     * then lane 0's remainder iteration 4 */
+    memset(&r, 0, sizeof r);
+    gm_tloop_unrolled(&g, trips, 0x3u, 4, false, 1, S_record, &r);
+    cr_assert_eq(r.calls, 4 + 4 + 1);
+    for (int b = 0; b < 4; b++) {
+        cr_expect_eq(r.active[b], 0x3u);
+        cr_expect_eq(r.iter[b][0], b);
+        cr_expect_eq(r.iter[b][1], b);
+        cr_expect_eq(r.active[4 + b], 0x2u);
+        cr_expect_eq(r.iter[4 + b][1], 4 + b);
+    }
+    cr_expect_eq(r.active[8], 0x1u);
+    cr_expect_eq(r.iter[8][0], 4);
     cr_expect_eq(gm_tgen_finish(&g, NULL), GM_OK);
     gm_trace_free(t);
 }
