@@ -37,7 +37,8 @@
  *           more than generating the addresses.  Exact by construction.
  *   sample  where addresses depend on data (sparse column indices, departure
  *           points of an advection), every k-th block is traced and the model
- *           scales the counts (an estimate; the prediction says so).
+ *           scales the counts, or a generator picks and weights a stratified
+ *           sample itself (an estimate either way; the prediction says so).
  */
 #ifndef GM_TRACE_H
 #define GM_TRACE_H
@@ -89,7 +90,8 @@ typedef struct {
     long long warps_total;   /* warps of the launch */
     long long warps_traced;  /* warps replayed (each once, whatever its weight) */
     bool sampled;            /* a sample: warps_traced of warps_total */
-    bool weighted;           /* the sample carries its own weights (not scaled again) */
+    bool weighted;           /* the generator weighted its sample itself (gm_tgen_access
+                              * weights): declared with gm_trace_set_sampling_weighted */
 } gm_tgen;
 
 void gm_tgen_init(gm_tgen *g, gm_trace *t);
@@ -144,15 +146,12 @@ gm_status gm_tgen_grid(gm_tgen *g, const gm_case *c, const gm_tfold *f, gm_twarp
 gm_status gm_tgen_grid_sample(gm_tgen *g, const gm_case *c, long long warp_budget,
                               gm_twarp_fn fn, void *ctx, gm_error *err);
 
-/* For kernels whose first blocks do far more work than the rest (rows sorted
- * longest first): the first head_blocks blocks are traced one by one; the rest
- * are cut into strata of k consecutive blocks (k chosen for about
- * warp_budget warps in all) and the middle block of each stratum is traced
- * with the stratum's size as its weight.  The prediction is an estimate,
- * weighted here rather than scaled by the model. */
-gm_status gm_tgen_grid_sample_head(gm_tgen *g, const gm_case *c, long long warp_budget,
-                                   long long head_blocks, gm_twarp_fn fn, void *ctx,
-                                   gm_error *err);
+/* Replay one warp of c->launch, warp `warp` of the block with linear index
+ * `block` (x fastest), counted `weight` times: for generators that choose
+ * and weight their own sample.  The caller declares the sampling: it sets
+ * g->warps_total, and g->sampled and g->weighted when it traced a sample. */
+void gm_tgen_one_warp(gm_tgen *g, const gm_case *c, long long block, int warp, long long weight,
+                      gm_twarp_fn fn, void *ctx);
 
 /* A loop of n iterations whose iteration k + period repeats iteration k up to
  * a 128-byte shift of every address: replay iterations 0 .. gm_tloop(g, n,

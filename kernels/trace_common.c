@@ -337,6 +337,22 @@ static void S_block(gm_tgen *g, const gm_launch *l, const unsigned bid[3], long 
     g->warps_traced += warps;
 }
 
+void gm_tgen_one_warp(gm_tgen *g, const gm_case *c, long long block, int warp, long long weight,
+                      gm_twarp_fn fn, void *ctx)
+{
+    const gm_launch *l = &c->launch;
+    gm_twarp w;
+    memcpy(w.gdim, l->grid, sizeof w.gdim);
+    memcpy(w.bdim, l->block, sizeof w.bdim);
+    w.bid[0] = (unsigned)(block % l->grid[0]);
+    w.bid[1] = (unsigned)(block / l->grid[0] % l->grid[1]);
+    w.bid[2] = (unsigned)(block / ((long long)l->grid[0] * l->grid[1]));
+    w.weight = weight;
+    S_warp_lanes(&w, l->block, warp);
+    fn(g, &w, ctx);
+    g->warps_traced++;
+}
+
 static long long S_warps_total(const gm_launch *l)
 {
     long long tpb = (long long)l->block[0] * l->block[1] * l->block[2];
@@ -430,43 +446,5 @@ gm_status gm_tgen_grid_sample(gm_tgen *g, const gm_case *c, long long warp_budge
     }
     if (g->warps_traced - before < total)
         g->sampled = true;
-    return GM_OK;
-}
-
-gm_status gm_tgen_grid_sample_head(gm_tgen *g, const gm_case *c, long long warp_budget,
-                                   long long head_blocks, gm_twarp_fn fn, void *ctx,
-                                   gm_error *err)
-{
-    gm_status st = gm_tgen_need_launch(c, err);
-    if (st != GM_OK)
-        return st;
-    const gm_launch *l = &c->launch;
-    long long total = S_warps_total(l);
-    long long blocks = (long long)l->grid[0] * l->grid[1] * l->grid[2];
-    long long wpb = total / blocks;
-    if (head_blocks < 0)
-        head_blocks = 0;
-    if (head_blocks > blocks)
-        head_blocks = blocks;
-    long long rest = blocks - head_blocks, k = 1;
-    if (g->sample && (blocks * wpb > warp_budget)) {
-        long long budget = (warp_budget - head_blocks * wpb) / wpb;
-        k = gm_sample_step(rest, budget > 0 ? budget : 1);
-    }
-    g->warps_total += total;
-    long long before = g->warps_traced;
-    for (long long b = 0; b < head_blocks; b++) {
-        unsigned bid[3] = {(unsigned)(b % l->grid[0]), (unsigned)(b / l->grid[0] % l->grid[1]),
-                           (unsigned)(b / ((long long)l->grid[0] * l->grid[1]))};
-        S_block(g, l, bid, 1, fn, ctx);
-    }
-    for (long long s0 = head_blocks; s0 < blocks; s0 += k) {
-        long long size = blocks - s0 < k ? blocks - s0 : k, b = s0 + (size - 1) / 2;
-        unsigned bid[3] = {(unsigned)(b % l->grid[0]), (unsigned)(b / l->grid[0] % l->grid[1]),
-                           (unsigned)(b / ((long long)l->grid[0] * l->grid[1]))};
-        S_block(g, l, bid, size, fn, ctx);
-    }
-    if (g->warps_traced - before < total)
-        g->sampled = g->weighted = true;
     return GM_OK;
 }

@@ -22,15 +22,15 @@
  *   jds         thread s (sorted position): its row's length, then for d < len
  *               (unrolled 4, passes first) jd_ptr[d], jd_col[at], x[col],
  *               jd_val[at] with at = jd_ptr[d] + s; perm[s], store y[perm[s]]
- * Every 1 in k blocks is traced and the counts scaled: an estimate.  JDS
- * sorts the rows longest first, so its first blocks carry much of the work:
- * those are all traced, and one block per stratum of the rest, weighted.
+ * Only a sample of the warps is traced, stratified by the length of the
+ * longest row each warp works on and weighted here (S_pick): an estimate.
  */
 #include "trace.h"
 #include "ref_b.h"
 
 #include "../reports/buf.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,9 +40,12 @@
 #define S_ALPHA 1.5
 #define S_SEED_LENGTHS(rows) (0x5b1ULL + (uint64_t)(rows))
 #define S_SEED_ENTRIES(rows) (0x5b2ULL + (uint64_t)(rows))
-#define S_WARPS_ROW 512     /* warps traced at most, a thread per row */
-#define S_WARPS_WARP 4096   /* a warp per row */
-#define S_HEAD_LEN 128       /* JDS: blocks starting with rows this long are all traced */
+#define S_ACCESSES 60000    /* warp accesses traced, about */
+/* JDS: a traced warp's 32 rows are all about as long as its longest, and
+ * drawing and sorting their columns costs about as much as tracing them */
+#define S_ACCESSES_JDS 15000
+/* csr_warp: a traced warp is a few accesses, but setting it up costs as much */
+#define S_ACCESSES_WARP 20000
 
 enum { S_ROWPTR, S_COL, S_VAL, S_X, S_Y, S_PERM, S_LEN, S_JDPTR };
 typedef enum { S_CSR_THREAD, S_CSR_WARP, S_ELL, S_JDS } S_kind;
@@ -59,12 +62,28 @@ typedef struct {
     int row_of[GM_WARP_SIZE];
     /* the loop body's current row (csr_warp) */
     int warp_row;
+    /* the weight of each warp in the sample (0: not traced) */
+    long long *pick;
 } S_ctx;
 
-static int S_cmp_int(const void *a, const void *b)
+/* Sort n <= 256 ints ascending: binary insertion, each shift one memmove
+ * (faster than qsort's calls through a comparison function at this size).
+ * The result is the same order qsort gives gm_ref_csr_fill: ints have no ties
+ * that an unstable sort could tell apart. */
+static void S_sort_ints(int *a, int n)
 {
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
+    for (int i = 1; i < n; i++) {
+        int v = a[i], lo = 0, hi = i;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (a[mid] <= v)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        memmove(a + lo + 1, a + lo, (size_t)(i - lo) * sizeof *a);
+        a[lo] = v;
+    }
 }
 
 /* Row r's columns, sorted, into out[0 .. len[r]). */
@@ -73,7 +92,7 @@ static void S_row_cols(const S_ctx *m, int r, int *out)
     uint64_t seed = S_SEED_ENTRIES(m->rows);
     for (int j = 0; j < m->len[r]; j++)
         out[j] = (int)(gm_rand_at(seed, 2 * (uint64_t)(m->ptr[r] + j)) % (uint64_t)m->rows);
-    qsort(out, (size_t)m->len[r], sizeof *out, S_cmp_int);
+    S_sort_ints(out, m->len[r]);
 }
 
 static uint64_t S_at(int array, long long i)
@@ -174,6 +193,7 @@ static void S_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
         return;
     }
     /* a thread per row (ELLPACK, CSR) or per sorted position (JDS) */
+    long long weight = w->weight;
     uint32_t ok = 0;
     long long trips[GM_WARP_SIZE];
     int maxlen = 0;
@@ -191,15 +211,15 @@ static void S_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
     if (!ok)
         return;
     if (m->kind == S_CSR_THREAD) {
-        gm_tgen_affine(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, S_at(S_ROWPTR, first), 4, ok, w->weight);
+        gm_tgen_affine(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, S_at(S_ROWPTR, first), 4, ok, weight);
         gm_tgen_affine(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, S_at(S_ROWPTR, first + 1), 4, ok,
-                       w->weight);
-        gm_tloop_unrolled(g, trips, ok, 4, true, w->weight, S_csr_thread_body, m);
+                       weight);
+        gm_tloop_unrolled(g, trips, ok, 4, true, weight, S_csr_thread_body, m);
     } else if (m->kind == S_JDS) {
         m->warp_row = (int)first;
-        gm_tgen_affine(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, S_at(S_LEN, first), 4, ok, w->weight);
-        gm_tloop_unrolled(g, trips, ok, 4, false, w->weight, S_jds_body, m);
-        gm_tgen_affine(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, S_at(S_PERM, first), 4, ok, w->weight);
+        gm_tgen_affine(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, S_at(S_LEN, first), 4, ok, weight);
+        gm_tloop_unrolled(g, trips, ok, 4, false, weight, S_jds_body, m);
+        gm_tgen_affine(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, S_at(S_PERM, first), 4, ok, weight);
     } else {
         /* ELLPACK: slots k < the warp's longest row hold data for some lane;
          * beyond it every lane reads padding (column 0), and slot k + p is
@@ -211,7 +231,7 @@ static void S_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
                 at[l] = (long long)k * m->rows + first + l;
                 col[l] = (ok >> l & 1u) && k < trips[l] ? m->cols[l][k] : 0;
             }
-            S_entry(g, at, col, ok, w->weight);
+            S_entry(g, at, col, ok, weight);
         }
         long long pad = m->width - maxlen;
         long long reps = gm_tloop(g, pad, gm_tperiod(4 * (long long)m->rows));
@@ -220,12 +240,92 @@ static void S_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
                 at[l] = (maxlen + k) * m->rows + first + l;
                 col[l] = 0;
             }
-            S_entry(g, at, col, ok, gm_tloop_weight(pad, reps, k) * w->weight);
+            S_entry(g, at, col, ok, gm_tloop_weight(pad, reps, k) * weight);
         }
     }
     for (int l = 0; l < GM_WARP_SIZE; l++)
         a[l] = S_at(S_Y, (ok >> l & 1u) ? m->row_of[l] : 0);
-    gm_tgen_access(g, GM_SPACE_GLOBAL, GM_OP_STORE, 4, a, ok, w->weight);
+    gm_tgen_access(g, GM_SPACE_GLOBAL, GM_OP_STORE, 4, a, ok, weight);
+}
+
+/* What a warp's work grows with: the longest of its 32 rows (a thread per
+ * row or sorted position: the warp lasts that many steps), or its one row's
+ * length (csr_warp).  And roughly how many accesses tracing it takes. */
+static int S_warp_key(const S_ctx *m, long long wi)
+{
+    if (m->kind == S_CSR_WARP)
+        return m->len[wi];
+    int key = 0;
+    for (long long r = wi * GM_WARP_SIZE; r < (wi + 1) * GM_WARP_SIZE && r < m->rows; r++) {
+        int len = m->len[m->kind == S_JDS ? m->perm[r] : r];
+        if (len > key)
+            key = len;
+    }
+    return key;
+}
+
+static double S_warp_cost(const S_ctx *m, int key)
+{
+    switch (m->kind) {
+    case S_CSR_WARP: return 3.0 + 3.0 * ((key + 31) / 32);
+    case S_ELL: return 3.0 * key + 1.0;
+    case S_JDS: return 4.0 * key + 3.0;   /* jd_ptr too; 32 rows of columns to draw */
+    default: return 3.0 * key + 3.0;
+    }
+}
+
+/* A sample of the warps stratified by their key (S_warp_key): the row
+ * lengths have a heavy tail, so a few warps carry much of the work and a
+ * uniform sample of warps is noisy (a thread per row: 3 % off at 2^18 rows
+ * with 512 warps).  Strata: warps whose key has floor(log2(key)) = b.
+ * Stratum b of N_b warps, of mean key K_b and cost C_b each, gets
+ * n_b ~ N_b K_b / sqrt(C_b) traced warps (Neyman allocation, the spread
+ * taken as K_b), scaled to about `budget` accesses in all; its warps are cut
+ * into groups of k_b = N_b / n_b in index order and the middle warp of each
+ * group is traced with the group's size as weight.  Fills m->pick (a weight
+ * per warp, 0 for the untraced) and returns the warps traced. */
+static long long S_pick(S_ctx *m, long long warps, double budget)
+{
+    enum { BINS = 10 };
+    int *bin = gm_xmalloc((size_t)warps * sizeof *bin);
+    double n[BINS] = {0}, key[BINS] = {0}, cost[BINS] = {0}, all = 0.0;
+    for (long long wi = 0; wi < warps; wi++) {
+        int k = S_warp_key(m, wi), b = 0;
+        while (b + 1 < BINS && (2 << b) <= k)
+            b++;
+        bin[wi] = b;
+        n[b] += 1;
+        key[b] += k;
+        cost[b] += S_warp_cost(m, k);
+    }
+    double denom = 0.0;
+    for (int b = 0; b < BINS; b++)
+        if (n[b] > 0) {
+            all += cost[b];
+            denom += n[b] * (key[b] / n[b]) * sqrt(cost[b] / n[b]);
+        }
+    long long k[BINS], seen[BINS] = {0};
+    for (int b = 0; b < BINS; b++) {
+        double want = 0.0;
+        if (n[b] > 0)
+            want = all <= budget ? n[b]
+                                 : n[b] * (key[b] / n[b]) / sqrt(cost[b] / n[b]) * budget / denom;
+        k[b] = want >= n[b] ? 1 : want < 1.0 ? (long long)n[b] : (long long)(n[b] / want);
+    }
+    m->pick = gm_xcalloc((size_t)warps, sizeof *m->pick);
+    long long traced = 0;
+    for (long long wi = 0; wi < warps; wi++) {
+        int b = bin[wi];
+        long long i = seen[b]++, group = i / k[b];
+        long long size = (long long)n[b] - group * k[b] < k[b] ? (long long)n[b] - group * k[b]
+                                                                : k[b];
+        if (i - group * k[b] == (size - 1) / 2) {
+            m->pick[wi] = size;
+            traced++;
+        }
+    }
+    free(bin);
+    return traced;
 }
 
 /* JDS order: rows by length, longest first, stable (gm_ref_csr_to_jds); and
@@ -285,20 +385,21 @@ gm_status spmv_trace(const gm_case *c, gm_trace *t, gm_error *err)
         S_jds_build(m);
     gm_tgen g;
     gm_tgen_init(&g, t);
-    gm_status st;
-    if (m->kind == S_JDS) {
-        /* Sorted longest first, the first blocks hold the longest rows and
-         * most of the work: every block whose first row has S_HEAD_LEN
-         * entries or more is traced, a stratified sample of the rest. */
-        long long heavy = 0;
-        while (heavy < rows && m->len[m->perm[heavy]] >= S_HEAD_LEN)
-            heavy++;
-        long long bdim = c->launch.block[0] > 0 ? c->launch.block[0] : 1;
-        st = gm_tgen_grid_sample_head(&g, c, S_WARPS_ROW, (heavy + bdim - 1) / bdim, S_warp, m,
-                                      err);
-    } else {
-        st = gm_tgen_grid_sample(&g, c, m->kind == S_CSR_WARP ? S_WARPS_WARP : S_WARPS_ROW,
-                                 S_warp, m, err);
+    gm_status st = gm_tgen_need_launch(c, err);
+    if (st == GM_OK) {
+        /* warp wi is rows 32 wi .. 32 wi + 31 (a thread per row) or row wi
+         * (csr_warp), warp wi % W of block wi / W */
+        long long W = ((long long)c->launch.block[0] + GM_WARP_SIZE - 1) / GM_WARP_SIZE;
+        long long warps = m->kind == S_CSR_WARP ? rows : (rows + GM_WARP_SIZE - 1) / GM_WARP_SIZE;
+        double budget = m->kind == S_JDS        ? S_ACCESSES_JDS
+                      : m->kind == S_CSR_WARP ? S_ACCESSES_WARP
+                                              : S_ACCESSES;
+        long long traced = S_pick(m, warps, g.sample ? budget : 1e300);
+        for (long long wi = 0; wi < warps; wi++)
+            if (m->pick[wi])
+                gm_tgen_one_warp(&g, c, wi / W, (int)(wi % W), m->pick[wi], S_warp, m);
+        g.warps_total = (long long)c->launch.grid[0] * W;
+        g.sampled = g.weighted = traced < g.warps_total;
     }
     gm_trace_note(t, "The matrix (%lld rows, %lld nonzeros, longest row %d) was regenerated "
                      "from its seeds; x is gathered through its column indices.",
@@ -308,6 +409,7 @@ gm_status spmv_trace(const gm_case *c, gm_trace *t, gm_error *err)
     free(m->ptr);
     free(m->perm);
     free(m->jd);
+    free(m->pick);
     free(m);
     return st != GM_OK ? st : fin;
 }
