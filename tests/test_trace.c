@@ -160,8 +160,53 @@ Test(trace, every_variant_with_a_trace_predicts_at_the_quick_size)
         free(cases);
     }
     gm_trace_free(t);
-    /* Experiments 1-7 have 19 rows; all of them trace. */
     cr_expect_geq(rows, 19, "only %zu rows have a trace", rows);
+}
+
+Test(trace, every_gpu_variant_has_a_trace)
+{
+    /* every run on the GPU carries the model's prediction; a CPU baseline
+     * (on_host) has no memory instructions to trace */
+    for (size_t r = 0; r < gm_suite_len; r++) {
+        const gm_variant *v = &gm_suite[r];
+        if (v->on_host)
+            cr_expect_null(v->trace, "%s/%s runs on the host", v->experiment->id, v->name);
+        else
+            cr_expect_not_null(v->trace, "%s/%s has no address trace", v->experiment->id,
+                               v->name);
+    }
+}
+
+Test(trace, a_weighted_sample_is_declared_scaled_but_not_multiplied)
+{
+    gm_trace *t = gm_trace_new();
+    /* 2 warps traced for 10: one counted 3 times, one 7 times */
+    gm_trace_access_affine(t, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, 0, 4, 0xffffffffu);
+    gm_trace_access_affine(t, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, 0, 4, 0xffffffffu);
+    gm_trace_access_affine(t, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, 0, 4, 0xffffffffu);
+    uint64_t a[32];
+    for (int l = 0; l < 32; l++)
+        a[l] = 128u * (uint64_t)l;
+    gm_trace_access_repeat(t, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, a, 0xffffffffu, 7);
+    cr_assert_eq(gm_trace_set_sampling_weighted(t, 10, 2), GM_OK);
+    gm_access_stats st = S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD);
+    cr_expect_eq(st.counts.requests, 10);
+    cr_expect_eq(st.counts.sectors, 3 * 4 + 7 * 32);
+    gm_prediction p;
+    memset(&p, 0, sizeof p);
+    gm_error e = {GM_OK, ""};
+    cr_assert_eq(gm_trace_predict(t, &p, &e), GM_OK, "%s", e.message);
+    cr_expect(p.scaled);
+    cr_expect_eq(p.warps_traced, 2);
+    cr_expect_eq(p.warps_total, 10);
+    cr_expect_eq(S_num(&p, GM_M_LD_SECTORS), 3 * 4 + 7 * 32);
+    bool noted = false;
+    for (size_t i = 0; i < p.n_notes; i++)
+        noted |= strstr(p.notes[i], "each counted for the warps it stands for") != NULL;
+    cr_expect(noted);
+    gm_trace_prediction_clear(&p);
+    cr_expect_eq(gm_trace_set_sampling_weighted(t, 1, 2), GM_ERR_VALUE);
+    gm_trace_free(t);
 }
 
 Test(trace, a_case_that_was_not_described_is_an_error)
