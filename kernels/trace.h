@@ -13,7 +13,13 @@
  *     give one 8- or 16-byte access), loads the compiler keeps once (a field
  *     read twice in the source), unrolled loops that run a per-lane remainder
  *     first (CSR rows), were read from the PTX that nvcc 13 emits for sm_90
- *     (ld/st.global, ld/st.shared, ld.const per kernel);
+ *     (ld/st.global, ld/st.shared, ld.const per kernel).  PTX, not SASS: the
+ *     build machine has no cuobjdump.  ptxas keeps the loads and the loop
+ *     structure it is given; where it could differ: a guarded load whose
+ *     guard switches off every lane of a warp is not traced, as the PTX
+ *     branches around it, while a predicated SASS load would still count as
+ *     an instruction (and, per docs/model.md, a request of 0 sectors).  That
+ *     happens only in partial blocks (matmul n = 8 with 16 x 16 blocks);
  *   - addresses are those of synthetic allocations: array k starts at
  *     GM_TRACE_ARRAY(k), far from the others and aligned to 2^40 bytes.
  *     cudaMalloc aligns to at least 256 bytes, and every count the model makes
