@@ -63,7 +63,7 @@ static int S_value_cmp(const gm_value *a, const gm_value *b)
 
 bool gm_run_passed(const gm_run *run)
 {
-    return run->check.status == GM_CHECK_PASSED;
+    return run->check.status == GM_CHECK_PASSED || run->check.status == GM_CHECK_NO_REFERENCE;
 }
 
 double gm_run_median_ms(const gm_run *run)
@@ -236,6 +236,7 @@ void gm_sections_build(const gm_results *r, gm_sections *out)
         case GM_CHECK_FAILED: s->n_failed++; break;
         case GM_CHECK_NOT_RUN: s->n_not_run++; break;
         case GM_CHECK_ERROR: s->n_error++; break;
+        case GM_CHECK_NO_REFERENCE: s->n_passed++, s->n_unchecked++; break;
         }
     }
     for (size_t j = 0; j < out->n; j++) {

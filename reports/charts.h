@@ -34,6 +34,8 @@ typedef struct {
     const gm_run **runs;        /* every run of the experiment, in file order */
     size_t n_runs;
     size_t n_passed, n_failed, n_error, n_not_run;
+    size_t n_unchecked;         /* of n_passed: measured with no reference to check against
+                                   (check "no-reference": a program's own kernels) */
     /* The comparison group: passed runs that do the same useful work (equal
      * bytes_read, bytes_written and flops), so their times compare directly.
      * The largest such group; on a tie, the one moving the most bytes. */
@@ -100,8 +102,9 @@ void gm_sweep_plan_free(gm_sweep_plan *p);
  * peers by it. */
 bool gm_runs_same_work(const gm_run *a, const gm_run *b);
 
-/* Passed: check passed.  Failed/error runs are excluded from every comparison,
- * chart and speed claim. */
+/* Passed: check passed, or there is nothing to check (no-reference: a
+ * program's own kernels, measured as they ran).  Failed/error runs are
+ * excluded from every comparison, chart and speed claim. */
 bool gm_run_passed(const gm_run *run);
 double gm_run_median_ms(const gm_run *run);        /* NaN when no timing */
 /* Shared-memory wavefronts per shared instruction (ld: 1 is ideal); NaN when absent. */

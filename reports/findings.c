@@ -1012,6 +1012,7 @@ void gm_findings_build(const gm_results *r, gm_findings *out)
             S_rule_not_run(&c, run);
             continue;
         case GM_CHECK_PASSED:
+        case GM_CHECK_NO_REFERENCE:
             break;
         }
         S_rule_uncoalesced(&c, run, false);

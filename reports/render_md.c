@@ -105,6 +105,13 @@ static void S_check_text(gm_buf *b, const gm_run *run, bool loud)
         gm_buf_puts(b, loud ? "**ERROR**: " : "error: ");
         S_text(b, c->reason ? c->reason : "no reason given");
         return;
+    case GM_CHECK_NO_REFERENCE:
+        gm_buf_puts(b, "no reference");
+        if (c->reason) {
+            gm_buf_puts(b, ": ");
+            S_text(b, c->reason);
+        }
+        return;
     }
 }
 
@@ -308,11 +315,16 @@ static void S_validation(gm_buf *b, const gm_section *s)
         gm_buf_printf(b, "%s**%zu ERROR**", any ? ", " : "", s->n_error);
         any = true;
     }
-    if (s->n_passed || !any) {
-        if (!s->n_failed && !s->n_error && !s->n_not_run && s->n_passed > 1)
-            gm_buf_printf(b, "all %zu passed", s->n_passed);
+    size_t passed = s->n_passed - s->n_unchecked;
+    if (passed || !(any || s->n_unchecked)) {
+        if (!s->n_failed && !s->n_error && !s->n_not_run && !s->n_unchecked && passed > 1)
+            gm_buf_printf(b, "all %zu passed", passed);
         else
-            gm_buf_printf(b, "%s%zu passed", any ? ", " : "", s->n_passed);
+            gm_buf_printf(b, "%s%zu passed", any ? ", " : "", passed);
+        any = true;
+    }
+    if (s->n_unchecked) {
+        gm_buf_printf(b, "%s%zu without a reference", any ? ", " : "", s->n_unchecked);
         any = true;
     }
     if (s->n_not_run)
@@ -956,7 +968,7 @@ static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool
 {
     const gm_device *d = &r->device;
     const gm_collection *c = &r->collection;
-    size_t timed = 0, flushed = 0, passed = 0, failed = 0, errors = 0, not_run = 0;
+    size_t timed = 0, flushed = 0, passed = 0, failed = 0, errors = 0, not_run = 0, unchecked = 0;
     for (size_t i = 0; i < r->n_runs; i++) {
         const gm_run *run = &r->runs[i];
         if (run->timing.present) {
@@ -968,6 +980,7 @@ static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool
         case GM_CHECK_FAILED: failed++; break;
         case GM_CHECK_ERROR: errors++; break;
         case GM_CHECK_NOT_RUN: not_run++; break;
+        case GM_CHECK_NO_REFERENCE: unchecked++; break;
         }
     }
     (void)ss;
@@ -1047,10 +1060,18 @@ static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool
     }
     gm_buf_puts(b, ", bytes read plus bytes written.\n");
 
-    gm_buf_printf(b, "- **Validation.** Each run's output is compared with a CPU reference "
-                     "before it is measured: %zu passed, %zu failed, %zu stopped with an error, "
-                     "%zu did not run. Runs that did not pass are never compared or charted.\n",
-                  passed, failed, errors, not_run);
+    if (unchecked && !(passed || failed || errors || not_run))
+        gm_buf_printf(b, "- **Validation.** None: the %zu runs are kernels of a program, measured "
+                         "as it ran them. A program's output is its own; there is no CPU "
+                         "reference to compare it with.\n",
+                      unchecked);
+    else
+        gm_buf_printf(b, "- **Validation.** Each run's output is compared with a CPU reference "
+                         "before it is measured: %zu passed, %zu failed, %zu stopped with an "
+                         "error, %zu did not run%s. Runs that did not pass are never compared or "
+                         "charted.\n",
+                      passed, failed, errors, not_run,
+                      unchecked ? "; the kernels of a program have no reference" : "");
     size_t predicted = 0, scaled = 0;
     for (size_t i = 0; i < r->n_runs; i++) {
         predicted += gm_run_has_prediction(&r->runs[i]);

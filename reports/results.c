@@ -262,7 +262,8 @@ double gm_run_effective_gbs(const gm_run *run)
     return (rd + wr) / (ms * 1e6);
 }
 
-static const char *const S_check_names[] = {"passed", "failed", "not-run", "error"};
+static const char *const S_check_names[] = {"passed", "failed", "not-run", "error",
+                                                    "no-reference"};
 
 const char *gm_check_status_name(gm_check_status s)
 {
@@ -1393,7 +1394,8 @@ static bool S_read_check(S_rd *rd, json_t *o, gm_check *c)
             char clip[64];
             size_t ms = S_push_key(rd, "status");
             ok = S_fail(rd, GM_ERR_VALUE,
-                        "unknown status \"%s\" (expected passed, failed, not-run or error)",
+                        "unknown status \"%s\" (expected passed, failed, not-run, error or "
+                        "no-reference)",
                         S_clip(status, clip, sizeof clip));
             S_pop(rd, ms);
         }

@@ -70,7 +70,11 @@ typedef enum {
     GM_CHECK_PASSED = 0,
     GM_CHECK_FAILED,       /* output differs from the CPU reference */
     GM_CHECK_NOT_RUN,      /* the variant could not run at this size (see reason) */
-    GM_CHECK_ERROR         /* a CUDA/collector error stopped the run (see reason) */
+    GM_CHECK_ERROR,        /* a CUDA/collector error stopped the run (see reason) */
+    GM_CHECK_NO_REFERENCE  /* measured, nothing to check against: a kernel of someone else's
+                              program (gpumem-report -- PROGRAM) has no CPU reference; its
+                              output is the program's own (reason says so).  Counted and
+                              charted like a pass, never called one */
 } gm_check_status;
 
 typedef struct {
