@@ -59,6 +59,13 @@ KERNEL_OBJ := $(KERNEL_CSRC:%.c=$(BUILD)/%.o) $(KERNEL_CUSRC:%.cu=$(BUILD)/%.cu.
 GPU_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcupti -lcudart_static \
             -lstdc++ -ldl -lrt -lpthread
 GPU_ARCHIVES := $(BUILD)/libgm_kernels.a $(BUILD)/libgm_collectors.a
+# `gpumem-report -- PROGRAM`: the collector and the results writer again, as
+# position-independent objects of their own, in the library the CUDA driver
+# loads into the program (collectors/inject.c); and the example program.
+INJECT_SO := $(BUILD)/libgpumem-inject.so
+INJECT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(COLLECT_SRC) reports/results.c reports/buf.c \
+              reports/gm_error.c reports/stats.c reports/catalog.c)
+APP_EXAMPLE := $(BUILD)/examples/app/lab
 else
 TEST_SRC := $(filter-out tests/test_cuda_%,$(TEST_SRC))
 GPU_LIBS :=
@@ -79,7 +86,7 @@ GPU_TEST_BINS := $(patsubst tests/gpu/%.c,$(BUILD)/tests/gpu/%,$(wildcard tests/
 endif
 
 .PHONY: all test test-gpu bench install clean check-cuda deps
-all: check-cuda $(BIN) $(GPU_TEST_BINS)
+all: check-cuda $(BIN) $(GPU_TEST_BINS) $(INJECT_SO) $(APP_EXAMPLE)
 
 deps:
 	@sh tests/install-deps.sh $(DEB_PKGS)
@@ -107,6 +114,22 @@ $(BUILD)/reports/cmd_collect.o: ALL_CFLAGS += -I$(BUILD)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+
+$(INJECT_SO): $(INJECT_OBJ)
+	$(CC) $(CFLAGS) -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -o $@ $^ $(shell pkg-config --libs jansson) -lm \
+	    -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcupti -lcheckpoint -lcudart_static \
+	    -L$(CUDA_HOME)/lib64/stubs -lcuda -lstdc++ -ldl -lrt -lpthread
+
+$(APP_EXAMPLE): examples/app/lab.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -ldl
+
+$(BUILD)/reports/cmd_app.o: $(BUILD)/gm_version.h
+$(BUILD)/reports/cmd_app.o: ALL_CFLAGS += -I$(BUILD) -DGM_LIBDIR='"$(PREFIX)/lib/gpumem-report"'
 
 $(BUILD)/%.cu.o: %.cu
 	@mkdir -p $(dir $@)
@@ -161,6 +184,8 @@ install: all
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gpumem-report
 	install -m 644 templates/* $(DESTDIR)$(PREFIX)/share/gpumem-report/templates/
 	install -m 644 docs/gpumem-report.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpumem-report.1
+	$(if $(INJECT_SO),install -d $(DESTDIR)$(PREFIX)/lib/gpumem-report && \
+	    install -m 755 $(INJECT_SO) $(DESTDIR)$(PREFIX)/lib/gpumem-report/)
 
 clean:
 	rm -rf $(BUILD)

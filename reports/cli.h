@@ -13,6 +13,11 @@ int gm_cmd_diff(int argc, char **argv);     /* gpumem-report diff BASE.json HEAD
 int gm_cmd_collect(int argc, char **argv);  /* gpumem-report collect --json run.json */
 int gm_cmd_run(int argc, char **argv);      /* gpumem-report --out report.html (collect + render) */
 int gm_cmd_list(int argc, char **argv);     /* gpumem-report list */
+/* gpumem-report [OPTIONS] -- PROGRAM ARGS (main_job: collect + render) and
+ * gpumem-report collect --json F -- PROGRAM ARGS: profile a program (cmd_app.c). */
+int gm_cmd_app(int argc, char **argv, bool main_job);
+/* argv (after the subcommand) has a "--" naming a program to profile. */
+bool gm_cli_has_program(int argc, char **argv);
 
 /* Parse a whole decimal integer in [min, max] given for option `opt`; on error
  * print "gpumem-report: OPT: 'VAL' is not an integer in [min, max]" and return false. */

@@ -519,6 +519,10 @@ static int S_main(int argc, char **argv, bool main_job)
     return rc;
 }
 
-int gm_cmd_collect(int argc, char **argv) { return S_main(argc, argv, false); }
+int gm_cmd_collect(int argc, char **argv)
+{
+    return gm_cli_has_program(argc, argv) ? gm_cmd_app(argc, argv, false)
+                                          : S_main(argc, argv, false);
+}
 
 int gm_cmd_run(int argc, char **argv) { return S_main(argc, argv, true); }

@@ -1,6 +1,7 @@
 /* gpumem-report — turn GPU memory behaviour into a report people can read.
  *
  *   gpumem-report --out report.html        collect the suite on the GPU and render
+ *   gpumem-report --out r.html -- PROGRAM  profile a program's kernels and render
  *   gpumem-report collect --json run.json  collect only
  *   gpumem-report render run.json --out report.html|report.md
  *   gpumem-report diff BASE.json HEAD.json [--out diff.md]
@@ -17,6 +18,7 @@
 static void S_usage(FILE *f)
 {
     fputs("usage: gpumem-report [OPTIONS] --out report.html|report.md   collect on the GPU and render\n"
+          "       gpumem-report [--out FILE] [OPTIONS] -- PROGRAM [ARGS]  profile a program\n"
           "       gpumem-report collect [OPTIONS] --json run.json      collect only\n"
           "       gpumem-report render RUN.json --out FILE [--format md|html]\n"
           "       gpumem-report diff BASE.json HEAD.json [--out FILE]\n"
@@ -48,7 +50,8 @@ int main(int argc, char **argv)
     }
     /* No subcommand: the main job (collect + render), e.g. --out report.html */
     if (argc >= 2 && argv[1][0] == '-')
-        return gm_cmd_run(argc, argv);
+        return gm_cli_has_program(argc, argv) ? gm_cmd_app(argc, argv, true)
+                                              : gm_cmd_run(argc, argv);
     if (argc >= 2)
         fprintf(stderr, "gpumem-report: unknown command '%s'\n", argv[1]);
     S_usage(stderr);

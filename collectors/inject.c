@@ -1,0 +1,981 @@
+/* inject.c — build/libgpumem-inject.so: profiles the kernel launches of an
+ * unmodified CUDA program.  `gpumem-report -- PROGRAM` (reports/cmd_app.c)
+ * sets CUDA_INJECTION64_PATH and NVTX_INJECTION64_PATH to this library and
+ * GPUMEM_REPORT_* to the options (inject.h); the CUDA driver calls
+ * InitializeInjection at cuInit, NVTX calls InitializeInjectionNvtx2 at the
+ * program's first NVTX call.
+ *
+ * How a launch is profiled, and why this way.  The range profiler replays a
+ * launch once per pass (5 passes for the default metrics on GH100), and a
+ * program's kernels are not idempotent (x[i] += y[i]), so each pass must start
+ * from the memory the launch found.  Two ways CUPTI offers:
+ *   - kernel replay: CUPTI saves and restores the memory itself, inside the
+ *     launch.  It would need a second profiler path beside the collector's,
+ *     and gives no place to flush L2 between its passes.
+ *   - user replay with a checkpoint (chosen): at the driver's launch callback
+ *     (API enter, before the program's launch is enqueued) the library waits
+ *     for the program's earlier work (cuCtxSynchronize), saves every device
+ *     allocation of the context with cuptiCheckpointSave, and profiles the
+ *     launch with the suite's own collector (gm_collector.h, one launch per
+ *     batch): each pass restores the checkpoint (prepare), flushes L2 and
+ *     relaunches the same function with the same arguments through the same
+ *     driver entry point.  Then it restores the checkpoint once more and
+ *     returns: the driver enqueues the program's own launch on memory exactly
+ *     as the program left it.  The counters are then the suite's (same flush,
+ *     same auto range, same metric names), and the program sees one launch.
+ * Correctness first: if the checkpoint cannot be saved, nothing is replayed
+ * (the launch is counted as failed, with the reason); if a restore fails, the
+ * library says so on stderr and profiles nothing more.  The checkpoint covers
+ * device allocations and pinned host memory (cupti_checkpoint.h); memory the
+ * kernel reaches otherwise (managed memory the driver migrates, memory of
+ * other processes) is not restored — the GPU test checks the program's output
+ * and exit status with and without the tool.
+ *
+ * What is not profiled (counted, and said in the report): launches captured
+ * into a CUDA graph, launches in a context other than the device's primary
+ * context (the collector profiles that one), launches after the program
+ * destroyed that context, launches by entry points the library cannot replay
+ * (cuLaunchGrid and other pre-CUDA-4 forms), and graph launches.
+ *
+ * Library code inside someone else's process: never exits, never writes to
+ * stdout; stderr only for errors, prefixed "gpumem-report:", once each.
+ * Files are written through a temporary file and rename (results.h,
+ * S_write_atomic), so the CLI never reads half a file.
+ */
+#include "gm_collector.h"
+#include "inject.h"
+
+#include "../reports/buf.h"
+#include "../reports/catalog.h"
+#include "../reports/results.h"
+
+#define NVTX_NO_IMPL
+#include <nvtx3/nvToolsExt.h>
+
+#include <cuda.h>
+#include <cupti_callbacks.h>
+#include <cupti_driver_cbid.h>
+#include <cupti_runtime_cbid.h>
+#include <cupti_version.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define GMI_EXPORT __attribute__((visibility("default")))
+
+/* The per-thread-default-stream entry points: cuda.h names them only when the
+ * program is compiled with --default-stream per-thread. */
+CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+                                     unsigned bx, unsigned by, unsigned bz, unsigned shm,
+                                     CUstream s, void **params, void **extra);
+CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **params,
+                                       void **extra);
+CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned gx, unsigned gy,
+                                                unsigned gz, unsigned bx, unsigned by,
+                                                unsigned bz, unsigned shm, CUstream s,
+                                                void **params);
+CUresult CUDAAPI cuStreamIsCapturing_ptsz(CUstream s, CUstreamCaptureStatus *status);
+
+/* The parameters the driver callbacks carry for the three launch entry points,
+ * as generated_cuda_meta.h declares them (cuLaunchKernel_params and the
+ * others; that header does not compile as C11).  The _ptsz forms are the same. */
+typedef struct {
+    CUfunction f;
+    unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+    CUstream hStream;
+    void **kernelParams;
+    void **extra;
+} cuLaunchKernel_params;
+typedef struct {
+    const CUlaunchConfig *config;
+    CUfunction f;
+    void **kernelParams;
+    void **extra;
+} cuLaunchKernelEx_params;
+typedef struct {
+    CUfunction f;
+    unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+    CUstream hStream;
+    void **kernelParams;
+} cuLaunchCooperativeKernel_params;
+
+/* cupti_checkpoint.h is C++ (a namespace around extern "C" functions); the
+ * same struct, field for field, and the same C symbols.  Layout: 4 words, two
+ * bytes, padding, a pointer = 48 bytes on LP64. */
+typedef struct {
+    size_t structSize;
+    CUcontext ctx;
+    size_t reserveDeviceMB;
+    size_t reserveHostMB;
+    uint8_t allowOverwrite;
+    uint8_t optimizations;
+    void *pPriv;
+} S_checkpoint;
+_Static_assert(sizeof(S_checkpoint) == 48 && offsetof(S_checkpoint, pPriv) == 40,
+               "CUpti_Checkpoint layout");
+#define S_CHECKPOINT_SIZE (offsetof(S_checkpoint, pPriv) + sizeof(void *))
+CUptiResult cuptiCheckpointSave(S_checkpoint *handle);
+CUptiResult cuptiCheckpointRestore(S_checkpoint *handle);
+CUptiResult cuptiCheckpointFree(S_checkpoint *handle);
+
+/* ---- state ------------------------------------------------------------------ */
+
+/* One launch as the program made it: enough to make it again. */
+typedef struct {
+    CUpti_CallbackId cbid;
+    CUfunction f;
+    unsigned grid[3], block[3], shm;
+    CUstream stream;
+    void **params, **extra;
+    const CUlaunchConfig *config;   /* cuLaunchKernelEx */
+    bool ptsz;
+} S_launch;
+
+static struct {
+    bool active;               /* options read, directory owned, subscribed */
+    gmi_opts opts;
+    gmi_filter filter;
+    gmi_status status;
+    CUpti_SubscriberHandle sub;
+    pthread_mutex_t lock;
+
+    gmc_session *session;
+    bool session_failed;       /* opening failed once: not tried again */
+    bool stopped;              /* a restore failed: profile nothing more */
+    bool ctx_dead;             /* the profiled context was destroyed */
+    CUcontext ctx;             /* the primary context the session profiles */
+    char **metrics;
+    size_t n_metrics;
+    double *values;
+    size_t duration_index;     /* index of gpu__time_duration.sum, or n_metrics */
+    gm_results results;
+    bool results_header;
+    char said[8][32];          /* error kinds already printed */
+} g = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static _Thread_local int t_busy;        /* inside our own work: ignore launches */
+static _Thread_local int t_rt_pending;  /* a runtime launch that has not reached the driver */
+
+/* ---- messages and files ------------------------------------------------------ */
+
+static void S_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void S_debug(const char *fmt, ...)
+{
+    if (!g.opts.debug)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gpumem-report: debug: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* Record the first error of each kind in the status and say it once on stderr. */
+static void S_error(const char *kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void S_error(const char *kind, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!g.status.error[0]) {
+        snprintf(g.status.error_kind, sizeof g.status.error_kind, "%s", kind);
+        snprintf(g.status.error, sizeof g.status.error, "%s", msg);
+    }
+    for (size_t i = 0; i < sizeof g.said / sizeof g.said[0]; i++) {
+        if (strcmp(g.said[i], kind) == 0)
+            return;
+        if (!g.said[i][0]) {
+            snprintf(g.said[i], sizeof g.said[i], "%s", kind);
+            break;
+        }
+    }
+    fprintf(stderr, "gpumem-report: %s\n", msg);
+}
+
+static char *S_path(const char *name)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_printf(&b, "%s/%s", g.opts.dir, name);
+    return gm_buf_detach(&b);
+}
+
+/* Write text to dir/name through dir/.name.tmp and rename. */
+static void S_write_atomic(const char *name, const char *text)
+{
+    char *path = S_path(name);
+    gm_buf tmp = GM_BUF_INIT;
+    gm_buf_printf(&tmp, "%s/.%s.%ld.tmp", g.opts.dir, name, (long)getpid());
+    FILE *f = fopen(tmp.data, "w");
+    bool ok = f && fputs(text, f) >= 0;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (ok && rename(tmp.data, path) != 0)
+        ok = false;
+    if (!ok) {
+        int e = errno;
+        (void)unlink(tmp.data);
+        S_error("io", "cannot write %s: %s", path, strerror(e));
+    }
+    gm_buf_free(&tmp);
+    free(path);
+}
+
+static void S_write_status(void)
+{
+    g.status.matched = g.filter.matched;
+    g.status.limit_reached = g.filter.limit_reached;
+    g.status.limit = g.filter.count;
+    char *text = gmi_status_format(&g.status);
+    S_write_atomic(GMI_FILE_STATUS, text);
+    free(text);
+}
+
+static void S_write_runs(void)
+{
+    if (!g.results_header)
+        return;
+    char *path = S_path(GMI_FILE_RUNS);
+    gm_error err;
+    if (gm_results_write_file(&g.results, path, &err) != GM_OK)
+        S_error("io", "%s", err.message);
+    free(path);
+}
+
+static void S_at_exit(void)
+{
+    if (!g.active)
+        return;
+    /* No CUDA here: the program's runtime may already be torn down. */
+    pthread_mutex_lock(&g.lock);
+    S_write_runs();
+    S_write_status();
+    pthread_mutex_unlock(&g.lock);
+}
+
+/* ---- NVTX ranges --------------------------------------------------------------------- */
+
+#define S_NVTX_DEPTH 64
+static _Thread_local char *t_ranges[S_NVTX_DEPTH];
+static _Thread_local int t_depth;     /* may exceed S_NVTX_DEPTH: deeper names not kept */
+
+static int S_push(const char *name)
+{
+    if (t_depth < S_NVTX_DEPTH)
+        t_ranges[t_depth] = gm_xstrdup(name ? name : "");
+    return t_depth++;
+}
+
+static int S_pop(void)
+{
+    if (t_depth <= 0)
+        return -1;
+    t_depth--;
+    if (t_depth < S_NVTX_DEPTH) {
+        free(t_ranges[t_depth]);
+        t_ranges[t_depth] = NULL;
+    }
+    return t_depth;
+}
+
+/* "outer/inner" for the calling thread, or NULL outside every range. */
+static char *S_range_path(void)
+{
+    if (t_depth <= 0)
+        return NULL;
+    gm_buf b = GM_BUF_INIT;
+    int n = t_depth < S_NVTX_DEPTH ? t_depth : S_NVTX_DEPTH;
+    for (int i = 0; i < n; i++)
+        gm_buf_printf(&b, "%s%s", i ? "/" : "", t_ranges[i]);
+    return gm_buf_detach(&b);
+}
+
+static const char *S_message(const nvtxEventAttributes_t *a, char *buf, size_t cap)
+{
+    if (!a)
+        return "";
+    switch (a->messageType) {
+    case NVTX_MESSAGE_TYPE_ASCII:
+        return a->message.ascii ? a->message.ascii : "";
+    case NVTX_MESSAGE_TYPE_REGISTERED:
+        /* our nvtxDomainRegisterStringA returns the string itself as the handle */
+        return a->message.registered ? (const char *)a->message.registered : "";
+    case NVTX_MESSAGE_TYPE_UNICODE: {
+        size_t k = 0;
+        for (const wchar_t *w = a->message.unicode; w && *w && k + 1 < cap; w++)
+            buf[k++] = *w >= 0x20 && *w < 0x7f ? (char)*w : '?';
+        buf[k] = '\0';
+        return buf;
+    }
+    default:
+        return "";
+    }
+}
+
+static int NVTX_API S_nvtx_push_a(const char *message) { return S_push(message); }
+
+static int NVTX_API S_nvtx_push_ex(const nvtxEventAttributes_t *a)
+{
+    char buf[256];
+    return S_push(S_message(a, buf, sizeof buf));
+}
+
+static int NVTX_API S_nvtx_pop(void) { return S_pop(); }
+
+static int NVTX_API S_nvtx_domain_push_ex(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a)
+{
+    (void)d;
+    char buf[256];
+    return S_push(S_message(a, buf, sizeof buf));
+}
+
+static int NVTX_API S_nvtx_domain_pop(nvtxDomainHandle_t d)
+{
+    (void)d;
+    return S_pop();
+}
+
+static nvtxStringHandle_t NVTX_API S_nvtx_register_a(nvtxDomainHandle_t d, const char *s)
+{
+    (void)d;
+    return (nvtxStringHandle_t)gm_xstrdup(s ? s : "");
+}
+
+static void S_hook(NvtxGetExportTableFunc_t get, NvtxCallbackModule module, unsigned id,
+                   NvtxFunctionPointer fn)
+{
+    const NvtxExportTableCallbacks *cb = get(NVTX_ETID_CALLBACKS);
+    NvtxFunctionTable table = NULL;
+    unsigned size = 0;
+    if (!cb || !cb->GetModuleFunctionTable || !cb->GetModuleFunctionTable(module, &table, &size) ||
+        !table || id > size || !table[id])
+        return;
+    *table[id] = fn;
+}
+
+GMI_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get)
+{
+    if (!get)
+        return 0;
+    S_hook(get, NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePushA, (NvtxFunctionPointer)S_nvtx_push_a);
+    S_hook(get, NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePushEx,
+           (NvtxFunctionPointer)S_nvtx_push_ex);
+    S_hook(get, NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePop, (NvtxFunctionPointer)S_nvtx_pop);
+    S_hook(get, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePushEx,
+           (NvtxFunctionPointer)S_nvtx_domain_push_ex);
+    S_hook(get, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePop,
+           (NvtxFunctionPointer)S_nvtx_domain_pop);
+    S_hook(get, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRegisterStringA,
+           (NvtxFunctionPointer)S_nvtx_register_a);
+    return 1;
+}
+
+/* ---- the profiler session ------------------------------------------------------------- */
+
+static const char *S_kind_of(gmc_status s)
+{
+    switch (s) {
+    case GMC_ERR_PERMISSION: return "permission";
+    case GMC_ERR_NO_DRIVER:
+    case GMC_ERR_NO_DEVICE:
+    case GMC_ERR_UNSUPPORTED_DEVICE: return "device";
+    case GMC_ERR_UNKNOWN_METRIC:
+    case GMC_ERR_BAD_METRIC_LIST: return "metrics";
+    default: return "profiler";
+    }
+}
+
+static char *S_utc_now(void)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    char s[32];
+    gmtime_r(&t, &tm);
+    strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return gm_xstrdup(s);
+}
+
+static void S_fill_header(const gmc_device_info *dev, int ordinal)
+{
+    gm_results *r = &g.results;
+    r->origin = gm_xstrdup("measured");
+    r->taken_at = S_utc_now();
+    r->dirty = -1;
+    gm_device *d = &r->device;
+    d->ordinal = ordinal;
+    d->name = gm_xstrdup(dev->name);
+    d->chip = dev->chip[0] ? gm_xstrdup(dev->chip) : NULL;
+    d->cc_major = dev->cc_major;
+    d->cc_minor = dev->cc_minor;
+    d->sm_count = dev->sm_count;
+    d->memory_clock_khz = dev->mem_clock_khz;
+    d->memory_bus_width_bits = dev->bus_width_bits;
+    d->theoretical_bandwidth_gbs = gm_vreal(dev->theoretical_gbs);
+    d->l2_bytes = dev->l2_bytes;
+    d->global_memory_bytes = dev->global_mem_bytes;
+    d->driver_version = dev->driver_version[0] ? gm_xstrdup(dev->driver_version) : NULL;
+    d->cuda_driver_api = dev->cuda_driver_api;
+    d->cuda_runtime = dev->cuda_runtime;
+    d->cupti_api = dev->cupti_api;
+    gm_collection *c = &r->collection;
+    c->metrics = gm_xcalloc(g.n_metrics ? g.n_metrics : 1, sizeof *c->metrics);
+    for (size_t i = 0; i < g.n_metrics; i++)
+        c->metrics[i] = gm_xstrdup(g.metrics[i]);
+    c->n_metrics = g.n_metrics;
+    c->passes = gmc_session_passes(g.session);
+    c->range_mode = gm_xstrdup("auto");
+    /* user replay of each launch, memory restored from a CUPTI checkpoint */
+    c->replay_mode = gm_xstrdup("user");
+    c->cache_flush = g.opts.flush_l2;
+    c->clock_control = gm_xstrdup("none");
+    c->size_set = gm_xstrdup("app");
+    c->timing_warmup = 0;
+    c->timing_repetitions = 1;
+    /* every run names an experiment the file lists; the CLI names it after the program */
+    gm_experiment *e = gm_results_add_experiment(r);
+    e->id = gm_xstrdup("app");
+    e->title = gm_xstrdup("app");
+    g.results_header = true;
+}
+
+/* The metric list: --metrics, or the catalog's default set. */
+static bool S_metrics(void)
+{
+    if (g.opts.metrics) {
+        gmc_error e;
+        if (gmc_metric_list_parse(g.opts.metrics, &g.metrics, &g.n_metrics, &e) != GMC_OK) {
+            S_error("metrics", "--metrics: %s", e.message);
+            return false;
+        }
+        return true;
+    }
+    for (size_t i = 0; i < gm_catalog_len; i++)
+        if (gm_catalog[i].is_default) {
+            g.metrics = gm_xrealloc(g.metrics, (g.n_metrics + 1) * sizeof *g.metrics);
+            g.metrics[g.n_metrics++] = gm_xstrdup(gm_catalog[i].name);
+        }
+    return true;
+}
+
+/* Open the collector on the device of `ctx` (the calling thread's current
+ * context, left current on return). */
+static bool S_session_open(CUcontext ctx)
+{
+    if (g.session)
+        return true;
+    if (g.session_failed)
+        return false;
+    g.session_failed = true;   /* until it succeeds */
+    CUdevice dev;
+    CUresult r = cuCtxGetDevice(&dev);
+    if (r != CUDA_SUCCESS) {
+        S_error("profiler", "cuCtxGetDevice failed (%d): cannot tell which GPU to profile", (int)r);
+        return false;
+    }
+    CUcontext primary = NULL;
+    r = cuDevicePrimaryCtxRetain(&primary, dev);
+    if (r != CUDA_SUCCESS) {
+        S_error("profiler", "cuDevicePrimaryCtxRetain failed (%d)", (int)r);
+        return false;
+    }
+    (void)cuDevicePrimaryCtxRelease(dev);
+    if (!S_metrics())
+        return false;
+    gmc_error e = {GMC_OK, ""};
+    gmc_device_info info;
+    if (gmc_device_info_get((int)dev, &info, &e) != GMC_OK) {
+        S_error(S_kind_of(e.status), "%s", e.message);
+        (void)cuCtxSetCurrent(ctx);
+        return false;
+    }
+    gmc_config cfg = gmc_config_default();
+    cfg.device = (int)dev;
+    cfg.metrics = (const char *const *)g.metrics;
+    cfg.n_metrics = g.n_metrics;
+    cfg.flush_l2 = g.opts.flush_l2;
+    cfg.max_launches = 1;
+    gmc_status st = gmc_session_open(&cfg, &g.session, &e);
+    (void)cuCtxSetCurrent(ctx);
+    if (st != GMC_OK) {
+        S_error(S_kind_of(st), "%s", e.message);
+        return false;
+    }
+    g.ctx = primary;
+    g.values = gm_xcalloc(g.n_metrics, sizeof *g.values);
+    g.duration_index = g.n_metrics;
+    for (size_t i = 0; i < g.n_metrics; i++)
+        if (strcmp(g.metrics[i], GM_M_DURATION) == 0)
+            g.duration_index = i;
+    S_fill_header(&info, (int)dev);
+    g.session_failed = false;
+    S_debug("profiler open on device %d (%s), %zu metrics, %d passes", (int)dev, info.name,
+            g.n_metrics, gmc_session_passes(g.session));
+    return true;
+}
+
+/* ---- one launch -------------------------------------------------------------------------- */
+
+static CUresult S_relaunch(const S_launch *L)
+{
+    switch (L->cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+        return cuLaunchKernel(L->f, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
+                              L->block[2], L->shm, L->stream, L->params, L->extra);
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        return cuLaunchKernel_ptsz(L->f, L->grid[0], L->grid[1], L->grid[2], L->block[0],
+                                   L->block[1], L->block[2], L->shm, L->stream, L->params,
+                                   L->extra);
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+        return cuLaunchKernelEx(L->config, L->f, L->params, L->extra);
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+        return cuLaunchKernelEx_ptsz(L->config, L->f, L->params, L->extra);
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+        return cuLaunchCooperativeKernel(L->f, L->grid[0], L->grid[1], L->grid[2], L->block[0],
+                                         L->block[1], L->block[2], L->shm, L->stream, L->params);
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        return cuLaunchCooperativeKernel_ptsz(L->f, L->grid[0], L->grid[1], L->grid[2],
+                                              L->block[0], L->block[1], L->block[2], L->shm,
+                                              L->stream, L->params);
+    default:
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+}
+
+/* The launch described by a driver callback; false for entry points we cannot replay. */
+static bool S_describe(CUpti_CallbackId cbid, const void *p, S_launch *L)
+{
+    memset(L, 0, sizeof *L);
+    L->cbid = cbid;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+        const cuLaunchKernel_params *a = p;   /* the _ptsz struct is the same, field for field */
+        L->f = a->f;
+        L->grid[0] = a->gridDimX, L->grid[1] = a->gridDimY, L->grid[2] = a->gridDimZ;
+        L->block[0] = a->blockDimX, L->block[1] = a->blockDimY, L->block[2] = a->blockDimZ;
+        L->shm = a->sharedMemBytes;
+        L->stream = a->hStream;
+        L->params = a->kernelParams;
+        L->extra = a->extra;
+        L->ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz;
+        return true;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+        const cuLaunchKernelEx_params *a = p;
+        if (!a->config)
+            return false;
+        L->config = a->config;
+        L->f = a->f;
+        L->grid[0] = a->config->gridDimX, L->grid[1] = a->config->gridDimY;
+        L->grid[2] = a->config->gridDimZ;
+        L->block[0] = a->config->blockDimX, L->block[1] = a->config->blockDimY;
+        L->block[2] = a->config->blockDimZ;
+        L->shm = a->config->sharedMemBytes;
+        L->stream = a->config->hStream;
+        L->params = a->kernelParams;
+        L->extra = a->extra;
+        L->ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz;
+        return true;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+        const cuLaunchCooperativeKernel_params *a = p;
+        L->f = a->f;
+        L->grid[0] = a->gridDimX, L->grid[1] = a->gridDimY, L->grid[2] = a->gridDimZ;
+        L->block[0] = a->blockDimX, L->block[1] = a->blockDimY, L->block[2] = a->blockDimZ;
+        L->shm = a->sharedMemBytes;
+        L->stream = a->hStream;
+        L->params = a->kernelParams;
+        L->ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+typedef struct {
+    const S_launch *launch;
+    S_checkpoint *cp;
+    char why[256];
+} S_replay;
+
+static int S_prepare(void *user, size_t i)
+{
+    (void)i;
+    S_replay *rp = user;
+    CUptiResult r = cuptiCheckpointRestore(rp->cp);
+    if (r != CUPTI_SUCCESS) {
+        const char *d = NULL;
+        (void)cuptiGetResultString(r, &d);
+        snprintf(rp->why, sizeof rp->why, "cuptiCheckpointRestore: %s (%d)", d ? d : "?", (int)r);
+        return 1;
+    }
+    return 0;
+}
+
+static int S_launch_again(void *user, size_t i)
+{
+    (void)i;
+    S_replay *rp = user;
+    CUresult r = S_relaunch(rp->launch);
+    if (r != CUDA_SUCCESS) {
+        const char *n = NULL;
+        (void)cuGetErrorName(r, &n);
+        snprintf(rp->why, sizeof rp->why, "relaunch: %s (%d)", n ? n : "?", (int)r);
+        return 1;
+    }
+    return 0;
+}
+
+static gm_value S_value(const char *name, double v)
+{
+    if (gmi_metric_sums(name) && isfinite(v) && v == floor(v) && fabs(v) < 9007199254740992.0)
+        return gm_vint((long long)v);
+    return gm_vreal(v);
+}
+
+static void S_add_run(const S_launch *L, const char *symbol, long long index, const char *range)
+{
+    gm_run *run = gm_results_add_run(&g.results);
+    run->experiment = gm_xstrdup("app");
+    run->kernel = gmi_demangle(symbol);
+    run->variant = gmi_short_name(run->kernel);
+    gm_run_set_param(run, "launch", gm_vint(index));
+    if (range)
+        gm_run_set_param(run, "range", gm_vstr(range));
+    run->has_launch = true;
+    memcpy(run->launch.grid, L->grid, sizeof L->grid);
+    memcpy(run->launch.block, L->block, sizeof L->block);
+    int stat = 0, regs = -1;
+    if (cuFuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, L->f) != CUDA_SUCCESS)
+        stat = 0;
+    if (cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, L->f) != CUDA_SUCCESS)
+        regs = -1;
+    run->launch.shared_bytes = (long long)L->shm + stat;
+    run->launch.registers = regs;
+    for (size_t m = 0; m < g.n_metrics; m++)
+        gm_run_set_metric(run, g.metrics[m], S_value(g.metrics[m], g.values[m]),
+                          gmc_session_metric_unit(g.session, m));
+    if (g.duration_index < g.n_metrics && isfinite(g.values[g.duration_index])) {
+        double ms = g.values[g.duration_index] * 1e-6;   /* ns -> ms */
+        gm_timing_set_samples(&run->timing, &ms, 1);
+        run->timing.present = true;
+        run->timing.warmup = 0;
+        run->timing.l2_flushed = g.opts.flush_l2;
+    }
+    run->check.status = GM_CHECK_NO_REFERENCE;
+    run->check.reason = gm_xstrdup("a program's output is its own; nothing to compare it with");
+    gm_run_add_note(run, "profiled inside the program: %d passes, each restoring the memory "
+                         "the launch found (CUPTI checkpoint)%s",
+                    gmc_session_passes(g.session),
+                    g.opts.flush_l2 ? ", L2 flushed before each pass" : "");
+}
+
+/* Profile the launch about to be enqueued.  Called with g.lock held and t_busy
+ * set; every CUDA call of the program is blocked behind us on this thread. */
+static void S_profile(const S_launch *L, const char *symbol, long long index, CUcontext ctx)
+{
+    if (!S_session_open(ctx)) {
+        g.status.failed++;
+        return;
+    }
+    if (g.ctx_dead || ctx != g.ctx) {
+        g.status.not_profilable++;
+        snprintf(g.status.note, sizeof g.status.note, "%s",
+                 g.ctx_dead ? "launches after the program destroyed the device's primary context "
+                              "(cudaDeviceReset) are not profiled"
+                            : "launches in a context other than the device's primary context are "
+                              "not profiled");
+        return;
+    }
+    /* The checkpoint must see the program's memory as this launch will:
+     * everything enqueued before it has finished. */
+    CUresult cr = cuCtxSynchronize();
+    if (cr != CUDA_SUCCESS) {
+        const char *n = NULL;
+        (void)cuGetErrorName(cr, &n);
+        g.status.failed++;
+        S_error("cuda", "launch %lld (%s): the program's earlier work failed (%s): not profiled",
+                index, symbol, n ? n : "?");
+        return;
+    }
+    S_checkpoint cp;
+    memset(&cp, 0, sizeof cp);
+    cp.structSize = S_CHECKPOINT_SIZE;
+    cp.ctx = ctx;
+    CUptiResult r = cuptiCheckpointSave(&cp);
+    if (r != CUPTI_SUCCESS) {
+        const char *d = NULL;
+        (void)cuptiGetResultString(r, &d);
+        g.status.failed++;
+        S_error("checkpoint", "launch %lld (%s): cannot save the program's memory "
+                "(cuptiCheckpointSave: %s), so it cannot be replayed: not profiled",
+                index, symbol, d ? d : "?");
+        return;
+    }
+    S_replay rp = {L, &cp, ""};
+    gmc_error e = {GMC_OK, ""};
+    for (size_t m = 0; m < g.n_metrics; m++)
+        g.values[m] = NAN;
+    gmc_status st = gmc_profile_batch(g.session, 1, S_prepare, S_launch_again, &rp, g.values, &e);
+    /* Whatever happened, the program's launch must find its memory as it left it. */
+    r = cuptiCheckpointRestore(&cp);
+    CUresult sr = cuCtxSynchronize();
+    (void)cuCtxSetCurrent(ctx);
+    if (r != CUPTI_SUCCESS || sr != CUDA_SUCCESS) {
+        g.stopped = true;
+        S_error("restore", "launch %lld (%s): the program's memory could not be restored after "
+                "profiling (restore %d, synchronize %d); its results may be wrong. Nothing "
+                "more is profiled", index, symbol, (int)r, (int)sr);
+    }
+    (void)cuptiCheckpointFree(&cp);
+    if (st != GMC_OK) {
+        g.status.failed++;
+        S_error(S_kind_of(st), "launch %lld (%s): %s%s%s", index, symbol, e.message,
+                rp.why[0] ? ": " : "", rp.why);
+        return;
+    }
+    char *range = S_range_path();
+    S_add_run(L, symbol, index, range);
+    free(range);
+    g.status.profiled++;
+    S_debug("profiled launch %lld %s", index, symbol);
+    if (g.results.n_runs <= 256 || g.results.n_runs % 64 == 0)
+        S_write_runs();
+    S_write_status();
+}
+
+static void S_on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    t_rt_pending = 0;   /* the runtime launch around this one reached the driver */
+    pthread_mutex_lock(&g.lock);
+    long long index = g.status.launches++;
+    S_launch L;
+    const char *symbol = cb->symbolName ? cb->symbolName : "?";
+    if (!S_describe(cbid, cb->functionParams, &L)) {
+        g.status.not_profilable++;
+        snprintf(g.status.note, sizeof g.status.note,
+                 "launches through %s are not profiled (only cuLaunchKernel, cuLaunchKernelEx, "
+                 "cuLaunchCooperativeKernel and the runtime's launches)",
+                 cb->functionName ? cb->functionName : "an old entry point");
+        goto done;
+    }
+    /* Captured into a graph: nothing runs now, and synchronizing would break the capture. */
+    CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_NONE;
+    CUresult cr = L.ptsz ? cuStreamIsCapturing_ptsz(L.stream, &cs)
+                         : cuStreamIsCapturing(L.stream, &cs);
+    if (cr != CUDA_SUCCESS || cs != CU_STREAM_CAPTURE_STATUS_NONE) {
+        g.status.not_profilable++;
+        snprintf(g.status.note, sizeof g.status.note,
+                 "kernels captured into CUDA graphs are not profiled");
+        goto done;
+    }
+    char *name = gmi_demangle(symbol);
+    gmi_decision d = gmi_filter_next(&g.filter, name);
+    bool first_refusal = d == GMI_SKIP_DONE && g.filter.limit_reached && !g.status.limit_reached;
+    S_debug("launch %lld %s: %s", index, name,
+            d == GMI_PROFILE ? "profile" : d == GMI_SKIP_FILTER ? "filtered out"
+                                         : d == GMI_SKIP_BEFORE ? "skipped" : "past the count");
+    if (d == GMI_PROFILE && !g.stopped) {
+        t_busy = 1;
+        S_profile(&L, symbol, index, cb->context);
+        t_busy = 0;
+    } else if (d == GMI_PROFILE) {
+        g.status.failed++;
+    }
+    if (first_refusal) {
+        g.status.limit_reached = true;
+        S_write_status();
+    }
+    free(name);
+done:
+    pthread_mutex_unlock(&g.lock);
+}
+
+static bool S_is_driver_launch(CUpti_CallbackId cbid)
+{
+    return cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync;
+}
+
+static const CUpti_CallbackId S_rt_launches[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
+    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
+    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
+};
+
+static void CUPTIAPI S_callback(void *user, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
+                                const void *data)
+{
+    (void)user;
+    if (dom == CUPTI_CB_DOMAIN_RESOURCE) {
+        const CUpti_ResourceData *rd = data;
+        if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING && rd && g.ctx &&
+            rd->context == g.ctx) {
+            /* The session's context is going away (cudaDeviceReset, exit): the
+             * session is left alone, not closed, and used no more. */
+            pthread_mutex_lock(&g.lock);
+            g.ctx_dead = true;
+            pthread_mutex_unlock(&g.lock);
+        }
+        return;
+    }
+    const CUpti_CallbackData *cb = data;
+    if (!cb || t_busy)
+        return;
+    if (dom == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        if (cb->callbackSite == CUPTI_API_ENTER) {
+            t_rt_pending = 1;
+        } else if (t_rt_pending) {
+            t_rt_pending = 0;
+            /* A runtime launch that succeeded without a driver launch under it. */
+            if (cb->functionReturnValue && *(const int *)cb->functionReturnValue == 0) {
+                pthread_mutex_lock(&g.lock);
+                g.status.runtime_only++;
+                snprintf(g.status.note, sizeof g.status.note,
+                         "runtime launches the driver callbacks did not show were not profiled");
+                pthread_mutex_unlock(&g.lock);
+            }
+        }
+        S_debug("runtime %s %s (cbid %u)", cb->callbackSite == CUPTI_API_ENTER ? "enter" : "exit",
+                cb->functionName ? cb->functionName : "?", (unsigned)cbid);
+        return;
+    }
+    if (dom == CUPTI_CB_DOMAIN_DRIVER_API && S_is_driver_launch(cbid) &&
+        cb->callbackSite == CUPTI_API_ENTER) {
+        S_debug("driver enter %s (cbid %u) %s", cb->functionName ? cb->functionName : "?",
+                (unsigned)cbid, cb->symbolName ? cb->symbolName : "");
+        S_on_driver_launch(cbid, cb);
+    }
+}
+
+/* ---- entry -------------------------------------------------------------------------------- */
+
+static const char *S_getenv(const char *name, void *ctx)
+{
+    (void)ctx;
+    return getenv(name);
+}
+
+/* The first CUDA process of the tree claims the directory; later ones (children
+ * of the program) leave a marker and are not profiled. */
+static bool S_claim(void)
+{
+    char *owner = S_path(GMI_FILE_OWNER);
+    int fd = open(owner, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    free(owner);
+    if (fd < 0) {
+        gm_buf b = GM_BUF_INIT;
+        gm_buf_printf(&b, "%s/other.%ld", g.opts.dir, (long)getpid());
+        int o = open(b.data, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (o >= 0)
+            close(o);
+        gm_buf_free(&b);
+        return false;
+    }
+    char pid[32];
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    ssize_t w = write(fd, pid, (size_t)n);
+    (void)w;
+    close(fd);
+    return true;
+}
+
+static bool S_subscribe(void)
+{
+    CUptiResult r = cuptiSubscribe(&g.sub, S_callback, NULL);
+    if (r != CUPTI_SUCCESS) {
+        const char *d = NULL;
+        (void)cuptiGetResultString(r, &d);
+        S_error("profiler", "cannot subscribe to CUPTI callbacks (%s)%s", d ? d : "?",
+                r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
+                    ? ": another tool (Nsight Systems, Nsight Compute, a tracer) is attached"
+                    : "");
+        return false;
+    }
+    static const CUpti_CallbackId drv[] = {
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, CUPTI_DRIVER_TRACE_CBID_cuLaunch,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid, CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
+    };
+    bool ok = true;
+    for (size_t k = 0; k < sizeof drv / sizeof drv[0]; k++)
+        ok &= cuptiEnableCallback(1, g.sub, CUPTI_CB_DOMAIN_DRIVER_API, drv[k]) == CUPTI_SUCCESS;
+    for (size_t k = 0; k < sizeof S_rt_launches / sizeof S_rt_launches[0]; k++)
+        ok &= cuptiEnableCallback(1, g.sub, CUPTI_CB_DOMAIN_RUNTIME_API, S_rt_launches[k]) ==
+              CUPTI_SUCCESS;
+    ok &= cuptiEnableCallback(1, g.sub, CUPTI_CB_DOMAIN_RESOURCE,
+                              CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) == CUPTI_SUCCESS;
+    if (!ok) {
+        S_error("profiler", "cannot enable CUPTI's launch callbacks");
+        (void)cuptiUnsubscribe(g.sub);
+        g.sub = NULL;
+        return false;
+    }
+    return true;
+}
+
+/* Called by the CUDA driver inside cuInit.  Returns 1 whatever happens: a
+ * failure here must not stop the program; it is written to the status file
+ * and said once on stderr. */
+GMI_EXPORT int InitializeInjection(void)
+{
+    static int once;
+    if (once++)
+        return 1;
+    char msg[512];
+    if (!gmi_opts_parse(S_getenv, NULL, &g.opts, msg, sizeof msg)) {
+        if (g.opts.dir) {   /* the CLI is listening: say it where it looks */
+            S_error("options", "%s", msg);
+            S_write_status();
+        } else {
+            fprintf(stderr, "gpumem-report: %s\n", msg);
+        }
+        return 1;
+    }
+    if (!S_claim())
+        return 1;
+    g.status.loaded = true;
+    g.status.pid = (long long)getpid();
+    gm_results_init(&g.results);
+    if (!gmi_filter_init(&g.filter, &g.opts, msg, sizeof msg)) {
+        S_error("options", "%s", msg);
+        S_write_status();
+        return 1;
+    }
+    g.status.limit = g.filter.count;
+    (void)S_subscribe();   /* on failure the status says why; nothing is profiled */
+    S_write_status();
+    if (atexit(S_at_exit) != 0)
+        S_error("io", "atexit failed: the last counts may be missing");
+    g.active = true;
+    S_debug("loaded in process %ld", (long)getpid());
+    return 1;
+}

@@ -1,0 +1,168 @@
+/* inject.h — profiling someone else's program: the pieces of the injection
+ * library (build/libgpumem-inject.so, collectors/inject.c) and of
+ * `gpumem-report -- PROGRAM` (reports/cmd_app.c) that touch no GPU, so
+ * tests/test_inject.c runs them on CI.
+ *
+ * How the two sides talk (all through one private directory the CLI makes):
+ *
+ *   CLI                                     program (+ the library, loaded by the
+ *                                           CUDA driver at cuInit through
+ *                                           CUDA_INJECTION64_PATH, and by NVTX
+ *                                           through NVTX_INJECTION64_PATH)
+ *   GPUMEM_REPORT_DIR=<dir> and the options
+ *   below in the environment; fork, exec ->
+ *                                           InitializeInjection: claims <dir>/owner
+ *                                           (O_EXCL: the first CUDA process of the
+ *                                           tree is the one profiled), writes
+ *                                           <dir>/status ("loaded")
+ *                                           each kernel launch: filter, profile,
+ *                                           append a run, rewrite <dir>/runs.json
+ *                                           and <dir>/status (temp + rename)
+ *                                           exit: final <dir>/status
+ *   waitpid; read status and runs.json,
+ *   group, name, write the results file
+ *   and the report; exit with the
+ *   program's status
+ *
+ * No status file means the library never ran: the program did not initialise
+ * CUDA, or the driver did not load the library.  The CLI says which it thinks.
+ */
+#ifndef GM_INJECT_H
+#define GM_INJECT_H
+
+#include "../reports/results.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Environment the CLI sets for the program. */
+#define GMI_ENV_DIR "GPUMEM_REPORT_DIR"                 /* required */
+#define GMI_ENV_METRICS "GPUMEM_REPORT_METRICS"         /* ncu-style list; unset: catalog default */
+#define GMI_ENV_KERNEL "GPUMEM_REPORT_KERNEL"           /* POSIX extended regex */
+#define GMI_ENV_LAUNCH_SKIP "GPUMEM_REPORT_LAUNCH_SKIP"
+#define GMI_ENV_LAUNCH_COUNT "GPUMEM_REPORT_LAUNCH_COUNT"
+#define GMI_ENV_CACHE_FLUSH "GPUMEM_REPORT_CACHE_FLUSH" /* 1 (default) or 0 */
+#define GMI_ENV_DEBUG "GPUMEM_REPORT_DEBUG"             /* 1: trace callbacks on stderr */
+
+/* Launches profiled when --launch-count is not given: each profiled launch
+ * costs ~15 ms plus its passes' replays, so 200 is a few seconds. */
+#define GMI_DEFAULT_LIMIT 200
+#define GMI_MAX_COUNT 100000
+
+/* Files in the directory. */
+#define GMI_FILE_OWNER "owner"
+#define GMI_FILE_STATUS "status"
+#define GMI_FILE_RUNS "runs.json"
+
+/* ---- options ------------------------------------------------------------- */
+
+typedef struct {
+    char *dir;            /* GPUMEM_REPORT_DIR */
+    char *metrics;        /* NULL: the catalog's default set */
+    char *kernel_regex;   /* NULL: every kernel */
+    long long launch_skip;
+    long long launch_count; /* -1: not given (GMI_DEFAULT_LIMIT applies) */
+    bool flush_l2;
+    bool debug;
+} gmi_opts;
+
+/* Read the options through get(name, ctx) (getenv in the library, a table in
+ * the tests).  false with msg filled (naming the variable and its value) on a
+ * bad value or a missing directory; *o is then still safe to free. */
+bool gmi_opts_parse(const char *(*get)(const char *name, void *ctx), void *ctx, gmi_opts *o,
+                    char *msg, size_t cap);
+void gmi_opts_free(gmi_opts *o);
+
+/* Compile-check a kernel filter: false with regerror's words in msg. */
+bool gmi_regex_check(const char *regex, char *msg, size_t cap);
+
+/* ---- which launches are profiled ----------------------------------------- */
+
+typedef enum {
+    GMI_PROFILE = 0,
+    GMI_SKIP_FILTER,     /* name does not match --kernel */
+    GMI_SKIP_BEFORE,     /* one of the first --launch-skip matching launches */
+    GMI_SKIP_DONE        /* --launch-count (or the default limit) already profiled */
+} gmi_decision;
+
+typedef struct {
+    void *regex;         /* compiled regex_t, NULL: all */
+    long long skip, count;  /* count: launches to profile (limit when not given) */
+    bool count_given;
+    long long seen;      /* launches offered */
+    long long matched;   /* of those, matching the filter */
+    long long chosen;    /* of those, selected for profiling */
+    bool limit_reached;  /* a matching launch was refused by the default limit */
+} gmi_filter;
+
+/* false with msg when the regex does not compile. */
+bool gmi_filter_init(gmi_filter *f, const gmi_opts *o, char *msg, size_t cap);
+void gmi_filter_free(gmi_filter *f);
+/* Decide for the next launch of kernel `name` (demangled), ncu's way: the
+ * filter first, then --launch-skip among matching launches, then at most
+ * --launch-count of them. */
+gmi_decision gmi_filter_next(gmi_filter *f, const char *name);
+
+/* ---- names ------------------------------------------------------------------ */
+
+/* The demangled name of a kernel symbol ("_Z4copyPKfPfi" -> "copy(float const*,
+ * float*, int)"); a C name or one that does not demangle is copied as is.
+ * Never NULL; caller frees. */
+char *gmi_demangle(const char *symbol);
+
+/* The function's name without parameters or return type: "void k<32>(float*)"
+ * -> "k<32>", "ns::f(int)" -> "ns::f".  Caller frees. */
+char *gmi_short_name(const char *demangled);
+
+/* ---- the status file ---------------------------------------------------------- */
+
+/* What the library tells the CLI, one "key value" line each. */
+typedef struct {
+    bool loaded;              /* the file exists and starts with the magic line */
+    long long pid;
+    long long launches;       /* kernel launches the library saw in its context */
+    long long matched, profiled;
+    long long failed;         /* selected, but profiling it failed (see error) */
+    long long not_profilable; /* graph capture, another context, after a device reset */
+    long long runtime_only;   /* runtime launches with no driver launch seen under them */
+    bool limit_reached;
+    long long limit;          /* launch count in force */
+    char error_kind[32];      /* "" | "permission" | "device" | "profiler" | "options" ... */
+    char error[1024];         /* the first error, one line */
+    char note[512];           /* e.g. why launches were not profilable */
+} gmi_status;
+
+/* Text of the status file (caller frees). */
+char *gmi_status_format(const gmi_status *s);
+/* Parse it: false (and msg) when the text is not a status file; unknown keys are
+ * ignored (a newer library), so are malformed numbers (kept 0). */
+bool gmi_status_parse(const char *text, gmi_status *s, char *msg, size_t cap);
+
+/* ---- from per-launch runs to the report's runs ------------------------------- */
+
+/* Per-launch runs as the library writes them: experiment "app", kernel =
+ * demangled name, params "launch" (int, the launch's index among all the
+ * program's launches) and "range" (string, the NVTX range path, absent when
+ * none), launch config, metrics, timing of one sample (the profiler's
+ * duration), check no-reference.
+ *
+ * gmi_group turns them into the runs of the report, in place:
+ *   each = false: launches of the same kernel with the same range, grid,
+ *     block and shared memory become one run: counts (.sum) summed, ratios and
+ *     percentages recomputed from summed parts where the catalog knows them
+ *     (sectors per request = sectors / requests, efficiency weighted by
+ *     requests) and otherwise averaged weighted by duration (percentages of
+ *     peak, hit rates, rates); timing samples are the launches' durations;
+ *     param "launches" = how many, "launch" = the first one's index.
+ *   each = true: one run per launch, as written.
+ * Then every run gets experiment = exp_id and a variant name unique within
+ * it: the innermost NVTX range, else the kernel's short name; where two runs
+ * would share one, the kernel's short name is added, then the grid and block,
+ * then "#<launch>". */
+void gmi_group(gm_results *r, bool each, const char *exp_id);
+
+/* The metric's unit-based kind for grouping: true when values of launches add
+ * up (a .sum counter that is not a rate or a percentage). */
+bool gmi_metric_sums(const char *name);
+
+#endif

@@ -1,0 +1,598 @@
+/* inject_util.c — the CPU-side pieces of profiling a program (inject.h):
+ * options from the environment, the launch filter, names, the status file,
+ * grouping launches into the report's runs.  No GPU, no CUDA call. */
+#include "inject.h"
+
+#include "../reports/buf.h"
+#include "../reports/catalog.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* libstdc++'s demangler (abi::__cxa_demangle has C linkage). */
+char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status);
+
+/* ---- options ------------------------------------------------------------- */
+
+static bool S_ll(const char *var, const char *v, long long min, long long max, long long *out,
+                 char *msg, size_t cap)
+{
+    char *end = NULL;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (!*v || *end || errno == ERANGE || x < min || x > max) {
+        snprintf(msg, cap, "%s='%.100s' is not an integer in [%lld, %lld]", var, v, min, max);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+static char *S_dup_nonempty(const char *s)
+{
+    return s && *s ? gm_xstrdup(s) : NULL;
+}
+
+bool gmi_opts_parse(const char *(*get)(const char *name, void *ctx), void *ctx, gmi_opts *o,
+                    char *msg, size_t cap)
+{
+    memset(o, 0, sizeof *o);
+    o->launch_count = -1;
+    o->flush_l2 = true;
+    o->dir = S_dup_nonempty(get(GMI_ENV_DIR, ctx));
+    o->metrics = S_dup_nonempty(get(GMI_ENV_METRICS, ctx));
+    o->kernel_regex = S_dup_nonempty(get(GMI_ENV_KERNEL, ctx));
+    if (!o->dir) {
+        snprintf(msg, cap, "%s is not set: the library was loaded outside gpumem-report "
+                           "(run `gpumem-report -- PROGRAM`)", GMI_ENV_DIR);
+        return false;
+    }
+    const char *v = get(GMI_ENV_LAUNCH_SKIP, ctx);
+    if (v && !S_ll(GMI_ENV_LAUNCH_SKIP, v, 0, 1000000000LL, &o->launch_skip, msg, cap))
+        return false;
+    v = get(GMI_ENV_LAUNCH_COUNT, ctx);
+    if (v && !S_ll(GMI_ENV_LAUNCH_COUNT, v, 1, GMI_MAX_COUNT, &o->launch_count, msg, cap))
+        return false;
+    v = get(GMI_ENV_CACHE_FLUSH, ctx);
+    if (v) {
+        if (strcmp(v, "0") && strcmp(v, "1")) {
+            snprintf(msg, cap, "%s='%.100s' is not 0 or 1", GMI_ENV_CACHE_FLUSH, v);
+            return false;
+        }
+        o->flush_l2 = v[0] == '1';
+    }
+    v = get(GMI_ENV_DEBUG, ctx);
+    o->debug = v && strcmp(v, "0") != 0 && *v;
+    if (o->kernel_regex && !gmi_regex_check(o->kernel_regex, msg, cap))
+        return false;
+    return true;
+}
+
+void gmi_opts_free(gmi_opts *o)
+{
+    if (!o)
+        return;
+    free(o->dir);
+    free(o->metrics);
+    free(o->kernel_regex);
+    memset(o, 0, sizeof *o);
+}
+
+/* ---- the filter ---------------------------------------------------------- */
+
+static bool S_regcomp(regex_t *re, const char *regex, char *msg, size_t cap)
+{
+    int rc = regcomp(re, regex, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char why[256];
+        regerror(rc, re, why, sizeof why);
+        snprintf(msg, cap, "--kernel '%.200s': %s", regex, why);
+        return false;
+    }
+    return true;
+}
+
+bool gmi_regex_check(const char *regex, char *msg, size_t cap)
+{
+    regex_t re;
+    if (!S_regcomp(&re, regex, msg, cap))
+        return false;
+    regfree(&re);
+    return true;
+}
+
+bool gmi_filter_init(gmi_filter *f, const gmi_opts *o, char *msg, size_t cap)
+{
+    memset(f, 0, sizeof *f);
+    f->skip = o->launch_skip;
+    f->count_given = o->launch_count >= 0;
+    f->count = f->count_given ? o->launch_count : GMI_DEFAULT_LIMIT;
+    if (o->kernel_regex) {
+        regex_t *re = gm_xmalloc(sizeof *re);
+        if (!S_regcomp(re, o->kernel_regex, msg, cap)) {
+            free(re);
+            return false;
+        }
+        f->regex = re;
+    }
+    return true;
+}
+
+void gmi_filter_free(gmi_filter *f)
+{
+    if (f && f->regex) {
+        regfree(f->regex);
+        free(f->regex);
+        f->regex = NULL;
+    }
+}
+
+gmi_decision gmi_filter_next(gmi_filter *f, const char *name)
+{
+    f->seen++;
+    if (f->regex && regexec(f->regex, name ? name : "", 0, NULL, 0) != 0)
+        return GMI_SKIP_FILTER;
+    long long k = f->matched++;
+    if (k < f->skip)
+        return GMI_SKIP_BEFORE;
+    if (f->chosen >= f->count) {
+        if (!f->count_given)
+            f->limit_reached = true;
+        return GMI_SKIP_DONE;
+    }
+    f->chosen++;
+    return GMI_PROFILE;
+}
+
+/* ---- names --------------------------------------------------------------- */
+
+char *gmi_demangle(const char *symbol)
+{
+    if (!symbol)
+        return gm_xstrdup("?");
+    if (strncmp(symbol, "_Z", 2) == 0) {
+        int status = -1;
+        char *d = __cxa_demangle(symbol, NULL, NULL, &status);
+        if (status == 0 && d) {
+            char *out = gm_xstrdup(d);
+            free(d);
+            return out;
+        }
+        free(d);
+    }
+    return gm_xstrdup(symbol);
+}
+
+char *gmi_short_name(const char *demangled)
+{
+    const char *s = demangled ? demangled : "";
+    size_t n = strlen(s), open = n;
+    int depth = 0;
+    /* the parameter list: the first '(' outside template arguments */
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '<')
+            depth++;
+        else if (s[i] == '>' && depth > 0)
+            depth--;
+        else if (s[i] == '(' && depth == 0) {
+            open = i;
+            break;
+        }
+    }
+    /* a return type before the name (templates): the last space outside <> */
+    size_t start = 0;
+    depth = 0;
+    for (size_t i = 0; i < open; i++) {
+        if (s[i] == '<')
+            depth++;
+        else if (s[i] == '>' && depth > 0)
+            depth--;
+        else if (s[i] == ' ' && depth == 0)
+            start = i + 1;
+    }
+    if (start >= open)
+        start = 0;
+    char *out = gm_xmalloc(open - start + 1);
+    memcpy(out, s + start, open - start);
+    out[open - start] = '\0';
+    return out;
+}
+
+/* ---- the status file ----------------------------------------------------------- */
+
+#define S_MAGIC "gpumem-report-inject 1"
+
+/* One line of text: control characters become spaces. */
+static void S_line(gm_buf *b, const char *key, const char *v)
+{
+    gm_buf_printf(b, "%s ", key);
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+        gm_buf_putc(b, *p < 0x20 || *p == 0x7f ? ' ' : (char)*p);
+    gm_buf_putc(b, '\n');
+}
+
+char *gmi_status_format(const gmi_status *s)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_printf(&b, "%s\n", S_MAGIC);
+    gm_buf_printf(&b, "pid %lld\nlaunches %lld\nmatched %lld\nprofiled %lld\nfailed %lld\n"
+                      "not_profilable %lld\nruntime_only %lld\nlimit_reached %d\nlimit %lld\n",
+                  s->pid, s->launches, s->matched, s->profiled, s->failed, s->not_profilable,
+                  s->runtime_only, s->limit_reached ? 1 : 0, s->limit);
+    if (s->error_kind[0])
+        S_line(&b, "error_kind", s->error_kind);
+    if (s->error[0])
+        S_line(&b, "error", s->error);
+    if (s->note[0])
+        S_line(&b, "note", s->note);
+    return gm_buf_detach(&b);
+}
+
+/* Copy at most cap - 1 bytes and terminate. */
+static void S_copy(char *dst, size_t cap, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+bool gmi_status_parse(const char *text, gmi_status *s, char *msg, size_t cap)
+{
+    memset(s, 0, sizeof *s);
+    size_t ml = strlen(S_MAGIC);
+    if (!text || strncmp(text, S_MAGIC, ml) != 0 || (text[ml] != '\n' && text[ml] != '\0')) {
+        snprintf(msg, cap, "not a status file of this version (expected the first line '%s')",
+                 S_MAGIC);
+        return false;
+    }
+    static const struct {
+        const char *key;
+        size_t off;
+    } nums[] = {
+        {"pid", offsetof(gmi_status, pid)},
+        {"launches", offsetof(gmi_status, launches)},
+        {"matched", offsetof(gmi_status, matched)},
+        {"profiled", offsetof(gmi_status, profiled)},
+        {"failed", offsetof(gmi_status, failed)},
+        {"not_profilable", offsetof(gmi_status, not_profilable)},
+        {"runtime_only", offsetof(gmi_status, runtime_only)},
+        {"limit", offsetof(gmi_status, limit)},
+    };
+    s->loaded = true;
+    for (const char *p = strchr(text, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
+        const char *line = p + 1, *eol = strchr(line, '\n');
+        size_t len = eol ? (size_t)(eol - line) : strlen(line);
+        const char *sp = memchr(line, ' ', len);
+        if (!sp)
+            continue;
+        size_t kl = (size_t)(sp - line), vl = len - kl - 1;
+        char val[1024];
+        snprintf(val, sizeof val, "%.*s", (int)(vl < sizeof val ? vl : sizeof val - 1), sp + 1);
+        for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
+            if (strlen(nums[k].key) == kl && strncmp(line, nums[k].key, kl) == 0) {
+                char *end = NULL;
+                long long x = strtoll(val, &end, 10);
+                if (end != val && *end == '\0')
+                    *(long long *)((char *)s + nums[k].off) = x;
+            }
+        if (kl == 13 && strncmp(line, "limit_reached", kl) == 0)
+            s->limit_reached = strcmp(val, "1") == 0;
+        else if (kl == 10 && strncmp(line, "error_kind", kl) == 0)
+            S_copy(s->error_kind, sizeof s->error_kind, val);
+        else if (kl == 5 && strncmp(line, "error", kl) == 0)
+            S_copy(s->error, sizeof s->error, val);
+        else if (kl == 4 && strncmp(line, "note", kl) == 0)
+            S_copy(s->note, sizeof s->note, val);
+    }
+    return true;
+}
+
+/* ---- grouping -------------------------------------------------------------------- */
+
+bool gmi_metric_sums(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 4 && strcmp(name + n - 4, ".sum") == 0 && !strstr(name, "pct") &&
+           !strstr(name, "per_second");
+}
+
+static const char *S_range(const gm_run *run)
+{
+    const gm_param *p = gm_run_param(run, "range");
+    return p && p->value.kind == GM_V_STR ? p->value.s : NULL;
+}
+
+static long long S_launch(const gm_run *run)
+{
+    const gm_param *p = gm_run_param(run, "launch");
+    return p && p->value.kind == GM_V_INT ? p->value.i : -1;
+}
+
+static bool S_streq0(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static bool S_same_group(const gm_run *a, const gm_run *b)
+{
+    if (!S_streq0(a->kernel, b->kernel) || !S_streq0(S_range(a), S_range(b)) ||
+        a->has_launch != b->has_launch)
+        return false;
+    if (!a->has_launch)
+        return true;
+    return memcmp(a->launch.grid, b->launch.grid, sizeof a->launch.grid) == 0 &&
+           memcmp(a->launch.block, b->launch.block, sizeof a->launch.block) == 0 &&
+           a->launch.shared_bytes == b->launch.shared_bytes;
+}
+
+/* Sum of metric `name` over runs; NaN when any run lacks it. */
+static double S_sum(gm_run *const *runs, size_t n, const char *name, bool *all_int)
+{
+    double s = 0;
+    if (all_int)
+        *all_int = true;
+    for (size_t i = 0; i < n; i++) {
+        const gm_metric *m = gm_run_metric(runs[i], name);
+        if (!m || !gm_value_present(&m->value))
+            return NAN;
+        if (all_int && m->value.kind != GM_V_INT)
+            *all_int = false;
+        s += gm_value_num(&m->value);
+    }
+    return s;
+}
+
+/* Mean of `name` weighted by metric `weight` (NULL or absent somewhere: plain mean). */
+static double S_wmean(gm_run *const *runs, size_t n, const char *name, const char *weight)
+{
+    double sw = 0, swx = 0, sx = 0;
+    bool weighted = weight != NULL;
+    for (size_t i = 0; i < n; i++) {
+        double x = gm_run_metric_num(runs[i], name);
+        if (isnan(x))
+            return NAN;
+        sx += x;
+        double w = weighted ? gm_run_metric_num(runs[i], weight) : NAN;
+        if (isnan(w) || w < 0)
+            weighted = false;
+        sw += w;
+        swx += w * x;
+    }
+    if (weighted && sw > 0)
+        return swx / sw;
+    return sx / (double)n;
+}
+
+/* The group's value of one metric (docs: inject.h, gmi_group). */
+static gm_value S_group_value(gm_run *const *runs, size_t n, const char *name)
+{
+    static const struct {
+        const char *ratio, *num, *den;
+    } exact[] = {
+        {GM_M_LD_SPR, GM_M_LD_SECTORS, GM_M_LD_REQUESTS},
+        {GM_M_ST_SPR, GM_M_ST_SECTORS, GM_M_ST_REQUESTS},
+    };
+    static const struct {
+        const char *pct, *weight;
+    } by[] = {
+        {GM_M_LD_EFF, GM_M_LD_SECTORS},  /* bytes used / bytes in sectors: weight by sectors */
+        {GM_M_ST_EFF, GM_M_ST_SECTORS},
+    };
+    if (gmi_metric_sums(name)) {
+        bool all_int;
+        double s = S_sum(runs, n, name, &all_int);
+        if (isnan(s))
+            return gm_vabsent();
+        return all_int && fabs(s) < 9e15 ? gm_vint((long long)llround(s)) : gm_vreal(s);
+    }
+    for (size_t k = 0; k < sizeof exact / sizeof exact[0]; k++)
+        if (strcmp(name, exact[k].ratio) == 0) {
+            double a = S_sum(runs, n, exact[k].num, NULL), b = S_sum(runs, n, exact[k].den, NULL);
+            if (!isnan(a) && !isnan(b))
+                return b > 0 ? gm_vreal(a / b) : gm_vreal(0.0);
+        }
+    const char *weight = GM_M_DURATION;
+    for (size_t k = 0; k < sizeof by / sizeof by[0]; k++)
+        if (strcmp(name, by[k].pct) == 0)
+            weight = by[k].weight;
+    return gm_vreal(S_wmean(runs, n, name, weight));
+}
+
+static void S_move_run(gm_run *dst, gm_run *src)
+{
+    *dst = *src;
+    memset(src, 0, sizeof *src);
+}
+
+/* Free a run's owned memory through a one-run results (the model has no
+ * per-run free). */
+static void S_run_free(gm_run *run)
+{
+    gm_results tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.runs = gm_xmalloc(sizeof *tmp.runs);
+    S_move_run(&tmp.runs[0], run);
+    tmp.n_runs = 1;
+    gm_results_free(&tmp);
+}
+
+static void S_merge(gm_run *into, gm_run *const *runs, size_t n)
+{
+    /* metrics: the first run's names, in its order; every value computed
+     * before any is replaced (into is runs[0]) */
+    gm_value *v = gm_xcalloc(into->n_metrics ? into->n_metrics : 1, sizeof *v);
+    for (size_t m = 0; m < into->n_metrics; m++)
+        v[m] = S_group_value(runs, n, into->metrics[m].name);
+    for (size_t m = 0; m < into->n_metrics; m++) {
+        gm_metric *mm = &into->metrics[m];
+        if (mm->value.kind == GM_V_STR)
+            free(mm->value.s);
+        mm->value = v[m];
+    }
+    free(v);
+    double *ms = gm_xcalloc(n, sizeof *ms);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < runs[i]->timing.n; j++) {
+            ms = gm_xrealloc(ms, (k + 1) * sizeof *ms);
+            ms[k++] = runs[i]->timing.samples[j];
+        }
+    if (k) {
+        bool flushed = into->timing.l2_flushed;
+        free(into->timing.samples);
+        into->timing.samples = NULL;
+        gm_timing_set_samples(&into->timing, ms, k);
+        into->timing.present = true;
+        into->timing.l2_flushed = flushed;
+    }
+    free(ms);
+    gm_buf idx = GM_BUF_INIT;
+    for (size_t i = 0; i < n && i < 8; i++)
+        gm_buf_printf(&idx, "%s%lld", i ? ", " : "", S_launch(runs[i]));
+    if (n > 8)
+        gm_buf_puts(&idx, ", ...");
+    gm_run_add_note(into, "%zu launches of this kernel with this configuration (launches %s of "
+                          "the program): counts summed, sectors per request and efficiencies "
+                          "from the summed counts, rates and percentages weighted by duration; "
+                          "the time is per launch",
+                    n, idx.data);
+    gm_buf_free(&idx);
+}
+
+/* Name of run i at detail level lvl (0: range or kernel, 1: + kernel, 2: + grid
+ * and block, 3: + launch index). */
+static char *S_name(const gm_run *run, int lvl)
+{
+    gm_buf b = GM_BUF_INIT;
+    const char *range = S_range(run);
+    char *kshort = gmi_short_name(run->kernel ? run->kernel : "?");
+    if (range) {
+        const char *leaf = strrchr(range, '/');
+        gm_buf_puts(&b, leaf && leaf[1] ? leaf + 1 : range);
+        if (lvl >= 1) {
+            gm_buf_puts(&b, ": ");
+            gm_buf_puts(&b, kshort);
+        }
+    } else {
+        gm_buf_puts(&b, kshort);
+    }
+    if (lvl >= 2 && run->has_launch)
+        gm_buf_printf(&b, " %ux%ux%u/%ux%ux%u", run->launch.grid[0], run->launch.grid[1],
+                      run->launch.grid[2], run->launch.block[0], run->launch.block[1],
+                      run->launch.block[2]);
+    if (lvl >= 3)
+        gm_buf_printf(&b, " #%lld", S_launch(run));
+    free(kshort);
+    gm_buf_puts(&b, "");
+    return gm_buf_detach(&b);
+}
+
+static void S_name_variants(gm_results *r)
+{
+    size_t n = r->n_runs;
+    int *lvl = gm_xcalloc(n ? n : 1, sizeof *lvl);
+    char **names = gm_xcalloc(n ? n : 1, sizeof *names);
+    for (bool again = true; again;) {
+        again = false;
+        for (size_t i = 0; i < n; i++) {
+            free(names[i]);
+            names[i] = S_name(&r->runs[i], lvl[i]);
+        }
+        for (size_t i = 0; i < n; i++) {
+            bool dup = false;
+            for (size_t j = 0; j < n; j++)
+                if (j != i && strcmp(names[i], names[j]) == 0)
+                    dup = true;
+            if (dup && lvl[i] < 3) {
+                lvl[i]++;
+                again = true;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(r->runs[i].variant);
+        r->runs[i].variant = names[i];
+    }
+    free(names);
+    free(lvl);
+}
+
+void gmi_group(gm_results *r, bool each, const char *exp_id)
+{
+    if (!each && r->n_runs > 1) {
+        size_t n = r->n_runs, kept = 0;
+        bool *used = gm_xcalloc(n, sizeof *used);
+        gm_run **members = gm_xcalloc(n, sizeof *members);
+        gm_run *out = gm_xcalloc(n, sizeof *out);
+        for (size_t i = 0; i < n; i++) {
+            if (used[i])
+                continue;
+            size_t m = 0;
+            for (size_t j = i; j < n; j++)
+                if (!used[j] && S_same_group(&r->runs[i], &r->runs[j])) {
+                    used[j] = true;
+                    members[m++] = &r->runs[j];
+                }
+            S_move_run(&out[kept], &r->runs[i]);
+            members[0] = &out[kept];
+            if (m > 1)
+                S_merge(&out[kept], members, m);
+            for (size_t k = 1; k < m; k++)
+                S_run_free(members[k]);
+            kept++;
+        }
+        free(r->runs);
+        r->runs = out;
+        r->n_runs = kept;
+        free(used);
+        free(members);
+    }
+    for (size_t i = 0; i < r->n_runs; i++) {
+        free(r->runs[i].experiment);
+        r->runs[i].experiment = gm_xstrdup(exp_id);
+    }
+    /* one experiment, the program; the caller writes its title and summary */
+    for (size_t i = 0; i < r->n_experiments; i++) {
+        gm_experiment *e = &r->experiments[i];
+        free(e->id);
+        free(e->title);
+        free(e->summary);
+        free(e->source);
+        free(e->sweep_param);
+        free(e->series_param);
+        free(e->baseline_variant);
+    }
+    free(r->experiments);
+    r->experiments = NULL;
+    r->n_experiments = 0;
+    gm_experiment *e = gm_results_add_experiment(r);
+    e->id = gm_xstrdup(exp_id);
+    e->title = gm_xstrdup(exp_id);
+    S_name_variants(r);
+    /* The launch index and the range are in the variant's name and the notes;
+     * as parameters they would differ from run to run and every label would
+     * repeat them. */
+    for (size_t i = 0; i < r->n_runs; i++) {
+        gm_run *run = &r->runs[i];
+        const char *range = S_range(run);
+        if (range)
+            gm_run_add_note(run, "NVTX range: %s", range);
+        if (run->timing.n <= 1 && S_launch(run) >= 0)
+            gm_run_add_note(run, "launch %lld of the program", S_launch(run));
+        for (size_t k = 0; k < run->n_params; k++) {
+            free(run->params[k].name);
+            if (run->params[k].value.kind == GM_V_STR)
+                free(run->params[k].value.s);
+        }
+        free(run->params);
+        run->params = NULL;
+        run->n_params = 0;
+    }
+}

@@ -1,0 +1,715 @@
+/* gpumem-report -- PROGRAM [ARGS...]: profile someone else's program.
+ *
+ *   gpumem-report [--out report.html] [--json run.json] [OPTIONS] -- PROGRAM [ARGS...]
+ *   gpumem-report collect --json run.json [OPTIONS] -- PROGRAM [ARGS...]
+ *
+ * Runs PROGRAM unchanged with the injection library (collectors/inject.c,
+ * build/libgpumem-inject.so) loaded by the CUDA driver, reads back what the
+ * library wrote into a private directory (protocol: collectors/inject.h),
+ * groups and names the launches, writes the results file and the report.
+ * The program's stdin, stdout and stderr are its own; its exit status is
+ * passed on (a program killed by signal S gives 128 + S, as a shell does).
+ * When the program exits 0: 0 with a report, 1 when nothing could be
+ * profiled for a reason the output gives, 2 when it cannot run here (no such
+ * program, no GPU, counters not permitted, the library was not loaded).
+ */
+#include "buf.h"
+#include "cli.h"
+#include "results.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef GM_HAVE_CUDA
+#include "../collectors/gm_collector.h"
+#include "../collectors/inject.h"
+#include "gm_version.h"
+#include "render.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef GM_LIBDIR
+#define GM_LIBDIR "/usr/local/lib/gpumem-report"
+#endif
+#define S_LIBNAME "libgpumem-inject.so"
+
+typedef struct {
+    bool main_job;
+    const char *out, *json, *format, *metrics, *kernel, *template_path, *gnuplot;
+    long long launch_skip, launch_count;
+    bool each, no_cache_flush, quiet, timestamp, debug;
+    char **prog_argv;         /* PROGRAM ARGS..., NULL-terminated (points into argv) */
+} S_opts;
+
+static void S_usage(FILE *f, bool main_job)
+{
+    if (main_job)
+        fputs("usage: gpumem-report [--out report.html|report.md] [OPTIONS] -- PROGRAM [ARGS...]\n"
+              "Runs PROGRAM, unchanged, and measures the memory counters of its kernel launches\n"
+              "(a CUDA injection library the driver loads); writes the results file and the\n"
+              "report.  The program's output and exit status are its own.\n\n"
+              "  --out FILE          the report; .html or .md (default report.html)\n"
+              "  --json FILE         the results file (default: the report's name with .json)\n"
+              "  --format md|html    override the format the extension implies\n",
+              f);
+    else
+        fputs("usage: gpumem-report collect --json run.json [OPTIONS] -- PROGRAM [ARGS...]\n"
+              "Runs PROGRAM, unchanged, measures its kernel launches, writes the results file.\n\n"
+              "  --json FILE         the results file (required)\n",
+              f);
+    fputs("  --kernel REGEX      profile only kernels whose demangled name matches this POSIX\n"
+          "                      extended regex (like ncu --kernel-name regex:...)\n"
+          "  --launch-skip N     skip the first N matching launches\n"
+          "  --launch-count N    profile N matching launches (default: every one, up to 200)\n"
+          "  --launches grouped|each\n"
+          "                      grouped (default): launches of one kernel with one NVTX range\n"
+          "                      and launch configuration are one run, counts summed;\n"
+          "                      each: one run per launch\n"
+          "  --metrics LIST      ncu-style comma-separated metric names\n"
+          "                      (default: the report's set, `gpumem-report list --metrics`)\n"
+          "  --no-cache-flush    do not flush L2 before each profiled pass\n"
+          "  --quiet             no progress on stderr\n",
+          f);
+    if (main_job)
+        fputs("  --timestamp         show when the run was taken in the report\n"
+              "  --template FILE     HTML template (default: the installed report.html)\n"
+              "  --gnuplot PROGRAM   gnuplot to run (default: gnuplot on PATH)\n",
+              f);
+    fputs("  --help              this text\n\n"
+          "Each launch is replayed once per profiler pass, its memory restored in between, so\n"
+          "the program computes what it computes without the tool; it runs slower.  Exit\n"
+          "status: the program's when it is not 0; else 0 done, 1 nothing could be profiled,\n"
+          "2 cannot run here (no such program, no GPU, counters not permitted).\n",
+          f);
+}
+
+/* 0 ok, 1 help printed, 2 error printed */
+static int S_parse(int argc, char **argv, S_opts *o)
+{
+    o->launch_skip = -1;
+    o->launch_count = -1;
+    int i = 1;
+    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool needs = strcmp(a, "--out") == 0 || strcmp(a, "--json") == 0 ||
+                     strcmp(a, "--format") == 0 || strcmp(a, "--metrics") == 0 ||
+                     strcmp(a, "--kernel") == 0 || strcmp(a, "--launch-skip") == 0 ||
+                     strcmp(a, "--launch-count") == 0 || strcmp(a, "--launches") == 0 ||
+                     strcmp(a, "--template") == 0 || strcmp(a, "--gnuplot") == 0;
+        if (needs && (!v || strcmp(v, "--") == 0)) {
+            gm_cli_error("%s needs a value", a);
+            return 2;
+        }
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            S_usage(stdout, o->main_job);
+            return 1;
+        } else if (o->main_job && strcmp(a, "--out") == 0) {
+            o->out = argv[++i];
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = argv[++i];
+        } else if (o->main_job && strcmp(a, "--format") == 0) {
+            if (strcmp(v, "md") && strcmp(v, "html")) {
+                gm_cli_error("--format: '%s' is not md or html", v);
+                return 2;
+            }
+            o->format = argv[++i];
+        } else if (strcmp(a, "--metrics") == 0) {
+            o->metrics = argv[++i];
+        } else if (strcmp(a, "--kernel") == 0) {
+            o->kernel = argv[++i];
+        } else if (strcmp(a, "--launch-skip") == 0) {
+            if (!gm_cli_int(a, argv[++i], 0, 1000000000LL, &o->launch_skip))
+                return 2;
+        } else if (strcmp(a, "--launch-count") == 0) {
+            if (!gm_cli_int(a, argv[++i], 1, GMI_MAX_COUNT, &o->launch_count))
+                return 2;
+        } else if (strcmp(a, "--launches") == 0) {
+            if (strcmp(v, "grouped") && strcmp(v, "each")) {
+                gm_cli_error("--launches: '%s' is not grouped or each", v);
+                return 2;
+            }
+            o->each = strcmp(argv[++i], "each") == 0;
+        } else if (strcmp(a, "--no-cache-flush") == 0) {
+            o->no_cache_flush = true;
+        } else if (strcmp(a, "--quiet") == 0) {
+            o->quiet = true;
+        } else if (o->main_job && strcmp(a, "--timestamp") == 0) {
+            o->timestamp = true;
+        } else if (o->main_job && strcmp(a, "--template") == 0) {
+            o->template_path = argv[++i];
+        } else if (o->main_job && strcmp(a, "--gnuplot") == 0) {
+            o->gnuplot = argv[++i];
+        } else {
+            gm_cli_error("unknown option '%s' before -- (see --help); the suite's options "
+                         "(--only, --quick, ...) do not apply to a program", a);
+            return 2;
+        }
+    }
+    if (i >= argc - 1) {
+        gm_cli_error("no program after --: gpumem-report [OPTIONS] -- PROGRAM [ARGS...]");
+        return 2;
+    }
+    o->prog_argv = argv + i + 1;
+    if (o->main_job && !o->out)
+        o->out = "report.html";
+    if (!o->main_job && !o->json) {
+        gm_cli_error("collect: --json FILE is required");
+        return 2;
+    }
+    return 0;
+}
+
+static double S_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The program as execv needs it: a path with a slash as given, else the first
+ * executable regular file of that name on PATH.  NULL with a message printed. */
+static char *S_find_program(const char *name)
+{
+    struct stat st;
+    if (strchr(name, '/')) {
+        if (stat(name, &st) != 0) {
+            gm_cli_error("cannot run '%s': %s", name, strerror(errno));
+            return NULL;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            gm_cli_error("cannot run '%s': it is a directory", name);
+            return NULL;
+        }
+        if (access(name, X_OK) != 0) {
+            gm_cli_error("cannot run '%s': not executable (%s)", name, strerror(errno));
+            return NULL;
+        }
+        return gm_xstrdup(name);
+    }
+    const char *path = getenv("PATH");
+    char *copy = gm_xstrdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
+    char *found = NULL;
+    for (char *save = NULL, *d = strtok_r(copy, ":", &save); d && !found;
+         d = strtok_r(NULL, ":", &save)) {
+        gm_buf b = GM_BUF_INIT;
+        gm_buf_printf(&b, "%s/%s", *d ? d : ".", name);
+        if (stat(b.data, &st) == 0 && S_ISREG(st.st_mode) && access(b.data, X_OK) == 0)
+            found = gm_buf_detach(&b);
+        else
+            gm_buf_free(&b);
+    }
+    free(copy);
+    if (!found)
+        gm_cli_error("cannot run '%s': no such program on PATH", name);
+    return found;
+}
+
+static bool S_file_ok(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0;
+}
+
+/* The injection library: $GPUMEM_REPORT_INJECT, beside the binary (the build
+ * tree), <bin>/../lib/gpumem-report (an install), GM_LIBDIR.  An absolute path. */
+static char *S_find_library(const char *exe)
+{
+    const char *env = getenv("GPUMEM_REPORT_INJECT");
+    gm_buf tried = GM_BUF_INIT;
+    char *cand[4] = {NULL, NULL, NULL, NULL};
+    size_t n = 0;
+    if (env && *env)
+        cand[n++] = gm_xstrdup(env);
+    if (exe) {
+        char *dir = gm_xstrdup(exe);
+        char *slash = strrchr(dir, '/');
+        if (slash) {
+            *slash = '\0';
+            gm_buf b = GM_BUF_INIT;
+            gm_buf_printf(&b, "%s/%s", dir, S_LIBNAME);
+            cand[n++] = gm_buf_detach(&b);
+            gm_buf_printf(&b, "%s/../lib/gpumem-report/%s", dir, S_LIBNAME);
+            cand[n++] = gm_buf_detach(&b);
+        }
+        free(dir);
+    }
+    cand[n++] = gm_xstrdup(GM_LIBDIR "/" S_LIBNAME);
+    char *found = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!found && S_file_ok(cand[i])) {
+            char real[PATH_MAX];
+            found = gm_xstrdup(realpath(cand[i], real) ? real : cand[i]);
+        }
+        gm_buf_printf(&tried, "%s    %s", i ? "\n" : "", cand[i]);
+        free(cand[i]);
+    }
+    if (!found)
+        gm_cli_error("cannot find the injection library %s; looked at:\n%s\n"
+                     "  (build it with `make`, or set GPUMEM_REPORT_INJECT to its path)",
+                     S_LIBNAME, tried.data);
+    gm_buf_free(&tried);
+    return found;
+}
+
+static char *S_join(const char *dir, const char *name)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_printf(&b, "%s/%s", dir, name);
+    return gm_buf_detach(&b);
+}
+
+static char *S_read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    gm_buf b = GM_BUF_INIT;
+    char chunk[4096];
+    size_t k;
+    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
+        gm_buf_put(&b, chunk, k);
+    fclose(f);
+    gm_buf_puts(&b, "");
+    return gm_buf_detach(&b);
+}
+
+/* Remove the private directory and what the library left in it. */
+static void S_rmdir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        for (struct dirent *e; (e = readdir(d));) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            char *p = S_join(dir, e->d_name);
+            (void)unlink(p);
+            free(p);
+        }
+        closedir(d);
+    }
+    (void)rmdir(dir);
+}
+
+/* Other CUDA processes of the program's tree (they found the directory
+ * claimed): how many left a marker. */
+static size_t S_count_others(const char *dir)
+{
+    size_t n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strncmp(e->d_name, "other.", 6) == 0;
+    closedir(d);
+    return n;
+}
+
+/* Does the file mention the CUDA driver or runtime library?  Used only to word
+ * the message when the library never ran. */
+static bool S_mentions_cuda(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    static const char *const pats[] = {"libcuda", "cudaLaunch", "cuLaunch"};
+    char buf[65536 + 16];
+    size_t keep = 0, k;
+    bool hit = false;
+    while (!hit && (k = fread(buf + keep, 1, sizeof buf - keep - 1, f)) > 0) {
+        size_t n = keep + k;
+        for (size_t p = 0; p < sizeof pats / sizeof pats[0] && !hit; p++) {
+            size_t pl = strlen(pats[p]);
+            for (size_t i = 0; i + pl <= n && !hit; i++)
+                hit = memcmp(buf + i, pats[p], pl) == 0;
+        }
+        keep = n < 15 ? n : 15;
+        memmove(buf, buf + n - keep, keep);
+    }
+    fclose(f);
+    return hit;
+}
+
+static void S_setenv(const char *name, const char *value)
+{
+    if (value)
+        setenv(name, value, 1);
+    else
+        unsetenv(name);
+}
+
+/* Run the program; its exit status as a shell gives it (128 + signal), or -1
+ * when it could not be started (message printed). */
+static int S_run(const S_opts *o, const char *prog, const char *lib, const char *dir)
+{
+    char num[32];
+    /* The child's environment: set here, in the parent, before fork, and
+     * removed after: the parent calls nothing that reads them. */
+    S_setenv("CUDA_INJECTION64_PATH", lib);
+    S_setenv("NVTX_INJECTION64_PATH", lib);
+    S_setenv(GMI_ENV_DIR, dir);
+    S_setenv(GMI_ENV_METRICS, o->metrics);
+    S_setenv(GMI_ENV_KERNEL, o->kernel);
+    snprintf(num, sizeof num, "%lld", o->launch_skip);
+    S_setenv(GMI_ENV_LAUNCH_SKIP, o->launch_skip >= 0 ? num : NULL);
+    char cnt[32];
+    snprintf(cnt, sizeof cnt, "%lld", o->launch_count);
+    S_setenv(GMI_ENV_LAUNCH_COUNT, o->launch_count >= 0 ? cnt : NULL);
+    S_setenv(GMI_ENV_CACHE_FLUSH, o->no_cache_flush ? "0" : "1");
+    /* GPUMEM_REPORT_DEBUG passes through as the user set it. */
+
+    /* exec failure is told through a close-on-exec pipe: nothing read means
+     * the program started */
+    int pfd[2];
+    if (pipe(pfd) != 0) {
+        gm_cli_error("cannot start '%s': pipe: %s", prog, strerror(errno));
+        return -1;
+    }
+    (void)fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
+    (void)fcntl(pfd[1], F_SETFD, FD_CLOEXEC);
+    fflush(NULL);
+    struct sigaction ign, old_int, old_quit;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGQUIT, &ign, &old_quit);
+    pid_t pid = fork();
+    if (pid == 0) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGQUIT, &old_quit, NULL);
+        execv(prog, o->prog_argv);
+        int e = errno;
+        ssize_t w = write(pfd[1], &e, sizeof e);
+        (void)w;
+        _exit(127);
+    }
+    close(pfd[1]);
+    int rc = -1;
+    if (pid < 0) {
+        gm_cli_error("cannot start '%s': fork: %s", prog, strerror(errno));
+    } else {
+        int e = 0;
+        ssize_t got;
+        while ((got = read(pfd[0], &e, sizeof e)) < 0 && errno == EINTR)
+            ;
+        int ws = 0;
+        pid_t w;
+        while ((w = waitpid(pid, &ws, 0)) < 0 && errno == EINTR)
+            ;
+        if (got == (ssize_t)sizeof e)
+            gm_cli_error("cannot run '%s': %s", prog, strerror(e));
+        else if (w < 0)
+            gm_cli_error("waiting for '%s': %s", prog, strerror(errno));
+        else if (WIFEXITED(ws))
+            rc = WEXITSTATUS(ws);
+        else if (WIFSIGNALED(ws))
+            rc = 128 + WTERMSIG(ws);
+    }
+    close(pfd[0]);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    static const char *const vars[] = {"CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH",
+                                       GMI_ENV_DIR, GMI_ENV_METRICS, GMI_ENV_KERNEL,
+                                       GMI_ENV_LAUNCH_SKIP, GMI_ENV_LAUNCH_COUNT,
+                                       GMI_ENV_CACHE_FLUSH};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        unsetenv(vars[i]);
+    return rc;
+}
+
+static char *S_default_json_path(const char *out)
+{
+    const char *dot = strrchr(out, '.');
+    const char *slash = strrchr(out, '/');
+    size_t stem = (dot && (!slash || dot > slash)) ? (size_t)(dot - out) : strlen(out);
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_put(&b, out, stem);
+    gm_buf_puts(&b, ".json");
+    return gm_buf_detach(&b);
+}
+
+static const char *S_basename(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s && s[1] ? s + 1 : p;
+}
+
+/* The experiment the runs belong to: the program, what was profiled of it. */
+static void S_describe(gm_results *r, const S_opts *o, const gmi_status *st, size_t others)
+{
+    const char *name = S_basename(o->prog_argv[0]);
+    gm_experiment *e = (gm_experiment *)gm_results_experiment(r, name);
+    if (!e) {   /* gmi_group made it */
+        e = gm_results_add_experiment(r);
+        e->id = gm_xstrdup(name);
+    }
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_printf(&b, "Kernels of %s", name);
+    free(e->title);
+    e->title = gm_buf_detach(&b);
+    gm_buf_puts(&b, "The kernel launches of `");
+    for (char **a = o->prog_argv; *a; a++) {
+        /* the command as typed, backquotes dropped so the code span holds */
+        for (const char *c = *a; *c; c++)
+            if (*c != '`' && (unsigned char)*c >= 0x20)
+                gm_buf_putc(&b, *c);
+        if (a[1])
+            gm_buf_putc(&b, ' ');
+    }
+    gm_buf_printf(&b, "`, measured as the program ran them (no model, no reference: a "
+                      "program's output is its own). It launched %lld kernel%s",
+                  st->launches, st->launches == 1 ? "" : "s");
+    if (o->kernel)
+        gm_buf_printf(&b, ", %lld matching the kernel filter", st->matched);
+    gm_buf_printf(&b, "; %lld %s profiled", st->profiled, st->profiled == 1 ? "was" : "were");
+    if (o->launch_skip > 0)
+        gm_buf_printf(&b, " after skipping %lld", o->launch_skip);
+    gm_buf_puts(&b, ".");
+    if (st->limit_reached)
+        gm_buf_printf(&b, " Profiling stopped at the default limit of %lld launches; "
+                          "--launch-count N profiles more.", st->limit);
+    if (st->failed)
+        gm_buf_printf(&b, " %lld selected launch%s could not be profiled (%s).", st->failed,
+                      st->failed == 1 ? "" : "es", st->error[0] ? st->error : "reason unknown");
+    if (st->not_profilable)
+        gm_buf_printf(&b, " %lld launch%s not profiled: %s.", st->not_profilable,
+                      st->not_profilable == 1 ? " was" : "es were", st->note);
+    if (st->runtime_only)
+        gm_buf_printf(&b, " %lld runtime launch%s reached no driver launch callback and "
+                          "%s not profiled.", st->runtime_only,
+                      st->runtime_only == 1 ? "" : "es", st->runtime_only == 1 ? "was" : "were");
+    if (others)
+        gm_buf_printf(&b, " %zu other CUDA process%s of the program %s not profiled (the "
+                          "first one to use CUDA is).", others, others == 1 ? "" : "es",
+                      others == 1 ? "was" : "were");
+    e->summary = gm_buf_detach(&b);
+    e->bandwidth_bound = false;
+}
+
+static void S_fill(gm_results *r, int argc, char **argv, double t0)
+{
+    free(r->commit);
+    r->commit = GM_GIT_COMMIT[0] ? gm_xstrdup(GM_GIT_COMMIT) : NULL;
+    r->dirty = GM_GIT_DIRTY;
+    gm_collection *c = &r->collection;
+    for (size_t i = 0; i < c->n_command; i++)
+        free(c->command[i]);
+    free(c->command);
+    c->command = gm_xcalloc((size_t)argc + 1, sizeof *c->command);
+    c->command[0] = gm_xstrdup("gpumem-report");
+    for (int i = 1; i < argc; i++)
+        c->command[i] = gm_xstrdup(argv[i]);
+    c->n_command = (size_t)argc;
+    c->total_seconds = gm_vreal(S_now() - t0);
+}
+
+static int S_app(int argc, char **argv, S_opts *o)
+{
+    double t0 = S_now();
+    int rc = GM_EXIT_USAGE;
+    char *prog = NULL, *lib = NULL, *exe = gm_cli_exe_path(), *json_path = NULL;
+    char *template_path = NULL, *status_path = NULL, *runs_path = NULL, *text = NULL;
+    char dir[PATH_MAX] = "";
+    gm_results results;
+    gm_results_init(&results);
+    gm_error err = {GM_OK, ""};
+    char msg[1024];
+
+    /* everything that can be checked before the program runs */
+    if (o->kernel && !gmi_regex_check(o->kernel, msg, sizeof msg)) {
+        gm_cli_error("%s", msg);
+        goto done;
+    }
+    if (o->metrics) {
+        char **names = NULL;
+        size_t n = 0;
+        gmc_error ce;
+        if (gmc_metric_list_parse(o->metrics, &names, &n, &ce) != GMC_OK) {
+            gm_cli_error("--metrics: %s", ce.message);
+            goto done;
+        }
+        gmc_metric_list_free(names, n);
+    }
+    json_path = o->json ? gm_xstrdup(o->json) : S_default_json_path(o->out);
+    gm_render_opts ro = {0};
+    if (o->main_job) {
+        ro.out_path = o->out;
+        ro.format = o->format ? (strcmp(o->format, "md") == 0 ? GM_FORMAT_MD : GM_FORMAT_HTML)
+                              : gm_format_from_path(o->out);
+        if (ro.format == GM_FORMAT_AUTO) {
+            gm_cli_error("--out %s: cannot tell the format from the extension; "
+                         "use .html or .md, or --format", o->out);
+            goto done;
+        }
+        ro.exe_path = exe;
+        ro.template_path = o->template_path;
+        ro.gnuplot = o->gnuplot;
+        ro.timestamp = o->timestamp;
+        if (ro.format == GM_FORMAT_HTML && gm_template_find(&ro, &template_path, &err) != GM_OK) {
+            gm_cli_error("%s", err.message);
+            goto done;
+        }
+        ro.template_path = template_path;
+        ro.results_name = json_path;
+        if (strcmp(json_path, o->out) == 0) {
+            gm_cli_error("--json and --out name the same file '%s'", o->out);
+            goto done;
+        }
+    }
+    if (!(prog = S_find_program(o->prog_argv[0])) || !(lib = S_find_library(exe)))
+        goto done;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/gpumem-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        gm_cli_error("cannot make a private directory %s: %s", dir, strerror(errno));
+        dir[0] = '\0';
+        goto done;
+    }
+    if (!o->quiet)
+        fprintf(stderr, "gpumem-report: running %s with the profiler loaded\n", prog);
+
+    int prc = S_run(o, prog, lib, dir);
+    if (prc < 0)
+        goto done;
+
+    /* what the library wrote */
+    status_path = S_join(dir, GMI_FILE_STATUS);
+    runs_path = S_join(dir, GMI_FILE_RUNS);
+    gmi_status st;
+    text = S_read_text(status_path);
+    if (!text) {
+        if (S_mentions_cuda(prog))
+            gm_cli_error("the profiler was not loaded into '%s': the program did not initialise "
+                         "CUDA (it ended before its first CUDA call), or the CUDA driver did not "
+                         "load %s (CUDA_INJECTION64_PATH); nothing was profiled", prog, lib);
+        else
+            gm_cli_error("'%s' does not seem to use CUDA: it never initialised the CUDA driver, "
+                         "so there is nothing to profile (for a script, the CUDA program it "
+                         "starts is profiled: check that it ran)", prog);
+        rc = prc ? prc : GM_EXIT_USAGE;
+        goto done;
+    }
+    if (!gmi_status_parse(text, &st, msg, sizeof msg)) {
+        gm_cli_error("%s: %s", status_path, msg);
+        rc = prc ? prc : GM_EXIT_FAIL;
+        goto done;
+    }
+    bool have_runs = S_file_ok(runs_path);
+    if (have_runs && gm_results_read_file(runs_path, &results, &err) != GM_OK) {
+        gm_cli_error("reading what the profiler wrote: %s", err.message);
+        rc = prc ? prc : GM_EXIT_FAIL;
+        goto done;
+    }
+    if (results.n_runs == 0) {
+        if (st.error[0])
+            gm_cli_error("nothing was profiled: %s", st.error);
+        else if (st.launches == 0)
+            gm_cli_error("the program launched no kernel: nothing to profile");
+        else if (o->kernel && st.matched == 0)
+            gm_cli_error("none of the %lld kernel launches matched --kernel '%s'", st.launches,
+                         o->kernel);
+        else if (st.not_profilable || st.runtime_only)
+            gm_cli_error("none of the %lld kernel launches could be profiled: %s", st.launches,
+                         st.note);
+        else
+            gm_cli_error("no launch was selected (%lld launches, %lld matching, --launch-skip "
+                         "%lld)", st.launches, st.matched, o->launch_skip);
+        bool cannot = strcmp(st.error_kind, "permission") == 0 ||
+                      strcmp(st.error_kind, "device") == 0;
+        rc = prc ? prc : cannot ? GM_EXIT_USAGE : GM_EXIT_FAIL;
+        goto done;
+    }
+
+    gmi_group(&results, o->each, S_basename(o->prog_argv[0]));
+    S_describe(&results, o, &st, S_count_others(dir));
+    S_fill(&results, argc, argv, t0);
+    if (prc != 0)
+        for (size_t i = 0; i < results.n_runs; i++)
+            gm_run_add_note(&results.runs[i], "the program exited with status %d", prc);
+    if (gm_results_write_file(&results, json_path, &err) != GM_OK) {
+        gm_cli_error("%s", err.message);
+        rc = prc ? prc : GM_EXIT_FAIL;
+        goto done;
+    }
+    if (!o->quiet)
+        fprintf(stderr, "results: %s (%zu runs from %lld profiled launches of %lld, %.1f s)\n",
+                json_path, results.n_runs, st.profiled, st.launches, S_now() - t0);
+    if (st.error[0] && !o->quiet)
+        fprintf(stderr, "gpumem-report: note: %s\n", st.error);
+    if (o->main_job) {
+        if (gm_render(&results, &ro, &err) != GM_OK) {
+            gm_cli_error("%s", err.message);
+            fprintf(stderr, "  the results are kept in %s; render them again with:\n"
+                            "    gpumem-report render %s --out %s\n",
+                    json_path, json_path, o->out);
+            rc = prc ? prc : err.status == GM_ERR_GNUPLOT ? GM_EXIT_USAGE : GM_EXIT_FAIL;
+            goto done;
+        }
+        if (!o->quiet)
+            fprintf(stderr, "report: %s (%.1f s in all)\n", o->out, S_now() - t0);
+    }
+    rc = prc;
+
+done:
+    if (dir[0])
+        S_rmdir(dir);
+    gm_results_free(&results);
+    free(prog);
+    free(lib);
+    free(exe);
+    free(json_path);
+    free(template_path);
+    free(status_path);
+    free(runs_path);
+    free(text);
+    return rc;
+}
+
+#else /* no CUDA toolkit at build time */
+
+typedef struct {
+    bool main_job;
+} S_opts;
+
+static int S_parse(int argc, char **argv, S_opts *o)
+{
+    (void)argc, (void)argv, (void)o;
+    return 0;
+}
+
+static int S_app(int argc, char **argv, S_opts *o)
+{
+    (void)argc, (void)argv, (void)o;
+    gm_cli_error("this gpumem-report was built without the CUDA toolkit, so it cannot profile a "
+                 "program. Rebuild with CUDA_HOME pointing at a CUDA 13 toolkit.");
+    return GM_EXIT_USAGE;
+}
+
+#endif
+
+bool gm_cli_has_program(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0)
+            return true;
+    return false;
+}
+
+int gm_cmd_app(int argc, char **argv, bool main_job)
+{
+    S_opts o;
+    memset(&o, 0, sizeof o);
+    o.main_job = main_job;
+    int p = S_parse(argc, argv, &o);
+    return p == 1 ? GM_EXIT_OK : p == 2 ? GM_EXIT_USAGE : S_app(argc, argv, &o);
+}
