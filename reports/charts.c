@@ -66,6 +66,29 @@ bool gm_run_passed(const gm_run *run)
     return run->check.status == GM_CHECK_PASSED || run->check.status == GM_CHECK_NO_REFERENCE;
 }
 
+bool gm_run_is_program(const gm_run *run)
+{
+    return run->check.status == GM_CHECK_NO_REFERENCE;
+}
+
+double gm_run_total_ms(const gm_run *run)
+{
+    if (!run->timing.present || !run->timing.samples || !run->timing.n)
+        return NAN;
+    double t = 0;
+    for (size_t i = 0; i < run->timing.n; i++)
+        t += run->timing.samples[i];
+    return t;
+}
+
+bool gm_section_is_program(const gm_section *s)
+{
+    for (size_t i = 0; i < s->n_runs; i++)
+        if (!gm_run_is_program(s->runs[i]))
+            return false;
+    return s->n_runs > 0;
+}
+
 double gm_run_median_ms(const gm_run *run)
 {
     if (!run->timing.present || !isfinite(run->timing.median))
@@ -342,7 +365,9 @@ typedef enum {
     Q_DRAM_RD,   /* MiB */
     Q_DRAM_WR,   /* MiB */
     Q_SH_LD_WPI,
-    Q_SH_ST_WPI
+    Q_SH_ST_WPI,
+    Q_SHARE      /* a program's kernel: its GPU time over all launches, ms; charted as a
+                    % of the group's (S_bar_chart) */
 } S_quantity;
 
 static double S_q(const gm_run *run, S_quantity q)
@@ -359,6 +384,7 @@ static double S_q(const gm_run *run, S_quantity q)
     case Q_DRAM_WR: return gm_run_metric_num(run, GM_M_DRAM_WR) / (1024.0 * 1024.0);
     case Q_SH_LD_WPI: return gm_run_shared_wpi(run, false);
     case Q_SH_ST_WPI: return gm_run_shared_wpi(run, true);
+    case Q_SHARE: return gm_run_total_ms(run);
     }
     return NAN;
 }
@@ -404,6 +430,7 @@ static const char *S_q_label(S_quantity q)
     case Q_DRAM_WR: return S_label(GM_M_DRAM_WR, "DRAM written");
     case Q_SH_LD_WPI: return "shared ld wavefronts/inst";
     case Q_SH_ST_WPI: return "shared st wavefronts/inst";
+    case Q_SHARE: return "share of the GPU time";
     }
     return "";
 }
@@ -428,7 +455,14 @@ static int S_families(const gm_results *r, const gm_experiment *e, const gm_run 
 {
     int k = 0;
     *copy_gbs = NAN;
-    if (e->bandwidth_bound && S_any(runs, n, Q_GBS)) {
+    bool program = n > 0;
+    for (size_t i = 0; i < n; i++)
+        program = program && gm_run_is_program(runs[i]);
+    if (program && S_any(runs, n, Q_SHARE)) {
+        /* a program's kernels do different work: where its time goes, not who is fastest */
+        f[k++] = (S_family){"share of the GPU time", "% of the profiled kernels' time",
+                            {Q_SHARE, Q_SHARE}, 1, true, false, NAN, NULL};
+    } else if (e->bandwidth_bound && S_any(runs, n, Q_GBS)) {
         f[k++] = (S_family){"effective bandwidth", "GB/s (10^9 B/s)", {Q_GBS, Q_GBS}, 1, true,
                             false, NAN, NULL};
         *copy_gbs = gm_value_num(&r->device.copy_bandwidth_gbs);
@@ -636,12 +670,18 @@ static void S_bar_chart(gm_charts *c, size_t si, const gm_section *s, const S_fa
     gm_buf_printf(&b, "set boxwidth %.2f absolute\n", w);
 
     /* data: x, value per quantity, and min/max when the quantity is time */
+    double share_total = 0;
+    for (size_t i = 0; i < n && f->q[0] == Q_SHARE; i++)
+        if (isfinite(S_q(s->group[i], Q_SHARE)))
+            share_total += S_q(s->group[i], Q_SHARE);
     gm_buf_printf(&b, "$c%zu << EOD\n", id);
     for (size_t i = 0; i < n; i++) {
         gm_buf_printf(&b, "%zu", i);
         for (int k = 0; k < f->nq; k++) {
             gm_buf_putc(&b, ' ');
-            S_gp_num(&b, S_q(s->group[i], f->q[k]));
+            double v = S_q(s->group[i], f->q[k]);
+            S_gp_num(&b, f->q[k] == Q_SHARE ? (share_total > 0 ? 100.0 * v / share_total : NAN)
+                                            : v);
         }
         if (f->q[0] == Q_TIME) {
             gm_buf_putc(&b, ' ');

@@ -107,6 +107,15 @@ bool gm_runs_same_work(const gm_run *a, const gm_run *b);
  * excluded from every comparison, chart and speed claim. */
 bool gm_run_passed(const gm_run *run);
 double gm_run_median_ms(const gm_run *run);        /* NaN when no timing */
+/* A kernel of a program (gpumem-report -- PROGRAM): check no-reference.  Its
+ * runs are different kernels, not layouts of one computation: the report
+ * gives their share of the time and does not call one a better layout. */
+bool gm_run_is_program(const gm_run *run);
+/* The run's GPU time over all its launches: the sum of its timing samples
+ * (ms); NaN when it has none.  A program's grouped run has one sample per launch. */
+double gm_run_total_ms(const gm_run *run);
+/* All runs of the section are a program's kernels. */
+bool gm_section_is_program(const gm_section *s);
 /* Shared-memory wavefronts per shared instruction (ld: 1 is ideal); NaN when absent. */
 double gm_run_shared_wpi(const gm_run *run, bool store);
 

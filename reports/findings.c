@@ -397,7 +397,8 @@ static double S_vs_fastest(gm_buf *b, const S_ctx *c, const gm_run *run)
         gm_fmt_ms(b, tp);
         gm_buf_puts(b, " of ");
         S_run_label(b, c, p);
-        gm_buf_puts(b, ", the fastest run doing the same work. ");
+        gm_buf_puts(b, gm_run_is_program(run) ? ", the fastest kernel profiled in the program. "
+                                              : ", the fastest run doing the same work. ");
     }
     return t - tp;
 }
@@ -677,7 +678,8 @@ static void S_rule_l2(S_ctx *c, const gm_run *run)
     const gm_run *p = S_fastest_peer(c->r, run);
     double lost = NAN;
     if (p == run) {
-        gm_buf_puts(&b, "It is the fastest run doing the same work.");
+        gm_buf_puts(&b, gm_run_is_program(run) ? "It is the fastest kernel profiled in the program."
+                                               : "It is the fastest run doing the same work.");
     } else if (p) {
         double t = S_time_of(run), tp = S_time_of(p);
         lost = t - tp;
@@ -688,7 +690,8 @@ static void S_rule_l2(S_ctx *c, const gm_run *run)
         gm_fmt_ratio(&b, t / tp);
         gm_buf_puts(&b, " the time of ");
         S_run_label(&b, c, p);
-        gm_buf_puts(&b, ", the fastest run doing the same work (");
+        gm_buf_puts(&b, gm_run_is_program(run) ? ", the fastest kernel profiled in the program ("
+                                               : ", the fastest run doing the same work (");
         gm_fmt_ms(&b, t);
         gm_buf_puts(&b, " against ");
         gm_fmt_ms(&b, tp);
@@ -1859,8 +1862,13 @@ void gm_explain_section(const gm_results *r, const gm_section *s, gm_buf *out)
         const gm_run *g0 = x.group[0];
         double rd = gm_value_num(&g0->bytes_read), wr = gm_value_num(&g0->bytes_written);
         double fl = gm_value_num(&g0->flops);
+        bool program = gm_section_is_program(s);
         if (x.n_group == 1) {
-            gm_buf_puts(out, "One passed run");
+            gm_buf_puts(out, program ? "One kernel of the program" : "One passed run");
+        } else if (program) {
+            /* different kernels: no "same work", no winner (part 2 is left out) */
+            gm_buf_printf(out, "The program's %zu profiled kernels, each doing its own work",
+                          x.n_group);
         } else {
             gm_buf_printf(out, "%zu passed runs do the same work", x.n_group);
             gm_buf at = GM_BUF_INIT;
@@ -1927,7 +1935,7 @@ void gm_explain_section(const gm_results *r, const gm_section *s, gm_buf *out)
 
     /* 2. why the fastest wins */
     start = out->len;
-    if (nt >= 2)
+    if (nt >= 2 && !gm_section_is_program(s))
         S_why(out, &x, timed, nt);
     S_end_paragraph(out, start);
 

@@ -235,8 +235,12 @@ static void S_header(gm_buf *b, const gm_results *r, bool timestamp)
     S_row(b, "Cache and clocks", v.data);
 
     v.len = 0;
-    gm_buf_printf(&v, "%d warm-up launches, then %d timed repetitions per run", c->timing_warmup,
-                  c->timing_repetitions);
+    if (c->size_set && strcmp(c->size_set, "app") == 0)   /* gpumem-report -- PROGRAM */
+        gm_buf_puts(&v, "the profiler's duration of each of the program's launches "
+                        "(not repeated)");
+    else
+        gm_buf_printf(&v, "%d warm-up launches, then %d timed repetitions per run",
+                      c->timing_warmup, c->timing_repetitions);
     S_row(b, "Timing", v.data);
 
     v.len = 0;
@@ -333,11 +337,18 @@ static void S_validation(gm_buf *b, const gm_section *s)
 
 static void S_summary(gm_buf *b, const gm_sections *ss)
 {
+    bool program = false;
+    for (size_t i = 0; i < ss->n; i++)
+        program |= gm_section_is_program(&ss->v[i]);
     gm_buf_printf(b, "## Summary\n\n"
                      "Per experiment, the fastest and slowest layout among the runs that do the "
-                     "same work (same bytes read and written), by median time.\n\n"
+                     "same work (same bytes read and written), by median time.%s\n\n"
                      "| Experiment | Compared at | Fastest | Slowest | Time ratio | %s, slowest vs fastest | Validation |\n"
                      "|---|---|---|---|---:|---:|---|\n",
+                  program ? " For a program, its fastest and slowest kernel by median time per "
+                            "launch: they do different work, so the ratio says how their costs "
+                            "differ, not which layout is better."
+                          : "",
                   S_label(GM_M_LD_SPR, "ld sectors/req"));
     for (size_t i = 0; i < ss->n; i++) {
         const gm_section *s = &ss->v[i];
@@ -429,7 +440,7 @@ static void S_changes(gm_buf *b, const gm_report_opts *ro)
 /* ---- the table of one experiment ------------------------------------------ */
 
 typedef enum {
-    C_VARIANT, C_PARAMS, C_TIME, C_GBS, C_PCT_COPY, C_LD_SPR, C_ST_SPR, C_LD_EFF, C_ST_EFF,
+    C_VARIANT, C_PARAMS, C_TIME, C_SHARE, C_GBS, C_PCT_COPY, C_LD_SPR, C_ST_SPR, C_LD_EFF, C_ST_EFF,
     C_DRAM_RD, C_DRAM_WR, C_DRAM_PCT, C_SH_LD_WPI, C_SH_ST_WPI, C_SH_LD_CONFL, C_SH_ST_CONFL,
     C_CHECK, C_COUNT
 } S_col;
@@ -484,6 +495,15 @@ static void S_cell(gm_buf *b, const gm_results *r, const gm_section *s, const gm
         }
         break;
     }
+    case C_SHARE: {
+        /* of the section's program kernels' time, all launches */
+        double all = 0;
+        for (size_t i = 0; i < s->n_runs; i++)
+            if (isfinite(gm_run_total_ms(s->runs[i])))
+                all += gm_run_total_ms(s->runs[i]);
+        gm_fmt_pct(b, all > 0 ? 100.0 * gm_run_total_ms(run) / all : NAN);
+        break;
+    }
     case C_GBS:
         if (withheld && isfinite(gm_run_effective_gbs(run)))
             gm_buf_puts(b, "withheld");
@@ -528,7 +548,10 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s)
     gm_buf_printf(&ws, "%s/inst", S_label(GM_M_SH_ST_WAVES, "sh st wavefronts"));
     head[C_VARIANT] = "Variant";
     head[C_PARAMS] = "Parameters";
-    head[C_TIME] = "Median time (min–max, n)";
+    bool program = gm_section_is_program(s);
+    head[C_TIME] = program ? "Median time per launch (min–max, launches)"
+                           : "Median time (min–max, n)";
+    head[C_SHARE] = "Share of GPU time";
     head[C_GBS] = "Effective bandwidth";
     head[C_PCT_COPY] = "% of copy bandwidth";
     head[C_LD_SPR] = S_label(GM_M_LD_SPR, "ld sectors/req");
@@ -544,6 +567,10 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s)
     head[C_SH_ST_CONFL] = S_label(GM_M_SH_ST_CONFL, "sh st conflicts");
     head[C_CHECK] = "Check";
     right[C_VARIANT] = right[C_PARAMS] = right[C_CHECK] = false;
+    /* a program's kernels: where the time goes; no useful bytes are known, and
+     * there is nothing to check (the section's introduction says so once) */
+    show[C_SHARE] = program;
+    show[C_GBS] = show[C_PCT_COPY] = show[C_CHECK] = !program;
 
     /* a parameters column only when the runs differ in some parameter */
     show[C_PARAMS] = false;
@@ -1007,12 +1034,25 @@ static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool
     }
     gm_buf_puts(b, ".\n");
 
-    gm_buf_printf(b, "- **Times** are taken with CUDA events around each launch alone: %d warm-up "
-                     "launches are discarded, then %d repetitions are timed per run; the tables "
-                     "give the median with the minimum, maximum and number of samples. ",
-                  c->timing_warmup, c->timing_repetitions);
+    bool program = r->n_runs > 0;
+    for (size_t i = 0; i < r->n_runs; i++)
+        program = program && gm_run_is_program(&r->runs[i]);
+    if (program)
+        gm_buf_puts(b, "- **Times** are the profiler's own duration of each launch "
+                       "(`gpu__time_duration.sum`, measured in one of its passes): the "
+                       "program's launches are not repeated for timing. Where launches are "
+                       "grouped, the tables give the median launch with the minimum, maximum and "
+                       "number of launches, and the share of GPU time counts every launch. ");
+    else
+        gm_buf_printf(b, "- **Times** are taken with CUDA events around each launch alone: %d "
+                         "warm-up launches are discarded, then %d repetitions are timed per run; "
+                         "the tables give the median with the minimum, maximum and number of "
+                         "samples. ",
+                      c->timing_warmup, c->timing_repetitions);
     if (timed == 0)
         gm_buf_puts(b, "No run in this file has a time.\n");
+    else if (flushed == timed && program)
+        gm_buf_puts(b, "L2 was flushed before every pass, so each launch starts from DRAM.\n");
     else if (flushed == timed)
         gm_buf_printf(b, "L2 was flushed before every timed repetition (all %zu timed runs), so "
                          "each repetition starts from DRAM.\n", timed);
@@ -1048,17 +1088,26 @@ static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool
     }
     gm_buf_puts(b, "\n");
 
-    gm_buf_puts(b, "- **Effective bandwidth** = (bytes the computation must read + bytes it "
-                   "must write) / median time, in GB/s (10^9 bytes per second). It counts each "
-                   "input and output once, so sectors a layout fetches in vain earn it nothing. "
-                   "The % of copy bandwidth compares it with a device-to-device copy measured on "
-                   "this device: ");
-    gm_fmt_gbs(b, gm_value_num(&d->copy_bandwidth_gbs));
-    if (gm_value_present(&d->copy_bandwidth_bytes)) {
-        gm_buf_puts(b, " on ");
-        gm_fmt_bytes(b, gm_value_num(&d->copy_bandwidth_bytes));
+    if (program)
+        gm_buf_puts(b, "- **Replay.** Each profiled launch of the program is replayed once per "
+                       "pass inside the program: before each pass its device memory is restored "
+                       "from a CUPTI checkpoint saved just before the launch, and once more "
+                       "after the last, so the program computes what it computes without the "
+                       "tool. No effective bandwidth is given: the bytes a program's kernel must "
+                       "move are not known to the tool.\n");
+    else {
+        gm_buf_puts(b, "- **Effective bandwidth** = (bytes the computation must read + bytes it "
+                       "must write) / median time, in GB/s (10^9 bytes per second). It counts "
+                       "each input and output once, so sectors a layout fetches in vain earn it "
+                       "nothing. The % of copy bandwidth compares it with a device-to-device copy "
+                       "measured on this device: ");
+        gm_fmt_gbs(b, gm_value_num(&d->copy_bandwidth_gbs));
+        if (gm_value_present(&d->copy_bandwidth_bytes)) {
+            gm_buf_puts(b, " on ");
+            gm_fmt_bytes(b, gm_value_num(&d->copy_bandwidth_bytes));
+        }
+        gm_buf_puts(b, ", bytes read plus bytes written.\n");
     }
-    gm_buf_puts(b, ", bytes read plus bytes written.\n");
 
     if (unchecked && !(passed || failed || errors || not_run))
         gm_buf_printf(b, "- **Validation.** None: the %zu runs are kernels of a program, measured "
