@@ -168,14 +168,19 @@ char *gmi_demangle(const char *symbol)
     return gm_xstrdup(symbol);
 }
 
+#define S_ANON "(anonymous namespace)"
+
 char *gmi_short_name(const char *demangled)
 {
     const char *s = demangled ? demangled : "";
-    size_t n = strlen(s), open = n;
+    size_t n = strlen(s), open = n, alen = strlen(S_ANON);
     int depth = 0;
-    /* the parameter list: the first '(' outside template arguments */
+    /* the parameter list: the first '(' outside template arguments that does
+     * not open "(anonymous namespace)" */
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '<')
+        if (strncmp(s + i, S_ANON, alen) == 0)
+            i += alen - 1;
+        else if (s[i] == '<')
             depth++;
         else if (s[i] == '>' && depth > 0)
             depth--;
@@ -184,11 +189,14 @@ char *gmi_short_name(const char *demangled)
             break;
         }
     }
-    /* a return type before the name (templates): the last space outside <> */
+    /* a return type before the name (templates): the last space outside <>
+     * and outside "(anonymous namespace)" */
     size_t start = 0;
     depth = 0;
     for (size_t i = 0; i < open; i++) {
-        if (s[i] == '<')
+        if (strncmp(s + i, S_ANON, alen) == 0)
+            i += alen - 1;
+        else if (s[i] == '<')
             depth++;
         else if (s[i] == '>' && depth > 0)
             depth--;

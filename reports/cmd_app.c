@@ -221,15 +221,22 @@ static bool S_file_ok(const char *path)
 }
 
 /* The injection library: $GPUMEM_REPORT_INJECT, beside the binary (the build
- * tree), <bin>/../lib/gpumem-report (an install), GM_LIBDIR.  An absolute path. */
+ * tree), <bin>/../lib/gpumem-report (an install), GM_LIBDIR; the first that
+ * exists, as an absolute path (the driver resolves it in the program's cwd). */
 static char *S_find_library(const char *exe)
 {
     const char *env = getenv("GPUMEM_REPORT_INJECT");
+    if (env && *env) {   /* named by the user: that one or none */
+        char real[PATH_MAX];
+        if (S_file_ok(env) && realpath(env, real))
+            return gm_xstrdup(real);
+        gm_cli_error("GPUMEM_REPORT_INJECT=%s: no such readable file (unset it to use the "
+                     "installed library)", env);
+        return NULL;
+    }
     gm_buf tried = GM_BUF_INIT;
-    char *cand[4] = {NULL, NULL, NULL, NULL};
+    char *cand[3] = {NULL, NULL, NULL};
     size_t n = 0;
-    if (env && *env)
-        cand[n++] = gm_xstrdup(env);
     if (exe) {
         char *dir = gm_xstrdup(exe);
         char *slash = strrchr(dir, '/');

@@ -1,0 +1,620 @@
+/* test_inject.c — the CPU side of `gpumem-report -- PROGRAM`: the injection
+ * library's options, launch filter, names and status file (collectors/inject.h),
+ * grouping launches into runs, and the command line run as a program against
+ * tests/fixtures/fake-app.sh, a stand-in that writes what the library would
+ * (exit status passed on, the program's stdout untouched, every error path).
+ *
+ * The library and the command need the CUDA toolkit to be built; without it
+ * this file has no tests (the binary then says it cannot profile).
+ * The binary is $GM_TEST_BIN (default build/gpumem-report), the source tree
+ * $GM_SRCDIR (default ".").
+ */
+#ifdef GM_HAVE_CUDA
+#include "../collectors/inject.h"
+#include "../reports/buf.h"
+#include "../reports/catalog.h"
+#include "../reports/results.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- options ----------------------------------------------------------------- */
+
+typedef struct {
+    const char *k[8], *v[8];
+} S_env;
+
+static const char *S_get(const char *name, void *ctx)
+{
+    const S_env *e = ctx;
+    for (int i = 0; i < 8 && e->k[i]; i++)
+        if (strcmp(e->k[i], name) == 0)
+            return e->v[i];
+    return NULL;
+}
+
+Test(inject_opts, defaults)
+{
+    S_env e = {{GMI_ENV_DIR}, {"/tmp/x"}};
+    gmi_opts o;
+    char msg[256];
+    cr_assert(gmi_opts_parse(S_get, &e, &o, msg, sizeof msg), "%s", msg);
+    cr_assert_str_eq(o.dir, "/tmp/x");
+    cr_assert_null(o.metrics);
+    cr_assert_null(o.kernel_regex);
+    cr_assert_eq(o.launch_skip, 0);
+    cr_assert_eq(o.launch_count, -1);
+    cr_assert(o.flush_l2);
+    cr_assert(!o.debug);
+    gmi_opts_free(&o);
+}
+
+Test(inject_opts, every_option)
+{
+    S_env e = {{GMI_ENV_DIR, GMI_ENV_METRICS, GMI_ENV_KERNEL, GMI_ENV_LAUNCH_SKIP,
+                GMI_ENV_LAUNCH_COUNT, GMI_ENV_CACHE_FLUSH, GMI_ENV_DEBUG},
+               {"/d", "a.sum,b.pct", "^scale_", "3", "7", "0", "1"}};
+    gmi_opts o;
+    char msg[256];
+    cr_assert(gmi_opts_parse(S_get, &e, &o, msg, sizeof msg), "%s", msg);
+    cr_assert_str_eq(o.metrics, "a.sum,b.pct");
+    cr_assert_str_eq(o.kernel_regex, "^scale_");
+    cr_assert_eq(o.launch_skip, 3);
+    cr_assert_eq(o.launch_count, 7);
+    cr_assert(!o.flush_l2);
+    cr_assert(o.debug);
+    gmi_opts_free(&o);
+}
+
+static void S_bad(S_env *e, const char *expect)
+{
+    gmi_opts o;
+    char msg[256] = "";
+    cr_assert(!gmi_opts_parse(S_get, e, &o, msg, sizeof msg));
+    cr_assert(strstr(msg, expect), "message '%s' lacks '%s'", msg, expect);
+    gmi_opts_free(&o);
+}
+
+Test(inject_opts, bad_values_name_the_variable)
+{
+    S_env none = {{NULL}, {NULL}};
+    S_bad(&none, GMI_ENV_DIR);
+    S_env skip = {{GMI_ENV_DIR, GMI_ENV_LAUNCH_SKIP}, {"/d", "-1"}};
+    S_bad(&skip, GMI_ENV_LAUNCH_SKIP "='-1'");
+    S_env count = {{GMI_ENV_DIR, GMI_ENV_LAUNCH_COUNT}, {"/d", "0"}};
+    S_bad(&count, GMI_ENV_LAUNCH_COUNT "='0'");
+    S_env junk = {{GMI_ENV_DIR, GMI_ENV_LAUNCH_COUNT}, {"/d", "12x"}};
+    S_bad(&junk, "not an integer");
+    S_env flush = {{GMI_ENV_DIR, GMI_ENV_CACHE_FLUSH}, {"/d", "yes"}};
+    S_bad(&flush, "is not 0 or 1");
+    S_env re = {{GMI_ENV_DIR, GMI_ENV_KERNEL}, {"/d", "(unclosed"}};
+    S_bad(&re, "--kernel '(unclosed'");
+}
+
+/* ---- the launch filter -------------------------------------------------------------- */
+
+static gmi_filter S_filter(const char *regex, long long skip, long long count)
+{
+    gmi_opts o;
+    memset(&o, 0, sizeof o);
+    o.kernel_regex = (char *)regex;
+    o.launch_skip = skip;
+    o.launch_count = count;
+    gmi_filter f;
+    char msg[256];
+    cr_assert(gmi_filter_init(&f, &o, msg, sizeof msg), "%s", msg);
+    return f;
+}
+
+Test(inject_filter, regex_on_the_demangled_name)
+{
+    gmi_filter f = S_filter("^scale_.*\\(float const\\*", 0, -1);
+    cr_assert_eq(gmi_filter_next(&f, "scale_coalesced(float const*, float*, int, float)"),
+                 GMI_PROFILE);
+    cr_assert_eq(gmi_filter_next(&f, "transpose_padded(float const*, float*, int)"),
+                 GMI_SKIP_FILTER);
+    cr_assert_eq(gmi_filter_next(&f, "my_scale_x(float const*)"), GMI_SKIP_FILTER);
+    cr_assert_eq(f.seen, 3);
+    cr_assert_eq(f.matched, 1);
+    cr_assert_eq(f.chosen, 1);
+    gmi_filter_free(&f);
+}
+
+Test(inject_filter, skip_and_count_count_matching_launches_only)
+{
+    /* ncu's way: --launch-skip 2 --launch-count 2 over the launches that match */
+    gmi_filter f = S_filter("^k", 2, 2);
+    const char *seq[] = {"k1", "other", "k2", "k3", "other", "k4", "k5"};
+    gmi_decision want[] = {GMI_SKIP_BEFORE, GMI_SKIP_FILTER, GMI_SKIP_BEFORE, GMI_PROFILE,
+                           GMI_SKIP_FILTER, GMI_PROFILE, GMI_SKIP_DONE};
+    for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++)
+        cr_assert_eq(gmi_filter_next(&f, seq[i]), want[i], "launch %zu (%s)", i, seq[i]);
+    cr_assert(!f.limit_reached, "an explicit --launch-count is not the default limit");
+    gmi_filter_free(&f);
+}
+
+Test(inject_filter, default_limit_is_reported)
+{
+    gmi_filter f = S_filter(NULL, 0, -1);
+    cr_assert_eq(f.count, GMI_DEFAULT_LIMIT);
+    for (int i = 0; i < GMI_DEFAULT_LIMIT; i++)
+        cr_assert_eq(gmi_filter_next(&f, "k"), GMI_PROFILE);
+    cr_assert(!f.limit_reached);
+    cr_assert_eq(gmi_filter_next(&f, "k"), GMI_SKIP_DONE);
+    cr_assert(f.limit_reached);
+    gmi_filter_free(&f);
+}
+
+Test(inject_filter, bad_regex)
+{
+    gmi_opts o;
+    memset(&o, 0, sizeof o);
+    o.kernel_regex = "a[";
+    o.launch_count = -1;
+    gmi_filter f;
+    char msg[256] = "";
+    cr_assert(!gmi_filter_init(&f, &o, msg, sizeof msg));
+    cr_assert(strstr(msg, "--kernel 'a['"), "%s", msg);
+    cr_assert(!gmi_regex_check("(", msg, sizeof msg));
+    cr_assert(gmi_regex_check("^(a|b)+$", msg, sizeof msg));
+}
+
+/* ---- names ------------------------------------------------------------------------ */
+
+static void S_names(const char *sym, const char *demangled, const char *shortn)
+{
+    char *d = gmi_demangle(sym);
+    cr_assert_str_eq(d, demangled);
+    char *s = gmi_short_name(d);
+    cr_assert_str_eq(s, shortn, "short name of '%s'", d);
+    free(s);
+    free(d);
+}
+
+Test(inject_names, demangle_and_short_name)
+{
+    S_names("_Z15scale_coalescedPKfPfif", "scale_coalesced(float const*, float*, int, float)",
+            "scale_coalesced");
+    S_names("_Z4kernILi32EEvPf", "void kern<32>(float*)", "kern<32>");
+    S_names("_ZN2ns6reduceEPKfPfi", "ns::reduce(float const*, float*, int)", "ns::reduce");
+    S_names("_ZN12_GLOBAL__N_16kernelEPf", "(anonymous namespace)::kernel(float*)",
+            "(anonymous namespace)::kernel");
+    S_names("_ZN12_GLOBAL__N_11kILi2EEEvPf", "void (anonymous namespace)::k<2>(float*)",
+            "(anonymous namespace)::k<2>");
+    S_names("mykernel", "mykernel", "mykernel");           /* extern "C" */
+    S_names("_Znotmangled", "_Znotmangled", "_Znotmangled"); /* does not demangle: as is */
+    char *q = gmi_demangle(NULL);
+    cr_assert_str_eq(q, "?");
+    free(q);
+}
+
+Test(inject_names, template_arguments_with_parentheses)
+{
+    char *s = gmi_short_name("void k<(int)3, float>(float*, int)");
+    cr_assert_str_eq(s, "k<(int)3, float>");
+    free(s);
+}
+
+/* ---- the status file --------------------------------------------------------------- */
+
+Test(inject_status, round_trip)
+{
+    gmi_status a;
+    memset(&a, 0, sizeof a);
+    a.pid = 4242;
+    a.launches = 250;
+    a.matched = 240;
+    a.profiled = 200;
+    a.failed = 1;
+    a.not_profilable = 3;
+    a.runtime_only = 2;
+    a.limit_reached = true;
+    a.limit = 200;
+    snprintf(a.error_kind, sizeof a.error_kind, "permission");
+    snprintf(a.error, sizeof a.error, "counters\nrestricted");   /* a newline is flattened */
+    snprintf(a.note, sizeof a.note, "graphs are not profiled");
+    char *text = gmi_status_format(&a);
+    gmi_status b;
+    char msg[128];
+    cr_assert(gmi_status_parse(text, &b, msg, sizeof msg), "%s", msg);
+    cr_assert(b.loaded);
+    cr_assert_eq(b.pid, 4242);
+    cr_assert_eq(b.launches, 250);
+    cr_assert_eq(b.matched, 240);
+    cr_assert_eq(b.profiled, 200);
+    cr_assert_eq(b.failed, 1);
+    cr_assert_eq(b.not_profilable, 3);
+    cr_assert_eq(b.runtime_only, 2);
+    cr_assert(b.limit_reached);
+    cr_assert_eq(b.limit, 200);
+    cr_assert_str_eq(b.error_kind, "permission");
+    cr_assert_str_eq(b.error, "counters restricted");
+    cr_assert_str_eq(b.note, "graphs are not profiled");
+    free(text);
+}
+
+Test(inject_status, rejects_other_files_and_ignores_unknown_keys)
+{
+    gmi_status s;
+    char msg[256] = "";
+    cr_assert(!gmi_status_parse("hello\n", &s, msg, sizeof msg));
+    cr_assert(strstr(msg, "gpumem-report-inject 1"), "%s", msg);
+    cr_assert(!gmi_status_parse("gpumem-report-inject 10\n", &s, msg, sizeof msg));
+    cr_assert(!gmi_status_parse(NULL, &s, msg, sizeof msg));
+    cr_assert(gmi_status_parse("gpumem-report-inject 1\nfuture_key 9\nlaunches x\nprofiled 4\n"
+                               "nospace\n",
+                               &s, msg, sizeof msg));
+    cr_assert_eq(s.launches, 0, "a malformed number stays 0");
+    cr_assert_eq(s.profiled, 4);
+}
+
+/* ---- grouping ------------------------------------------------------------------------ */
+
+static char *S_src(const char *rel)
+{
+    const char *src = getenv("GM_SRCDIR");
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_printf(&b, "%s/%s", src && *src ? src : ".", rel);
+    return gm_buf_detach(&b);
+}
+
+static void S_read_fixture(gm_results *r)
+{
+    char *p = S_src("tests/fixtures/inject-launches.json");
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(p, r, &err), GM_OK, "%s", err.message);
+    free(p);
+}
+
+static bool S_note(const gm_run *run, const char *text)
+{
+    for (size_t i = 0; i < run->n_notes; i++)
+        if (strstr(run->notes[i], text))
+            return true;
+    return false;
+}
+
+Test(inject_group, metric_kinds)
+{
+    cr_assert(gmi_metric_sums(GM_M_LD_SECTORS));
+    cr_assert(gmi_metric_sums(GM_M_DURATION));
+    cr_assert(gmi_metric_sums(GM_M_DRAM_WR));
+    cr_assert(!gmi_metric_sums(GM_M_DRAM_RATE), "a rate does not add up");
+    cr_assert(!gmi_metric_sums(GM_M_LD_SPR));
+    cr_assert(!gmi_metric_sums(GM_M_DRAM_PCT));
+    cr_assert(!gmi_metric_sums("x.pct_of_peak_sustained_elapsed.sum"));
+}
+
+Test(inject_group, same_kernel_range_and_config_become_one_run)
+{
+    gm_results r;
+    S_read_fixture(&r);
+    cr_assert_eq(r.n_runs, 7);
+    gmi_group(&r, false, "lab");
+    /* launches 0+1 (coalesced), 2+3 (uncoalesced); 4 and 5 differ in range; 6 in grid */
+    cr_assert_eq(r.n_runs, 5);
+    const char *names[] = {"coalesced", "uncoalesced", "shared-unpadded", "transpose_unpadded",
+                           "scale_coalesced"};
+    for (size_t i = 0; i < 5; i++) {
+        cr_assert_str_eq(r.runs[i].variant, names[i]);
+        cr_assert_str_eq(r.runs[i].experiment, "lab");
+        cr_assert_eq(r.runs[i].n_params, 0, "launch and range go to the name and the notes");
+    }
+    cr_assert_eq(r.n_experiments, 1);
+    cr_assert_str_eq(r.experiments[0].id, "lab");
+
+    const gm_run *co = &r.runs[0];
+    /* counts summed, kept integers */
+    const gm_metric *sec = gm_run_metric(co, GM_M_LD_SECTORS);
+    cr_assert_eq(sec->value.kind, GM_V_INT);
+    cr_assert_eq(sec->value.i, 2 * 524288);
+    cr_assert_eq(gm_run_metric(co, GM_M_DURATION)->value.i, 50000);
+    /* sectors per request from the sums; DRAM % weighted by duration:
+     * (80 * 20000 + 60 * 30000) / 50000 = 68 */
+    cr_assert_float_eq(gm_run_metric_num(co, GM_M_LD_SPR), 4.0, 1e-12);
+    cr_assert_float_eq(gm_run_metric_num(co, GM_M_DRAM_PCT), 68.0, 1e-9);
+    /* the time: one sample per launch */
+    cr_assert_eq(co->timing.n, 2);
+    cr_assert_float_eq(co->timing.median, 0.025, 1e-12);
+    cr_assert_float_eq(co->timing.min, 0.020, 1e-12);
+    cr_assert_float_eq(co->timing.max, 0.030, 1e-12);
+    cr_assert(co->timing.l2_flushed);
+    cr_assert(S_note(co, "2 launches of this kernel"));
+    cr_assert(S_note(co, "launches 0, 1 of the program"));
+    cr_assert(S_note(co, "NVTX range: coalesced"));
+    cr_assert_eq(co->check.status, GM_CHECK_NO_REFERENCE);
+    /* a nested range is named by its innermost name */
+    cr_assert(S_note(&r.runs[2], "NVTX range: lab/shared-unpadded"));
+    cr_assert(S_note(&r.runs[4], "launch 6 of the program"));
+    gm_results_free(&r);
+}
+
+Test(inject_group, efficiency_is_weighted_by_sectors)
+{
+    gm_results r;
+    S_read_fixture(&r);
+    /* make launch 1 a different efficiency: (100 * 524288 + 50 * 1048576) / 1572864 = 66.67 */
+    gm_run_set_metric(&r.runs[1], GM_M_LD_EFF, gm_vreal(50.0), "%");
+    gm_run_set_metric(&r.runs[1], GM_M_LD_SECTORS, gm_vint(1048576), "sector");
+    gmi_group(&r, false, "lab");
+    cr_assert_float_eq(gm_run_metric_num(&r.runs[0], GM_M_LD_EFF), 200.0 / 3.0, 1e-9);
+    cr_assert_float_eq(gm_run_metric_num(&r.runs[0], GM_M_LD_SPR), 1572864.0 / 262144.0, 1e-12);
+    gm_results_free(&r);
+}
+
+Test(inject_group, each_launch_gets_a_unique_name)
+{
+    gm_results r;
+    S_read_fixture(&r);
+    gmi_group(&r, true, "lab");
+    cr_assert_eq(r.n_runs, 7);
+    cr_assert_str_eq(r.runs[0].variant, "coalesced: scale_coalesced 16384x1x1/256x1x1 #0");
+    cr_assert_str_eq(r.runs[1].variant, "coalesced: scale_coalesced 16384x1x1/256x1x1 #1");
+    cr_assert_str_eq(r.runs[4].variant, "shared-unpadded");
+    cr_assert_str_eq(r.runs[5].variant, "transpose_unpadded");
+    cr_assert_str_eq(r.runs[6].variant, "scale_coalesced");
+    for (size_t i = 0; i < r.n_runs; i++)
+        for (size_t j = i + 1; j < r.n_runs; j++)
+            cr_assert_str_neq(r.runs[i].variant, r.runs[j].variant);
+    cr_assert_eq(gm_run_metric(&r.runs[0], GM_M_LD_SECTORS)->value.i, 524288, "not summed");
+    gm_results_free(&r);
+}
+
+Test(inject_group, grouped_file_round_trips)
+{
+    gm_results r, back;
+    S_read_fixture(&r);
+    gmi_group(&r, false, "lab");
+    char *json = gm_results_to_json(&r);
+    gm_error err;
+    cr_assert_eq(gm_results_read_string(json, "grouped", &back, &err), GM_OK, "%s", err.message);
+    cr_assert_eq(back.n_runs, 5);
+    cr_assert_str_eq(gm_check_status_name(back.runs[0].check.status), "no-reference");
+    free(json);
+    gm_results_free(&r);
+    gm_results_free(&back);
+}
+
+/* ---- the command line, against a stand-in program -------------------------------- */
+
+static const char *S_bin(void)
+{
+    const char *b = getenv("GM_TEST_BIN");
+    return b && *b ? b : "build/gpumem-report";
+}
+
+typedef struct {
+    int rc;
+    char *out, *err;
+} S_result;
+
+static char *S_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, "");
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        gm_buf_put(&b, chunk, n);
+    fclose(f);
+    return gm_buf_detach(&b);
+}
+
+/* Run `sh -c` with a shell line in dir; stdout and stderr captured. */
+static S_result S_sh(const char *dir, const char *line)
+{
+    gm_buf cmd = GM_BUF_INIT;
+    gm_buf_printf(&cmd, "cd '%s' && %s > out.txt 2> err.txt", dir, line);
+    int ws = system(cmd.data);
+    gm_buf_free(&cmd);
+    S_result r;
+    r.rc = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+    gm_buf p = GM_BUF_INIT;
+    gm_buf_printf(&p, "%s/out.txt", dir);
+    r.out = S_slurp(p.data);
+    p.len = 0;
+    gm_buf_printf(&p, "%s/err.txt", dir);
+    r.err = S_slurp(p.data);
+    gm_buf_free(&p);
+    if (!r.out)
+        r.out = gm_xstrdup("");
+    if (!r.err)
+        r.err = gm_xstrdup("");
+    return r;
+}
+
+static void S_free(S_result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static char *S_dir(void)
+{
+    char *d = gm_xstrdup("/tmp/gm-inject-test-XXXXXX");
+    cr_assert_not_null(mkdtemp(d));
+    return d;
+}
+
+static void S_rm(const char *dir)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_printf(&b, "rm -rf '%s'", dir);
+    cr_assert_eq(system(b.data), 0);
+    gm_buf_free(&b);
+}
+
+/* gpumem-report OPTS -- fake-app.sh ARGS with the stand-in's mode and exit
+ * status; the library path points at a regular file (the stand-in ignores it). */
+static S_result S_app(const char *dir, const char *env, const char *opts, const char *args)
+{
+    char *app = S_src("tests/fixtures/fake-app.sh");
+    char *lib = S_src("tests/fixtures/inject-launches.json");
+    gm_buf line = GM_BUF_INIT;
+    gm_buf_printf(&line, "env %s GPUMEM_REPORT_INJECT='%s' '%s' %s -- '%s' %s", env, lib,
+                  S_bin(), opts, app, args);
+    S_result r = S_sh(dir, line.data);
+    gm_buf_free(&line);
+    free(app);
+    free(lib);
+    return r;
+}
+
+static bool S_exists(const char *dir, const char *name)
+{
+    gm_buf p = GM_BUF_INIT;
+    gm_buf_printf(&p, "%s/%s", dir, name);
+    struct stat st;
+    bool ok = stat(p.data, &st) == 0;
+    gm_buf_free(&p);
+    return ok;
+}
+
+/* No gpumem-report.* directory is left in TMPDIR. */
+static void S_no_leftovers(const char *tmp)
+{
+    DIR *d = opendir(tmp);
+    cr_assert_not_null(d);
+    for (struct dirent *e; (e = readdir(d));)
+        cr_assert(strncmp(e->d_name, "gpumem-report.", 14) != 0, "left behind: %s", e->d_name);
+    closedir(d);
+}
+
+Test(inject_cli, report_from_a_program)
+{
+    char *d = S_dir();
+    gm_buf env = GM_BUF_INIT;
+    gm_buf_printf(&env, "TMPDIR='%s'", d);
+    S_result r = S_app(d, env.data, "--out report.md", "one 'two words'");
+    cr_assert_eq(r.rc, 0, "stderr: %s", r.err);
+    cr_assert_str_eq(r.out, "fake app: one two words\n", "the program's stdout is its own");
+    cr_assert(S_exists(d, "report.md") && S_exists(d, "report.json"), "%s", r.err);
+    gm_buf p = GM_BUF_INIT;
+    gm_buf_printf(&p, "%s/report.json", d);
+    gm_results res;
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(p.data, &res, &err), GM_OK, "%s", err.message);
+    cr_assert_eq(res.n_runs, 5);
+    cr_assert_str_eq(res.experiments[0].id, "fake-app.sh");
+    cr_assert(strstr(res.experiments[0].summary, "default limit of 200"),
+              "the limit is said: %s", res.experiments[0].summary);
+    cr_assert(strstr(res.experiments[0].summary, "graphs are not profiled"));
+    cr_assert_str_eq(res.collection.command[res.collection.n_command - 1], "two words");
+    gm_results_free(&res);
+    p.len = 0;
+    gm_buf_printf(&p, "%s/report.md", d);
+    char *md = S_slurp(p.data);
+    cr_assert_not_null(md);
+    cr_assert(strstr(md, "Share of GPU time"), "the program table has a time share");
+    cr_assert(strstr(md, "share of the GPU time"), "and a chart of it");
+    cr_assert(!strstr(md, "passed runs do the same work"), "kernels are not layouts");
+    cr_assert(strstr(md, "without a reference"));
+    cr_assert(!strstr(md, "FAILED") && !strstr(md, "**ERROR**"), "no run is called a failure");
+    free(md);
+    S_no_leftovers(d);
+    gm_buf_free(&p);
+    gm_buf_free(&env);
+    S_free(&r);
+    S_rm(d);
+    free(d);
+}
+
+Test(inject_cli, exit_status_is_passed_on)
+{
+    char *d = S_dir();
+    S_result r = S_app(d, "FAKE_EXIT=7", "collect --json run.json", "");
+    cr_assert_eq(r.rc, 7, "stderr: %s", r.err);
+    cr_assert(S_exists(d, "run.json"), "the results are still written");
+    S_free(&r);
+    r = S_app(d, "FAKE_EXIT=7 FAKE_MODE=none", "collect --json run2.json", "");
+    cr_assert_eq(r.rc, 7, "stderr: %s", r.err);
+    S_free(&r);
+    S_rm(d);
+    free(d);
+}
+
+Test(inject_cli, launches_each_keeps_every_launch)
+{
+    char *d = S_dir();
+    S_result r = S_app(d, "", "collect --launches each --json run.json", "");
+    cr_assert_eq(r.rc, 0, "stderr: %s", r.err);
+    gm_buf p = GM_BUF_INIT;
+    gm_buf_printf(&p, "%s/run.json", d);
+    gm_results res;
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(p.data, &res, &err), GM_OK, "%s", err.message);
+    cr_assert_eq(res.n_runs, 7);
+    gm_results_free(&res);
+    gm_buf_free(&p);
+    S_free(&r);
+    S_rm(d);
+    free(d);
+}
+
+static void S_fails(const char *env, const char *opts, const char *prog_line, int rc,
+                    const char *expect)
+{
+    char *d = S_dir();
+    S_result r;
+    if (prog_line) {
+        gm_buf line = GM_BUF_INIT;
+        gm_buf_printf(&line, "env %s '%s' %s %s", env, S_bin(), opts, prog_line);
+        r = S_sh(d, line.data);
+        gm_buf_free(&line);
+    } else {
+        r = S_app(d, env, opts, "");
+    }
+    cr_assert_eq(r.rc, rc, "%s %s: exit %d, stderr: %s", opts, prog_line ? prog_line : "", r.rc,
+                 r.err);
+    cr_assert(strstr(r.err, expect), "stderr lacks '%s': %s", expect, r.err);
+    cr_assert(!S_exists(d, "report.html") && !S_exists(d, "run.json"), "nothing written");
+    S_free(&r);
+    S_rm(d);
+    free(d);
+}
+
+Test(inject_cli, errors)
+{
+    /* the library never ran: the program uses no CUDA */
+    S_fails("FAKE_MODE=none", "--out report.html", NULL, 2, "does not seem to use CUDA");
+    /* counters refused: said, exit 2 */
+    S_fails("FAKE_MODE=permission", "--out report.html", NULL, 2,
+            "restricted to administrators");
+    /* loaded, no kernel */
+    S_fails("FAKE_MODE=nolaunch", "collect --json run.json", NULL, 1, "launched no kernel");
+    /* no such program, not executable, a directory */
+    S_fails("", "--out report.html", "-- ./no-such-program", 2, "cannot run './no-such-program'");
+    S_fails("", "--out report.html", "-- no-such-program-on-path-xyz", 2, "no such program on PATH");
+    char *plain = S_src("tests/fixtures/inject-launches.json");
+    gm_buf line = GM_BUF_INIT;
+    gm_buf_printf(&line, "-- '%s'", plain);
+    S_fails("", "--out report.html", line.data, 2, "not executable");
+    gm_buf_free(&line);
+    free(plain);
+    S_fails("", "--out report.html", "-- /tmp", 2, "is a directory");
+    /* options, checked before the program runs */
+    S_fails("", "--kernel '(' --out r.html", "-- true", 2, "--kernel '('");
+    S_fails("", "--launches some --out r.html", "-- true", 2, "not grouped or each");
+    S_fails("", "--launch-count 0", "-- true", 2, "--launch-count");
+    S_fails("", "--metrics 'a,,b'", "-- true", 2, "--metrics");
+    S_fails("", "--out r.html --quick", "-- true", 2, "do not apply to a program");
+    S_fails("", "--out r.html", "--", 2, "no program after --");
+    S_fails("", "collect", "-- true", 2, "--json FILE is required");
+    S_fails("GPUMEM_REPORT_INJECT=/nonexistent.so", "--out r.html", "-- true", 2,
+            "GPUMEM_REPORT_INJECT=/nonexistent.so");
+}
+
+#else
+/* Built without the CUDA toolkit: the library and `--` are not built either. */
+typedef int gm_test_inject_needs_cuda;
+#endif
