@@ -161,38 +161,65 @@ const char *gm_mwu_method_name(gm_mwu_method m)
 /* Thresholds and directions                                                */
 /* ======================================================================== */
 
-/* The defaults, and why:
+/* The defaults; the constants in diff.h give the measured noise each sits
+ * above.
  *  - time (event-timed median of repeated launches): 5 %, and the samples
  *    must differ (Mann–Whitney, alpha 0.05).  Between criterion.rs's 1 %
  *    noise band and asv's factor 1.1: clocks are not locked during
  *    collection, so medians move by a few percent with boost state.
- *  - deterministic counts and the ratios made from them (sectors, requests,
- *    conflicts, wavefronts, instructions, sectors/request, efficiency): exact.
- *    For a given kernel and input they are a function of the addresses the
- *    threads touch, so any change is a change in the code.
- *  - bytes from DRAM (one value per run, varies with L2 state): 2 %.  A layout
- *    change worth reporting moves them by whole sectors per request (tens of
- *    percent); 2 % ignores leftovers of a partly flushed L2.
- *  - percentages that vary (hit rates, % of peak, occupancy): 2 percentage
- *    points, absolute: a relative band misbehaves near 0 (0.4 % -> 0.6 % is +50 %).
- *  - other varying values (profiler duration, DRAM bytes/second): 10 %.  A
- *    single profiled pass has no sample set to test, so the band is wider
- *    than the event timing's; the timing row is the time gate.
+ *  - deterministic counts and the ratios made from them (global sectors,
+ *    requests, instructions, shared instructions, sectors/request,
+ *    efficiency): exact.  For a given kernel and input they are a function of
+ *    the addresses the threads touch, so any change is a change in the code.
+ *  - shared conflicts and wavefronts: 1 % and 0.05 per shared instruction.
+ *    They follow the addresses too, but the L1TEX data stage they count also
+ *    serves global traffic, and the collisions with it depend on timing.
+ *  - DRAM bytes (one value per run, varies with what L2 holds and evicts):
+ *    2 % and 2 MiB.  A layout change worth reporting moves them by whole
+ *    sectors per request (tens of percent of what the kernel moves).
+ *  - DRAM bytes/second: 10 % and 10 GB/s (a kernel moving a few KiB has a
+ *    rate that means nothing).
+ *  - percentages that vary (% of peak, L1 hit rate, occupancy): 5 percentage
+ *    points, absolute: a relative band misbehaves near 0 (0.4 % -> 0.6 % is
+ *    +50 %); the L2 hit rate: 10 points.
+ *  - profiler duration: 20 %.  A single profiled pass has no sample set to
+ *    test, so the band is wider than the event timing's; the timing row is
+ *    the time gate.
  *  - metrics the catalog does not know: 5 %, direction "neither". */
 gm_threshold gm_diff_default_threshold(const char *metric)
 {
     if (metric && strcmp(metric, GM_DIFF_TIME) == 0)
-        return (gm_threshold){GM_THR_RELATIVE, 0.05};
+        return (gm_threshold){GM_THR_RELATIVE, GM_DIFF_TIME_REL, GM_FLOOR_NONE, 0.0};
     const gm_metric_info *info = gm_catalog_find(metric);
     if (!info)
-        return (gm_threshold){GM_THR_RELATIVE, 0.05};
+        return (gm_threshold){GM_THR_RELATIVE, GM_DIFF_UNKNOWN_REL, GM_FLOOR_NONE, 0.0};
     if (info->deterministic)
-        return (gm_threshold){GM_THR_EXACT, 0.0};
+        return (gm_threshold){GM_THR_EXACT, 0.0, GM_FLOOR_NONE, 0.0};
+    if (gm_diff_inst_metric(metric))
+        return (gm_threshold){GM_THR_RELATIVE, GM_DIFF_SHARED_REL, GM_FLOOR_PER_INST,
+                              GM_DIFF_SHARED_PER_INST};
+    if (strcmp(metric, GM_M_L2_HIT) == 0)
+        return (gm_threshold){GM_THR_ABSOLUTE, GM_DIFF_L2_HIT_POINTS, GM_FLOOR_NONE, 0.0};
     if (strcmp(info->unit, "%") == 0)
-        return (gm_threshold){GM_THR_ABSOLUTE, 2.0};
+        return (gm_threshold){GM_THR_ABSOLUTE, GM_DIFF_PCT_POINTS, GM_FLOOR_NONE, 0.0};
     if (strcmp(info->unit, "byte") == 0)
-        return (gm_threshold){GM_THR_RELATIVE, 0.02};
-    return (gm_threshold){GM_THR_RELATIVE, 0.10};
+        return (gm_threshold){GM_THR_RELATIVE, GM_DIFF_DRAM_BYTES_REL, GM_FLOOR_ABSOLUTE,
+                              GM_DIFF_DRAM_BYTES_FLOOR};
+    if (strcmp(info->unit, "byte/second") == 0)
+        return (gm_threshold){GM_THR_RELATIVE, GM_DIFF_DRAM_RATE_REL, GM_FLOOR_ABSOLUTE,
+                              GM_DIFF_DRAM_RATE_FLOOR};
+    return (gm_threshold){GM_THR_RELATIVE, GM_DIFF_DURATION_REL, GM_FLOOR_NONE, 0.0};
+}
+
+const char *gm_diff_inst_metric(const char *metric)
+{
+    if (!metric)
+        return NULL;
+    if (strcmp(metric, GM_M_SH_LD_CONFL) == 0 || strcmp(metric, GM_M_SH_LD_WAVES) == 0)
+        return GM_M_SH_LD_INST;
+    if (strcmp(metric, GM_M_SH_ST_CONFL) == 0 || strcmp(metric, GM_M_SH_ST_WAVES) == 0)
+        return GM_M_SH_ST_INST;
+    return NULL;
 }
 
 gm_direction gm_diff_direction(const char *metric)
@@ -203,42 +230,132 @@ gm_direction gm_diff_direction(const char *metric)
     return info ? info->better : GM_BETTER_NEITHER;
 }
 
+/* The ncu name behind a name or a catalog label; the text itself otherwise. */
+static const char *S_resolve(const char *metric)
+{
+    for (size_t i = 0; i < gm_catalog_len; i++)
+        if (strcmp(gm_catalog[i].label, metric) == 0)
+            return gm_catalog[i].name;
+    return metric;
+}
+
+/* The floor after the comma: "2MiB", "1e10", "0.05/inst", "0" (none). */
+static gm_status S_floor_parse(const char *spec, const char *metric, const char *text,
+                               gm_threshold *t, gm_error *err)
+{
+    while (*text == ' ')
+        text++;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || errno == ERANGE || !isfinite(v) || v < 0.0)
+        return gm_fail(err, GM_ERR_VALUE,
+                       "--threshold: '%s': floor '%s' is not a non-negative number "
+                       "(like 2MiB, 1e10 or 0.05/inst)", spec, text);
+    while (*end == ' ')
+        end++;
+    static const struct {
+        const char *suffix;
+        double scale;
+    } bytes[] = {{"KiB", 1024.0}, {"MiB", 1024.0 * 1024.0}, {"GiB", 1024.0 * 1024.0 * 1024.0}};
+    gm_floor_kind kind = GM_FLOOR_ABSOLUTE;
+    if (strncmp(end, "/inst", 5) == 0) {
+        if (!gm_diff_inst_metric(S_resolve(metric)))
+            return gm_fail(err, GM_ERR_VALUE,
+                           "--threshold: '%s': a floor per instruction (/inst) applies only "
+                           "to shared-memory conflicts and wavefronts (sh ld conflicts, sh st "
+                           "conflicts, sh ld wavefronts, sh st wavefronts)", spec);
+        kind = GM_FLOOR_PER_INST;
+        end += 5;
+    } else {
+        for (size_t i = 0; i < sizeof bytes / sizeof bytes[0]; i++) {
+            size_t n = strlen(bytes[i].suffix);
+            if (strncmp(end, bytes[i].suffix, n) == 0) {
+                v *= bytes[i].scale;
+                end += n;
+                break;
+            }
+        }
+    }
+    while (*end == ' ')
+        end++;
+    if (*end)
+        return gm_fail(err, GM_ERR_VALUE,
+                       "--threshold: '%s': unexpected '%s' after the floor (units: KiB, MiB, "
+                       "GiB or /inst)", spec, end);
+    t->floor_kind = v > 0.0 ? kind : GM_FLOOR_NONE;
+    t->floor = v > 0.0 ? v : 0.0;
+    return GM_OK;
+}
+
 gm_status gm_threshold_parse(const char *spec, char **metric, gm_threshold *thr, gm_error *err)
 {
     *metric = NULL;
     const char *eq = spec ? strrchr(spec, '=') : NULL;
     if (!eq || eq == spec || !eq[1])
         return gm_fail(err, GM_ERR_VALUE,
-                       "--threshold: '%s' is not METRIC=VALUE (VALUE: 5%%, 0.5 or exact)",
-                       spec ? spec : "");
+                       "--threshold: '%s' is not METRIC=VALUE[,FLOOR] (VALUE: 5%%, 0.5 or "
+                       "exact; FLOOR: 2MiB, 1e10, 0.05/inst)", spec ? spec : "");
+    size_t n = (size_t)(eq - spec);
+    char *name = gm_xmalloc(n + 1);
+    memcpy(name, spec, n);
+    name[n] = '\0';
+
     const char *val = eq + 1;
-    gm_threshold t = {GM_THR_EXACT, 0.0};
-    if (strcasecmp(val, "exact") != 0) {
+    const char *comma = strchr(val, ',');
+    size_t vlen = comma ? (size_t)(comma - val) : strlen(val);
+    char *bound = gm_xmalloc(vlen + 1);
+    memcpy(bound, val, vlen);
+    bound[vlen] = '\0';
+    while (vlen > 0 && bound[vlen - 1] == ' ')
+        bound[--vlen] = '\0';
+
+    gm_threshold t = {GM_THR_EXACT, 0.0, GM_FLOOR_NONE, 0.0};
+    gm_status st = GM_OK;
+    if (strcasecmp(bound, "exact") == 0) {
+        if (comma)
+            st = gm_fail(err, GM_ERR_VALUE,
+                         "--threshold: '%s': 'exact' takes no floor", spec);
+    } else {
         char *end = NULL;
         errno = 0;
-        double v = strtod(val, &end);
-        if (end == val || errno == ERANGE || !isfinite(v) || v < 0.0)
-            return gm_fail(err, GM_ERR_VALUE,
-                           "--threshold: '%s': '%s' is not a non-negative number, "
-                           "a percentage like 5%% or 'exact'", spec, val);
-        while (*end == ' ')
-            end++;
-        if (*end == '%') {
-            t = (gm_threshold){GM_THR_RELATIVE, v / 100.0};
-            end++;
+        double v = strtod(bound, &end);
+        if (end == bound || errno == ERANGE || !isfinite(v) || v < 0.0) {
+            st = gm_fail(err, GM_ERR_VALUE,
+                         "--threshold: '%s': '%s' is not a non-negative number, "
+                         "a percentage like 5%% or 'exact'", spec, bound);
         } else {
-            t = (gm_threshold){GM_THR_ABSOLUTE, v};
+            while (*end == ' ')
+                end++;
+            if (*end == '%') {
+                t = (gm_threshold){GM_THR_RELATIVE, v / 100.0, GM_FLOOR_NONE, 0.0};
+                end++;
+            } else {
+                t = (gm_threshold){GM_THR_ABSOLUTE, v, GM_FLOOR_NONE, 0.0};
+            }
+            if (*end)
+                st = gm_fail(err, GM_ERR_VALUE,
+                             "--threshold: '%s': unexpected '%s' after the number", spec, end);
         }
-        if (*end)
-            return gm_fail(err, GM_ERR_VALUE,
-                           "--threshold: '%s': unexpected '%s' after the number", spec, end);
+        if (st == GM_OK && comma)
+            st = S_floor_parse(spec, name, comma + 1, &t, err);
     }
-    size_t n = (size_t)(eq - spec);
-    *metric = gm_xmalloc(n + 1);
-    memcpy(*metric, spec, n);
-    (*metric)[n] = '\0';
+    free(bound);
+    if (st != GM_OK) {
+        free(name);
+        return st;
+    }
+    *metric = name;
     *thr = t;
     return GM_OK;
+}
+
+bool gm_threshold_equal(const gm_threshold *a, const gm_threshold *b)
+{
+    if (a->kind != b->kind || (a->kind != GM_THR_EXACT && a->value != b->value))
+        return false;
+    return a->floor_kind == b->floor_kind &&
+           (a->floor_kind == GM_FLOOR_NONE || a->floor == b->floor);
 }
 
 static const char *S_unit_short(const char *unit)
@@ -246,13 +363,45 @@ static const char *S_unit_short(const char *unit)
     return unit && strcmp(unit, "%") == 0 ? "pp" : unit;
 }
 
+/* A floor in bytes in the largest of KiB, MiB, GiB it reaches, when it is a
+ * whole number of thousandths of that unit (2 MiB, 1.5 KiB); bytes otherwise. */
+static void S_floor_text(const gm_threshold *t, const char *unit, char *out, size_t n)
+{
+    if (t->floor_kind == GM_FLOOR_PER_INST) {
+        snprintf(out, n, "%g/inst", t->floor);
+        return;
+    }
+    if (unit && strcmp(unit, "byte") == 0) {
+        static const char *const names[] = {"GiB", "MiB", "KiB"};
+        double scale = 1024.0 * 1024.0 * 1024.0;
+        for (int i = 0; i < 3; i++, scale /= 1024.0) {
+            if (t->floor < scale)
+                continue;
+            if (fmod(t->floor * 1000.0, scale) == 0.0) {
+                snprintf(out, n, "%g %s", t->floor / scale, names[i]);
+                return;
+            }
+            break;
+        }
+    }
+    const char *u = S_unit_short(unit);
+    snprintf(out, n, "%g%s%s", t->floor, u && *u ? " " : "", u ? u : "");
+}
+
 void gm_threshold_format(const gm_threshold *t, const char *unit, char *out, size_t n)
 {
     const char *u = S_unit_short(unit);
+    int k = 0;
     switch (t->kind) {
-    case GM_THR_EXACT: snprintf(out, n, "exact"); break;
-    case GM_THR_RELATIVE: snprintf(out, n, "%g %%", t->value * 100.0); break;
-    case GM_THR_ABSOLUTE: snprintf(out, n, "%g%s%s", t->value, u && *u ? " " : "", u ? u : ""); break;
+    case GM_THR_EXACT: k = snprintf(out, n, "exact"); break;
+    case GM_THR_RELATIVE: k = snprintf(out, n, "%g %%", t->value * 100.0); break;
+    case GM_THR_ABSOLUTE:
+        k = snprintf(out, n, "%g%s%s", t->value, u && *u ? " " : "", u ? u : "");
+        break;
+    }
+    if (t->floor_kind != GM_FLOOR_NONE && k >= 0 && (size_t)k + 2 < n) {
+        snprintf(out + k, n - (size_t)k, ", ");
+        S_floor_text(t, unit, out + k + 2, n - (size_t)k - 2);
     }
 }
 
@@ -456,6 +605,8 @@ static gm_diff_row *S_row(S_ctx *c, gm_diff_status st, const gm_run *b, const gm
     r->delta = NAN;
     r->ratio = NAN;
     r->magnitude = NAN;
+    r->floor = 0.0;
+    r->per_inst = NAN;
     r->test = (gm_mwu){GM_MWU_NONE, 0, 0, NAN, NAN, NAN, NAN, false};
     r->order = d->n_rows - 1;
     return r;
@@ -502,7 +653,10 @@ static bool S_beyond(const gm_threshold *t, const gm_value *vb, const gm_value *
 }
 
 /* Fill delta, ratio, magnitude; decide improved / regressed / changed /
- * unchanged from the threshold (the caller adds the noise test for time). */
+ * unchanged from the threshold and the row's floor (the caller sets r->floor
+ * and adds the noise test for time).  A change counts when it is beyond
+ * both; a NaN floor (no instruction count to scale it) leaves the threshold
+ * alone to decide. */
 static void S_judge(gm_diff_row *r)
 {
     double b = gm_value_num(&r->vbase), h = gm_value_num(&r->vhead);
@@ -517,7 +671,7 @@ static void S_judge(gm_diff_row *r)
         r->magnitude = INFINITY;
     else
         r->magnitude = fabs(log(r->ratio));
-    if (!S_beyond(&r->thr, &r->vbase, &r->vhead)) {
+    if (!S_beyond(&r->thr, &r->vbase, &r->vhead) || fabs(r->delta) <= r->floor) {
         r->status = GM_DIFF_UNCHANGED;
         return;
     }
@@ -527,6 +681,43 @@ static void S_judge(gm_diff_row *r)
     }
     bool worse = r->better == GM_BETTER_LOWER ? h > b : h < b;
     r->status = worse ? GM_DIFF_REGRESSED : GM_DIFF_IMPROVED;
+}
+
+/* A metric's value in a run as a number; NaN when absent or not a number. */
+static double S_metric_num(const gm_run *run, const char *name)
+{
+    const gm_metric *m = gm_run_metric(run, name);
+    if (!m || (m->value.kind != GM_V_INT && m->value.kind != GM_V_REAL))
+        return NAN;
+    return gm_value_num(&m->value);
+}
+
+/* r->floor (and r->per_inst) from the threshold: an absolute floor as it is;
+ * a per-instruction one times N, the larger of the two runs' shared
+ * instruction counts of the metric's direction.  The larger, because the
+ * noise grows with the shared traffic, and a change in the count of
+ * instructions is the instruction row's to report. */
+static void S_floor(gm_diff_row *r, const gm_run *b, const gm_run *h)
+{
+    r->floor = 0.0;
+    r->per_inst = NAN;
+    if (r->thr.floor_kind == GM_FLOOR_ABSOLUTE) {
+        r->floor = r->thr.floor;
+    } else if (r->thr.floor_kind == GM_FLOOR_PER_INST) {
+        const char *im = gm_diff_inst_metric(r->metric);
+        double ib = im ? S_metric_num(b, im) : NAN, ih = im ? S_metric_num(h, im) : NAN;
+        double n = isnan(ib) ? ih : isnan(ih) ? ib : fmax(ib, ih);
+        if (isnan(n)) {
+            r->floor = NAN;
+            snprintf(r->note, sizeof r->note,
+                     "no shared instruction count: judged by the threshold alone");
+            return;
+        }
+        r->floor = r->thr.floor * n;
+        double b0 = gm_value_num(&r->vbase), h0 = gm_value_num(&r->vhead);
+        if (n > 0.0)
+            r->per_inst = (h0 - b0) / n;
+    }
 }
 
 static bool S_check_bad(const gm_run *r)
@@ -556,6 +747,7 @@ static void S_time_row(S_ctx *c, const gm_run *b, const gm_run *h)
         snprintf(r->note, sizeof r->note, "no median");
         return;
     }
+    S_floor(r, b, h);
     if (tb->l2_flushed != th->l2_flushed) {
         S_judge(r);
         r->status = GM_DIFF_INCOMPARABLE;
@@ -619,6 +811,7 @@ static void S_metric_rows(S_ctx *c, const gm_run *b, const gm_run *h)
                 snprintf(r->note, sizeof r->note, "not a number");
                 continue;
             }
+            S_floor(r, b, h);
             if (S_str_cmp(mb->unit, mh->unit) != 0) {
                 S_judge(r);
                 r->status = GM_DIFF_INCOMPARABLE;
@@ -1012,8 +1205,16 @@ static void S_delta_cell(gm_buf *b, const gm_diff_row *r)
         gm_buf_putc(b, ' ');
         gm_esc_md(b, u);
     }
-    if (isfinite(r->ratio) && r->delta != 0.0 && !(r->unit && strcmp(r->unit, "%") == 0))
-        gm_buf_printf(b, " (%+.3g %%)", (r->ratio - 1.0) * 100.0);
+    bool pct = isfinite(r->ratio) && r->delta != 0.0 && !(r->unit && strcmp(r->unit, "%") == 0);
+    bool per = isfinite(r->per_inst) && r->delta != 0.0;
+    if (pct || per) {
+        gm_buf_puts(b, " (");
+        if (pct)
+            gm_buf_printf(b, "%+.3g %%", (r->ratio - 1.0) * 100.0);
+        if (per)
+            gm_buf_printf(b, "%s%+.3g/inst", pct ? ", " : "", r->per_inst);
+        gm_buf_putc(b, ')');
+    }
     if (r->test.method != GM_MWU_NONE)
         gm_buf_printf(b, ", p=%.2g", r->test.p);
 }
@@ -1166,11 +1367,6 @@ static void S_md_head(gm_buf *b, const gm_diff *d, const gm_diff_render *ro, boo
     }
 }
 
-static bool S_thr_eq(const gm_threshold *a, const gm_threshold *b)
-{
-    return a->kind == b->kind && (a->kind == GM_THR_EXACT || a->value == b->value);
-}
-
 /* "Thresholds set on the command line: time 3 %, DRAM read exact." — the
  * metrics whose rows used a threshold other than the default, once each. */
 static void S_md_overrides(gm_buf *b, const gm_diff *d)
@@ -1182,7 +1378,7 @@ static void S_md_overrides(gm_buf *b, const gm_diff *d)
         if (!r->metric)
             continue;
         gm_threshold def = gm_diff_default_threshold(r->metric);
-        if (S_thr_eq(&def, &r->thr))
+        if (gm_threshold_equal(&def, &r->thr))
             continue;
         bool dup = false;
         for (size_t k = 0; k < n && !dup; k++)
@@ -1265,10 +1461,13 @@ static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
         "Mann–Whitney U test on the two sample sets gives p \\< %g (exact distribution when there "
         "are no ties and both sets have fewer than 50 samples, else the normal approximation "
         "with tie and continuity corrections); otherwise the row is *within noise*. Counters "
-        "have one value per run, so their threshold alone decides. Default thresholds: time "
-        "5 %%; deterministic counts (sectors, requests, conflicts, wavefronts, instructions, and "
-        "the sectors/request and efficiency made from them) exact; DRAM bytes 2 %%; other "
-        "percentages 2 percentage points; other varying values 10 %%; unknown metrics 5 %%, "
+        "have one value per run and no test: their threshold decides, and where it has a floor "
+        "the change must be beyond both. Default thresholds: time 5 %%; counts that "
+        "are identical run to run (global sectors, requests, instructions, shared "
+        "instructions, and the sectors/request and efficiency made from them) exact; shared "
+        "bank conflicts and wavefronts 1 %% and 0.05 per shared instruction (Δ/inst); DRAM "
+        "bytes 2 %% and 2 MiB; DRAM bytes/second 10 %% and 10 GB/s; L2 hit rate 10 percentage "
+        "points; other percentages 5 points; profiler duration 20 %%; unknown metrics 5 %%, "
         "direction none (*changed*).\n", d->alpha);
     gm_buf_putc(b, '\n');
     S_md_overrides(b, d);
@@ -1556,12 +1755,24 @@ static json_t *S_jrow(const gm_diff_row *r)
         json_object_set_new(t, "kind", json_string(S_thr_kind_name(r->thr.kind)));
         json_object_set_new(t, "value", r->thr.kind == GM_THR_EXACT ? json_null()
                                                                     : json_real(r->thr.value));
+        if (r->thr.floor_kind == GM_FLOOR_NONE) {
+            json_object_set_new(t, "floor", json_null());
+        } else {
+            json_t *f = json_object();
+            json_object_set_new(f, "kind", json_string(r->thr.floor_kind == GM_FLOOR_PER_INST
+                                                           ? "per_instruction" : "absolute"));
+            json_object_set_new(f, "value", json_real(r->thr.floor));
+            json_object_set_new(f, "applied", S_jnum(r->floor));
+            json_object_set_new(t, "floor", f);
+        }
         json_object_set_new(o, "threshold", t);
     }
     json_object_set_new(o, "base", S_jvalue(&r->vbase));
     json_object_set_new(o, "head", S_jvalue(&r->vhead));
     json_object_set_new(o, "delta", S_jnum(r->delta));
     json_object_set_new(o, "ratio", S_jnum(r->ratio));
+    if (r->thr.floor_kind == GM_FLOOR_PER_INST)
+        json_object_set_new(o, "delta_per_instruction", S_jnum(r->per_inst));
     if (r->metric && strcmp(r->metric, GM_DIFF_TIME) == 0) {
         json_t *t = json_object();
         json_object_set_new(t, "method", json_string(gm_mwu_method_name(r->test.method)));

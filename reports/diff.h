@@ -55,28 +55,110 @@ typedef enum {
     GM_THR_ABSOLUTE    /* |head - base| > value, in the metric's unit */
 } gm_thr_kind;
 
+/* A floor is a second, absolute bound: a change counts only when it is beyond
+ * the threshold AND beyond the floor.  A relative band alone misjudges
+ * counters that wobble by a fixed amount whatever their size (20 KiB of
+ * write-backs are +60 % of a kernel that writes 30 KiB); a floor alone
+ * misjudges the big ones. */
+typedef enum {
+    GM_FLOOR_NONE = 0,
+    GM_FLOOR_ABSOLUTE,   /* |head - base| > floor, in the metric's unit (ms for time) */
+    GM_FLOOR_PER_INST    /* |head - base| > floor * N, N the larger of the two runs' counts of
+                            shared instructions of the metric's direction
+                            (gm_diff_inst_metric): shared conflicts and wavefronts only */
+} gm_floor_kind;
+
 typedef struct {
     gm_thr_kind kind;
     double value;      /* fraction for RELATIVE (0.05 = 5 %), unit for ABSOLUTE */
+    gm_floor_kind floor_kind;
+    double floor;      /* unit for ABSOLUTE, wavefronts per instruction for PER_INST */
 } gm_threshold;
 
 /* The key a timing row goes by on the command line and in the JSON. */
 #define GM_DIFF_TIME "time"
 
-/* Default threshold for a metric name (GM_DIFF_TIME for the event timing).
- * Catalog metrics flagged deterministic: exact; others by unit (see diff.c). */
+/* The default policy (gm_diff_default_threshold).  Each bound sits above the
+ * run-to-run noise measured on the H100 (NVIDIA H100 80GB HBM3, driver
+ * 580.159.04, 2026-11-22) between runs of the same kernels: two full-suite
+ * runs ten minutes apart (tests/fixtures/h100-rerun-0747.json, -0757.json:
+ * 238 runs profiled in both), and the transpose and banks experiments of
+ * tests/fixtures/h100-transpose-pad-base.json against both, and against
+ * every run of -head.json but the one the code change touched (all pairs:
+ * bench/results/diff-noise-2026-11-22.txt, made by bench/diff-noise.py). */
+
+/* Event-timed median: 5 % and the samples must differ (Mann–Whitney).  No
+ * floor: the medians of kernels near 7 us moved by up to 5.6 us (+88 %)
+ * between the two full-suite runs (28 of 355 medians beyond 5 %, all of them
+ * matmul at n <= 96 or the CPU variant dp/cpu_serial), but the real
+ * regression of the padded transpose at n=1024 is +3.4 us: a floor that hid
+ * the noise would hide it.  The counters of such kernels are the signal. */
+#define GM_DIFF_TIME_REL 0.05
+/* Shared-memory bank conflicts and wavefronts: beyond 1 % AND beyond 0.05 per
+ * shared instruction of the same direction.  Noise measured: at most 0.012
+ * per instruction (1608 load conflicts over 131072 loads, transpose/tiled
+ * n=2048), whatever the level (the tiled transpose sits at 31.4 conflicts per
+ * load, the padded one at 0.11); 0.05 is 4 times that and still sees one
+ * 2-way conflict in 20 shared instructions.  The real regression of a tile
+ * without padding is +31 per load. */
+#define GM_DIFF_SHARED_REL 0.01
+#define GM_DIFF_SHARED_PER_INST 0.05
+/* DRAM bytes read / written: beyond 2 % AND beyond 2 MiB.  Noise measured:
+ * |change| up to 947200 bytes read (0.90 MiB, grid3d/xmajor n=256) and
+ * 728832 written; among changes beyond 2 % the largest was 445440 bytes
+ * (write-backs of a kernel that wrote 2.6 MB: -17 %).  Written bytes are what
+ * L2 evicts before the kernel ends, so they wobble by tens of KiB even when
+ * the kernel writes a few KiB. */
+#define GM_DIFF_DRAM_BYTES_REL 0.02
+#define GM_DIFF_DRAM_BYTES_FLOOR (2.0 * 1024.0 * 1024.0)
+/* DRAM bytes per second: beyond 10 % AND 1e10 bytes/s (10 GB/s, 0.3 % of the
+ * H100's 3352 GB/s).  Noise measured: kernels that move a few KiB changed by
+ * up to x171 (4 MB/s to 0.7 GB/s); beyond 10 %, no change exceeded 1.8e9
+ * bytes/s. */
+#define GM_DIFF_DRAM_RATE_REL 0.10
+#define GM_DIFF_DRAM_RATE_FLOOR 1e10
+/* Varying percentages (DRAM % of peak, L1 hit rate, occupancy): 5 points.
+ * Noise measured: up to 3.3 points (L1 hit 3.27, occupancy 3.24, DRAM % of
+ * peak 2.66). */
+#define GM_DIFF_PCT_POINTS 5.0
+/* L2 hit rate: 10 points.  Noise measured: 8.6 and 6.5 points (matmul/naive
+ * n=384), and 18.5 in a kernel whose L2 hit rate read 118 %, a value no
+ * consistent pair of counts gives. */
+#define GM_DIFF_L2_HIT_POINTS 10.0
+/* The profiler's duration (one pass, clocks as found): 20 %.  Noise measured:
+ * up to 14.6 % (matmul/naive n=384, 85 to 98 us).  The time row, which has
+ * samples to test, is the time gate. */
+#define GM_DIFF_DURATION_REL 0.20
+/* Metrics the catalog does not know: 5 %, direction neither. */
+#define GM_DIFF_UNKNOWN_REL 0.05
+
+/* Default threshold for a metric name (GM_DIFF_TIME for the event timing):
+ * the constants above; catalog metrics flagged deterministic: exact. */
 gm_threshold gm_diff_default_threshold(const char *metric);
+
+/* The shared-instruction count a per-instruction floor divides by: the load
+ * instructions for shared load conflicts and wavefronts, the store ones for
+ * stores; NULL for any other metric. */
+const char *gm_diff_inst_metric(const char *metric);
 
 /* Direction of a metric: the catalog's, lower for GM_DIFF_TIME, neither for
  * names the catalog does not know. */
 gm_direction gm_diff_direction(const char *metric);
 
-/* Parse "METRIC=5%", "METRIC=0.5" or "METRIC=exact".  METRIC is returned as
- * written (heap, caller frees); it is resolved against the files later. */
+/* Parse "METRIC=BOUND[,FLOOR]".  BOUND: "5%" (relative), "0.5" (absolute) or
+ * "exact"; FLOOR (not with exact): a number in the metric's unit, optionally
+ * with KiB, MiB or GiB (x 1024^k), or "0.05/inst" (per shared instruction:
+ * shared conflicts and wavefronts only, named by ncu name or label).  METRIC
+ * is returned as written (heap, caller frees); it is resolved against the
+ * files later. */
 gm_status gm_threshold_parse(const char *spec, char **metric, gm_threshold *thr, gm_error *err);
 
-/* "exact", "5 %", "0.5" — appended to a caller buffer of n bytes. */
+/* "exact", "5 %", "0.5", "2 %, 2 MiB", "1 %, 0.05/inst" — written to a caller
+ * buffer of n bytes. */
 void gm_threshold_format(const gm_threshold *t, const char *unit, char *out, size_t n);
+
+/* True when a and b are the same policy. */
+bool gm_threshold_equal(const gm_threshold *a, const gm_threshold *b);
 
 /* ---- the comparison ------------------------------------------------------ */
 
@@ -122,6 +204,12 @@ typedef struct {
     double delta;              /* head - base; NaN when either is absent */
     double ratio;              /* head / base; NaN when undefined (base 0, absent) */
     gm_threshold thr;
+    double floor;              /* the absolute floor judged against, in the metric's unit
+                                  (a per-instruction floor times the instructions); 0: none;
+                                  NaN: per-instruction floor without an instruction count
+                                  (judged by the threshold alone, the note says so) */
+    double per_inst;           /* delta per shared instruction (per-instruction floors only);
+                                  NaN otherwise */
     gm_mwu test;               /* time rows only; method NONE otherwise */
     double magnitude;          /* |ln ratio| (inf when from or to 0): sort key within a status */
     char note[160];            /* why failed / incomparable / how judged; "" if nothing */

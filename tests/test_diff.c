@@ -347,21 +347,127 @@ Test(diff_threshold, parse_forms)
     }
 }
 
+Test(diff_threshold, parse_floors)
+{
+    char *m = NULL;
+    gm_threshold t;
+    gm_error err;
+    cr_assert_eq(gm_threshold_parse("DRAM read=2%,2MiB", &m, &t, &err), GM_OK, "%s", err.message);
+    cr_expect_str_eq(m, "DRAM read");
+    cr_expect(t.kind == GM_THR_RELATIVE && fabs(t.value - 0.02) < 1e-15);
+    cr_expect_eq(t.floor_kind, GM_FLOOR_ABSOLUTE);
+    cr_expect_eq(t.floor, 2097152.0);
+    free(m);
+    cr_assert_eq(gm_threshold_parse("sh ld conflicts=1%, 0.05/inst", &m, &t, &err), GM_OK, "%s",
+                 err.message);
+    cr_expect_eq(t.floor_kind, GM_FLOOR_PER_INST);
+    cr_expect_float_eq(t.floor, 0.05, 1e-15);
+    free(m);
+    cr_assert_eq(gm_threshold_parse(GM_M_SH_ST_WAVES "=0.5,0.1/inst", &m, &t, &err), GM_OK);
+    cr_expect(t.kind == GM_THR_ABSOLUTE && t.floor_kind == GM_FLOOR_PER_INST);
+    free(m);
+    cr_assert_eq(gm_threshold_parse("time=5%,0.003", &m, &t, &err), GM_OK);
+    cr_expect(t.floor_kind == GM_FLOOR_ABSOLUTE && t.floor == 0.003);
+    free(m);
+    cr_assert_eq(gm_threshold_parse("DRAM written=3 % , 512 KiB", &m, &t, &err), GM_OK, "%s",
+                 err.message);
+    cr_expect_eq(t.floor, 524288.0);
+    free(m);
+    cr_assert_eq(gm_threshold_parse("DRAM B/s=10%,1e10", &m, &t, &err), GM_OK);
+    cr_expect_eq(t.floor, 1e10);
+    free(m);
+    cr_assert_eq(gm_threshold_parse("DRAM read=2%,0", &m, &t, &err), GM_OK);
+    cr_expect_eq(t.floor_kind, GM_FLOOR_NONE, "a zero floor is no floor");
+    free(m);
+    const char *bad[] = {"time=exact,1", "time=5%,", "time=5%,-1", "time=5%,2MB", "time=5%,nan",
+                         "DRAM read=5%,1MiB,2", "ld sectors=5%,abc", "time=5%,0.05/inst",
+                         "ld sectors=1%,0.05/inst", "DRAM read=5%,1/inst"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        m = NULL;
+        cr_expect_eq(gm_threshold_parse(bad[i], &m, &t, &err), GM_ERR_VALUE, "'%s' accepted",
+                     bad[i]);
+        cr_expect_null(m);
+        cr_expect(strstr(err.message, bad[i]), "message names the spec: %s", err.message);
+    }
+    cr_expect_eq(gm_threshold_parse("time=5%,0.05/inst", &m, &t, &err), GM_ERR_VALUE);
+    cr_expect(strstr(err.message, "shared-memory conflicts and wavefronts"), "%s", err.message);
+}
+
+Test(diff_threshold, format_and_equal)
+{
+    char out[64];
+    gm_threshold t = gm_diff_default_threshold(GM_M_DRAM_RD);
+    gm_threshold_format(&t, "byte", out, sizeof out);
+    cr_expect_str_eq(out, "2 %, 2 MiB");
+    t = gm_diff_default_threshold(GM_M_SH_LD_CONFL);
+    gm_threshold_format(&t, "", out, sizeof out);
+    cr_expect_str_eq(out, "1 %, 0.05/inst");
+    t = gm_diff_default_threshold(GM_M_DRAM_RATE);
+    gm_threshold_format(&t, "byte/second", out, sizeof out);
+    cr_expect_str_eq(out, "10 %, 1e+10 byte/second");
+    t = (gm_threshold){GM_THR_RELATIVE, 0.05, GM_FLOOR_ABSOLUTE, 1536.0};
+    gm_threshold_format(&t, "byte", out, sizeof out);
+    cr_expect_str_eq(out, "5 %, 1.5 KiB");
+    t = (gm_threshold){GM_THR_ABSOLUTE, 10.0, GM_FLOOR_NONE, 0.0};
+    gm_threshold_format(&t, "%", out, sizeof out);
+    cr_expect_str_eq(out, "10 pp");
+    char tiny[8];
+    t = gm_diff_default_threshold(GM_M_DRAM_RD);
+    gm_threshold_format(&t, "byte", tiny, sizeof tiny);
+    cr_expect_str_eq(tiny, "2 %, 2 ", "cut to the buffer");
+    t = (gm_threshold){GM_THR_RELATIVE, 0.02, GM_FLOOR_ABSOLUTE, 1e10};
+    gm_threshold_format(&t, "byte", out, sizeof out);
+    cr_expect_str_eq(out, "2 %, 1e+10 byte");
+
+    gm_threshold a = gm_diff_default_threshold(GM_M_DRAM_RD), b = a;
+    cr_expect(gm_threshold_equal(&a, &b));
+    b.floor = 1024.0;
+    cr_expect_not(gm_threshold_equal(&a, &b));
+    b = a;
+    b.floor_kind = GM_FLOOR_NONE;
+    cr_expect_not(gm_threshold_equal(&a, &b));
+    a = (gm_threshold){GM_THR_EXACT, 1.0, GM_FLOOR_NONE, 3.0};
+    b = (gm_threshold){GM_THR_EXACT, 2.0, GM_FLOOR_NONE, 4.0};
+    cr_expect(gm_threshold_equal(&a, &b), "exact, no floor: the values do not matter");
+}
+
 Test(diff_threshold, defaults_and_directions)
 {
     gm_threshold t = gm_diff_default_threshold(GM_DIFF_TIME);
-    cr_expect(t.kind == GM_THR_RELATIVE && t.value == 0.05);
+    cr_expect(t.kind == GM_THR_RELATIVE && t.value == 0.05 && t.floor_kind == GM_FLOOR_NONE);
     cr_expect_eq(gm_diff_default_threshold(GM_M_LD_SECTORS).kind, GM_THR_EXACT);
-    cr_expect_eq(gm_diff_default_threshold(GM_M_SH_LD_CONFL).kind, GM_THR_EXACT);
+    cr_expect_eq(gm_diff_default_threshold(GM_M_SH_LD_INST).kind, GM_THR_EXACT);
     cr_expect_eq(gm_diff_default_threshold(GM_M_LD_EFF).kind, GM_THR_EXACT);
+    /* Shared conflicts and wavefronts vary run to run: 1 % and 0.05 per instruction. */
+    const char *shared[] = {GM_M_SH_LD_CONFL, GM_M_SH_ST_CONFL, GM_M_SH_LD_WAVES, GM_M_SH_ST_WAVES};
+    for (size_t i = 0; i < 4; i++) {
+        t = gm_diff_default_threshold(shared[i]);
+        cr_expect(t.kind == GM_THR_RELATIVE && t.value == GM_DIFF_SHARED_REL, "%s", shared[i]);
+        cr_expect(t.floor_kind == GM_FLOOR_PER_INST && t.floor == GM_DIFF_SHARED_PER_INST);
+        cr_expect_not(gm_catalog_find(shared[i])->deterministic, "%s", shared[i]);
+    }
+    cr_expect_str_eq(gm_diff_inst_metric(GM_M_SH_LD_WAVES), GM_M_SH_LD_INST);
+    cr_expect_str_eq(gm_diff_inst_metric(GM_M_SH_ST_CONFL), GM_M_SH_ST_INST);
+    cr_expect_null(gm_diff_inst_metric(GM_M_LD_SECTORS));
     t = gm_diff_default_threshold(GM_M_DRAM_RD);
     cr_expect(t.kind == GM_THR_RELATIVE && t.value == 0.02);
+    cr_expect(t.floor_kind == GM_FLOOR_ABSOLUTE && t.floor == 2.0 * 1024 * 1024);
+    t = gm_diff_default_threshold(GM_M_DRAM_WR);
+    cr_expect(t.floor_kind == GM_FLOOR_ABSOLUTE && t.floor == 2.0 * 1024 * 1024);
+    t = gm_diff_default_threshold(GM_M_DRAM_RATE);
+    cr_expect(t.kind == GM_THR_RELATIVE && t.value == 0.10 && t.floor == 1e10);
     t = gm_diff_default_threshold(GM_M_L2_HIT);
-    cr_expect(t.kind == GM_THR_ABSOLUTE && t.value == 2.0);
+    cr_expect(t.kind == GM_THR_ABSOLUTE && t.value == 10.0 && t.floor_kind == GM_FLOOR_NONE);
+    t = gm_diff_default_threshold(GM_M_OCCUPANCY);
+    cr_expect(t.kind == GM_THR_ABSOLUTE && t.value == 5.0);
     t = gm_diff_default_threshold(GM_M_DURATION);
-    cr_expect(t.kind == GM_THR_RELATIVE && t.value == 0.10);
+    cr_expect(t.kind == GM_THR_RELATIVE && t.value == 0.20);
     t = gm_diff_default_threshold("something__else.sum");
-    cr_expect(t.kind == GM_THR_RELATIVE && t.value == 0.05);
+    cr_expect(t.kind == GM_THR_RELATIVE && t.value == 0.05 && t.floor_kind == GM_FLOOR_NONE);
+    /* Every catalog metric the catalog calls deterministic is held exactly, and no other. */
+    for (size_t i = 0; i < gm_catalog_len; i++)
+        cr_expect_eq(gm_diff_default_threshold(gm_catalog[i].name).kind == GM_THR_EXACT,
+                     gm_catalog[i].deterministic, "%s", gm_catalog[i].name);
 
     cr_expect_eq(gm_diff_direction(GM_DIFF_TIME), GM_BETTER_LOWER);
     cr_expect_eq(gm_diff_direction(GM_M_LD_SPR), GM_BETTER_LOWER);
@@ -463,8 +569,8 @@ Test(diff_judge, directions)
     S_pair(&b, &h);
     S_set(S_find(&h, "stride", 1), GM_M_LD_SECTORS, gm_vint((1 << 20) / 8 + 1)); /* lower better */
     S_set(S_find(&h, "stride", 8), GM_M_LD_SECTORS, gm_vint((1 << 20) / 8 * 8 - 64));
-    S_set(S_find(&h, "stride", 1), GM_M_L2_HIT, gm_vreal(40.0));          /* higher better */
-    S_set(S_find(&h, "stride", 8), GM_M_L2_HIT, gm_vreal(60.0));
+    S_set(S_find(&h, "stride", 1), GM_M_L2_HIT, gm_vreal(35.0));          /* higher better */
+    S_set(S_find(&h, "stride", 8), GM_M_L2_HIT, gm_vreal(65.0));
     S_set(S_find(&h, "tiled", 1), GM_M_LD_REQUESTS, gm_vint((1 << 12) / 32 * 2)); /* neither */
     gm_diff d = S_compute(&b, &h, NULL);
     cr_expect_eq(S_status(&d, "stride", 1, GM_M_LD_SECTORS), GM_DIFF_REGRESSED);
@@ -482,7 +588,7 @@ Test(diff_judge, directions)
     cr_expect_eq(d.rows[0].status, GM_DIFF_REGRESSED);
     cr_expect_eq(d.rows[1].status, GM_DIFF_REGRESSED);
     cr_expect_eq(d.rows[2].status, GM_DIFF_IMPROVED);
-    /* Within regressions, the larger change first: L2 hit 50 -> 40 (x0.8) beats one sector. */
+    /* Within regressions, the larger change first: L2 hit 50 -> 35 (x0.7) beats one sector. */
     cr_expect_str_eq(d.rows[0].metric, GM_M_L2_HIT);
     char *v = gm_diff_verdict(&d);
     cr_expect_str_eq(v, "2 regressions, 2 improvements, 1 changed, 10 unchanged");
@@ -496,42 +602,44 @@ Test(diff_judge, relative_absolute_exact_thresholds)
 {
     gm_results b, h;
     S_pair(&b, &h);
-    long long dram = 4LL * (1 << 20);   /* stride 1 base value */
+    long long dram = 4LL * (1 << 20);   /* stride 1 base value: 4 MiB */
     S_set(S_find(&h, "stride", 1), GM_M_DRAM_RD, gm_vint(dram + dram / 100));   /* +1 %: under 2 % */
-    S_set(S_find(&h, "stride", 8), GM_M_DRAM_RD, gm_vint(8 * dram + 8 * dram * 3 / 100)); /* +3 % */
-    S_set(S_find(&h, "stride", 1), GM_M_L2_HIT, gm_vreal(51.5));   /* +1.5 pp: under 2 pp */
-    S_set(S_find(&h, "stride", 8), GM_M_L2_HIT, gm_vreal(47.0));   /* -3 pp */
+    S_set(S_find(&h, "stride", 8), GM_M_DRAM_RD, gm_vint(8 * dram + 8 * dram / 10)); /* +10 % */
+    S_set(S_find(&h, "stride", 1), GM_M_L2_HIT, gm_vreal(59.5));   /* +9.5 pp: under 10 pp */
+    S_set(S_find(&h, "stride", 8), GM_M_L2_HIT, gm_vreal(38.0));   /* -12 pp */
     gm_diff d = S_compute(&b, &h, NULL);
     cr_expect_eq(S_status(&d, "stride", 1, GM_M_DRAM_RD), GM_DIFF_UNCHANGED);
-    cr_expect_eq(S_status(&d, "stride", 8, GM_M_DRAM_RD), GM_DIFF_REGRESSED);
+    cr_expect_eq(S_status(&d, "stride", 8, GM_M_DRAM_RD), GM_DIFF_REGRESSED, "+3.2 MiB, +10 %");
     cr_expect_eq(S_status(&d, "stride", 1, GM_M_L2_HIT), GM_DIFF_UNCHANGED);
     cr_expect_eq(S_status(&d, "stride", 8, GM_M_L2_HIT), GM_DIFF_REGRESSED);
     gm_diff_free(&d);
 
     /* Overrides: by ncu name (relative), by label (absolute), exact, last wins. */
     gm_diff_override ov[] = {
-        {"dram__bytes_read.sum", {GM_THR_RELATIVE, 0.10}},
-        {"dram__bytes_read.sum", {GM_THR_EXACT, 0}},        /* last one wins */
-        {"L2 hit", {GM_THR_ABSOLUTE, 5.0}},
+        {"dram__bytes_read.sum", {GM_THR_RELATIVE, 0.10, GM_FLOOR_NONE, 0}},
+        {"dram__bytes_read.sum", {GM_THR_EXACT, 0, GM_FLOOR_NONE, 0}},   /* last one wins */
+        {"L2 hit", {GM_THR_ABSOLUTE, 15.0, GM_FLOOR_NONE, 0}},
     };
     gm_diff_options o = {ov, 3, 0, false, NULL, NULL};
     d = S_compute(&b, &h, &o);
     cr_expect_eq(S_status(&d, "stride", 1, GM_M_DRAM_RD), GM_DIFF_REGRESSED, "exact");
     char *md = gm_diff_to_markdown(&d, NULL);
-    cr_expect(strstr(md, "Thresholds set on the command line: L2 hit 5 pp, DRAM read exact.") ||
-              strstr(md, "Thresholds set on the command line: DRAM read exact, L2 hit 5 pp."),
+    cr_expect(strstr(md, "Thresholds set on the command line: L2 hit 15 pp, DRAM read exact.") ||
+              strstr(md, "Thresholds set on the command line: DRAM read exact, L2 hit 15 pp."),
               "overrides named:\n%s", md);
     free(md);
-    cr_expect_eq(S_status(&d, "stride", 8, GM_M_L2_HIT), GM_DIFF_UNCHANGED, "5 pp");
+    cr_expect_eq(S_status(&d, "stride", 8, GM_M_L2_HIT), GM_DIFF_UNCHANGED, "15 pp");
     const gm_diff_row *r = S_row(&d, "stride", 8, GM_M_L2_HIT);
     cr_expect_eq(r->thr.kind, GM_THR_ABSOLUTE);
-    cr_expect_float_eq(r->thr.value, 5.0, 1e-15);
+    cr_expect_float_eq(r->thr.value, 15.0, 1e-15);
     gm_diff_free(&d);
 
-    gm_diff_override ov2[] = {{"DRAM read", {GM_THR_RELATIVE, 0.05}}};
+    /* An override replaces the default whole, floor included. */
+    gm_diff_override ov2[] = {{"DRAM read", {GM_THR_RELATIVE, 0.12, GM_FLOOR_NONE, 0}}};
     gm_diff_options o2 = {ov2, 1, 0, false, NULL, NULL};
     d = S_compute(&b, &h, &o2);
-    cr_expect_eq(S_status(&d, "stride", 8, GM_M_DRAM_RD), GM_DIFF_UNCHANGED, "+3 % under 5 %");
+    cr_expect_eq(S_status(&d, "stride", 8, GM_M_DRAM_RD), GM_DIFF_UNCHANGED, "+10 % under 12 %");
+    cr_expect_eq(S_row(&d, "stride", 8, GM_M_DRAM_RD)->floor, 0.0);
     gm_diff_free(&d);
 
     /* A relative threshold is "more than": 100 -> 105 at 5 % is unchanged, 106 is not. */
@@ -572,7 +680,7 @@ Test(diff_judge, unknown_threshold_metric_is_an_error)
 {
     gm_results b, h;
     S_pair(&b, &h);
-    gm_diff_override ov[] = {{"ld sectorz", {GM_THR_EXACT, 0}}};
+    gm_diff_override ov[] = {{"ld sectorz", {GM_THR_EXACT, 0, GM_FLOOR_NONE, 0}}};
     gm_diff_options o = {ov, 1, 0, false, NULL, NULL};
     gm_diff d;
     gm_error err = {GM_OK, ""};
