@@ -205,6 +205,16 @@ static void S_error(const char *kind, const char *fmt, ...)
     fprintf(stderr, "gpumem-report: %s\n", msg);
 }
 
+/* Why some launches were not profiled: each reason once, "; " between. */
+static void S_note(const char *why)
+{
+    char *n = g.status.note;
+    size_t len = strlen(n), wl = strlen(why);
+    if (strstr(n, why) || len + wl + 3 >= sizeof g.status.note)
+        return;
+    snprintf(n + len, sizeof g.status.note - len, "%s%s", len ? "; " : "", why);
+}
+
 static char *S_path(const char *name)
 {
     gm_buf b = GM_BUF_INIT;
@@ -695,11 +705,10 @@ static void S_profile(const S_launch *L, const char *symbol, long long index, CU
     }
     if (g.ctx_dead || ctx != g.ctx) {
         g.status.not_profilable++;
-        snprintf(g.status.note, sizeof g.status.note, "%s",
-                 g.ctx_dead ? "launches after the program destroyed the device's primary context "
-                              "(cudaDeviceReset) are not profiled"
-                            : "launches in a context other than the device's primary context are "
-                              "not profiled");
+        S_note(g.ctx_dead ? "launches after the program destroyed the device's primary context "
+                            "(cudaDeviceReset) are not profiled"
+                          : "launches in a context other than the device's primary context are "
+                            "not profiled");
         return;
     }
     /* The checkpoint must see the program's memory as this launch will:
@@ -768,10 +777,12 @@ static void S_on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *
     const char *symbol = cb->symbolName ? cb->symbolName : "?";
     if (!S_describe(cbid, cb->functionParams, &L)) {
         g.status.not_profilable++;
-        snprintf(g.status.note, sizeof g.status.note,
+        char why[256];
+        snprintf(why, sizeof why,
                  "launches through %s are not profiled (only cuLaunchKernel, cuLaunchKernelEx, "
                  "cuLaunchCooperativeKernel and the runtime's launches)",
                  cb->functionName ? cb->functionName : "an old entry point");
+        S_note(why);
         goto done;
     }
     /* Captured into a graph: nothing runs now, and synchronizing would break the capture. */
@@ -780,8 +791,7 @@ static void S_on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *
                          : cuStreamIsCapturing(L.stream, &cs);
     if (cr != CUDA_SUCCESS || cs != CU_STREAM_CAPTURE_STATUS_NONE) {
         g.status.not_profilable++;
-        snprintf(g.status.note, sizeof g.status.note,
-                 "kernels captured into CUDA graphs are not profiled");
+        S_note("kernels captured into CUDA graphs are not profiled, nor are graph launches");
         goto done;
     }
     char *name = gmi_demangle(symbol);
@@ -857,13 +867,22 @@ static void CUPTIAPI S_callback(void *user, CUpti_CallbackDomain dom, CUpti_Call
             if (cb->functionReturnValue && *(const int *)cb->functionReturnValue == 0) {
                 pthread_mutex_lock(&g.lock);
                 g.status.runtime_only++;
-                snprintf(g.status.note, sizeof g.status.note,
-                         "runtime launches the driver callbacks did not show were not profiled");
+                S_note("runtime launches the driver callbacks did not show were not profiled");
                 pthread_mutex_unlock(&g.lock);
             }
         }
         S_debug("runtime %s %s (cbid %u)", cb->callbackSite == CUPTI_API_ENTER ? "enter" : "exit",
                 cb->functionName ? cb->functionName : "?", (unsigned)cbid);
+        return;
+    }
+    if (dom == CUPTI_CB_DOMAIN_DRIVER_API && cb->callbackSite == CUPTI_API_ENTER &&
+        (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz)) {
+        /* the kernels of a graph run without a launch callback each */
+        pthread_mutex_lock(&g.lock);
+        g.status.graph_launches++;
+        S_note("kernels captured into CUDA graphs are not profiled, nor are graph launches");
+        pthread_mutex_unlock(&g.lock);
         return;
     }
     if (dom == CUPTI_CB_DOMAIN_DRIVER_API && S_is_driver_launch(cbid) &&
@@ -924,6 +943,7 @@ static bool S_subscribe(void)
         CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
         CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, CUPTI_DRIVER_TRACE_CBID_cuLaunch,
         CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid, CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
     };
     bool ok = true;
     for (size_t k = 0; k < sizeof drv / sizeof drv[0]; k++)

@@ -125,11 +125,12 @@ typedef struct {
     long long failed;         /* selected, but profiling it failed (see error) */
     long long not_profilable; /* graph capture, another context, after a device reset */
     long long runtime_only;   /* runtime launches with no driver launch seen under them */
+    long long graph_launches; /* cuGraphLaunch calls: their kernels are not profiled */
     bool limit_reached;
     long long limit;          /* launch count in force */
     char error_kind[32];      /* "" | "permission" | "device" | "profiler" | "options" ... */
     char error[1024];         /* the first error, one line */
-    char note[512];           /* e.g. why launches were not profilable */
+    char note[512];           /* why launches were not profiled, each reason once, "; " between */
 } gmi_status;
 
 /* Text of the status file (caller frees). */

@@ -229,9 +229,10 @@ char *gmi_status_format(const gmi_status *s)
     gm_buf b = GM_BUF_INIT;
     gm_buf_printf(&b, "%s\n", S_MAGIC);
     gm_buf_printf(&b, "pid %lld\nlaunches %lld\nmatched %lld\nprofiled %lld\nfailed %lld\n"
-                      "not_profilable %lld\nruntime_only %lld\nlimit_reached %d\nlimit %lld\n",
+                      "not_profilable %lld\nruntime_only %lld\ngraph_launches %lld\n"
+                      "limit_reached %d\nlimit %lld\n",
                   s->pid, s->launches, s->matched, s->profiled, s->failed, s->not_profilable,
-                  s->runtime_only, s->limit_reached ? 1 : 0, s->limit);
+                  s->runtime_only, s->graph_launches, s->limit_reached ? 1 : 0, s->limit);
     if (s->error_kind[0])
         S_line(&b, "error_kind", s->error_kind);
     if (s->error[0])
@@ -271,6 +272,7 @@ bool gmi_status_parse(const char *text, gmi_status *s, char *msg, size_t cap)
         {"failed", offsetof(gmi_status, failed)},
         {"not_profilable", offsetof(gmi_status, not_profilable)},
         {"runtime_only", offsetof(gmi_status, runtime_only)},
+        {"graph_launches", offsetof(gmi_status, graph_launches)},
         {"limit", offsetof(gmi_status, limit)},
     };
     s->loaded = true;

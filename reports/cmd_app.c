@@ -491,6 +491,9 @@ static void S_describe(gm_results *r, const S_opts *o, const gmi_status *st, siz
     if (st->not_profilable)
         gm_buf_printf(&b, " %lld launch%s not profiled: %s.", st->not_profilable,
                       st->not_profilable == 1 ? " was" : "es were", st->note);
+    if (st->graph_launches)
+        gm_buf_printf(&b, " It launched CUDA graphs %lld time%s; the kernels of a graph are not "
+                          "profiled.", st->graph_launches, st->graph_launches == 1 ? "" : "s");
     if (st->runtime_only)
         gm_buf_printf(&b, " %lld runtime launch%s reached no driver launch callback and "
                           "%s not profiled.", st->runtime_only,

@@ -215,6 +215,7 @@ Test(inject_status, round_trip)
     a.failed = 1;
     a.not_profilable = 3;
     a.runtime_only = 2;
+    a.graph_launches = 5;
     a.limit_reached = true;
     a.limit = 200;
     snprintf(a.error_kind, sizeof a.error_kind, "permission");
@@ -232,6 +233,7 @@ Test(inject_status, round_trip)
     cr_assert_eq(b.failed, 1);
     cr_assert_eq(b.not_profilable, 3);
     cr_assert_eq(b.runtime_only, 2);
+    cr_assert_eq(b.graph_launches, 5);
     cr_assert(b.limit_reached);
     cr_assert_eq(b.limit, 200);
     cr_assert_str_eq(b.error_kind, "permission");

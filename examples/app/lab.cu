@@ -20,6 +20,10 @@
  * for byte.  Exit status 0 when every check passes, 1 when one fails, 2 on a
  * CUDA error; `--exit N` exits N instead of 0 (to test that a tool passes a
  * program's status on).  `--reps R` launches each kernel R times (default 2).
+ * `--extras` then goes down the paths a profiler of other people's programs
+ * must survive: a launch through cudaLaunchKernelEx, one on the per-thread
+ * default stream, one captured into a CUDA graph and the graph launched
+ * twice, and cudaDeviceReset followed by more work on a fresh context.
  *
  * Build: make build/examples/app/lab (or nvcc -arch=sm_90 -O3 lab.cu -o lab -ldl).
  */
@@ -124,13 +128,16 @@ static bool report(const char *name, const std::vector<float> &got, const std::v
 int main(int argc, char **argv)
 {
     int reps = 2, exit_code = 0;
+    bool extras = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
             reps = atoi(argv[++i]);
         else if (strcmp(argv[i], "--exit") == 0 && i + 1 < argc)
             exit_code = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--extras") == 0)
+            extras = true;
         else {
-            fprintf(stderr, "usage: lab [--reps R] [--exit N]\n");
+            fprintf(stderr, "usage: lab [--reps R] [--exit N] [--extras]\n");
             return 2;
         }
     }
@@ -206,6 +213,69 @@ int main(int argc, char **argv)
         want[i] = s;
     }
     ok &= report("accumulate", out, want);
+
+    if (extras) {
+        for (int i = 0; i < N; i++)
+            want[i] = a * in[i];
+        /* cudaLaunchKernelEx: the runtime's extensible launch */
+        nvtxRangePushA("launch-ex");
+        CHECK(cudaMemset(d_out, 0, N * sizeof(float)));
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(grid);
+        cfg.blockDim = dim3(block);
+        CHECK(cudaLaunchKernelEx(&cfg, scale_coalesced, (const float *)d_in, d_out, N, a));
+        CHECK(cudaMemcpy(out.data(), d_out, N * sizeof(float), cudaMemcpyDeviceToHost));
+        nvtxRangePop();
+        ok &= report("launch-ex", out, want);
+
+        /* the per-thread default stream */
+        nvtxRangePushA("per-thread-stream");
+        CHECK(cudaMemset(d_out, 0, N * sizeof(float)));
+        scale_coalesced<<<grid, block, 0, cudaStreamPerThread>>>(d_in, d_out, N, a);
+        CHECK(cudaGetLastError());
+        CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+        CHECK(cudaMemcpy(out.data(), d_out, N * sizeof(float), cudaMemcpyDeviceToHost));
+        nvtxRangePop();
+        ok &= report("per-thread", out, want);
+
+        /* a kernel captured into a graph, the graph launched twice */
+        nvtxRangePushA("graph");
+        cudaStream_t s;
+        cudaGraph_t graph;
+        cudaGraphExec_t exec;
+        CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+        CHECK(cudaMemsetAsync(d_acc, 0, N * sizeof(float), s));
+        CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+        accumulate<<<grid, block, 0, s>>>(d_acc, d_in, N);
+        CHECK(cudaStreamEndCapture(s, &graph));
+        CHECK(cudaGraphInstantiate(&exec, graph, 0));
+        CHECK(cudaGraphLaunch(exec, s));
+        CHECK(cudaGraphLaunch(exec, s));
+        CHECK(cudaStreamSynchronize(s));
+        CHECK(cudaMemcpy(out.data(), d_acc, N * sizeof(float), cudaMemcpyDeviceToHost));
+        CHECK(cudaGraphExecDestroy(exec));
+        CHECK(cudaGraphDestroy(graph));
+        CHECK(cudaStreamDestroy(s));
+        nvtxRangePop();
+        for (int i = 0; i < N; i++)
+            want[i] = in[i] + in[i];
+        ok &= report("graph", out, want);
+
+        /* the device reset under the program's feet, then work on a new context */
+        CHECK(cudaDeviceReset());
+        CHECK(cudaMalloc(&d_in, N * sizeof(float)));
+        CHECK(cudaMalloc(&d_out, N * sizeof(float)));
+        CHECK(cudaMalloc(&d_acc, N * sizeof(float)));
+        CHECK(cudaMemcpy(d_in, in.data(), N * sizeof(float), cudaMemcpyHostToDevice));
+        nvtxRangePushA("after-reset");
+        scale_coalesced<<<grid, block>>>(d_in, d_out, N, a);
+        CHECK(cudaGetLastError());
+        CHECK(cudaMemcpy(out.data(), d_out, N * sizeof(float), cudaMemcpyDeviceToHost));
+        nvtxRangePop();
+        for (int i = 0; i < N; i++)
+            want[i] = a * in[i];
+        ok &= report("after-reset", out, want);
+    }
 
     CHECK(cudaFree(d_in));
     CHECK(cudaFree(d_out));

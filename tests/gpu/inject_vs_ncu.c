@@ -22,7 +22,11 @@
  *      (its multi-pass replay adds its own restore's write-backs) within 2 % or
  *      2 MiB; a value between ncu's two runs agrees; durations, rates and % of
  *      peak warn beyond 15 % and fail beyond 50 % (clocks as found);
- *   4. wall time: the program alone, under the tool, under ncu (same metrics).
+ *   4. wall time: the program alone, under the tool, under ncu (same metrics);
+ *   5. the lab's --extras: a launch through cudaLaunchKernelEx and one on the
+ *      per-thread default stream are profiled; a kernel captured into a graph,
+ *      the graph's launches and the launches after cudaDeviceReset are not,
+ *      and the report says so; output and exit status are still the program's.
  *
  * Environment: GM_BIN (gpumem-report), GM_LAB (the lab), NCU (ncu),
  * GMI_TEST_OUT (a directory to keep every output in; default a temporary one).
@@ -487,6 +491,40 @@ int main(void)
            r.device.name ? r.device.name : "?",
            r.device.driver_version ? r.device.driver_version : "?", r.device.cuda_driver_api,
            r.device.cupti_api);
+
+    printf("\n== 5. the paths a program may take (lab --extras)\n");
+    cmd = S_f("'%s' --extras > '%s/extras-plain.out'", lab, dir);
+    int rx = S_sh(cmd, NULL);
+    cmd = S_f("GPUMEM_REPORT_DEBUG=1 '%s' collect --quiet --launches each --json "
+              "'%s/extras.json' -- '%s' --extras > '%s/extras-tool.out' 2> '%s/extras-tool.err'",
+              bin, dir, lab, dir, dir);
+    int rxt = S_sh(cmd, NULL);
+    S_check(rx == 0 && rxt == 0, "--extras: alone %d, under the tool %d", rx, rxt);
+    S_check(S_same_file(S_f("%s/extras-plain.out", dir), S_f("%s/extras-tool.out", dir)),
+            "--extras: the same stdout");
+    gm_results rx_r;
+    path = S_f("%s/extras.json", dir);
+    if (gm_results_read_file(path, &rx_r, &err) != GM_OK) {
+        S_check(false, "read %s: %s", path, err.message);
+    } else {
+        static const struct {
+            const char *range;
+            bool profiled;
+        } want[] = {{"launch-ex", true}, {"per-thread-stream", true}, {"graph", false},
+                    {"after-reset", false}};
+        for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+            char *note = S_f("NVTX range: %s", want[w].range);
+            size_t found = 0;
+            for (size_t i = 0; i < rx_r.n_runs; i++)
+                found += S_has_note(&rx_r.runs[i], note);
+            S_check(want[w].profiled ? found == 1 : found == 0, "--extras: %s %s (%zu runs)",
+                    want[w].range, want[w].profiled ? "profiled" : "not profiled", found);
+        }
+        const char *sum = rx_r.n_experiments ? rx_r.experiments[0].summary : NULL;
+        S_check(sum && strstr(sum, "graph") && strstr(sum, "cudaDeviceReset"),
+                "--extras: the report says what was not profiled: %s", sum ? sum : "(none)");
+        gm_results_free(&rx_r);
+    }
 
     gm_results_free(&r);
     gm_results_free(&rg);
