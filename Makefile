@@ -85,6 +85,11 @@ GPU_TEST_BINS := $(patsubst tests/gpu/%.c,$(BUILD)/tests/gpu/%,$(wildcard tests/
                  $(patsubst tests/gpu/%.cu,$(BUILD)/tests/gpu/%,$(wildcard tests/gpu/*.cu))
 endif
 
+# Keep the objects of chained rules (tests/gpu programs): make would delete
+# them after linking, print the rm after the tests' closing line, and rebuild
+# them next time.
+.SECONDARY:
+
 .PHONY: all test test-gpu bench install clean check-cuda deps
 all: check-cuda $(BIN) $(GPU_TEST_BINS) $(INJECT_SO) $(APP_EXAMPLE)
 
