@@ -335,6 +335,65 @@ static void S_validation(gm_buf *b, const gm_section *s)
         gm_buf_printf(b, ", %zu not run", s->n_not_run);
 }
 
+/* Sum of two counters of a run; NaN when either is absent. */
+static double S_sum2(const gm_run *r, const char *a, const char *b)
+{
+    return gm_run_metric_num(r, a) + gm_run_metric_num(r, b);
+}
+
+/* The headline of an experiment in one sentence: how much faster the best
+ * layout is than the worst, and the counter that moved most with it (global
+ * sectors, shared wavefronts or DRAM bytes, for the same work).  Written from
+ * the numbers; nothing when the section has no comparison. */
+static void S_headline(gm_buf *b, const gm_section *s)
+{
+    if (!s->best || !s->worst || s->best == s->worst)
+        return;
+    double r = gm_run_median_ms(s->worst) / gm_run_median_ms(s->best);
+    if (!isfinite(r))
+        return;
+    S_case(b, s->group, s->n_group, s->best, NULL);
+    if (r < 1.1) {
+        gm_buf_puts(b, " and ");
+        S_case(b, s->group, s->n_group, s->worst, NULL);
+        gm_buf_puts(b, " run within 10% of each other (");
+        gm_fmt_ratio(b, r);
+        gm_buf_puts(b, "): here the layout hardly matters.");
+        return;
+    }
+    gm_buf_puts(b, " is ");
+    gm_fmt_ratio(b, r);
+    gm_buf_puts(b, " faster than ");
+    S_case(b, s->group, s->n_group, s->worst, NULL);
+    double q = S_sum2(s->worst, GM_M_LD_SECTORS, GM_M_ST_SECTORS) /
+               S_sum2(s->best, GM_M_LD_SECTORS, GM_M_ST_SECTORS);
+    double w = S_sum2(s->worst, GM_M_SH_LD_WAVES, GM_M_SH_ST_WAVES) /
+               S_sum2(s->best, GM_M_SH_LD_WAVES, GM_M_SH_ST_WAVES);
+    double d = S_sum2(s->worst, GM_M_DRAM_RD, GM_M_DRAM_WR) /
+               S_sum2(s->best, GM_M_DRAM_RD, GM_M_DRAM_WR);
+    /* A counter "explains" the gap when the slow layout needs at least half as
+     * much again of it; the largest such ratio is named. */
+    const double explains = 1.5;
+    const char *what = NULL;
+    double x = explains;
+    if (isfinite(q) && q >= x)
+        what = "the global-memory sectors", x = q;
+    if (isfinite(w) && w >= x)
+        what = "the shared-memory wavefronts", x = w;
+    if (isfinite(d) && d >= x)
+        what = "the DRAM bytes", x = d;
+    if (what) {
+        gm_buf_puts(b, ", which needs ");
+        gm_fmt_ratio(b, x);
+        gm_buf_printf(b, " %s for the same work.", what);
+    } else if (isfinite(q) || isfinite(d)) {
+        gm_buf_puts(b, " with about the same memory traffic: the difference is in how the "
+                       "accesses are issued and overlapped, not in the bytes moved.");
+    } else {
+        gm_buf_puts(b, ".");
+    }
+}
+
 static void S_summary(gm_buf *b, const gm_sections *ss)
 {
     bool program = false;
@@ -397,6 +456,25 @@ static void S_summary(gm_buf *b, const gm_sections *ss)
         gm_buf_puts(b, " |\n");
     }
     gm_buf_puts(b, "\n");
+    bool any = false;
+    for (size_t i = 0; i < ss->n; i++) {
+        const gm_section *s = &ss->v[i];
+        if (gm_section_is_program(s))
+            continue;
+        gm_buf h = GM_BUF_INIT;
+        S_headline(&h, s);
+        if (h.len) {
+            if (!any)
+                gm_buf_puts(b, "Headlines:\n\n");
+            any = true;
+            gm_buf_printf(b, "%zu. **", i + 1);
+            S_text(b, S_exp_title(s->exp));
+            gm_buf_printf(b, ".** %s\n", h.data);
+        }
+        gm_buf_free(&h);
+    }
+    if (any)
+        gm_buf_puts(b, "\n");
 }
 
 /* ---- findings --------------------------------------------------------------- */

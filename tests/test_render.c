@@ -677,3 +677,29 @@ Test(render_fmt, format_from_path)
     cr_assert_eq(gm_format_from_path("x.txt"), GM_FORMAT_AUTO);
     cr_assert_eq(gm_format_from_path("dir.md/report"), GM_FORMAT_AUTO);
 }
+
+/* The summary's headline names the counter that grew most with the time, and
+ * follows the numbers: remove the DRAM counters and it names the sectors. */
+Test(render_md, headline_follows_the_numbers)
+{
+    gm_results r;
+    S_load("handwritten-small.json", &r);
+    char *md = S_markdown(&r, "x.charts", false);
+    cr_assert_not_null(strstr(md, "1. **Coalesced vs strided reads.** `float4` (stride=1) is 4.5× "
+                                  "faster than `stride` (stride=32), which needs 4.5× the DRAM "
+                                  "bytes for the same work."),
+                       "%s", md);
+    free(md);
+    for (size_t i = 0; i < r.n_runs; i++) {
+        gm_run_set_metric(&r.runs[i], GM_M_DRAM_RD, gm_vabsent(), "byte");
+        gm_run_set_metric(&r.runs[i], GM_M_DRAM_WR, gm_vabsent(), "byte");
+    }
+    md = S_markdown(&r, "x.charts", false);
+    const char *h = strstr(md, "1. **Coalesced vs strided reads.**");
+    cr_assert_not_null(h);
+    cr_assert_not_null(strstr(h, "which needs "), "%s", h);
+    cr_assert_not_null(strstr(h, "the global-memory sectors for the same work."), "%s", h);
+    cr_assert_null(strstr(md, "the DRAM bytes for the same work"));
+    free(md);
+    gm_results_free(&r);
+}
