@@ -1462,13 +1462,17 @@ static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
         "are no ties and both sets have fewer than 50 samples, else the normal approximation "
         "with tie and continuity corrections); otherwise the row is *within noise*. Counters "
         "have one value per run and no test: their threshold decides, and where it has a floor "
-        "the change must be beyond both. Default thresholds: time 5 %%; counts that "
+        "the change must be beyond both. Default thresholds: time %g %%; counts that "
         "are identical run to run (global sectors, requests, instructions, shared "
         "instructions, and the sectors/request and efficiency made from them) exact; shared "
-        "bank conflicts and wavefronts 1 %% and 0.05 per shared instruction (Δ/inst); DRAM "
-        "bytes 2 %% and 2 MiB; DRAM bytes/second 10 %% and 10 GB/s; L2 hit rate 10 percentage "
-        "points; other percentages 5 points; profiler duration 20 %%; unknown metrics 5 %%, "
-        "direction none (*changed*).\n", d->alpha);
+        "bank conflicts and wavefronts %g %% and %g per shared instruction (Δ/inst); DRAM "
+        "bytes %g %% and %g MiB; DRAM bytes/second %g %% and %g GB/s; L2 hit rate %g "
+        "percentage points; other percentages %g points; profiler duration %g %%; unknown "
+        "metrics %g %%, direction none (*changed*).\n",
+        d->alpha, GM_DIFF_TIME_REL * 100, GM_DIFF_SHARED_REL * 100, GM_DIFF_SHARED_PER_INST,
+        GM_DIFF_DRAM_BYTES_REL * 100, GM_DIFF_DRAM_BYTES_FLOOR / (1024.0 * 1024.0),
+        GM_DIFF_DRAM_RATE_REL * 100, GM_DIFF_DRAM_RATE_FLOOR / 1e9, GM_DIFF_L2_HIT_POINTS,
+        GM_DIFF_PCT_POINTS, GM_DIFF_DURATION_REL * 100, GM_DIFF_UNKNOWN_REL * 100);
     gm_buf_putc(b, '\n');
     S_md_overrides(b, d);
 }
