@@ -24,10 +24,13 @@
  *   shared        32 banks of 4 bytes.  A warp's access is served in phases:
  *                 all 32 lanes for 1-, 2- and 4-byte accesses, each half-warp
  *                 (16 lanes) for 8-byte, each quarter-warp (8 lanes) for
- *                 16-byte accesses.  A phase takes as many wavefronts as the
- *                 largest number of DISTINCT 4-byte words any one bank holds
- *                 among its active lanes (same word: broadcast on loads, one
- *                 write on stores, no conflict).  Ideal = one wavefront per
+ *                 16-byte accesses; phases twice as wide for 8- and 16-byte
+ *                 LOADS whose lane pairs (n, n^1) or (n, n^2) read equal
+ *                 addresses (packed two lanes to a return slot).  A phase
+ *                 takes as many wavefronts as the largest number of
+ *                 DISTINCT 4-byte words any one bank holds among its active
+ *                 lanes (same word: broadcast on loads, one write on
+ *                 stores, no conflict).  Ideal = one wavefront per
  *                 phase that has an active lane; conflicts = wavefronts - ideal.
  *   constant      a warp access is serialised once per distinct address.
  */

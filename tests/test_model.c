@@ -433,9 +433,15 @@ Test(model_shared, accesses_64bit)
     c = S_one(GM_SPACE_SHARED, GM_OP_LOAD, 8, a, 0xffff0000u);
     cr_expect_eq(c.wavefronts, 1);
     cr_expect_eq(c.ideal_wavefronts, 1);
-    /* Every lane on one double: each half-warp broadcasts: 2, ideal 2. */
+    /* Every lane on one double: a uniform load, packed two lanes to a slot,
+     * so the warp is one phase: 1 wavefront, ideal 1.  Stored, it stays in
+     * half-warps: 2, ideal 2. */
     S_affine(a, 8, 0);
     c = S_one(GM_SPACE_SHARED, GM_OP_LOAD, 8, a, FULL);
+    cr_expect_eq(c.wavefronts, 1);
+    cr_expect_eq(c.ideal_wavefronts, 1);
+    cr_expect_eq(c.bank_conflicts, 0);
+    c = S_one(GM_SPACE_SHARED, GM_OP_STORE, 8, a, FULL);
     cr_expect_eq(c.wavefronts, 2);
     cr_expect_eq(c.bank_conflicts, 0);
 }
@@ -473,6 +479,80 @@ Test(model_shared, accesses_128bit)
     /* Lanes 0..7 only: one quarter, 1 wavefront. */
     S_affine(a, 0, 16);
     c = S_one(GM_SPACE_SHARED, GM_OP_LOAD, 16, a, 0xffu);
+    cr_expect_eq(c.wavefronts, 1);
+    cr_expect_eq(c.ideal_wavefronts, 1);
+}
+
+/* Loads of 8 and 16 bytes whose lane pairs (n, n^1) or (n, n^2) read one
+ * address are packed two lanes to a return slot: phases twice as wide.  The
+ * H100 counts of the suite's matmul tiles (bench/results/
+ * model-vs-h100-2026-11-22-603f537.txt) are the first two cases. */
+Test(model_shared, packed_pairs_of_8_and_16_byte_loads)
+{
+    uint64_t a[32];
+    /* A 16 x 16 tile's row read four floats at a time (LDS.128): lanes 0-15
+     * (ty even) on as[ty][k..k+3], lanes 16-31 on the next row, 64 B on.
+     * Quarter-warps would give 4; packed, two phases of 16 lanes: 2, no
+     * conflict (H100: 2 per LDS.128, conflicts 0). */
+    for (int i = 0; i < 32; i++)
+        a[i] = i < 16 ? 32 : 32 + 64;
+    gm_access_counts c = S_one(GM_SPACE_SHARED, GM_OP_LOAD, 16, a, FULL);
+    cr_expect_eq(c.wavefronts, 2);
+    cr_expect_eq(c.ideal_wavefronts, 2);
+    cr_expect_eq(c.bank_conflicts, 0);
+    /* A 4 x 4 tile (a block is half a warp): lanes 4r..4r+3 on row r's 16 B,
+     * rows 16 B apart: one phase of lanes 0-15, 16 distinct words: 1
+     * (quarter-warps: 2). */
+    for (int i = 0; i < 32; i++)
+        a[i] = 16 * (uint64_t)(i / 4);
+    c = S_one(GM_SPACE_SHARED, GM_OP_LOAD, 16, a, 0xffffu);
+    cr_expect_eq(c.wavefronts, 1);
+    cr_expect_eq(c.ideal_wavefronts, 1);
+    /* Pairs n, n^1 on consecutive float4s (lane n at float4 n/2): each
+     * half-warp asks for 8 float4 = 32 words, one per bank: 2 (not 4). */
+    for (int i = 0; i < 32; i++)
+        a[i] = 16 * (uint64_t)(i / 2);
+    c = S_one(GM_SPACE_SHARED, GM_OP_LOAD, 16, a, FULL);
+    cr_expect_eq(c.wavefronts, 2);
+    cr_expect_eq(c.bank_conflicts, 0);
+    /* Pairs n, n^2 (lane n at float4 (n / 4) * 2 + n % 2): packed too. */
+    for (int i = 0; i < 32; i++)
+        a[i] = 16 * (uint64_t)(i / 4 * 2 + i % 2);
+    c = S_one(GM_SPACE_SHARED, GM_OP_LOAD, 16, a, FULL);
+    cr_expect_eq(c.wavefronts, 2);
+    /* Packed but conflicting: pairs equal, pair p at a 128 B stride: each
+     * half-warp has 8 distinct float4 on banks 0-3: 8 per phase, 16, 14
+     * conflicts (quarter-warps: 4 per phase, also 16). */
+    for (int i = 0; i < 32; i++)
+        a[i] = 128 * (uint64_t)(i / 2);
+    c = S_one(GM_SPACE_SHARED, GM_OP_LOAD, 16, a, FULL);
+    cr_expect_eq(c.wavefronts, 16);
+    cr_expect_eq(c.bank_conflicts, 14);
+    /* Equal only across a quarter (lane n and n^8): not a packable pair,
+     * quarter-warps as before: 4. */
+    for (int i = 0; i < 32; i++)
+        a[i] = 16 * (uint64_t)(i % 8);
+    c = S_one(GM_SPACE_SHARED, GM_OP_LOAD, 16, a, FULL);
+    cr_expect_eq(c.wavefronts, 4);
+    /* One pair differs: no packing. */
+    for (int i = 0; i < 32; i++)
+        a[i] = i < 16 ? 32 : 32 + 64;
+    a[31] = 0;
+    c = S_one(GM_SPACE_SHARED, GM_OP_LOAD, 16, a, FULL);
+    cr_expect_eq(c.wavefronts, 4);
+    /* An inactive partner does not break a pair: lane 31 off. */
+    c = S_one(GM_SPACE_SHARED, GM_OP_LOAD, 16, a, 0x7fffffffu);
+    cr_expect_eq(c.wavefronts, 2);
+    /* Stores are not packed: the 16 x 16 row pattern stored takes 4. */
+    for (int i = 0; i < 32; i++)
+        a[i] = i < 16 ? 32 : 32 + 64;
+    c = S_one(GM_SPACE_SHARED, GM_OP_STORE, 16, a, FULL);
+    cr_expect_eq(c.wavefronts, 4);
+    /* 8-byte loads, pairs n, n^1 on consecutive doubles: 16 doubles = 32
+     * words over the warp: one packed phase, 1 (half-warps: 2). */
+    for (int i = 0; i < 32; i++)
+        a[i] = 8 * (uint64_t)(i / 2);
+    c = S_one(GM_SPACE_SHARED, GM_OP_LOAD, 8, a, FULL);
     cr_expect_eq(c.wavefronts, 1);
     cr_expect_eq(c.ideal_wavefronts, 1);
 }
