@@ -10,10 +10,19 @@
  *   tiled*    per tile k0: A's element under its guard, its store into the A
  *             tile (as[ty][tx], or as[tx][ty] k-major), B's element, its store
  *             into bs[ty][tx]; then T loads of each tile (as[ty][k] or
- *             as[k][ty], and bs[k][tx]); rows of T + PAD words
+ *             as[k][ty], and bs[k][tx]); rows of T + PAD words.  In the SASS
+ *             (not the PTX, which has T scalar ld.shared of each tile), ptxas
+ *             reads A's row-major unpadded tile four floats at a time:
+ *             as[ty][k..k+3] is one LDS.128, its rows being 4T bytes, a
+ *             multiple of 16 (cuobjdump of the 16 x 16 kernels: tiled and
+ *             double_buffer have 16 LDS + 4 LDS.128 per tile, tiled_padded
+ *             and tiled_kmajor_padded 32 LDS; the H100 counts give 4 LDS +
+ *             1 LDS.128 per 4 x 4 tile).  Padded rows (4T + 4 bytes) and
+ *             the k-major read as[k][ty] (one word per row) stay scalar
  *   double_buffer  tile 0 loaded before the loop; iteration t loads tile t+1
- *             into registers (if there is one), reads the T + T words of
- *             buffer t&1, then stores tile t+1 into the other buffer
+ *             into registers (if there is one), reads buffer t&1 as tiled
+ *             does (T/4 LDS.128 of A's row, T loads of B's column), then
+ *             stores tile t+1 into the other buffer
  * A load whose guard switches every lane of the warp off is not traced: the
  * PTX branches around it.  Shared arrays: as at offset 0, bs after it.
  */
@@ -31,6 +40,7 @@ typedef struct {
     int pad;
     bool kmajor;
     long long row_words;   /* T + pad */
+    bool vec4;             /* A's tile row read as T/4 LDS.128 (see the header) */
     uint64_t bs_base;      /* byte offset of bs in the shared window */
 } S_ctx;
 
@@ -139,7 +149,8 @@ static void S_tile_store(gm_tgen *g, const S_ctx *x, const S_lanes *L, int buf, 
     S_shared(g, GM_OP_STORE, bs, L->ty, L->tx, x->row_words, L->mask, weight);
 }
 
-/* The T + T reads of buffer buf: as[ty][k] (as[k][ty] k-major) and bs[k][tx]. */
+/* The reads of buffer buf: as[ty][k] (as[k][ty] k-major; as[ty][k..k+3] as
+ * one 16-byte load when vec4) and bs[k][tx], for k < T. */
 static void S_tile_reads(gm_tgen *g, const S_ctx *x, const S_lanes *L, int buf, long long weight)
 {
     uint64_t tile = (uint64_t)x->T * x->row_words * 4u;
@@ -148,10 +159,16 @@ static void S_tile_reads(gm_tgen *g, const S_ctx *x, const S_lanes *L, int buf, 
     for (long long kk = 0; kk < x->T; kk++) {
         for (int l = 0; l < GM_WARP_SIZE; l++)
             k[l] = kk;
-        if (x->kmajor)
+        if (x->vec4 && kk % 4 == 0) {
+            uint64_t a[GM_WARP_SIZE];
+            for (int l = 0; l < GM_WARP_SIZE; l++)
+                a[l] = as + 4u * (uint64_t)(L->ty[l] * x->row_words + kk);
+            gm_tgen_access(g, GM_SPACE_SHARED, GM_OP_LOAD, 16, a, L->mask, weight);
+        } else if (x->kmajor) {
             S_shared(g, GM_OP_LOAD, as, k, L->ty, x->row_words, L->mask, weight);
-        else
+        } else if (!x->vec4) {
             S_shared(g, GM_OP_LOAD, as, L->ty, k, x->row_words, L->mask, weight);
+        }
         S_shared(g, GM_OP_LOAD, bs, k, L->tx, x->row_words, L->mask, weight);
     }
 }
@@ -241,6 +258,8 @@ gm_status matmul_trace(const gm_case *c, gm_trace *t, gm_error *err)
     x.pad = strstr(v, "padded") ? 1 : 0;
     x.kmajor = strstr(v, "kmajor") != NULL;
     x.row_words = x.T + x.pad;
+    x.vec4 = (x.kind == S_TILED || x.kind == S_DOUBLE) && !x.kmajor && x.pad == 0 &&
+             x.T % 4 == 0;
     /* as holds 1 tile, or 2 when double-buffered */
     x.bs_base = (uint64_t)(x.kind == S_DOUBLE ? 2 : 1) * (uint64_t)(x.T * x.row_words * 4);
     /* A block step along x moves B and C by 4T bytes, along y A and C by 4Tn;
@@ -252,6 +271,13 @@ gm_status matmul_trace(const gm_case *c, gm_trace *t, gm_error *err)
                    : x.kind == S_DOUBLE                        ? S_double_warp
                                                                : S_tiled_warp;
     gm_status st = gm_tgen_grid(&g, c, &f, fn, &x, err);
+    if (x.vec4)
+        gm_trace_note(t, "Shared loads as the SASS has them: A's tile row is read four floats "
+                         "at a time (%lld LDS.128 and %lld LDS per tile and warp, where the "
+                         "source and the PTX have %lld scalar loads); a warp's LDS.128 reads "
+                         "one float4 per tile row it spans, lanes in pairs on one address, "
+                         "which the model packs two to a slot.",
+                      x.T / 4, x.T, 2 * x.T);
     if (x.kind == S_CONSTANT)
         gm_trace_note(t, "B is read from __constant__ memory at an index computed at run time "
                          "(one constant load per step, as the PTX has it): a warp asks for %lld "

@@ -427,32 +427,50 @@ Test(trace, matmul_tiles_conflict_where_the_kernel_says_they_do)
 {
     gm_trace *t = gm_trace_new();
     /* T = 16, n = 192: 144 blocks x 8 warps x 12 tiles; per tile 2 shared
-     * stores and 32 shared loads per warp */
+     * stores and, per warp, B's 16 scalar loads and A's 16 words: 16 scalar
+     * loads, or 4 LDS.128 in the unpadded row-major tile (the SASS; the
+     * H100 counted 20 shared load instructions per tile and warp there, and
+     * 24 wavefronts: each LDS.128's lanes read one float4 per half-warp,
+     * packed to 2 wavefronts) */
     const long long tiles = 144ll * 8 * 12;
     static const struct {
         const char *v;
         double store_waves;   /* per tile: the A store and the B store */
+        long long loads, load_waves;   /* per tile and warp */
     } rows[] = {
-        {"tiled", 1 + 1},          /* rows of 16: the warp's two rows are 16 words apart */
-        {"tiled_padded", 2 + 2},   /* rows of 17: word 32 meets word 0 */
-        {"tiled_kmajor", 8 + 1},   /* as[tx][ty]: stride 16, 8 lanes per bank */
-        {"tiled_kmajor_padded", 2 + 2},
+        {"tiled", 1 + 1, 16 + 4, 16 + 4 * 2},   /* rows of 16: the warp's two rows are 16 words apart */
+        {"tiled_padded", 2 + 2, 32, 32},        /* rows of 17: word 32 meets word 0 */
+        {"tiled_kmajor", 8 + 1, 32, 32},        /* as[tx][ty]: stride 16, 8 lanes per bank */
+        {"tiled_kmajor_padded", 2 + 2, 32, 32},
+        {"double_buffer", 1 + 1, 16 + 4, 16 + 4 * 2},
     };
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         gm_case c = S_case("matmul", rows[i].v, "n", 192ll, "block", 16ll, NULL);
         S_trace(&c, t);
+        /* double buffering stores tile 0 before the loop and tiles 1..11
+         * in it: the same 12 per warp */
         gm_access_stats st = S_stats(t, GM_SPACE_SHARED, GM_OP_STORE);
         cr_expect_eq(st.counts.instructions, 2 * tiles, "%s", rows[i].v);
         cr_expect_eq(st.counts.wavefronts, (long long)rows[i].store_waves * tiles,
                      "%s: %lld store wavefronts", rows[i].v, st.counts.wavefronts);
         gm_access_stats ld = S_stats(t, GM_SPACE_SHARED, GM_OP_LOAD);
-        cr_expect_eq(ld.counts.instructions, 32 * tiles, "%s", rows[i].v);
-        cr_expect_eq(ld.wavefronts_per_instruction, 1, "%s: loads %g", rows[i].v,
-                     ld.wavefronts_per_instruction);
+        cr_expect_eq(ld.counts.instructions, rows[i].loads * tiles, "%s", rows[i].v);
+        cr_expect_eq(ld.counts.wavefronts, rows[i].load_waves * tiles, "%s: %lld load wavefronts",
+                     rows[i].v, ld.counts.wavefronts);
+        cr_expect_eq(ld.counts.bank_conflicts, 0, "%s", rows[i].v);
         /* global side: A's row segment and B's row segment, 64 bytes each per
          * half-warp: 2 x 2 sectors */
         cr_expect_eq(S_stats(t, GM_SPACE_GLOBAL, GM_OP_LOAD).sectors_per_request, 4);
     }
+    /* T = 4: a block is half a warp, 4 rows of 4; A's row is one LDS.128
+     * (lanes 0-15, four per float4, 64 bytes: 1 wavefront), B's column 4
+     * scalar loads: 5 loads and 5 wavefronts per tile (the H100's counts:
+     * 320 of each at n = 16, 16 blocks x 4 tiles) */
+    gm_case c4 = S_case("matmul", "tiled", "n", 16ll, "block", 4ll, NULL);
+    S_trace(&c4, t);
+    gm_access_stats ld4 = S_stats(t, GM_SPACE_SHARED, GM_OP_LOAD);
+    cr_expect_eq(ld4.counts.instructions, 16 * 4 * 5);
+    cr_expect_eq(ld4.counts.wavefronts, 16 * 4 * 5);
     /* naive: A's element is one word per row of the warp (2 sectors), B's
      * row segment 2 sectors for each of the warp's 2 rows of k?  No: both rows
      * read row k of B, the same 64 bytes: 2 sectors. */
