@@ -13,13 +13,17 @@
  *     give one 8- or 16-byte access), loads the compiler keeps once (a field
  *     read twice in the source), unrolled loops that run a per-lane remainder
  *     first (CSR rows), were read from the PTX that nvcc 13 emits for sm_90
- *     (ld/st.global, ld/st.shared, ld.const per kernel).  PTX, not SASS: the
- *     build machine has no cuobjdump.  ptxas keeps the loads and the loop
- *     structure it is given; where it could differ: a guarded load whose
- *     guard switches off every lane of a warp is not traced, as the PTX
- *     branches around it, while a predicated SASS load would still count as
- *     an instruction (and, per docs/model.md, a request of 0 sectors).  That
- *     happens only in partial blocks (matmul n = 8 with 16 x 16 blocks);
+ *     (ld/st.global, ld/st.shared, ld.const per kernel), the build machine
+ *     having no cuobjdump, and checked against the SASS and the counts of an
+ *     H100 run (docs/model.md, "Checked against an H100").  Where ptxas
+ *     departs from the PTX the trace follows the SASS: it reads an unpadded
+ *     row-major matmul tile four floats at a time (LDS.128, trace_matmul.c).
+ *     Where it departs in a way not yet read from the SASS, the trace keeps
+ *     the PTX and its prediction says so in a note (spmv/csr_thread: the H100
+ *     ran 8 % more loads).  A guarded load whose guard switches off every
+ *     lane of a warp is not traced, as the PTX branches around it; the H100
+ *     agrees where it happens (matmul n = 8 with 16 x 16 blocks: 8 global
+ *     load instructions, as traced);
  *   - addresses are those of synthetic allocations: array k starts at
  *     GM_TRACE_ARRAY(k), far from the others and aligned to 2^40 bytes.
  *     cudaMalloc aligns to at least 256 bytes, and every count the model makes
