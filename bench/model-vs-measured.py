@@ -4,6 +4,7 @@ measurement, run by run, for the counters the model is meant to get exactly.
 
     python3 bench/model-vs-measured.py results.json [--floor 64] [--extra] [--quiet]
                                        [--title LINE]...
+    python3 bench/model-vs-measured.py results.json --shared-excess [rerun.json ...]
 
 For every run of a results file (docs/results-format.md) that has both
 measured metrics and a prediction, prints measured, predicted and the
@@ -19,7 +20,14 @@ of pairs beyond 2 % and more than --floor counts apart, each with the
 prediction notes that speak to its memory space (the run's own explanation,
 or the lack of one).
 
-Standard library only; reads one file, writes to stdout; exit status 0, or
+With --shared-excess [OTHER.json ...] it prints instead, for every run with
+shared-memory instructions, what the measured wavefronts carry beyond the
+prediction, beside how the launch fills the GPU (blocks per SM, waves of
+resident blocks, achieved occupancy) and the global load sectors the excess
+may be compared with; OTHER files (re-runs of the same kernels) add their
+excess in further columns, to show how much of it changes from run to run.
+
+Standard library only; reads its files, writes to stdout; exit status 0, or
 2 on a file that cannot be read or is not a results file.
 """
 import argparse
@@ -105,6 +113,109 @@ def notes_for(pred, space):
     return out
 
 
+def load(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except OSError as e:
+        die("%s: %s" % (path, e.strerror or e))
+    except json.JSONDecodeError as e:
+        die("%s:%d:%d: not JSON: %s" % (path, e.lineno, e.colno, e.msg))
+    if not isinstance(doc, dict) or not isinstance(doc.get("runs"), list):
+        die("%s: no \"runs\" array: not a gpumem-report results file" % path)
+    return doc
+
+
+def run_key(run):
+    return (run.get("experiment"), run.get("variant"),
+            json.dumps(run.get("params"), sort_keys=True))
+
+
+def resident_blocks(run, dev):
+    """Blocks of this launch one SM can hold at once (sm_90 limits: 32 blocks,
+    64 warps, 65536 registers allocated 256 per warp, 228 KiB of shared memory
+    with 1 KiB reserved per block), or None when the launch is not described."""
+    launch = run.get("launch") or {}
+    block = launch.get("block") or []
+    if len(block) != 3 or not all(isinstance(b, int) and b > 0 for b in block):
+        return None
+    warps = (block[0] * block[1] * block[2] + 31) // 32
+    n = min(32, 64 // warps)
+    regs = launch.get("registers")
+    if isinstance(regs, int) and regs > 0:
+        per_warp = (regs * 32 + 255) // 256 * 256
+        n = min(n, 65536 // (per_warp * warps))
+    smem = launch.get("shared_bytes")
+    if isinstance(smem, int) and smem > 0:
+        n = min(n, (228 * 1024) // (smem + 1024))
+    return max(n, 0) or None
+
+
+SH = [("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "ld",
+       "smsp__inst_executed_op_shared_ld.sum"),
+      ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "st",
+       "smsp__inst_executed_op_shared_st.sum")]
+
+
+def shared_excess(doc, path, others):
+    dev = doc.get("device") or {}
+    sms = dev.get("sm_count") or 0
+    print("# shared-memory wavefronts measured beyond the prediction, per run")
+    print("# results: %s (%s, %s)%s" % (path, dev.get("name"), doc.get("taken_at"), "".join(
+        "; re-run %d: %s (%s)" % (i + 1, p, o.get("taken_at")) for i, (p, o) in
+        enumerate(others))))
+    print("# blocks/SM: grid blocks over %s SMs; waves: blocks over the blocks all SMs hold at "
+          "once (sm_90 limits, ~); occ: sm__warps_active %% of peak;" % sms)
+    print("# excess: (measured - predicted) / predicted wavefronts, first file then re-runs, "
+          "where the shared instructions agree;")
+    print("# per ldsec: excess wavefronts (first file) per measured global load sector")
+    print()
+    idx = [{run_key(r): r for r in o["runs"] if isinstance(r, dict)} for _, o in others]
+    head = "%-44s %8s %8s %6s %5s  %-3s %13s %-24s %9s" % (
+        "run", "blocks", "blk/SM", "waves", "occ", "op", "predicted", "excess", "per ldsec")
+    print(head)
+    for run in doc["runs"]:
+        if not isinstance(run, dict):
+            continue
+        pred = run.get("prediction")
+        meas = run.get("metrics")
+        if not isinstance(pred, dict) or not isinstance(meas, dict):
+            continue
+        pm = pred.get("metrics") or {}
+        if not any(value(meas, m) for m, _, _ in SH):
+            continue
+        launch = run.get("launch") or {}
+        grid = launch.get("grid") or [0, 0, 0]
+        blocks = grid[0] * grid[1] * grid[2] if len(grid) == 3 else 0
+        res = resident_blocks(run, dev)
+        waves = "%6.2f" % (blocks / (res * sms)) if res and sms else "     -"
+        occ = value(meas, "sm__warps_active.avg.pct_of_peak_sustained_active")
+        ldsec = value(meas, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+        name = "%s/%s %s" % (run.get("experiment"), run.get("variant"), params_text(run))
+        for metric, op, inst in SH:
+            p, m = value(pm, metric), value(meas, metric)
+            if p is None or m is None or (p == 0 and m == 0):
+                continue
+            if value(pm, inst) != value(meas, inst):
+                # not an excess: the trace has other instructions than the kernel
+                print("%-44s %8d %8s %6s %5s  %-3s %13s instructions differ (%s measured, %s "
+                      "predicted): not comparable" % (
+                          name[:44], blocks, "", "", "", op, "{:,}".format(p),
+                          "{:,}".format(value(meas, inst)), "{:,}".format(value(pm, inst))))
+                continue
+            cols = [fmt_rel(rel(m, p)).strip()]
+            for ix in idx:
+                o = ix.get(run_key(run))
+                om = value(o.get("metrics"), metric) if o else None
+                cols.append(fmt_rel(rel(om, p)).strip() if om is not None else "-")
+            per = "%9.4f" % ((m - p) / ldsec) if ldsec else "        -"
+            print("%-44s %8d %8.1f %s %5s  %-3s %13s %-24s %s" % (
+                name[:44], blocks, blocks / sms if sms else 0, waves,
+                "%5.1f" % occ if occ is not None else "-", op, "{:,}".format(p),
+                " ".join(cols), per))
+    return 0
+
+
 def main():
     # `| head` ends the output quietly
     if hasattr(signal, "SIGPIPE"):
@@ -117,19 +228,18 @@ def main():
     ap.add_argument("--extra", action="store_true",
                     help="also global instructions and shared bank conflicts")
     ap.add_argument("--quiet", action="store_true", help="summary and mismatches only")
+    ap.add_argument("--shared-excess", nargs="*", metavar="RERUN",
+                    help="the shared-memory excess table instead (with re-runs of the same "
+                         "kernels to compare)")
     ap.add_argument("--title", action="append", default=[],
                     help="a line printed first, after '# ' (repeatable): what the file documents")
     a = ap.parse_args()
 
-    try:
-        with open(a.results, encoding="utf-8") as f:
-            doc = json.load(f)
-    except OSError as e:
-        die("%s: %s" % (a.results, e.strerror or e))
-    except json.JSONDecodeError as e:
-        die("%s:%d:%d: not JSON: %s" % (a.results, e.lineno, e.colno, e.msg))
-    if not isinstance(doc, dict) or not isinstance(doc.get("runs"), list):
-        die("%s: no \"runs\" array: not a gpumem-report results file" % a.results)
+    doc = load(a.results)
+    if a.shared_excess is not None:
+        for t in a.title:
+            print("# " + t)
+        return shared_excess(doc, a.results, [(p, load(p)) for p in a.shared_excess])
 
     counters = CORE + (EXTRA if a.extra else [])
     dev = doc.get("device") or {}
