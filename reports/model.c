@@ -627,10 +627,10 @@ gm_status gm_trace_predict(const gm_trace *t, gm_prediction *out, gm_error *err)
                     "half-warp, 16-byte ones per quarter-warp, two lanes to a slot when lane "
                     "pairs load one address). The measured wavefront and bank-conflict "
                     "counters run above them when independent blocks share an SM out of step "
-                    "(on an H100: none in a grid that runs as one wave, up to +12 %% on the "
-                    "padded transpose's loads and +7 %% on matmul tile stores, varying from "
-                    "run to run): that excess does not come from the addresses and is not "
-                    "predicted (docs/model.md).");
+                    "(on an H100: none with one block per SM or blocks in step, up to +12 %% "
+                    "on the padded transpose's loads and +7 %% on matmul tile stores "
+                    "otherwise, varying from run to run): that excess does not come from the "
+                    "addresses and is not predicted (docs/model.md).");
     long long lanes = 0, slots = 0;
     for (int s = 0; s < GM_SPACE_COUNT; s++)
         for (int o = 0; o < GM_OP_COUNT; o++) {
