@@ -159,7 +159,10 @@ gm_status gm_template_find(const gm_render_opts *o, char **path, gm_error *err)
     }
     gm_buf tried = GM_BUF_INIT;
     gm_buf_puts(&tried, "");
-    char *cand[3] = {NULL, NULL, NULL};
+    /* env, the source tree beside build/, an install relative to the binary
+     * (relocatable: PREFIX at install time may differ from build time, and a
+     * DESTDIR staging tree works), then the build-time PREFIX. */
+    char *cand[4] = {NULL, NULL, NULL, NULL};
     const char *env = getenv("GM_TEMPLATE_DIR");
     if (env && *env)
         cand[0] = gm_path_join(env, "report.html");
@@ -167,11 +170,14 @@ gm_status gm_template_find(const gm_render_opts *o, char **path, gm_error *err)
         char *dir = S_dirname(o->exe_path);
         char *up = gm_path_join(dir, "../templates");
         cand[1] = gm_path_join(up, "report.html");
+        free(up);
+        up = gm_path_join(dir, "../share/gpumem-report/templates");
+        cand[2] = gm_path_join(up, "report.html");
         free(dir);
         free(up);
     }
-    cand[2] = gm_xstrdup(GM_DATADIR "/templates/report.html");
-    for (int i = 0; i < 3; i++) {
+    cand[3] = gm_xstrdup(GM_DATADIR "/templates/report.html");
+    for (int i = 0; i < 4; i++) {
         if (!cand[i])
             continue;
         if (!*path && S_is_file(cand[i])) {

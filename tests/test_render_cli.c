@@ -635,6 +635,31 @@ Test(render_cli, template_lookup)
     cr_assert_not_null(strstr(page, "MARK-BESIDE"), "the template beside the program was not used");
     free(page);
 
+    /* an install: T/bin/gpumem-report finds T/share/gpumem-report/templates,
+     * whatever PREFIX the program was built with */
+    unlink(tp);
+    char *share = S_join(t, "share"), *sg = S_join(share, "gpumem-report");
+    char *st_dir = S_join(sg, "templates"), *stp = S_join(st_dir, "report.html");
+    mkdir(share, 0755);
+    mkdir(sg, 0755);
+    mkdir(st_dir, 0755);
+    f = fopen(stp, "w");
+    fputs("<!DOCTYPE html><title>{{title}}</title><body>MARK-SHARE{{body}}</body>\n", f);
+    fclose(f);
+    cr_assert_eq(S_run(argv, unset, &err), 0, "%s", err);
+    free(err);
+    page = S_slurp(out);
+    cr_assert_not_null(strstr(page, "MARK-SHARE"), "the installed template was not used");
+    free(page);
+    unlink(stp);
+    f = fopen(tp, "w");
+    fputs("<!DOCTYPE html><title>{{title}}</title><body>MARK-BESIDE{{body}}</body>\n", f);
+    fclose(f);
+    free(share);
+    free(sg);
+    free(st_dir);
+    free(stp);
+
     /* $GM_TEMPLATE_DIR comes first */
     char *envdir = S_join(t, "env"), *ep = S_join(envdir, "report.html");
     mkdir(envdir, 0755);
