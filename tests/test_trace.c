@@ -2,7 +2,8 @@
  * every variant that has one traces at the quick size; the textbook answers
  * come out (strides, vector widths, alignment offsets, transpose tiles, bank
  * strides); folding and the memo change nothing against a plain replay of
- * every warp; sampled traces stay near the full one; the whole suite traces
+ * every warp; sampled traces stay near the full one; the traces give the
+ * counts an H100 measured (examples/h100/run.json); the whole suite traces
  * within its time budget at the full size.  Runs without a GPU. */
 #include <criterion/criterion.h>
 
@@ -802,6 +803,113 @@ Test(trace, periods_and_loop_weights)
     cr_expect_eq(gm_tloop_weight(10, 4, 1), 3);
     cr_expect_eq(gm_tloop_weight(10, 4, 3), 2);
     cr_expect_eq(gm_tloop_weight(10, 10, 9), 1);
+}
+
+/* ---- against a measurement ------------------------------------------------------ */
+
+static const gm_metric *S_measured(const gm_run *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_metrics; i++)
+        if (strcmp(r->metrics[i].name, name) == 0 && r->metrics[i].value.kind == GM_V_INT)
+            return &r->metrics[i];
+    return NULL;
+}
+
+/* examples/h100/run.json is the whole suite measured on an H100 (device,
+ * driver and commit are in the file).  Each of its runs is traced again here
+ * and must give what ncu counted of everything the addresses and the SASS
+ * fix: global load and store requests, sectors and instructions, shared load
+ * and store instructions, exactly.  Shared wavefronts may only come out
+ * above the prediction, by at most the excess docs/model.md describes (the
+ * counters' interference between blocks: up to 12 % there).  Sampled traces
+ * are estimates: spmv is traced in full where that is quick (2^16 rows), the
+ * other sampled cases are skipped.  spmv/csr_thread's known gap (the H100
+ * ran 8 % more loads than its PTX loop, docs/model.md) is held where it is,
+ * so that a change of either side shows; csr_warp's requests are 0.1 % over. */
+Test(trace, the_traces_give_the_counts_an_h100_measured, .fini = S_restore_debug)
+{
+    const char *src = getenv("GM_SRCDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/examples/h100/run.json", src && *src ? src : ".");
+    gm_results res;
+    gm_error e = {GM_OK, ""};
+    cr_assert_eq(gm_results_read_file(path, &res, &e), GM_OK, "%s", e.message);
+    static const char *const exact[] = {GM_M_LD_REQUESTS, GM_M_LD_SECTORS, GM_M_LD_INST,
+                                        GM_M_ST_REQUESTS, GM_M_ST_SECTORS, GM_M_ST_INST,
+                                        GM_M_SH_LD_INST,  GM_M_SH_ST_INST};
+    static const char *const waves[] = {GM_M_SH_LD_WAVES, GM_M_SH_ST_WAVES};
+    gm_trace *t = gm_trace_new();
+    int compared = 0, skipped = 0;
+    for (size_t i = 0; i < res.n_runs; i++) {
+        const gm_run *r = &res.runs[i];
+        if (!r->prediction.present || !S_measured(r, GM_M_LD_REQUESTS))
+            continue;
+        const gm_variant *v = S_row(r->experiment, r->variant);
+        cr_assert_not_null(v, "%s/%s: no such row", r->experiment, r->variant);
+        bool spmv = strcmp(r->experiment, "spmv") == 0;
+        gm_case c;
+        cr_assert_geq(gm_variant_cases(v, true, &c, 1), 1);
+        for (size_t k = 0; k < r->n_params; k++)
+            for (int j = 0; j < c.n_params; j++)
+                if (strcmp(c.params[j].name, r->params[k].name) == 0 &&
+                    r->params[k].value.kind == GM_V_INT)
+                    c.params[j].value = r->params[k].value.i;
+        if (spmv && gm_case_param(&c, "rows", 0) > 65536) {
+            skipped++;
+            continue;
+        }
+        cr_assert_eq(v->describe(&c, &e), GM_OK, "%s/%s: %s", r->experiment, r->variant,
+                     e.message);
+        gm_tgen_set_debug(spmv ? GM_TGEN_NO_SAMPLE : 0);
+        S_trace(&c, t);
+        gm_tgen_set_debug(0);
+        gm_prediction p;
+        memset(&p, 0, sizeof p);
+        cr_assert_eq(gm_trace_predict(t, &p, &e), GM_OK, "%s", e.message);
+        if (p.scaled) {
+            gm_trace_prediction_clear(&p);
+            skipped++;
+            continue;
+        }
+        bool csr_thread = spmv && strcmp(r->variant, "csr_thread") == 0;
+        bool csr_warp = spmv && strcmp(r->variant, "csr_warp") == 0;
+        for (size_t k = 0; k < sizeof exact / sizeof *exact; k++) {
+            const gm_metric *m = S_measured(r, exact[k]);
+            if (!m)
+                continue;
+            double pred = S_num(&p, exact[k]);
+            double meas = (double)m->value.i;
+            bool ld_count = strcmp(exact[k], GM_M_LD_REQUESTS) == 0 ||
+                            strcmp(exact[k], GM_M_LD_INST) == 0;
+            if (csr_thread && ld_count)
+                cr_expect(meas > 1.05 * pred && meas < 1.10 * pred, "%s/%s %s: %.0f vs %.0f",
+                          r->experiment, r->variant, exact[k], meas, pred);
+            else if (csr_thread && strcmp(exact[k], GM_M_LD_SECTORS) == 0)
+                cr_expect(meas > 1.005 * pred && meas < 1.02 * pred, "%s/%s %s: %.0f vs %.0f",
+                          r->experiment, r->variant, exact[k], meas, pred);
+            else if (csr_warp && ld_count)
+                cr_expect(meas >= pred && meas <= 1.002 * pred, "%s/%s %s: %.0f vs %.0f",
+                          r->experiment, r->variant, exact[k], meas, pred);
+            else
+                cr_expect_eq(meas, pred, "%s/%s %s: measured %.0f, traced %.0f", r->experiment,
+                             r->variant, exact[k], meas, pred);
+        }
+        for (size_t k = 0; k < 2; k++) {
+            const gm_metric *m = S_measured(r, waves[k]);
+            if (!m)
+                continue;
+            double pred = S_num(&p, waves[k]), meas = (double)m->value.i;
+            cr_expect(meas >= pred && meas <= 1.13 * pred + 64, "%s/%s %s: measured %.0f, "
+                      "traced %.0f", r->experiment, r->variant, waves[k], meas, pred);
+        }
+        gm_trace_prediction_clear(&p);
+        compared++;
+    }
+    gm_trace_free(t);
+    gm_results_free(&res);
+    fprintf(stderr, "trace: %d runs of the H100 file compared, %d sampled ones skipped\n",
+            compared, skipped);
+    cr_expect_geq(compared, 200, "only %d runs compared", compared);
 }
 
 /* ---- time: the whole suite at the full size ------------------------------------ */
