@@ -19,4 +19,4 @@ PY
 echo "== ncu --cache-control all --clock-control none"
 /usr/local/cuda/bin/ncu --csv --print-units base --cache-control all --clock-control none \
     -k regex:dp_kernel --metrics "$m" build/tests/gpu/suite_validate --only dp --quick --no-time \
-    2>&1 | grep -E '^"' | awk -F'","' '{print $5, $(NF-3), $(NF-2), $NF}'
+    2>&1 | grep -E '^"' | awk -F'","' '{print $5, $(NF-2), $NF}'
