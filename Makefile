@@ -161,10 +161,13 @@ $(TESTBIN): $(TEST_SRC:%.c=$(BUILD)/%.o) $(GPU_ARCHIVES) $(BUILD)/libgm_reports.
 	$(CC) $(CFLAGS) -o $@ $(TEST_SRC:%.c=$(BUILD)/%.o) $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a \
 	    $(LIBS) $(GPU_LIBS) $(shell pkg-config --libs criterion)
 
-# A single test file as its own binary, for working on one part:
+# A single test file as its own binary, for working on one part (with the
+# shared helpers of tests/helpers.h):
 #   make build/tests/test_escape.bin && build/tests/test_escape.bin
-$(BUILD)/tests/%.bin: $(BUILD)/tests/%.o $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a
-	$(CC) $(CFLAGS) -o $@ $< $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a $(LIBS) $(GPU_LIBS) \
+$(BUILD)/tests/%.bin: $(BUILD)/tests/%.o $(BUILD)/tests/test_helpers.o $(GPU_ARCHIVES) \
+                      $(BUILD)/libgm_reports.a
+	$(CC) $(CFLAGS) -o $@ $(sort $< $(BUILD)/tests/test_helpers.o) $(GPU_ARCHIVES) \
+	    $(BUILD)/libgm_reports.a $(LIBS) $(GPU_LIBS) \
 	    $(shell pkg-config --libs criterion)
 
 $(BUILD)/tests/gpu/%: $(BUILD)/tests/gpu/%.o $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a

@@ -8,160 +8,14 @@
  */
 #include "../reports/buf.h"
 #include "../reports/results.h"
+#include "helpers.h"
 
 #include <criterion/criterion.h>
-#include <dirent.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
-
-static const char *S_bin(void)
-{
-    const char *b = getenv("GM_TEST_BIN");
-    return b && *b ? b : "build/gpumem-report";
-}
-
-static char *S_src(const char *rel)
-{
-    const char *src = getenv("GM_SRCDIR");
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_printf(&b, "%s/%s", src && *src ? src : ".", rel);
-    return gm_buf_detach(&b);
-}
-
-static char *S_fixture(const char *name)
-{
-    gm_buf rel = GM_BUF_INIT;
-    gm_buf_printf(&rel, "tests/fixtures/%s", name);
-    char *p = S_src(rel.data);
-    gm_buf_free(&rel);
-    return p;
-}
-
-static char *S_slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_puts(&b, "");
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        gm_buf_put(&b, chunk, n);
-    fclose(f);
-    return gm_buf_detach(&b);
-}
-
-static char *S_tmpdir(void)
-{
-    char *d = gm_xstrdup("/tmp/gm-render-test-XXXXXX");
-    cr_assert_not_null(mkdtemp(d));
-    return d;
-}
-
-static char *S_join(const char *a, const char *b)
-{
-    gm_buf x = GM_BUF_INIT;
-    gm_buf_printf(&x, "%s/%s", a, b);
-    return gm_buf_detach(&x);
-}
-
-/* Remove a test directory: files and one level of subdirectories. */
-static void S_rmrf(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char *p = S_join(dir, e->d_name);
-        struct stat st;
-        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-            S_rmrf(p);
-        else
-            unlink(p);
-        free(p);
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
-/* Entries in a directory (not . and ..). */
-static int S_count(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    closedir(d);
-    return n;
-}
-
-/* Run the binary with argv (argv[0] ignored) and env changes ("NAME=value" sets,
- * "NAME" removes); stderr into *err (caller frees).  Returns the exit status. */
-static int S_run(char *const *argv, const char *const *env, char **err)
-{
-    char errpath[] = "/tmp/gm-render-stderr-XXXXXX";
-    int efd = mkstemp(errpath);
-    cr_assert_geq(efd, 0);
-    /* the child's environment: ours, less and plus the changes */
-    size_t n = 0;
-    while (environ[n])
-        n++;
-    size_t m = 0;
-    while (env && env[m])
-        m++;
-    char **envp = gm_xcalloc(n + m + 1, sizeof *envp);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        bool drop = false;
-        for (size_t j = 0; j < m && !drop; j++) {
-            size_t len = strcspn(env[j], "=");
-            drop = strncmp(environ[i], env[j], len) == 0 && environ[i][len] == '=';
-        }
-        if (!drop)
-            envp[k++] = environ[i];
-    }
-    for (size_t j = 0; j < m; j++)
-        if (strchr(env[j], '='))
-            envp[k++] = (char *)env[j];
-    envp[k] = NULL;
-
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        dup2(efd, 2);
-        int nul = open("/dev/null", O_WRONLY);
-        dup2(nul, 1);
-        execve(argv[0], argv, envp);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    close(efd);
-    free(envp);
-    char *e = S_slurp(errpath);
-    unlink(errpath);
-    if (err)
-        *err = e;
-    else
-        free(e);
-    cr_assert(WIFEXITED(st), "killed by a signal");
-    cr_assert_neq(WEXITSTATUS(st), 127, "cannot run %s (set GM_TEST_BIN)", argv[0]);
-    return WEXITSTATUS(st);
-}
 
 /* render FIXTURE --out DIR/NAME [extra...] */
 static int S_render(const char *fixture_path, const char *out, const char *const *extra,
@@ -169,7 +23,7 @@ static int S_render(const char *fixture_path, const char *out, const char *const
 {
     char *argv[16];
     int a = 0;
-    argv[a++] = (char *)S_bin();
+    argv[a++] = (char *)gmt_bin();
     argv[a++] = "render";
     argv[a++] = (char *)fixture_path;
     argv[a++] = "--out";
@@ -177,7 +31,7 @@ static int S_render(const char *fixture_path, const char *out, const char *const
     for (int i = 0; extra && extra[i] && a < 15; i++)
         argv[a++] = (char *)extra[i];
     argv[a] = NULL;
-    return S_run(argv, env, err);
+    return gmt_run(argv, env, NULL, err);
 }
 
 /* ---- HTML ------------------------------------------------------------------- */
@@ -214,14 +68,6 @@ static int S_cmpstr(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static size_t S_occurrences(const char *s, const char *what)
-{
-    size_t n = 0;
-    for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
-        n++;
-    return n;
-}
-
 static void S_check_html(const char *html, size_t min_charts)
 {
     /* no script, no link out of the page, nothing fetched */
@@ -230,13 +76,13 @@ static void S_check_html(const char *html, size_t min_charts)
     for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
         cr_assert_null(strstr(html, banned[i]), "the page contains %s", banned[i]);
     /* every chart inline, one <svg> per figure */
-    size_t svgs = S_occurrences(html, "<svg"), figures = S_occurrences(html, "<figure");
+    size_t svgs = gmt_occurrences(html, "<svg"), figures = gmt_occurrences(html, "<figure");
     cr_assert_geq(svgs, min_charts, "%zu charts, expected at least %zu", svgs, min_charts);
     cr_assert_eq(svgs, figures);
-    cr_assert_eq(S_occurrences(html, "</svg>"), svgs);
+    cr_assert_eq(gmt_occurrences(html, "</svg>"), svgs);
     cr_assert_null(strstr(html, "gm-charts:"), "a chart placeholder was left");
     /* tables are tables */
-    cr_assert_geq(S_occurrences(html, "<table>"), 2);
+    cr_assert_geq(gmt_occurrences(html, "<table>"), 2);
     cr_assert_null(strstr(html, "\n|---"), "a Markdown table was not converted");
     /* ids unique across the document, and every reference resolves */
     char **ids;
@@ -264,19 +110,20 @@ static void S_check_html(const char *html, size_t min_charts)
 
 Test(render_cli, html_small_is_self_contained)
 {
-    char *dir = S_tmpdir(), *out = S_join(dir, "report.html"), *fx = S_fixture("handwritten-small.json");
+    char *dir = gmt_tmpdir("render"), *out = gmt_join(dir, "report.html");
+    char *fx = gmt_fixture("handwritten-small.json");
     char *err = NULL;
     int rc = S_render(fx, out, NULL, NULL, &err);
     cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
-    char *html = S_slurp(out);
+    char *html = gmt_slurp(out);
     cr_assert_not_null(html);
     S_check_html(html, 5);
-    cr_assert_eq(S_count(dir), 1, "only report.html may be written");
+    cr_assert_eq(gmt_count_entries(dir), 1, "only report.html may be written");
     cr_assert_not_null(strstr(html, "<title>GPU memory report: NVIDIA H100 80GB HBM3</title>"));
     cr_assert_not_null(strstr(html, "<th align=\"right\">"));
     free(html);
     free(err);
-    S_rmrf(dir);
+    gmt_rmrf(dir);
     free(dir);
     free(out);
     free(fx);
@@ -284,15 +131,16 @@ Test(render_cli, html_small_is_self_contained)
 
 Test(render_cli, html_large_is_self_contained)
 {
-    char *dir = S_tmpdir(), *out = S_join(dir, "r.html"), *fx = S_fixture("handwritten-large.json");
+    char *dir = gmt_tmpdir("render"), *out = gmt_join(dir, "r.html");
+    char *fx = gmt_fixture("handwritten-large.json");
     char *err = NULL;
     int rc = S_render(fx, out, NULL, NULL, &err);
     cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
-    char *html = S_slurp(out);
+    char *html = gmt_slurp(out);
     S_check_html(html, 40);
     free(html);
     free(err);
-    S_rmrf(dir);
+    gmt_rmrf(dir);
     free(dir);
     free(out);
     free(fx);
@@ -303,8 +151,8 @@ Test(render_cli, hostile_names_cannot_inject)
     /* the hostile fixture's names try `touch /tmp/gm-pwned` through gnuplot
      * backquotes, shell $( ) and quotes; nothing may create that file */
     unlink("/tmp/gm-pwned");
-    char *dir = S_tmpdir(), *fx = S_fixture("handwritten-hostile.json");
-    char *html_out = S_join(dir, "h.html"), *md_out = S_join(dir, "h.md");
+    char *dir = gmt_tmpdir("render"), *fx = gmt_fixture("handwritten-hostile.json");
+    char *html_out = gmt_join(dir, "h.html"), *md_out = gmt_join(dir, "h.md");
     char *err = NULL;
     int rc = S_render(fx, html_out, NULL, NULL, &err);
     cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
@@ -315,7 +163,7 @@ Test(render_cli, hostile_names_cannot_inject)
     struct stat st;
     cr_assert_neq(stat("/tmp/gm-pwned", &st), 0, "a hostile name ran a command");
 
-    char *html = S_slurp(html_out);
+    char *html = gmt_slurp(html_out);
     S_check_html(html, 2);
     /* the hostile text is on the page, escaped */
     cr_assert_not_null(strstr(html, "&lt;script&gt;alert("));
@@ -323,7 +171,7 @@ Test(render_cli, hostile_names_cannot_inject)
     /* gnuplot's SVG text escapes '<' too */
     cr_assert_null(strstr(html, "<b>H100"));
     free(html);
-    S_rmrf(dir);
+    gmt_rmrf(dir);
     free(dir);
     free(html_out);
     free(md_out);
@@ -334,13 +182,14 @@ Test(render_cli, hostile_names_cannot_inject)
 
 Test(render_cli, markdown_links_its_charts)
 {
-    char *dir = S_tmpdir(), *out = S_join(dir, "my report.md"), *fx = S_fixture("handwritten-small.json");
+    char *dir = gmt_tmpdir("render"), *out = gmt_join(dir, "my report.md");
+    char *fx = gmt_fixture("handwritten-small.json");
     char *err = NULL;
     int rc = S_render(fx, out, NULL, NULL, &err);
     cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
-    char *md = S_slurp(out);
-    char *charts = S_join(dir, "my report.charts");
-    int n = S_count(charts);
+    char *md = gmt_slurp(out);
+    char *charts = gmt_join(dir, "my report.charts");
+    int n = gmt_count_entries(charts);
     cr_assert_geq(n, 5);
     /* each link is relative, percent-encoded, and names a file that exists */
     int links = 0;
@@ -349,10 +198,10 @@ Test(render_cli, markdown_links_its_charts)
         const char *name = p + strlen("](my%20report.charts/");
         size_t len = strcspn(name, ")");
         char *file = strndup(name, len);
-        char *path = S_join(charts, file);
+        char *path = gmt_join(charts, file);
         struct stat st;
         cr_assert_eq(stat(path, &st), 0, "link to missing %s", path);
-        char *svg = S_slurp(path);
+        char *svg = gmt_slurp(path);
         cr_assert_not_null(strstr(svg, "<svg"));
         cr_assert_null(strstr(svg, "<script"));
         cr_assert_null(strstr(svg, "<title>Gnuplot</title>"));
@@ -362,11 +211,11 @@ Test(render_cli, markdown_links_its_charts)
         links++;
     }
     cr_assert_eq(links, n, "%d links for %d chart files", links, n);
-    cr_assert_eq(S_count(dir), 2, "only the report and its chart directory");
+    cr_assert_eq(gmt_count_entries(dir), 2, "only the report and its chart directory");
     free(md);
     free(charts);
     free(err);
-    S_rmrf(dir);
+    gmt_rmrf(dir);
     free(dir);
     free(out);
     free(fx);
@@ -374,7 +223,7 @@ Test(render_cli, markdown_links_its_charts)
 
 static void S_same_file(const char *a, const char *b)
 {
-    char *x = S_slurp(a), *y = S_slurp(b);
+    char *x = gmt_slurp(a), *y = gmt_slurp(b);
     cr_assert_not_null(x, "%s", a);
     cr_assert_not_null(y, "%s", b);
     cr_assert(strcmp(x, y) == 0, "%s and %s differ", a, b);
@@ -384,14 +233,15 @@ static void S_same_file(const char *a, const char *b)
 
 Test(render_cli, same_results_same_bytes)
 {
-    char *d1 = S_tmpdir(), *d2 = S_tmpdir(), *fx = S_fixture("handwritten-small.json");
+    char *d1 = gmt_tmpdir("render"), *d2 = gmt_tmpdir("render");
+    char *fx = gmt_fixture("handwritten-small.json");
     const char *names[] = {"r.html", "r.md"};
     for (int k = 0; k < 2; k++) {
-        char *o1 = S_join(d1, names[k]), *o2 = S_join(d2, names[k]);
+        char *o1 = gmt_join(d1, names[k]), *o2 = gmt_join(d2, names[k]);
         cr_assert_eq(S_render(fx, o1, NULL, NULL, NULL), 0);
         cr_assert_eq(S_render(fx, o2, NULL, NULL, NULL), 0);
         S_same_file(o1, o2);
-        char *text = S_slurp(o1);
+        char *text = gmt_slurp(o1);
         /* nothing of the machine or the moment leaks in */
         cr_assert_null(strstr(text, "/tmp/"), "a temporary path in %s", names[k]);
         cr_assert_null(strstr(text, "2025-01-15"), "taken_at in %s without --timestamp", names[k]);
@@ -401,29 +251,29 @@ Test(render_cli, same_results_same_bytes)
         free(o2);
     }
     /* the chart files too */
-    char *c1 = S_join(d1, "r.charts"), *c2 = S_join(d2, "r.charts");
-    int n = S_count(c1);
+    char *c1 = gmt_join(d1, "r.charts"), *c2 = gmt_join(d2, "r.charts");
+    int n = gmt_count_entries(c1);
     cr_assert_geq(n, 5);
-    cr_assert_eq(S_count(c2), n);
+    cr_assert_eq(gmt_count_entries(c2), n);
     for (int i = 1; i <= n; i++) {
         char name[32];
         snprintf(name, sizeof name, "chart-%02d.svg", i);
-        char *a = S_join(c1, name), *b = S_join(c2, name);
+        char *a = gmt_join(c1, name), *b = gmt_join(c2, name);
         S_same_file(a, b);
         free(a);
         free(b);
     }
     /* rendering over an existing report replaces it with the same bytes */
-    char *o1 = S_join(d1, "r.md"), *o2 = S_join(d2, "r.md");
+    char *o1 = gmt_join(d1, "r.md"), *o2 = gmt_join(d2, "r.md");
     cr_assert_eq(S_render(fx, o1, NULL, NULL, NULL), 0);
     S_same_file(o1, o2);
-    cr_assert_eq(S_count(d1), 3, "leftovers after re-rendering");
+    cr_assert_eq(gmt_count_entries(d1), 3, "leftovers after re-rendering");
     free(o1);
     free(o2);
     free(c1);
     free(c2);
-    S_rmrf(d1);
-    S_rmrf(d2);
+    gmt_rmrf(d1);
+    gmt_rmrf(d2);
     free(d1);
     free(d2);
     free(fx);
@@ -431,13 +281,14 @@ Test(render_cli, same_results_same_bytes)
 
 Test(render_cli, timestamp_option)
 {
-    char *dir = S_tmpdir(), *out = S_join(dir, "r.md"), *fx = S_fixture("handwritten-small.json");
+    char *dir = gmt_tmpdir("render"), *out = gmt_join(dir, "r.md");
+    char *fx = gmt_fixture("handwritten-small.json");
     const char *extra[] = {"--timestamp", NULL};
     cr_assert_eq(S_render(fx, out, extra, NULL, NULL), 0);
-    char *md = S_slurp(out);
+    char *md = gmt_slurp(out);
     cr_assert_not_null(strstr(md, "2025-01-15T12:00:00Z"));
     free(md);
-    S_rmrf(dir);
+    gmt_rmrf(dir);
     free(dir);
     free(out);
     free(fx);
@@ -447,8 +298,8 @@ Test(render_cli, timestamp_option)
 
 static void S_bad_input(const char *fixture, const char *out_name)
 {
-    char *dir = S_tmpdir(), *out = S_join(dir, out_name);
-    char *fx = fixture[0] == '/' ? gm_xstrdup(fixture) : S_fixture(fixture);
+    char *dir = gmt_tmpdir("render"), *out = gmt_join(dir, out_name);
+    char *fx = fixture[0] == '/' ? gm_xstrdup(fixture) : gmt_fixture(fixture);
     /* the message is the one gm_results_read_file gives */
     gm_results r;
     gm_error want = {0};
@@ -458,9 +309,9 @@ static void S_bad_input(const char *fixture, const char *out_name)
     cr_assert_eq(rc, 2, "%s: exit %d", fixture, rc);
     cr_assert_not_null(strstr(err, want.message), "%s: stderr '%s' lacks '%s'", fixture, err,
                        want.message);
-    cr_assert_eq(S_count(dir), 0, "%s: something was written", fixture);
+    cr_assert_eq(gmt_count_entries(dir), 0, "%s: something was written", fixture);
     free(err);
-    S_rmrf(dir);
+    gmt_rmrf(dir);
     free(dir);
     free(out);
     free(fx);
@@ -476,12 +327,12 @@ Test(render_cli, malformed_json_names_line_and_column)
 {
     S_bad_input("handwritten-broken-malformed.json", "r.html");
     S_bad_input("handwritten-broken-malformed.json", "r.md");
-    char *fx = S_fixture("handwritten-broken-malformed.json");
-    char *dir = S_tmpdir(), *out = S_join(dir, "r.md"), *err = NULL;
+    char *fx = gmt_fixture("handwritten-broken-malformed.json");
+    char *dir = gmt_tmpdir("render"), *out = gmt_join(dir, "r.md"), *err = NULL;
     cr_assert_eq(S_render(fx, out, NULL, NULL, &err), 2);
     cr_assert_not_null(strstr(err, "handwritten-broken-malformed.json:5:16:"), "%s", err);
     free(err);
-    S_rmrf(dir);
+    gmt_rmrf(dir);
     free(dir);
     free(out);
     free(fx);
@@ -503,14 +354,15 @@ Test(render_cli, missing_and_mistyped_fields)
 static void S_expect_failure(const char *const *extra, const char *const *env, const char *out_name,
                              const char *needle)
 {
-    char *dir = S_tmpdir(), *out = S_join(dir, out_name), *fx = S_fixture("handwritten-small.json");
+    char *dir = gmt_tmpdir("render"), *out = gmt_join(dir, out_name);
+    char *fx = gmt_fixture("handwritten-small.json");
     char *err = NULL;
     int rc = S_render(fx, out, extra, env, &err);
     cr_assert_eq(rc, 2, "exit %d (%s)", rc, err);
     cr_assert_not_null(strstr(err, needle), "stderr '%s' lacks '%s'", err, needle);
-    cr_assert_eq(S_count(dir), 0, "something was written");
+    cr_assert_eq(gmt_count_entries(dir), 0, "something was written");
     free(err);
-    S_rmrf(dir);
+    gmt_rmrf(dir);
     free(dir);
     free(out);
     free(fx);
@@ -528,7 +380,7 @@ Test(render_cli, gnuplot_missing)
 
 Test(render_cli, gnuplot_failing)
 {
-    char *bin = S_tmpdir(), *fake = S_join(bin, "gnuplot");
+    char *bin = gmt_tmpdir("render"), *fake = gmt_join(bin, "gnuplot");
     FILE *f = fopen(fake, "w");
     fputs("#!/bin/sh\necho 'line 7: unknown terminal type' >&2\nexit 1\n", f);
     fclose(f);
@@ -536,7 +388,7 @@ Test(render_cli, gnuplot_failing)
     const char *extra[] = {"--gnuplot", fake, NULL};
     S_expect_failure(extra, NULL, "r.md", "unknown terminal type");
     S_expect_failure(extra, NULL, "r.html", "exit status 1");
-    S_rmrf(bin);
+    gmt_rmrf(bin);
     free(bin);
     free(fake);
 }
@@ -553,22 +405,23 @@ Test(render_cli, bad_options)
     const char *tmpl[] = {"--template", "/nonexistent/report.html", NULL};
     S_expect_failure(tmpl, NULL, "r.html", "/nonexistent/report.html");
 
-    char *argv[] = {(char *)S_bin(), "render", NULL};
+    char *argv[] = {(char *)gmt_bin(), "render", NULL};
     char *err = NULL;
-    cr_assert_eq(S_run(argv, NULL, &err), 2);
+    cr_assert_eq(gmt_run(argv, NULL, NULL, &err), 2);
     cr_assert_not_null(strstr(err, "no results file"));
     free(err);
 }
 
 Test(render_cli, format_option_overrides_extension)
 {
-    char *dir = S_tmpdir(), *out = S_join(dir, "report.txt"), *fx = S_fixture("handwritten-small.json");
+    char *dir = gmt_tmpdir("render"), *out = gmt_join(dir, "report.txt");
+    char *fx = gmt_fixture("handwritten-small.json");
     const char *extra[] = {"--format", "html", NULL};
     cr_assert_eq(S_render(fx, out, extra, NULL, NULL), 0);
-    char *page = S_slurp(out);
+    char *page = gmt_slurp(out);
     cr_assert(strncmp(page, "<!DOCTYPE html>", 15) == 0);
     free(page);
-    S_rmrf(dir);
+    gmt_rmrf(dir);
     free(dir);
     free(out);
     free(fx);
@@ -576,20 +429,9 @@ Test(render_cli, format_option_overrides_extension)
 
 Test(render_cli, help_lists_options_with_defaults)
 {
-    char outpath[] = "/tmp/gm-render-help-XXXXXX";
-    int fd = mkstemp(outpath);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fd, 1);
-        execl(S_bin(), S_bin(), "render", "--help", (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    waitpid(pid, &st, 0);
-    close(fd);
-    char *help = S_slurp(outpath);
-    unlink(outpath);
-    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    char *argv[] = {(char *)gmt_bin(), "render", "--help", NULL};
+    char *help = NULL;
+    cr_assert_eq(gmt_run(argv, NULL, &help, NULL), 0);
     const char *want[] = {"--out", "--format md|html", "--template", "--gnuplot", "--timestamp",
                           "default", "gnuplot-nox"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
@@ -601,7 +443,7 @@ Test(render_cli, help_lists_options_with_defaults)
 
 static void S_copy(const char *from, const char *to, mode_t mode)
 {
-    char *data = S_slurp(from);
+    char *data = gmt_slurp(from);
     cr_assert_not_null(data, "%s", from);
     FILE *f = fopen(to, "wb");
     cr_assert_not_null(f, "%s", to);
@@ -617,38 +459,38 @@ static void S_copy(const char *from, const char *to, mode_t mode)
 Test(render_cli, template_lookup)
 {
     /* a copy of the program in T/bin finds T/templates/report.html by itself */
-    char *t = S_tmpdir(), *bin = S_join(t, "bin"), *tdir = S_join(t, "templates");
+    char *t = gmt_tmpdir("render"), *bin = gmt_join(t, "bin"), *tdir = gmt_join(t, "templates");
     mkdir(bin, 0755);
     mkdir(tdir, 0755);
-    char *exe = S_join(bin, "gpumem-report"), *tp = S_join(tdir, "report.html");
-    S_copy(S_bin(), exe, 0755);
+    char *exe = gmt_join(bin, "gpumem-report"), *tp = gmt_join(tdir, "report.html");
+    S_copy(gmt_bin(), exe, 0755);
     FILE *f = fopen(tp, "w");
     fputs("<!DOCTYPE html><title>{{title}}</title><body>MARK-BESIDE{{body}}</body>\n", f);
     fclose(f);
-    char *fx = S_fixture("handwritten-minimal.json"), *out = S_join(t, "r.html");
+    char *fx = gmt_fixture("handwritten-minimal.json"), *out = gmt_join(t, "r.html");
     char *argv[] = {exe, "render", fx, "--out", out, NULL};
     const char *unset[] = {"GM_TEMPLATE_DIR", NULL};
     char *err = NULL;
-    cr_assert_eq(S_run(argv, unset, &err), 0, "%s", err);
+    cr_assert_eq(gmt_run(argv, unset, NULL, &err), 0, "%s", err);
     free(err);
-    char *page = S_slurp(out);
+    char *page = gmt_slurp(out);
     cr_assert_not_null(strstr(page, "MARK-BESIDE"), "the template beside the program was not used");
     free(page);
 
     /* an install: T/bin/gpumem-report finds T/share/gpumem-report/templates,
      * whatever PREFIX the program was built with */
     unlink(tp);
-    char *share = S_join(t, "share"), *sg = S_join(share, "gpumem-report");
-    char *st_dir = S_join(sg, "templates"), *stp = S_join(st_dir, "report.html");
+    char *share = gmt_join(t, "share"), *sg = gmt_join(share, "gpumem-report");
+    char *st_dir = gmt_join(sg, "templates"), *stp = gmt_join(st_dir, "report.html");
     mkdir(share, 0755);
     mkdir(sg, 0755);
     mkdir(st_dir, 0755);
     f = fopen(stp, "w");
     fputs("<!DOCTYPE html><title>{{title}}</title><body>MARK-SHARE{{body}}</body>\n", f);
     fclose(f);
-    cr_assert_eq(S_run(argv, unset, &err), 0, "%s", err);
+    cr_assert_eq(gmt_run(argv, unset, NULL, &err), 0, "%s", err);
     free(err);
-    page = S_slurp(out);
+    page = gmt_slurp(out);
     cr_assert_not_null(strstr(page, "MARK-SHARE"), "the installed template was not used");
     free(page);
     unlink(stp);
@@ -661,7 +503,7 @@ Test(render_cli, template_lookup)
     free(stp);
 
     /* $GM_TEMPLATE_DIR comes first */
-    char *envdir = S_join(t, "env"), *ep = S_join(envdir, "report.html");
+    char *envdir = gmt_join(t, "env"), *ep = gmt_join(envdir, "report.html");
     mkdir(envdir, 0755);
     f = fopen(ep, "w");
     fputs("<html>MARK-ENV{{body}}</html>\n", f);
@@ -669,19 +511,19 @@ Test(render_cli, template_lookup)
     gm_buf ev = GM_BUF_INIT;
     gm_buf_printf(&ev, "GM_TEMPLATE_DIR=%s", envdir);
     const char *setenv_[] = {ev.data, NULL};
-    cr_assert_eq(S_run(argv, setenv_, NULL), 0);
-    page = S_slurp(out);
+    cr_assert_eq(gmt_run(argv, setenv_, NULL, NULL), 0);
+    page = gmt_slurp(out);
     cr_assert_not_null(strstr(page, "MARK-ENV"));
     free(page);
 
     /* --template comes before both; a template without {{body}} is refused */
-    char *nobody = S_join(t, "nobody.html");
+    char *nobody = gmt_join(t, "nobody.html");
     f = fopen(nobody, "w");
     fputs("<html>{{title}}</html>\n", f);
     fclose(f);
     unlink(out);
     char *argv2[] = {exe, "render", fx, "--out", out, "--template", nobody, NULL};
-    cr_assert_eq(S_run(argv2, setenv_, &err), 2);
+    cr_assert_eq(gmt_run(argv2, setenv_, NULL, &err), 2);
     cr_assert_not_null(strstr(err, "{{body}}"), "%s", err);
     struct stat st;
     cr_assert_neq(stat(out, &st), 0, "written despite a bad template");
@@ -690,14 +532,14 @@ Test(render_cli, template_lookup)
     /* nowhere: the message names the places tried (unless installed system-wide) */
     unlink(tp);
     if (stat("/usr/local/share/gpumem-report/templates/report.html", &st) != 0) {
-        cr_assert_eq(S_run(argv, unset, &err), 2);
+        cr_assert_eq(gmt_run(argv, unset, NULL, &err), 2);
         cr_assert_not_null(strstr(err, "not found"), "%s", err);
         cr_assert_not_null(strstr(err, "templates/report.html"), "%s", err);
         cr_assert_neq(stat(out, &st), 0);
         free(err);
     }
     gm_buf_free(&ev);
-    S_rmrf(t);
+    gmt_rmrf(t);
     free(t);
     free(bin);
     free(tdir);
@@ -712,21 +554,21 @@ Test(render_cli, template_lookup)
 
 Test(render_cli, foreign_chart_directory_is_not_replaced)
 {
-    char *dir = S_tmpdir(), *out = S_join(dir, "r.md"), *cd = S_join(dir, "r.charts");
+    char *dir = gmt_tmpdir("render"), *out = gmt_join(dir, "r.md"), *cd = gmt_join(dir, "r.charts");
     mkdir(cd, 0755);
-    char *mine = S_join(cd, "notes.txt");
+    char *mine = gmt_join(cd, "notes.txt");
     FILE *f = fopen(mine, "w");
     fputs("mine\n", f);
     fclose(f);
-    char *fx = S_fixture("handwritten-small.json"), *err = NULL;
+    char *fx = gmt_fixture("handwritten-small.json"), *err = NULL;
     cr_assert_eq(S_render(fx, out, NULL, NULL, &err), 2);
     cr_assert_not_null(strstr(err, "did not write"), "%s", err);
     struct stat st;
     cr_assert_eq(stat(mine, &st), 0, "a file of the user's was removed");
     cr_assert_neq(stat(out, &st), 0, "the report was written anyway");
-    cr_assert_eq(S_count(dir), 1, "leftovers");
+    cr_assert_eq(gmt_count_entries(dir), 1, "leftovers");
     free(err);
-    S_rmrf(dir);
+    gmt_rmrf(dir);
     free(dir);
     free(out);
     free(cd);
