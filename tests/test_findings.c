@@ -14,6 +14,7 @@
 #include "../reports/catalog.h"
 #include "../reports/model.h"
 #include "../reports/results.h"
+#include "helpers.h"
 
 #include <criterion/criterion.h>
 
@@ -26,43 +27,6 @@
 #include <string.h>
 
 /* ---- helpers --------------------------------------------------------------- */
-
-static char *S_path(const char *dir, const char *name)
-{
-    const char *src = getenv("GM_SRCDIR");
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_printf(&b, "%s/%s/%s", src && *src ? src : ".", dir, name);
-    return gm_buf_detach(&b);
-}
-
-static char *S_slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    gm_buf b = GM_BUF_INIT;
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        gm_buf_put(&b, chunk, n);
-    fclose(f);
-    gm_buf_puts(&b, "");
-    return gm_buf_detach(&b);
-}
-
-static void S_load(const char *name, gm_results *r)
-{
-    char *p = S_path("tests/fixtures", name);
-    gm_error e = {0};
-    gm_status st = gm_results_read_file(p, r, &e);
-    cr_assert_eq(st, GM_OK, "%s: %s", p, e.message);
-    free(p);
-}
-
-#define assert_has(text, needle) \
-    cr_assert(strstr((text), (needle)) != NULL, "expected \"%s\" in:\n%s", (needle), (text))
-#define assert_lacks(text, needle) \
-    cr_assert(strstr((text), (needle)) == NULL, "did not expect \"%s\" in:\n%s", (needle), (text))
 
 /* Everything the module writes for a results file, as the golden files hold it. */
 static char *S_everything(const gm_results *r, bool leads_only)
@@ -86,31 +50,11 @@ static char *S_everything(const gm_results *r, bool leads_only)
 static void S_golden(const char *fixture, const char *golden, bool leads_only)
 {
     gm_results r;
-    S_load(fixture, &r);
+    gmt_load_fixture(fixture, &r);
     char *got = S_everything(&r, leads_only);
     char *again = S_everything(&r, leads_only);
     cr_assert_str_eq(got, again, "not deterministic");
-    char *p = S_path("tests/golden", golden);
-    const char *upd = getenv("GM_UPDATE_GOLDEN");
-    if (upd && strcmp(upd, "1") == 0) {
-        FILE *f = fopen(p, "wb");
-        cr_assert_not_null(f, "cannot write %s: %s", p, strerror(errno));
-        fputs(got, f);
-        cr_assert_eq(fclose(f), 0);
-    }
-    char *want = S_slurp(p);
-    cr_assert_not_null(want, "%s missing: run with GM_UPDATE_GOLDEN=1 to create it", p);
-    if (strcmp(got, want) != 0) {
-        size_t i = 0;
-        while (got[i] && got[i] == want[i])
-            i++;
-        size_t from = i > 200 ? i - 200 : 0;
-        cr_assert_fail("%s differs from the output at byte %zu:\n--- golden ...%.400s\n"
-                       "--- output ...%.400s\n(GM_UPDATE_GOLDEN=1 rewrites it)",
-                       p, i, want + from, got + from);
-    }
-    free(want);
-    free(p);
+    gmt_golden(golden, got);
     free(got);
     free(again);
     gm_results_free(&r);
@@ -254,30 +198,32 @@ static gm_run *S_small_run(gm_results *r, const char *exp, const char *variant, 
 Test(findings, sectors_changed_in_results_change_the_text)
 {
     gm_results r;
-    S_load("handwritten-small.json", &r);
+    gmt_load_fixture("handwritten-small.json", &r);
     gm_run *s32 = S_small_run(&r, "coalescing", "stride", "stride", 32);
     char *before = S_explain(&r, "coalescing");
-    assert_has(before, "16,777,216 against 2,097,152");
-    assert_has(before, "fetches 8.0× the global-load sectors");
-    assert_has(before, "`stride` (stride=32): each warp load request touches 32.0 sectors "
-                       "(1.00 KiB) for the 128 B");
+    gmt_assert_has(before, "16,777,216 against 2,097,152");
+    gmt_assert_has(before, "fetches 8.0× the global-load sectors");
+    gmt_assert_has(before, "`stride` (stride=32): each warp load request touches 32.0 sectors "
+                           "(1.00 KiB) for the 128 B");
     /* the model agrees with every figure described that it predicts; float4
      * has no prediction in this fixture */
-    assert_has(before, "The address-trace model, replaying each warp's addresses, predicts the "
-                       "same sectors per request for each run described that has a prediction "
-                       "(none for `float4` (stride=1)).");
+    gmt_assert_has(before, "The address-trace model, replaying each warp's addresses, predicts the "
+                           "same sectors per request for each run described that has a prediction "
+                           "(none for `float4` (stride=1)).");
 
     /* 12 sectors per request instead of 32: 6,291,456 sectors, 3.0x float4's */
     S_set(s32, GM_M_LD_SECTORS, 6291456);
     S_set(s32, GM_M_LD_SPR, 12.0);
     S_set(s32, GM_M_LD_EFF, 100.0 * 4.0 / 12.0);
     char *after = S_explain(&r, "coalescing");
-    assert_lacks(after, "16,777,216 against 2,097,152");
-    assert_has(after, "each warp load request touches 12.0 sectors (384 B), where the "
-                      "address-trace model predicts 32.0, for the 128 B its threads ask for, so "
-                      "33.3% of the fetched bytes are used");
-    assert_has(after, "Where no predicted figure is given, the address-trace model predicts the "
-                      "sectors per request measured");
+    gmt_assert_lacks(after, "16,777,216 against 2,097,152");
+    gmt_assert_has(after,
+                   "each warp load request touches 12.0 sectors (384 B), where the "
+                   "address-trace model predicts 32.0, for the 128 B its threads ask for, so "
+                   "33.3% of the fetched bytes are used");
+    gmt_assert_has(after,
+                   "Where no predicted figure is given, the address-trace model predicts the "
+                   "sectors per request measured");
 
     gm_findings f;
     gm_findings_build(&r, &f);
@@ -285,8 +231,9 @@ Test(findings, sectors_changed_in_results_change_the_text)
     for (size_t i = 0; i < f.n; i++)
         if (f.v[i].run == s32 && f.v[i].rule == GM_RULE_UNCOALESCED_LOAD) {
             /* the model still predicts 32 per request at 12.5 %: its ideal is 4 */
-            assert_has(f.v[i].message, "fetches 12.0 sectors per global load request where 4.0");
-            assert_has(f.v[i].message, "4,194,304 excess sectors of 6,291,456");
+            gmt_assert_has(f.v[i].message,
+                           "fetches 12.0 sectors per global load request where 4.0");
+            gmt_assert_has(f.v[i].message, "4,194,304 excess sectors of 6,291,456");
             seen = true;
         }
     cr_assert(seen);
@@ -299,15 +246,15 @@ Test(findings, sectors_changed_in_results_change_the_text)
 Test(findings, time_changed_in_results_changes_the_text)
 {
     gm_results r;
-    S_load("handwritten-small.json", &r);
+    gmt_load_fixture("handwritten-small.json", &r);
     char *before = S_explain(&r, "transpose");
-    assert_has(before, "`tiled` the slowest (99.0 µs, 1.7× as long)");
+    gmt_assert_has(before, "`tiled` the slowest (99.0 µs, 1.7× as long)");
     gm_run *t = S_small_run(&r, "transpose", "tiled", "n", 4096);
     double s[1] = {0.285};
     gm_timing_set_samples(&t->timing, s, 1);
     char *after = S_explain(&r, "transpose");
-    assert_has(after, "`tiled` the slowest (285.0 µs, 5.0× as long)");
-    assert_lacks(after, "99.0 µs");
+    gmt_assert_has(after, "`tiled` the slowest (285.0 µs, 5.0× as long)");
+    gmt_assert_lacks(after, "99.0 µs");
     free(before);
     free(after);
     gm_results_free(&r);
@@ -316,13 +263,13 @@ Test(findings, time_changed_in_results_changes_the_text)
 Test(findings, copy_bandwidth_changed_changes_the_percentage)
 {
     gm_results r;
-    S_load("handwritten-small.json", &r);
+    gmt_load_fixture("handwritten-small.json", &r);
     char *before = S_explain(&r, "coalescing");
-    assert_has(before, "92.6% of the copy bandwidth measured on this device (2,871 GB/s)");
+    gmt_assert_has(before, "92.6% of the copy bandwidth measured on this device (2,871 GB/s)");
     r.device.copy_bandwidth_gbs = gm_vreal(2658.0 * 2);
     char *after = S_explain(&r, "coalescing");
-    assert_has(after, "of the copy bandwidth measured on this device (5,316 GB/s)");
-    assert_lacks(after, "92.6%");
+    gmt_assert_has(after, "of the copy bandwidth measured on this device (5,316 GB/s)");
+    gmt_assert_lacks(after, "92.6%");
     free(before);
     free(after);
     gm_results_free(&r);
@@ -331,25 +278,25 @@ Test(findings, copy_bandwidth_changed_changes_the_percentage)
 Test(findings, absent_metric_drops_the_sentence_that_needs_it)
 {
     gm_results r;
-    S_load("handwritten-small.json", &r);
+    gmt_load_fixture("handwritten-small.json", &r);
     for (size_t i = 0; i < r.n_runs; i++) {
         gm_run_set_metric(&r.runs[i], GM_M_DRAM_RD, gm_vabsent(), "byte");
         gm_run_set_metric(&r.runs[i], GM_M_DRAM_WR, gm_vabsent(), "byte");
         gm_run_set_metric(&r.runs[i], GM_M_DRAM_RATE, gm_vabsent(), "byte/second");
     }
     char *text = S_explain(&r, "coalescing");
-    assert_lacks(text, "DRAM reads");
-    assert_lacks(text, "DRAM moves");
-    assert_has(text, "DRAM runs at 78.1% of peak; the median time is 50.5 µs");
-    assert_lacks(text, "NaN");
-    assert_lacks(text, "—");
+    gmt_assert_lacks(text, "DRAM reads");
+    gmt_assert_lacks(text, "DRAM moves");
+    gmt_assert_has(text, "DRAM runs at 78.1% of peak; the median time is 50.5 µs");
+    gmt_assert_lacks(text, "NaN");
+    gmt_assert_lacks(text, "—");
     gm_findings f;
     gm_findings_build(&r, &f);
     cr_assert_eq(S_count_rule(&f, GM_RULE_DRAM_OVERFETCH), 0);
     for (size_t i = 0; i < f.n; i++) {
         if (f.v[i].rule != GM_RULE_VALIDATION)   /* there NaN is the kernel's output */
-            assert_lacks(f.v[i].message, "NaN");
-        assert_lacks(f.v[i].message, "—");
+            gmt_assert_lacks(f.v[i].message, "NaN");
+        gmt_assert_lacks(f.v[i].message, "—");
     }
     gm_findings_free(&f);
     free(text);
@@ -417,8 +364,8 @@ Test(findings, uncoalesced_threshold)
     cr_assert_null(S_find(&f, GM_RULE_UNCOALESCED_LOAD, "edge"));
     const gm_finding *x = S_find(&f, GM_RULE_UNCOALESCED_LOAD, "misaligned");
     cr_assert_not_null(x);
-    assert_has(x->message, "5.0 sectors per global load request where 4.0 would hold");
-    assert_has(x->message, "1,000,000 excess sectors of 5,000,000");
+    gmt_assert_has(x->message, "5.0 sectors per global load request where 4.0 would hold");
+    gmt_assert_has(x->message, "1,000,000 excess sectors of 5,000,000");
     cr_assert_str_eq(x->params, "n=2");
     gm_findings_free(&f);
     gm_results_free(&r);
@@ -446,7 +393,7 @@ Test(findings, uncoalesced_ideal_from_the_prediction)
     gm_findings_build(&r, &f);
     const gm_finding *x = S_find(&f, GM_RULE_UNCOALESCED_LOAD, "double");
     cr_assert_not_null(x);
-    assert_has(x->message, "(8.0 × its 50.0% efficiency)");
+    gmt_assert_has(x->message, "(8.0 × its 50.0% efficiency)");
     gm_findings_free(&f);
     gm_results_free(&r);
 }
@@ -529,13 +476,15 @@ Test(findings, bank_conflicts_ideal_from_prediction_or_assumed)
     cr_assert_null(S_find(&f, GM_RULE_BANK_CONFLICT_LOAD, "vec4"));
     const gm_finding *x = S_find(&f, GM_RULE_BANK_CONFLICT_LOAD, "column");
     cr_assert_not_null(x, "a conflict the model predicts is still a conflict");
-    assert_has(x->message, "32.00 wavefronts per shared load instruction where 1.00 is ideal (the "
-                           "address-trace model's figure): a 32-way bank conflict");
+    gmt_assert_has(x->message,
+                   "32.00 wavefronts per shared load instruction where 1.00 is ideal (the "
+                   "address-trace model's figure): a 32-way bank conflict");
     x = S_find(&f, GM_RULE_BANK_CONFLICT_LOAD, "unknown");
     cr_assert_not_null(x);
-    assert_has(x->message, "8.00 wavefronts per shared load instruction where 1.00 is ideal for "
-                           "4-byte accesses (no conflict counter or prediction was recorded): an "
-                           "8-way bank conflict, 7,000 excess wavefronts");
+    gmt_assert_has(x->message,
+                   "8.00 wavefronts per shared load instruction where 1.00 is ideal for "
+                   "4-byte accesses (no conflict counter or prediction was recorded): an "
+                   "8-way bank conflict, 7,000 excess wavefronts");
     gm_findings_free(&f);
     gm_results_free(&r);
 }
@@ -552,8 +501,8 @@ Test(findings, bank_conflict_fractional_ways_and_stores)
     gm_findings_build(&r, &f);
     const gm_finding *x = S_find(&f, GM_RULE_BANK_CONFLICT_STORE, "mixed");
     cr_assert_not_null(x);
-    assert_has(x->message, "2.40 wavefronts per shared store instruction");
-    assert_has(x->message, "on average a 2.4-way bank conflict");
+    gmt_assert_has(x->message, "2.40 wavefronts per shared store instruction");
+    gmt_assert_has(x->message, "on average a 2.4-way bank conflict");
     gm_findings_free(&f);
     gm_results_free(&r);
 }
@@ -717,8 +666,8 @@ Test(findings, small_kernel_is_said_to_be_small)
     const gm_finding *x = S_find(&f, GM_RULE_NOT_MEMORY_BOUND, "tiny");
     cr_assert_not_null(x);
     cr_assert_eq(x->severity, GM_SEV_INFO, "size explains it: info, not a warning");
-    assert_has(x->message, "It moves only 2.00 MiB in 5.0 µs, where the copy bandwidth was "
-                           "measured moving 1.00 GiB");
+    gmt_assert_has(x->message, "It moves only 2.00 MiB in 5.0 µs, where the copy bandwidth was "
+                               "measured moving 1.00 GiB");
     gm_findings_free(&f);
     gm_results_free(&r);
 }
@@ -839,15 +788,15 @@ Test(findings, validation_failure_is_a_problem_and_nothing_else)
                                      "an illegal memory access. No time or counter of it is used.");
     for (size_t i = 2; i < f.n; i++) {
         cr_assert_eq(f.v[i].run_index, 0, "only the passed run gets other findings");
-        assert_lacks(f.v[i].message, "`wrong`");   /* never the fastest peer */
+        gmt_assert_lacks(f.v[i].message, "`wrong`"); /* never the fastest peer */
     }
     char *text = S_explain(&r, "e");
     /* the failed and the errored run are counted out, never described */
-    assert_has(text, "The 2 runs that failed their check or stopped with an error are left out "
-                     "of all of this.");
-    assert_lacks(text, "`wrong`");
-    assert_lacks(text, "`crashed`");
-    assert_lacks(text, "10.0 µs");
+    gmt_assert_has(text, "The 2 runs that failed their check or stopped with an error are left out "
+                         "of all of this.");
+    gmt_assert_lacks(text, "`wrong`");
+    gmt_assert_lacks(text, "`crashed`");
+    gmt_assert_lacks(text, "10.0 µs");
     free(text);
     gm_findings_free(&f);
     gm_results_free(&r);
@@ -977,7 +926,7 @@ Test(findings, explain_unknown_and_empty_experiments)
     cr_assert_eq(gm_explain_experiment(&r, "e", &b, &e), GM_OK, "listed, no runs");
     cr_assert_eq(b.len, 0);
     cr_assert_eq(gm_explain_experiment(&r, "zz", &b, &e), GM_ERR_VALUE);
-    assert_has(e.message, "\"zz\"");
+    gmt_assert_has(e.message, "\"zz\"");
     cr_assert_eq(gm_explain_experiment(&r, "zz", &b, NULL), GM_ERR_VALUE);
     cr_assert_eq(b.len, 0);
     /* a run whose experiment is not listed is still explained */
@@ -985,7 +934,7 @@ Test(findings, explain_unknown_and_empty_experiments)
     free(x->experiment);
     x->experiment = gm_xstrdup("zz");
     cr_assert_eq(gm_explain_experiment(&r, "zz", &b, &e), GM_OK);
-    assert_has(b.data, "One passed run");
+    gmt_assert_has(b.data, "One passed run");
     gm_buf_free(&b);
     gm_results_free(&r);
 }
@@ -1004,19 +953,21 @@ Test(findings, explanation_says_why_the_gap_is_smaller_than_the_sectors)
     S_set(b, GM_M_DRAM_RD, 2.0 * N_BYTES); /* DRAM reads only 2x: caches absorb the rest */
     S_set(b, GM_M_DRAM_RATE, 3.0 * N_BYTES / 0.40e-3);
     char *t = S_explain(&r, "e");
-    assert_has(t, "`strided` fetches 8.0× the global-load sectors of `aligned` (67,108,864 "
-                  "against 8,388,608), 4.5× once store sectors are counted, and DRAM moves 1.5× "
-                  "the bytes (768 MiB against 512 MiB). ");
-    assert_has(t, "The time follows the DRAM traffic: 1.6× the time for 1.5× the bytes.");
+    gmt_assert_has(t,
+                   "`strided` fetches 8.0× the global-load sectors of `aligned` (67,108,864 "
+                   "against 8,388,608), 4.5× once store sectors are counted, and DRAM moves 1.5× "
+                   "the bytes (768 MiB against 512 MiB). ");
+    gmt_assert_has(t, "The time follows the DRAM traffic: 1.6× the time for 1.5× the bytes.");
     free(t);
 
     /* not bandwidth-bound: the sectors are the reference, and the gap is smaller */
     r.experiments[0].bandwidth_bound = false;
     t = S_explain(&r, "e");
-    assert_has(t, "`aligned` wins by 1.6×, less than the 4.5× of the sectors suggests: the caches "
-                  "absorb part of the extra sectors, so DRAM moves only 1.5× the bytes; the "
-                  "faster layout keeps DRAM at only 40.0% of its peak, so the bytes it saves were not "
-                  "what held it back.");
+    gmt_assert_has(
+        t, "`aligned` wins by 1.6×, less than the 4.5× of the sectors suggests: the caches "
+           "absorb part of the extra sectors, so DRAM moves only 1.5× the bytes; the "
+           "faster layout keeps DRAM at only 40.0% of its peak, so the bytes it saves were not "
+           "what held it back.");
     free(t);
     gm_results_free(&r);
 }
@@ -1031,10 +982,11 @@ Test(findings, explanation_with_the_same_time)
     S_clean(b, 70);
     S_global(b, false, (double)N_BYTES / 128.0, 12.0, 100.0 / 3.0);
     char *t = S_explain(&r, "e");
-    assert_has(t, "Both take 300.0 µs, within 5% of each other: here the layout does not change "
-                  "the time. `y` fetches 3.0× the global-load sectors of `x`");
-    assert_has(t, "The time does not follow the 2.0× of the sectors: the caches absorb part of "
-                  "the extra sectors, so DRAM moves only 1.0× the bytes.");
+    gmt_assert_has(t,
+                   "Both take 300.0 µs, within 5% of each other: here the layout does not change "
+                   "the time. `y` fetches 3.0× the global-load sectors of `x`");
+    gmt_assert_has(t, "The time does not follow the 2.0× of the sectors: the caches absorb part of "
+                      "the extra sectors, so DRAM moves only 1.0× the bytes.");
     free(t);
     gm_results_free(&r);
 }
@@ -1060,7 +1012,7 @@ Test(findings, text_does_not_depend_on_the_locale)
     static const char *const loc[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8"};
     const char *got = NULL;
     gm_results r;
-    S_load("handwritten-small.json", &r);
+    gmt_load_fixture("handwritten-small.json", &r);
     char *c_text = S_everything(&r, false);
     for (size_t i = 0; i < sizeof loc / sizeof loc[0] && !got; i++)
         got = setlocale(LC_ALL, loc[i]);
@@ -1082,21 +1034,21 @@ Test(findings, text_does_not_depend_on_the_locale)
 Test(findings, hostile_names_stay_text)
 {
     gm_results r;
-    S_load("handwritten-hostile.json", &r);
+    gmt_load_fixture("handwritten-hostile.json", &r);
     char *md = S_everything(&r, false);
     /* Rendered with raw HTML allowed: only the escaping keeps tags out. */
     char *html = cmark_markdown_to_html(md, strlen(md), CMARK_OPT_UNSAFE);
-    assert_lacks(html, "<script");
-    assert_lacks(html, "<b>");
-    assert_lacks(html, "<a ");
-    assert_lacks(html, "</td>");
-    assert_lacks(html, "<x>");
+    gmt_assert_lacks(html, "<script");
+    gmt_assert_lacks(html, "<b>");
+    gmt_assert_lacks(html, "<a ");
+    gmt_assert_lacks(html, "</td>");
+    gmt_assert_lacks(html, "<x>");
     /* every finding is one list item on one line */
     gm_findings f;
     gm_findings_build(&r, &f);
     for (size_t i = 0; i < f.n; i++) {
-        assert_lacks(f.v[i].message, "\n");
-        assert_lacks(f.v[i].message, "\r");
+        gmt_assert_lacks(f.v[i].message, "\n");
+        gmt_assert_lacks(f.v[i].message, "\r");
     }
     /* (the explanations list runs as items too: count the findings' part) */
     const char *end = strstr(html, "<h1>explanation");

@@ -12,6 +12,7 @@
 #include "../reports/model.h"
 #include "../reports/render.h"
 #include "../reports/results.h"
+#include "helpers.h"
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
@@ -20,41 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *S_src(const char *rel)
-{
-    const char *src = getenv("GM_SRCDIR");
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_printf(&b, "%s/%s", src && *src ? src : ".", rel);
-    return gm_buf_detach(&b);
-}
-
-static void S_load(const char *fixture, gm_results *r)
-{
-    gm_buf rel = GM_BUF_INIT;
-    gm_buf_printf(&rel, "tests/fixtures/%s", fixture);
-    char *path = S_src(rel.data);
-    gm_error err = {0};
-    gm_status st = gm_results_read_file(path, r, &err);
-    cr_assert_eq(st, GM_OK, "%s: %s", path, err.message);
-    free(path);
-    gm_buf_free(&rel);
-}
-
-static char *S_slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_puts(&b, "");
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        gm_buf_put(&b, chunk, n);
-    fclose(f);
-    return gm_buf_detach(&b);
-}
 
 /* Markdown of a fixture with its chart plan (not drawn: Markdown only links). */
 static char *S_markdown(const gm_results *r, const char *chart_dir, bool timestamp)
@@ -75,35 +41,9 @@ static char *S_markdown(const gm_results *r, const char *chart_dir, bool timesta
 static void S_golden(const char *fixture, const char *golden, const char *chart_dir)
 {
     gm_results r;
-    S_load(fixture, &r);
+    gmt_load_fixture(fixture, &r);
     char *md = S_markdown(&r, chart_dir, false);
-    gm_buf rel = GM_BUF_INIT;
-    gm_buf_printf(&rel, "tests/golden/%s", golden);
-    char *path = S_src(rel.data);
-    const char *update = getenv("GM_UPDATE_GOLDEN");
-    if (update && strcmp(update, "1") == 0) {
-        FILE *f = fopen(path, "wb");
-        cr_assert_not_null(f, "cannot write %s", path);
-        fputs(md, f);
-        fclose(f);
-    }
-    char *want = S_slurp(path);
-    cr_assert_not_null(want, "%s missing: run GM_UPDATE_GOLDEN=1 make test", path);
-    if (strcmp(md, want) != 0) {
-        /* name the first differing line */
-        size_t line = 1, i = 0;
-        while (md[i] && md[i] == want[i]) {
-            if (md[i] == '\n')
-                line++;
-            i++;
-        }
-        cr_assert_fail("%s differs from the rendered Markdown at line %zu "
-                       "(GM_UPDATE_GOLDEN=1 make test regenerates it; review the diff)",
-                       path, line);
-    }
-    free(want);
-    free(path);
-    gm_buf_free(&rel);
+    gmt_golden(golden, md);
     free(md);
     gm_results_free(&r);
 }
@@ -123,7 +63,7 @@ Test(render_md, golden_hostile)
 Test(render_md, failed_checks_are_loud_and_never_compared)
 {
     gm_results r;
-    S_load("handwritten-small.json", &r);
+    gmt_load_fixture("handwritten-small.json", &r);
     char *md = S_markdown(&r, "x.charts", false);
     const char *warn = strstr(md, "> **Warning: 1 run failed its check.**");
     const char *summary = strstr(md, "## Summary");
@@ -145,7 +85,7 @@ Test(render_md, failed_checks_are_loud_and_never_compared)
 Test(render_md, not_run_with_reason_and_absent_as_dash)
 {
     gm_results r;
-    S_load("handwritten-small.json", &r);
+    gmt_load_fixture("handwritten-small.json", &r);
     char *md = S_markdown(&r, "x.charts", false);
     cr_assert_not_null(strstr(md, "Not run:\n\n- `tiled_padded` (n=131072): needs 137.4 GB"));
     /* tiled at n=2048 has a time but no counters: dashes, not zeros */
@@ -164,7 +104,7 @@ Test(render_md, not_run_with_reason_and_absent_as_dash)
 Test(render_md, timestamp_only_when_asked)
 {
     gm_results r;
-    S_load("handwritten-small.json", &r);
+    gmt_load_fixture("handwritten-small.json", &r);
     cr_assert_not_null(r.taken_at);
     char *md = S_markdown(&r, "x.charts", false);
     cr_assert_null(strstr(md, r.taken_at), "taken_at rendered without --timestamp");
@@ -205,7 +145,7 @@ static const char *S_explanation(const char *md, const char *section)
 Test(render_md, explanation_follows_the_numbers)
 {
     gm_results r;
-    S_load("handwritten-small.json", &r);
+    gmt_load_fixture("handwritten-small.json", &r);
     char *md = S_markdown(&r, "x.charts", false);
     const char *e = S_explanation(md, "## 1. ");
     cr_assert_not_null(strstr(e, "`stride` (stride=32) fetches 8.0× the global-load sectors of "
@@ -248,7 +188,7 @@ Test(render_md, explanation_follows_the_numbers)
 Test(render_md, one_explanation_per_section)
 {
     gm_results r;
-    S_load("handwritten-small.json", &r);
+    gmt_load_fixture("handwritten-small.json", &r);
     char *md = S_markdown(&r, "x.charts", false);
     size_t sections = 0, explanations = 0;
     for (const char *p = md; (p = strstr(p, "\n## ")) != NULL; p++)
@@ -278,7 +218,7 @@ Test(render_md, one_explanation_per_section)
 Test(render_md, findings_at_the_top_and_per_section)
 {
     gm_results r;
-    S_load("handwritten-small.json", &r);
+    gmt_load_fixture("handwritten-small.json", &r);
     char *md = S_markdown(&r, "x.charts", false);
     const char *summary = strstr(md, "## Summary"), *top = strstr(md, "## Findings\n");
     const char *first = strstr(md, "## 1. ");
@@ -315,7 +255,7 @@ static int S_cells(const char *line, size_t len)
 Test(render_md, hostile_names_stay_in_their_cells)
 {
     gm_results r;
-    S_load("handwritten-hostile.json", &r);
+    gmt_load_fixture("handwritten-hostile.json", &r);
     char *md = S_markdown(&r, "x.charts", false);
     /* every row of a table has as many cells as its header */
     int want = -1, tables = 0, rows = 0;
@@ -347,7 +287,7 @@ Test(render_md, hostile_names_stay_in_their_cells)
 Test(render_md, hostile_names_never_become_html)
 {
     gm_results r;
-    S_load("handwritten-hostile.json", &r);
+    gmt_load_fixture("handwritten-hostile.json", &r);
     char *md = S_markdown(&r, "x.charts", false);
     cmark_gfm_core_extensions_ensure_registered();
     int opts = CMARK_OPT_UNSAFE;
@@ -464,7 +404,7 @@ Test(render_charts, script_checker_catches_unsafe_scripts)
 Test(render_charts, hostile_script_quotes_everything)
 {
     gm_results r;
-    S_load("handwritten-hostile.json", &r);
+    gmt_load_fixture("handwritten-hostile.json", &r);
     gm_sections ss;
     gm_sections_build(&r, &ss);
     gm_charts c;
@@ -489,7 +429,7 @@ Test(render_charts, hostile_script_quotes_everything)
 Test(render_charts, hostile_prediction_chart_and_table)
 {
     gm_results r;
-    S_load("handwritten-hostile.json", &r);
+    gmt_load_fixture("handwritten-hostile.json", &r);
     for (size_t i = 0; i < r.n_runs; i++) {
         gm_trace *t = gm_trace_new();
         cr_assert_eq(gm_trace_access_affine(t, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, 0, 4, 0xffffffffu),
@@ -537,7 +477,7 @@ Test(render_charts, hostile_prediction_chart_and_table)
 Test(render_charts, large_plan_has_sweeps_and_bars)
 {
     gm_results r;
-    S_load("handwritten-large.json", &r);
+    gmt_load_fixture("handwritten-large.json", &r);
     gm_sections ss;
     gm_sections_build(&r, &ss);
     cr_assert_eq(ss.n, r.n_experiments);
@@ -570,7 +510,7 @@ Test(render_charts, large_plan_has_sweeps_and_bars)
 Test(render_charts, all_absent_metrics_draw_no_chart)
 {
     gm_results r;
-    S_load("handwritten-small.json", &r);
+    gmt_load_fixture("handwritten-small.json", &r);
     /* remove every counter: only time/bandwidth charts may remain */
     for (size_t i = 0; i < r.n_runs; i++)
         for (size_t k = 0; k < r.runs[i].n_metrics; k++) {
@@ -595,7 +535,7 @@ Test(render_charts, all_absent_metrics_draw_no_chart)
 Test(render_sections, group_is_runs_doing_the_same_work)
 {
     gm_results r;
-    S_load("handwritten-small.json", &r);
+    gmt_load_fixture("handwritten-small.json", &r);
     gm_sections ss;
     gm_sections_build(&r, &ss);
     cr_assert_eq(ss.n, 2);
@@ -683,7 +623,7 @@ Test(render_fmt, format_from_path)
 Test(render_md, headline_follows_the_numbers)
 {
     gm_results r;
-    S_load("handwritten-small.json", &r);
+    gmt_load_fixture("handwritten-small.json", &r);
     char *md = S_markdown(&r, "x.charts", false);
     cr_assert_not_null(strstr(md, "1. **Coalesced vs strided reads.** `float4` (stride=1) is 4.5× "
                                   "faster than `stride` (stride=32), which needs 4.5× the DRAM "

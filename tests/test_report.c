@@ -14,71 +14,16 @@
 #include "../reports/model.h"
 #include "../reports/render.h"
 #include "../reports/results.h"
+#include "helpers.h"
 
 #include <criterion/criterion.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* ---- helpers --------------------------------------------------------------- */
-
-static char *S_path(const char *rel)
-{
-    const char *src = getenv("GM_SRCDIR");
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_printf(&b, "%s/%s", src && *src ? src : ".", rel);
-    return gm_buf_detach(&b);
-}
-
-static char *S_fixture(const char *name)
-{
-    gm_buf rel = GM_BUF_INIT;
-    gm_buf_printf(&rel, "tests/fixtures/%s", name);
-    char *p = S_path(rel.data);
-    gm_buf_free(&rel);
-    return p;
-}
-
-static char *S_slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_puts(&b, "");
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        gm_buf_put(&b, chunk, n);
-    fclose(f);
-    return gm_buf_detach(&b);
-}
-
-static void S_load(const char *name, gm_results *r)
-{
-    char *p = S_fixture(name);
-    gm_error e = {0};
-    cr_assert_eq(gm_results_read_file(p, r, &e), GM_OK, "%s: %s", p, e.message);
-    free(p);
-}
-
-#define assert_has(text, needle) \
-    cr_assert(strstr((text), (needle)) != NULL, "expected \"%s\" in:\n%s", (needle), (text))
-#define assert_lacks(text, needle) \
-    cr_assert(strstr((text), (needle)) == NULL, "did not expect \"%s\" in:\n%s", (needle), (text))
-
-static size_t S_count(const char *s, const char *what)
-{
-    size_t n = 0;
-    for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
-        n++;
-    return n;
-}
 
 /* The Markdown report of r (charts planned, not drawn), with or without changes. */
 static char *S_markdown(const gm_results *r, const gm_diff *changes)
@@ -128,8 +73,8 @@ static const gm_metric *S_pmetric(const gm_run *run, const char *name)
 
 Test(report_predicted, fixture_is_canonical)
 {
-    char *path = S_fixture("handwritten-predicted.json");
-    char *text = S_slurp(path);
+    char *path = gmt_fixture("handwritten-predicted.json");
+    char *text = gmt_slurp(path);
     cr_assert_not_null(text, "%s missing: python3 tests/fixtures/gen-fixtures.py", path);
     gm_results r;
     gm_error e = {0};
@@ -166,7 +111,7 @@ static void S_model(gm_prediction *p, long long total, long long traced)
 Test(report_predicted, predictions_are_shaped_as_the_model_makes_them)
 {
     gm_results r;
-    S_load("handwritten-predicted.json", &r);
+    gmt_load_fixture("handwritten-predicted.json", &r);
     size_t with = 0;
     for (size_t i = 0; i < r.n_runs; i++) {
         const gm_prediction *p = &r.runs[i].prediction;
@@ -202,7 +147,7 @@ Test(report_predicted, predictions_are_shaped_as_the_model_makes_them)
 Test(report_predicted, predicted_figures_follow_the_model_rules)
 {
     gm_results r;
-    S_load("handwritten-predicted.json", &r);
+    gmt_load_fixture("handwritten-predicted.json", &r);
     gm_access_counts c;
     gm_error e = {0};
     uint64_t addr[32];
@@ -256,42 +201,42 @@ Test(report_predicted, predicted_figures_follow_the_model_rules)
 Test(report_predicted, table_beside_the_measurement)
 {
     gm_results r;
-    S_load("handwritten-predicted.json", &r);
+    gmt_load_fixture("handwritten-predicted.json", &r);
     char *md = S_markdown(&r, NULL);
     static const char head[] = "Measured beside predicted by the address-trace model";
-    cr_assert_eq(S_count(md, head), 4, "one table per experiment with predictions");
+    cr_assert_eq(gmt_occurrences(md, head), 4, "one table per experiment with predictions");
 
     char *sec = S_section(md, "## 1. ");
-    assert_has(sec, "| Variant | Parameters | Warps traced | ld sectors/req | st "
-                    "sectors/req | Model against counters |");
-    assert_has(sec, "| `stride` | stride=8 | 4,096 of 524,288 | 32.0 / 32.0 | 4.0 / 4.0 | "
-                    "agrees within 5.0% |");
-    assert_has(sec, "| `float4` | stride=1 | 4,096 of 131,072 | 16.0 / 16.0 | 16.0 / 16.0 | "
-                    "agrees within 5.0% |");
+    gmt_assert_has(sec, "| Variant | Parameters | Warps traced | ld sectors/req | st "
+                        "sectors/req | Model against counters |");
+    gmt_assert_has(sec, "| `stride` | stride=8 | 4,096 of 524,288 | 32.0 / 32.0 | 4.0 / 4.0 | "
+                        "agrees within 5.0% |");
+    gmt_assert_has(sec, "| `float4` | stride=1 | 4,096 of 131,072 | 16.0 / 16.0 | 16.0 / 16.0 | "
+                        "agrees within 5.0% |");
     free(sec);
 
     /* shared memory: the wavefront columns; traced whole: 2% */
     sec = S_section(md, "## 3. ");
-    assert_has(sec, "| sh ld wavefronts/inst | sh st wavefronts/inst |");
-    assert_has(sec, "| `tiled` | all 131,072 | 4.0 / 4.0 | 4.0 / 4.0 | 32.00 / 32.00 | "
-                    "1.00 / 1.00 | agrees within 2.0% |");
+    gmt_assert_has(sec, "| sh ld wavefronts/inst | sh st wavefronts/inst |");
+    gmt_assert_has(sec, "| `tiled` | all 131,072 | 4.0 / 4.0 | 4.0 / 4.0 | 32.00 / 32.00 | "
+                        "1.00 / 1.00 | agrees within 2.0% |");
     /* the model's ideal is its wavefronts less its conflicts: 1, so the
      * 32-way conflict it predicts is still called one */
-    assert_has(sec, "each shared load instruction takes 32.00 wavefronts (a 32-way bank "
-                    "conflict)");
-    assert_has(sec, "predicts the same sectors per request and wavefronts per instruction for "
-                    "every run described");
+    gmt_assert_has(sec, "each shared load instruction takes 32.00 wavefronts (a 32-way bank "
+                        "conflict)");
+    gmt_assert_has(sec, "predicts the same sectors per request and wavefronts per instruction for "
+                        "every run described");
     free(sec);
 
     /* the run that disagrees: its cell, the sentence, the finding */
     sec = S_section(md, "## 4. ");
-    assert_has(sec, "| `random` | 4,096 of 524,288 | 19.4 / 17.9 | 4.0 / 4.0 | "
-                    "**differs** by more than 5.0% (see the findings) |");
-    assert_has(sec, "each warp load request touches 19.4 sectors (620 B), where the "
-                    "address-trace model predicts 17.9,");
-    assert_has(sec, "(model-mismatch): `random`: the counters and the address-trace model "
-                    "differ by more than 5.0%: ld sectors 20,313,539 measured against "
-                    "18,808,832 predicted (+8.0%)");
+    gmt_assert_has(sec, "| `random` | 4,096 of 524,288 | 19.4 / 17.9 | 4.0 / 4.0 | "
+                        "**differs** by more than 5.0% (see the findings) |");
+    gmt_assert_has(sec, "each warp load request touches 19.4 sectors (620 B), where the "
+                        "address-trace model predicts 17.9,");
+    gmt_assert_has(sec, "(model-mismatch): `random`: the counters and the address-trace model "
+                        "differ by more than 5.0%: ld sectors 20,313,539 measured against "
+                        "18,808,832 predicted (+8.0%)");
     free(sec);
     free(md);
     gm_results_free(&r);
@@ -301,11 +246,11 @@ Test(report_predicted, table_beside_the_measurement)
 Test(report_predicted, table_follows_the_prediction)
 {
     gm_results r;
-    S_load("handwritten-predicted.json", &r);
+    gmt_load_fixture("handwritten-predicted.json", &r);
     gm_run *run = S_run(&r, "misaligned", "offset", "offset", 1);
     char *md = S_markdown(&r, NULL);
     char *sec = S_section(md, "## 2. ");
-    assert_has(sec, "| `offset` | offset=1 | 4,096 of 524,288 | 5.0 / 5.0 |");
+    gmt_assert_has(sec, "| `offset` | offset=1 | 4,096 of 524,288 | 5.0 / 5.0 |");
     free(sec);
     free(md);
 
@@ -314,9 +259,9 @@ Test(report_predicted, table_follows_the_prediction)
     m->value.i = 2097152;
     md = S_markdown(&r, NULL);
     sec = S_section(md, "## 2. ");
-    assert_has(sec, "| `offset` | offset=1 | 4,096 of 524,288 | 5.0 / 4.0 |");
-    assert_has(sec, "touches 5.0 sectors (160 B), where the address-trace model predicts 4.0,");
-    assert_has(sec, "**differs** by more than 5.0%");
+    gmt_assert_has(sec, "| `offset` | offset=1 | 4,096 of 524,288 | 5.0 / 4.0 |");
+    gmt_assert_has(sec, "touches 5.0 sectors (160 B), where the address-trace model predicts 4.0,");
+    gmt_assert_has(sec, "**differs** by more than 5.0%");
     free(sec);
     free(md);
     gm_results_free(&r);
@@ -325,7 +270,7 @@ Test(report_predicted, table_follows_the_prediction)
 Test(report_predicted, chart_of_measured_bars_and_predicted_markers)
 {
     gm_results r;
-    S_load("handwritten-predicted.json", &r);
+    gmt_load_fixture("handwritten-predicted.json", &r);
     gm_sections ss;
     gm_sections_build(&r, &ss);
     gm_charts c;
@@ -340,18 +285,18 @@ Test(report_predicted, chart_of_measured_bars_and_predicted_markers)
             coal = &c.v[i];
         if (c.v[i].section == 2)
             tr = &c.v[i];
-        cr_assert_eq(S_count(c.v[i].script, "title 'predicted (address-trace model)'"), 1);
-        assert_has(c.v[i].script, "with points pt 9");
+        cr_assert_eq(gmt_occurrences(c.v[i].script, "title 'predicted (address-trace model)'"), 1);
+        gmt_assert_has(c.v[i].script, "with points pt 9");
     }
     cr_assert_eq(n, 4, "one per experiment with predictions");
     cr_assert_not_null(coal);
     cr_assert_not_null(tr);
     /* data: x, then measured and predicted per quantity (ld, st sectors/req):
      * stride=8 is the 4th of the group, 32 sectors measured and predicted */
-    assert_has(coal->script, "\n3 32 32 4 4\n");
+    gmt_assert_has(coal->script, "\n3 32 32 4 4\n");
     /* float4 (the 6th): 16 and 16 */
-    assert_has(coal->script, "\n5 16 16 16 16\n");
-    assert_has(tr->script, "set ylabel 'sectors/request, wavefronts/instruction' noenhanced");
+    gmt_assert_has(coal->script, "\n5 16 16 16 16\n");
+    gmt_assert_has(tr->script, "set ylabel 'sectors/request, wavefronts/instruction' noenhanced");
     gm_charts_free(&c);
 
     /* no prediction, no such chart */
@@ -359,11 +304,11 @@ Test(report_predicted, chart_of_measured_bars_and_predicted_markers)
         r.runs[i].prediction.present = false;
     gm_charts_plan(&r, &ss, &c);
     for (size_t i = 0; i < c.n; i++)
-        assert_lacks(c.v[i].title, "predicted");
+        gmt_assert_lacks(c.v[i].title, "predicted");
     gm_charts_free(&c);
     gm_sections_free(&ss);
     char *md = S_markdown(&r, NULL);
-    assert_lacks(md, "Measured beside predicted");
+    gmt_assert_lacks(md, "Measured beside predicted");
     free(md);
     gm_results_free(&r);
 }
@@ -373,8 +318,8 @@ Test(report_predicted, chart_of_measured_bars_and_predicted_markers)
 static void S_diff(const char *base_name, const char *head_name, gm_results *base,
                    gm_results *head, gm_diff *d)
 {
-    S_load(base_name, base);
-    S_load(head_name, head);
+    gmt_load_fixture(base_name, base);
+    gmt_load_fixture(head_name, head);
     gm_error e = {0};
     gm_diff_options o = {NULL, 0, 0.0, false, base_name, head_name};
     cr_assert_eq(gm_diff_compute(base, head, &o, d, &e), GM_OK, "%s", e.message);
@@ -390,12 +335,12 @@ Test(report_baseline, changes_section_after_the_findings)
     const char *first = strstr(md, "## 1. ");
     cr_assert(findings && ch && first && findings < ch && ch < first);
     /* the base's commit, 12 characters, as a code span */
-    assert_has(ch, "## Changes since `4f7c2a9e1b3d`\n");
+    gmt_assert_has(ch, "## Changes since `4f7c2a9e1b3d`\n");
     /* the same verdict as `gpumem-report diff` */
     char *v = gm_diff_verdict(&d);
     gm_buf want = GM_BUF_INIT;
     gm_buf_printf(&want, "**%s**.", v);
-    assert_has(ch, want.data);
+    gmt_assert_has(ch, want.data);
     gm_buf_free(&want);
     free(v);
     /* the rows that changed, and only those */
@@ -410,18 +355,18 @@ Test(report_baseline, changes_section_after_the_findings)
                 strncmp(p, "\n| GPU", 6) != 0 && strncmp(p, "\n| Driver", 9) != 0 &&
                 strncmp(p, "\n| Collection", 13) != 0 && strncmp(p, "\n| Runs", 7) != 0;
     cr_assert_eq(rows, changed, "%zu table rows, %zu rows that changed:\n%s", rows, changed, sec);
-    assert_has(sec, "| **regressed** | `coalescing` | `stride` `n=4194304, stride=2` | time "
-                    "(median) |");
-    assert_has(sec, "unchanged or within-noise rows not shown (`gpumem-report diff` lists them "
-                    "all)");
-    assert_lacks(sec, "--only-changed");
-    assert_lacks(sec, "### gpumem-report diff");
+    gmt_assert_has(sec, "| **regressed** | `coalescing` | `stride` `n=4194304, stride=2` | time "
+                        "(median) |");
+    gmt_assert_has(sec, "unchanged or within-noise rows not shown (`gpumem-report diff` lists them "
+                        "all)");
+    gmt_assert_lacks(sec, "--only-changed");
+    gmt_assert_lacks(sec, "### gpumem-report diff");
     free(sec);
     free(md);
 
     /* without a baseline, no such section */
     md = S_markdown(&head, NULL);
-    assert_lacks(md, "Changes since");
+    gmt_assert_lacks(md, "Changes since");
     free(md);
     gm_diff_free(&d);
     gm_results_free(&base);
@@ -436,11 +381,11 @@ Test(report_baseline, incomparable_runs_are_flagged_as_diff_flags_them)
     cr_assert(!d.comparable);
     char *md = S_markdown(&head, &d);
     char *sec = S_section(md, "## Changes since ");
-    assert_has(sec, "**not judged (collected differently); ");
-    assert_has(sec, "> **Incomparable: base and head were collected differently.**");
-    assert_has(sec, "`gpumem-report diff --force` judges them anyway");
-    assert_has(sec, "> - GPU: 'NVIDIA H100 80GB HBM3' vs 'NVIDIA A100-SXM4-80GB'");
-    cr_assert_eq(S_count(sec, "| incomparable"), d.counts[GM_DIFF_INCOMPARABLE]);
+    gmt_assert_has(sec, "**not judged (collected differently); ");
+    gmt_assert_has(sec, "> **Incomparable: base and head were collected differently.**");
+    gmt_assert_has(sec, "`gpumem-report diff --force` judges them anyway");
+    gmt_assert_has(sec, "> - GPU: 'NVIDIA H100 80GB HBM3' vs 'NVIDIA A100-SXM4-80GB'");
+    cr_assert_eq(gmt_occurrences(sec, "| incomparable"), d.counts[GM_DIFF_INCOMPARABLE]);
     cr_assert_gt(d.counts[GM_DIFF_INCOMPARABLE], 0);
     free(sec);
     free(md);
@@ -451,69 +396,34 @@ Test(report_baseline, incomparable_runs_are_flagged_as_diff_flags_them)
 
 /* ---- the command line ------------------------------------------------------------ */
 
-static const char *S_bin(void)
-{
-    const char *b = getenv("GM_TEST_BIN");
-    return b && *b ? b : "build/gpumem-report";
-}
-
 /* gpumem-report render HEAD --out OUT [--baseline BASE] [extra...]; stderr in *err. */
 static int S_render(const char *head, const char *out, const char *base,
                     const char *const *extra, char **err)
 {
-    char errpath[] = "/tmp/gm-report-stderr-XXXXXX";
-    int efd = mkstemp(errpath);
-    cr_assert_geq(efd, 0);
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        dup2(efd, 2);
-        int nul = open("/dev/null", O_WRONLY);
-        dup2(nul, 1);
-        const char *argv[10];
-        int a = 0;
-        argv[a++] = S_bin();
-        argv[a++] = "render";
-        argv[a++] = head;
-        argv[a++] = "--out";
-        argv[a++] = out;
-        if (base) {
-            argv[a++] = "--baseline";
-            argv[a++] = base;
-        }
-        for (size_t i = 0; extra && extra[i] && a < 9; i++)
-            argv[a++] = extra[i];
-        argv[a] = NULL;
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
+    char *argv[10];
+    int a = 0;
+    argv[a++] = (char *)gmt_bin();
+    argv[a++] = "render";
+    argv[a++] = (char *)head;
+    argv[a++] = "--out";
+    argv[a++] = (char *)out;
+    if (base) {
+        argv[a++] = "--baseline";
+        argv[a++] = (char *)base;
     }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    close(efd);
-    char *e = S_slurp(errpath);
-    unlink(errpath);
-    cr_assert(WIFEXITED(st), "killed by a signal");
-    cr_assert_neq(WEXITSTATUS(st), 127, "cannot run %s (set GM_TEST_BIN)", S_bin());
-    if (err)
-        *err = e;
-    else
-        free(e);
-    return WEXITSTATUS(st);
-}
-
-static bool S_exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
+    for (size_t i = 0; extra && extra[i] && a < 9; i++)
+        argv[a++] = (char *)extra[i];
+    argv[a] = NULL;
+    return gmt_run(argv, NULL, NULL, err);
 }
 
 Test(report_cli, baseline_adds_the_section_to_html_and_markdown)
 {
     char dir[] = "/tmp/gm-report-test-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
-    char *tdir = S_path("templates");
+    char *tdir = gmt_src("templates");
     setenv("GM_TEMPLATE_DIR", tdir, 1);
-    char *head = S_fixture("diff-head.json"), *base = S_fixture("diff-base.json");
+    char *head = gmt_fixture("diff-head.json"), *base = gmt_fixture("diff-base.json");
     gm_buf html = GM_BUF_INIT, md = GM_BUF_INIT, charts = GM_BUF_INIT;
     gm_buf_printf(&html, "%s/r.html", dir);
     gm_buf_printf(&md, "%s/r.md", dir);
@@ -522,13 +432,13 @@ Test(report_cli, baseline_adds_the_section_to_html_and_markdown)
     int rc = S_render(head, html.data, base, NULL, &err);
     cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
     free(err);
-    char *page = S_slurp(html.data);
-    assert_has(page, "<h2>Changes since <code>4f7c2a9e1b3d</code></h2>");
-    assert_has(page, "<td><strong>regressed</strong></td>");
-    assert_lacks(page, "\n|---");
+    char *page = gmt_slurp(html.data);
+    gmt_assert_has(page, "<h2>Changes since <code>4f7c2a9e1b3d</code></h2>");
+    gmt_assert_has(page, "<td><strong>regressed</strong></td>");
+    gmt_assert_lacks(page, "\n|---");
     cr_assert_eq(S_render(head, md.data, base, NULL, NULL), 0);
-    char *text = S_slurp(md.data);
-    assert_has(text, "## Changes since `4f7c2a9e1b3d`");
+    char *text = gmt_slurp(md.data);
+    gmt_assert_has(text, "## Changes since `4f7c2a9e1b3d`");
     free(text);
     free(page);
     /* clean up: two reports and the Markdown's chart directory */
@@ -557,8 +467,8 @@ Test(report_cli, unusable_baseline_fails_before_any_work)
 {
     char dir[] = "/tmp/gm-report-test-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
-    char *head = S_fixture("diff-head.json");
-    char *malformed = S_fixture("diff-malformed.json"), *dup = S_fixture("diff-duplicate.json");
+    char *head = gmt_fixture("diff-head.json");
+    char *malformed = gmt_fixture("diff-malformed.json"), *dup = gmt_fixture("diff-duplicate.json");
     gm_buf out = GM_BUF_INIT, missing = GM_BUF_INIT;
     gm_buf_printf(&out, "%s/r.md", dir);
     gm_buf_printf(&missing, "%s/nope.json", dir);
@@ -574,10 +484,10 @@ Test(report_cli, unusable_baseline_fails_before_any_work)
         char *err = NULL;
         int rc = S_render(head, out.data, cases[i].base, no_gnuplot, &err);
         cr_assert_eq(rc, 2, "%s: exit %d", cases[i].base, rc);
-        assert_has(err, "render: --baseline: ");
-        assert_has(err, cases[i].says);
-        assert_lacks(err, "gnuplot");
-        cr_assert(!S_exists(out.data), "%s: a report was written", cases[i].base);
+        gmt_assert_has(err, "render: --baseline: ");
+        gmt_assert_has(err, cases[i].says);
+        gmt_assert_lacks(err, "gnuplot");
+        cr_assert(!gmt_exists(out.data), "%s: a report was written", cases[i].base);
         free(err);
     }
     cr_assert_eq(rmdir(dir), 0, "the test left files in %s", dir);
@@ -590,21 +500,10 @@ Test(report_cli, unusable_baseline_fails_before_any_work)
 
 Test(report_cli, help_names_the_baseline_option)
 {
-    char outpath[] = "/tmp/gm-report-help-XXXXXX";
-    int fd = mkstemp(outpath);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fd, 1);
-        execl(S_bin(), S_bin(), "render", "--help", (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    waitpid(pid, &st, 0);
-    close(fd);
-    char *help = S_slurp(outpath);
-    unlink(outpath);
-    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    assert_has(help, "--baseline BASE.json");
-    assert_has(help, "Changes since");
+    char *argv[] = {(char *)gmt_bin(), "render", "--help", NULL};
+    char *help = NULL;
+    cr_assert_eq(gmt_run(argv, NULL, &help, NULL), 0);
+    gmt_assert_has(help, "--baseline BASE.json");
+    gmt_assert_has(help, "Changes since");
     free(help);
 }
