@@ -11,6 +11,7 @@
 #include "../reports/catalog.h"
 #include "../reports/diff.h"
 #include "../reports/results.h"
+#include "helpers.h"
 
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -20,9 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 /* ---- building results in code ------------------------------------------ */
 
@@ -1260,41 +1258,17 @@ Test(diff_render, json_structure)
 
 /* ---- the binary ------------------------------------------------------------ */
 
-static const char *S_bin(void)
-{
-    const char *b = getenv("GM_TEST_BIN");
-    return b && *b ? b : "build/gpumem-report";
-}
-
-static const char *S_src(void)
-{
-    const char *s = getenv("GM_SRCDIR");
-    return s && *s ? s : ".";
-}
-
-static char S_tmpdir[256];
+static char *S_tmpdir;
 
 static void S_mkdtemp(void)
 {
-    snprintf(S_tmpdir, sizeof S_tmpdir, "/tmp/gm_test_diff_XXXXXX");
-    cr_assert(mkdtemp(S_tmpdir));
+    S_tmpdir = gmt_tmpdir("diff-test");
 }
 
 static void S_rmdir(void)
 {
-    DIR *dir = opendir(S_tmpdir);
-    if (!dir)
-        return;
-    struct dirent *e;
-    char p[512];
-    while ((e = readdir(dir))) {
-        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
-            continue;
-        snprintf(p, sizeof p, "%s/%s", S_tmpdir, e->d_name);
-        unlink(p);
-    }
-    closedir(dir);
-    rmdir(S_tmpdir);
+    gmt_rmrf(S_tmpdir);
+    free(S_tmpdir);
 }
 
 static int S_files_in_tmpdir(void)
@@ -1316,10 +1290,10 @@ static int S_exec(const char *const *args)
     char *argv[32];
     char storage[32][512];
     int n = 0;
-    argv[n++] = (char *)S_bin();
+    argv[n++] = (char *)gmt_bin();
     for (; *args && n < 31; args++, n++) {
         if (strncmp(*args, "@/", 2) == 0)
-            snprintf(storage[n], sizeof storage[n], "%s/%s", S_src(), *args + 2);
+            snprintf(storage[n], sizeof storage[n], "%s/%s", gmt_srcdir(), *args + 2);
         else if (strncmp(*args, "%/", 2) == 0)
             snprintf(storage[n], sizeof storage[n], "%s/%s", S_tmpdir, *args + 2);
         else
@@ -1327,40 +1301,19 @@ static int S_exec(const char *const *args)
         argv[n] = storage[n];
     }
     argv[n] = NULL;
-    char out[300], err[300];
-    snprintf(out, sizeof out, "%s/.stdout", S_tmpdir);
-    snprintf(err, sizeof err, "%s/.stderr", S_tmpdir);
-    pid_t pid = fork();
-    cr_assert_neq(pid, -1);
-    if (pid == 0) {
-        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
-            _exit(126);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    cr_assert(WIFEXITED(st), "binary crashed");
-    cr_assert_neq(WEXITSTATUS(st), 127, "cannot run %s (set GM_TEST_BIN)", argv[0]);
-    return WEXITSTATUS(st);
+    char *out = gmt_join(S_tmpdir, ".stdout"), *err = gmt_join(S_tmpdir, ".stderr");
+    int rc = gmt_exec(argv, NULL, out, err);
+    free(out);
+    free(err);
+    return rc;
 }
 
+/* A file in the temp dir, or NULL. */
 static char *S_slurp(const char *name)
 {
-    char p[512];
-    snprintf(p, sizeof p, "%s/%s", S_tmpdir, name);
-    FILE *f = fopen(p, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = calloc((size_t)n + 1, 1);
-    if (fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    fclose(f);
+    char *p = gmt_join(S_tmpdir, name);
+    char *s = gmt_slurp(p);
+    free(p);
     return s;
 }
 
@@ -1533,10 +1486,7 @@ Test(diff_cli, help_lists_every_option_with_default)
  * transpose_tile_body<0> (tile[32][32]) instead of <1> (tile[32][33]). */
 static void S_load(const char *name, gm_results *r)
 {
-    char p[512];
-    snprintf(p, sizeof p, "%s/tests/fixtures/%s", S_src(), name);
-    gm_error err = {GM_OK, ""};
-    cr_assert_eq(gm_results_read_file(p, r, &err), GM_OK, "%s", err.message);
+    gmt_load_fixture(name, r);
     cr_assert_str_eq(r->origin, "measured", "%s is a measurement", name);
 }
 

@@ -14,6 +14,7 @@
 #include "../reports/buf.h"
 #include "../reports/catalog.h"
 #include "../reports/results.h"
+#include "helpers.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -259,22 +260,6 @@ Test(inject_status, rejects_other_files_and_ignores_unknown_keys)
 
 /* ---- grouping ------------------------------------------------------------------------ */
 
-static char *S_src(const char *rel)
-{
-    const char *src = getenv("GM_SRCDIR");
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_printf(&b, "%s/%s", src && *src ? src : ".", rel);
-    return gm_buf_detach(&b);
-}
-
-static void S_read_fixture(gm_results *r)
-{
-    char *p = S_src("tests/fixtures/inject-launches.json");
-    gm_error err;
-    cr_assert_eq(gm_results_read_file(p, r, &err), GM_OK, "%s", err.message);
-    free(p);
-}
-
 static bool S_note(const gm_run *run, const char *text)
 {
     for (size_t i = 0; i < run->n_notes; i++)
@@ -297,7 +282,7 @@ Test(inject_group, metric_kinds)
 Test(inject_group, same_kernel_range_and_config_become_one_run)
 {
     gm_results r;
-    S_read_fixture(&r);
+    gmt_load_fixture("inject-launches.json", &r);
     cr_assert_eq(r.n_runs, 7);
     gmi_group(&r, false, "lab");
     /* launches 0+1 (coalesced), 2+3 (uncoalesced); 4 and 5 differ in range; 6 in grid */
@@ -341,7 +326,7 @@ Test(inject_group, same_kernel_range_and_config_become_one_run)
 Test(inject_group, efficiency_is_weighted_by_sectors)
 {
     gm_results r;
-    S_read_fixture(&r);
+    gmt_load_fixture("inject-launches.json", &r);
     /* make launch 1 a different efficiency: (100 * 524288 + 50 * 1048576) / 1572864 = 66.67 */
     gm_run_set_metric(&r.runs[1], GM_M_LD_EFF, gm_vreal(50.0), "%");
     gm_run_set_metric(&r.runs[1], GM_M_LD_SECTORS, gm_vint(1048576), "sector");
@@ -354,7 +339,7 @@ Test(inject_group, efficiency_is_weighted_by_sectors)
 Test(inject_group, each_launch_gets_a_unique_name)
 {
     gm_results r;
-    S_read_fixture(&r);
+    gmt_load_fixture("inject-launches.json", &r);
     gmi_group(&r, true, "lab");
     cr_assert_eq(r.n_runs, 7);
     cr_assert_str_eq(r.runs[0].variant, "coalesced: scale_coalesced 16384x1x1/256x1x1 #0");
@@ -372,7 +357,7 @@ Test(inject_group, each_launch_gets_a_unique_name)
 Test(inject_group, grouped_file_round_trips)
 {
     gm_results r, back;
-    S_read_fixture(&r);
+    gmt_load_fixture("inject-launches.json", &r);
     gmi_group(&r, false, "lab");
     char *json = gm_results_to_json(&r);
     gm_error err;
@@ -386,31 +371,10 @@ Test(inject_group, grouped_file_round_trips)
 
 /* ---- the command line, against a stand-in program -------------------------------- */
 
-static const char *S_bin(void)
-{
-    const char *b = getenv("GM_TEST_BIN");
-    return b && *b ? b : "build/gpumem-report";
-}
-
 typedef struct {
     int rc;
     char *out, *err;
 } S_result;
-
-static char *S_slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_puts(&b, "");
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        gm_buf_put(&b, chunk, n);
-    fclose(f);
-    return gm_buf_detach(&b);
-}
 
 /* Run `sh -c` with a shell line in dir; stdout and stderr captured. */
 static S_result S_sh(const char *dir, const char *line)
@@ -423,10 +387,10 @@ static S_result S_sh(const char *dir, const char *line)
     r.rc = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
     gm_buf p = GM_BUF_INIT;
     gm_buf_printf(&p, "%s/out.txt", dir);
-    r.out = S_slurp(p.data);
+    r.out = gmt_slurp(p.data);
     p.len = 0;
     gm_buf_printf(&p, "%s/err.txt", dir);
-    r.err = S_slurp(p.data);
+    r.err = gmt_slurp(p.data);
     gm_buf_free(&p);
     if (!r.out)
         r.out = gm_xstrdup("");
@@ -441,30 +405,20 @@ static void S_free(S_result *r)
     free(r->err);
 }
 
-static char *S_dir(void)
-{
-    char *d = gm_xstrdup("/tmp/gm-inject-test-XXXXXX");
-    cr_assert_not_null(mkdtemp(d));
-    return d;
-}
-
 static void S_rm(const char *dir)
 {
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_printf(&b, "rm -rf '%s'", dir);
-    cr_assert_eq(system(b.data), 0);
-    gm_buf_free(&b);
+    cr_assert(gmt_rmrf(dir), "cannot remove %s", dir);
 }
 
 /* gpumem-report OPTS -- fake-app.sh ARGS with the stand-in's mode and exit
  * status; the library path points at a regular file (the stand-in ignores it). */
 static S_result S_app(const char *dir, const char *env, const char *opts, const char *args)
 {
-    char *app = S_src("tests/fixtures/fake-app.sh");
-    char *lib = S_src("tests/fixtures/inject-launches.json");
+    char *app = gmt_src("tests/fixtures/fake-app.sh");
+    char *lib = gmt_src("tests/fixtures/inject-launches.json");
     gm_buf line = GM_BUF_INIT;
     gm_buf_printf(&line, "env %s GPUMEM_REPORT_INJECT='%s' '%s' %s -- '%s' %s", env, lib,
-                  S_bin(), opts, app, args);
+                  gmt_bin(), opts, app, args);
     S_result r = S_sh(dir, line.data);
     gm_buf_free(&line);
     free(app);
@@ -474,11 +428,9 @@ static S_result S_app(const char *dir, const char *env, const char *opts, const 
 
 static bool S_exists(const char *dir, const char *name)
 {
-    gm_buf p = GM_BUF_INIT;
-    gm_buf_printf(&p, "%s/%s", dir, name);
-    struct stat st;
-    bool ok = stat(p.data, &st) == 0;
-    gm_buf_free(&p);
+    char *p = gmt_join(dir, name);
+    bool ok = gmt_exists(p);
+    free(p);
     return ok;
 }
 
@@ -494,7 +446,7 @@ static void S_no_leftovers(const char *tmp)
 
 Test(inject_cli, report_from_a_program)
 {
-    char *d = S_dir();
+    char *d = gmt_tmpdir("inject-test");
     gm_buf env = GM_BUF_INIT;
     gm_buf_printf(&env, "TMPDIR='%s'", d);
     S_result r = S_app(d, env.data, "--out report.md", "one 'two words'");
@@ -515,7 +467,7 @@ Test(inject_cli, report_from_a_program)
     gm_results_free(&res);
     p.len = 0;
     gm_buf_printf(&p, "%s/report.md", d);
-    char *md = S_slurp(p.data);
+    char *md = gmt_slurp(p.data);
     cr_assert_not_null(md);
     cr_assert(strstr(md, "Share of GPU time"), "the program table has a time share");
     cr_assert(strstr(md, "share of the GPU time"), "and a chart of it");
@@ -533,7 +485,7 @@ Test(inject_cli, report_from_a_program)
 
 Test(inject_cli, exit_status_is_passed_on)
 {
-    char *d = S_dir();
+    char *d = gmt_tmpdir("inject-test");
     S_result r = S_app(d, "FAKE_EXIT=7", "collect --json run.json", "");
     cr_assert_eq(r.rc, 7, "stderr: %s", r.err);
     cr_assert(S_exists(d, "run.json"), "the results are still written");
@@ -547,7 +499,7 @@ Test(inject_cli, exit_status_is_passed_on)
 
 Test(inject_cli, launches_each_keeps_every_launch)
 {
-    char *d = S_dir();
+    char *d = gmt_tmpdir("inject-test");
     S_result r = S_app(d, "", "collect --launches each --json run.json", "");
     cr_assert_eq(r.rc, 0, "stderr: %s", r.err);
     gm_buf p = GM_BUF_INIT;
@@ -566,11 +518,11 @@ Test(inject_cli, launches_each_keeps_every_launch)
 static void S_fails(const char *env, const char *opts, const char *prog_line, int rc,
                     const char *expect)
 {
-    char *d = S_dir();
+    char *d = gmt_tmpdir("inject-test");
     S_result r;
     if (prog_line) {
         gm_buf line = GM_BUF_INIT;
-        gm_buf_printf(&line, "env %s '%s' %s %s", env, S_bin(), opts, prog_line);
+        gm_buf_printf(&line, "env %s '%s' %s %s", env, gmt_bin(), opts, prog_line);
         r = S_sh(d, line.data);
         gm_buf_free(&line);
     } else {
@@ -597,7 +549,7 @@ Test(inject_cli, errors)
     /* no such program, not executable, a directory */
     S_fails("", "--out report.html", "-- ./no-such-program", 2, "cannot run './no-such-program'");
     S_fails("", "--out report.html", "-- no-such-program-on-path-xyz", 2, "no such program on PATH");
-    char *plain = S_src("tests/fixtures/inject-launches.json");
+    char *plain = gmt_src("tests/fixtures/inject-launches.json");
     gm_buf line = GM_BUF_INIT;
     gm_buf_printf(&line, "-- '%s'", plain);
     S_fails("", "--out report.html", line.data, 2, "not executable");

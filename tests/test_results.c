@@ -5,10 +5,10 @@
 #include "../reports/results.h"
 
 #include "../reports/buf.h"
+#include "helpers.h"
 
 #include <criterion/criterion.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <float.h>
 #include <limits.h>
@@ -22,32 +22,10 @@
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static char *fixture(const char *name)
-{
-    const char *src = getenv("GM_SRCDIR");
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_printf(&b, "%s/tests/fixtures/%s", src && *src ? src : ".", name);
-    return gm_buf_detach(&b);
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "cannot open %s: %s", path, strerror(errno));
-    gm_buf b = GM_BUF_INIT;
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        gm_buf_put(&b, chunk, n);
-    fclose(f);
-    gm_buf_puts(&b, "");
-    return gm_buf_detach(&b);
-}
-
 static char *fixture_text(const char *name)
 {
-    char *p = fixture(name);
-    char *t = slurp(p);
+    char *p = gmt_fixture(name);
+    char *t = gmt_text(p);
     free(p);
     return t;
 }
@@ -64,9 +42,6 @@ static char *replace1(const char *text, const char *from, const char *to)
     return gm_buf_detach(&b);
 }
 
-#define assert_has(msg, needle) \
-    cr_assert(strstr((msg), (needle)) != NULL, "expected \"%s\" in: %s", (needle), (msg))
-
 /* Read a mutated minimal fixture and expect status `st`; returns the message. */
 static void expect_error(const char *from, const char *to, gm_status st, const char *needle)
 {
@@ -78,8 +53,8 @@ static void expect_error(const char *from, const char *to, gm_status st, const c
     cr_assert_eq(got, st, "status %s, expected %s; message: %s", gm_status_name(got),
                  gm_status_name(st), e.message);
     cr_assert_eq(e.status, st);
-    assert_has(e.message, "mutant.json:");
-    assert_has(e.message, needle);
+    gmt_assert_has(e.message, "mutant.json:");
+    gmt_assert_has(e.message, needle);
     cr_assert_eq(r.n_runs, 0, "out must be zeroed on failure");
     cr_assert_null(r.runs);
     free(text);
@@ -95,8 +70,8 @@ static bool same_bits(double a, double b)
 
 static void roundtrip_fixture(const char *name)
 {
-    char *path = fixture(name);
-    char *text = slurp(path);
+    char *path = gmt_fixture(name);
+    char *text = gmt_text(path);
     gm_results r;
     gm_error e = {0};
     cr_assert_eq(gm_results_read_file(path, &r, &e), GM_OK, "%s", e.message);
@@ -124,7 +99,7 @@ Test(results_roundtrip, minimal) { roundtrip_fixture("handwritten-minimal.json")
 
 Test(results_read, small_fixture_content)
 {
-    char *path = fixture("handwritten-small.json");
+    char *path = gmt_fixture("handwritten-small.json");
     gm_results r;
     gm_error e = {0};
     cr_assert_eq(gm_results_read_file(path, &r, &e), GM_OK, "%s", e.message);
@@ -189,7 +164,7 @@ Test(results_read, small_fixture_content)
  * samples (the generator uses the same type-7 arithmetic). */
 static void check_summaries(const char *name)
 {
-    char *path = fixture(name);
+    char *path = gmt_fixture(name);
     gm_results r;
     gm_error e = {0};
     cr_assert_eq(gm_results_read_file(path, &r, &e), GM_OK, "%s", e.message);
@@ -218,15 +193,15 @@ Test(results_read, fixture_summaries_match_samples)
 
 Test(results_read, hostile_names_survive)
 {
-    char *path = fixture("handwritten-hostile.json");
+    char *path = gmt_fixture("handwritten-hostile.json");
     gm_results r;
     gm_error e = {0};
     cr_assert_eq(gm_results_read_file(path, &r, &e), GM_OK, "%s", e.message);
     cr_assert_str_eq(r.experiments[0].id, "exp`touch /tmp/gm-pwned`");
-    assert_has(r.experiments[0].summary, "<script>");
-    assert_has(r.experiments[0].summary, "\n");
-    assert_has(r.experiments[0].summary, "\xe6\xbc\xa2"); /* 漢 in UTF-8 */
-    assert_has(r.experiments[1].summary, "\x01");
+    gmt_assert_has(r.experiments[0].summary, "<script>");
+    gmt_assert_has(r.experiments[0].summary, "\n");
+    gmt_assert_has(r.experiments[0].summary, "\xe6\xbc\xa2"); /* 漢 in UTF-8 */
+    gmt_assert_has(r.experiments[1].summary, "\x01");
     cr_assert_eq(strlen(r.experiments[2].id), 326);
     cr_assert_str_eq(r.runs[0].variant, "it's \"baseline\"");
     gm_results_free(&r);
@@ -272,11 +247,11 @@ Test(results_values, doubles_ints_and_nulls_survive)
     char *j = gm_results_to_json(&r);
     cr_assert_null(strstr(j, "nan"), "NaN must never be written:\n%s", j);
     cr_assert_null(strstr(j, "inf"), "inf must never be written:\n%s", j);
-    assert_has(j, "\"three_real\": {\n          \"value\": 3.0,");
-    assert_has(j, "\"three_int\": {\n          \"value\": 3,");
-    assert_has(j, "\"tenth\": {\n          \"value\": 0.1,");
-    assert_has(j, "\"negzero\": {\n          \"value\": -0.0,");
-    assert_has(j, "\"absent\": {\n          \"value\": null,");
+    gmt_assert_has(j, "\"three_real\": {\n          \"value\": 3.0,");
+    gmt_assert_has(j, "\"three_int\": {\n          \"value\": 3,");
+    gmt_assert_has(j, "\"tenth\": {\n          \"value\": 0.1,");
+    gmt_assert_has(j, "\"negzero\": {\n          \"value\": -0.0,");
+    gmt_assert_has(j, "\"absent\": {\n          \"value\": null,");
 
     gm_results b;
     gm_error e = {0};
@@ -547,9 +522,9 @@ Test(results_build, empty_results_roundtrip)
     gm_results r;
     gm_results_init(&r);
     char *j = gm_results_to_json(&r);
-    assert_has(j, "\"experiments\": [],\n  \"runs\": []\n}\n");
-    assert_has(j, "\"dirty\": null");
-    assert_has(j, "\"passes\": null");
+    gmt_assert_has(j, "\"experiments\": [],\n  \"runs\": []\n}\n");
+    gmt_assert_has(j, "\"dirty\": null");
+    gmt_assert_has(j, "\"passes\": null");
     gm_results b;
     gm_error e = {0};
     cr_assert_eq(gm_results_read_string(j, "empty", &b, &e), GM_OK, "%s", e.message);
@@ -651,15 +626,15 @@ Test(results_query, names_and_lookups)
 
 static void expect_file_error(const char *name, gm_status st, const char *n1, const char *n2)
 {
-    char *path = fixture(name);
+    char *path = gmt_fixture(name);
     gm_results r;
     gm_error e = {0};
     gm_status got = gm_results_read_file(path, &r, &e);
     cr_assert_eq(got, st, "%s: status %s; message: %s", name, gm_status_name(got), e.message);
-    assert_has(e.message, path);
-    assert_has(e.message, n1);
+    gmt_assert_has(e.message, path);
+    gmt_assert_has(e.message, n1);
     if (n2)
-        assert_has(e.message, n2);
+        gmt_assert_has(e.message, n2);
     cr_assert_eq(r.n_runs, 0);
     cr_assert_null(r.origin);
     free(path);
@@ -707,8 +682,8 @@ Test(results_errors, missing_file)
     gm_error e = {0};
     const char *p = "/nonexistent-gm-dir/results.json";
     cr_assert_eq(gm_results_read_file(p, &r, &e), GM_ERR_IO);
-    assert_has(e.message, p);
-    assert_has(e.message, strerror(ENOENT));
+    gmt_assert_has(e.message, p);
+    gmt_assert_has(e.message, strerror(ENOENT));
 }
 
 Test(results_errors, directory_is_unreadable)
@@ -716,7 +691,7 @@ Test(results_errors, directory_is_unreadable)
     gm_results r;
     gm_error e = {0};
     cr_assert_eq(gm_results_read_file("/", &r, &e), GM_ERR_IO, "%s", e.message);
-    assert_has(e.message, strerror(EISDIR));
+    gmt_assert_has(e.message, strerror(EISDIR));
 }
 
 Test(results_errors, empty_and_non_object)
@@ -724,16 +699,16 @@ Test(results_errors, empty_and_non_object)
     gm_results r;
     gm_error e = {0};
     cr_assert_eq(gm_results_read_string("", "empty.json", &r, &e), GM_ERR_PARSE);
-    assert_has(e.message, "empty.json:1:");
+    gmt_assert_has(e.message, "empty.json:1:");
     cr_assert_eq(gm_results_read_string("[1, 2]", "arr.json", &r, &e), GM_ERR_SCHEMA);
-    assert_has(e.message, "the top level is an array");
+    gmt_assert_has(e.message, "the top level is an array");
     cr_assert_eq(gm_results_read_string("{\"a\": 1}", "obj.json", &r, &e), GM_ERR_SCHEMA);
-    assert_has(e.message, "\"schema\" is missing");
+    gmt_assert_has(e.message, "\"schema\" is missing");
     cr_assert_eq(gm_results_read_string("{\"schema\": \"gpumem-report/results\", "
                                         "\"schema_version\": \"1\"}",
                                         "v.json", &r, &e),
                  GM_ERR_SCHEMA);
-    assert_has(e.message, "\"schema_version\" is a string, expected the integer 1");
+    gmt_assert_has(e.message, "\"schema_version\" is a string, expected the integer 1");
     /* NULL err is allowed */
     cr_assert_eq(gm_results_read_string("{", "x", &r, NULL), GM_ERR_PARSE);
 }
@@ -795,7 +770,8 @@ Test(results_errors, duplicate_experiment_id)
     gm_error e = {0};
     cr_assert_eq(gm_results_read_string(b.data, "dup.json", &r, &e), GM_ERR_VALUE, "%s",
                  e.message);
-    assert_has(e.message, "experiments[1].id: \"coalescing\" is already the id of experiments[0]");
+    gmt_assert_has(e.message,
+                   "experiments[1].id: \"coalescing\" is already the id of experiments[0]");
     gm_buf_free(&b);
     free(base);
 }
@@ -819,47 +795,9 @@ Test(results_errors, unknown_keys_are_ignored)
 
 /* ---- atomic write -------------------------------------------------------- */
 
-static char *tmpdir(void)
-{
-    char *d = gm_xstrdup("/tmp/gm-test-results-XXXXXX");
-    cr_assert_not_null(mkdtemp(d));
-    return d;
-}
-
-static int count_entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    cr_assert_not_null(d);
-    int n = 0;
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-            n++;
-    closedir(d);
-    return n;
-}
-
-static void rm_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    while (d && (de = readdir(d))) {
-        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-            continue;
-        gm_buf p = GM_BUF_INIT;
-        gm_buf_printf(&p, "%s/%s", dir, de->d_name);
-        if (remove(p.data) != 0)
-            rm_dir(p.data);
-        gm_buf_free(&p);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-}
-
 Test(results_write, replaces_existing_file_and_leaves_no_temp)
 {
-    char *dir = tmpdir();
+    char *dir = gmt_tmpdir("test-results");
     gm_buf p = GM_BUF_INIT;
     gm_buf_printf(&p, "%s/results.json", dir);
     FILE *f = fopen(p.data, "w");
@@ -872,10 +810,10 @@ Test(results_write, replaces_existing_file_and_leaves_no_temp)
     mode_t old = umask(022);
     cr_assert_eq(gm_results_write_file(&r, p.data, &e), GM_OK, "%s", e.message);
     umask(old);
-    char *text = slurp(p.data);
+    char *text = gmt_text(p.data);
     char *j = gm_results_to_json(&r);
     cr_assert_str_eq(text, j);
-    cr_assert_eq(count_entries(dir), 1, "only the results file, no temporary left");
+    cr_assert_eq(gmt_count_entries(dir), 1, "only the results file, no temporary left");
     struct stat st;
     cr_assert_eq(stat(p.data, &st), 0);
     cr_assert_eq(st.st_mode & 0777, 0644, "mode %o", st.st_mode & 0777);
@@ -887,13 +825,13 @@ Test(results_write, replaces_existing_file_and_leaves_no_temp)
     free(j);
     free(text);
     gm_buf_free(&p);
-    rm_dir(dir);
+    gmt_rmrf(dir);
     free(dir);
 }
 
 Test(results_write, bare_file_name_in_current_directory)
 {
-    char *dir = tmpdir();
+    char *dir = gmt_tmpdir("test-results");
     char cwd[4096];
     cr_assert_not_null(getcwd(cwd, sizeof cwd));
     cr_assert_eq(chdir(dir), 0);
@@ -902,28 +840,28 @@ Test(results_write, bare_file_name_in_current_directory)
     gm_error e = {0};
     cr_assert_eq(gm_results_write_file(&r, "plain.json", &e), GM_OK, "%s", e.message);
     cr_assert_eq(access("plain.json", F_OK), 0);
-    cr_assert_eq(count_entries("."), 1);
+    cr_assert_eq(gmt_count_entries("."), 1);
     cr_assert_eq(chdir(cwd), 0);
     gm_results_free(&r);
-    rm_dir(dir);
+    gmt_rmrf(dir);
     free(dir);
 }
 
 Test(results_write, missing_directory_fails_and_leaves_nothing)
 {
-    char *dir = tmpdir();
+    char *dir = gmt_tmpdir("test-results");
     gm_buf p = GM_BUF_INIT;
     gm_buf_printf(&p, "%s/no/such/dir/results.json", dir);
     gm_results r;
     build_full(&r);
     gm_error e = {0};
     cr_assert_eq(gm_results_write_file(&r, p.data, &e), GM_ERR_IO);
-    assert_has(e.message, p.data);
-    assert_has(e.message, strerror(ENOENT));
-    cr_assert_eq(count_entries(dir), 0);
+    gmt_assert_has(e.message, p.data);
+    gmt_assert_has(e.message, strerror(ENOENT));
+    cr_assert_eq(gmt_count_entries(dir), 0);
     gm_results_free(&r);
     gm_buf_free(&p);
-    rm_dir(dir);
+    gmt_rmrf(dir);
     free(dir);
 }
 
@@ -931,7 +869,7 @@ Test(results_write, rename_failure_removes_the_temporary)
 {
     /* The target is a non-empty directory: the temporary is written, then
      * rename() fails; it must be removed and the directory left alone. */
-    char *dir = tmpdir();
+    char *dir = gmt_tmpdir("test-results");
     gm_buf p = GM_BUF_INIT;
     gm_buf_printf(&p, "%s/target", dir);
     cr_assert_eq(mkdir(p.data, 0755), 0);
@@ -943,13 +881,13 @@ Test(results_write, rename_failure_removes_the_temporary)
     build_full(&r);
     gm_error e = {0};
     cr_assert_eq(gm_results_write_file(&r, p.data, &e), GM_ERR_IO);
-    assert_has(e.message, "cannot rename");
-    cr_assert_eq(count_entries(dir), 1, "only the directory, no temporary");
-    cr_assert_eq(count_entries(p.data), 1);
+    gmt_assert_has(e.message, "cannot rename");
+    cr_assert_eq(gmt_count_entries(dir), 1, "only the directory, no temporary");
+    cr_assert_eq(gmt_count_entries(p.data), 1);
     gm_results_free(&r);
     gm_buf_free(&p);
     gm_buf_free(&inner);
-    rm_dir(dir);
+    gmt_rmrf(dir);
     free(dir);
 }
 
@@ -957,11 +895,9 @@ Test(results_write, rename_failure_removes_the_temporary)
 
 static char *doc_text(void)
 {
-    const char *src = getenv("GM_SRCDIR");
-    gm_buf p = GM_BUF_INIT;
-    gm_buf_printf(&p, "%s/docs/results-format.md", src && *src ? src : ".");
-    char *t = slurp(p.data);
-    gm_buf_free(&p);
+    char *p = gmt_src("docs/results-format.md");
+    char *t = gmt_text(p);
+    free(p);
     return t;
 }
 
