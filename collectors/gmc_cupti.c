@@ -41,6 +41,19 @@ typedef struct {
     PFN_cuGetErrorName_v6000 get_error_name;
 } S_driver;
 
+/* The grid-stride loop's start and step, shared by the two PTX kernels below:
+ * %rd4 = blockIdx.x * blockDim.x + threadIdx.x, %rd6 = gridDim.x * blockDim.x
+ * (64-bit, so 4 x L2 / 128 lines never overflows). */
+#define S_PTX_GRID_STRIDE                 \
+    "    mov.u32 %r1, %ctaid.x;\n"        \
+    "    mov.u32 %r2, %ntid.x;\n"         \
+    "    mov.u32 %r3, %tid.x;\n"          \
+    "    mov.u32 %r4, %nctaid.x;\n"       \
+    "    mul.wide.u32 %rd4, %r1, %r2;\n"  \
+    "    cvt.u64.u32 %rd5, %r3;\n"        \
+    "    add.u64 %rd4, %rd4, %rd5;\n"     \
+    "    mul.wide.u32 %rd6, %r4, %r2;\n"
+
 /* The L2 flush: one 4-byte load (ld.global.cg: cached in L2 only) from every
  * 128-byte line of a buffer of 4 x the L2 size, grid-stride.  L2 allocates
  * whole 128-byte lines (tags), so touching one word of each line claims as
@@ -67,14 +80,7 @@ static const char S_scrub_ptx[] =
     "    ld.param.u64 %rd3, [gmc_sink];\n"
     "    cvta.to.global.u64 %rd1, %rd1;\n"
     "    cvta.to.global.u64 %rd3, %rd3;\n"
-    "    mov.u32 %r1, %ctaid.x;\n"
-    "    mov.u32 %r2, %ntid.x;\n"
-    "    mov.u32 %r3, %tid.x;\n"
-    "    mov.u32 %r4, %nctaid.x;\n"
-    "    mul.wide.u32 %rd4, %r1, %r2;\n"
-    "    cvt.u64.u32 %rd5, %r3;\n"
-    "    add.u64 %rd4, %rd4, %rd5;\n"
-    "    mul.wide.u32 %rd6, %r4, %r2;\n"
+    S_PTX_GRID_STRIDE
     "    mov.u32 %r5, 0;\n"
     "$L_loop:\n"
     "    setp.ge.u64 %p1, %rd4, %rd2;\n"
@@ -111,14 +117,7 @@ static const char S_discard_ptx[] =
     "    ld.param.u64 %rd1, [gmc_buf];\n"
     "    ld.param.u64 %rd2, [gmc_n128];\n"
     "    cvta.to.global.u64 %rd1, %rd1;\n"
-    "    mov.u32 %r1, %ctaid.x;\n"
-    "    mov.u32 %r2, %ntid.x;\n"
-    "    mov.u32 %r3, %tid.x;\n"
-    "    mov.u32 %r4, %nctaid.x;\n"
-    "    mul.wide.u32 %rd4, %r1, %r2;\n"
-    "    cvt.u64.u32 %rd5, %r3;\n"
-    "    add.u64 %rd4, %rd4, %rd5;\n"
-    "    mul.wide.u32 %rd6, %r4, %r2;\n"
+    S_PTX_GRID_STRIDE
     "$L_loop:\n"
     "    setp.ge.u64 %p1, %rd4, %rd2;\n"
     "    @%p1 bra $L_end;\n"
@@ -438,30 +437,6 @@ fail:
 
 /* ---- launch tracking -------------------------------------------------------- */
 
-static bool S_is_launch(CUpti_CallbackDomain dom, CUpti_CallbackId cbid)
-{
-    if (dom == CUPTI_CB_DOMAIN_DRIVER_API)
-        return cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel ||
-               cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
-               cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
-               cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz ||
-               cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel ||
-               cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz ||
-               cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunch ||
-               cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid ||
-               cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync;
-    if (dom == CUPTI_CB_DOMAIN_RUNTIME_API)
-        return cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000 ||
-               cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000 ||
-               cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060 ||
-               cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060 ||
-               cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000 ||
-               cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000 ||
-               cbid == CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000 ||
-               cbid == CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000;
-    return false;
-}
-
 /* Logs each kernel launched during a pass, once: a runtime launch calls the
  * driver's launch inside it, and both domains are enabled (in case either is
  * silent), so only the outermost launch call of a nest counts. */
@@ -470,7 +445,7 @@ static void CUPTIAPI S_on_launch(void *user, CUpti_CallbackDomain dom, CUpti_Cal
 {
     gmc_session *s = user;
     const CUpti_CallbackData *cb = data;
-    if (!s || !cb || !S_is_launch(dom, cbid))
+    if (!s || !cb || !gmc_is_launch_callback(dom, cbid))
         return;
     if (cb->callbackSite == CUPTI_API_EXIT) {
         if (s->launch_depth > 0)
@@ -521,27 +496,9 @@ static gmc_status S_tracking_start(gmc_session *s, gmc_error *err)
         return GMC_OK;
     }
     S_CUPTI(r);
-    static const CUpti_CallbackId drv[] = {
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, CUPTI_DRIVER_TRACE_CBID_cuLaunch,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid, CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
-    };
-    static const CUpti_CallbackId rt[] = {
-        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
-        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
-        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
-        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
-        CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
-        CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
-    };
-    for (size_t k = 0; k < sizeof drv / sizeof drv[0]; k++)
-        S_CUPTI(cuptiEnableCallback(1, s->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, drv[k]));
-    for (size_t k = 0; k < sizeof rt / sizeof rt[0]; k++)
-        S_CUPTI(cuptiEnableCallback(1, s->subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, rt[k]));
+    for (size_t k = 0; k < gmc_n_launch_callbacks; k++)
+        S_CUPTI(cuptiEnableCallback(1, s->subscriber, gmc_launch_callbacks[k].domain,
+                                    gmc_launch_callbacks[k].cbid));
     s->tracking = true;
 fail:
     return st;
@@ -760,6 +717,21 @@ fail:
 
 /* ---- open / close ---------------------------------------------------------------- */
 
+/* Enable the range profiler on the session's context: a fresh object in s->rp
+ * (at open, and again when a later batch needs one). */
+static gmc_status S_rp_enable(gmc_session *s, gmc_error *err)
+{
+    gmc_status st = GMC_OK;
+    CUpti_RangeProfiler_Enable_Params en;
+    memset(&en, 0, sizeof en);
+    en.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
+    en.ctx = s->ctx;
+    S_CUPTI(cuptiRangeProfilerEnable(&en));
+    s->rp = en.pRangeProfilerObject;
+fail:
+    return st;
+}
+
 gmc_status gmc_session_open(const gmc_config *cfg, gmc_session **out, gmc_error *err)
 {
     gmc_status st = GMC_OK;
@@ -849,12 +821,7 @@ gmc_status gmc_session_open(const gmc_config *cfg, gmc_session **out, gmc_error 
     if (cfg->flush_l2)
         S_TRY(S_flush_setup(s, err));
 
-    CUpti_RangeProfiler_Enable_Params en;
-    memset(&en, 0, sizeof en);
-    en.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
-    en.ctx = s->ctx;
-    S_CUPTI(cuptiRangeProfilerEnable(&en));
-    s->rp = en.pRangeProfilerObject;
+    S_TRY(S_rp_enable(s, err));
 
     s->range_capacity = cfg->max_launches * per_launch;
     CUpti_RangeProfiler_GetCounterDataSize_Params cs;
@@ -969,12 +936,7 @@ static gmc_status S_reenable(gmc_session *s, gmc_error *err)
     d.pRangeProfilerObject = s->rp;
     S_CUPTI(cuptiRangeProfilerDisable(&d));
     s->rp = NULL;
-    CUpti_RangeProfiler_Enable_Params en;
-    memset(&en, 0, sizeof en);
-    en.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
-    en.ctx = s->ctx;
-    S_CUPTI(cuptiRangeProfilerEnable(&en));
-    s->rp = en.pRangeProfilerObject;
+    S_TRY(S_rp_enable(s, err));
 fail:
     return st;
 }

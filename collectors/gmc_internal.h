@@ -7,6 +7,8 @@
 
 #include "gm_collector.h"
 
+#include <cupti_callbacks.h>
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -66,6 +68,24 @@ gmc_status gmc_map_ranges_by_count(size_t n_ranges, size_t n_launches, unsigned 
  * of n_metrics), row-major.  range_values holds n_ranges rows. */
 void gmc_assemble(const double *range_values, size_t n_ranges, size_t n_metrics,
                   const size_t *range_of_launch, size_t n_launches, double *out);
+
+/* ---- kernel launches, as CUPTI's callbacks see them ---------------------- */
+
+typedef struct {
+    CUpti_CallbackDomain domain;
+    CUpti_CallbackId cbid;
+} gmc_callback;
+
+/* The API functions that launch one kernel: cuLaunchKernel and its kin
+ * (Ex, Cooperative, the per-thread-stream _ptsz forms, the old cuLaunch and
+ * cuLaunchGrid) in the driver domain, then cudaLaunchKernel and its kin in
+ * the runtime domain.  Graph launches are not among them.  The collector and
+ * the injection library both subscribe to these. */
+extern const gmc_callback gmc_launch_callbacks[];
+extern const size_t gmc_n_launch_callbacks;
+
+/* Is (domain, cbid) one of gmc_launch_callbacks? */
+bool gmc_is_launch_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
 
 /* ---- small parsers ---------------------------------------------------- */
 

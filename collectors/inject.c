@@ -43,6 +43,7 @@
  * S_write_atomic), so the CLI never reads half a file.
  */
 #include "gm_collector.h"
+#include "gmc_internal.h"
 #include "inject.h"
 
 #include "../reports/buf.h"
@@ -816,29 +817,6 @@ done:
     pthread_mutex_unlock(&g.lock);
 }
 
-static bool S_is_driver_launch(CUpti_CallbackId cbid)
-{
-    return cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel ||
-           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
-           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
-           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz ||
-           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel ||
-           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz ||
-           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid ||
-           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync;
-}
-
-static const CUpti_CallbackId S_rt_launches[] = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
-    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
-    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
-};
-
 static void CUPTIAPI S_callback(void *user, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
                                 const void *data)
 {
@@ -885,7 +863,7 @@ static void CUPTIAPI S_callback(void *user, CUpti_CallbackDomain dom, CUpti_Call
         pthread_mutex_unlock(&g.lock);
         return;
     }
-    if (dom == CUPTI_CB_DOMAIN_DRIVER_API && S_is_driver_launch(cbid) &&
+    if (dom == CUPTI_CB_DOMAIN_DRIVER_API && gmc_is_launch_callback(dom, cbid) &&
         cb->callbackSite == CUPTI_API_ENTER) {
         S_debug("driver enter %s (cbid %u) %s", cb->functionName ? cb->functionName : "?",
                 (unsigned)cbid, cb->symbolName ? cb->symbolName : "");
@@ -937,19 +915,17 @@ static bool S_subscribe(void)
                     : "");
         return false;
     }
-    static const CUpti_CallbackId drv[] = {
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, CUPTI_DRIVER_TRACE_CBID_cuLaunch,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid, CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+    /* graph launches are counted (not profiled): S_callback */
+    static const CUpti_CallbackId graph[] = {
+        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
     };
     bool ok = true;
-    for (size_t k = 0; k < sizeof drv / sizeof drv[0]; k++)
-        ok &= cuptiEnableCallback(1, g.sub, CUPTI_CB_DOMAIN_DRIVER_API, drv[k]) == CUPTI_SUCCESS;
-    for (size_t k = 0; k < sizeof S_rt_launches / sizeof S_rt_launches[0]; k++)
-        ok &= cuptiEnableCallback(1, g.sub, CUPTI_CB_DOMAIN_RUNTIME_API, S_rt_launches[k]) ==
+    for (size_t k = 0; k < gmc_n_launch_callbacks; k++)
+        ok &= cuptiEnableCallback(1, g.sub, gmc_launch_callbacks[k].domain,
+                                  gmc_launch_callbacks[k].cbid) == CUPTI_SUCCESS;
+    for (size_t k = 0; k < sizeof graph / sizeof graph[0]; k++)
+        ok &= cuptiEnableCallback(1, g.sub, CUPTI_CB_DOMAIN_DRIVER_API, graph[k]) ==
               CUPTI_SUCCESS;
     ok &= cuptiEnableCallback(1, g.sub, CUPTI_CB_DOMAIN_RESOURCE,
                               CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) == CUPTI_SUCCESS;

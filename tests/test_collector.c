@@ -11,7 +11,9 @@
 
 #include "../collectors/gmc_internal.h"
 
+#include <cupti_driver_cbid.h>
 #include <cupti_result.h>
+#include <cupti_runtime_cbid.h>
 #include <driver_types.h>
 
 #include <math.h>
@@ -271,6 +273,39 @@ Test(collector_ranges, assemble_copies_the_launch_rows)
     const size_t bad[] = {3};
     gmc_assemble(rv, 3, 2, bad, 1, out);
     cr_assert(isnan(out[0]) && isnan(out[1]));
+}
+
+/* ---- launch callbacks ---------------------------------------------------------- */
+
+Test(collector_launches, the_table_the_collector_and_injection_share)
+{
+    cr_assert(gmc_is_launch_callback(CUPTI_CB_DOMAIN_DRIVER_API,
+                                     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel));
+    cr_assert(gmc_is_launch_callback(CUPTI_CB_DOMAIN_DRIVER_API,
+                                     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz));
+    cr_assert(gmc_is_launch_callback(CUPTI_CB_DOMAIN_RUNTIME_API,
+                                     CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000));
+    cr_assert(gmc_is_launch_callback(CUPTI_CB_DOMAIN_RUNTIME_API,
+                                     CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000));
+    /* graph launches are counted by the injection library, not profiled */
+    cr_assert_not(gmc_is_launch_callback(CUPTI_CB_DOMAIN_DRIVER_API,
+                                         CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch));
+    /* the id is read in its domain: cuLaunchKernel's driver id (307) is no
+     * runtime launch (those are 211, 214, 269, 270, 430, 431, 505, 506) */
+    cr_assert_not(gmc_is_launch_callback(CUPTI_CB_DOMAIN_RUNTIME_API,
+                                         CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel));
+    cr_assert_not(gmc_is_launch_callback(CUPTI_CB_DOMAIN_RESOURCE,
+                                         CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel));
+    /* 9 driver functions, then 8 runtime ones, none twice */
+    cr_assert_eq(gmc_n_launch_callbacks, 17);
+    for (size_t i = 0; i < gmc_n_launch_callbacks; i++) {
+        cr_assert_eq(gmc_launch_callbacks[i].domain,
+                     i < 9 ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API);
+        for (size_t j = 0; j < i; j++)
+            cr_assert(gmc_launch_callbacks[j].domain != gmc_launch_callbacks[i].domain ||
+                          gmc_launch_callbacks[j].cbid != gmc_launch_callbacks[i].cbid,
+                      "entry %zu repeats entry %zu", i, j);
+    }
 }
 
 /* ---- small parsers ------------------------------------------------------------ */
