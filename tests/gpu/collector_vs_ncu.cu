@@ -15,7 +15,7 @@
  * value, twice (ncu's own spread is printed beside).  Counts (sectors,
  * requests, instructions) must agree within 1 %, ratios and percentages
  * within 1 % or 0.5 points, DRAM bytes read within 2 %.  Where ncu disagrees
- * with itself the tolerance says so (S_class_note): shared-memory bank
+ * with itself the tolerance says so (gmt_class_note in ncu_tolerance.h): shared-memory bank
  * conflicts and wavefronts (0.1 per instruction), L2 hit rate (2 points),
  * DRAM bytes written (2 % or 2 MiB, against ncu collecting DRAM bytes alone,
  * since its multi-pass replay adds the write-backs of its own memory
@@ -39,6 +39,7 @@ extern "C" {
 #include <cupti_profiler_host.h>
 #define GMC_CUPTI_HOST_NO_FUNCS
 #include "../../collectors/gmc_cupti_host.h"
+#include "ncu_tolerance.h"
 
 #include <algorithm>
 #include <cmath>
@@ -385,75 +386,6 @@ static const char *S_label(const char *metric)
 {
     const gm_metric_info *info = gm_catalog_find(metric);
     return info ? info->label : metric;
-}
-
-enum metric_class { MC_COUNT, MC_CONFLICT, MC_RATIO, MC_HITRATE, MC_DRAM, MC_DRAM_WRITE, MC_TIMING };
-
-static metric_class S_class(const std::string &m)
-{
-    if (m.find("time_duration") != std::string::npos || m.find(".per_second") != std::string::npos ||
-        m.find("pct_of_peak_sustained_elapsed") != std::string::npos ||
-        m.find("sm__warps_active") != std::string::npos)
-        return MC_TIMING;
-    if (m.rfind("dram__bytes_write", 0) == 0)
-        return MC_DRAM_WRITE;
-    if (m.rfind("dram__bytes_", 0) == 0)
-        return MC_DRAM;
-    if (m.rfind("lts__t_sector_hit_rate", 0) == 0)
-        return MC_HITRATE;
-    if (m.find("data_bank_conflicts") != std::string::npos ||
-        m.find("wavefronts_mem_shared") != std::string::npos)
-        return MC_CONFLICT;
-    size_t dot = m.rfind('.');
-    std::string suffix = dot == std::string::npos ? "" : m.substr(dot);
-    if (suffix == ".pct" || suffix == ".ratio")
-        return MC_RATIO;
-    return MC_COUNT;
-}
-
-static const char *S_class_note(metric_class c)
-{
-    switch (c) {
-    case MC_COUNT: return "count: within 1 % (or 1 unit)";
-    case MC_CONFLICT:
-        return "shared conflicts/wavefronts: within 1 % or 0.1 per shared instruction (the "
-               "counter varies between runs of one kernel: batch 2, ncu again)";
-    case MC_HITRATE:
-        return "L2 hit rate: within 2 points (ncu's own value for one kernel moved 2.1 points "
-               "between runs)";
-    case MC_DRAM_WRITE:
-        return "DRAM written: vs ncu collecting DRAM bytes alone (one pass, no replay "
-               "save/restore), within 2 % or 2 MiB";
-    case MC_RATIO: return "ratio: within 1 % or 0.5 points";
-    case MC_DRAM: return "DRAM bytes: within 2 % (or 64 KiB)";
-    case MC_TIMING:
-        return "timing: clocks as found on both sides (ncu --clock-control none), measured on "
-               "different runs; warn beyond 15 %, fail beyond 50 %";
-    }
-    return "";
-}
-
-/* 0 agree, 1 warn, 2 fail.  slack: absolute difference always accepted for
- * MC_CONFLICT (0.1 per shared instruction of that direction). */
-static int S_compare(metric_class c, double a, double b, double slack, double *rel)
-{
-    *rel = 0;
-    if (std::isnan(a) || std::isnan(b)) {
-        double other = std::isnan(a) ? b : a;
-        return (std::isnan(other) || other == 0) ? 0 : 2;
-    }
-    double diff = std::fabs(a - b), mag = std::fmax(std::fabs(a), std::fabs(b));
-    *rel = mag > 0 ? diff / mag : 0;
-    switch (c) {
-    case MC_COUNT: return (diff <= 1 || *rel <= 0.01) ? 0 : 2;
-    case MC_CONFLICT: return (diff <= 1 || *rel <= 0.01 || diff <= slack) ? 0 : 2;
-    case MC_HITRATE: return diff <= 2.0 ? 0 : 2;
-    case MC_DRAM_WRITE: return (diff <= 2.0 * 1048576 || *rel <= 0.02) ? 0 : 2;
-    case MC_RATIO: return (diff <= 0.5 || *rel <= 0.01) ? 0 : 2;
-    case MC_DRAM: return (diff <= 65536 || *rel <= 0.02) ? 0 : 2;
-    case MC_TIMING: return *rel <= 0.15 ? 0 : (*rel <= 0.5 ? 1 : 2);
-    }
-    return 2;
 }
 
 /* For MC_CONFLICT: 0.1 per shared instruction of metric m's direction in
@@ -965,12 +897,12 @@ static int S_mode_compare(const options &o)
             size_t differ = 0, varied = 0;
             for (size_t k = 0; k < 3; k++)
                 for (size_t m = 0; m < M; m++) {
-                    metric_class c = S_class(metrics[m]);
+                    metric_class c = gmt_metric_class(metrics[m]);
                     double a = v[sub[k] * M + m], a2 = v2[k * M + m], rel;
                     if (c == MC_COUNT && a != a2)
                         differ++;
                     if (c == MC_CONFLICT &&
-                        S_compare(c, a, a2, S_conflict_slack(metrics, &v[sub[k] * M], m), &rel))
+                        gmt_compare(c, a, a2, S_conflict_slack(metrics, &v[sub[k] * M], m), &rel))
                         differ++;
                     if ((c == MC_COUNT || c == MC_CONFLICT) && a != a2) {
                         varied++;
@@ -1078,19 +1010,19 @@ static int S_mode_compare(const options &o)
     for (size_t i = 0; i < nk; i++) {
         for (size_t m = 0; m < M; m++) {
             double a = v[i * M + m], n = ncu[i].values[m], rel;
-            metric_class c = S_class(metrics[m]);
+            metric_class c = gmt_metric_class(metrics[m]);
             double n2 = i < ncu2.size() ? ncu2[i].values[m] : NAN, rel2 = 0;
             if (c == MC_DRAM_WRITE) {
                 n = d1[i].values[1];
                 n2 = d2[i].values[1];
             }
-            int verdict = S_compare(c, a, n, S_conflict_slack(metrics, &v[i * M], m), &rel);
+            int verdict = gmt_compare(c, a, n, S_conflict_slack(metrics, &v[i * M], m), &rel);
             /* ncu disagrees with itself by at least this much: a value between
              * its two runs, or within tolerance of the second, agrees. */
             double rel_b;
             if (verdict != 0 && !std::isnan(n2) &&
                 ((a >= std::fmin(n, n2) && a <= std::fmax(n, n2)) ||
-                 S_compare(c, a, n2, S_conflict_slack(metrics, &v[i * M], m), &rel_b) == 0))
+                 gmt_compare(c, a, n2, S_conflict_slack(metrics, &v[i * M], m), &rel_b) == 0))
                 verdict = 0;
             worst[m] = std::fmax(worst[m], rel);
             if (!std::isnan(n) && !std::isnan(n2) && std::fmax(std::fabs(n), std::fabs(n2)) > 0)
@@ -1124,7 +1056,7 @@ static int S_mode_compare(const options &o)
     printf("%-70s %9s %9s %5s  %s\n", "metric", "vs ncu", "ncu,ncu", "fails", "tolerance");
     for (size_t m = 0; m < M; m++)
         printf("%-70s %8.2f%% %8.2f%% %5d  %s\n", metrics[m], 100 * worst[m], 100 * self[m],
-               bad[m], S_class_note(S_class(metrics[m])));
+               bad[m], gmt_class_note(gmt_metric_class(metrics[m])));
     return 0;
 }
 

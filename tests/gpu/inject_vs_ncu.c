@@ -34,6 +34,7 @@
  */
 #include "../../reports/catalog.h"
 #include "../../reports/results.h"
+#include "ncu_tolerance.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -127,51 +128,6 @@ static bool S_same_file(const char *a, const char *b)
     free(x);
     free(y);
     return same;
-}
-
-/* ---- tolerances: as tests/gpu/collector_vs_ncu.cu ------------------------------ */
-
-enum { MC_COUNT, MC_CONFLICT, MC_RATIO, MC_HITRATE, MC_DRAM, MC_DRAM_WRITE, MC_TIMING };
-
-static int S_class(const char *m)
-{
-    if (strstr(m, "time_duration") || strstr(m, ".per_second") ||
-        strstr(m, "pct_of_peak_sustained_elapsed") || strstr(m, "sm__warps_active"))
-        return MC_TIMING;
-    if (strncmp(m, "dram__bytes_write", 17) == 0)
-        return MC_DRAM_WRITE;
-    if (strncmp(m, "dram__bytes_", 12) == 0)
-        return MC_DRAM;
-    if (strncmp(m, "lts__t_sector_hit_rate", 22) == 0)
-        return MC_HITRATE;
-    if (strstr(m, "data_bank_conflicts") || strstr(m, "wavefronts_mem_shared"))
-        return MC_CONFLICT;
-    const char *dot = strrchr(m, '.');
-    if (dot && (strcmp(dot, ".pct") == 0 || strcmp(dot, ".ratio") == 0))
-        return MC_RATIO;
-    return MC_COUNT;
-}
-
-/* 0 agree, 1 warn, 2 fail */
-static int S_compare(int c, double a, double b, double slack, double *rel)
-{
-    *rel = 0;
-    if (isnan(a) || isnan(b)) {
-        double other = isnan(a) ? b : a;
-        return (isnan(other) || other == 0) ? 0 : 2;
-    }
-    double diff = fabs(a - b), mag = fmax(fabs(a), fabs(b));
-    *rel = mag > 0 ? diff / mag : 0;
-    switch (c) {
-    case MC_COUNT: return (diff <= 1 || *rel <= 0.01) ? 0 : 2;
-    case MC_CONFLICT: return (diff <= 1 || *rel <= 0.01 || diff <= slack) ? 0 : 2;
-    case MC_HITRATE: return diff <= 2.0 ? 0 : 2;
-    case MC_DRAM_WRITE: return (diff <= 2.0 * 1048576 || *rel <= 0.02) ? 0 : 2;
-    case MC_RATIO: return (diff <= 0.5 || *rel <= 0.01) ? 0 : 2;
-    case MC_DRAM: return (diff <= 65536 || *rel <= 0.02) ? 0 : 2;
-    case MC_TIMING: return *rel <= 0.15 ? 0 : (*rel <= 0.5 ? 1 : 2);
-    }
-    return 2;
 }
 
 /* ---- ncu's CSV --------------------------------------------------------------------- */
@@ -436,7 +392,7 @@ int main(void)
         S_check(strstr(k1[i].name, S_kernels[i]) != NULL, "ncu's launch %zu is %s", i,
                 k1[i].name);
         for (size_t j = 0; j < nm; j++) {
-            int c = S_class(m[j]);
+            metric_class c = gmt_metric_class(m[j]);
             double t = gm_run_metric_num(&r.runs[i], m[j]), n = k1[i].v[j], n2v = k2[i].v[j];
             if (c == MC_DRAM_WRITE) {
                 n = d1[i].v[1];
@@ -450,10 +406,10 @@ int main(void)
             if (isnan(slack))
                 slack = 0;
             double rel, rel2;
-            int v = S_compare(c, t, n, slack, &rel);
+            int v = gmt_compare(c, t, n, slack, &rel);
             if (v != 0 && !isnan(n2v) &&
                 ((t >= fmin(n, n2v) && t <= fmax(n, n2v)) ||
-                 S_compare(c, t, n2v, slack, &rel2) == 0))
+                 gmt_compare(c, t, n2v, slack, &rel2) == 0))
                 v = 0;
             if (rel > worst[j])
                 worst[j] = rel;
