@@ -170,21 +170,36 @@ char *gmi_demangle(const char *symbol)
 
 #define S_ANON "(anonymous namespace)"
 
+/* One step of a scan of a demangled name: steps over "(anonymous namespace)"
+ * and keeps the depth of template arguments.  True when s[*i] is an ordinary
+ * character outside any template argument list. */
+static bool S_top_level(const char *s, size_t *i, int *depth)
+{
+    size_t alen = strlen(S_ANON);
+    if (strncmp(s + *i, S_ANON, alen) == 0) {
+        *i += alen - 1;
+        return false;
+    }
+    if (s[*i] == '<') {
+        (*depth)++;
+        return false;
+    }
+    if (s[*i] == '>' && *depth > 0) {
+        (*depth)--;
+        return false;
+    }
+    return *depth == 0;
+}
+
 char *gmi_short_name(const char *demangled)
 {
     const char *s = demangled ? demangled : "";
-    size_t n = strlen(s), open = n, alen = strlen(S_ANON);
+    size_t n = strlen(s), open = n;
     int depth = 0;
     /* the parameter list: the first '(' outside template arguments that does
      * not open "(anonymous namespace)" */
     for (size_t i = 0; i < n; i++) {
-        if (strncmp(s + i, S_ANON, alen) == 0)
-            i += alen - 1;
-        else if (s[i] == '<')
-            depth++;
-        else if (s[i] == '>' && depth > 0)
-            depth--;
-        else if (s[i] == '(' && depth == 0) {
+        if (S_top_level(s, &i, &depth) && s[i] == '(') {
             open = i;
             break;
         }
@@ -193,16 +208,9 @@ char *gmi_short_name(const char *demangled)
      * and outside "(anonymous namespace)" */
     size_t start = 0;
     depth = 0;
-    for (size_t i = 0; i < open; i++) {
-        if (strncmp(s + i, S_ANON, alen) == 0)
-            i += alen - 1;
-        else if (s[i] == '<')
-            depth++;
-        else if (s[i] == '>' && depth > 0)
-            depth--;
-        else if (s[i] == ' ' && depth == 0)
+    for (size_t i = 0; i < open; i++)
+        if (S_top_level(s, &i, &depth) && s[i] == ' ')
             start = i + 1;
-    }
     if (start >= open)
         start = 0;
     char *out = gm_xmalloc(open - start + 1);
