@@ -408,21 +408,11 @@ static const char *S_kind_of(gmc_status s)
     }
 }
 
-static char *S_utc_now(void)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    char s[32];
-    gmtime_r(&t, &tm);
-    strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return gm_xstrdup(s);
-}
-
 static void S_fill_header(const gmc_device_info *dev, int ordinal)
 {
     gm_results *r = &g.results;
     r->origin = gm_xstrdup("measured");
-    r->taken_at = S_utc_now();
+    r->taken_at = gm_results_utc_now();
     r->dirty = -1;
     gm_device *d = &r->device;
     d->ordinal = ordinal;

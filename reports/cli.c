@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include "buf.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,4 +41,39 @@ char *gm_cli_exe_path(void)
         return NULL;
     buf[n] = '\0';
     return strdup(buf);
+}
+
+char *gm_cli_json_beside(const char *out)
+{
+    const char *dot = strrchr(out, '.');
+    const char *slash = strrchr(out, '/');
+    size_t stem = (dot && (!slash || dot > slash)) ? (size_t)(dot - out) : strlen(out);
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_put(&b, out, stem);
+    gm_buf_puts(&b, ".json");
+    return gm_buf_detach(&b);
+}
+
+bool gm_cli_report_opts(gm_render_opts *ro, const char *out, const char *format,
+                        const char *json_path, char **template_path)
+{
+    ro->out_path = out;
+    ro->format = format ? (strcmp(format, "md") == 0 ? GM_FORMAT_MD : GM_FORMAT_HTML)
+                        : gm_format_from_path(out);
+    if (ro->format == GM_FORMAT_AUTO) {
+        gm_cli_error("--out %s: cannot tell the format from the extension; "
+                     "use .html or .md, or --format", out);
+        return false;
+    }
+    gm_error err = {GM_OK, ""};
+    if (ro->format == GM_FORMAT_HTML && gm_template_find(ro, template_path, &err) != GM_OK) {
+        gm_cli_error("%s", err.message);
+        return false;
+    }
+    ro->template_path = *template_path;
+    if (strcmp(json_path, out) == 0) {
+        gm_cli_error("--json and --out name the same file '%s'", out);
+        return false;
+    }
+    return true;
 }

@@ -4,6 +4,8 @@
 #ifndef GM_CLI_H
 #define GM_CLI_H
 
+#include "render.h"
+
 #include <stdbool.h>
 
 enum { GM_EXIT_OK = 0, GM_EXIT_FAIL = 1, GM_EXIT_USAGE = 2 };
@@ -26,6 +28,21 @@ bool gm_cli_int(const char *opt, const char *val, long long min, long long max, 
 /* Absolute path of the running program (from /proc/self/exe), for finding
  * templates/ beside the build directory; NULL when unknown.  Caller frees. */
 char *gm_cli_exe_path(void);
+
+/* The results file that goes with report OUT when --json is not given: OUT
+ * less its extension, plus ".json" ("r.html" -> "r.json"; a dot in a
+ * directory name is not an extension).  Caller frees. */
+char *gm_cli_json_beside(const char *out);
+
+/* The report options of a run that renders what it collects (collect's main
+ * job, a program run): ro->out_path = out; ro->format from `format` ("md" or
+ * "html", already checked; NULL: from out's extension); the template found
+ * now, when the format is HTML, from what ro already holds (template_path,
+ * exe_path), into *template_path (the caller's to free) and
+ * ro->template_path; and --json (json_path) must name another file than out.
+ * False after printing why. */
+bool gm_cli_report_opts(gm_render_opts *ro, const char *out, const char *format,
+                        const char *json_path, char **template_path);
 
 /* Print "gpumem-report: " + message to stderr. */
 void gm_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -434,17 +434,6 @@ static int S_run(const S_opts *o, const char *prog, const char *lib, const char 
     return rc;
 }
 
-static char *S_default_json_path(const char *out)
-{
-    const char *dot = strrchr(out, '.');
-    const char *slash = strrchr(out, '/');
-    size_t stem = (dot && (!slash || dot > slash)) ? (size_t)(dot - out) : strlen(out);
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_put(&b, out, stem);
-    gm_buf_puts(&b, ".json");
-    return gm_buf_detach(&b);
-}
-
 static const char *S_basename(const char *p)
 {
     const char *s = strrchr(p, '/');
@@ -550,31 +539,16 @@ static int S_app(int argc, char **argv, S_opts *o)
         }
         gmc_metric_list_free(names, n);
     }
-    json_path = o->json ? gm_xstrdup(o->json) : S_default_json_path(o->out);
+    json_path = o->json ? gm_xstrdup(o->json) : gm_cli_json_beside(o->out);
     gm_render_opts ro = {0};
     if (o->main_job) {
-        ro.out_path = o->out;
-        ro.format = o->format ? (strcmp(o->format, "md") == 0 ? GM_FORMAT_MD : GM_FORMAT_HTML)
-                              : gm_format_from_path(o->out);
-        if (ro.format == GM_FORMAT_AUTO) {
-            gm_cli_error("--out %s: cannot tell the format from the extension; "
-                         "use .html or .md, or --format", o->out);
-            goto done;
-        }
         ro.exe_path = exe;
         ro.template_path = o->template_path;
         ro.gnuplot = o->gnuplot;
         ro.timestamp = o->timestamp;
-        if (ro.format == GM_FORMAT_HTML && gm_template_find(&ro, &template_path, &err) != GM_OK) {
-            gm_cli_error("%s", err.message);
+        if (!gm_cli_report_opts(&ro, o->out, o->format, json_path, &template_path))
             goto done;
-        }
-        ro.template_path = template_path;
         ro.results_name = json_path;
-        if (strcmp(json_path, o->out) == 0) {
-            gm_cli_error("--json and --out name the same file '%s'", o->out);
-            goto done;
-        }
     }
     if (!(prog = S_find_program(o->prog_argv[0])) || !(lib = S_find_library(exe)))
         goto done;

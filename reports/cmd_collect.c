@@ -264,27 +264,6 @@ static void S_on_progress(void *ctx, const char *exp, const char *variant, size_
     fflush(stderr);
 }
 
-static char *S_default_json_path(const char *out)
-{
-    const char *dot = strrchr(out, '.');
-    const char *slash = strrchr(out, '/');
-    size_t stem = (dot && (!slash || dot > slash)) ? (size_t)(dot - out) : strlen(out);
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_put(&b, out, stem);
-    gm_buf_puts(&b, ".json");
-    return gm_buf_detach(&b);
-}
-
-static char *S_utc_now(void)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    char s[32];
-    gmtime_r(&t, &tm);
-    strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return gm_xstrdup(s);
-}
-
 static void S_fill_header(gm_results *r, const S_opts *o, int argc, char **argv,
                           char **metrics, size_t n_metrics, const gmc_device_info *dev,
                           gmc_session *session)
@@ -292,7 +271,7 @@ static void S_fill_header(gm_results *r, const S_opts *o, int argc, char **argv,
     r->origin = gm_xstrdup("measured");
     r->commit = GM_GIT_COMMIT[0] ? gm_xstrdup(GM_GIT_COMMIT) : NULL;
     r->dirty = GM_GIT_DIRTY;
-    r->taken_at = S_utc_now();
+    r->taken_at = gm_results_utc_now();
     gm_collection *c = &r->collection;
     c->metrics = gm_xcalloc(n_metrics, sizeof *c->metrics);
     for (size_t i = 0; i < n_metrics; i++)
@@ -369,30 +348,15 @@ static int S_collect(int argc, char **argv, S_opts *o)
             }
     }
 
-    json_path = o->json ? gm_xstrdup(o->json) : S_default_json_path(o->out);
+    json_path = o->json ? gm_xstrdup(o->json) : gm_cli_json_beside(o->out);
     gm_render_opts ro = {0};
     if (o->main_job) {
-        ro.out_path = o->out;
-        ro.format = o->format ? (strcmp(o->format, "md") == 0 ? GM_FORMAT_MD : GM_FORMAT_HTML)
-                              : gm_format_from_path(o->out);
-        if (ro.format == GM_FORMAT_AUTO) {
-            gm_cli_error("--out %s: cannot tell the format from the extension; "
-                         "use .html or .md, or --format", o->out);
-            goto done;
-        }
         ro.template_path = o->template_path;
         ro.exe_path = exe;
         ro.gnuplot = o->gnuplot;
         ro.timestamp = o->timestamp;
-        if (ro.format == GM_FORMAT_HTML && gm_template_find(&ro, &template_path, &err) != GM_OK) {
-            gm_cli_error("%s", err.message);
+        if (!gm_cli_report_opts(&ro, o->out, o->format, json_path, &template_path))
             goto done;
-        }
-        ro.template_path = template_path;
-        if (strcmp(json_path, o->out) == 0) {
-            gm_cli_error("--json and --out name the same file '%s'", o->out);
-            goto done;
-        }
         /* a baseline that cannot be read or paired fails before the GPU is used */
         if (o->baseline && (gm_results_read_file(o->baseline, &baseline, &err) != GM_OK ||
                             gm_diff_check_file(&baseline, o->baseline, &err) != GM_OK)) {

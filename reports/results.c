@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- values -------------------------------------------------------------- */
@@ -99,6 +100,16 @@ void gm_results_init(gm_results *r)
     r->tool_version = gm_xstrdup(GM_TOOL_VERSION);
     r->dirty = -1;
     r->collection.passes = -1;
+}
+
+char *gm_results_utc_now(void)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    char s[32];
+    gmtime_r(&t, &tm);
+    strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return gm_xstrdup(s);
 }
 
 static void S_run_init(gm_run *run)

@@ -220,6 +220,9 @@ void gm_results_free(gm_results *r);
 /* ---- building (GPU side) and querying (CPU side) ------------------------- */
 
 void gm_results_init(gm_results *r);           /* zero + schema version + tool version */
+/* The time now as taken_at holds it, ISO 8601 UTC ("2026-11-22T08:15:00Z").
+ * Caller frees. */
+char *gm_results_utc_now(void);
 /* A run appended with every value absent (check status not-run until set,
  * tolerance NaN, launch registers -1); the pointer is valid until the next add. */
 gm_run *gm_results_add_run(gm_results *r);

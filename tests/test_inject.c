@@ -562,10 +562,39 @@ Test(inject_cli, errors)
     S_fails("", "--launch-count 0", "-- true", 2, "--launch-count");
     S_fails("", "--metrics 'a,,b'", "-- true", 2, "--metrics");
     S_fails("", "--out r.html --quick", "-- true", 2, "do not apply to a program");
+    S_fails("", "--out r.txt", "-- true", 2, "cannot tell the format from the extension");
+    S_fails("", "--out r.md --json r.md", "-- true", 2, "--json and --out name the same file");
     S_fails("", "--out r.html", "--", 2, "no program after --");
     S_fails("", "collect", "-- true", 2, "--json FILE is required");
     S_fails("GPUMEM_REPORT_INJECT=/nonexistent.so", "--out r.html", "-- true", 2,
             "GPUMEM_REPORT_INJECT=/nonexistent.so");
+}
+
+/* The report's options, shared by collect's main job and a program run
+ * (gm_cli_report_opts), are refused before any GPU work: here, on a machine
+ * that may have no GPU at all, the message is about the option. */
+Test(inject_cli, report_options_of_the_suite_run)
+{
+    char *d = gmt_tmpdir("inject-test");
+    const char *cases[][2] = {
+        {"--out r.txt", "--out r.txt: cannot tell the format from the extension"},
+        {"--out r.json", "--out r.json: cannot tell the format from the extension"},
+        {"--out r.html --json r.html", "--json and --out name the same file 'r.html'"},
+        {"--out r.html --template /nonexistent/t.html", "/nonexistent/t.html"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gm_buf line = GM_BUF_INIT;
+        gm_buf_printf(&line, "'%s' %s", gmt_bin(), cases[i][0]);
+        S_result r = S_sh(d, line.data);
+        gm_buf_free(&line);
+        cr_assert_eq(r.rc, 2, "%s: exit %d, stderr: %s", cases[i][0], r.rc, r.err);
+        cr_assert(strstr(r.err, cases[i][1]), "%s: stderr lacks '%s': %s", cases[i][0],
+                  cases[i][1], r.err);
+        S_free(&r);
+    }
+    cr_assert(!S_exists(d, "r.html") && !S_exists(d, "r.json"), "nothing written");
+    S_rm(d);
+    free(d);
 }
 
 #else
