@@ -10,13 +10,14 @@
  * is gm_rand_at(seed, k - 1), so a row's columns can be drawn on their own
  * (tests/test_trace.c checks them against gm_ref_csr_fill).
  *
- * Per variant, as the PTX has it (every access 4 bytes):
+ * Per variant, as the PTX has it (every access 4 bytes), the CSR row loops as
+ * the SASS has them (S_csr_loop):
  *   csr_thread  thread r < rows: row_ptr[r], row_ptr[r+1]; the row's entries k
- *               in a loop unrolled 4 times, remainder first: col[k], x[col[k]],
- *               val[k]; store y[r]
+ *               (remainder of len mod 4 first, then blocks of 16, 8 and 4):
+ *               col[k], x[col[k]], val[k]; store y[r]
  *   csr_warp    warp r: row_ptr[r] and row_ptr[r+1] by every lane; lane l takes
- *               entries l, l+32, ... of the row (unrolled 4, remainder first);
- *               lane 0 stores y[r]
+ *               entries l, l+32, ... of the row (the same loop shape over its
+ *               trips); lane 0 stores y[r]
  *   ell         thread r: for k < width (the longest row), col and val at
  *               k rows + r, x[col]; padding is column 0; store y[r]
  *   jds         thread s (sorted position): its row's length, then for d < len
@@ -25,14 +26,13 @@
  * Only a sample of the warps is traced, stratified by the length of the
  * longest row each warp works on and weighted here (S_pick): an estimate.
  *
- * Against the H100 (docs/model.md, "Checked against an H100"): ell and jds
- * traced in full give ncu's requests and sectors to the unit, csr_warp its
- * sectors to the unit and requests within 0.1 %.  csr_thread does not: the
- * H100 executed 8 % more load instructions than this PTX loop structure
- * (sectors +1.3 %), the same in two runs, so ptxas compiled that loop
- * differently; the counts alone do not tell how (a further unroll of the
- * passes and pairs of passes were tried, docs/model.md), and the trace stays
- * with the PTX, with a note, until the SASS is read.
+ * Against the H100 (docs/model.md, "Checked against an H100"): all four
+ * variants traced in full give ncu's load and store requests, sectors and
+ * instructions to the unit at 2^16 and 2^18 rows.  The CSR kernels did so
+ * only once their row loops followed the SASS: traced as their PTX has them
+ * (remainder, then passes of 4), csr_thread came out 8 % under the H100's
+ * load instructions and 1.3 % under its sectors, csr_warp 0.1 % under its
+ * instructions.
  */
 #include "trace.h"
 #include "ref_b.h"
@@ -178,6 +178,76 @@ static void S_jds_body(gm_tgen *g, const long long iter[32], uint32_t active, lo
     S_entry(g, at, col, active, weight);
 }
 
+/* The CSR row loops as ptxas compiles them for sm_90 (read from the SASS of
+ * both CSR kernels, docs/model.md "Checked against an H100").  The PTX has a
+ * remainder loop of trips mod 4 iterations, then passes of 4; ptxas keeps the
+ * remainder loop and unrolls the passes again, lane by lane:
+ *     while (left > 12) 16 iterations;   (block A, a loop)
+ *     if (left > 4)      8 iterations;   (block B)
+ *     if (left > 0)      4 iterations;   (block C)
+ * left being the iterations after the remainder, a multiple of 4.  A lane of
+ * P = trips / 4 passes runs A P / 4 times, B when P mod 4 >= 2 and C when P
+ * is odd.  No load is predicated: each block sits behind a branch, and the
+ * warp runs it once with the lanes that take it, so A max(P / 4) times, B and
+ * C once each when any lane takes them: a warp with lanes of 1 and of 2
+ * passes runs B and C, 12 iterations, where the PTX's loop runs 2 passes, 8.
+ * That is csr_thread's 8 % of load instructions beyond the PTX loop on the
+ * H100 (and csr_warp's 0.1 %: its lanes' trips differ by at most one).  Lane
+ * l is at iteration rem + 16 i + u in pass i of A, rem + 16 (P / 4) + u in
+ * B, and that + 8 in C when it ran B (rem = trips mod 4); which lanes share
+ * an instruction decides which share a sector, so the sectors move too. */
+static void S_csr_loop(gm_tgen *g, const long long trips[GM_WARP_SIZE], uint32_t mask,
+                       long long weight, gm_tbody_fn body, void *ctx)
+{
+    long long rem[GM_WARP_SIZE] = {0}, a[GM_WARP_SIZE] = {0}, it[GM_WARP_SIZE] = {0};
+    long long most_rem = 0, most_a = 0;
+    uint32_t in_b = 0, in_c = 0;
+    for (int l = 0; l < GM_WARP_SIZE; l++) {
+        if (!(mask >> l & 1u) || trips[l] <= 0)
+            continue;
+        long long passes = trips[l] / 4;
+        rem[l] = trips[l] % 4;
+        a[l] = passes / 4;
+        if (passes % 4 >= 2)
+            in_b |= 1u << l;
+        if (passes % 2)
+            in_c |= 1u << l;
+        if (rem[l] > most_rem)
+            most_rem = rem[l];
+        if (a[l] > most_a)
+            most_a = a[l];
+    }
+    for (long long q = 0; q < most_rem; q++) {
+        uint32_t active = 0;
+        for (int l = 0; l < GM_WARP_SIZE; l++)
+            if (rem[l] > q) {
+                active |= 1u << l;
+                it[l] = q;
+            }
+        body(g, it, active, weight, ctx);
+    }
+    for (long long i = 0; i < most_a; i++)
+        for (int u = 0; u < 16; u++) {
+            uint32_t active = 0;
+            for (int l = 0; l < GM_WARP_SIZE; l++)
+                if (a[l] > i) {
+                    active |= 1u << l;
+                    it[l] = rem[l] + 16 * i + u;
+                }
+            body(g, it, active, weight, ctx);
+        }
+    for (int u = 0; in_b && u < 8; u++) {
+        for (int l = 0; l < GM_WARP_SIZE; l++)
+            it[l] = rem[l] + 16 * a[l] + u;
+        body(g, it, in_b, weight, ctx);
+    }
+    for (int u = 0; in_c && u < 4; u++) {
+        for (int l = 0; l < GM_WARP_SIZE; l++)
+            it[l] = rem[l] + 16 * a[l] + (in_b >> l & 1u ? 8 : 0) + u;
+        body(g, it, in_c, weight, ctx);
+    }
+}
+
 static void S_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
 {
     S_ctx *m = vctx;
@@ -196,7 +266,7 @@ static void S_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
         long long trips[GM_WARP_SIZE];
         for (int l = 0; l < GM_WARP_SIZE; l++)
             trips[l] = l < m->len[r] ? (m->len[r] - l + 31) / 32 : 0;
-        gm_tloop_unrolled(g, trips, w->mask, 4, true, w->weight, S_csr_warp_body, m);
+        S_csr_loop(g, trips, w->mask, w->weight, S_csr_warp_body, m);
         gm_tgen_affine(g, GM_SPACE_GLOBAL, GM_OP_STORE, 4, S_at(S_Y, r), 0, w->mask & 1u,
                        w->weight);
         return;
@@ -223,7 +293,7 @@ static void S_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
         gm_tgen_affine(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, S_at(S_ROWPTR, first), 4, ok, weight);
         gm_tgen_affine(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, S_at(S_ROWPTR, first + 1), 4, ok,
                        weight);
-        gm_tloop_unrolled(g, trips, ok, 4, true, weight, S_csr_thread_body, m);
+        S_csr_loop(g, trips, ok, weight, S_csr_thread_body, m);
     } else if (m->kind == S_JDS) {
         m->warp_row = (int)first;
         gm_tgen_affine(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, S_at(S_LEN, first), 4, ok, weight);
@@ -413,12 +483,12 @@ gm_status spmv_trace(const gm_case *c, gm_trace *t, gm_error *err)
     gm_trace_note(t, "The matrix (%lld rows, %lld nonzeros, longest row %d) was regenerated "
                      "from its seeds; x is gathered through its column indices.",
                   rows, m->ptr[rows], m->width);
-    if (m->kind == S_CSR_THREAD)
-        gm_trace_note(t, "Known gap: the row loop is traced as its PTX has it (len mod 4 entries, "
-                         "then passes of 4), but on an H100 this kernel executed about 8 %% more "
-                         "global load instructions than that structure gives, with about 1 %% "
-                         "more sectors: ptxas compiles the loop differently, in a way not yet "
-                         "read from the SASS (docs/model.md, \"Checked against an H100\").");
+    if (m->kind == S_CSR_THREAD || m->kind == S_CSR_WARP)
+        gm_trace_note(t, "The row loop is traced as ptxas (CUDA 13) compiles it for sm_90: "
+                         "trips mod 4 first, then blocks of 16, 8 and 4 trips, each run by the "
+                         "warp once for all the lanes that need it; another compiler or "
+                         "architecture may unroll it differently and change the load "
+                         "instruction count.");
     gm_status fin = gm_tgen_finish(&g, st == GM_OK ? err : NULL);
     free(m->len);
     free(m->ptr);
