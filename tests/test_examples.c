@@ -1,0 +1,101 @@
+/* test_examples.c — the committed H100 runs render as a user would see them.
+ *
+ * CI has no GPU, so this is the CPU side of the main job tested on every
+ * change: examples/h100/run.json (the whole suite) and examples/app/run.json
+ * (a program profiled through the injection library) are real measurements;
+ * rendering them must keep working, name every experiment, inline every chart
+ * and reach for nothing outside the page. */
+#include "../reports/escape.h"
+#include "../reports/results.h"
+#include "helpers.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Render examples/<dir>/run.json to a temporary HTML file and return the page. */
+static char *S_render_example(const char *dir, gm_results *r)
+{
+    char *rel = gmt_join(dir, "run.json");
+    char *json = gmt_src(rel);
+    gm_error err = {GM_OK, ""};
+    cr_assert_eq(gm_results_read_file(json, r, &err), GM_OK, "%s", err.message);
+    char *t = gmt_tmpdir("examples");
+    char *out = gmt_join(t, "report.html");
+    char *argv[] = {(char *)gmt_bin(), "render", json, "--out", out, NULL};
+    char *msg = NULL;
+    int rc = gmt_run(argv, NULL, NULL, &msg);
+    cr_assert_eq(rc, 0, "render %s: exit %d: %s", json, rc, msg);
+    char *page = gmt_text(out);
+    gmt_rmrf(t);
+    free(msg);
+    free(out);
+    free(t);
+    free(json);
+    free(rel);
+    return page;
+}
+
+/* Nothing outside the page: no script, no link or source of any kind. */
+static void S_self_contained(const char *page)
+{
+    gmt_assert_lacks(page, "<script");
+    gmt_assert_lacks(page, "http://");
+    gmt_assert_lacks(page, "https://");
+    gmt_assert_lacks(page, " src=");
+    gmt_assert_lacks(page, "@import");
+    gmt_assert_lacks(page, "<link");
+}
+
+Test(examples, h100_suite_renders_whole)
+{
+    gm_results r;
+    char *page = S_render_example("examples/h100", &r);
+
+    cr_assert_str_eq(r.origin, "measured");
+    cr_assert_not_null(r.commit, "the example must name the commit that took it");
+    cr_assert_not_null(strstr(r.device.name, "H100"), "%s", r.device.name);
+    cr_assert_geq(r.n_experiments, 14, "every experiment of the suite: %zu", r.n_experiments);
+
+    /* every experiment has its section, by title */
+    for (size_t i = 0; i < r.n_experiments; i++) {
+        gm_buf b = GM_BUF_INIT;
+        gm_esc_html(&b, r.experiments[i].title);
+        cr_assert_not_null(strstr(page, b.data), "no section for %s", r.experiments[i].id);
+        gm_buf_free(&b);
+    }
+    /* every run passed or was honestly not run; none failed */
+    size_t passed = 0;
+    for (size_t i = 0; i < r.n_runs; i++) {
+        gm_check_status s = r.runs[i].check.status;
+        cr_assert(s == GM_CHECK_PASSED || s == GM_CHECK_NOT_RUN, "%s/%s: %s",
+                  r.runs[i].experiment, r.runs[i].variant, gm_check_status_name(s));
+        passed += s == GM_CHECK_PASSED;
+    }
+    cr_assert_gt(passed, 200);
+
+    /* charts inline, with ids unique to each chart */
+    size_t svgs = gmt_occurrences(page, "<svg");
+    cr_assert_geq(svgs, 2 * r.n_experiments, "%zu charts for %zu experiments", svgs,
+                  r.n_experiments);
+    cr_assert_eq(gmt_occurrences(page, "id=\"gnuplot_canvas\""), 0,
+                 "gnuplot's ids must be made unique per chart");
+    S_self_contained(page);
+    gmt_assert_has(page, "<table");
+    gmt_assert_has(page, "Headlines");
+    gmt_assert_has(page, "How these numbers were obtained");
+    free(page);
+    gm_results_free(&r);
+}
+
+Test(examples, app_profile_renders)
+{
+    gm_results r;
+    char *page = S_render_example("examples/app", &r);
+    cr_assert_str_eq(r.origin, "measured");
+    cr_assert_gt(r.n_runs, 0);
+    cr_assert_gt(gmt_occurrences(page, "<svg"), 0);
+    S_self_contained(page);
+    free(page);
+    gm_results_free(&r);
+}
