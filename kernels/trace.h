@@ -17,13 +17,14 @@
  *     having no cuobjdump, and checked against the SASS and the counts of an
  *     H100 run (docs/model.md, "Checked against an H100").  Where ptxas
  *     departs from the PTX the trace follows the SASS: it reads an unpadded
- *     row-major matmul tile four floats at a time (LDS.128, trace_matmul.c).
- *     Where it departs in a way not yet read from the SASS, the trace keeps
- *     the PTX and its prediction says so in a note (spmv/csr_thread: the H100
- *     ran 8 % more loads).  A guarded load whose guard switches off every
- *     lane of a warp is not traced, as the PTX branches around it; the H100
- *     agrees where it happens (matmul n = 8 with 16 x 16 blocks: 8 global
- *     load instructions, as traced);
+ *     row-major matmul tile four floats at a time (LDS.128, trace_matmul.c),
+ *     and runs the CSR row loops' passes of 4 as blocks of 16, 8 and 4
+ *     entries that a warp runs for any lane that needs them (trace_spmv.c,
+ *     S_csr_loop: the H100 ran 8 % more csr_thread loads than the PTX loop
+ *     gives, exactly what this gives).  A guarded load whose guard switches
+ *     off every lane of a warp is not traced, as the PTX branches around it;
+ *     the H100 agrees where it happens (matmul n = 8 with 16 x 16 blocks: 8
+ *     global load instructions, as traced);
  *   - addresses are those of synthetic allocations: array k starts at
  *     GM_TRACE_ARRAY(k), far from the others and aligned to 2^40 bytes.
  *     cudaMalloc aligns to at least 256 bytes, and every count the model makes
@@ -173,8 +174,9 @@ long long gm_tloop_weight(long long n, long long reps, long long k);
 
 /* A loop that lane l runs trips[l] times (lanes of `mask`), as nvcc compiles
  * it when the trip count differs between lanes and the loop is unrolled U
- * times: with the remainder first (the PTX of the CSR and float4
- * matrix-vector kernels), a loop of trips mod U iterations, then trips / U
+ * times: with the remainder first (the PTX of the float4 matrix-vector
+ * kernel; the CSR kernels follow their SASS instead, trace_spmv.c), a loop
+ * of trips mod U iterations, then trips / U
  * passes of U bodies; or with the passes first and the remainder after them
  * (the JDS kernel).  Calls body once per warp-level execution of the loop
  * body, iter[l] being the iteration lane l is at and `active` the lanes
