@@ -341,6 +341,29 @@ static double S_sum2(const gm_run *r, const char *a, const char *b)
     return gm_run_metric_num(r, a) + gm_run_metric_num(r, b);
 }
 
+/* Every count the model predicts that was also measured is equal to the unit
+ * (the prediction's counts are rounded when a sample was scaled up). */
+static bool S_model_exact(const gm_run *run)
+{
+    static const char *const counts[] = {
+        GM_M_LD_SECTORS, GM_M_LD_REQUESTS, GM_M_ST_SECTORS,  GM_M_ST_REQUESTS,
+        GM_M_LD_INST,    GM_M_ST_INST,     GM_M_SH_LD_WAVES, GM_M_SH_ST_WAVES,
+        GM_M_SH_LD_INST, GM_M_SH_ST_INST,
+    };
+    size_t compared = 0;
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        double m = gm_run_metric_num(run, counts[i]);
+        const gm_metric *p = gm_prediction_metric(&run->prediction, counts[i]);
+        double q = p ? gm_value_num(&p->value) : NAN;
+        if (!isfinite(m) || !isfinite(q))
+            continue;
+        if (llround(m) != llround(q))
+            return false;
+        compared++;
+    }
+    return compared > 0;
+}
+
 /* The headline of an experiment in one sentence: how much faster the best
  * layout is than the worst, and the counter that moved most with it (global
  * sectors, shared wavefronts or DRAM bytes, for the same work).  Written from
@@ -820,8 +843,12 @@ static void S_predicted(gm_buf *b, const gm_section *s)
         double tol;
         switch (gm_model_check(run, &tol)) {
         case GM_MODEL_AGREES:
-            gm_buf_puts(b, "agrees within ");
-            gm_fmt_pct(b, 100.0 * tol);
+            if (S_model_exact(run)) {
+                gm_buf_puts(b, "exact");
+            } else {
+                gm_buf_puts(b, "agrees within ");
+                gm_fmt_pct(b, 100.0 * tol);
+            }
             break;
         case GM_MODEL_DIFFERS:
             gm_buf_puts(b, "**differs** by more than ");

@@ -210,9 +210,9 @@ Test(report_predicted, table_beside_the_measurement)
     gmt_assert_has(sec, "| Variant | Parameters | Warps traced | ld sectors/req | st "
                         "sectors/req | Model against counters |");
     gmt_assert_has(sec, "| `stride` | stride=8 | 4,096 of 524,288 | 32.0 / 32.0 | 4.0 / 4.0 | "
-                        "agrees within 5.0% |");
+                        "exact |");
     gmt_assert_has(sec, "| `float4` | stride=1 | 4,096 of 131,072 | 16.0 / 16.0 | 16.0 / 16.0 | "
-                        "agrees within 5.0% |");
+                        "exact |");
     free(sec);
 
     /* shared memory: the wavefront columns; traced whole: 2% */
