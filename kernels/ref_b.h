@@ -111,6 +111,18 @@ void gm_ref_spmv_ell(int rows, int width, const int *ell_col, const float *ell_v
 void gm_ref_spmv_jds(int rows, int width, const int *perm, const int *jd_ptr,
                      const int *jd_col, const float *jd_val, const float *x, float *y);
 
+/* Range forms, for many host threads (exp_spmv.cu), giving exactly what the
+ * whole-matrix forms give: row r's length is call r + 1 of the seed's stream,
+ * entry e's column and value calls 2e + 1 and 2e + 2, so rows [begin, end)
+ * can be drawn on their own.  csr_fill_range needs row_ptr filled (the prefix
+ * sum of the lengths). */
+void gm_ref_spmv_row_lengths_range(int lmin, int lmax, double alpha, uint64_t seed, int begin,
+                                   int end, int *len);
+void gm_ref_csr_fill_range(int cols, const int *row_ptr, uint64_t seed, int begin, int end,
+                           int *col, float *val);
+void gm_ref_spmv_csr_range(const int *row_ptr, const int *col, const float *val,
+                           const float *x, float *y, int begin, int end);
+
 /* ---- 12: 7x7 convolution, zero outside the image ------------------------- */
 #define GM_CONV_R 3                      /* radius: 7 = 2*3 + 1 taps per axis */
 #define GM_CONV_TAPS (2 * GM_CONV_R + 1)

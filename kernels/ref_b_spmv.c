@@ -14,16 +14,29 @@ static int S_next_len(uint64_t *st, int lmin, int lmax, double alpha)
     return l > (double)lmax ? lmax : (int)l;
 }
 
+/* splitmix64 adds this to its state before each output: call k + 1 of the
+ * stream started at seed is the one whose state starts at seed + k * gamma,
+ * which is what lets the range forms start anywhere. */
+#define S_GAMMA 0x9e3779b97f4a7c15ULL
+
+/* Row r's length is call r + 1 of the stream. */
+void gm_ref_spmv_row_lengths_range(int lmin, int lmax, double alpha, uint64_t seed, int begin,
+                                   int end, int *len)
+{
+    for (int r = begin; r < end; ++r) {
+        uint64_t st = seed + (uint64_t)r * S_GAMMA;
+        len[r] = S_next_len(&st, lmin, lmax, alpha);
+    }
+}
+
 int gm_ref_spmv_row_lengths(int rows, int lmin, int lmax, double alpha, uint64_t seed,
                             int *len)
 {
-    uint64_t st = seed;
+    gm_ref_spmv_row_lengths_range(lmin, lmax, alpha, seed, 0, rows, len);
     int longest = 0;
-    for (int r = 0; r < rows; ++r) {
-        len[r] = S_next_len(&st, lmin, lmax, alpha);
+    for (int r = 0; r < rows; ++r)
         if (len[r] > longest)
             longest = len[r];
-    }
     return longest;
 }
 
@@ -42,26 +55,41 @@ long long gm_ref_spmv_count(int rows, int lmin, int lmax, double alpha, uint64_t
     return nnz;
 }
 
-static int S_cmp_int(const void *a, const void *b)
+/* Sort n ints ascending (rows are short: insertion sort).  Ints have no ties
+ * an unstable sort could tell apart, so any correct sort gives this order. */
+static void S_sort_ints(int *a, int n)
 {
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
+    for (int i = 1; i < n; ++i) {
+        int v = a[i], j = i;
+        for (; j > 0 && a[j - 1] > v; --j)
+            a[j] = a[j - 1];
+        a[j] = v;
+    }
+}
+
+/* Entry e (in CSR order) takes its column from call 2e + 1 of the stream and
+ * its value from call 2e + 2; then each row's columns are sorted. */
+void gm_ref_csr_fill_range(int cols, const int *row_ptr, uint64_t seed, int begin, int end,
+                           int *col, float *val)
+{
+    for (int r = begin; r < end; ++r) {
+        int beg = row_ptr[r], n = row_ptr[r + 1] - beg;
+        uint64_t st = seed + 2 * (uint64_t)beg * S_GAMMA;
+        for (int k = 0; k < n; ++k) {
+            col[beg + k] = (int)(gm_ref_rand(&st) % (uint64_t)cols);
+            val[beg + k] = gm_ref_uniform(&st, 0.5f, 1.5f);
+        }
+        S_sort_ints(col + beg, n);
+    }
 }
 
 void gm_ref_csr_fill(int rows, int cols, const int *len, uint64_t seed, int *row_ptr,
                      int *col, float *val)
 {
-    uint64_t st = seed;
     row_ptr[0] = 0;
-    for (int r = 0; r < rows; ++r) {
-        int beg = row_ptr[r];
-        row_ptr[r + 1] = beg + len[r];
-        for (int k = 0; k < len[r]; ++k) {
-            col[beg + k] = (int)(gm_ref_rand(&st) % (uint64_t)cols);
-            val[beg + k] = gm_ref_uniform(&st, 0.5f, 1.5f);
-        }
-        qsort(col + beg, (size_t)len[r], sizeof *col, S_cmp_int);
-    }
+    for (int r = 0; r < rows; ++r)
+        row_ptr[r + 1] = row_ptr[r] + len[r];
+    gm_ref_csr_fill_range(cols, row_ptr, seed, 0, rows, col, val);
 }
 
 void gm_ref_csr_to_ell(int rows, const int *row_ptr, const int *col, const float *val,
@@ -121,15 +149,21 @@ gm_status gm_ref_csr_to_jds(int rows, const int *row_ptr, const int *col, const 
     return GM_OK;
 }
 
-void gm_ref_spmv_csr(int rows, const int *row_ptr, const int *col, const float *val,
-                     const float *x, float *y)
+void gm_ref_spmv_csr_range(const int *row_ptr, const int *col, const float *val,
+                           const float *x, float *y, int begin, int end)
 {
-    for (int r = 0; r < rows; ++r) {
+    for (int r = begin; r < end; ++r) {
         double s = 0.0;
         for (int k = row_ptr[r]; k < row_ptr[r + 1]; ++k)
             s += (double)val[k] * x[col[k]];
         y[r] = (float)s;
     }
+}
+
+void gm_ref_spmv_csr(int rows, const int *row_ptr, const int *col, const float *val,
+                     const float *x, float *y)
+{
+    gm_ref_spmv_csr_range(row_ptr, col, val, x, y, 0, rows);
 }
 
 void gm_ref_spmv_ell(int rows, int width, const int *ell_col, const float *ell_val,

@@ -2,16 +2,17 @@
  *
  * The addresses of x depend on the matrix's column indices, so the matrix is
  * rebuilt here from the seeds exp_spmv.cu gives its generator (lengths
- * 0x5b1 + rows, entries 0x5b2 + rows, lengths 4..256, Pareto alpha 1.5) with
- * the same functions (ref_b_spmv.c): the row lengths in full, and the columns
- * only of the rows in traced warps.  gm_ref_csr_fill draws, for entry e (in
- * CSR order), its column from call 2e + 1 of its splitmix64 stream and its
- * value from call 2e + 2, then sorts each row's columns; call k of that stream
- * is gm_rand_at(seed, k - 1), so a row's columns can be drawn on their own
- * (tests/test_trace.c checks them against gm_ref_csr_fill).
+ * 0x5b1 + rows, entries 0x5b2 + rows, lengths 4..64, Pareto alpha 1.5) with
+ * the same functions (ref_b_spmv.c): the row lengths in full (on host
+ * threads), and the columns only of the rows in traced warps.
+ * gm_ref_csr_fill draws, for entry e (in CSR order), its column from call
+ * 2e + 1 of its splitmix64 stream and its value from call 2e + 2, then sorts
+ * each row's columns; call k of that stream is gm_rand_at(seed, k - 1), so a
+ * row's columns can be drawn on their own (tests/test_trace.c checks them
+ * against gm_ref_csr_fill).
  *
- * Per variant, as the PTX has it (every access 4 bytes), the CSR row loops as
- * the SASS has them (S_csr_loop):
+ * Per variant, as the PTX has it (every access 4 bytes unless said), the CSR
+ * row loops as the SASS has them (S_csr_loop):
  *   csr_thread  thread r < rows: row_ptr[r], row_ptr[r+1]; the row's entries k
  *               (remainder of len mod 4 first, then blocks of 16, 8 and 4):
  *               col[k], x[col[k]], val[k]; store y[r]
@@ -20,11 +21,18 @@
  *               trips); lane 0 stores y[r]
  *   ell         thread r: for k < width (the longest row), col and val at
  *               k rows + r, x[col]; padding is column 0; store y[r]
- *   jds         thread s (sorted position): its row's length, then for d < len
- *               (unrolled 4, passes first) jd_ptr[d], jd_col[at], x[col],
- *               jd_val[at] with at = jd_ptr[d] + s; perm[s], store y[perm[s]]
+ *   jds         thread g, sorted positions 4g .. 4g+3: glen[g] (the first,
+ *               longest row's length), then for d < len, in passes of 4 steps
+ *               and then the remainder (gm_tloop_unrolled, passes first; the
+ *               kernel keeps both loops from unrolling further): jd_quad[d],
+ *               16 bytes of columns and 16 of values at quad jd_quad[d] + g,
+ *               x at each of the four columns (column 0 where a row is shorter
+ *               than d: the diagonal's padding); perm[4g..4g+3] (16 bytes),
+ *               then four stores y[perm[4g + j]]
  * Only a sample of the warps is traced, stratified by the length of the
  * longest row each warp works on and weighted here (S_pick): an estimate.
+ * Rows must be a multiple of 4 (describe refuses others): jds has no partial
+ * group.
  *
  * Against the H100 (docs/model.md, "Checked against an H100"): all four
  * variants traced in full give ncu's load and store requests, sectors and
@@ -45,12 +53,12 @@
 
 /* exp_spmv.cu's generator parameters and seeds */
 #define S_LMIN 4
-#define S_LMAX 256
+#define S_LMAX 64
 #define S_ALPHA 1.5
 #define S_SEED_LENGTHS(rows) (0x5b1ULL + (uint64_t)(rows))
 #define S_SEED_ENTRIES(rows) (0x5b2ULL + (uint64_t)(rows))
 #define S_ACCESSES 60000    /* warp accesses traced, about */
-/* JDS: a traced warp's 32 rows are all about as long as its longest, and
+/* JDS: a traced warp's 128 rows are all about as long as its longest, and
  * drawing and sorting their columns costs about as much as tracing them */
 #define S_ACCESSES_JDS 15000
 /* csr_warp: a traced warp is a few accesses, but setting it up costs as much */
@@ -65,10 +73,13 @@ typedef struct {
     int *len;         /* row lengths */
     long long *ptr;   /* CSR row pointers, rows + 1 */
     int *perm;        /* JDS: the row at each sorted position */
-    long long *jd;    /* JDS: jd_ptr, width + 1 */
+    long long *jd;    /* JDS: jd_quad, the diagonals' starts in quads, width + 1 */
     /* the columns of the rows of the warp being traced, sorted per row */
     int cols[GM_WARP_SIZE][S_LMAX];
     int row_of[GM_WARP_SIZE];
+    /* JDS: the four rows of each lane's group, their lengths and columns */
+    int jlen[GM_WARP_SIZE][4];
+    int jcols[GM_WARP_SIZE][4][S_LMAX];
     /* the loop body's current row (csr_warp) */
     int warp_row;
     /* the weight of each warp in the sample (0: not traced) */
@@ -159,23 +170,61 @@ static void S_csr_warp_body(gm_tgen *g, const long long iter[32], uint32_t activ
     S_entry(g, at, col, active, weight);
 }
 
-/* jds: lane l at diagonal iter[l] of sorted position s_l (row row_of[l]) */
+/* jds: lane l (group warp_row + l) at diagonal iter[l] */
 static void S_jds_body(gm_tgen *g, const long long iter[32], uint32_t active, long long weight,
                        void *vctx)
 {
     const S_ctx *m = vctx;
-    uint64_t p[GM_WARP_SIZE];
-    long long at[GM_WARP_SIZE];
-    int col[GM_WARP_SIZE];
+    uint64_t p[GM_WARP_SIZE], col[GM_WARP_SIZE], val[GM_WARP_SIZE], x[4][GM_WARP_SIZE];
     for (int l = 0; l < GM_WARP_SIZE; l++) {
         if (!(active >> l & 1u))
             continue;
-        p[l] = S_at(S_JDPTR, iter[l]);
-        at[l] = m->jd[iter[l]] + m->warp_row + l;   /* warp_row: the warp's first position */
-        col[l] = m->cols[l][iter[l]];
+        long long d = iter[l], quad = m->jd[d] + m->warp_row + l;
+        p[l] = S_at(S_JDPTR, d);
+        col[l] = GM_TRACE_ARRAY(S_COL) + 16u * (uint64_t)quad;
+        val[l] = GM_TRACE_ARRAY(S_VAL) + 16u * (uint64_t)quad;
+        for (int j = 0; j < 4; j++)
+            x[j][l] = S_at(S_X, d < m->jlen[l][j] ? m->jcols[l][j][d] : 0);
     }
     gm_tgen_access(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, p, active, weight);
-    S_entry(g, at, col, active, weight);
+    gm_tgen_access(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 16, col, active, weight);
+    gm_tgen_access(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 16, val, active, weight);
+    for (int j = 0; j < 4; j++)
+        gm_tgen_access(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, x[j], active, weight);
+}
+
+/* jds: warp wi is groups 32 wi .. 32 wi + 31, sorted positions 128 wi on */
+static void S_jds_warp(gm_tgen *g, const gm_twarp *w, S_ctx *m, long long first)
+{
+    long long groups = m->rows / 4;
+    uint32_t ok = 0;
+    long long trips[GM_WARP_SIZE];
+    for (int l = 0; l < GM_WARP_SIZE; l++) {
+        long long gi = first + l;
+        trips[l] = 0;
+        if (!(w->mask >> l & 1u) || gi >= groups)
+            continue;
+        ok |= 1u << l;
+        for (int j = 0; j < 4; j++) {
+            int r = m->perm[4 * gi + j];
+            m->jlen[l][j] = m->len[r];
+            S_row_cols(m, r, m->jcols[l][j]);
+        }
+        trips[l] = m->jlen[l][0];
+    }
+    if (!ok)
+        return;
+    m->warp_row = (int)first;
+    gm_tgen_affine(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, S_at(S_LEN, first), 4, ok, w->weight);
+    gm_tloop_unrolled(g, trips, ok, 4, false, w->weight, S_jds_body, m);
+    gm_tgen_affine(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 16,
+                   GM_TRACE_ARRAY(S_PERM) + 16u * (uint64_t)first, 16, ok, w->weight);
+    uint64_t a[GM_WARP_SIZE];
+    for (int j = 0; j < 4; j++) {
+        for (int l = 0; l < GM_WARP_SIZE; l++)
+            a[l] = S_at(S_Y, (ok >> l & 1u) ? m->perm[4 * (first + l) + j] : 0);
+        gm_tgen_access(g, GM_SPACE_GLOBAL, GM_OP_STORE, 4, a, ok, w->weight);
+    }
 }
 
 /* The CSR row loops as ptxas compiles them for sm_90 (read from the SASS of
@@ -271,7 +320,11 @@ static void S_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
                        w->weight);
         return;
     }
-    /* a thread per row (ELLPACK, CSR) or per sorted position (JDS) */
+    if (m->kind == S_JDS) {
+        S_jds_warp(g, w, m, first);
+        return;
+    }
+    /* a thread per row (ELLPACK, CSR) */
     long long weight = w->weight;
     uint32_t ok = 0;
     long long trips[GM_WARP_SIZE];
@@ -281,8 +334,8 @@ static void S_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
         if (!(w->mask >> l & 1u) || r >= m->rows)
             continue;
         ok |= 1u << l;
-        m->row_of[l] = m->kind == S_JDS ? m->perm[r] : (int)r;
-        trips[l] = m->len[m->row_of[l]];
+        m->row_of[l] = (int)r;
+        trips[l] = m->len[r];
         if (trips[l] > maxlen)
             maxlen = (int)trips[l];
         S_row_cols(m, m->row_of[l], m->cols[l]);
@@ -294,11 +347,6 @@ static void S_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
         gm_tgen_affine(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, S_at(S_ROWPTR, first + 1), 4, ok,
                        weight);
         S_csr_loop(g, trips, ok, weight, S_csr_thread_body, m);
-    } else if (m->kind == S_JDS) {
-        m->warp_row = (int)first;
-        gm_tgen_affine(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, S_at(S_LEN, first), 4, ok, weight);
-        gm_tloop_unrolled(g, trips, ok, 4, false, weight, S_jds_body, m);
-        gm_tgen_affine(g, GM_SPACE_GLOBAL, GM_OP_LOAD, 4, S_at(S_PERM, first), 4, ok, weight);
     } else {
         /* ELLPACK: slots k < the warp's longest row hold data for some lane;
          * beyond it every lane reads padding (column 0), and slot k + p is
@@ -328,18 +376,18 @@ static void S_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
 }
 
 /* What a warp's work grows with: the longest of its 32 rows (a thread per
- * row or sorted position: the warp lasts that many steps), or its one row's
- * length (csr_warp).  And roughly how many accesses tracing it takes. */
+ * row; jds: of its 128 sorted rows, four per thread: the warp lasts that many
+ * steps), or its one row's length (csr_warp).  And roughly how many accesses tracing it takes. */
 static int S_warp_key(const S_ctx *m, long long wi)
 {
     if (m->kind == S_CSR_WARP)
         return m->len[wi];
+    if (m->kind == S_JDS)   /* sorted, longest first: the warp's first row */
+        return m->len[m->perm[wi * 4 * GM_WARP_SIZE]];
     int key = 0;
-    for (long long r = wi * GM_WARP_SIZE; r < (wi + 1) * GM_WARP_SIZE && r < m->rows; r++) {
-        int len = m->len[m->kind == S_JDS ? m->perm[r] : r];
-        if (len > key)
-            key = len;
-    }
+    for (long long r = wi * GM_WARP_SIZE; r < (wi + 1) * GM_WARP_SIZE && r < m->rows; r++)
+        if (m->len[r] > key)
+            key = m->len[r];
     return key;
 }
 
@@ -348,7 +396,7 @@ static double S_warp_cost(const S_ctx *m, int key)
     switch (m->kind) {
     case S_CSR_WARP: return 3.0 + 3.0 * ((key + 31) / 32);
     case S_ELL: return 3.0 * key + 1.0;
-    case S_JDS: return 4.0 * key + 3.0;   /* jd_ptr too; 32 rows of columns to draw */
+    case S_JDS: return 7.0 * key + 6.0;   /* jd_quad too; 128 rows of columns to draw */
     default: return 3.0 * key + 3.0;
     }
 }
@@ -407,13 +455,21 @@ static long long S_pick(S_ctx *m, long long warps, double budget)
     return traced;
 }
 
-/* JDS order: rows by length, longest first, stable (gm_ref_csr_to_jds); and
- * the start of each jagged diagonal. */
+/* JDS order: rows by length, longest first, stable (exp_spmv.cu,
+ * S_jds_order); and the start of each jagged diagonal in quads, each padded
+ * to a multiple of 4 entries. */
 static void S_jds_build(S_ctx *m)
 {
     long long *start = gm_xcalloc((size_t)m->width + 2, sizeof *start);
     for (int r = 0; r < m->rows; r++)
         start[m->width - m->len[r]]++;
+    m->jd = gm_xmalloc(((size_t)m->width + 1) * sizeof *m->jd);
+    long long longer = m->rows;   /* rows longer than d */
+    m->jd[0] = 0;
+    for (int d = 0; d < m->width; d++) {
+        longer -= start[m->width - d];
+        m->jd[d + 1] = m->jd[d] + (longer + 3) / 4;
+    }
     long long acc = 0;
     for (int b = 0; b <= m->width; b++) {
         long long n = start[b];
@@ -424,52 +480,62 @@ static void S_jds_build(S_ctx *m)
     for (int r = 0; r < m->rows; r++)
         m->perm[start[m->width - m->len[r]]++] = r;
     free(start);
-    /* diagonal d holds one entry of each row longer than d */
-    long long *longer = gm_xcalloc((size_t)m->width + 1, sizeof *longer);
-    for (int r = 0; r < m->rows; r++)
-        if (m->len[r] > 0)
-            longer[m->len[r] - 1]++;   /* rows of length L count for d < L */
-    m->jd = gm_xmalloc(((size_t)m->width + 1) * sizeof *m->jd);
-    long long count = 0;   /* rows longer than d */
-    for (int r = 0; r < m->rows; r++)
-        count += m->len[r] > 0;
-    m->jd[0] = 0;
-    for (int d = 0; d < m->width; d++) {
-        m->jd[d + 1] = m->jd[d] + count;
-        count -= longer[d];
+}
+
+typedef struct {
+    int *len;
+    uint64_t seed;
+} S_len_job;
+
+static void S_len_chunk(void *p, size_t begin, size_t end)
+{
+    const S_len_job *j = p;
+    gm_ref_spmv_row_lengths_range(S_LMIN, S_LMAX, S_ALPHA, j->seed, (int)begin, (int)end,
+                                  j->len);
+}
+
+/* The matrix's row lengths (on host threads), its row pointers and width. */
+static void S_shape(S_ctx *m)
+{
+    m->len = gm_xmalloc((size_t)m->rows * sizeof *m->len);
+    S_len_job j = {m->len, S_SEED_LENGTHS(m->rows)};
+    gm_parallel_for((size_t)m->rows, GM_PAR_ELEMS, S_len_chunk, &j);
+    m->ptr = gm_xmalloc(((size_t)m->rows + 1) * sizeof *m->ptr);
+    m->ptr[0] = 0;
+    m->width = 0;
+    for (int r = 0; r < m->rows; r++) {
+        m->ptr[r + 1] = m->ptr[r] + m->len[r];
+        if (m->len[r] > m->width)
+            m->width = m->len[r];
     }
-    free(longer);
 }
 
 gm_status spmv_trace(const gm_case *c, gm_trace *t, gm_error *err)
 {
     const char *v = c->variant->name;
     long long rows = gm_case_param(c, "rows", 0);
-    if (rows < 1 || rows > (1 << 24))
-        return gm_fail(err, GM_ERR_VALUE, "spmv/%s: rows=%lld", v, rows);
+    if (rows < 4 || rows > (1 << 24) || rows % 4 != 0)
+        return gm_fail(err, GM_ERR_VALUE, "spmv/%s: rows=%lld (a multiple of 4 up to 2^24)", v,
+                       rows);
     S_ctx *m = gm_xcalloc(1, sizeof *m);
     m->kind = strcmp(v, "csr_warp") == 0 ? S_CSR_WARP
             : strcmp(v, "ell") == 0      ? S_ELL
             : strcmp(v, "jds") == 0      ? S_JDS
                                          : S_CSR_THREAD;
     m->rows = (int)rows;
-    m->len = gm_xmalloc((size_t)rows * sizeof *m->len);
-    m->width = gm_ref_spmv_row_lengths(m->rows, S_LMIN, S_LMAX, S_ALPHA, S_SEED_LENGTHS(rows),
-                                       m->len);
-    m->ptr = gm_xmalloc(((size_t)rows + 1) * sizeof *m->ptr);
-    m->ptr[0] = 0;
-    for (long long r = 0; r < rows; r++)
-        m->ptr[r + 1] = m->ptr[r] + m->len[r];
+    S_shape(m);
     if (m->kind == S_JDS)
         S_jds_build(m);
     gm_tgen g;
     gm_tgen_init(&g, t);
     gm_status st = gm_tgen_need_launch(c, err);
     if (st == GM_OK) {
-        /* warp wi is rows 32 wi .. 32 wi + 31 (a thread per row) or row wi
-         * (csr_warp), warp wi % W of block wi / W */
+        /* warp wi is rows 32 wi .. 32 wi + 31 (a thread per row), groups
+         * 32 wi .. (jds) or row wi (csr_warp), warp wi % W of block wi / W */
         long long W = ((long long)c->launch.block[0] + GM_WARP_SIZE - 1) / GM_WARP_SIZE;
-        long long warps = m->kind == S_CSR_WARP ? rows : (rows + GM_WARP_SIZE - 1) / GM_WARP_SIZE;
+        long long threads = m->kind == S_JDS ? rows / 4 : rows;
+        long long warps = m->kind == S_CSR_WARP ? rows
+                                                : (threads + GM_WARP_SIZE - 1) / GM_WARP_SIZE;
         double budget = m->kind == S_JDS        ? S_ACCESSES_JDS
                       : m->kind == S_CSR_WARP ? S_ACCESSES_WARP
                                               : S_ACCESSES;
@@ -503,12 +569,7 @@ int gm_trace_spmv_row(int rows, int r, int *out)
 {
     S_ctx *m = gm_xcalloc(1, sizeof *m);
     m->rows = rows;
-    m->len = gm_xmalloc((size_t)rows * sizeof *m->len);
-    m->width = gm_ref_spmv_row_lengths(rows, S_LMIN, S_LMAX, S_ALPHA, S_SEED_LENGTHS(rows), m->len);
-    m->ptr = gm_xmalloc(((size_t)rows + 1) * sizeof *m->ptr);
-    m->ptr[0] = 0;
-    for (int k = 0; k < rows; k++)
-        m->ptr[k + 1] = m->ptr[k] + m->len[k];
+    S_shape(m);
     S_row_cols(m, r, out);
     int n = m->len[r];
     free(m->len);

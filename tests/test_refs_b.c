@@ -220,6 +220,65 @@ Test(refs_b, power_law_rows_are_deterministic_and_heavy_tailed)
     free(b);
 }
 
+/* The range forms (exp_spmv.cu builds the matrix on host threads with them)
+ * start the stream anywhere: any split must give what one walk of the stream
+ * gives, drawn here the plain way, call after call from the seed. */
+Test(refs_b, spmv_range_forms_match_one_walk_of_the_stream)
+{
+    enum { R = 5000, C = 3001 };
+    int len[R], whole[R], row_ptr[R + 1];
+    uint64_t st = 99;
+    for (int r = 0; r < R; ++r) {   /* floor(4 u^(-1/1.5)) capped at 64, u in (0, 1] */
+        double u = (double)((gm_ref_rand(&st) >> 11) + 1) * (1.0 / 9007199254740992.0);
+        double l = floor(4.0 * pow(u, -1.0 / 1.5));
+        whole[r] = l > 64.0 ? 64 : (int)l;
+    }
+    static const int cuts[] = {0, 1, 17, 2500, 4999, R};
+    for (size_t i = 0; i + 1 < sizeof cuts / sizeof *cuts; ++i)
+        gm_ref_spmv_row_lengths_range(4, 64, 1.5, 99, cuts[i], cuts[i + 1], len);
+    for (int r = 0; r < R; ++r)
+        cr_assert_eq(len[r], whole[r], "row %d: length %d, one walk %d", r, len[r], whole[r]);
+
+    row_ptr[0] = 0;
+    for (int r = 0; r < R; ++r)
+        row_ptr[r + 1] = row_ptr[r] + len[r];
+    int nnz = row_ptr[R];
+    int *col = malloc(nnz * sizeof *col), *col1 = malloc(nnz * sizeof *col1);
+    float *val = malloc(nnz * sizeof *val), *val1 = malloc(nnz * sizeof *val1);
+    cr_assert(col && col1 && val && val1);
+    st = 5;
+    for (int k = 0; k < nnz; ++k) {   /* column, then value, entry after entry */
+        col1[k] = (int)(gm_ref_rand(&st) % C);
+        val1[k] = gm_ref_uniform(&st, 0.5f, 1.5f);
+    }
+    for (int r = 0; r < R; ++r)   /* each row's columns sorted (values stay put) */
+        for (int a = row_ptr[r] + 1; a < row_ptr[r + 1]; ++a)
+            for (int b = a; b > row_ptr[r] && col1[b - 1] > col1[b]; --b) {
+                int t = col1[b];
+                col1[b] = col1[b - 1];
+                col1[b - 1] = t;
+            }
+    for (size_t i = 0; i + 1 < sizeof cuts / sizeof *cuts; ++i)
+        gm_ref_csr_fill_range(C, row_ptr, 5, cuts[i], cuts[i + 1], col, val);
+    for (int k = 0; k < nnz; ++k) {
+        cr_assert_eq(col[k], col1[k], "entry %d: column %d, one walk %d", k, col[k], col1[k]);
+        cr_assert_eq(val[k], val1[k], "entry %d: value %g, one walk %g", k, val[k], val1[k]);
+    }
+
+    float x[C], y[R], y1[R];
+    for (int i = 0; i < C; ++i)
+        x[i] = (float)(i % 7) + 0.5f;
+    gm_ref_spmv_csr(R, row_ptr, col, val, x, y1);
+    for (size_t i = 0; i + 1 < sizeof cuts / sizeof *cuts; ++i)
+        gm_ref_spmv_csr_range(row_ptr, col, val, x, y, cuts[i], cuts[i + 1]);
+    for (int r = 0; r < R; ++r)
+        cr_expect_eq(y[r], y1[r], "y[%d] = %g in pieces, %g whole", r, y[r], y1[r]);
+    free(col);
+    free(col1);
+    free(val);
+    free(val1);
+}
+
 Test(refs_b, generated_formats_agree)
 {
     enum { R = 3000, C = 2000 };
