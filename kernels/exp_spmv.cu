@@ -2,10 +2,13 @@
  * lengths follow a power law, stored four ways.
  *
  * The matrix is the same for every variant: rows x rows, row lengths
- * floor(4 u^(-1/1.5)) capped at 256 (Pareto; mean 10.5 entries, about 1 row in
- * 500 reaches the cap), columns uniform at random, values and x in [0.5, 1.5).
+ * floor(4 u^(-1/1.5)) capped at 64 (Pareto; mean 9.5 entries, 1 row in 64 at
+ * the cap), columns uniform at random, values and x in [0.5, 1.5).
  * Every format reads x through the column indices, scattered whatever the
- * layout; what changes is how the matrix itself is walked.
+ * layout; what changes is how the matrix itself is walked.  The matrix is
+ * drawn, and y computed in double for the check, on host threads (the range
+ * forms of ref_b_spmv.c); its CSR is uploaded once per size, and ELLPACK and
+ * JDS are built from it on the device.
  *
  * Run: build/tests/gpu/suite_validate --only spmv   (build/gpumem-report collect --only spmv)
  *
@@ -18,25 +21,36 @@
  *   ell         ELLPACK, column-major, padded to the longest row: entry k of
  *               consecutive rows is contiguous (coalesced), but every row pays for
  *               the longest one
- *   jds         jagged diagonals: rows sorted by length, entry d of the sorted rows
- *               stored contiguously: coalesced like ELLPACK without the padding;
- *               neighbouring threads have similar lengths (each thread reads its
- *               row's length first, 4 B per row beyond the CSR bytes)
+ *   jds         jagged diagonals: rows sorted by length, longest first, entry d
+ *               of the sorted rows stored contiguously, each diagonal padded to a
+ *               multiple of 4: a thread takes four consecutive sorted rows with
+ *               one 16-byte load of columns and one of values per step (a warp:
+ *               512 contiguous bytes), streamed (evict-first) so that x keeps its
+ *               place in L2; neighbouring threads have similar lengths; y is
+ *               stored through perm
  *
- * Napkin math (rows = 2^18): nnz = 2.76 M; CSR is nnz x 8 B + row pointers = 22 MiB;
- * ELLPACK stores rows x 256 slots x 8 B = 512 MiB, 24x the nonzeros, and reads
- * all of it (~0.2 ms at 3 TB/s against ~10 us for the CSR bytes).  bytes_read
- * counts the matrix once in CSR form (values, column indices, row pointers) plus
- * x once; bytes_written is y: the same for every format, so the
- * effective bandwidth shows what a format wastes.
+ * Napkin math (rows = 2^22): nnz = 40.0 M; CSR is nnz x 8 B + row pointers =
+ * 336 MB, with x and y 370 MB to move, ~0.13 ms at the H100's copy bandwidth
+ * (2.94 TB/s).  ELLPACK stores rows x 64 slots x 8 B = 2 GiB, 6.7x the
+ * nonzeros, and reads all of it.  bytes_read counts the matrix once in CSR
+ * form (values, column indices, row pointers) plus x once; bytes_written is
+ * y: the same for every format, so the effective bandwidth shows what a
+ * format wastes.
  *
- * Why no format comes near copy bandwidth (the best measured 18% of it on the
- * H100, bench/results/suite-b-2026-11-22.txt): each gather of x moves a 32-byte
- * sector for a 4-byte value, 2.76 M x 32 B = 88 MB of L2 traffic against the
- * matrix's 22 MiB (x itself, 1 MiB, stays in L2); the whole matrix is ~7 us at
- * copy speed, the scale of a launch and of the longest rows' chains of
- * dependent loads (256 entries); and a thread or warp per row leaves the warp
- * that holds a long row running alone.
+ * Why no format comes near copy bandwidth: the hardware, measured on the H100
+ * (bench/results/suite-spmv-2026-11-22*.txt).  Each nonzero gathers one
+ * 4-byte value of x at a random column; with x (16 MiB) in L2 that is an L2
+ * lookup and a 32-byte sector per nonzero, against 8 bytes of matrix.  The L2
+ * answers such lookups at about 134-145 G/s for x of 1 to 16 MiB (700+ G/s
+ * once x fits in L1, 35-52 G/s once it outgrows L2: the gather benchmark), so
+ * a matrix stream with its gathers peaks at 119 G entries/s there, 33 % of
+ * copy, where the matrix alone streams at 95 %.  jds at 2^22 rows reaches
+ * 888 GB/s, 30.3 % of copy and 91 % of that ceiling, with the L2's tag
+ * lookups at 92 % of their peak and DRAM at 35 %; its x gathers hit in L2
+ * (77.5 % of its L2 reads hit, the misses being the matrix's own sectors) and
+ * not in L1 (1 %); most of its other lookups are y's scattered stores, one a
+ * row.  Only locality in the columns would lift it: the same benchmark with x
+ * of 16 to 64 KiB, in L1, streams at 94 % of copy.
  */
 #include "exp_b.h"
 #include "ref_b.h"

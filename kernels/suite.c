@@ -395,7 +395,12 @@ static const gm_experiment_def S_spmv = {
         "warp; a warp per row reads each row contiguously but idles lanes on short rows; "
         "ELLPACK pads every row to the longest so each step is coalesced, and reads the "
         "padding; JDS sorts rows by length and stores their k-th entries together, coalesced "
-        "without the padding. The reads of x are scattered in every layout.",
+        "without the padding, four rows to a thread with 16-byte loads. The reads of x are "
+        "scattered in every layout: each nonzero gathers one 4-byte value at a random column, "
+        "an L2 lookup and a 32-byte sector for 8 bytes of matrix. With x in L2 the rate of "
+        "those lookups, not DRAM, sets the pace, so no layout of this matrix comes near copy "
+        "bandwidth; only columns close enough for x to stay in L1 would (the ceiling and the "
+        "counters that show it: bench/results/suite-spmv-2026-11-22*.txt).",
     .source = "000 (CSR thread and warp per row, ELLPACK, JDS)",
     .sweep_param = "rows",
     .sweep_log2 = true,

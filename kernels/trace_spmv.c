@@ -26,8 +26,8 @@
  *               and then the remainder (gm_tloop_unrolled, passes first; the
  *               kernel keeps both loops from unrolling further): jd_quad[d],
  *               16 bytes of columns and 16 of values at quad jd_quad[d] + g,
- *               x at each of the four columns (column 0 where a row is shorter
- *               than d: the diagonal's padding); perm[4g..4g+3] (16 bytes),
+ *               x at each of the four columns (column 0 where a row has no
+ *               entry d: the diagonal's padding); perm[4g..4g+3] (16 bytes),
  *               then four stores y[perm[4g + j]]
  * Only a sample of the warps is traced, stratified by the length of the
  * longest row each warp works on and weighted here (S_pick): an estimate.
@@ -35,8 +35,12 @@
  * group.
  *
  * Against the H100 (docs/model.md, "Checked against an H100"): all four
- * variants traced in full give ncu's load and store requests, sectors and
- * instructions to the unit at 2^16 and 2^18 rows.  The CSR kernels did so
+ * variants traced in full gave ncu's load and store requests, sectors and
+ * instructions to the unit at 2^16 and 2^18 rows of the earlier matrix (rows
+ * up to 256 entries, a thread per sorted row in jds), and give them at 2^20
+ * and 2^22 rows of this one (bench/results/suite-spmv-2026-11-22.json; the
+ * jds loop is read from its SASS, suite-spmv-2026-11-22-jds-sass.txt, and
+ * tests/test_trace.c checks jds at 2^20 rows).  The CSR kernels did so
  * only once their row loops followed the SASS: traced as their PTX has them
  * (remainder, then passes of 4), csr_thread came out 8 % under the H100's
  * load instructions and 1.3 % under its sectors, csr_warp 0.1 % under its

@@ -921,6 +921,56 @@ Test(trace, the_traces_give_the_counts_an_h100_measured, .fini = S_restore_debug
     cr_expect_geq(compared, 200, "only %d runs compared", compared);
 }
 
+/* The jds kernel (four sorted rows per thread, 16-byte loads, passes of 4
+ * steps then the remainder) measured on an H100 at 2^20 rows
+ * (bench/results/suite-spmv-2026-11-22.json; its SASS, in
+ * suite-spmv-2026-11-22-jds-sass.txt, has the loop trace_spmv.c replays):
+ * traced in full, the trace gives every global load and store request,
+ * sector and instruction the H100 counted.  The file's run must be of the
+ * matrix the suite builds now (the same bytes to move): a changed matrix or
+ * kernel needs a new measurement. */
+Test(trace, jds_traced_in_full_gives_the_counts_an_h100_measured, .fini = S_restore_debug)
+{
+    const char *src = getenv("GM_SRCDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bench/results/suite-spmv-2026-11-22.json",
+             src && *src ? src : ".");
+    gm_results res;
+    gm_error e = {GM_OK, ""};
+    cr_assert_eq(gm_results_read_file(path, &res, &e), GM_OK, "%s", e.message);
+    static const char *const exact[] = {GM_M_LD_REQUESTS, GM_M_LD_SECTORS, GM_M_LD_INST,
+                                        GM_M_ST_REQUESTS, GM_M_ST_SECTORS, GM_M_ST_INST};
+    int compared = 0;
+    for (size_t i = 0; i < res.n_runs; i++) {
+        const gm_run *r = &res.runs[i];
+        if (strcmp(r->experiment, "spmv") != 0 || strcmp(r->variant, "jds") != 0 ||
+            r->n_params != 1 || r->params[0].value.i != (1 << 20))
+            continue;
+        gm_case c = S_case("spmv", "jds", "rows", (long long)(1 << 20), NULL);
+        cr_assert_eq(r->bytes_read.i, c.bytes_read, "the measured matrix moves %lld bytes, "
+                     "the suite's %lld: not the same matrix", r->bytes_read.i, c.bytes_read);
+        gm_trace *t = gm_trace_new();
+        gm_tgen_set_debug(GM_TGEN_NO_SAMPLE);
+        S_trace(&c, t);
+        gm_tgen_set_debug(0);
+        gm_prediction p;
+        memset(&p, 0, sizeof p);
+        cr_assert_eq(gm_trace_predict(t, &p, &e), GM_OK, "%s", e.message);
+        cr_assert(!p.scaled, "jds at 2^20 rows was sampled");
+        for (size_t k = 0; k < sizeof exact / sizeof *exact; k++) {
+            const gm_metric *m = S_measured(r, exact[k]);
+            cr_assert_not_null(m, "the H100 run has no %s", exact[k]);
+            cr_expect_eq((double)m->value.i, S_num(&p, exact[k]), "jds %s: measured %lld, "
+                         "traced %.0f", exact[k], m->value.i, S_num(&p, exact[k]));
+        }
+        gm_trace_prediction_clear(&p);
+        gm_trace_free(t);
+        compared++;
+    }
+    gm_results_free(&res);
+    cr_expect_eq(compared, 1, "%d jds runs at 2^20 rows in %s", compared, path);
+}
+
 /* ---- time: the whole suite at the full size ------------------------------------ */
 
 Test(trace, the_whole_suite_traces_within_its_budget_at_the_full_size)
