@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MAX_LIST 64
 
@@ -97,6 +98,10 @@ static void S_progress(void *ctx, const char *exp, const char *variant, size_t k
     if (c->last > 0 && c->last <= c->n)
         c->sec[c->last - 1] = d;
     c->last = k;
+    /* A rewritten progress line on a terminal only: in a log (make test-gpu's
+     * committed output) carriage returns would run every case into one line. */
+    if (!isatty(STDERR_FILENO))
+        return;
     fprintf(stderr, "\r[%zu/%zu] %s/%s%*s", k, n, exp, variant, 20, "");
     if (k == n)
         fputc('\n', stderr);
