@@ -41,12 +41,16 @@ ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(CPPFLAGS) $(shell pkg-config --cflags 
              -DGM_DATADIR='"$(PREFIX)/share/gpumem-report"'
 LIBS = $(shell pkg-config --libs $(PKGS)) -lm
 
-# The CLI (main.c, cli.c, cmd_*.c) is linked into the binary directly; the rest
-# of reports/ is the CPU-side library the tests link.
-CLI_SRC := reports/main.c reports/cli.c $(wildcard reports/cmd_*.c)
-CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
-REPORT_SRC := $(filter-out $(CLI_SRC),$(wildcard reports/*.c))
+# Layers (docs/architecture.md): core/ <- kernels/, collectors/, reports/ <- cli/.
+# The CLI is linked into the binary directly; core/ and reports/ are the
+# CPU-side libraries the tests link (reports before core on the link line).
+CLI_SRC := cli/main.c cli/cli.c $(wildcard cli/cmd_*.c)
+CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o)
+CORE_SRC := $(wildcard core/*.c)
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
+REPORT_SRC := $(wildcard reports/*.c)
 REPORT_OBJ := $(REPORT_SRC:%.c=$(BUILD)/%.o)
+CPU_LIBS := $(BUILD)/libgm_reports.a $(BUILD)/libgm_core.a
 TEST_SRC := $(wildcard tests/test_*.c)
 
 ifeq ($(HAVE_CUDA),1)
@@ -59,12 +63,14 @@ KERNEL_OBJ := $(KERNEL_CSRC:%.c=$(BUILD)/%.o) $(KERNEL_CUSRC:%.cu=$(BUILD)/%.cu.
 GPU_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcupti -lcudart_static \
             -lstdc++ -ldl -lrt -lpthread
 GPU_ARCHIVES := $(BUILD)/libgm_kernels.a $(BUILD)/libgm_collectors.a
+# The bridge that runs the suite's kernels under the collector: cli/ only.
+CLI_SRC += cli/profile.c
 # `gpumem-report -- PROGRAM`: the collector and the results writer again, as
 # position-independent objects of their own, in the library the CUDA driver
 # loads into the program (collectors/inject.c); and the example program.
 INJECT_SO := $(BUILD)/libgpumem-inject.so
-INJECT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(COLLECT_SRC) reports/results.c reports/buf.c \
-              reports/gm_error.c reports/stats.c reports/catalog.c)
+INJECT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(COLLECT_SRC) core/results.c core/buf.c \
+              core/gm_error.c core/stats.c core/catalog.c)
 APP_EXAMPLE := $(BUILD)/examples/app/lab
 else
 TEST_SRC := $(filter-out tests/test_cuda_%,$(TEST_SRC))
@@ -90,7 +96,7 @@ endif
 # them next time.
 .SECONDARY:
 
-.PHONY: all test test-gpu bench install clean check-cuda deps
+.PHONY: all test test-gpu bench install clean check-cuda deps check-layers
 all: check-cuda $(BIN) $(GPU_TEST_BINS) $(INJECT_SO) $(APP_EXAMPLE)
 
 deps:
@@ -113,8 +119,8 @@ $(BUILD)/gm_version.h: FORCE
 	@mkdir -p $(BUILD)
 	@printf '#define GM_GIT_COMMIT "%s"\n#define GM_GIT_DIRTY %s\n' "$(GIT_COMMIT)" "$(GIT_DIRTY)" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(BUILD)/reports/cmd_collect.o: $(BUILD)/gm_version.h
-$(BUILD)/reports/cmd_collect.o: ALL_CFLAGS += -I$(BUILD)
+$(BUILD)/cli/cmd_collect.o: $(BUILD)/gm_version.h
+$(BUILD)/cli/cmd_collect.o: ALL_CFLAGS += -I$(BUILD)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -133,12 +139,16 @@ $(APP_EXAMPLE): examples/app/lab.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -ldl
 
-$(BUILD)/reports/cmd_app.o: $(BUILD)/gm_version.h
-$(BUILD)/reports/cmd_app.o: ALL_CFLAGS += -I$(BUILD) -DGM_LIBDIR='"$(PREFIX)/lib/gpumem-report"'
+$(BUILD)/cli/cmd_app.o: $(BUILD)/gm_version.h
+$(BUILD)/cli/cmd_app.o: ALL_CFLAGS += -I$(BUILD) -DGM_LIBDIR='"$(PREFIX)/lib/gpumem-report"'
 
 $(BUILD)/%.cu.o: %.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(ALL_NVCCFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libgm_core.a: $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/libgm_reports.a: $(REPORT_OBJ)
 	@mkdir -p $(dir $@)
@@ -152,31 +162,34 @@ $(BUILD)/libgm_kernels.a: $(KERNEL_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BIN): $(CLI_OBJ) $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a $(LIBS) $(GPU_LIBS)
+$(BIN): $(CLI_OBJ) $(GPU_ARCHIVES) $(CPU_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(GPU_ARCHIVES) $(CPU_LIBS) $(LIBS) $(GPU_LIBS)
 
 # One test binary for everything, so Criterion prints one closing Synthesis line.
-$(TESTBIN): $(TEST_SRC:%.c=$(BUILD)/%.o) $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a
+$(TESTBIN): $(TEST_SRC:%.c=$(BUILD)/%.o) $(GPU_ARCHIVES) $(CPU_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $(TEST_SRC:%.c=$(BUILD)/%.o) $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a \
+	$(CC) $(CFLAGS) -o $@ $(TEST_SRC:%.c=$(BUILD)/%.o) $(GPU_ARCHIVES) $(CPU_LIBS) \
 	    $(LIBS) $(GPU_LIBS) $(shell pkg-config --libs criterion)
 
 # A single test file as its own binary, for working on one part (with the
 # shared helpers of tests/helpers.h):
 #   make build/tests/test_escape.bin && build/tests/test_escape.bin
 $(BUILD)/tests/%.bin: $(BUILD)/tests/%.o $(BUILD)/tests/test_helpers.o $(GPU_ARCHIVES) \
-                      $(BUILD)/libgm_reports.a
+                      $(CPU_LIBS)
 	$(CC) $(CFLAGS) -o $@ $(sort $< $(BUILD)/tests/test_helpers.o) $(GPU_ARCHIVES) \
-	    $(BUILD)/libgm_reports.a $(LIBS) $(GPU_LIBS) \
+	    $(CPU_LIBS) $(LIBS) $(GPU_LIBS) \
 	    $(shell pkg-config --libs criterion)
 
-$(BUILD)/tests/gpu/%: $(BUILD)/tests/gpu/%.o $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a
-	$(CC) $(CFLAGS) -o $@ $< $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a $(LIBS) $(GPU_LIBS)
+$(BUILD)/tests/gpu/%: $(BUILD)/tests/gpu/%.o $(GPU_ARCHIVES) $(CPU_LIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(GPU_ARCHIVES) $(CPU_LIBS) $(LIBS) $(GPU_LIBS)
 
-$(BUILD)/tests/gpu/%: $(BUILD)/tests/gpu/%.cu.o $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a
-	$(CC) $(CFLAGS) -o $@ $< $(GPU_ARCHIVES) $(BUILD)/libgm_reports.a $(LIBS) $(GPU_LIBS)
+$(BUILD)/tests/gpu/%: $(BUILD)/tests/gpu/%.cu.o $(GPU_ARCHIVES) $(CPU_LIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(GPU_ARCHIVES) $(CPU_LIBS) $(LIBS) $(GPU_LIBS)
 
-test: all $(TESTBIN)
+check-layers:
+	@sh tests/check-layers.sh
+
+test: check-layers all $(TESTBIN)
 	@sh tests/gpu/gpu-available.sh || true
 	GM_TEST_BIN=$(abspath $(BIN)) GM_SRCDIR=$(CURDIR) $(TESTBIN) --jobs 2
 

@@ -1,5 +1,5 @@
 /* inject.c — build/libgpumem-inject.so: profiles the kernel launches of an
- * unmodified CUDA program.  `gpumem-report -- PROGRAM` (reports/cmd_app.c)
+ * unmodified CUDA program.  `gpumem-report -- PROGRAM` (cli/cmd_app.c)
  * sets CUDA_INJECTION64_PATH and NVTX_INJECTION64_PATH to this library and
  * GPUMEM_REPORT_* to the options (inject.h); the CUDA driver calls
  * InitializeInjection at cuInit, NVTX calls InitializeInjectionNvtx2 at the
@@ -46,9 +46,9 @@
 #include "gmc_internal.h"
 #include "inject.h"
 
-#include "../reports/buf.h"
-#include "../reports/catalog.h"
-#include "../reports/results.h"
+#include "../core/buf.h"
+#include "../core/catalog.h"
+#include "../core/results.h"
 
 #define NVTX_NO_IMPL
 #include <nvtx3/nvToolsExt.h>

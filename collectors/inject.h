@@ -1,6 +1,6 @@
 /* inject.h — profiling someone else's program: the pieces of the injection
  * library (build/libgpumem-inject.so, collectors/inject.c) and of
- * `gpumem-report -- PROGRAM` (reports/cmd_app.c) that touch no GPU, so
+ * `gpumem-report -- PROGRAM` (cli/cmd_app.c) that touch no GPU, so
  * tests/test_inject.c runs them on CI.
  *
  * How the two sides talk (all through one private directory the CLI makes):
@@ -30,7 +30,7 @@
 #ifndef GM_INJECT_H
 #define GM_INJECT_H
 
-#include "../reports/results.h"
+#include "../core/results.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  * grouping launches into the report's runs.  No GPU, no CUDA call. */
 #include "inject.h"
 
-#include "../reports/buf.h"
-#include "../reports/catalog.h"
+#include "../core/buf.h"
+#include "../core/catalog.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -18,7 +18,7 @@
 #include "ref.h"
 
 extern "C" {
-#include "../reports/buf.h"
+#include "../core/buf.h"
 }
 
 #include <stdio.h>

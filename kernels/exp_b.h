@@ -13,7 +13,7 @@
 #include "suite.h"
 
 extern "C" {
-#include "../reports/buf.h"
+#include "../core/buf.h"
 }
 
 #include <stdio.h>

@@ -9,8 +9,8 @@
 #include "suite.h"
 
 extern "C" {
-#include "../reports/buf.h"
-#include "../reports/stats.h"
+#include "../core/buf.h"
+#include "../core/stats.h"
 }
 
 #include <limits.h>

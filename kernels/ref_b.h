@@ -17,7 +17,7 @@
 #ifndef GM_REF_B_H
 #define GM_REF_B_H
 
-#include "../reports/gm_error.h"
+#include "../core/gm_error.h"
 
 #include <stddef.h>
 #include <stdint.h>

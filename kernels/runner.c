@@ -1,8 +1,8 @@
 /* runner.c — runs the suite table into a results model; see runner.h. */
 #include "runner.h"
 
-#include "../reports/buf.h"
-#include "../reports/model.h"
+#include "../core/buf.h"
+#include "../core/model.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -285,7 +285,7 @@ static void S_set_check(gm_run *run, gm_check_status status, const char *reason)
     run->check.reason = gm_xstrdup(reason);
 }
 
-/* The model's prediction (reports/model.h) from the variant's address trace:
+/* The model's prediction (core/model.h) from the variant's address trace:
  * computed on the CPU from the case's parameters (and, for data-dependent
  * accesses, the inputs it regenerates), so it needs no GPU.  A trace that
  * fails leaves the prediction absent and says why in a note; the run itself

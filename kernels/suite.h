@@ -28,8 +28,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-#include "../reports/gm_error.h"
-#include "../reports/results.h"
+#include "../core/gm_error.h"
+#include "../core/results.h"
 #ifdef __cplusplus
 }
 #endif
@@ -78,7 +78,7 @@ typedef struct {
 /* ---- cases ---------------------------------------------------------------- */
 
 typedef struct gm_variant gm_variant;
-struct gm_trace;   /* reports/model.h */
+struct gm_trace;   /* core/model.h */
 
 typedef struct gm_case {
     const gm_variant *variant;
@@ -128,7 +128,7 @@ struct gm_variant {
     /* The launch runs a CPU version synchronously (e.g. the serial DP baseline):
      * timed with a host monotonic clock, validated, never profiled. */
     bool on_host;
-    /* Address trace for the model (reports/model.h); NULL until the variant has one. */
+    /* Address trace for the model (core/model.h); NULL until the variant has one. */
     gm_status (*trace)(const gm_case *c, struct gm_trace *t, gm_error *err);
     /* Fill c->launch, bytes_read, bytes_written, flops, kernel and note from
      * the case's parameters alone, with no CUDA call and no allocation, so

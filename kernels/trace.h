@@ -1,4 +1,4 @@
-/* trace.h — address traces of the suite's kernels for the model (reports/model.h).
+/* trace.h — address traces of the suite's kernels for the model (core/model.h).
  *
  * Each experiment has one trace function (kernels/trace_<experiment>.c, plain
  * C, no CUDA call) that replays its variants' memory instructions on the CPU:
@@ -56,7 +56,7 @@
 
 #include "suite.h"
 
-#include "../reports/model.h"
+#include "../core/model.h"
 
 #include <stdbool.h>
 #include <stdint.h>

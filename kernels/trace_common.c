@@ -3,7 +3,7 @@
  * loop iterations, sampling of blocks, the warp's-eye view of a launch. */
 #include "trace.h"
 
-#include "../reports/buf.h"
+#include "../core/buf.h"
 
 #include <stdlib.h>
 #include <string.h>

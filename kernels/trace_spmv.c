@@ -49,7 +49,7 @@
 #include "trace.h"
 #include "ref_b.h"
 
-#include "../reports/buf.h"
+#include "../core/buf.h"
 
 #include <math.h>
 #include <stdlib.h>

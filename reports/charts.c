@@ -6,9 +6,9 @@
 #define _GNU_SOURCE
 #include "charts.h"
 
-#include "catalog.h"
-#include "escape.h"
-#include "output.h"
+#include "../core/catalog.h"
+#include "../core/escape.h"
+#include "../core/output.h"
 
 #include <dirent.h>
 #include <errno.h>

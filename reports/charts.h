@@ -14,10 +14,10 @@
 #ifndef GM_CHARTS_H
 #define GM_CHARTS_H
 
-#include "buf.h"
-#include "fmt.h"
-#include "gm_error.h"
-#include "results.h"
+#include "../core/buf.h"
+#include "../core/fmt.h"
+#include "../core/gm_error.h"
+#include "../core/results.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,10 +6,10 @@
  */
 #include "diff.h"
 
-#include "buf.h"
-#include "escape.h"
+#include "../core/buf.h"
+#include "../core/escape.h"
 
-#include "output.h"
+#include "../core/output.h"
 
 #include <jansson.h>
 

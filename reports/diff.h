@@ -12,10 +12,10 @@
 #ifndef GM_DIFF_H
 #define GM_DIFF_H
 
-#include "buf.h"
-#include "catalog.h"
-#include "gm_error.h"
-#include "results.h"
+#include "../core/buf.h"
+#include "../core/catalog.h"
+#include "../core/gm_error.h"
+#include "../core/results.h"
 
 #include <stdbool.h>
 #include <stddef.h>

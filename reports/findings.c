@@ -7,10 +7,10 @@
  */
 #include "findings.h"
 
-#include "catalog.h"
+#include "../core/catalog.h"
 #include "charts.h"
-#include "escape.h"
-#include "fmt.h"
+#include "../core/escape.h"
+#include "../core/fmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -218,7 +218,7 @@ static void S_ways(gm_buf *b, double ways)
 }
 
 /* The constant-cache serialisation the model reports in a prediction note
- * (reports/model.c): "Constant memory (no metric above): N warp loads traced,
+ * (core/model.c): "Constant memory (no metric above): N warp loads traced,
  * D distinct addresses each on average; ...".  No hardware counter gives it.
  * Parsed by hand: strtod would follow the locale's decimal point. */
 static bool S_const_note(const gm_run *run, double *loads, double *distinct)

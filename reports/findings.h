@@ -34,10 +34,10 @@
 #ifndef GM_FINDINGS_H
 #define GM_FINDINGS_H
 
-#include "buf.h"
+#include "../core/buf.h"
 #include "charts.h"
-#include "gm_error.h"
-#include "results.h"
+#include "../core/gm_error.h"
+#include "../core/results.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -16,8 +16,8 @@
 
 #include "charts.h"
 #include "diff.h"
-#include "gm_error.h"
-#include "results.h"
+#include "../core/gm_error.h"
+#include "../core/results.h"
 
 #include <stdbool.h>
 

@@ -8,10 +8,10 @@
  */
 #include "render.h"
 
-#include "buf.h"
-#include "escape.h"
+#include "../core/buf.h"
+#include "../core/escape.h"
 
-#include "output.h"
+#include "../core/output.h"
 
 #include <dirent.h>
 #include <errno.h>

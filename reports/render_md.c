@@ -7,10 +7,10 @@
  */
 #include "render.h"
 
-#include "catalog.h"
-#include "escape.h"
+#include "../core/catalog.h"
+#include "../core/escape.h"
 #include "findings.h"
-#include "fmt.h"
+#include "../core/fmt.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
 #ifndef GM_TESTS_HELPERS_H
 #define GM_TESTS_HELPERS_H
 
-#include "../reports/results.h"
+#include "../core/results.h"
 
 #include <stdbool.h>
 #include <stddef.h>

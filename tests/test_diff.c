@@ -8,9 +8,9 @@
  * independent of this one; exact small cases are also checked against a
  * brute-force enumeration of every split of the pooled sample.
  */
-#include "../reports/catalog.h"
+#include "../core/catalog.h"
 #include "../reports/diff.h"
-#include "../reports/results.h"
+#include "../core/results.h"
 #include "helpers.h"
 
 #include <criterion/criterion.h>

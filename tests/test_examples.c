@@ -5,8 +5,8 @@
  * (a program profiled through the injection library) are real measurements;
  * rendering them must keep working, name every experiment, inline every chart
  * and reach for nothing outside the page. */
-#include "../reports/escape.h"
-#include "../reports/results.h"
+#include "../core/escape.h"
+#include "../core/results.h"
 #include "helpers.h"
 
 #include <criterion/criterion.h>

@@ -10,10 +10,10 @@
  */
 #include "../reports/findings.h"
 
-#include "../reports/buf.h"
-#include "../reports/catalog.h"
-#include "../reports/model.h"
-#include "../reports/results.h"
+#include "../core/buf.h"
+#include "../core/catalog.h"
+#include "../core/model.h"
+#include "../core/results.h"
 #include "helpers.h"
 
 #include <criterion/criterion.h>

@@ -2,7 +2,7 @@
  * binary with the test files; it holds no Test() of its own. */
 #include "helpers.h"
 
-#include "../reports/buf.h"
+#include "../core/buf.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>

@@ -11,9 +11,9 @@
  */
 #ifdef GM_HAVE_CUDA
 #include "../collectors/inject.h"
-#include "../reports/buf.h"
-#include "../reports/catalog.h"
-#include "../reports/results.h"
+#include "../core/buf.h"
+#include "../core/catalog.h"
+#include "../core/results.h"
 #include "helpers.h"
 
 #include <criterion/criterion.h>

@@ -1,8 +1,8 @@
 /* test_model.c — the address-trace model against the textbook answers
  * (docs/model.md) and against brute-force counts computed here independently. */
-#include "../reports/catalog.h"
-#include "../reports/model.h"
-#include "../reports/results.h"
+#include "../core/catalog.h"
+#include "../core/model.h"
+#include "../core/results.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

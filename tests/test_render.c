@@ -6,12 +6,12 @@
  * tests/golden/.  Regenerate the goldens with
  *   GM_UPDATE_GOLDEN=1 make test     (then review `git diff tests/golden`)
  */
-#include "../reports/catalog.h"
+#include "../core/catalog.h"
 #include "../reports/charts.h"
-#include "../reports/escape.h"
-#include "../reports/model.h"
+#include "../core/escape.h"
+#include "../core/model.h"
 #include "../reports/render.h"
-#include "../reports/results.h"
+#include "../core/results.h"
 #include "helpers.h"
 
 #include <cmark-gfm-core-extensions.h>

@@ -6,8 +6,8 @@
  * The binary is $GM_TEST_BIN (set by `make test`; default build/gpumem-report),
  * the source tree $GM_SRCDIR (default ".").
  */
-#include "../reports/buf.h"
-#include "../reports/results.h"
+#include "../core/buf.h"
+#include "../core/results.h"
 #include "helpers.h"
 
 #include <criterion/criterion.h>

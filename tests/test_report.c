@@ -3,17 +3,17 @@
  * changes since a baseline (`render --baseline`, the diff's section).
  *
  * Fixtures: tests/fixtures/handwritten-predicted.json (gen-fixtures.py: runs
- * with predictions shaped as reports/model.c makes them; the first tests below
+ * with predictions shaped as core/model.c makes them; the first tests below
  * hold the fixture to the model itself) and the diff pair diff-*.json.
  * $GM_SRCDIR (default ".") is the source tree, $GM_TEST_BIN the program.
  */
-#include "../reports/catalog.h"
+#include "../core/catalog.h"
 #include "../reports/charts.h"
 #include "../reports/diff.h"
 #include "../reports/findings.h"
-#include "../reports/model.h"
+#include "../core/model.h"
 #include "../reports/render.h"
-#include "../reports/results.h"
+#include "../core/results.h"
 #include "helpers.h"
 
 #include <criterion/criterion.h>

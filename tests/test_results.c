@@ -2,9 +2,9 @@
  *
  * Fixtures are found under $GM_SRCDIR/tests/fixtures (GM_SRCDIR is set by
  * `make test`; "." otherwise).  They are synthetic (see gen-fixtures.py). */
-#include "../reports/results.h"
+#include "../core/results.h"
 
-#include "../reports/buf.h"
+#include "../core/buf.h"
 #include "helpers.h"
 
 #include <criterion/criterion.h>
@@ -160,7 +160,7 @@ Test(results_read, small_fixture_content)
     free(path);
 }
 
-/* The fixtures' timing summaries are what reports/stats.c computes from their
+/* The fixtures' timing summaries are what core/stats.c computes from their
  * samples (the generator uses the same type-7 arithmetic). */
 static void check_summaries(const char *name)
 {

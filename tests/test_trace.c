@@ -11,7 +11,7 @@
 
 #include "../kernels/trace.h"
 #include "../kernels/ref_b.h"
-#include "../reports/catalog.h"
+#include "../core/catalog.h"
 
 #include <math.h>
 #include <stdarg.h>

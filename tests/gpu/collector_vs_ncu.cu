@@ -32,7 +32,7 @@
  */
 #include "../../collectors/gm_collector.h"
 extern "C" {
-#include "../../reports/catalog.h"
+#include "../../core/catalog.h"
 }
 
 #include <cuda_runtime.h>

@@ -8,7 +8,7 @@ b=${1:-build}
 cuda=${CUDA_HOME:-/usr/local/cuda}
 mkdir -p "$b/standalone" "$b/tests/gpu"
 cflags="-std=c11 -Wall -Wextra -pedantic -O2 -g -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DGM_HAVE_CUDA=1 -I$cuda/include"
-for f in collectors/*.c reports/catalog.c; do
+for f in collectors/*.c core/catalog.c; do
     cc $cflags -c "$f" -o "$b/standalone/$(basename "$f" .c).o"
 done
 "$cuda/bin/nvcc" -std=c++17 -arch=${CUDA_ARCH:-sm_90} -O3 -lineinfo -Xcompiler -Wall,-Wextra \

@@ -32,8 +32,8 @@
  * GMI_TEST_OUT (a directory to keep every output in; default a temporary one).
  * Exit 0 all passed, 1 a check failed, 2 cannot run here.
  */
-#include "../../reports/catalog.h"
-#include "../../reports/results.h"
+#include "../../core/catalog.h"
+#include "../../core/results.h"
 #include "ncu_tolerance.h"
 
 #include <math.h>

@@ -14,8 +14,8 @@
  * With neither --quick nor --full both size sets run (what `make test-gpu` does).
  */
 #include "../../kernels/runner.h"
-#include "../../reports/buf.h"
-#include "../../reports/results.h"
+#include "../../core/buf.h"
+#include "../../core/results.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 #include "profile.h"
 
-#include "../reports/buf.h"
+#include "../core/buf.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #define GM_PROFILE_H
 
 #include "../collectors/gm_collector.h"
-#include "suite.h"
+#include "../kernels/suite.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,7 +4,7 @@
 #ifndef GM_CLI_H
 #define GM_CLI_H
 
-#include "render.h"
+#include "../reports/render.h"
 
 #include <stdbool.h>
 

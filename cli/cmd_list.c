@@ -1,6 +1,6 @@
 /* gpumem-report list — the experiments, their variants and parameters (from the
  * suite table), and the metrics the report knows (from the catalog). */
-#include "catalog.h"
+#include "../core/catalog.h"
 #include "cli.h"
 
 #include <stdio.h>

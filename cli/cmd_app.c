@@ -13,9 +13,9 @@
  * profiled for a reason the output gives, 2 when it cannot run here (no such
  * program, no GPU, counters not permitted, the library was not loaded).
  */
-#include "buf.h"
+#include "../core/buf.h"
 #include "cli.h"
-#include "results.h"
+#include "../core/results.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -26,7 +26,7 @@
 #include "../collectors/gm_collector.h"
 #include "../collectors/inject.h"
 #include "gm_version.h"
-#include "render.h"
+#include "../reports/render.h"
 
 #include <dirent.h>
 #include <fcntl.h>

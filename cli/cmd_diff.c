@@ -8,8 +8,8 @@
  *      last case the diff is still written, saying why.
  */
 #include "cli.h"
-#include "diff.h"
-#include "output.h"
+#include "../reports/diff.h"
+#include "../core/output.h"
 
 #include <errno.h>
 #include <fcntl.h>

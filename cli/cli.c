@@ -1,6 +1,6 @@
 #include "cli.h"
 
-#include "buf.h"
+#include "../core/buf.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -10,10 +10,10 @@
  * the suite.  Exit codes: 0 done; 1 a variant failed validation or the run
  * broke; 2 cannot run here (bad arguments, no GPU, no counter permission).
  */
-#include "buf.h"
-#include "catalog.h"
+#include "../core/buf.h"
+#include "../core/catalog.h"
 #include "cli.h"
-#include "results.h"
+#include "../core/results.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -24,11 +24,11 @@
 
 #ifdef GM_HAVE_CUDA
 #include "../collectors/gm_collector.h"
-#include "../kernels/profile.h"
+#include "profile.h"
 #include "../kernels/runner.h"
-#include "diff.h"
+#include "../reports/diff.h"
 #include "gm_version.h"
-#include "render.h"
+#include "../reports/render.h"
 #endif
 
 /* Cases longer than this are timed and validated but not profiled by default:

@@ -10,7 +10,7 @@
  * Only this file and the gm_cmd_* functions print or choose exit codes.
  */
 #include "cli.h"
-#include "results.h"
+#include "../core/results.h"
 
 #include <stdio.h>
 #include <string.h>

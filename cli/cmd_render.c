@@ -6,9 +6,9 @@
  * (a baseline too), or no gnuplot (nothing written).
  */
 #include "cli.h"
-#include "diff.h"
-#include "render.h"
-#include "results.h"
+#include "../reports/diff.h"
+#include "../reports/render.h"
+#include "../core/results.h"
 
 #include <stdio.h>
 #include <stdlib.h>

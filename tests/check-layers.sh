@@ -1,0 +1,45 @@
+#!/bin/sh
+# check-layers: fail when a source file includes across the layers of
+# docs/architecture.md.
+#   core/                         includes only core/ (and the C library)
+#   kernels/, collectors/         include core/ and their own folder
+#   reports/                      includes core/ and reports/
+#   cli/                          includes anything
+# core/ and reports/ never include the CUDA toolkit (cuda*.h, cupti*.h, nvperf*.h).
+# Run from the repository root; prints each offence as file:line and exits 1.
+bad=0
+for f in $(find core kernels collectors reports -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' | sort); do
+    dir=${f%%/*}
+    case $dir in
+        core) allowed="core" ;;
+        kernels) allowed="core kernels" ;;
+        collectors) allowed="core collectors" ;;
+        reports) allowed="core reports" ;;
+    esac
+    # quoted includes, resolved against the including file's folder
+    grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" | while IFS= read -r hit; do
+        line=${hit%%:*}
+        inc=$(printf '%s\n' "$hit" | sed 's/^[^"]*"\([^"]*\)".*/\1/')
+        target=$(realpath -m --relative-to=. "$(dirname "$f")/$inc")
+        top=${target%%/*}
+        [ "$target" = "$top" ] && top=.
+        ok=0
+        for a in $allowed; do [ "$top" = "$a" ] && ok=1; done
+        if [ $ok = 0 ]; then
+            echo "$f:$line: includes $inc ($target): $dir/ may include only: $allowed"
+            echo x >> "${TMPDIR:-/tmp}/gm-layers.$$"
+        fi
+    done
+    case $dir in core|reports)
+        if grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(cuda|cupti|nvperf|nvToolsExt|nvtx)' "$f"; then
+            echo "$f: $dir/ must build without the CUDA toolkit"
+            echo x >> "${TMPDIR:-/tmp}/gm-layers.$$"
+        fi ;;
+    esac
+done
+if [ -e "${TMPDIR:-/tmp}/gm-layers.$$" ]; then
+    rm -f "${TMPDIR:-/tmp}/gm-layers.$$"
+    echo "check-layers: includes cross the layers (docs/architecture.md)"
+    exit 1
+fi
+echo "check-layers: core <- kernels, collectors, reports <- cli: no include crosses a layer"
