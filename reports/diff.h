@@ -4,7 +4,7 @@
  *
  *   gm_diff_compute()    pairs runs, applies thresholds and the noise test
  *   gm_diff_to_markdown() / gm_diff_to_html() / gm_diff_to_json()
- *                        pure renderers: same diff in, same bytes out
+ *                        pure renderers (diff_render.c): same diff in, same bytes out
  *
  * The policy (directions, default thresholds, the statistics, exit codes) is
  * documented for users in docs/diff.md; the comments here give the reasons.
@@ -256,7 +256,15 @@ bool gm_diff_has_regression(const gm_diff *d);
  * counts, in severity order.  Caller frees. */
 char *gm_diff_verdict(const gm_diff *d);
 
-/* ---- rendering ----------------------------------------------------------- */
+/* "n=1048576, stride=2": a run's parameters sorted by name, appended to b
+ * raw (escape before use). */
+void gm_diff_params_text(gm_buf *b, const gm_run *run);
+
+/* The unit a difference is given in: "pp" (percentage points) for "%", the
+ * unit itself otherwise. */
+const char *gm_diff_unit_short(const char *unit);
+
+/* ---- rendering (diff_render.c) ------------------------------------------- */
 
 typedef struct {
     const char *base_name;     /* file names shown in the header (may be NULL) */

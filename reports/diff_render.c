@@ -1,0 +1,717 @@
+/* diff_render.c — the diff for readers and machines: Markdown (a pull-request
+ * comment, or a section of the report), HTML (the same Markdown through
+ * cmark-gfm, with a chart of the largest changes) and JSON.  Pure functions
+ * of a computed gm_diff (diff.c): same diff in, same bytes out.
+ */
+#include "diff.h"
+
+#include "../core/buf.h"
+#include "../core/escape.h"
+#include "../core/output.h"
+
+#include <jansson.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+static const char *S_unit_suffix(const char *unit)
+{
+    return unit ? unit : "";
+}
+
+static void S_num(gm_buf *b, const gm_value *v, const char *unit)
+{
+    if (!gm_value_present(v)) {
+        gm_buf_puts(b, "—");
+        return;
+    }
+    if (v->kind == GM_V_INT)
+        gm_buf_printf(b, "%lld", v->i);
+    else
+        gm_buf_printf(b, "%.6g", v->r);
+    const char *u = S_unit_suffix(unit);
+    if (*u) {
+        gm_buf_putc(b, ' ');
+        gm_esc_md(b, u);
+    }
+}
+
+static void S_check_cell(gm_buf *b, const gm_run *r)
+{
+    if (!r)
+        gm_buf_puts(b, "—");
+    else
+        gm_buf_puts(b, gm_check_status_name(r->check.status));
+}
+
+static void S_value_cell(gm_buf *b, const gm_diff_row *r, bool head)
+{
+    const gm_value *v = head ? &r->vhead : &r->vbase;
+    const gm_run *run = head ? r->head : r->base;
+    if (!r->metric) {
+        /* A whole-run row: the check, and the median time when there is one. */
+        S_check_cell(b, run);
+        if (gm_value_present(v)) {
+            gm_buf_puts(b, ", ");
+            S_num(b, v, r->unit);
+        }
+        return;
+    }
+    S_num(b, v, r->unit);
+    if (strcmp(r->metric, GM_DIFF_TIME) == 0) {
+        if (run && run->timing.present && run->timing.n)
+            gm_buf_printf(b, " (n=%zu)", run->timing.n);
+    }
+}
+
+static void S_delta_cell(gm_buf *b, const gm_diff_row *r)
+{
+    if (!r->metric || isnan(r->delta)) {
+        gm_buf_puts(b, "—");
+        return;
+    }
+    const char *u = gm_diff_unit_short(r->unit);
+    if (r->vbase.kind == GM_V_INT && r->vhead.kind == GM_V_INT)
+        gm_buf_printf(b, "%+lld", r->vhead.i - r->vbase.i);
+    else
+        gm_buf_printf(b, "%+.4g", r->delta);
+    if (u && *u) {
+        gm_buf_putc(b, ' ');
+        gm_esc_md(b, u);
+    }
+    bool pct = isfinite(r->ratio) && r->delta != 0.0 && !(r->unit && strcmp(r->unit, "%") == 0);
+    bool per = isfinite(r->per_inst) && r->delta != 0.0;
+    if (pct || per) {
+        gm_buf_puts(b, " (");
+        if (pct)
+            gm_buf_printf(b, "%+.3g %%", (r->ratio - 1.0) * 100.0);
+        if (per)
+            gm_buf_printf(b, "%s%+.3g/inst", pct ? ", " : "", r->per_inst);
+        gm_buf_putc(b, ')');
+    }
+    if (r->test.method != GM_MWU_NONE)
+        gm_buf_printf(b, ", p=%.2g", r->test.p);
+}
+
+static void S_ratio_cell(gm_buf *b, const gm_diff_row *r)
+{
+    if (!r->metric || !isfinite(r->ratio))
+        gm_buf_puts(b, "—");
+    else
+        gm_buf_printf(b, "%.3f×", r->ratio);
+}
+
+static void S_metric_cell(gm_buf *b, const gm_diff_row *r)
+{
+    if (!r->metric)
+        gm_buf_puts(b, r->status == GM_DIFF_FAILED ? "validation" : "(run)");
+    else if (strcmp(r->metric, GM_DIFF_TIME) == 0)
+        gm_buf_puts(b, "time (median)");
+    else if (r->info)
+        gm_esc_md(b, r->info->label);
+    else
+        gm_esc_md_code(b, r->metric);
+}
+
+static const gm_run *S_row_run(const gm_diff_row *r)
+{
+    return r->head ? r->head : r->base;
+}
+
+static void S_variant_cell(gm_buf *b, const gm_run *run)
+{
+    gm_esc_md_code(b, run->variant ? run->variant : "");
+    if (run->n_params) {
+        gm_buf pb = GM_BUF_INIT;
+        gm_diff_params_text(&pb, run);
+        gm_buf_putc(b, ' ');
+        gm_esc_md_code(b, pb.data);
+        gm_buf_free(&pb);
+    }
+}
+
+static bool S_shown(const gm_diff_row *r, const gm_diff_render *ro)
+{
+    return !(ro->only_changed && (r->status == GM_DIFF_UNCHANGED || r->status == GM_DIFF_NOISE));
+}
+
+static void S_commit_cell(gm_buf *b, const gm_results *r)
+{
+    if (r->commit && *r->commit) {
+        char shortid[13];
+        snprintf(shortid, sizeof shortid, "%s", r->commit);
+        gm_esc_md_code(b, shortid);
+    } else {
+        gm_buf_puts(b, "unknown");
+    }
+    gm_buf_puts(b, r->dirty == 1 ? " **(dirty)**" : r->dirty == 0 ? " (clean)" : " (dirty: unknown)");
+}
+
+static void S_device_cell(gm_buf *b, const gm_results *r)
+{
+    gm_esc_md(b, r->device.name ? r->device.name : "unknown GPU");
+    gm_buf_printf(b, " (sm\\_%d%d, %d SMs)", r->device.cc_major, r->device.cc_minor,
+                  r->device.sm_count);
+}
+
+static void S_sw_cell(gm_buf *b, const gm_results *r)
+{
+    gm_esc_md(b, r->device.driver_version ? r->device.driver_version : "unknown");
+    gm_buf_printf(b, " / %d / %d / %lld", r->device.cuda_driver_api, r->device.cuda_runtime,
+                  r->device.cupti_api);
+}
+
+static void S_collection_cell(gm_buf *b, const gm_results *r)
+{
+    const gm_collection *c = &r->collection;
+    gm_buf_puts(b, "sizes ");
+    gm_esc_md(b, c->size_set ? c->size_set : "unknown");
+    gm_buf_printf(b, ", L2 flush %s, clocks ", c->cache_flush ? "on" : "off");
+    gm_esc_md(b, c->clock_control ? c->clock_control : "unknown");
+    gm_buf_printf(b, ", %zu metrics, %d timed repetitions", c->n_metrics, c->timing_repetitions);
+}
+
+static void S_header_row(gm_buf *b, const char *label, const gm_diff *d,
+                         void (*cell)(gm_buf *, const gm_results *))
+{
+    gm_buf_printf(b, "| %s | ", label);
+    cell(b, d->base);
+    gm_buf_puts(b, " | ");
+    cell(b, d->head);
+    gm_buf_puts(b, " |\n");
+}
+
+/* "not judged (collected differently); 2 regressions, ..." */
+static void S_md_verdict(gm_buf *b, const gm_diff *d)
+{
+    char *v = gm_diff_verdict(d);
+    if (!d->comparable && !d->forced)
+        gm_buf_puts(b, "not judged (collected differently); ");
+    gm_buf_puts(b, v);
+    free(v);
+}
+
+/* Verdict, header table, banner and notes. */
+static void S_md_head(gm_buf *b, const gm_diff *d, const gm_diff_render *ro, bool verdict)
+{
+    if (verdict) {
+        gm_buf_puts(b, "### gpumem-report diff: ");
+        S_md_verdict(b, d);
+        gm_buf_puts(b, "\n\n");
+    }
+
+    gm_buf_puts(b, "| | Base | Head |\n|---|---|---|\n");
+    S_header_row(b, "Commit", d, S_commit_cell);
+    gm_buf_puts(b, "| File | ");
+    gm_esc_md_code(b, ro->base_name ? ro->base_name : "base");
+    gm_buf_puts(b, " | ");
+    gm_esc_md_code(b, ro->head_name ? ro->head_name : "head");
+    gm_buf_puts(b, " |\n");
+    S_header_row(b, "GPU", d, S_device_cell);
+    S_header_row(b, "Driver / CUDA driver API / runtime / CUPTI", d, S_sw_cell);
+    S_header_row(b, "Collection", d, S_collection_cell);
+    gm_buf_printf(b, "| Runs | %zu | %zu |\n\n", d->base->n_runs, d->head->n_runs);
+
+    if (!d->comparable) {
+        if (d->forced)
+            gm_buf_puts(b, "> **Collected differently, compared anyway (`--force`):**\n");
+        else
+            gm_buf_puts(b, ro->in_report
+                               ? "> **Incomparable: base and head were collected differently.** "
+                                 "Rows that would be judged are marked incomparable; "
+                                 "`gpumem-report diff --force` judges them anyway.\n"
+                               : "> **Incomparable: base and head were collected differently.** "
+                                 "Rows that would be judged are marked incomparable; "
+                                 "`--force` judges them anyway.\n");
+        for (size_t i = 0; i < d->n_reasons; i++) {
+            gm_buf_puts(b, "> - ");
+            gm_esc_md(b, d->reasons[i]);
+            gm_buf_putc(b, '\n');
+        }
+        gm_buf_putc(b, '\n');
+    }
+    if (d->n_notes) {
+        gm_buf_puts(b, "Notes (these do not prevent comparison):\n\n");
+        for (size_t i = 0; i < d->n_notes; i++) {
+            gm_buf_puts(b, "- ");
+            gm_esc_md(b, d->notes[i]);
+            gm_buf_putc(b, '\n');
+        }
+        gm_buf_putc(b, '\n');
+    }
+}
+
+/* "Thresholds set on the command line: time 3 %, DRAM read exact." — the
+ * metrics whose rows used a threshold other than the default, once each. */
+static void S_md_overrides(gm_buf *b, const gm_diff *d)
+{
+    const char **seen = gm_xcalloc(d->n_rows ? d->n_rows : 1, sizeof *seen);
+    size_t n = 0;
+    for (size_t i = 0; i < d->n_rows; i++) {
+        const gm_diff_row *r = &d->rows[i];
+        if (!r->metric)
+            continue;
+        gm_threshold def = gm_diff_default_threshold(r->metric);
+        if (gm_threshold_equal(&def, &r->thr))
+            continue;
+        bool dup = false;
+        for (size_t k = 0; k < n && !dup; k++)
+            dup = strcmp(seen[k], r->metric) == 0;
+        if (dup)
+            continue;
+        seen[n++] = r->metric;
+        char t[64];
+        gm_threshold_format(&r->thr, r->unit, t, sizeof t);
+        gm_buf_puts(b, n == 1 ? "Thresholds set on the command line: " : ", ");
+        if (r->info)
+            gm_esc_md(b, r->info->label);
+        else
+            gm_esc_md_code(b, r->metric);
+        gm_buf_putc(b, ' ');
+        gm_esc_md(b, t);
+    }
+    if (n)
+        gm_buf_puts(b, ".\n\n");
+    free(seen);
+}
+
+/* The table and the legend. */
+static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
+{
+    size_t shown = 0, hidden = 0, cut = 0;
+    for (size_t i = 0; i < d->n_rows; i++) {
+        const gm_diff_row *r = &d->rows[i];
+        if (!S_shown(r, ro)) {
+            hidden++;
+            continue;
+        }
+        if (ro->max_rows && shown == ro->max_rows) {
+            cut++;
+            continue;
+        }
+        if (shown++ == 0)
+            gm_buf_puts(b, "| Change | Experiment | Variant | Metric | Base | Head | Δ | Ratio |\n"
+                           "|---|---|---|---|--:|--:|--:|--:|\n");
+        const gm_run *run = S_row_run(r);
+        gm_buf_puts(b, "| ");
+        bool bold = r->status == GM_DIFF_REGRESSED || r->status == GM_DIFF_FAILED;
+        gm_buf_printf(b, bold ? "**%s**" : "%s", gm_diff_status_name(r->status));
+        if (r->note[0]) {
+            gm_buf_puts(b, ": ");
+            gm_esc_md(b, r->note);
+        }
+        gm_buf_puts(b, " | ");
+        gm_esc_md_code(b, run->experiment ? run->experiment : "");
+        gm_buf_puts(b, " | ");
+        S_variant_cell(b, run);
+        gm_buf_puts(b, " | ");
+        S_metric_cell(b, r);
+        gm_buf_puts(b, " | ");
+        S_value_cell(b, r, false);
+        gm_buf_puts(b, " | ");
+        S_value_cell(b, r, true);
+        gm_buf_puts(b, " | ");
+        S_delta_cell(b, r);
+        gm_buf_puts(b, " | ");
+        S_ratio_cell(b, r);
+        gm_buf_puts(b, " |\n");
+    }
+    if (shown == 0)
+        gm_buf_puts(b, "No rows to show.\n");
+    gm_buf_putc(b, '\n');
+    if (hidden && ro->in_report)
+        gm_buf_printf(b, "%zu unchanged or within-noise rows not shown (`gpumem-report diff` "
+                         "lists them all).\n\n", hidden);
+    else if (hidden)
+        gm_buf_printf(b, "%zu unchanged or within-noise rows not shown (`--only-changed`).\n\n",
+                      hidden);
+    if (cut)
+        gm_buf_printf(b, "%zu more rows not shown (`--max-rows %zu`); the JSON output has them "
+                         "all.\n\n", cut, ro->max_rows);
+
+    gm_buf_printf(b,
+        "How rows are judged: *time* is the median of the event-timed repetitions; it counts as "
+        "changed when the medians differ by more than the threshold **and** a two-sided "
+        "Mann–Whitney U test on the two sample sets gives p \\< %g (exact distribution when there "
+        "are no ties and both sets have fewer than 50 samples, else the normal approximation "
+        "with tie and continuity corrections); otherwise the row is *within noise*. Counters "
+        "have one value per run and no test: their threshold decides, and where it has a floor "
+        "the change must be beyond both. Default thresholds: time %g %%; counts that "
+        "are identical run to run (global sectors, requests, instructions, shared "
+        "instructions, and the sectors/request and efficiency made from them) exact; shared "
+        "bank conflicts and wavefronts %g %% and %g per shared instruction (Δ/inst); DRAM "
+        "bytes %g %% and %g MiB; DRAM bytes/second %g %% and %g GB/s; L2 hit rate %g "
+        "percentage points; other percentages %g points; profiler duration %g %%; unknown "
+        "metrics %g %%, direction none (*changed*).\n",
+        d->alpha, GM_DIFF_TIME_REL * 100, GM_DIFF_SHARED_REL * 100, GM_DIFF_SHARED_PER_INST,
+        GM_DIFF_DRAM_BYTES_REL * 100, GM_DIFF_DRAM_BYTES_FLOOR / (1024.0 * 1024.0),
+        GM_DIFF_DRAM_RATE_REL * 100, GM_DIFF_DRAM_RATE_FLOOR / 1e9, GM_DIFF_L2_HIT_POINTS,
+        GM_DIFF_PCT_POINTS, GM_DIFF_DURATION_REL * 100, GM_DIFF_UNKNOWN_REL * 100);
+    gm_buf_putc(b, '\n');
+    S_md_overrides(b, d);
+}
+
+char *gm_diff_to_markdown(const gm_diff *d, const gm_diff_render *ro)
+{
+    gm_diff_render none = {NULL, NULL, false, 0, false};
+    if (!ro)
+        ro = &none;
+    gm_buf b = GM_BUF_INIT;
+    S_md_head(&b, d, ro, true);
+    S_md_body(&b, d, ro);
+    return gm_buf_detach(&b);
+}
+
+void gm_diff_md_section(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
+{
+    gm_diff_render r = {NULL, NULL, true, 0, true};
+    if (ro) {
+        r = *ro;
+        r.only_changed = true;
+        r.in_report = true;
+    }
+    const gm_results *base = d->base;
+    gm_buf_puts(b, "## Changes since ");
+    if (base->commit && *base->commit) {
+        char shortid[13];
+        snprintf(shortid, sizeof shortid, "%s", base->commit);
+        gm_esc_md_code(b, shortid);
+        if (base->dirty == 1)
+            gm_buf_puts(b, " with uncommitted changes");
+    } else {
+        gm_esc_md_code(b, r.base_name ? r.base_name : "the baseline");
+    }
+    gm_buf_puts(b, "\n\nThese results against the baseline ");
+    gm_esc_md_code(b, r.base_name ? r.base_name : "base");
+    gm_buf_puts(b, ", run by run as `gpumem-report diff` compares them (the same pairing, "
+                   "thresholds and noise test): **");
+    S_md_verdict(b, d);
+    gm_buf_puts(b, "**.\n\n");
+    S_md_head(b, d, &r, false);
+    S_md_body(b, d, &r);
+}
+
+/* ======================================================================== */
+/* HTML                                                                     */
+/* ======================================================================== */
+
+/* Cut a label to at most max bytes at a UTF-8 character boundary, adding "…". */
+static void S_label_cut(gm_buf *out, const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n <= max) {
+        gm_esc_html(out, s);
+        return;
+    }
+    while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+        max--;
+    char *t = gm_xmalloc(max + 1);
+    memcpy(t, s, max);
+    t[max] = '\0';
+    gm_esc_html(out, t);
+    gm_buf_puts(out, "…");
+    free(t);
+}
+
+static int S_mag_cmp(const void *a, const void *b)
+{
+    const gm_diff_row *x = *(const gm_diff_row *const *)a, *y = *(const gm_diff_row *const *)b;
+    double mx = fabs(log2(x->ratio)), my = fabs(log2(y->ratio));
+    if (mx != my)
+        return mx < my ? 1 : -1;
+    return (x->order > y->order) - (x->order < y->order);
+}
+
+/* Horizontal bars on a log2 axis centred on ratio 1: a halving and a doubling
+ * are the same length.  The axis reaches L = the largest |log2 ratio| shown,
+ * rounded up to a power of two (at least 1/16, i.e. x1.044), so small timing
+ * changes are not flattened to nothing when nothing larger is shown. */
+static void S_svg_chart(gm_buf *b, const gm_diff *d)
+{
+    enum { MAXBARS = 15 };
+    const gm_diff_row **sel = gm_xcalloc(d->n_rows ? d->n_rows : 1, sizeof *sel);
+    size_t n = 0;
+    for (size_t i = 0; i < d->n_rows; i++) {
+        const gm_diff_row *r = &d->rows[i];
+        bool kind = r->status == GM_DIFF_REGRESSED || r->status == GM_DIFF_IMPROVED ||
+                    r->status == GM_DIFF_CHANGED || r->status == GM_DIFF_NOISE;
+        if (kind && r->metric && isfinite(r->ratio) && r->ratio > 0.0 && r->ratio != 1.0)
+            sel[n++] = r;
+    }
+    qsort(sel, n, sizeof *sel, S_mag_cmp);
+    if (n > MAXBARS)
+        n = MAXBARS;
+    if (n == 0) {
+        gm_buf_puts(b, "<p class=\"nochart\">No changes beyond a threshold to chart.</p>\n");
+        free(sel);
+        return;
+    }
+    double lmax = 0.0;
+    for (size_t i = 0; i < n; i++)
+        lmax = fmax(lmax, fabs(log2(sel[i]->ratio)));
+    double L = 1.0 / 16.0;
+    while (L < lmax)
+        L *= 2.0;
+
+    /* Room for the value text on both sides of the plot (a bar may reach either end). */
+    const double W = 900, label_w = 360, top = 34, bar_h = 18, gap = 6;
+    const double x0 = label_w + 64, plot_w = W - x0 - 64, xc = x0 + plot_w / 2;
+    const double H = top + (double)n * (bar_h + gap) + 30;
+    gm_buf_printf(b, "<figure class=\"chart\"><svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
+                     "height=\"%.0f\" role=\"img\" aria-labelledby=\"diffchart-title\">\n",
+                  W, H, W, H);
+    gm_buf_puts(b, "<title id=\"diffchart-title\">Largest changes, head over base "
+                   "(log scale)</title>\n");
+    gm_buf_puts(b, "<style>text{font:12px sans-serif;fill:#222}.tick{fill:#666}</style>\n");
+    /* Grid lines at ratios 2^-L, 2^(-L/2), 1, 2^(L/2), 2^L. */
+    for (int t = -2; t <= 2; t++) {
+        double lg = L * t / 2.0, x = xc + lg / L * (plot_w / 2);
+        gm_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+                      x, top - 6, x, H - 24, t == 0 ? "#444" : "#ddd");
+        gm_buf_printf(b, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+                         "×%.3g</text>\n", x, top - 12, exp2(lg));
+    }
+    for (size_t i = 0; i < n; i++) {
+        const gm_diff_row *r = sel[i];
+        const gm_run *run = S_row_run(r);
+        double y = top + (double)i * (bar_h + gap);
+        double lg = log2(r->ratio), w = fabs(lg) / L * (plot_w / 2);
+        double x = lg < 0 ? xc - w : xc;
+        const char *fill = r->status == GM_DIFF_REGRESSED ? "#c62828" :
+                           r->status == GM_DIFF_IMPROVED ? "#2e7d32" :
+                           r->status == GM_DIFF_CHANGED ? "#5c6bc0" : "#9e9e9e";
+        gm_buf label = GM_BUF_INIT;
+        gm_buf_printf(&label, "%s/%s ", run->experiment ? run->experiment : "",
+                      run->variant ? run->variant : "");
+        gm_diff_params_text(&label, run);
+        gm_buf_printf(&label, " %s", r->info ? r->info->label : r->metric);
+        gm_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", label_w,
+                      y + bar_h - 5);
+        S_label_cut(b, label.data, 60);
+        gm_buf_puts(b, "</text>\n");
+        gm_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                         "fill=\"%s\"><title>", x, y, fmax(w, 1.0), bar_h, fill);
+        gm_esc_html(b, label.data);
+        gm_buf_printf(b, ": %s, ×%.4g</title></rect>\n", gm_diff_status_name(r->status),
+                      r->ratio);
+        double tx = lg < 0 ? x - 4 : x + fmax(w, 1.0) + 4;
+        gm_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">×%.3g</text>\n", tx,
+                      y + bar_h - 5, lg < 0 ? "end" : "start", r->ratio);
+        gm_buf_free(&label);
+    }
+    gm_buf_printf(b, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+                     "head / base, log scale (colour gives the verdict)</text>\n",
+                  xc, H - 8);
+    gm_buf_puts(b, "</svg><figcaption>The largest changes (up to 15), as head / base on a "
+                   "log scale; red regressed, green improved, blue changed (no better "
+                   "direction), grey within noise. Changes to or from zero are in the table "
+                   "only.</figcaption></figure>\n");
+    free(sel);
+}
+
+static const char S_css[] =
+    "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1b1b1b;"
+    "background:#fff;margin:0}\n"
+    "main{max-width:1200px;margin:0 auto;padding:1.5rem}\n"
+    "h3{font-size:1.3rem}\n"
+    "table{border-collapse:collapse;margin:1rem 0;font-size:13px}\n"
+    "th,td{border:1px solid #d0d7de;padding:.3rem .5rem;vertical-align:top}\n"
+    "th{background:#f6f8fa}\n"
+    "tr:nth-child(even) td{background:#fafbfc}\n"
+    "code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;background:#f3f3f3;"
+    "padding:0 .2rem;border-radius:3px}\n"
+    "blockquote{border-left:4px solid #c62828;margin:1rem 0;padding:.2rem 1rem;background:#fff5f5}\n"
+    "figure.chart{margin:1rem 0;overflow-x:auto}\n"
+    "figcaption{font-size:13px;color:#555}\n";
+
+char *gm_diff_to_html(const gm_diff *d, const gm_diff_render *ro, gm_error *err)
+{
+    gm_diff_render none = {NULL, NULL, false, 0, false};
+    if (!ro)
+        ro = &none;
+    gm_buf md_head = GM_BUF_INIT, md_body = GM_BUF_INIT;
+    S_md_head(&md_head, d, ro, true);
+    S_md_body(&md_body, d, ro);
+    char *h1 = NULL, *h2 = NULL;
+    if (gm_markdown_to_html(md_head.data, &h1, err) == GM_OK)
+        gm_markdown_to_html(md_body.data, &h2, err);
+    gm_buf_free(&md_head);
+    gm_buf_free(&md_body);
+    if (!h1 || !h2) {
+        free(h1);
+        free(h2);
+        return NULL;
+    }
+    char *v = gm_diff_verdict(d);
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                    "<title>gpumem-report diff: ");
+    gm_esc_html(&b, v);
+    gm_buf_puts(&b, "</title>\n<style>\n");
+    gm_buf_puts(&b, S_css);
+    gm_buf_puts(&b, "</style>\n</head>\n<body>\n<main>\n");
+    gm_buf_puts(&b, h1);
+    S_svg_chart(&b, d);
+    gm_buf_puts(&b, h2);
+    gm_buf_puts(&b, "</main>\n</body>\n</html>\n");
+    free(v);
+    free(h1);
+    free(h2);
+    return gm_buf_detach(&b);
+}
+
+/* ======================================================================== */
+/* JSON                                                                     */
+/* ======================================================================== */
+
+static json_t *S_jstr(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+static json_t *S_jnum(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *S_jvalue(const gm_value *v)
+{
+    switch (v->kind) {
+    case GM_V_INT: return json_integer(v->i);
+    case GM_V_REAL: return S_jnum(v->r);
+    case GM_V_STR: return S_jstr(v->s);
+    case GM_V_ABSENT: break;
+    }
+    return json_null();
+}
+
+static const char *S_dir_name(gm_direction d)
+{
+    return d == GM_BETTER_LOWER ? "lower" : d == GM_BETTER_HIGHER ? "higher" : "neither";
+}
+
+static const char *S_thr_kind_name(gm_thr_kind k)
+{
+    return k == GM_THR_EXACT ? "exact" : k == GM_THR_RELATIVE ? "relative" : "absolute";
+}
+
+static json_t *S_jside(const gm_results *r, const char *name)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "file", S_jstr(name));
+    json_object_set_new(o, "commit", S_jstr(r->commit));
+    json_object_set_new(o, "dirty", r->dirty < 0 ? json_null() : json_boolean(r->dirty == 1));
+    json_object_set_new(o, "origin", S_jstr(r->origin));
+    json_object_set_new(o, "gpu", S_jstr(r->device.name));
+    json_object_set_new(o, "driver_version", S_jstr(r->device.driver_version));
+    json_object_set_new(o, "cuda_driver_api", json_integer(r->device.cuda_driver_api));
+    json_object_set_new(o, "cuda_runtime", json_integer(r->device.cuda_runtime));
+    json_object_set_new(o, "cupti_api", json_integer(r->device.cupti_api));
+    json_object_set_new(o, "runs", json_integer((json_int_t)r->n_runs));
+    return o;
+}
+
+static json_t *S_jrow(const gm_diff_row *r)
+{
+    const gm_run *run = S_row_run(r);
+    json_t *o = json_object();
+    json_object_set_new(o, "status", json_string(gm_diff_status_name(r->status)));
+    json_object_set_new(o, "experiment", S_jstr(run->experiment));
+    json_object_set_new(o, "variant", S_jstr(run->variant));
+    json_t *params = json_object();
+    for (size_t i = 0; i < run->n_params; i++)
+        if (run->params[i].name)
+            json_object_set_new(params, run->params[i].name, S_jvalue(&run->params[i].value));
+    json_object_set_new(o, "params", params);
+    json_object_set_new(o, "metric", S_jstr(r->metric));
+    if (r->metric) {
+        json_object_set_new(o, "label", S_jstr(r->info ? r->info->label : r->metric));
+        json_object_set_new(o, "unit", S_jstr(r->unit));
+        json_object_set_new(o, "better", json_string(S_dir_name(r->better)));
+        json_t *t = json_object();
+        json_object_set_new(t, "kind", json_string(S_thr_kind_name(r->thr.kind)));
+        json_object_set_new(t, "value", r->thr.kind == GM_THR_EXACT ? json_null()
+                                                                    : json_real(r->thr.value));
+        if (r->thr.floor_kind == GM_FLOOR_NONE) {
+            json_object_set_new(t, "floor", json_null());
+        } else {
+            json_t *f = json_object();
+            json_object_set_new(f, "kind", json_string(r->thr.floor_kind == GM_FLOOR_PER_INST
+                                                           ? "per_instruction" : "absolute"));
+            json_object_set_new(f, "value", json_real(r->thr.floor));
+            json_object_set_new(f, "applied", S_jnum(r->floor));
+            json_object_set_new(t, "floor", f);
+        }
+        json_object_set_new(o, "threshold", t);
+    }
+    json_object_set_new(o, "base", S_jvalue(&r->vbase));
+    json_object_set_new(o, "head", S_jvalue(&r->vhead));
+    json_object_set_new(o, "delta", S_jnum(r->delta));
+    json_object_set_new(o, "ratio", S_jnum(r->ratio));
+    if (r->thr.floor_kind == GM_FLOOR_PER_INST)
+        json_object_set_new(o, "delta_per_instruction", S_jnum(r->per_inst));
+    if (r->metric && strcmp(r->metric, GM_DIFF_TIME) == 0) {
+        json_t *t = json_object();
+        json_object_set_new(t, "method", json_string(gm_mwu_method_name(r->test.method)));
+        json_object_set_new(t, "n_base", json_integer((json_int_t)r->test.n1));
+        json_object_set_new(t, "n_head", json_integer((json_int_t)r->test.n2));
+        json_object_set_new(t, "u", S_jnum(r->test.u));
+        json_object_set_new(t, "z", S_jnum(r->test.z));
+        json_object_set_new(t, "p", S_jnum(r->test.p));
+        json_object_set_new(o, "test", t);
+    }
+    json_object_set_new(o, "base_check",
+                        r->base ? json_string(gm_check_status_name(r->base->check.status))
+                                : json_null());
+    json_object_set_new(o, "head_check",
+                        r->head ? json_string(gm_check_status_name(r->head->check.status))
+                                : json_null());
+    json_object_set_new(o, "note", r->note[0] ? json_string(r->note) : json_null());
+    return o;
+}
+
+char *gm_diff_to_json(const gm_diff *d, const gm_diff_render *ro, int exit_code)
+{
+    gm_diff_render none = {NULL, NULL, false, 0, false};
+    if (!ro)
+        ro = &none;
+    json_t *o = json_object();
+    char *v = gm_diff_verdict(d);
+    json_object_set_new(o, "schema", json_string("gpumem-report/diff"));
+    json_object_set_new(o, "schema_version", json_integer(1));
+    json_object_set_new(o, "verdict", json_string(v));
+    free(v);
+    json_object_set_new(o, "exit_code", json_integer(exit_code));
+    json_object_set_new(o, "comparable", json_boolean(d->comparable));
+    json_object_set_new(o, "forced", json_boolean(d->forced));
+    json_object_set_new(o, "alpha", json_real(d->alpha));
+    json_t *reasons = json_array(), *notes = json_array();
+    for (size_t i = 0; i < d->n_reasons; i++)
+        json_array_append_new(reasons, json_string(d->reasons[i]));
+    for (size_t i = 0; i < d->n_notes; i++)
+        json_array_append_new(notes, json_string(d->notes[i]));
+    json_object_set_new(o, "incomparable_reasons", reasons);
+    json_object_set_new(o, "notes", notes);
+    json_t *counts = json_object();
+    for (int s = 0; s < GM_DIFF_N_STATUS; s++)
+        json_object_set_new(counts, gm_diff_status_name((gm_diff_status)s),
+                            json_integer((json_int_t)d->counts[s]));
+    json_object_set_new(o, "counts", counts);
+    json_object_set_new(o, "base", S_jside(d->base, ro->base_name));
+    json_object_set_new(o, "head", S_jside(d->head, ro->head_name));
+    json_t *rows = json_array();
+    for (size_t i = 0; i < d->n_rows; i++)
+        json_array_append_new(rows, S_jrow(&d->rows[i]));
+    json_object_set_new(o, "rows", rows);
+    char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    json_decref(o);
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, s ? s : "{}");
+    gm_buf_putc(&b, '\n');
+    free(s);
+    return gm_buf_detach(&b);
+}
