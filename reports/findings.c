@@ -8,7 +8,7 @@
 #include "findings.h"
 
 #include "../core/catalog.h"
-#include "charts.h"
+#include "runs.h"
 #include "../core/escape.h"
 #include "../core/fmt.h"
 
@@ -71,7 +71,7 @@ static bool S_same_value(const gm_value *a, const gm_value *b)
     return gm_value_num(a) == gm_value_num(b);
 }
 
-/* Peers: runs of the same experiment doing the same useful work (charts.h),
+/* Peers: runs of the same experiment doing the same useful work (runs.h),
  * whose times compare directly. */
 static bool S_same_work(const gm_run *a, const gm_run *b)
 {
@@ -1140,7 +1140,7 @@ static int S_time_cmp(const void *pa, const void *pb)
 typedef struct {
     const gm_results *r;
     const gm_experiment *e;
-    const gm_run *const *group;   /* the comparison group (charts.h: gm_section) */
+    const gm_run *const *group;   /* the comparison group (runs.h: gm_section) */
     size_t n_group;
 } S_ex;
 
@@ -1155,7 +1155,7 @@ static void S_glabel(gm_buf *b, const S_ex *x, const gm_run *run)
  * counters are absent). */
 #define S_CLAUSES 4
 
-/* Does the model's figure p (charts.h: gm_run_predicted_*; NaN when the run
+/* Does the model's figure p (runs.h: gm_run_predicted_*; NaN when the run
  * has none) read the same as the measured one at the printed precision?
  * 1 yes, -1 no, 0 nothing to compare. */
 static int S_model_agrees(double p, double measured, int dec)

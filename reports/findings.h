@@ -17,12 +17,12 @@
  *     after the summary: the 10 costliest, one per layout and rule, leaving out
  *     the validation rule (failed runs have a warning of their own at the top):
  *         gm_findings_md_except(&f, NULL, 10, true, GM_RULE_BIT(GM_RULE_VALIDATION), &b);
- *     for each experiment section (charts.h: gm_sections), after its charts:
+ *     for each experiment section (runs.h: gm_sections), after its charts:
  *         gm_explain_section(results, section, &b);        the one explanation
  *         gm_findings_md_except(&f, exp->id, 0, true, validation and not-run, &b);
  *     gm_findings_free(&f);
  *
- * The explanation compares the section's comparison group (charts.h: the one
+ * The explanation compares the section's comparison group (runs.h: the one
  * rule of which runs compare), so the text, the tables and the charts speak
  * of the same runs.  Numbers are formatted by fmt.h, as in the tables.
  *
@@ -35,7 +35,7 @@
 #define GM_FINDINGS_H
 
 #include "../core/buf.h"
-#include "charts.h"
+#include "runs.h"
 #include "../core/gm_error.h"
 #include "../core/results.h"
 
@@ -247,7 +247,7 @@ gm_model_verdict gm_model_check(const gm_run *run, double *tolerance);
 gm_status gm_explain_experiment(const gm_results *r, const char *experiment_id,
                                 gm_buf *out_markdown, gm_error *err);
 
-/* The same for a section the caller has built (charts.h), as the report does:
+/* The same for a section the caller has built (runs.h), as the report does:
  * its comparison group is the one compared.  Nothing when it has no run. */
 void gm_explain_section(const gm_results *r, const gm_section *s, gm_buf *out_markdown);
 
