@@ -70,7 +70,7 @@ CLI_SRC += cli/profile.c
 # loads into the program (collectors/inject.c); and the example program.
 INJECT_SO := $(BUILD)/libgpumem-inject.so
 INJECT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(COLLECT_SRC) core/results.c core/buf.c \
-              core/gm_error.c core/stats.c core/catalog.c)
+              core/gm_error.c core/stats.c core/catalog.c core/devlock.c core/pathpat.c)
 APP_EXAMPLE := $(BUILD)/examples/app/lab
 else
 TEST_SRC := $(filter-out tests/test_cuda_%,$(TEST_SRC))

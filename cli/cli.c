@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "../core/buf.h"
+#include "../core/pathpat.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -76,4 +77,16 @@ bool gm_cli_report_opts(gm_render_opts *ro, const char *out, const char *format,
         return false;
     }
     return true;
+}
+
+char *gm_cli_expand(const char *opt, const char *pattern, int device)
+{
+    gm_path_vars v = {NULL, device, 0};
+    gm_error err = {GM_OK, ""};
+    char *out = NULL;
+    if (gm_path_expand(pattern, &v, &out, &err) != GM_OK) {
+        gm_cli_error("%s %s", opt, err.message);
+        return NULL;
+    }
+    return out;
 }

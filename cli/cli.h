@@ -15,6 +15,7 @@ int gm_cmd_diff(int argc, char **argv);     /* gpumem-report diff BASE.json HEAD
 int gm_cmd_collect(int argc, char **argv);  /* gpumem-report collect --json run.json */
 int gm_cmd_run(int argc, char **argv);      /* gpumem-report --out report.html (collect + render) */
 int gm_cmd_list(int argc, char **argv);     /* gpumem-report list */
+int gm_cmd_merge(int argc, char **argv);    /* gpumem-report merge RANK.json... --json ALL.json */
 /* gpumem-report [OPTIONS] -- PROGRAM ARGS (main_job: collect + render) and
  * gpumem-report collect --json F -- PROGRAM ARGS: profile a program (cmd_app.c). */
 int gm_cmd_app(int argc, char **argv, bool main_job);
@@ -43,6 +44,11 @@ char *gm_cli_json_beside(const char *out);
  * False after printing why. */
 bool gm_cli_report_opts(gm_render_opts *ro, const char *out, const char *format,
                         const char *json_path, char **template_path);
+
+/* An output path (--json, --out) with its patterns expanded (pathpat.h: %h
+ * host, %d device, %r rank, %p pid, %%) for this process and `device` (< 0:
+ * not known, %d refused).  NULL after printing why (naming opt).  Caller frees. */
+char *gm_cli_expand(const char *opt, const char *pattern, int device);
 
 /* Print "gpumem-report: " + message to stderr. */
 void gm_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -15,6 +15,7 @@
  */
 #include "../core/buf.h"
 #include "cli.h"
+#include "../core/pathpat.h"
 #include "../core/results.h"
 
 #include <errno.h>
@@ -516,7 +517,7 @@ static int S_app(int argc, char **argv, S_opts *o)
 {
     double t0 = S_now();
     int rc = GM_EXIT_USAGE;
-    char *prog = NULL, *lib = NULL, *exe = gm_cli_exe_path(), *json_path = NULL;
+    char *prog = NULL, *lib = NULL, *exe = gm_cli_exe_path(), *json_path = NULL, *out_path = NULL;
     char *template_path = NULL, *status_path = NULL, *runs_path = NULL, *text = NULL;
     char dir[PATH_MAX] = "";
     gm_results results;
@@ -539,14 +540,20 @@ static int S_app(int argc, char **argv, S_opts *o)
         }
         gmc_metric_list_free(names, n);
     }
-    json_path = o->json ? gm_xstrdup(o->json) : gm_cli_json_beside(o->out);
+    /* patterns (%h %d %r %p): checked now, with device 0 for %d; expanded
+     * again once the device the program used is known */
+    if (o->main_job && !(out_path = gm_cli_expand("--out", o->out, 0)))
+        goto done;
+    json_path = o->json ? gm_cli_expand("--json", o->json, 0) : gm_cli_json_beside(out_path);
+    if (!json_path)
+        goto done;
     gm_render_opts ro = {0};
     if (o->main_job) {
         ro.exe_path = exe;
         ro.template_path = o->template_path;
         ro.gnuplot = o->gnuplot;
         ro.timestamp = o->timestamp;
-        if (!gm_cli_report_opts(&ro, o->out, o->format, json_path, &template_path))
+        if (!gm_cli_report_opts(&ro, out_path, o->format, json_path, &template_path))
             goto done;
         ro.results_name = json_path;
     }
@@ -620,6 +627,22 @@ static int S_app(int argc, char **argv, S_opts *o)
     if (prc != 0)
         for (size_t i = 0; i < results.n_runs; i++)
             gm_run_add_note(&results.runs[i], "the program exited with status %d", prc);
+    if ((o->json && gm_path_uses(o->json, 'd')) || (o->main_job && gm_path_uses(o->out, 'd'))) {
+        int dev = results.device.ordinal;
+        if (o->main_job) {
+            free(out_path);
+            out_path = gm_cli_expand("--out", o->out, dev);
+            ro.out_path = out_path;
+        }
+        free(json_path);
+        json_path = o->json ? gm_cli_expand("--json", o->json, dev)
+                            : out_path ? gm_cli_json_beside(out_path) : NULL;
+        ro.results_name = json_path;
+        if (!json_path || (o->main_job && !out_path)) {
+            rc = prc ? prc : GM_EXIT_USAGE;
+            goto done;
+        }
+    }
     if (gm_results_write_file(&results, json_path, &err) != GM_OK) {
         gm_cli_error("%s", err.message);
         rc = prc ? prc : GM_EXIT_FAIL;
@@ -635,12 +658,12 @@ static int S_app(int argc, char **argv, S_opts *o)
             gm_cli_error("%s", err.message);
             fprintf(stderr, "  the results are kept in %s; render them again with:\n"
                             "    gpumem-report render %s --out %s\n",
-                    json_path, json_path, o->out);
+                    json_path, json_path, out_path);
             rc = prc ? prc : err.status == GM_ERR_GNUPLOT ? GM_EXIT_USAGE : GM_EXIT_FAIL;
             goto done;
         }
         if (!o->quiet)
-            fprintf(stderr, "report: %s (%.1f s in all)\n", o->out, S_now() - t0);
+            fprintf(stderr, "report: %s (%.1f s in all)\n", out_path, S_now() - t0);
     }
     rc = prc;
 
@@ -652,6 +675,7 @@ done:
     free(lib);
     free(exe);
     free(json_path);
+    free(out_path);
     free(template_path);
     free(status_path);
     free(runs_path);

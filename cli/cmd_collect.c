@@ -12,6 +12,8 @@
  */
 #include "../core/buf.h"
 #include "../core/catalog.h"
+#include "../core/devlock.h"
+#include "../core/pathpat.h"
 #include "cli.h"
 #include "../core/results.h"
 
@@ -296,6 +298,13 @@ static void S_fill_header(gm_results *r, const S_opts *o, int argc, char **argv,
     d->cupti_api = dev->cupti_api;
 }
 
+static void S_on_lock_wait(void *ctx, const char *path)
+{
+    if (!*(const bool *)ctx)
+        fprintf(stderr, "gpumem-report: another process is using this GPU (lock %s held); "
+                        "waiting for its turn to end\n", path);
+}
+
 /* What to tell a user on a machine where nothing can be collected. */
 static void S_no_gpu_hint(void)
 {
@@ -311,8 +320,10 @@ static int S_collect(int argc, char **argv, S_opts *o)
     gm_error err = {GM_OK, ""};
     char **metrics = NULL;
     size_t n_metrics = 0;
-    char *json_path = NULL, *template_path = NULL, *exe = gm_cli_exe_path();
+    char *json_path = NULL, *out_path = NULL, *template_path = NULL, *exe = gm_cli_exe_path();
     gmc_session *session = NULL;
+    gm_devlock lock = GM_DEVLOCK_INIT;
+    gm_process proc = {0};
     gm_results results, baseline = {0};
     gm_results_init(&results);
 
@@ -348,14 +359,19 @@ static int S_collect(int argc, char **argv, S_opts *o)
             }
     }
 
-    json_path = o->json ? gm_xstrdup(o->json) : gm_cli_json_beside(o->out);
+    if (o->main_job && !(out_path = gm_cli_expand("--out", o->out, (int)o->device)))
+        goto done;
+    json_path = o->json ? gm_cli_expand("--json", o->json, (int)o->device)
+                        : gm_cli_json_beside(out_path);
+    if (!json_path)
+        goto done;
     gm_render_opts ro = {0};
     if (o->main_job) {
         ro.template_path = o->template_path;
         ro.exe_path = exe;
         ro.gnuplot = o->gnuplot;
         ro.timestamp = o->timestamp;
-        if (!gm_cli_report_opts(&ro, o->out, o->format, json_path, &template_path))
+        if (!gm_cli_report_opts(&ro, out_path, o->format, json_path, &template_path))
             goto done;
         /* a baseline that cannot be read or paired fails before the GPU is used */
         if (o->baseline && (gm_results_read_file(o->baseline, &baseline, &err) != GM_OK ||
@@ -375,6 +391,19 @@ static int S_collect(int argc, char **argv, S_opts *o)
             S_no_gpu_hint();
         goto done;
     }
+    if (gm_process_identify(&proc, &err) != GM_OK) {
+        gm_cli_error("%s", err.message);
+        goto done;
+    }
+    /* processes sharing this GPU (ranks, tasks, a second collect) take turns:
+     * the whole suite, so that neither times the other's kernels */
+    if (gm_devlock_acquire(&lock, dev.uuid, S_on_lock_wait, &o->quiet, &err) != GM_OK) {
+        gm_cli_error("%s", err.message);
+        rc = GM_EXIT_FAIL;
+        goto done;
+    }
+    if (lock.waits && !o->quiet)
+        fprintf(stderr, "gpumem-report: our turn on %s after %.1f s\n", dev.uuid, lock.waited_s);
 
     gm_profiler prof = {0};
     if (!o->no_profile) {
@@ -407,6 +436,13 @@ static int S_collect(int argc, char **argv, S_opts *o)
     S_fill_header(&results, o, argc, argv, metrics, n_metrics, &dev, session);
     results.collection.profile_seconds = session ? gm_vreal(prof.seconds) : gm_vabsent();
     results.collection.total_seconds = gm_vreal(S_now() - t_start);
+    gm_devlock_release(&lock);
+    proc.device_uuid = dev.uuid[0] ? gm_xstrdup(dev.uuid) : NULL;
+    proc.lock_wait_seconds = gm_vreal(lock.waited_s);
+    proc.lock_waits = lock.waits;
+    proc.lock_turns = lock.turns;
+    results.collection.process = proc;
+    memset(&proc, 0, sizeof proc);
 
     if (gm_results_write_file(&results, json_path, &err) != GM_OK) {
         gm_cli_error("%s", err.message);
@@ -421,12 +457,12 @@ static int S_collect(int argc, char **argv, S_opts *o)
             gm_cli_error("%s", err.message);
             fprintf(stderr, "  the results are kept in %s; render them again with:\n"
                             "    gpumem-report render %s --out %s\n",
-                    json_path, json_path, o->out);
+                    json_path, json_path, out_path);
             rc = err.status == GM_ERR_GNUPLOT ? GM_EXIT_USAGE : GM_EXIT_FAIL;
             goto done;
         }
         if (!o->quiet)
-            fprintf(stderr, "report: %s (%.1f s in all)\n", o->out, S_now() - t_start);
+            fprintf(stderr, "report: %s (%.1f s in all)\n", out_path, S_now() - t_start);
     }
 
     size_t bad = 0;
@@ -449,10 +485,13 @@ static int S_collect(int argc, char **argv, S_opts *o)
 
 done:
     gmc_session_close(session);
+    gm_devlock_free(&lock);
+    gm_process_free(&proc);
     gm_results_free(&results);
     gm_results_free(&baseline);
     S_free_list(metrics, n_metrics);
     free(json_path);
+    free(out_path);
     free(template_path);
     free(exe);
     return rc;

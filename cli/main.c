@@ -4,6 +4,8 @@
  *   gpumem-report --out r.html -- PROGRAM  profile a program's kernels and render
  *   gpumem-report collect --json run.json  collect only
  *   gpumem-report render run.json --out report.html|report.md
+ *   gpumem-report render A.json B.json... --out compare.html   devices side by side
+ *   gpumem-report merge rank0.json rank1.json... --json all.json
  *   gpumem-report diff BASE.json HEAD.json [--out diff.md]
  *   gpumem-report list
  *
@@ -21,6 +23,8 @@ static void S_usage(FILE *f)
           "       gpumem-report [--out FILE] [OPTIONS] -- PROGRAM [ARGS]  profile a program\n"
           "       gpumem-report collect [OPTIONS] --json run.json      collect only\n"
           "       gpumem-report render RUN.json --out FILE [--format md|html]\n"
+          "       gpumem-report render A.json B.json... --out FILE   compare devices\n"
+          "       gpumem-report merge RANK.json... --json ALL.json [--sum]\n"
           "       gpumem-report diff BASE.json HEAD.json [--out FILE]\n"
           "       gpumem-report list [--metrics]\n"
           "       gpumem-report --version | --help\n"
@@ -43,6 +47,7 @@ int main(int argc, char **argv)
             return gm_cmd_list(argc - 1, argv + 1);
         if (strcmp(cmd, "diff") == 0) return gm_cmd_diff(argc - 1, argv + 1);
         if (strcmp(cmd, "render") == 0) return gm_cmd_render(argc - 1, argv + 1);
+        if (strcmp(cmd, "merge") == 0) return gm_cmd_merge(argc - 1, argv + 1);
         if (strcmp(cmd, "--version") == 0) {
             printf("gpumem-report %s (results schema %d)\n", GM_TOOL_VERSION, GM_SCHEMA_VERSION);
             return GM_EXIT_OK;

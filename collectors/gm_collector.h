@@ -178,6 +178,7 @@ void gmc_session_info_get(const gmc_session *s, gmc_session_info *out);
 
 typedef struct {
     char name[256];
+    char uuid[48];             /* "GPU-8c1f0a2e-...": the device's UUID, as nvidia-smi -L gives it */
     char chip[64];             /* "" when CUPTI cannot name it */
     int cc_major, cc_minor, sm_count;
     long long mem_clock_khz;   /* peak memory clock */

@@ -394,6 +394,12 @@ gmc_status gmc_device_info_get(int device, gmc_device_info *out, gmc_error *err)
     struct cudaDeviceProp prop;
     S_CUDA(cudaGetDeviceProperties(&prop, device));
     snprintf(out->name, sizeof out->name, "%s", prop.name);
+    /* as nvidia-smi -L prints it: GPU-8-4-4-4-12 hex digits */
+    const unsigned char *u = (const unsigned char *)prop.uuid.bytes;
+    snprintf(out->uuid, sizeof out->uuid,
+             "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
+             u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
+             u[14], u[15]);
     out->cc_major = prop.major;
     out->cc_minor = prop.minor;
     out->sm_count = prop.multiProcessorCount;

@@ -48,6 +48,8 @@
 
 #include "../core/buf.h"
 #include "../core/catalog.h"
+#include "../core/devlock.h"
+#include "../core/pathpat.h"
 #include "../core/results.h"
 
 #define NVTX_NO_IMPL
@@ -161,8 +163,11 @@ static struct {
     size_t duration_index;     /* index of gpu__time_duration.sum, or n_metrics */
     gm_results results;
     bool results_header;
+    gm_devlock devlock;        /* taken around each profiled launch: other processes on
+                                  the GPU (ranks sharing it) profile in turns */
+    char uuid[48];
     char said[8][32];          /* error kinds already printed */
-} g = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} g = {.lock = PTHREAD_MUTEX_INITIALIZER, .devlock = GM_DEVLOCK_INIT};
 
 static _Thread_local int t_busy;        /* inside our own work: ignore launches */
 static _Thread_local int t_rt_pending;  /* a runtime launch that has not reached the driver */
@@ -444,6 +449,11 @@ static void S_fill_header(const gmc_device_info *dev, int ordinal)
     c->size_set = gm_xstrdup("app");
     c->timing_warmup = 0;
     c->timing_repetitions = 1;
+    gm_error pe = {GM_OK, ""};
+    if (gm_process_identify(&c->process, &pe) != GM_OK)
+        S_error("rank", "%s", pe.message);
+    c->process.device_uuid = dev->uuid[0] ? gm_xstrdup(dev->uuid) : NULL;
+    c->process.lock_wait_seconds = gm_vreal(0.0);
     /* every run names an experiment the file lists; the CLI names it after the program */
     gm_experiment *e = gm_results_add_experiment(r);
     e->id = gm_xstrdup("app");
@@ -519,6 +529,7 @@ static bool S_session_open(CUcontext ctx)
     for (size_t i = 0; i < g.n_metrics; i++)
         if (strcmp(g.metrics[i], GM_M_DURATION) == 0)
             g.duration_index = i;
+    snprintf(g.uuid, sizeof g.uuid, "%s", info.uuid);
     S_fill_header(&info, (int)dev);
     g.session_failed = false;
     S_debug("profiler open on device %d (%s), %zu metrics, %d passes", (int)dev, info.name,
@@ -731,7 +742,18 @@ static void S_profile(const S_launch *L, const char *symbol, long long index, CU
     gmc_error e = {GMC_OK, ""};
     for (size_t m = 0; m < g.n_metrics; m++)
         g.values[m] = NAN;
+    /* our turn on the GPU: another process's passes would fail ours (the
+     * counters are the device's) or be failed by them */
+    gm_error le = {GM_OK, ""};
+    bool locked = gm_devlock_acquire(&g.devlock, g.uuid, NULL, NULL, &le) == GM_OK;
+    if (!locked)
+        S_error("lock", "%s: profiling without taking turns", le.message);
     gmc_status st = gmc_profile_batch(g.session, 1, S_prepare, S_launch_again, &rp, g.values, &e);
+    gm_devlock_release(&g.devlock);
+    gm_process *pr = &g.results.collection.process;
+    pr->lock_wait_seconds = gm_vreal(g.devlock.waited_s);
+    pr->lock_waits = g.devlock.waits;
+    pr->lock_turns = g.devlock.turns;
     /* Whatever happened, the program's launch must find its memory as it left it. */
     r = cuptiCheckpointRestore(&cp);
     CUresult sr = cuCtxSynchronize();

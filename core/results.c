@@ -337,6 +337,28 @@ static void S_experiment_free(gm_experiment *e)
     free(e->baseline_variant);
 }
 
+void gm_process_free(gm_process *p)
+{
+    free(p->host);
+    free(p->rank_var);
+    free(p->device_uuid);
+    S_value_free(&p->rank);
+    S_value_free(&p->lock_wait_seconds);
+    memset(p, 0, sizeof *p);
+}
+
+void gm_process_copy(gm_process *dst, const gm_process *src)
+{
+    *dst = *src;
+    dst->host = gm_xstrdup(src->host);
+    dst->rank_var = gm_xstrdup(src->rank_var);
+    dst->device_uuid = gm_xstrdup(src->device_uuid);
+    dst->rank = src->rank.kind == GM_V_STR ? gm_vstr(src->rank.s) : src->rank;
+    dst->lock_wait_seconds = src->lock_wait_seconds.kind == GM_V_STR
+                                 ? gm_vstr(src->lock_wait_seconds.s)
+                                 : src->lock_wait_seconds;
+}
+
 void gm_results_free(gm_results *r)
 {
     if (!r)
@@ -359,6 +381,10 @@ void gm_results_free(gm_results *r)
     S_value_free(&r->collection.profile_seconds);
     S_value_free(&r->collection.total_seconds);
     S_strv_free(r->collection.command, r->collection.n_command);
+    gm_process_free(&r->collection.process);
+    for (size_t i = 0; i < r->collection.n_ranks; i++)
+        gm_process_free(&r->collection.ranks[i]);
+    free(r->collection.ranks);
     for (size_t i = 0; i < r->n_experiments; i++)
         S_experiment_free(&r->experiments[i]);
     free(r->experiments);
@@ -644,6 +670,20 @@ static void S_emit_device(S_em *e, const gm_device *d)
     S_close(e, '}');
 }
 
+static void S_emit_process(S_em *e, const gm_process *p)
+{
+    S_open(e, '{', true);
+    S_kstr(e, "host", p->host);
+    S_kval(e, "rank", &p->rank);
+    S_kstr(e, "rank_var", p->rank_var);
+    S_kint(e, "pid", p->pid);
+    S_kstr(e, "device_uuid", p->device_uuid);
+    S_kval(e, "lock_wait_seconds", &p->lock_wait_seconds);
+    S_kint(e, "lock_waits", p->lock_waits);
+    S_kint(e, "lock_turns", p->lock_turns);
+    S_close(e, '}');
+}
+
 static void S_emit_collection(S_em *e, const gm_collection *c)
 {
     S_key(e, "collection");
@@ -660,6 +700,18 @@ static void S_emit_collection(S_em *e, const gm_collection *c)
     S_kval(e, "profile_seconds", &c->profile_seconds);
     S_kval(e, "total_seconds", &c->total_seconds);
     S_kstrv(e, "command", c->command, c->n_command);
+    /* optional: files without them stay byte for byte as they were */
+    if (c->process.present) {
+        S_key(e, "process");
+        S_emit_process(e, &c->process);
+    }
+    if (c->n_ranks) {
+        S_key(e, "ranks");
+        S_open(e, '[', true);
+        for (size_t i = 0; i < c->n_ranks; i++)
+            S_emit_process(e, &c->ranks[i]);
+        S_close(e, ']');
+    }
     S_close(e, '}');
 }
 
@@ -1244,6 +1296,61 @@ static bool S_read_device(S_rd *rd, json_t *root, gm_device *d)
     return ok;
 }
 
+static bool S_read_process(S_rd *rd, json_t *o, gm_process *p)
+{
+    if (!json_is_object(o))
+        return S_mistyped(rd, o, "an object");
+    p->present = true;
+    bool ok = S_get_str(rd, o, "host", true, &p->host) && S_get_value(rd, o, "rank", &p->rank) &&
+              S_get_str(rd, o, "rank_var", true, &p->rank_var) &&
+              S_get_ll(rd, o, "pid", &p->pid) &&
+              S_get_str(rd, o, "device_uuid", true, &p->device_uuid) &&
+              S_get_value(rd, o, "lock_wait_seconds", &p->lock_wait_seconds) &&
+              S_get_ll(rd, o, "lock_waits", &p->lock_waits) &&
+              S_get_ll(rd, o, "lock_turns", &p->lock_turns);
+    if (ok && p->rank.kind != GM_V_ABSENT && p->rank.kind != GM_V_INT) {
+        size_t mk = S_push_key(rd, "rank");
+        ok = S_fail(rd, GM_ERR_FIELD, "expected an integer or null");
+        S_pop(rd, mk);
+    }
+    return ok;
+}
+
+/* Optional members of the collection: absent in older files. */
+static bool S_read_collection_opt(S_rd *rd, json_t *o, gm_collection *c)
+{
+    json_t *j = json_object_get(o, "process");
+    if (j && !json_is_null(j)) {
+        size_t m = S_push_key(rd, "process");
+        bool ok = S_read_process(rd, j, &c->process);
+        S_pop(rd, m);
+        if (!ok)
+            return false;
+    }
+    j = json_object_get(o, "ranks");
+    if (j && !json_is_null(j)) {
+        size_t m = S_push_key(rd, "ranks");
+        if (!json_is_array(j)) {
+            bool ok = S_mistyped(rd, j, "an array");
+            S_pop(rd, m);
+            return ok;
+        }
+        size_t n = json_array_size(j);
+        c->ranks = gm_xcalloc(n ? n : 1, sizeof *c->ranks);
+        bool ok = true;
+        for (size_t i = 0; ok && i < n; i++) {
+            size_t mi = S_push_index(rd, i);
+            ok = S_read_process(rd, json_array_get(j, i), &c->ranks[i]);
+            c->n_ranks = i + 1;
+            S_pop(rd, mi);
+        }
+        S_pop(rd, m);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
 static bool S_read_collection(S_rd *rd, json_t *root, gm_collection *c)
 {
     size_t m;
@@ -1262,7 +1369,8 @@ static bool S_read_collection(S_rd *rd, json_t *root, gm_collection *c)
               S_get_int(rd, o, "timing_repetitions", &c->timing_repetitions) &&
               S_get_value(rd, o, "profile_seconds", &c->profile_seconds) &&
               S_get_value(rd, o, "total_seconds", &c->total_seconds) &&
-              S_get_strv(rd, o, "command", &c->command, &c->n_command);
+              S_get_strv(rd, o, "command", &c->command, &c->n_command) &&
+              S_read_collection_opt(rd, o, c);
     if (ok && (passes < -1 || passes > INT_MAX)) {
         size_t mp = S_push_key(rd, "passes");
         ok = S_fail(rd, GM_ERR_VALUE, "%lld is out of range [0, %d]", passes, INT_MAX);

@@ -164,6 +164,24 @@ typedef struct {
     long long cupti_api;       /* cuptiGetVersion */
 } gm_device;
 
+/* Which process collected: where it ran among many (a rank of an MPI job or
+ * a Slurm task) and whether it waited for another process's turn on the GPU
+ * (devlock.h).  Absent (present = false) in files written before it existed;
+ * written only when present. */
+typedef struct {
+    bool present;
+    char *host;                /* host name up to its first dot */
+    gm_value rank;             /* INT from SLURM_PROCID / OMPI_COMM_WORLD_RANK / PMI_RANK;
+                                  ABSENT when no launcher set one */
+    char *rank_var;            /* the variable it came from; NULL when none */
+    long long pid;
+    char *device_uuid;         /* "GPU-8c1f...": the lock's key; NULL if unknown */
+    gm_value lock_wait_seconds;/* waited for other processes using the GPU; ABSENT: no lock */
+    long long lock_waits;      /* turns that had to wait */
+    long long lock_turns;      /* turns taken (one for the suite; one per profiled launch
+                                  of a program) */
+} gm_process;
+
 typedef struct {
     char **metrics;            /* metric names requested, in order */
     size_t n_metrics;
@@ -179,6 +197,10 @@ typedef struct {
     gm_value total_seconds;    /* wall time of the whole collection */
     char **command;            /* argv that produced the run */
     size_t n_command;
+    gm_process process;        /* the process that collected (absent: not recorded) */
+    gm_process *ranks;         /* a merged file (gpumem-report merge): the process of each
+                                  file merged, in rank order; runs carry a "rank" param */
+    size_t n_ranks;
 } gm_collection;
 
 typedef struct {
@@ -216,6 +238,9 @@ char *gm_results_to_json(const gm_results *r);
 gm_status gm_results_write_file(const gm_results *r, const char *path, gm_error *err);
 
 void gm_results_free(gm_results *r);
+void gm_process_free(gm_process *p);
+/* A deep copy of src into dst (dst's old contents are not freed). */
+void gm_process_copy(gm_process *dst, const gm_process *src);
 
 /* ---- building (GPU side) and querying (CPU side) ------------------------- */
 

@@ -563,6 +563,18 @@ static gm_status S_duplicates(const S_key *k, size_t n, const char *name, gm_err
     return GM_OK;
 }
 
+int gm_diff_run_key_cmp(const gm_run *a, const gm_run *b)
+{
+    gm_results ra = {0}, rb = {0};
+    ra.runs = (gm_run *)a, ra.n_runs = 1;
+    rb.runs = (gm_run *)b, rb.n_runs = 1;
+    S_key *ka = S_keys(&ra), *kb = S_keys(&rb);
+    int c = S_key_cmp(&ka[0], &kb[0]);
+    S_keys_free(ka, 1);
+    S_keys_free(kb, 1);
+    return c;
+}
+
 gm_status gm_diff_check_file(const gm_results *r, const char *name, gm_error *err)
 {
     S_key *k = S_keys(r);

@@ -241,6 +241,11 @@ gm_status gm_diff_compute(const gm_results *base, const gm_results *head,
 
 void gm_diff_free(gm_diff *d);
 
+/* The order diff pairs runs by: experiment, variant, then the parameters by
+ * name with numbers compared by value (1024 pairs 1024.0); 0 when a and b
+ * are the same case. */
+int gm_diff_run_key_cmp(const gm_run *a, const gm_run *b);
+
 /* The test gm_diff_compute makes of each file alone: GM_ERR_VALUE (message
  * naming `name` and the runs) when two runs have the same experiment, variant
  * and parameters.  For a caller that must refuse a baseline before it spends

@@ -10,6 +10,7 @@
 #include "../core/catalog.h"
 #include "../core/escape.h"
 #include "findings.h"
+#include "ranks.h"
 #include "../core/fmt.h"
 
 #include <math.h>
@@ -257,6 +258,7 @@ static void S_header(gm_buf *b, const gm_results *r, bool timestamp)
         gm_buf_puts(&v, " s in all");
         S_row(b, "Collection time", v.data);
     }
+    gm_md_process_rows(b, r);
     if (timestamp) {
         v.len = 0;
         gm_buf_puts(&v, "");
@@ -265,6 +267,7 @@ static void S_header(gm_buf *b, const gm_results *r, bool timestamp)
     }
     gm_buf_free(&v);
     gm_buf_puts(b, "\n");
+    gm_md_ranks(b, r);
 }
 
 /* Loud: every failed or errored run, at the top. */

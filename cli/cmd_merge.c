@@ -1,0 +1,112 @@
+/* gpumem-report merge FILES... --json all.json [--sum]
+ *
+ * Gathers the per-rank results of one job into one results file
+ * (reports/merge.h says how).  Exit status: 0 written, 2 bad arguments or
+ * bad input (nothing written).
+ */
+#include "cli.h"
+#include "../core/buf.h"
+#include "../core/results.h"
+#include "../reports/merge.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void S_usage(FILE *f)
+{
+    fputs("usage: gpumem-report merge RANK.json... --json ALL.json [--sum]\n"
+          "\n"
+          "Gathers the results files of the ranks of one job (e.g. written by\n"
+          "`srun gpumem-report --json app-%r.json -- ./app`) into one file whose report\n"
+          "shows the ranks side by side.  Each file's rank is the one it recorded\n"
+          "(SLURM_PROCID, OMPI_COMM_WORLD_RANK or PMI_RANK); a file without one takes its\n"
+          "place on the command line.\n"
+          "\n"
+          "  --json FILE   the merged results file (required; %h %r %p expand as in collect)\n"
+          "  --sum         one run per kernel, the ranks added up (GPU time over the job,\n"
+          "                counts summed, ratios averaged, the least and most busy rank\n"
+          "                noted); default: every rank's runs, with a parameter rank\n"
+          "  -h, --help    this text\n",
+          f);
+}
+
+int gm_cmd_merge(int argc, char **argv)
+{
+    const char *json = NULL;
+    bool sum = false;
+    const char **files = gm_xcalloc((size_t)argc + 1, sizeof *files);
+    size_t n = 0;
+    int rc = GM_EXIT_USAGE;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            S_usage(stdout);
+            free(files);
+            return GM_EXIT_OK;
+        } else if (strcmp(a, "--json") == 0) {
+            if (i + 1 >= argc) {
+                gm_cli_error("merge: --json needs a value");
+                goto out;
+            }
+            json = argv[++i];
+        } else if (strcmp(a, "--sum") == 0) {
+            sum = true;
+        } else if (a[0] == '-' && a[1]) {
+            gm_cli_error("merge: unknown option '%s' (see gpumem-report merge --help)", a);
+            goto out;
+        } else {
+            files[n++] = a;
+        }
+    }
+    if (!json) {
+        gm_cli_error("merge: --json ALL.json is required");
+        goto out;
+    }
+    if (n == 0) {
+        gm_cli_error("merge: no results files given");
+        goto out;
+    }
+    char *path = gm_cli_expand("--json", json, -1);
+    if (!path)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(files[i], path) == 0) {
+            gm_cli_error("merge: --json %s is one of the inputs: it is never overwritten", path);
+            free(path);
+            goto out;
+        }
+    gm_results *in = gm_xcalloc(n, sizeof *in);
+    gm_error err = {GM_OK, ""};
+    size_t read = 0;
+    for (; read < n; read++)
+        if (gm_results_read_file(files[read], &in[read], &err) != GM_OK) {
+            gm_cli_error("merge: %s", err.message);
+            break;
+        }
+    if (read == n) {
+        gm_results out;
+        if (gm_results_merge(in, files, n, sum, &out, &err) != GM_OK) {
+            gm_cli_error("merge: %s", err.message);
+            for (size_t i = 0; i < n; i++)
+                gm_results_free(&in[i]);
+        } else {
+            if (gm_results_write_file(&out, path, &err) != GM_OK) {
+                gm_cli_error("merge: %s", err.message);
+                rc = GM_EXIT_FAIL;
+            } else {
+                fprintf(stderr, "merged: %s (%zu ranks, %zu runs)\n", path, n, out.n_runs);
+                rc = GM_EXIT_OK;
+            }
+            gm_results_free(&out);
+        }
+    } else {
+        for (size_t i = 0; i < read; i++)
+            gm_results_free(&in[i]);
+    }
+    free(in);
+    free(path);
+out:
+    free(files);
+    return rc;
+}

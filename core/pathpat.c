@@ -1,0 +1,140 @@
+#include "pathpat.h"
+
+#include "buf.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *const gm_rank_vars[] = {"SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK"};
+const int gm_n_rank_vars = (int)(sizeof gm_rank_vars / sizeof gm_rank_vars[0]);
+
+bool gm_rank_from_env(long long *rank, const char **var, gm_status *st, gm_error *err)
+{
+    *rank = 0;
+    *st = GM_OK;
+    if (var)
+        *var = NULL;
+    for (int i = 0; i < gm_n_rank_vars; i++) {
+        const char *s = getenv(gm_rank_vars[i]);
+        if (!s)
+            continue;
+        if (var)
+            *var = gm_rank_vars[i];
+        char *end = NULL;
+        errno = 0;
+        long long v = strtoll(s, &end, 10);
+        if (!*s || *end || errno || v < 0 || v > 2147483647LL) {
+            *st = gm_fail(err, GM_ERR_VALUE, "%s='%s' is not a rank (a whole number >= 0)",
+                          gm_rank_vars[i], s);
+            return false;
+        }
+        *rank = v;
+        return true;
+    }
+    return false;
+}
+
+char *gm_host_short(void)
+{
+    char h[256];
+    if (gethostname(h, sizeof h) != 0 || !h[0])
+        return gm_xstrdup("unknown-host");
+    h[sizeof h - 1] = '\0';
+    char *dot = strchr(h, '.');
+    if (dot && dot != h)
+        *dot = '\0';
+    for (char *p = h; *p; p++)
+        if (*p == '/')
+            *p = '_';
+    return gm_xstrdup(h);
+}
+
+bool gm_path_uses(const char *pattern, char c)
+{
+    for (const char *p = pattern; p && *p; p++) {
+        if (*p != '%')
+            continue;
+        if (p[1] == c)
+            return true;
+        if (p[1])
+            p++;   /* skip the character after %, so "%%d" is not %d */
+    }
+    return false;
+}
+
+gm_status gm_path_expand(const char *pattern, const gm_path_vars *v, char **out, gm_error *err)
+{
+    *out = NULL;
+    gm_path_vars none = {NULL, -1, 0};
+    if (!v)
+        v = &none;
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, "");
+    gm_status st = GM_OK;
+    char *host = NULL;
+    for (const char *p = pattern; *p && st == GM_OK; p++) {
+        if (*p != '%') {
+            gm_buf_putc(&b, *p);
+            continue;
+        }
+        char c = *++p;
+        long long rank;
+        switch (c) {
+        case '%': gm_buf_putc(&b, '%'); break;
+        case 'h':
+            if (!v->host && !host)
+                host = gm_host_short();
+            gm_buf_puts(&b, v->host ? v->host : host);
+            break;
+        case 'd':
+            if (v->device < 0)
+                st = gm_fail(err, GM_ERR_VALUE, "'%s': %%d (the device) is not known here",
+                             pattern);
+            else
+                gm_buf_printf(&b, "%d", v->device);
+            break;
+        case 'r':
+            gm_rank_from_env(&rank, NULL, &st, err);
+            if (st == GM_OK)
+                gm_buf_printf(&b, "%lld", rank);
+            break;
+        case 'p': gm_buf_printf(&b, "%lld", v->pid > 0 ? v->pid : (long long)getpid()); break;
+        case '\0':
+            st = gm_fail(err, GM_ERR_VALUE, "'%s' ends in a lone %%: write %%%% for a percent sign",
+                         pattern);
+            p--;   /* stay on the NUL */
+            break;
+        default:
+            st = gm_fail(err, GM_ERR_VALUE,
+                         "'%s': %%%c is not a pattern (%%h host, %%d device, %%r rank, %%p pid, "
+                         "%%%% percent sign)", pattern, c);
+        }
+    }
+    free(host);
+    if (st == GM_OK && b.len == 0)
+        st = gm_fail(err, GM_ERR_VALUE, "'%s' names no file", pattern);
+    if (st != GM_OK) {
+        gm_buf_free(&b);
+        return st;
+    }
+    *out = gm_buf_detach(&b);
+    return GM_OK;
+}
+
+gm_status gm_process_identify(gm_process *p, gm_error *err)
+{
+    long long rank;
+    const char *var = NULL;
+    gm_status st = GM_OK;
+    bool have = gm_rank_from_env(&rank, &var, &st, err);
+    if (st != GM_OK)
+        return st;
+    p->present = true;
+    p->host = gm_host_short();
+    p->rank = have ? gm_vint(rank) : gm_vabsent();
+    p->rank_var = have ? gm_xstrdup(var) : NULL;
+    p->pid = (long long)getpid();
+    return GM_OK;
+}

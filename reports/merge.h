@@ -1,0 +1,33 @@
+/* merge.h — the per-rank results of one job (`srun`/`mpirun ... --json
+ * app-%r.json -- ./app`) gathered into one results file, so that one report
+ * shows the ranks side by side.
+ *
+ * Each input's rank is the one its collection.process recorded (the launcher's
+ * variable); a file without one takes its position among the inputs.  Two
+ * inputs of one rank are refused.  The output keeps the first rank's device
+ * and collection header, lists every input's process in collection.ranks (in
+ * rank order) and either
+ *   - keeps every run, with a parameter "rank" added (a row per rank), or
+ *   - (sum) pairs runs as diff does (experiment, variant, parameters) and adds
+ *     them up: timing samples of all ranks together (a program's run has one
+ *     sample per launch, so their sum is the kernel's GPU time over the job),
+ *     counts (integer metrics) summed, other metrics averaged, and a note per
+ *     run giving the ranks with the least and the most GPU time.
+ */
+#ifndef GM_MERGE_H
+#define GM_MERGE_H
+
+#include "../core/gm_error.h"
+#include "../core/results.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Merge in[0..n) (named names[i] in messages) into *out.  The inputs are
+ * consumed: their runs and experiments move into out, and each in[i] is left
+ * freed.  GM_ERR_VALUE for two files of one rank, a run that already has a
+ * "rank" parameter, or two runs of one file that cannot be told apart (sum). */
+gm_status gm_results_merge(gm_results *in, const char *const *names, size_t n, bool sum,
+                           gm_results *out, gm_error *err);
+
+#endif

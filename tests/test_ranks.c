@@ -1,0 +1,419 @@
+/* test_ranks.c — output path patterns (%h %d %r %p %%) with each launcher
+ * variable set and unset, the GPU lock (a held lock makes the second process
+ * wait), and `gpumem-report merge` of recorded per-rank files. */
+#include "helpers.h"
+
+#include "../core/buf.h"
+#include "../core/devlock.h"
+#include "../core/pathpat.h"
+#include "../core/results.h"
+#include "../reports/merge.h"
+#include "../reports/render.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void S_clear_ranks(void)
+{
+    for (int i = 0; i < gm_n_rank_vars; i++)
+        unsetenv(gm_rank_vars[i]);
+}
+
+static char *S_expand(const char *pattern, int device, gm_status *st, gm_error *err)
+{
+    gm_path_vars v = {"nodeA", device, 4242};
+    char *out = NULL;
+    *st = gm_path_expand(pattern, &v, &out, err);
+    return out;
+}
+
+Test(pathpat, each_sequence)
+{
+    S_clear_ranks();
+    gm_status st;
+    gm_error err;
+    char *s = S_expand("run-%h-d%d-r%r-p%p-100%%.json", 3, &st, &err);
+    cr_assert_eq(st, GM_OK, "%s", err.message);
+    cr_assert_str_eq(s, "run-nodeA-d3-r0-p4242-100%.json");
+    free(s);
+    s = S_expand("plain.json", -1, &st, &err);
+    cr_assert_str_eq(s, "plain.json");
+    free(s);
+}
+
+Test(pathpat, rank_from_each_variable_in_order)
+{
+    gm_status st;
+    gm_error err;
+    for (int i = 0; i < gm_n_rank_vars; i++) {
+        S_clear_ranks();
+        char val[16];
+        snprintf(val, sizeof val, "%d", 10 + i);
+        setenv(gm_rank_vars[i], val, 1);
+        char *s = S_expand("app-%r.json", 0, &st, &err);
+        cr_assert_eq(st, GM_OK, "%s", err.message);
+        char want[32];
+        snprintf(want, sizeof want, "app-%d.json", 10 + i);
+        cr_assert_str_eq(s, want, "from %s", gm_rank_vars[i]);
+        free(s);
+    }
+    /* all set: SLURM_PROCID wins, then OMPI, then PMI */
+    setenv("SLURM_PROCID", "7", 1);
+    setenv("OMPI_COMM_WORLD_RANK", "8", 1);
+    setenv("PMI_RANK", "9", 1);
+    char *s = S_expand("%r", 0, &st, &err);
+    cr_assert_str_eq(s, "7");
+    free(s);
+    unsetenv("SLURM_PROCID");
+    s = S_expand("%r", 0, &st, &err);
+    cr_assert_str_eq(s, "8");
+    free(s);
+    S_clear_ranks();
+}
+
+Test(pathpat, unset_rank_is_zero_and_recorded_absent)
+{
+    S_clear_ranks();
+    gm_status st;
+    gm_error err;
+    char *s = S_expand("%r", 0, &st, &err);
+    cr_assert_str_eq(s, "0");
+    free(s);
+    gm_process p = {0};
+    cr_assert_eq(gm_process_identify(&p, &err), GM_OK);
+    cr_assert(p.present);
+    cr_assert_eq(p.rank.kind, GM_V_ABSENT);
+    cr_assert_null(p.rank_var);
+    cr_assert_eq(p.pid, (long long)getpid());
+    cr_assert(p.host && *p.host && !strchr(p.host, '.') && !strchr(p.host, '/'));
+    gm_process_free(&p);
+    setenv("OMPI_COMM_WORLD_RANK", "3", 1);
+    cr_assert_eq(gm_process_identify(&p, &err), GM_OK);
+    cr_assert_eq(p.rank.kind, GM_V_INT);
+    cr_assert_eq(p.rank.i, 3);
+    cr_assert_str_eq(p.rank_var, "OMPI_COMM_WORLD_RANK");
+    gm_process_free(&p);
+    S_clear_ranks();
+}
+
+Test(pathpat, refusals)
+{
+    S_clear_ranks();
+    gm_status st;
+    gm_error err;
+    cr_assert_null(S_expand("run-%d.json", -1, &st, &err));
+    cr_assert_eq(st, GM_ERR_VALUE);
+    gmt_assert_has(err.message, "%d (the device) is not known");
+    cr_assert_null(S_expand("run-%x.json", 0, &st, &err));
+    gmt_assert_has(err.message, "%x is not a pattern");
+    cr_assert_null(S_expand("run-%", 0, &st, &err));
+    gmt_assert_has(err.message, "lone %");
+    cr_assert_null(S_expand("", 0, &st, &err));
+    gmt_assert_has(err.message, "names no file");
+    setenv("SLURM_PROCID", "x1", 1);
+    cr_assert_null(S_expand("%r.json", 0, &st, &err));
+    gmt_assert_has(err.message, "SLURM_PROCID='x1' is not a rank");
+    setenv("SLURM_PROCID", "-1", 1);
+    cr_assert_null(S_expand("%r.json", 0, &st, &err));
+    /* a bad variable does not matter to a pattern without %r */
+    char *s = S_expand("a.json", 0, &st, &err);
+    cr_assert_str_eq(s, "a.json");
+    free(s);
+    S_clear_ranks();
+    cr_assert(gm_path_uses("a-%d", 'd'));
+    cr_assert_not(gm_path_uses("a-%%d", 'd'));
+    cr_assert(gm_path_uses("a-%%%d", 'd'));
+}
+
+Test(pathpat, cli_collect_refuses_bad_pattern_before_the_gpu)
+{
+    char *argv[] = {(char *)gmt_bin(), "collect", "--json", "r-%q.json", NULL};
+    char *err = NULL;
+    int rc = gmt_run(argv, NULL, NULL, &err);
+    cr_assert_eq(rc, 2);
+    gmt_assert_has(err, "--json 'r-%q.json': %q is not a pattern");
+    free(err);
+}
+
+/* ---- the GPU lock ---------------------------------------------------------- */
+
+static double S_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int g_waits_seen;
+static void S_on_wait(void *ctx, const char *path)
+{
+    (void)ctx;
+    (void)path;
+    g_waits_seen++;
+}
+
+Test(devlock, path_from_uuid)
+{
+    setenv("GPUMEM_REPORT_LOCK_DIR", "/some/dir", 1);
+    char *p = gm_devlock_path("GPU-12ab/../x y");
+    cr_assert_str_eq(p, "/some/dir/gpumem-report-GPU-12ab____x_y.lock");
+    free(p);
+    unsetenv("GPUMEM_REPORT_LOCK_DIR");
+    p = gm_devlock_path("GPU-1");
+    cr_assert_str_eq(p, "/tmp/gpumem-report-GPU-1.lock");
+    free(p);
+}
+
+/* A child holds the lock for 0.6 s; the parent, asking after the child has
+ * it, waits at least most of that, and is told once that it waits. */
+Test(devlock, second_process_waits_its_turn)
+{
+    char *dir = gmt_tmpdir("lock");
+    setenv("GPUMEM_REPORT_LOCK_DIR", dir, 1);
+    int ready[2];
+    cr_assert_eq(pipe(ready), 0);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        gm_devlock lk = GM_DEVLOCK_INIT;
+        if (gm_devlock_acquire(&lk, "GPU-test-uuid", NULL, NULL, NULL) != GM_OK)
+            _exit(3);
+        if (write(ready[1], "x", 1) != 1)
+            _exit(4);
+        struct timespec ts = {0, 600000000};
+        nanosleep(&ts, NULL);
+        gm_devlock_free(&lk);
+        _exit(lk.waits == 0 ? 0 : 5);
+    }
+    char c;
+    cr_assert_eq(read(ready[0], &c, 1), 1);
+    gm_devlock lk = GM_DEVLOCK_INIT;
+    g_waits_seen = 0;
+    double t0 = S_now();
+    gm_error err;
+    cr_assert_eq(gm_devlock_acquire(&lk, "GPU-test-uuid", S_on_wait, NULL, &err), GM_OK, "%s",
+                 err.message);
+    double waited = S_now() - t0;
+    int status = 0;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+    cr_assert_eq(g_waits_seen, 1);
+    cr_assert_eq(lk.waits, 1);
+    cr_assert_eq(lk.turns, 1);
+    cr_assert_gt(waited, 0.3, "waited only %.3f s", waited);
+    cr_assert(fabs(lk.waited_s - waited) < 0.1, "recorded %.3f s, measured %.3f s",
+              lk.waited_s, waited);
+    /* another device's lock is free meanwhile; this one again after release */
+    gm_devlock other = GM_DEVLOCK_INIT;
+    cr_assert_eq(gm_devlock_acquire(&other, "GPU-other", S_on_wait, NULL, &err), GM_OK);
+    cr_assert_eq(other.waits, 0);
+    gm_devlock_free(&other);
+    gm_devlock_release(&lk);
+    cr_assert_eq(gm_devlock_acquire(&lk, "GPU-test-uuid", S_on_wait, NULL, &err), GM_OK);
+    cr_assert_eq(lk.waits, 1);
+    cr_assert_eq(lk.turns, 2);
+    gm_devlock_free(&lk);
+    unsetenv("GPUMEM_REPORT_LOCK_DIR");
+    gmt_rmrf(dir);
+    free(dir);
+    close(ready[0]);
+    close(ready[1]);
+}
+
+/* The lock dies with its holder: a killed process never leaves the GPU locked. */
+Test(devlock, killed_holder_releases)
+{
+    char *dir = gmt_tmpdir("lock");
+    setenv("GPUMEM_REPORT_LOCK_DIR", dir, 1);
+    int ready[2];
+    cr_assert_eq(pipe(ready), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        gm_devlock lk = GM_DEVLOCK_INIT;
+        if (gm_devlock_acquire(&lk, "GPU-k", NULL, NULL, NULL) != GM_OK)
+            _exit(3);
+        if (write(ready[1], "x", 1) != 1)
+            _exit(4);
+        pause();
+        _exit(0);
+    }
+    char c;
+    cr_assert_eq(read(ready[0], &c, 1), 1);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    gm_devlock lk = GM_DEVLOCK_INIT;
+    cr_assert_eq(gm_devlock_acquire(&lk, "GPU-k", NULL, NULL, NULL), GM_OK);
+    cr_assert_eq(lk.waits, 0);
+    gm_devlock_free(&lk);
+    unsetenv("GPUMEM_REPORT_LOCK_DIR");
+    gmt_rmrf(dir);
+    free(dir);
+    close(ready[0]);
+    close(ready[1]);
+}
+
+/* ---- merge ----------------------------------------------------------------- */
+
+/* The committed program run (examples/app/run.json), recorded as rank `rank`
+ * of a two-rank job: only the process record differs. */
+static void S_rank_file(gm_results *r, long long rank, double waited)
+{
+    char *p = gmt_src("examples/app/run.json");
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(p, r, &err), GM_OK, "%s", err.message);
+    free(p);
+    gm_process *pr = &r->collection.process;
+    pr->present = true;
+    pr->host = gm_xstrdup("node1");
+    pr->rank = gm_vint(rank);
+    pr->rank_var = gm_xstrdup("OMPI_COMM_WORLD_RANK");
+    pr->pid = 100 + rank;
+    pr->device_uuid = gm_xstrdup("GPU-fixture");
+    pr->lock_wait_seconds = gm_vreal(waited);
+    pr->lock_waits = waited > 0;
+    pr->lock_turns = 5;
+}
+
+Test(merge, a_row_per_rank)
+{
+    gm_results in[2], out;
+    S_rank_file(&in[0], 1, 0.25);   /* given in the wrong order: sorted by rank */
+    S_rank_file(&in[1], 0, 0.0);
+    size_t n_runs = in[0].n_runs;
+    const char *names[] = {"r1.json", "r0.json"};
+    gm_error err;
+    cr_assert_eq(gm_results_merge(in, names, 2, false, &out, &err), GM_OK, "%s", err.message);
+    cr_assert_eq(out.n_runs, 2 * n_runs);
+    cr_assert_eq(out.collection.n_ranks, 2);
+    cr_assert_eq(out.collection.ranks[0].rank.i, 0);
+    cr_assert_eq(out.collection.ranks[1].rank.i, 1);
+    cr_assert_eq(out.collection.ranks[1].lock_waits, 1);
+    cr_assert_not(out.collection.process.present);
+    cr_assert_eq(out.n_experiments, 1);
+    /* each kernel's ranks side by side, kernels in the order they ran */
+    for (size_t i = 0; i < out.n_runs; i++) {
+        const gm_param *p = gm_run_param(&out.runs[i], "rank");
+        cr_assert(p && p->value.kind == GM_V_INT);
+        cr_assert_eq(p->value.i, (long long)(i % 2));
+        if (i % 2)
+            cr_assert_str_eq(out.runs[i].variant, out.runs[i - 1].variant);
+    }
+    /* round trip, and the report shows the ranks */
+    char *json = gm_results_to_json(&out);
+    gm_results back;
+    cr_assert_eq(gm_results_read_string(json, "merged", &back, &err), GM_OK, "%s", err.message);
+    char *json2 = gm_results_to_json(&back);
+    cr_assert_str_eq(json, json2);
+    gm_sections ss;
+    gm_sections_build(&back, &ss);
+    gm_charts charts;
+    gm_charts_plan(&back, &ss, &charts);
+    gm_sections_free(&ss);
+    char *md = gm_render_markdown(&back, &charts, "x.charts", NULL);
+    gmt_assert_has(md, "## Ranks");
+    gmt_assert_has(md, "| 1 | node1 | 101 | `GPU-fixture` |");
+    gmt_assert_has(md, "waited 0.250 s");
+    gmt_assert_has(md, "(rank=1)");
+    free(md);
+    gm_charts_free(&charts);
+    free(json);
+    free(json2);
+    gm_results_free(&back);
+    gm_results_free(&out);
+}
+
+Test(merge, summed_with_least_and_most)
+{
+    gm_results in[2], out;
+    S_rank_file(&in[0], 0, 0.0);
+    S_rank_file(&in[1], 1, 0.0);
+    /* rank 1's first kernel took twice as long, and counted twice the sectors */
+    gm_run *r1 = &in[1].runs[0];
+    double *twice = gm_xcalloc(r1->timing.n + 1, sizeof *twice);
+    for (size_t i = 0; i < r1->timing.n; i++)
+        twice[i] = 2 * r1->timing.samples[i];
+    gm_timing_set_samples(&r1->timing, twice, r1->timing.n);
+    free(twice);
+    const gm_run *r0 = &in[0].runs[0];
+    double t0 = gm_run_total_ms(r0), t1 = gm_run_total_ms(r1);
+    size_t n0 = r0->timing.n, nruns = in[0].n_runs;
+    long long c0 = -1;
+    for (size_t m = 0; m < r0->n_metrics; m++)
+        if (r0->metrics[m].value.kind == GM_V_INT) {
+            c0 = r0->metrics[m].value.i;
+            break;
+        }
+    const char *names[] = {"r0.json", "r1.json"};
+    gm_error err;
+    cr_assert_eq(gm_results_merge(in, names, 2, true, &out, &err), GM_OK, "%s", err.message);
+    cr_assert_eq(out.n_runs, nruns);
+    const gm_run *s = &out.runs[0];
+    cr_assert_eq(s->timing.n, 2 * n0);
+    cr_assert_float_eq(gm_run_total_ms(s), t0 + t1, 1e-9 * (t0 + t1));
+    for (size_t m = 0; m < s->n_metrics; m++)
+        if (s->metrics[m].value.kind == GM_V_INT) {
+            cr_assert_eq(s->metrics[m].value.i, 2 * c0);
+            break;
+        }
+    gmt_assert_has(s->notes[s->n_notes - 1], "summed over 2 of 2 ranks");
+    gmt_assert_has(s->notes[s->n_notes - 1], "least on rank 0");
+    gmt_assert_has(s->notes[s->n_notes - 1], "most on rank 1");
+    gm_results_free(&out);
+}
+
+Test(merge, refusals)
+{
+    gm_results in[2], out;
+    gm_error err;
+    const char *names[] = {"a.json", "b.json"};
+    S_rank_file(&in[0], 2, 0);
+    S_rank_file(&in[1], 2, 0);
+    cr_assert_eq(gm_results_merge(in, names, 2, false, &out, &err), GM_ERR_VALUE);
+    gmt_assert_has(err.message, "a.json and b.json are both rank 2");
+    gm_results_free(&in[0]);
+    gm_results_free(&in[1]);
+
+    /* CLI: an input is never the output; a missing --json is refused */
+    char *src = gmt_src("examples/app/run.json");
+    char *argv[] = {(char *)gmt_bin(), "merge", src, "--json", src, NULL};
+    char *e = NULL;
+    cr_assert_eq(gmt_run(argv, NULL, NULL, &e), 2);
+    gmt_assert_has(e, "is one of the inputs");
+    free(e);
+    char *argv2[] = {(char *)gmt_bin(), "merge", src, NULL};
+    cr_assert_eq(gmt_run(argv2, NULL, NULL, &e), 2);
+    gmt_assert_has(e, "--json ALL.json is required");
+    free(e);
+    free(src);
+}
+
+/* Files without a recorded rank take their place on the command line. */
+Test(merge, cli_positions_when_no_rank)
+{
+    char *dir = gmt_tmpdir("merge");
+    char *src = gmt_src("examples/app/run.json");
+    char *out = gmt_join(dir, "all.json");
+    char *argv[] = {(char *)gmt_bin(), "merge", src, src, "--json", out, NULL};
+    char *e = NULL;
+    /* the same file twice: no process record, ranks 0 and 1 by position */
+    cr_assert_eq(gmt_run(argv, NULL, NULL, &e), 0, "%s", e);
+    gmt_assert_has(e, "merged:");
+    gm_results r;
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(out, &r, &err), GM_OK, "%s", err.message);
+    cr_assert_eq(r.collection.n_ranks, 2);
+    cr_assert_eq(r.collection.ranks[1].rank.i, 1);
+    gm_results_free(&r);
+    free(e);
+    free(out);
+    free(src);
+    gmt_rmrf(dir);
+    free(dir);
+}
