@@ -6,6 +6,7 @@
  * (a baseline too), or no gnuplot (nothing written).
  */
 #include "cli.h"
+#include "../reports/compare.h"
 #include "../reports/diff.h"
 #include "../reports/render.h"
 #include "../core/results.h"
@@ -21,9 +22,13 @@
 static void S_usage(FILE *f)
 {
     fputs("usage: gpumem-report render RUN.json --out FILE [options]\n"
+          "       gpumem-report render A.json B.json [C.json...] --out FILE [options]\n"
           "\n"
           "Writes the report of a results file: Markdown (GitHub-flavoured, charts as SVG\n"
-          "files in FILE's stem + .charts/) or one self-contained HTML page.\n"
+          "files in FILE's stem + .charts/) or one self-contained HTML page.  Given\n"
+          "several results files (one per device), writes one report that compares the\n"
+          "devices side by side: runs paired as `gpumem-report diff` pairs them, each\n"
+          "device against its own measured ceiling, cases run on some devices only listed.\n"
           "\n"
           "  -o, --out FILE     the report; its extension (.md or .html) picks the format\n"
           "  --format md|html   the format, whatever the extension (default: from FILE)\n"
@@ -42,10 +47,53 @@ static void S_usage(FILE *f)
           f);
 }
 
+/* Several results files: the devices side by side. */
+static int S_compare(const char *const *files, size_t n, gm_render_opts *o)
+{
+    if (o->baseline_name) {
+        gm_cli_error("render: --baseline takes one results file, not a comparison");
+        return GM_EXIT_USAGE;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(files[i], o->out_path) == 0) {
+            gm_cli_error("render: --out %s is one of the inputs: it is never overwritten",
+                         o->out_path);
+            return GM_EXIT_USAGE;
+        }
+    gm_results r[GM_COMPARE_MAX];
+    const gm_results *rp[GM_COMPARE_MAX];
+    gm_error err = {GM_OK, ""};
+    size_t read = 0;
+    int rc = GM_EXIT_OK;
+    for (; read < n; read++) {
+        if (gm_results_read_file(files[read], &r[read], &err) != GM_OK) {
+            gm_cli_error("%s", err.message);
+            rc = GM_EXIT_USAGE;
+            break;
+        }
+        rp[read] = &r[read];
+    }
+    if (rc == GM_EXIT_OK) {
+        gm_compare_in in = {rp, files, n};
+        char *exe = gm_cli_exe_path();
+        o->exe_path = exe;
+        if (gm_compare_render(&in, o, &err) != GM_OK) {
+            gm_cli_error("render: %s", err.message);
+            rc = GM_EXIT_USAGE;
+        }
+        free(exe);
+    }
+    for (size_t i = 0; i < read; i++)
+        gm_results_free(&r[i]);
+    return rc;
+}
+
 int gm_cmd_render(int argc, char **argv)
 {
     gm_render_opts o = {0};
     const char *input = NULL;
+    const char *inputs[GM_COMPARE_MAX];
+    size_t n_inputs = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_next = i + 1 < argc;
@@ -85,11 +133,13 @@ int gm_cmd_render(int argc, char **argv)
         } else if (a[0] == '-' && a[1] != '\0') {
             gm_cli_error("render: unknown option '%s' (see gpumem-report render --help)", a);
             return GM_EXIT_USAGE;
-        } else if (!input) {
-            input = a;
         } else {
-            gm_cli_error("render: one results file at a time ('%s' and '%s' given)", input, a);
-            return GM_EXIT_USAGE;
+            if (n_inputs == GM_COMPARE_MAX) {
+                gm_cli_error("render: at most %d results files in one comparison", GM_COMPARE_MAX);
+                return GM_EXIT_USAGE;
+            }
+            inputs[n_inputs++] = a;
+            input = inputs[0];
         }
         continue;
     missing:
@@ -105,6 +155,9 @@ int gm_cmd_render(int argc, char **argv)
         gm_cli_error("render: no output given: --out report.html or --out report.md");
         return GM_EXIT_USAGE;
     }
+
+    if (n_inputs > 1)
+        return S_compare(inputs, n_inputs, &o);
 
     gm_results r, base;
     gm_error err = {0};

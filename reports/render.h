@@ -87,4 +87,14 @@ gm_status gm_template_find(const gm_render_opts *opts, char **path, gm_error *er
  * output path or the chart directory. */
 gm_status gm_render(const gm_results *r, const gm_render_opts *opts, gm_error *err);
 
+/* Any document made of Markdown and charts, written as gm_render writes the
+ * report: md_fn(ctx, charts, chart_dir) gives the Markdown (chart_dir NULL:
+ * the "![](gm-charts:N)" placeholders for HTML, as gm_render_markdown does);
+ * the charts are drawn here; HTML goes into the template with {{title}} =
+ * title (escaped here).  Used by the device comparison (compare.h). */
+typedef char *(*gm_doc_markdown_fn)(const void *ctx, const gm_charts *charts,
+                                    const char *chart_dir);
+gm_status gm_render_doc(gm_doc_markdown_fn md_fn, const void *ctx, const char *title,
+                        gm_charts *charts, const gm_render_opts *opts, gm_error *err);
+
 #endif

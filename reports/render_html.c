@@ -259,8 +259,19 @@ static char *S_svg_file(const gm_chart *c)
 
 /* Markdown: charts into a fresh directory beside the report, then both renamed
  * into place (charts first, so the links of the new report never dangle). */
-static gm_status S_write_markdown(const gm_results *r, const gm_charts *charts,
-                                  const gm_render_opts *o, const gm_report_opts *ro,
+typedef struct {
+    const gm_results *r;
+    const gm_report_opts *ro;
+} S_report_doc;
+
+static char *S_report_md(const void *ctx, const gm_charts *charts, const char *chart_dir)
+{
+    const S_report_doc *d = ctx;
+    return gm_render_markdown(d->r, charts, chart_dir, d->ro);
+}
+
+static gm_status S_write_markdown(gm_doc_markdown_fn md_fn, const void *ctx,
+                                  const gm_charts *charts, const gm_render_opts *o,
                                   gm_error *err)
 {
     const char *out = o->out_path;
@@ -315,7 +326,7 @@ static gm_status S_write_markdown(const gm_results *r, const gm_charts *charts,
             goto done;
     }
 
-    md = gm_render_markdown(r, charts, chart_rel, ro);
+    md = md_fn(ctx, charts, chart_rel);
     st = gm_file_write_temp(out, md, strlen(md), &md_tmp, err);
     if (st != GM_OK)
         goto done;
@@ -422,7 +433,8 @@ gm_status gm_render(const gm_results *r, const gm_render_opts *o, gm_error *err)
     st = gm_charts_draw(&charts, o->gnuplot, err);
     if (st == GM_OK) {
         if (fmt == GM_FORMAT_MD) {
-            st = S_write_markdown(r, &charts, o, &ro, err);
+            S_report_doc doc = {r, &ro};
+            st = S_write_markdown(S_report_md, &doc, &charts, o, err);
         } else {
             st = gm_render_html(r, &charts, tmpl, &ro, &page, err);
             if (st == GM_OK)
@@ -434,6 +446,58 @@ done:
     if (ro.changes)
         gm_diff_free(&d);
     free(page);
+    free(tmpl);
+    free(tmpl_path);
+    return st;
+}
+
+gm_status gm_render_doc(gm_doc_markdown_fn md_fn, const void *ctx, const char *title,
+                        gm_charts *charts, const gm_render_opts *o, gm_error *err)
+{
+    gm_format fmt = o->format != GM_FORMAT_AUTO ? o->format : gm_format_from_path(o->out_path);
+    if (!o->out_path || !*o->out_path)
+        return gm_fail(err, GM_ERR_VALUE, "no output file given");
+    if (fmt == GM_FORMAT_AUTO)
+        return gm_fail(err, GM_ERR_VALUE,
+                       "cannot tell the format of '%s' from its name: end it in .md or .html, "
+                       "or give --format md|html", o->out_path);
+    if (strlen(S_basename(o->out_path)) == 0)
+        return gm_fail(err, GM_ERR_VALUE, "'%s' names a directory, not a file", o->out_path);
+    gm_status st = GM_OK;
+    char *tmpl_path = NULL, *tmpl = NULL, *md = NULL, *html = NULL;
+    if (fmt == GM_FORMAT_HTML) {
+        st = gm_template_find(o, &tmpl_path, err);
+        if (st == GM_OK)
+            st = gm_file_read(tmpl_path, &tmpl, err);
+        if (st == GM_OK && !strstr(tmpl, "{{body}}"))
+            st = gm_fail(err, GM_ERR_VALUE, "template %s has no {{body}} placeholder", tmpl_path);
+    }
+    if (st == GM_OK)
+        st = gm_charts_draw(charts, o->gnuplot, err);
+    if (st == GM_OK && fmt == GM_FORMAT_MD) {
+        st = S_write_markdown(md_fn, ctx, charts, o, err);
+    } else if (st == GM_OK) {
+        md = md_fn(ctx, charts, NULL);
+        st = gm_markdown_to_html(md, &html, err);
+        if (st == GM_OK) {
+            gm_buf b = GM_BUF_INIT;
+            for (const char *p = tmpl; *p;) {
+                if (strncmp(p, "{{body}}", 8) == 0) {
+                    S_put_body(&b, html, charts);
+                    p += 8;
+                } else if (strncmp(p, "{{title}}", 9) == 0) {
+                    gm_esc_html(&b, title);
+                    p += 9;
+                } else {
+                    gm_buf_putc(&b, *p++);
+                }
+            }
+            st = gm_file_write_atomic(o->out_path, b.data, b.len, err);
+            gm_buf_free(&b);
+        }
+    }
+    free(md);
+    free(html);
     free(tmpl);
     free(tmpl_path);
     return st;

@@ -1,0 +1,875 @@
+#include "compare.h"
+
+#include "diff.h"
+#include "runs.h"
+#include "../core/buf.h"
+#include "../core/escape.h"
+#include "../core/fmt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DASH "—"
+#define S_MAX_BARS 24
+
+/* ---- pairing --------------------------------------------------------------- */
+
+typedef struct {
+    const gm_run *run[GM_COMPARE_MAX];   /* NULL where that device has no such case */
+    size_t n_present;
+    size_t first_dev, first_idx;         /* where the case first appears, for order */
+} S_row;
+
+typedef struct {
+    const gm_compare_in *in;
+    gm_sections ss[GM_COMPARE_MAX];
+    S_row *rows;                         /* every case, in order of first appearance */
+    size_t n_rows;
+    const gm_experiment **exps;          /* every experiment, in order of first appearance */
+    size_t n_exps;
+} S_ctx;
+
+typedef struct {
+    const gm_run *run;
+    size_t dev, idx;
+} S_item;
+
+static int S_item_cmp(const void *a, const void *b)
+{
+    const S_item *x = a, *y = b;
+    int c = gm_diff_run_key_cmp(x->run, y->run);
+    if (c)
+        return c;
+    if (x->dev != y->dev)
+        return (x->dev > y->dev) - (x->dev < y->dev);
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int S_row_cmp(const void *a, const void *b)
+{
+    const S_row *x = a, *y = b;
+    if (x->first_dev != y->first_dev)
+        return (x->first_dev > y->first_dev) - (x->first_dev < y->first_dev);
+    return (x->first_idx > y->first_idx) - (x->first_idx < y->first_idx);
+}
+
+static void S_ctx_build(S_ctx *c, const gm_compare_in *in)
+{
+    memset(c, 0, sizeof *c);
+    c->in = in;
+    size_t total = 0;
+    for (size_t d = 0; d < in->n; d++) {
+        gm_sections_build(in->r[d], &c->ss[d]);
+        total += in->r[d]->n_runs;
+        for (size_t s = 0; s < c->ss[d].n; s++) {
+            const gm_experiment *e = c->ss[d].v[s].exp;
+            bool seen = false;
+            for (size_t k = 0; k < c->n_exps && !seen; k++)
+                seen = strcmp(c->exps[k]->id ? c->exps[k]->id : "", e->id ? e->id : "") == 0;
+            if (!seen) {
+                c->exps = gm_xrealloc(c->exps, (c->n_exps + 1) * sizeof *c->exps);
+                c->exps[c->n_exps++] = e;
+            }
+        }
+    }
+    S_item *it = gm_xcalloc(total + 1, sizeof *it);
+    size_t m = 0;
+    for (size_t d = 0; d < in->n; d++)
+        for (size_t i = 0; i < in->r[d]->n_runs; i++, m++)
+            it[m] = (S_item){&in->r[d]->runs[i], d, i};
+    qsort(it, m, sizeof *it, S_item_cmp);
+    c->rows = gm_xcalloc(m + 1, sizeof *c->rows);
+    for (size_t a = 0, e; a < m; a = e) {
+        S_row *row = &c->rows[c->n_rows++];
+        row->first_dev = it[a].dev;
+        row->first_idx = it[a].idx;
+        for (e = a; e < m && gm_diff_run_key_cmp(it[a].run, it[e].run) == 0; e++) {
+            if (!row->run[it[e].dev])
+                row->n_present++;
+            row->run[it[e].dev] = it[e].run;   /* gm_compare_check refused duplicates */
+        }
+    }
+    free(it);
+    qsort(c->rows, c->n_rows, sizeof *c->rows, S_row_cmp);
+}
+
+static void S_ctx_free(S_ctx *c)
+{
+    for (size_t d = 0; d < c->in->n; d++)
+        gm_sections_free(&c->ss[d]);
+    free(c->rows);
+    free((void *)c->exps);
+}
+
+static const char *S_row_exp(const S_row *row)
+{
+    for (size_t d = 0; d < GM_COMPARE_MAX; d++)
+        if (row->run[d])
+            return row->run[d]->experiment ? row->run[d]->experiment : "";
+    return "";
+}
+
+static const gm_section *S_section(const S_ctx *c, size_t d, const char *id)
+{
+    for (size_t s = 0; s < c->ss[d].n; s++)
+        if (strcmp(c->ss[d].v[s].exp->id ? c->ss[d].v[s].exp->id : "", id) == 0)
+            return &c->ss[d].v[s];
+    return NULL;
+}
+
+static bool S_in_group(const gm_section *s, const gm_run *run)
+{
+    for (size_t i = 0; s && i < s->n_group; i++)
+        if (s->group[i] == run)
+            return true;
+    return false;
+}
+
+gm_status gm_compare_check(const gm_compare_in *in, gm_error *err)
+{
+    if (in->n < 2)
+        return gm_fail(err, GM_ERR_VALUE, "a comparison needs two results files or more");
+    if (in->n > GM_COMPARE_MAX)
+        return gm_fail(err, GM_ERR_VALUE, "%zu results files: a comparison takes at most %d",
+                       in->n, GM_COMPARE_MAX);
+    for (size_t d = 0; d < in->n; d++) {
+        gm_status st = gm_diff_check_file(in->r[d], in->names[d], err);
+        if (st != GM_OK)
+            return st;
+    }
+    return GM_OK;
+}
+
+/* ---- figures --------------------------------------------------------------- */
+
+static double S_copy(const gm_results *r) { return gm_value_num(&r->device.copy_bandwidth_gbs); }
+
+/* Effective bandwidth as a share of the device's own measured copy bandwidth, %. */
+static double S_share(const gm_results *r, const gm_run *run)
+{
+    double c = S_copy(r), g = run && gm_run_passed(run) ? gm_run_effective_gbs(run) : NAN;
+    return isfinite(c) && c > 0 && isfinite(g) ? 100.0 * g / c : NAN;
+}
+
+/* Time over the device's fastest layout of the same work (1 = the fastest). */
+static double S_rel(const gm_section *s, const gm_run *run)
+{
+    if (!s || !s->best || !run || !S_in_group(s, run))
+        return NAN;
+    double b = gm_run_median_ms(s->best), t = gm_run_median_ms(run);
+    return isfinite(b) && b > 0 && isfinite(t) ? t / b : NAN;
+}
+
+static bool S_bandwidth(const gm_experiment *e) { return e && e->bandwidth_bound; }
+
+/* ---- labels ---------------------------------------------------------------- */
+
+/* The device's name, and a letter when two devices share a name. */
+static void S_dev_label(gm_buf *b, const gm_compare_in *in, size_t d)
+{
+    const char *name = in->r[d]->device.name ? in->r[d]->device.name : "unknown device";
+    bool twin = false;
+    for (size_t k = 0; k < in->n && !twin; k++)
+        twin = k != d && in->r[k]->device.name && strcmp(in->r[k]->device.name, name) == 0;
+    gm_buf_puts(b, name);
+    if (twin)
+        gm_buf_printf(b, " (%c)", (char)('A' + (int)d));
+}
+
+static void S_dev_md(gm_buf *b, const gm_compare_in *in, size_t d)
+{
+    gm_buf t = GM_BUF_INIT;
+    S_dev_label(&t, in, d);
+    /* "NVIDIA H100 80GB HBM3" -> "H100 80GB HBM3": columns stay readable */
+    const char *s = strncmp(t.data, "NVIDIA ", 7) == 0 && t.data[7] ? t.data + 7 : t.data;
+    gm_esc_md(b, s);
+    gm_buf_free(&t);
+}
+
+/* The case: variant and its parameters, as the diff names runs. */
+static void S_case_text(gm_buf *b, const gm_run *run)
+{
+    gm_buf_puts(b, run->variant ? run->variant : "");
+    if (run->n_params) {
+        gm_buf_puts(b, " (");
+        for (size_t i = 0; i < run->n_params; i++) {
+            if (i)
+                gm_buf_puts(b, ", ");
+            gm_buf_printf(b, "%s=", run->params[i].name ? run->params[i].name : "");
+            const gm_value *v = &run->params[i].value;
+            if (v->kind == GM_V_INT)
+                gm_buf_printf(b, "%lld", v->i);
+            else if (v->kind == GM_V_REAL)
+                gm_buf_printf(b, "%.6g", v->r);
+            else if (v->kind == GM_V_STR)
+                gm_buf_puts(b, v->s ? v->s : "");
+            else
+                gm_buf_puts(b, "null");
+        }
+        gm_buf_puts(b, ")");
+    }
+}
+
+static const gm_run *S_any(const S_row *row, size_t n);
+
+/* All of a run's parameters, escaped: " (n=1024, stride=2)". */
+static void S_case_params(gm_buf *b, const gm_run *run)
+{
+    if (!run->n_params)
+        return;
+    gm_buf t = GM_BUF_INIT;
+    gm_buf_puts(&t, "");
+    S_case_text(&t, run);
+    const char *p = strchr(t.data, '(');
+    gm_buf_puts(b, " ");
+    gm_esc_md(b, p ? p : "");
+    gm_buf_free(&t);
+}
+
+static const gm_run *S_any(const S_row *row, size_t n)
+{
+    for (size_t d = 0; d < n; d++)
+        if (row->run[d])
+            return row->run[d];
+    return NULL;
+}
+
+/* The case in Markdown: its variant and the parameters that vary among
+ * `set` (the experiment's cases), as the single report names runs. */
+static void S_case_md(gm_buf *b, const S_row *row, size_t n, const gm_run *const *set,
+                      size_t n_set)
+{
+    const gm_run *run = S_any(row, n);
+    gm_runs_case_md(set, n_set, run, NULL, b);
+}
+
+/* The first present run of every row of experiment id (all: on any device;
+ * else on every device).  Caller frees. */
+static const gm_run **S_exp_runs(const S_ctx *c, const char *id, bool all, size_t *n)
+{
+    const gm_run **v = gm_xcalloc(c->n_rows + 1, sizeof *v);
+    *n = 0;
+    for (size_t i = 0; i < c->n_rows; i++) {
+        const S_row *row = &c->rows[i];
+        if (strcmp(S_row_exp(row), id) == 0 && (all || row->n_present == c->in->n))
+            v[(*n)++] = S_any(row, c->in->n);
+    }
+    return v;
+}
+
+/* ---- charts ---------------------------------------------------------------- */
+
+static const char *const S_colors[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
+                                       "#56B4E9", "#D55E00", "#000000", "#F0E442"};
+
+static void S_gp_num(gm_buf *b, double v)
+{
+    if (isfinite(v))
+        gm_buf_printf(b, "%.17g", v);
+    else
+        gm_buf_puts(b, "NaN");
+}
+
+/* A label for gnuplot, cut to max bytes (UTF-8 sequences kept whole). */
+static void S_gp_text(gm_buf *b, const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n <= max) {
+        gm_esc_gnuplot(b, s);
+        return;
+    }
+    size_t cut = max - 3;
+    while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+        cut--;
+    char *t = gm_xmalloc(cut + 4);
+    memcpy(t, s, cut);
+    memcpy(t + cut, "...", 4);
+    gm_esc_gnuplot(b, t);
+    free(t);
+}
+
+/* The rows a chart of experiment `id` draws: on every device, passed, and in
+ * every device's comparison group; at most S_MAX_BARS. */
+static size_t S_chart_rows(const S_ctx *c, const char *id, const S_row **out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_rows && n < S_MAX_BARS; i++) {
+        const S_row *row = &c->rows[i];
+        if (row->n_present != c->in->n || strcmp(S_row_exp(row), id) != 0)
+            continue;
+        bool ok = true;
+        for (size_t d = 0; d < c->in->n && ok; d++)
+            ok = gm_run_passed(row->run[d]) && S_in_group(S_section(c, d, id), row->run[d]);
+        if (ok)
+            out[n++] = row;
+    }
+    return n;
+}
+
+static void S_plan(const S_ctx *c, gm_charts *out)
+{
+    memset(out, 0, sizeof *out);
+    const gm_compare_in *in = c->in;
+    const S_row **rows = gm_xcalloc(S_MAX_BARS, sizeof *rows);
+    for (size_t e = 0; e < c->n_exps; e++) {
+        const gm_experiment *x = c->exps[e];
+        const char *id = x->id ? x->id : "";
+        size_t n = S_chart_rows(c, id, rows);
+        if (n == 0)
+            continue;
+        bool bw = S_bandwidth(x);
+        bool any = false;
+        for (size_t i = 0; i < n && !any; i++)
+            for (size_t d = 0; d < in->n && !any; d++)
+                any = isfinite(bw ? S_share(in->r[d], rows[i]->run[d])
+                                  : S_rel(S_section(c, d, id), rows[i]->run[d]));
+        if (!any)
+            continue;
+        gm_buf title = GM_BUF_INIT, b = GM_BUF_INIT;
+        gm_buf_printf(&title, "%s: %s", x->title ? x->title : id,
+                      bw ? "share of each device's copy bandwidth"
+                         : "time over each device's fastest layout");
+        size_t cid = out->n + 1;
+        gm_buf_puts(&b, "reset\nset title ");
+        S_gp_text(&b, title.data, 110);
+        gm_buf_puts(&b, " noenhanced\nset ylabel ");
+        gm_esc_gnuplot(&b, bw ? "% of the device's measured copy bandwidth"
+                              : "time / fastest layout's time (1 = fastest)");
+        gm_buf_puts(&b, " noenhanced\n"
+                        "set key noenhanced below center horizontal samplen 2\n"
+                        "set grid ytics lc rgb '#d9d9d9' lw 1\n"
+                        "set border 3\nset tics nomirror\n"
+                        "set style fill solid 0.85 border rgb '#333333'\n");
+        gm_buf_puts(&b, bw ? "set yrange [0:100<*]\n" : "set yrange [0:*]\n");
+        double w = 0.8 / (double)in->n;
+        gm_buf_printf(&b, "set boxwidth %.4f absolute\n", w);
+        const gm_run *set[S_MAX_BARS];
+        for (size_t i = 0; i < n; i++)
+            set[i] = S_any(rows[i], in->n);
+        gm_buf_puts(&b, "set lmargin 14\nset xtics noenhanced rotate by 30 right (");
+        for (size_t i = 0; i < n; i++) {
+            gm_buf lab = GM_BUF_INIT;
+            gm_buf_puts(&lab, "");
+            gm_runs_case_label(set, n, set[i], NULL, &lab);
+            gm_buf_puts(&b, i ? ", " : "");
+            S_gp_text(&b, lab.data, 48);
+            gm_buf_printf(&b, " %zu", i);
+            gm_buf_free(&lab);
+        }
+        gm_buf_printf(&b, ")\nset xrange [-0.6:%zu.6]\n", n - 1);
+        gm_buf_printf(&b, "$c%zu << EOD\n", cid);
+        for (size_t i = 0; i < n; i++) {
+            gm_buf_printf(&b, "%zu", i);
+            for (size_t d = 0; d < in->n; d++) {
+                gm_buf_putc(&b, ' ');
+                S_gp_num(&b, bw ? S_share(in->r[d], rows[i]->run[d])
+                                : S_rel(S_section(c, d, id), rows[i]->run[d]));
+            }
+            gm_buf_putc(&b, '\n');
+        }
+        gm_buf_puts(&b, "EOD\nplot ");
+        for (size_t d = 0; d < in->n; d++) {
+            double off = ((double)d - (double)(in->n - 1) / 2.0) * w;
+            gm_buf_printf(&b, "%s$c%zu using ($1%+.4f):%zu with boxes lc rgb '%s' title ",
+                          d ? ", " : "", cid, off, d + 2, S_colors[d % 8]);
+            gm_buf lab = GM_BUF_INIT;
+            S_dev_label(&lab, in, d);
+            S_gp_text(&b, lab.data, 60);
+            gm_buf_free(&lab);
+            gm_buf_puts(&b, " noenhanced");
+        }
+        if (bw)
+            gm_buf_puts(&b, ", 100 with lines dt 2 lw 2 lc rgb '#555555' "
+                            "title 'copy bandwidth (each device its own)' noenhanced");
+        gm_buf_puts(&b, "\n");
+
+        out->v = gm_xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+        gm_chart *ch = &out->v[out->n];
+        memset(ch, 0, sizeof *ch);
+        char name[32];
+        snprintf(name, sizeof name, "chart-%02zu", out->n + 1);
+        ch->section = e;
+        ch->name = gm_xstrdup(name);
+        ch->title = gm_buf_detach(&title);
+        ch->script = gm_buf_detach(&b);
+        out->n++;
+    }
+    free((void *)rows);
+}
+
+void gm_compare_charts_plan(const gm_compare_in *in, gm_charts *out)
+{
+    S_ctx c;
+    S_ctx_build(&c, in);
+    S_plan(&c, out);
+    S_ctx_free(&c);
+}
+
+/* ---- the document ---------------------------------------------------------- */
+
+static void S_cells(gm_buf *b, const gm_compare_in *in, const char *label,
+                    void (*cell)(gm_buf *, const gm_results *))
+{
+    gm_buf_printf(b, "| %s |", label);
+    for (size_t d = 0; d < in->n; d++) {
+        gm_buf_puts(b, " ");
+        cell(b, in->r[d]);
+        gm_buf_puts(b, " |");
+    }
+    gm_buf_puts(b, "\n");
+}
+
+static void S_c_device(gm_buf *b, const gm_results *r)
+{
+    const gm_device *d = &r->device;
+    gm_esc_md(b, d->chip ? d->chip : DASH);
+    gm_buf_printf(b, ", compute capability %d.%d, %d SMs, device %d", d->cc_major, d->cc_minor,
+                  d->sm_count, d->ordinal);
+}
+
+static void S_c_memory(gm_buf *b, const gm_results *r)
+{
+    const gm_device *d = &r->device;
+    gm_fmt_bytes(b, d->global_memory_bytes > 0 ? (double)d->global_memory_bytes : NAN);
+    gm_buf_printf(b, ", %d-bit bus at ", d->memory_bus_width_bits);
+    gm_fmt_num(b, d->memory_clock_khz > 0 ? d->memory_clock_khz / 1000.0 : NAN, 4);
+    gm_buf_puts(b, " MHz; L2 ");
+    gm_fmt_bytes(b, d->l2_bytes > 0 ? (double)d->l2_bytes : NAN);
+}
+
+static void S_c_peak(gm_buf *b, const gm_results *r)
+{
+    gm_fmt_gbs(b, gm_value_num(&r->device.theoretical_bandwidth_gbs));
+}
+
+static void S_c_copy(gm_buf *b, const gm_results *r)
+{
+    double c = S_copy(r), t = gm_value_num(&r->device.theoretical_bandwidth_gbs);
+    gm_fmt_gbs(b, c);
+    if (isfinite(c) && isfinite(t) && t > 0) {
+        gm_buf_puts(b, " (");
+        gm_fmt_pct(b, 100.0 * c / t);
+        gm_buf_puts(b, " of peak)");
+    }
+}
+
+static void S_c_software(gm_buf *b, const gm_results *r)
+{
+    const gm_device *d = &r->device;
+    gm_buf_puts(b, "driver ");
+    gm_esc_md(b, d->driver_version ? d->driver_version : DASH);
+    gm_buf_printf(b, ", CUDA %d.%d", d->cuda_driver_api / 1000, (d->cuda_driver_api % 1000) / 10);
+}
+
+static void S_c_clocks(gm_buf *b, const gm_results *r)
+{
+    const gm_collection *c = &r->collection;
+    gm_esc_md(b, c->clock_control ? c->clock_control : DASH);
+    if (c->clock_control && strcmp(c->clock_control, "none") == 0)
+        gm_buf_puts(b, " (left as found)");
+    gm_buf_puts(b, c->cache_flush ? "; L2 flushed" : "; L2 not flushed");
+}
+
+static void S_c_tool(gm_buf *b, const gm_results *r)
+{
+    if (r->commit) {
+        gm_buf_puts(b, "commit ");
+        gm_esc_md_code(b, r->commit);
+        if (r->dirty == 1)
+            gm_buf_puts(b, " (with uncommitted changes)");
+    } else {
+        gm_buf_puts(b, DASH);
+    }
+    gm_buf_puts(b, "; sizes ");
+    gm_esc_md(b, r->collection.size_set ? r->collection.size_set : DASH);
+}
+
+static void S_c_runs(gm_buf *b, const gm_results *r)
+{
+    size_t passed = 0;
+    for (size_t i = 0; i < r->n_runs; i++)
+        passed += gm_run_passed(&r->runs[i]);
+    gm_buf_printf(b, "%zu (%zu passed or measured)", r->n_runs, passed);
+}
+
+static void S_c_origin(gm_buf *b, const gm_results *r)
+{
+    bool measured = r->origin && strncmp(r->origin, "measured", 8) == 0;
+    gm_buf_puts(b, measured ? "" : "**");
+    gm_esc_md(b, r->origin ? r->origin : DASH);
+    gm_buf_puts(b, measured ? "" : "**");
+}
+
+static void S_devices(gm_buf *b, const S_ctx *c)
+{
+    const gm_compare_in *in = c->in;
+    gm_buf_puts(b, "## Devices\n\n| |");
+    for (size_t d = 0; d < in->n; d++) {
+        gm_buf_printf(b, " %c: ", (char)('A' + (int)d));
+        S_dev_md(b, in, d);
+        gm_buf_puts(b, " |");
+    }
+    gm_buf_puts(b, "\n|---|");
+    for (size_t d = 0; d < in->n; d++)
+        gm_buf_puts(b, "---|");
+    gm_buf_puts(b, "\n| Results file |");
+    for (size_t d = 0; d < in->n; d++) {
+        gm_buf_puts(b, " ");
+        gm_esc_md_code(b, in->names[d] ? in->names[d] : "");
+        gm_buf_puts(b, " |");
+    }
+    gm_buf_puts(b, "\n");
+    S_cells(b, in, "Origin", S_c_origin);
+    S_cells(b, in, "Device", S_c_device);
+    S_cells(b, in, "Memory", S_c_memory);
+    S_cells(b, in, "Peak DRAM bandwidth (2 × clock × bus width)", S_c_peak);
+    S_cells(b, in, "Measured ceiling (device-to-device copy)", S_c_copy);
+    S_cells(b, in, "Clocks, cache", S_c_clocks);
+    S_cells(b, in, "Software", S_c_software);
+    S_cells(b, in, "Tool", S_c_tool);
+    S_cells(b, in, "Runs", S_c_runs);
+    gm_buf_puts(b, "\n");
+}
+
+/* One device's answer for an experiment: its fastest layout, at what share
+ * of its ceiling, and how much slower its slowest layout of the same work is. */
+static void S_contrast_cell(gm_buf *b, const gm_results *r, const gm_section *s)
+{
+    if (!s) {
+        gm_buf_puts(b, "not run");
+        return;
+    }
+    if (!s->best || !s->worst) {
+        gm_buf_printf(b, "%zu of %zu runs passed; nothing to compare", s->n_passed, s->n_runs);
+        return;
+    }
+    gm_runs_case_md(s->group, s->n_group, s->best, NULL, b);
+    gm_buf_puts(b, " ");
+    gm_fmt_ms(b, gm_run_median_ms(s->best));
+    if (S_bandwidth(s->exp) && isfinite(S_share(r, s->best))) {
+        gm_buf_puts(b, ", ");
+        gm_fmt_pct(b, S_share(r, s->best));
+        gm_buf_puts(b, " of copy");
+    }
+    gm_buf_puts(b, "; ");
+    gm_runs_case_md(s->group, s->n_group, s->worst, NULL, b);
+    gm_buf_puts(b, " ");
+    gm_fmt_ratio(b, gm_run_median_ms(s->worst) / gm_run_median_ms(s->best));
+    gm_buf_puts(b, " slower");
+}
+
+static void S_table_head(gm_buf *b, const gm_compare_in *in, const char *first)
+{
+    gm_buf_printf(b, "| %s |", first);
+    for (size_t d = 0; d < in->n; d++) {
+        gm_buf_printf(b, " %c: ", (char)('A' + (int)d));
+        S_dev_md(b, in, d);
+        gm_buf_puts(b, " |");
+    }
+    gm_buf_puts(b, "\n|---|");
+    for (size_t d = 0; d < in->n; d++)
+        gm_buf_puts(b, "---|");
+    gm_buf_puts(b, "\n");
+}
+
+static void S_summary(gm_buf *b, const S_ctx *c)
+{
+    const gm_compare_in *in = c->in;
+    gm_buf_puts(b, "## Summary\n\nPer experiment and device: the fastest layout among the runs "
+                   "that do the same work, its median time and, for a bandwidth-bound "
+                   "experiment, its effective bandwidth as a share of that device's own "
+                   "measured copy bandwidth; then the slowest layout and how many times "
+                   "slower it is on that device (the contrast the experiment shows).\n\n");
+    S_table_head(b, in, "Experiment");
+    size_t differ = 0;
+    for (size_t e = 0; e < c->n_exps; e++) {
+        const gm_experiment *x = c->exps[e];
+        const char *id = x->id ? x->id : "";
+        gm_buf_printf(b, "| %zu. ", e + 1);
+        gm_esc_md(b, x->title ? x->title : id);
+        gm_buf_puts(b, " |");
+        const char *best0 = NULL;
+        bool diff = false;
+        for (size_t d = 0; d < in->n; d++) {
+            const gm_section *s = S_section(c, d, id);
+            gm_buf_puts(b, " ");
+            S_contrast_cell(b, in->r[d], s);
+            gm_buf_puts(b, " |");
+            if (s && s->best && s->best->variant) {
+                if (!best0)
+                    best0 = s->best->variant;
+                else if (strcmp(best0, s->best->variant) != 0)
+                    diff = true;
+            }
+        }
+        gm_buf_puts(b, "\n");
+        differ += diff;
+    }
+    gm_buf_puts(b, "\n");
+    if (differ) {
+        gm_buf_puts(b, "The fastest layout is not the same on every device in: ");
+        size_t k = 0;
+        for (size_t e = 0; e < c->n_exps; e++) {
+            const char *id = c->exps[e]->id ? c->exps[e]->id : "";
+            const char *best0 = NULL;
+            bool diff = false;
+            for (size_t d = 0; d < in->n; d++) {
+                const gm_section *s = S_section(c, d, id);
+                if (s && s->best && s->best->variant) {
+                    if (!best0)
+                        best0 = s->best->variant;
+                    else if (strcmp(best0, s->best->variant) != 0)
+                        diff = true;
+                }
+            }
+            if (!diff)
+                continue;
+            gm_buf_puts(b, k++ ? ", " : "");
+            gm_esc_md(b, c->exps[e]->title ? c->exps[e]->title : id);
+        }
+        gm_buf_puts(b, ". Where two layouts are within a few per cent of each other this "
+                       "can be noise; the section tables give the times.\n\n");
+    } else {
+        gm_buf_puts(b, "The fastest layout of each experiment is the same on every device.\n\n");
+    }
+}
+
+static void S_run_cell_time(gm_buf *b, const gm_run *run)
+{
+    if (!run) {
+        gm_buf_puts(b, "not run here");
+        return;
+    }
+    if (!gm_run_passed(run)) {
+        gm_buf_puts(b, gm_check_status_name(run->check.status));
+        return;
+    }
+    gm_fmt_ms(b, gm_run_median_ms(run));
+}
+
+static void S_section_md(gm_buf *b, const S_ctx *c, size_t e, const gm_charts *charts,
+                         const char *chart_dir)
+{
+    const gm_compare_in *in = c->in;
+    const gm_experiment *x = c->exps[e];
+    const char *id = x->id ? x->id : "";
+    bool bw = S_bandwidth(x);
+    gm_buf_printf(b, "## %zu. ", e + 1);
+    gm_esc_md(b, x->title ? x->title : id);
+    gm_buf_puts(b, "\n\n");
+    if (x->summary) {
+        gm_esc_md(b, x->summary);
+        gm_buf_puts(b, "\n\n");
+    }
+    size_t n_all = 0, n_some = 0;
+    for (size_t i = 0; i < c->n_rows; i++)
+        if (strcmp(S_row_exp(&c->rows[i]), id) == 0) {
+            if (c->rows[i].n_present == in->n)
+                n_all++;
+            else
+                n_some++;
+        }
+    gm_buf_printf(b, "%zu case%s ran on every device", n_all, n_all == 1 ? "" : "s");
+    if (n_some)
+        gm_buf_printf(b, "; %zu on some only (listed at the end)", n_some);
+    gm_buf_puts(b, bw ? ". Median time per device, then effective bandwidth as a share of "
+                        "the device's own copy bandwidth (the fair comparison: each against "
+                        "its own ceiling)"
+                      : ". Median time per device, then the time over the device's fastest "
+                        "layout of the same work (1× = the fastest; the fair comparison of "
+                        "layouts across devices of different speed)");
+    gm_buf_puts(b, ", and each other device's time over A's");
+    gm_buf_puts(b, ".\n\n| Case |");
+    for (size_t d = 0; d < in->n; d++)
+        gm_buf_printf(b, " Time %c |", (char)('A' + (int)d));
+    for (size_t d = 0; d < in->n; d++)
+        gm_buf_printf(b, bw ? " %% of copy %c |" : " × fastest %c |", (char)('A' + (int)d));
+    for (size_t d = 1; d < in->n; d++)
+        gm_buf_printf(b, " %c ÷ A |", (char)('A' + (int)d));
+    gm_buf_puts(b, "\n|---|");
+    for (size_t k = 0; k < 3 * in->n - 1; k++)
+        gm_buf_puts(b, "---:|");
+    gm_buf_puts(b, "\n");
+    size_t n_set = 0;
+    const gm_run **set = S_exp_runs(c, id, false, &n_set);
+    for (size_t i = 0; i < c->n_rows; i++) {
+        const S_row *row = &c->rows[i];
+        if (row->n_present != in->n || strcmp(S_row_exp(row), id) != 0)
+            continue;
+        gm_buf_puts(b, "| ");
+        S_case_md(b, row, in->n, set, n_set);
+        gm_buf_puts(b, " |");
+        for (size_t d = 0; d < in->n; d++) {
+            gm_buf_puts(b, " ");
+            S_run_cell_time(b, row->run[d]);
+            gm_buf_puts(b, " |");
+        }
+        for (size_t d = 0; d < in->n; d++) {
+            gm_buf_puts(b, " ");
+            double v = bw ? S_share(in->r[d], row->run[d])
+                          : S_rel(S_section(c, d, id), row->run[d]);
+            if (!isfinite(v))
+                gm_buf_puts(b, DASH);
+            else if (bw)
+                gm_fmt_pct(b, v);
+            else
+                gm_fmt_ratio(b, v);
+            gm_buf_puts(b, " |");
+        }
+        double t0 = gm_run_passed(row->run[0]) ? gm_run_median_ms(row->run[0]) : NAN;
+        for (size_t d = 1; d < in->n; d++) {
+            double t = gm_run_passed(row->run[d]) ? gm_run_median_ms(row->run[d]) : NAN;
+            gm_buf_puts(b, " ");
+            if (isfinite(t) && isfinite(t0) && t0 > 0)
+                gm_fmt_ratio(b, t / t0);
+            else
+                gm_buf_puts(b, DASH);
+            gm_buf_puts(b, " |");
+        }
+        gm_buf_puts(b, "\n");
+    }
+    gm_buf_puts(b, "\n");
+    free((void *)set);
+    bool any_chart = false;
+    for (size_t k = 0; k < charts->n; k++)
+        any_chart |= charts->v[k].section == e;
+    if (!any_chart)
+        return;
+    if (!chart_dir) {
+        gm_buf_printf(b, "![](gm-charts:%zu)\n\n", e);
+        return;
+    }
+    for (size_t k = 0; k < charts->n; k++) {
+        if (charts->v[k].section != e)
+            continue;
+        gm_buf_puts(b, "![");
+        gm_esc_md(b, charts->v[k].title);
+        gm_buf_printf(b, "](%s/%s.svg)\n\n", chart_dir, charts->v[k].name);
+    }
+}
+
+static void S_one_device_only(gm_buf *b, const S_ctx *c)
+{
+    const gm_compare_in *in = c->in;
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_rows; i++)
+        n += c->rows[i].n_present != in->n;
+    gm_buf_puts(b, "## Cases not run on every device\n\n");
+    if (!n) {
+        gm_buf_puts(b, "None: every case ran on every device.\n\n");
+        return;
+    }
+    gm_buf_printf(b, "%zu case%s, not paired, so not in the tables above (a different "
+                     "selection, size set or tool version; a variant that cannot run on a "
+                     "device).\n\n", n, n == 1 ? "" : "s");
+    gm_buf_puts(b, "| Experiment | Case |");
+    for (size_t d = 0; d < in->n; d++) {
+        gm_buf_puts(b, " ");
+        S_dev_md(b, in, d);
+        gm_buf_puts(b, " |");
+    }
+    gm_buf_puts(b, "\n|---|---|");
+    for (size_t d = 0; d < in->n; d++)
+        gm_buf_puts(b, "---:|");
+    gm_buf_puts(b, "\n");
+    for (size_t i = 0; i < c->n_rows; i++) {
+        const S_row *row = &c->rows[i];
+        if (row->n_present == in->n)
+            continue;
+        gm_buf_puts(b, "| ");
+        gm_esc_md(b, S_row_exp(row));
+        gm_buf_puts(b, " | ");
+        const gm_run *one = S_any(row, in->n);
+        S_case_md(b, row, in->n, &one, 1);
+        S_case_params(b, one);
+        gm_buf_puts(b, " |");
+        for (size_t d = 0; d < in->n; d++) {
+            gm_buf_puts(b, " ");
+            if (row->run[d])
+                S_run_cell_time(b, row->run[d]);
+            else
+                gm_buf_puts(b, DASH);
+            gm_buf_puts(b, " |");
+        }
+        gm_buf_puts(b, "\n");
+    }
+    gm_buf_puts(b, "\n");
+}
+
+char *gm_compare_markdown(const gm_compare_in *in, const gm_charts *charts,
+                          const char *chart_dir)
+{
+    S_ctx c;
+    S_ctx_build(&c, in);
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_printf(&b, "# GPU memory report: %zu devices compared\n\n", in->n);
+    for (size_t d = 0; d < in->n; d++) {
+        const gm_results *r = in->r[d];
+        if (r->origin && strncmp(r->origin, "measured", 8) == 0)
+            continue;
+        gm_buf_puts(&b, "> **Not a measurement of ");
+        S_dev_md(&b, in, d);
+        gm_buf_puts(&b, ".** Its results file (");
+        gm_esc_md_code(&b, in->names[d] ? in->names[d] : "");
+        gm_buf_puts(&b, ") gives its origin as: ");
+        gm_esc_md(&b, r->origin ? r->origin : "unknown");
+        gm_buf_puts(&b, ".\n\n");
+    }
+    gm_buf_puts(&b, "The same experiments on each device, side by side: what changes between "
+                    "GPUs and what does not. Each device is judged against its own measured "
+                    "ceiling, so a faster memory system does not hide or invent a contrast "
+                    "between layouts. Cases pair as `gpumem-report diff` pairs runs "
+                    "(experiment, variant, parameters).\n\n");
+    S_devices(&b, &c);
+    S_summary(&b, &c);
+    for (size_t e = 0; e < c.n_exps; e++)
+        S_section_md(&b, &c, e, charts, chart_dir);
+    S_one_device_only(&b, &c);
+    gm_buf_puts(&b, "## How to read the comparison\n\n"
+                    "- Times are medians of each device's own repetitions (see each results "
+                    "file for the counts and spreads); render a device's file alone for its "
+                    "counters, findings and charts.\n"
+                    "- \"% of copy\" is effective bandwidth (bytes the computation must read "
+                    "and write over the median time) over that device's measured "
+                    "device-to-device copy bandwidth: 100% is as fast as that device moves "
+                    "memory in practice.\n"
+                    "- \"× fastest\" is a layout's time over the fastest layout of the same "
+                    "work on the same device.\n"
+                    "- \"÷\" columns: one device's raw time over the first device's (below 1: "
+                    "faster than the first).\n");
+    S_ctx_free(&c);
+    return gm_buf_detach(&b);
+}
+
+typedef struct {
+    const gm_compare_in *in;
+} S_doc;
+
+static char *S_doc_md(const void *ctx, const gm_charts *charts, const char *chart_dir)
+{
+    const S_doc *d = ctx;
+    return gm_compare_markdown(d->in, charts, chart_dir);
+}
+
+gm_status gm_compare_render(const gm_compare_in *in, const gm_render_opts *o, gm_error *err)
+{
+    gm_status st = gm_compare_check(in, err);
+    if (st != GM_OK)
+        return st;
+    gm_charts charts;
+    gm_compare_charts_plan(in, &charts);
+    gm_buf title = GM_BUF_INIT;
+    gm_buf_puts(&title, "GPU memory report: ");
+    for (size_t d = 0; d < in->n; d++) {
+        if (d)
+            gm_buf_puts(&title, " vs ");
+        S_dev_label(&title, in, d);
+    }
+    S_doc doc = {in};
+    st = gm_render_doc(S_doc_md, &doc, title.data, &charts, o, err);
+    gm_buf_free(&title);
+    gm_charts_free(&charts);
+    return st;
+}

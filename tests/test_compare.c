@@ -1,0 +1,197 @@
+/* test_compare.c — the device comparison (reports/compare.h) on two recorded
+ * runs: the committed H100 run (examples/h100/run.json) and the H100 run
+ * recorded ten minutes earlier (tests/fixtures/h100-rerun-0747.json), and on
+ * the committed run beside a copy of itself that says, in its origin and
+ * device name, that it is a test fixture (renamed device, doubled copy
+ * bandwidth, some runs left out): never presented as a measurement. */
+#include "helpers.h"
+
+#include "../core/buf.h"
+#include "../core/fmt.h"
+#include "../reports/compare.h"
+#include "../reports/diff.h"
+#include "../reports/runs.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void S_load(const char *rel, gm_results *r)
+{
+    char *p = gmt_src(rel);
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(p, r, &err), GM_OK, "%s", err.message);
+    free(p);
+}
+
+/* Cases of a that b lacks, counted with the diff's pairing. */
+static size_t S_only_in(const gm_results *a, const gm_results *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->n_runs; i++) {
+        bool found = false;
+        for (size_t k = 0; k < b->n_runs && !found; k++)
+            found = gm_diff_run_key_cmp(&a->runs[i], &b->runs[k]) == 0;
+        n += !found;
+    }
+    return n;
+}
+
+static char *S_markdown(const gm_results *a, const gm_results *b, gm_charts *charts)
+{
+    const gm_results *rs[] = {a, b};
+    const char *names[] = {"examples/h100/run.json", "second.json"};
+    gm_compare_in in = {rs, names, 2};
+    gm_error err;
+    cr_assert_eq(gm_compare_check(&in, &err), GM_OK, "%s", err.message);
+    gm_compare_charts_plan(&in, charts);
+    return gm_compare_markdown(&in, charts, "cmp.charts");
+}
+
+Test(compare, two_recorded_h100_runs)
+{
+    gm_results a, b;
+    S_load("examples/h100/run.json", &a);
+    S_load("tests/fixtures/h100-rerun-0747.json", &b);
+    gm_charts charts;
+    char *md = S_markdown(&a, &b, &charts);
+    gmt_assert_has(md, "# GPU memory report: 2 devices compared");
+    gmt_assert_has(md, "| | A: H100 80GB HBM3 (A) | B: H100 80GB HBM3 (B) |");
+    gmt_assert_lacks(md, "Not a measurement");
+    /* every experiment of either file has its section and summary row */
+    gm_sections ss;
+    gm_sections_build(&a, &ss);
+    for (size_t i = 0; i < ss.n; i++)
+        gmt_assert_has(md, ss.v[i].exp->title);
+    gm_sections_free(&ss);
+    /* what ran on one device only is listed, not dropped */
+    size_t only = S_only_in(&a, &b) + S_only_in(&b, &a);
+    cr_assert_gt(only, 0, "the two runs differ in their SpMV sizes");
+    char want[128];
+    snprintf(want, sizeof want, "%zu cases, not paired", only);
+    gmt_assert_has(md, want);
+    /* the measured ceilings of both files, as measured */
+    gm_buf v = GM_BUF_INIT;
+    gm_fmt_gbs(&v, gm_value_num(&a.device.copy_bandwidth_gbs));
+    gmt_assert_has(md, v.data);
+    v.len = 0;
+    gm_fmt_gbs(&v, gm_value_num(&b.device.copy_bandwidth_gbs));
+    gmt_assert_has(md, v.data);
+    gm_buf_free(&v);
+    /* charts: one bar series per device */
+    cr_assert_gt(charts.n, 5);
+    for (size_t i = 0; i < charts.n; i++) {
+        cr_assert_eq(gmt_occurrences(charts.v[i].script, "with boxes"), 2);
+        gmt_assert_has(charts.v[i].script, "'NVIDIA H100 80GB HBM3 (A)'");
+        gmt_assert_has(charts.v[i].script, "'NVIDIA H100 80GB HBM3 (B)'");
+    }
+    /* pure: the same files give the same bytes */
+    gm_charts c2;
+    char *md2 = S_markdown(&a, &b, &c2);
+    cr_assert_str_eq(md, md2);
+    free(md2);
+    gm_charts_free(&c2);
+    free(md);
+    gm_charts_free(&charts);
+    gm_results_free(&a);
+    gm_results_free(&b);
+}
+
+/* The first bandwidth-bound experiment's first run, and its share of copy. */
+static const gm_run *S_first_bw_run(const gm_results *r)
+{
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const gm_experiment *e = gm_results_experiment(r, r->runs[i].experiment);
+        if (e && e->bandwidth_bound && gm_run_passed(&r->runs[i]) &&
+            isfinite(gm_run_effective_gbs(&r->runs[i])))
+            return &r->runs[i];
+    }
+    return NULL;
+}
+
+Test(compare, fixture_device_normalised_to_its_own_ceiling)
+{
+    gm_results a, b;
+    S_load("examples/h100/run.json", &a);
+    S_load("examples/h100/run.json", &b);
+    free(b.origin);
+    b.origin = gm_xstrdup("test fixture: examples/h100/run.json with its device renamed, its "
+                          "copy bandwidth doubled and its first 3 runs left out; not a "
+                          "measurement");
+    free(b.device.name);
+    b.device.name = gm_xstrdup("Test fixture GPU");
+    b.device.copy_bandwidth_gbs = gm_vreal(2 * gm_value_num(&a.device.copy_bandwidth_gbs));
+    /* drop the first 3 runs of b */
+    gm_results shell = {0};
+    shell.runs = gm_xcalloc(3, sizeof *shell.runs);
+    memcpy(shell.runs, b.runs, 3 * sizeof *b.runs);
+    shell.n_runs = 3;
+    memmove(b.runs, b.runs + 3, (b.n_runs - 3) * sizeof *b.runs);
+    b.n_runs -= 3;
+    gm_results_free(&shell);
+
+    gm_charts charts;
+    char *md = S_markdown(&a, &b, &charts);
+    gmt_assert_has(md, "> **Not a measurement of Test fixture GPU.**");
+    gmt_assert_has(md, "test fixture: examples/h100/run.json");
+    gmt_assert_has(md, "3 cases, not paired");
+    /* a run on both: its share of A's copy bandwidth, and half of it on B */
+    const gm_run *ra = S_first_bw_run(&b);   /* present in both (b lost only its first 3) */
+    cr_assert_not_null(ra);
+    double share = 100.0 * gm_run_effective_gbs(ra) / gm_value_num(&a.device.copy_bandwidth_gbs);
+    gm_buf row = GM_BUF_INIT;
+    gm_fmt_ms(&row, gm_run_median_ms(ra));
+    gm_buf_puts(&row, " | ");
+    gm_fmt_ms(&row, gm_run_median_ms(ra));
+    gm_buf_puts(&row, " | ");
+    gm_fmt_pct(&row, share);
+    gm_buf_puts(&row, " | ");
+    gm_fmt_pct(&row, share / 2);
+    gm_buf_puts(&row, " | 1.0× |");
+    gmt_assert_has(md, row.data);
+    gm_buf_free(&row);
+    free(md);
+    gm_charts_free(&charts);
+    gm_results_free(&a);
+    gm_results_free(&b);
+}
+
+Test(compare, cli_html_and_refusals)
+{
+    char *dir = gmt_tmpdir("compare");
+    char *a = gmt_src("examples/h100/run.json");
+    char *b = gmt_fixture("h100-rerun-0747.json");
+    char *out = gmt_join(dir, "cmp.html");
+    char *argv[] = {(char *)gmt_bin(), "render", a, b, "--out", out, NULL};
+    char *err = NULL;
+    cr_assert_eq(gmt_run(argv, NULL, NULL, &err), 0, "%s", err);
+    free(err);
+    char *html = gmt_text(out);
+    gmt_assert_has(html, "<title>GPU memory report: NVIDIA H100 80GB HBM3 (A) vs NVIDIA H100 "
+                         "80GB HBM3 (B)</title>");
+    gmt_assert_has(html, "<svg");
+    gmt_assert_lacks(html, "gm-charts:");
+    free(html);
+
+    char *argv2[] = {(char *)gmt_bin(), "render", a, b, "--out", out, "--baseline", a, NULL};
+    cr_assert_eq(gmt_run(argv2, NULL, NULL, &err), 2);
+    gmt_assert_has(err, "--baseline takes one results file");
+    free(err);
+    char *argv3[] = {(char *)gmt_bin(), "render", a, b, "--out", b, NULL};
+    cr_assert_eq(gmt_run(argv3, NULL, NULL, &err), 2);
+    gmt_assert_has(err, "is one of the inputs");
+    free(err);
+    char *dup = gmt_fixture("diff-duplicate.json");
+    char *argv4[] = {(char *)gmt_bin(), "render", a, dup, "--out", out, NULL};
+    cr_assert_eq(gmt_run(argv4, NULL, NULL, &err), 2);
+    gmt_assert_has(err, "cannot pair them");
+    free(err);
+    free(dup);
+    free(out);
+    free(a);
+    free(b);
+    gmt_rmrf(dir);
+    free(dir);
+}
