@@ -31,6 +31,9 @@
 #include "../reports/diff.h"
 #include "gm_version.h"
 #include "../reports/render.h"
+#include "../reports/compare.h"
+#include <poll.h>
+#include <sys/wait.h>
 #endif
 
 /* Cases longer than this are timed and validated but not profiled by default:
@@ -47,6 +50,7 @@ typedef struct {
     bool quick;
     const char *metrics;      /* ncu-style list, NULL: the catalog's default set */
     long long repeat, warmup, device, profile_max_ms;
+    const char *devices;      /* --device all | N,N,...: one process per GPU (NULL: one device) */
     bool no_cache_flush;
     bool no_profile;
     bool quiet;
@@ -81,6 +85,12 @@ static void S_usage(FILE *f, bool main_job)
           "  --repeat N          timed repetitions per variant (default 20)\n"
           "  --warmup N          untimed launches before timing (default 3)\n"
           "  --device N          CUDA device ordinal (default 0)\n"
+          "  --device all|N,N    every GPU (or these), each collected by its own process at\n"
+          "                      the same time, one results file each (%d in --json names\n"
+          "                      the device; without it, -gpuN goes before the extension\n"
+          "                      when there are several); the main job then renders the\n"
+          "                      devices side by side. A GPU that fails does not stop the others\n"
+          "  (--json and --out take %h host, %d device, %r rank, %p pid, %% patterns)\n"
           "  --no-cache-flush    do not flush L2 before profiled and timed launches\n"
           "                      (default: flush, as ncu --cache-control all)\n"
           "  --no-profile        validate and time only; no counters\n"
@@ -193,8 +203,13 @@ static int S_parse(int argc, char **argv, S_opts *o)
                 return 2;
         } else if (strcmp(a, "--device") == 0) {
             NEEDS_VALUE();
-            if (!gm_cli_int(a, v, 0, 1023, &o->device))
-                return 2;
+            if (strcmp(v, "all") == 0 || strchr(v, ',')) {
+                o->devices = v;
+            } else {
+                o->devices = NULL;
+                if (!gm_cli_int(a, v, 0, 1023, &o->device))
+                    return 2;
+            }
         } else if (strcmp(a, "--profile-max-ms") == 0) {
             NEEDS_VALUE();
             if (!gm_cli_int(a, v, 0, 1000000, &o->profile_max_ms))
@@ -510,12 +525,375 @@ static int S_collect(int argc, char **argv, S_opts *o)
 
 #endif
 
+#ifdef GM_HAVE_CUDA
+
+/* ---- --device all | N,N: one process per GPU ------------------------------- */
+
+typedef struct {
+    int dev;
+    pid_t pid;
+    int fd;                   /* its stdout+stderr; -1 once closed */
+    char *json;
+    gm_buf line;              /* a partial line not yet relayed */
+    int status;
+    double t0, t1;
+    gm_results r;
+    bool have_results;
+} S_child;
+
+/* The results path of device `dev`: --json (or the report's .json) with %d
+ * expanded; a pattern without %d gets "-gpuN" before its extension when
+ * there are several devices. */
+static char *S_dev_json(const S_opts *o, int dev, bool several)
+{
+    const char *pattern = o->json;
+    char *beside = NULL;
+    if (!pattern) {
+        char *out = gm_cli_expand("--out", o->out, dev);
+        if (!out)
+            return NULL;
+        beside = gm_cli_json_beside(out);
+        free(out);
+        pattern = beside;
+    }
+    gm_buf b = GM_BUF_INIT;
+    if (several && !gm_path_uses(pattern, 'd')) {
+        const char *dot = strrchr(pattern, '.');
+        const char *slash = strrchr(pattern, '/');
+        size_t stem = (dot && (!slash || dot > slash)) ? (size_t)(dot - pattern) : strlen(pattern);
+        gm_buf_put(&b, pattern, stem);
+        gm_buf_puts(&b, "-gpu%d");
+        gm_buf_puts(&b, pattern + stem);
+    } else {
+        gm_buf_puts(&b, pattern);
+    }
+    char *path = gm_cli_expand("--json", b.data, dev);
+    gm_buf_free(&b);
+    free(beside);
+    return path;
+}
+
+/* Options a child does not take: the report's (the parent renders), and the
+ * ones the parent sets per child.  Value-taking ones skip their value too. */
+static int S_drop(const char *a)
+{
+    static const char *const with_value[] = {"--device", "--json", "--out", "--format",
+                                             "--template", "--gnuplot", "--baseline"};
+    for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
+        if (strcmp(a, with_value[i]) == 0)
+            return 2;
+    return strcmp(a, "--timestamp") == 0 ? 1 : 0;
+}
+
+static bool S_spawn(S_child *c, const char *exe, int argc, char **argv)
+{
+    char **cargv = gm_xcalloc((size_t)argc + 8, sizeof *cargv);
+    int n = 0;
+    char devs[16];
+    snprintf(devs, sizeof devs, "%d", c->dev);
+    cargv[n++] = (char *)exe;
+    cargv[n++] = "collect";
+    for (int i = 1; i < argc; i++) {
+        int d = S_drop(argv[i]);
+        if (d) {
+            i += d - 1;
+            continue;
+        }
+        cargv[n++] = argv[i];
+    }
+    cargv[n++] = "--device";
+    cargv[n++] = devs;
+    cargv[n++] = "--json";
+    cargv[n++] = c->json;
+    cargv[n] = NULL;
+    int pfd[2];
+    if (pipe(pfd) != 0) {
+        gm_cli_error("device %d: pipe: %s", c->dev, strerror(errno));
+        free(cargv);
+        return false;
+    }
+    c->t0 = S_now();
+    c->pid = fork();
+    if (c->pid < 0) {
+        gm_cli_error("device %d: fork: %s", c->dev, strerror(errno));
+        close(pfd[0]);
+        close(pfd[1]);
+        free(cargv);
+        return false;
+    }
+    if (c->pid == 0) {
+        dup2(pfd[1], STDOUT_FILENO);
+        dup2(pfd[1], STDERR_FILENO);
+        close(pfd[0]);
+        close(pfd[1]);
+        execv(exe, cargv);
+        fprintf(stderr, "cannot run %s: %s\n", exe, strerror(errno));
+        _exit(127);
+    }
+    close(pfd[1]);
+    c->fd = pfd[0];
+    free(cargv);
+    return true;
+}
+
+/* Relay complete lines as "[gpu N] line". */
+static void S_relay(S_child *c, const char *data, size_t n, bool flush)
+{
+    gm_buf_put(&c->line, data, n);
+    size_t start = 0;
+    for (size_t i = 0; i < c->line.len; i++) {
+        if (c->line.data[i] != '\n')
+            continue;
+        fprintf(stderr, "[gpu %d] %.*s\n", c->dev, (int)(i - start), c->line.data + start);
+        start = i + 1;
+    }
+    if (flush && start < c->line.len) {
+        fprintf(stderr, "[gpu %d] %.*s\n", c->dev, (int)(c->line.len - start),
+                c->line.data + start);
+        start = c->line.len;
+    }
+    memmove(c->line.data, c->line.data + start, c->line.len - start);
+    c->line.len -= start;
+    if (c->line.data)
+        c->line.data[c->line.len] = '\0';
+    fflush(stderr);
+}
+
+static int S_fan_out(int argc, char **argv, S_opts *o)
+{
+    double t_start = S_now();
+    int devs[1024];
+    int n = 0;
+    if (strcmp(o->devices, "all") == 0) {
+        gmc_error cerr = {GMC_OK, ""};
+        int count = 0;
+        if (gmc_device_count(&count, &cerr) != GMC_OK || count == 0) {
+            gm_cli_error("--device all: %s", count == 0 && cerr.status == GMC_OK
+                                                    ? "no CUDA device found"
+                                                    : cerr.message);
+            S_no_gpu_hint();
+            return GM_EXIT_USAGE;
+        }
+        for (int d = 0; d < count && d < 1024; d++)
+            devs[n++] = d;
+    } else {
+        char **items = NULL;
+        size_t ni = 0;
+        if (!S_split("--device", o->devices, &items, &ni))
+            return GM_EXIT_USAGE;
+        bool ok = true;
+        for (size_t i = 0; i < ni && ok; i++) {
+            long long d;
+            ok = gm_cli_int("--device", items[i], 0, 1023, &d);
+            for (int k = 0; ok && k < n; k++)
+                if (devs[k] == (int)d) {
+                    gm_cli_error("--device: %lld is listed twice", d);
+                    ok = false;
+                }
+            if (ok)
+                devs[n++] = (int)d;
+        }
+        S_free_list(items, ni);
+        if (!ok)
+            return GM_EXIT_USAGE;
+    }
+    if (n == 1) {
+        /* one GPU: one process, exactly what --device N does */
+        if (!o->quiet)
+            fprintf(stderr, "gpumem-report: --device %s: one device (%d), collected in this "
+                            "process\n", o->devices, devs[0]);
+        o->device = devs[0];
+        o->devices = NULL;
+        return S_collect(argc, argv, o);
+    }
+
+    int rc = GM_EXIT_USAGE;
+    /* GPUMEM_REPORT_SELF: the program started per device (tests start a
+     * stand-in that fails on one device); default: this program */
+    const char *self = getenv("GPUMEM_REPORT_SELF");
+    char *exe = self && *self ? gm_xstrdup(self) : gm_cli_exe_path();
+    char *out_path = NULL, *template_path = NULL;
+    S_child *c = gm_xcalloc((size_t)n, sizeof *c);
+    for (int i = 0; i < n; i++)
+        c[i].fd = -1;
+    gm_render_opts ro = {0};
+    if (!exe) {
+        gm_cli_error("cannot find this program (/proc/self/exe) to start one per GPU");
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        c[i].dev = devs[i];
+        if (!(c[i].json = S_dev_json(o, devs[i], true)))
+            goto done;
+        for (int k = 0; k < i; k++)
+            if (strcmp(c[k].json, c[i].json) == 0) {
+                gm_cli_error("devices %d and %d would write the same results file %s: put %%d "
+                             "in --json", c[k].dev, c[i].dev, c[i].json);
+                goto done;
+            }
+    }
+    if (o->main_job) {
+        if (o->baseline) {
+            gm_cli_error("--baseline compares one device's results; with --device %s render "
+                         "each device's file with it", o->devices);
+            goto done;
+        }
+        if (gm_path_uses(o->out, 'd')) {
+            gm_cli_error("--out %s: the comparison of all devices is one report; %%d has no "
+                         "value there", o->out);
+            goto done;
+        }
+        if (!(out_path = gm_cli_expand("--out", o->out, -1)))
+            goto done;
+        ro.template_path = o->template_path;
+        ro.exe_path = exe;
+        ro.gnuplot = o->gnuplot;
+        ro.timestamp = o->timestamp;
+        if (!gm_cli_report_opts(&ro, out_path, o->format, c[0].json, &template_path))
+            goto done;
+        for (int i = 1; i < n; i++)
+            if (strcmp(c[i].json, out_path) == 0) {
+                gm_cli_error("--json and --out name the same file '%s'", out_path);
+                goto done;
+            }
+    }
+
+    if (!o->quiet)
+        fprintf(stderr, "gpumem-report: %d devices, one process each, at the same time\n", n);
+    int running = 0;
+    for (int i = 0; i < n; i++) {
+        if (S_spawn(&c[i], exe, argc, argv))
+            running++;
+        else
+            c[i].status = -1;
+    }
+    while (running > 0) {
+        struct pollfd pf[1024];
+        int idx[1024], np = 0;
+        for (int i = 0; i < n; i++)
+            if (c[i].fd >= 0) {
+                pf[np].fd = c[i].fd;
+                pf[np].events = POLLIN;
+                idx[np++] = i;
+            }
+        if (np == 0)
+            break;
+        if (poll(pf, (nfds_t)np, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            gm_cli_error("poll: %s", strerror(errno));
+            break;
+        }
+        for (int k = 0; k < np; k++) {
+            if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            S_child *ch = &c[idx[k]];
+            char buf[4096];
+            ssize_t got = read(ch->fd, buf, sizeof buf);
+            if (got > 0) {
+                S_relay(ch, buf, (size_t)got, false);
+            } else if (got == 0 || errno != EINTR) {
+                S_relay(ch, "", 0, true);
+                close(ch->fd);
+                ch->fd = -1;
+                running--;
+            }
+        }
+    }
+    int worst = GM_EXIT_OK, n_ok = 0;
+    for (int i = 0; i < n; i++) {
+        if (c[i].pid > 0) {
+            int st = 0;
+            while (waitpid(c[i].pid, &st, 0) < 0 && errno == EINTR)
+                ;
+            c[i].t1 = S_now();
+            c[i].status = st;
+        }
+    }
+    fprintf(stderr, "gpumem-report: %d devices in %.1f s of wall time:\n", n, S_now() - t_start);
+    const gm_results *rp[GM_COMPARE_MAX];
+    const char *names[GM_COMPARE_MAX];
+    for (int i = 0; i < n; i++) {
+        int code = c[i].status < 0                ? GM_EXIT_FAIL
+                   : WIFEXITED(c[i].status)       ? WEXITSTATUS(c[i].status)
+                                                  : GM_EXIT_FAIL;
+        gm_error err = {GM_OK, ""};
+        c[i].have_results = c[i].status >= 0 && (code == GM_EXIT_OK || code == GM_EXIT_FAIL) &&
+                            gm_results_read_file(c[i].json, &c[i].r, &err) == GM_OK;
+        fprintf(stderr, "  device %d: ", c[i].dev);
+        if (c[i].status >= 0 && WIFSIGNALED(c[i].status))
+            fprintf(stderr, "killed by signal %d", WTERMSIG(c[i].status));
+        else
+            fprintf(stderr, "exit %d", code);
+        if (c[i].have_results)
+            fprintf(stderr, ", %s (%zu runs, %.1f s)\n", c[i].json, c[i].r.n_runs,
+                    c[i].t1 - c[i].t0);
+        else
+            fprintf(stderr, ", no results (its lines above, marked [gpu %d], say why)\n",
+                    c[i].dev);
+        if (code > worst || (code == 0 && !c[i].have_results))
+            worst = code ? code : GM_EXIT_FAIL;
+        if (c[i].have_results && n_ok < GM_COMPARE_MAX) {
+            rp[n_ok] = &c[i].r;
+            names[n_ok++] = c[i].json;
+        }
+    }
+    rc = worst;
+    if (o->main_job && n_ok >= 1) {
+        gm_error err = {GM_OK, ""};
+        gm_status st;
+        if (n_ok >= 2) {
+            gm_compare_in in = {rp, names, (size_t)n_ok};
+            st = gm_compare_render(&in, &ro, &err);
+        } else {
+            ro.results_name = names[0];
+            st = gm_render(rp[0], &ro, &err);
+        }
+        if (st != GM_OK) {
+            gm_cli_error("%s", err.message);
+            if (rc == GM_EXIT_OK)
+                rc = st == GM_ERR_GNUPLOT ? GM_EXIT_USAGE : GM_EXIT_FAIL;
+        } else if (!o->quiet) {
+            fprintf(stderr, "report: %s (%s)\n", out_path,
+                    n_ok >= 2 ? "the devices side by side" : "the one device with results");
+        }
+    } else if (!o->main_job && n_ok >= 2 && !o->quiet) {
+        fprintf(stderr, "  compare them: gpumem-report render");
+        for (int i = 0; i < n_ok; i++)
+            fprintf(stderr, " %s", names[i]);
+        fprintf(stderr, " --out compare.html\n");
+    }
+done:
+    for (int i = 0; i < n; i++) {
+        if (c[i].fd >= 0)
+            close(c[i].fd);
+        if (c[i].have_results)
+            gm_results_free(&c[i].r);
+        gm_buf_free(&c[i].line);
+        free(c[i].json);
+    }
+    free(c);
+    free(exe);
+    free(out_path);
+    free(template_path);
+    return rc;
+}
+
+#else
+
+static int S_fan_out(int argc, char **argv, S_opts *o) { return S_collect(argc, argv, o); }
+
+#endif
+
 static int S_main(int argc, char **argv, bool main_job)
 {
     S_opts o = {0};
     o.main_job = main_job;
     int p = S_parse(argc, argv, &o);
-    int rc = p == 1 ? GM_EXIT_OK : p == 2 ? GM_EXIT_USAGE : S_collect(argc, argv, &o);
+    int rc = p == 1   ? GM_EXIT_OK
+             : p == 2 ? GM_EXIT_USAGE
+             : o.devices ? S_fan_out(argc, argv, &o)
+                         : S_collect(argc, argv, &o);
     S_free_list(o.only, o.n_only);
     S_free_list(o.skip, o.n_skip);
     S_free_list(o.variants, o.n_variants);

@@ -192,6 +192,9 @@ typedef struct {
 } gmc_device_info;
 
 gmc_status gmc_device_info_get(int device, gmc_device_info *out, gmc_error *err);
+/* The CUDA devices this process sees (CUDA_VISIBLE_DEVICES applies); creates
+ * no context. */
+gmc_status gmc_device_count(int *n, gmc_error *err);
 
 /* Parse an ncu-style comma-separated metric list ("a.sum, b.pct").  Spaces
  * around names are ignored; an empty name, a character outside [A-Za-z0-9_.]

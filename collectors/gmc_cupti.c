@@ -383,6 +383,15 @@ fail:
 
 /* ---- device info --------------------------------------------------------- */
 
+gmc_status gmc_device_count(int *n, gmc_error *err)
+{
+    gmc_status st = GMC_OK;
+    *n = 0;
+    S_CUDA(cudaGetDeviceCount(n));
+fail:
+    return st;
+}
+
 gmc_status gmc_device_info_get(int device, gmc_device_info *out, gmc_error *err)
 {
     gmc_status st = GMC_OK;

@@ -417,3 +417,57 @@ Test(merge, cli_positions_when_no_rank)
     gmt_rmrf(dir);
     free(dir);
 }
+
+/* ---- --device N,N: one process per device ---------------------------------- */
+
+/* Device 1 fails; device 0's results and a report are kept, and the exit
+ * status says a device failed.  A stand-in (fake-collect.sh) plays the
+ * per-device collect; the fan-out, the relay, the summary and the report
+ * are the real ones. */
+Test(fanout, a_failing_device_loses_nothing_else)
+{
+    char *dir = gmt_tmpdir("fanout");
+    char *self = gmt_fixture("fake-collect.sh");
+    char *out = gmt_join(dir, "node.md");
+    char setself[4096];
+    snprintf(setself, sizeof setself, "GPUMEM_REPORT_SELF=%s", self);
+    const char *env[] = {setself, "FAKE_FAIL_DEVICE=1", NULL};
+    char *argv[] = {(char *)gmt_bin(), "--device", "0,1", "--quick", "--out", out, NULL};
+    char *err = NULL;
+    int rc = gmt_run(argv, env, NULL, &err);
+    cr_assert_eq(rc, 2, "%s", err);
+    gmt_assert_has(err, "2 devices, one process each, at the same time");
+    gmt_assert_has(err, "[gpu 0] fake collect: device 0");
+    gmt_assert_has(err, "[gpu 1] gpumem-report: cannot collect here: device 1 failed");
+    gmt_assert_has(err, "device 1: exit 2, no results");
+    gmt_assert_has(err, "device 0: exit 0,");
+    char *j0 = gmt_join(dir, "node-gpu0.json");
+    cr_assert(gmt_exists(j0));
+    cr_assert(gmt_exists(out), "the report of the device that worked");
+    char *md = gmt_text(out);
+    gmt_assert_has(md, "# GPU memory report: NVIDIA H100");
+    free(md);
+    free(err);
+
+    /* both work: the comparison, with each file's %d */
+    char *pat = gmt_join(dir, "run-%d.json");
+    const char *env2[] = {setself, NULL};
+    char *argv2[] = {(char *)gmt_bin(), "--device", "0,2", "--json", pat, "--out", out, NULL};
+    rc = gmt_run(argv2, env2, NULL, &err);
+    cr_assert_eq(rc, 0, "%s", err);
+    char *j2 = gmt_join(dir, "run-2.json");
+    cr_assert(gmt_exists(j2));
+    md = gmt_text(out);
+    gmt_assert_has(md, "# GPU memory report: 2 devices compared");
+    gmt_assert_has(md, "> **Not a measurement of H100 80GB HBM3 (A).**");
+    gmt_assert_has(md, "device 2");
+    free(md);
+    free(err);
+    free(j2);
+    free(pat);
+    free(j0);
+    free(out);
+    free(self);
+    gmt_rmrf(dir);
+    free(dir);
+}
