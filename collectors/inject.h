@@ -110,8 +110,17 @@ gmi_decision gmi_filter_next(gmi_filter *f, const char *name);
  * Never NULL; caller frees. */
 char *gmi_demangle(const char *symbol);
 
-/* The function's name without parameters or return type: "void k<32>(float*)"
- * -> "k<32>", "ns::f(int)" -> "ns::f".  Caller frees. */
+/* The function's qualified name without parameters or return type:
+ * "void k<32>(float*)" -> "k<32>", "ns::f(int)" -> "ns::f".  Caller frees. */
+char *gmi_full_name(const char *demangled);
+
+/* The base name the report shows (like `ncu --print-kernel-base function`):
+ * no return type, no parameter list, no namespace or class before the
+ * function's name, and template arguments shortened to "<…>" when the name
+ * would be longer than GMI_SHORT_MAX bytes: "void at::native::reduce_kernel<512,
+ * 1, ...>(...)" -> "reduce_kernel<…>", "ns::f(int)" -> "f", "void k<32>(float*)"
+ * -> "k<32>".  Caller frees. */
+#define GMI_SHORT_MAX 40
 char *gmi_short_name(const char *demangled);
 
 /* ---- the status file ---------------------------------------------------------- */
@@ -156,10 +165,16 @@ bool gmi_status_parse(const char *text, gmi_status *s, char *msg, size_t cap);
  *     peak, hit rates, rates); timing samples are the launches' durations;
  *     param "launches" = how many, "launch" = the first one's index.
  *   each = true: one run per launch, as written.
+ * Each numeric metric of a group of n > 1 launches gets launch_min and
+ * launch_max (the extreme launches' values); counts (.sum) are stored as the
+ * mean per launch (the group's total is that times timing.n), so every value
+ * of a run is per launch, like the time.
+ * Runs are then ordered by their GPU time over all launches, largest first.
  * Then every run gets experiment = exp_id and a variant name unique within
- * it: the innermost NVTX range, else the kernel's short name; where two runs
- * would share one, the kernel's short name is added, then the grid and block,
- * then "#<launch>". */
+ * it: the innermost NVTX range, else the kernel's short name
+ * (gmi_short_name; two different kernels with one short name get " [1]",
+ * " [2]", ... in order of time); where two runs would share one, the
+ * kernel's short name is added, then the grid and block, then "#<launch>". */
 void gmi_group(gm_results *r, bool each, const char *exp_id);
 
 /* The metric's unit-based kind for grouping: true when values of launches add

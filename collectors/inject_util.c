@@ -191,7 +191,7 @@ static bool S_top_level(const char *s, size_t *i, int *depth)
     return *depth == 0;
 }
 
-char *gmi_short_name(const char *demangled)
+char *gmi_full_name(const char *demangled)
 {
     const char *s = demangled ? demangled : "";
     size_t n = strlen(s), open = n;
@@ -217,6 +217,45 @@ char *gmi_short_name(const char *demangled)
     memcpy(out, s + start, open - start);
     out[open - start] = '\0';
     return out;
+}
+
+/* Drop the namespaces and classes before the function's own name: the text
+ * after the last "::" outside template arguments. */
+static const char *S_last_component(const char *s)
+{
+    const char *last = s;
+    int depth = 0;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++) {
+        if (!S_top_level(s, &i, &depth))
+            continue;
+        if (s[i] == ':' && s[i + 1] == ':') {
+            last = s + i + 2;
+            i++;
+        }
+    }
+    return last;
+}
+
+char *gmi_short_name(const char *demangled)
+{
+    char *full = gmi_full_name(demangled);
+    const char *base = S_last_component(full);
+    if (!*base)
+        base = full;
+    gm_buf b = GM_BUF_INIT;
+    const char *lt = strchr(base, '<');
+    if (strlen(base) > GMI_SHORT_MAX && lt) {
+        gm_buf_put(&b, base, (size_t)(lt - base));
+        gm_buf_puts(&b, "<…>");
+    } else if (strlen(base) > GMI_SHORT_MAX && !lt) {
+        gm_buf_put(&b, base, GMI_SHORT_MAX);   /* a very long plain name: cut, said so */
+        gm_buf_puts(&b, "…");
+    } else {
+        gm_buf_puts(&b, base);
+    }
+    free(full);
+    return gm_buf_detach(&b);
 }
 
 /* ---- the status file ----------------------------------------------------------- */
@@ -403,12 +442,14 @@ static gm_value S_group_value(gm_run *const *runs, size_t n, const char *name)
         {GM_M_LD_EFF, GM_M_LD_SECTORS},  /* bytes used / bytes in sectors: weight by sectors */
         {GM_M_ST_EFF, GM_M_ST_SECTORS},
     };
-    if (gmi_metric_sums(name)) {
+    if (gmi_metric_sums(name)) {   /* the mean per launch */
         bool all_int;
         double s = S_sum(runs, n, name, &all_int);
         if (isnan(s))
             return gm_vabsent();
-        return all_int && fabs(s) < 9e15 ? gm_vint((long long)llround(s)) : gm_vreal(s);
+        if (all_int && fabs(s) < 9e15 && llround(s) % (long long)n == 0)
+            return gm_vint(llround(s) / (long long)n);
+        return gm_vreal(s / (double)n);
     }
     for (size_t k = 0; k < sizeof exact / sizeof exact[0]; k++)
         if (strcmp(name, exact[k].ratio) == 0) {
@@ -446,15 +487,40 @@ static void S_merge(gm_run *into, gm_run *const *runs, size_t n)
     /* metrics: the first run's names, in its order; every value computed
      * before any is replaced (into is runs[0]) */
     gm_value *v = gm_xcalloc(into->n_metrics ? into->n_metrics : 1, sizeof *v);
-    for (size_t m = 0; m < into->n_metrics; m++)
-        v[m] = S_group_value(runs, n, into->metrics[m].name);
+    gm_value *lo = gm_xcalloc(into->n_metrics ? into->n_metrics : 1, sizeof *lo);
+    gm_value *hi = gm_xcalloc(into->n_metrics ? into->n_metrics : 1, sizeof *hi);
+    for (size_t m = 0; m < into->n_metrics; m++) {
+        const char *name = into->metrics[m].name;
+        v[m] = S_group_value(runs, n, name);
+        lo[m] = hi[m] = gm_vabsent();
+        double mn = INFINITY, mx = -INFINITY;
+        bool all_int = true, all = true;
+        for (size_t i = 0; i < n && all; i++) {
+            const gm_metric *x = gm_run_metric(runs[i], name);
+            all = x && gm_value_present(&x->value) && x->value.kind != GM_V_STR;
+            if (!all)
+                break;
+            double d = gm_value_num(&x->value);
+            all_int &= x->value.kind == GM_V_INT;
+            mn = d < mn ? d : mn;
+            mx = d > mx ? d : mx;
+        }
+        if (all && gm_value_present(&v[m])) {
+            lo[m] = all_int ? gm_vint(llround(mn)) : gm_vreal(mn);
+            hi[m] = all_int ? gm_vint(llround(mx)) : gm_vreal(mx);
+        }
+    }
     for (size_t m = 0; m < into->n_metrics; m++) {
         gm_metric *mm = &into->metrics[m];
         if (mm->value.kind == GM_V_STR)
             free(mm->value.s);
         mm->value = v[m];
+        mm->launch_min = lo[m];
+        mm->launch_max = hi[m];
     }
     free(v);
+    free(lo);
+    free(hi);
     double *ms = gm_xcalloc(n, sizeof *ms);
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
@@ -476,21 +542,16 @@ static void S_merge(gm_run *into, gm_run *const *runs, size_t n)
         gm_buf_printf(&idx, "%s%lld", i ? ", " : "", S_launch(runs[i]));
     if (n > 8)
         gm_buf_puts(&idx, ", ...");
-    gm_run_add_note(into, "%zu launches of this kernel with this configuration (launches %s of "
-                          "the program): counts summed, sectors per request and efficiencies "
-                          "from the summed counts, rates and percentages weighted by duration; "
-                          "the time is per launch",
-                    n, idx.data);
+    gm_run_add_note(into, "%zu launches (launches %s of the program)", n, idx.data);
     gm_buf_free(&idx);
 }
 
-/* Name of run i at detail level lvl (0: range or kernel, 1: + kernel, 2: + grid
- * and block, 3: + launch index). */
-static char *S_name(const gm_run *run, int lvl)
+/* Name of a run at detail level lvl (0: range or kernel, 1: + kernel, 2: +
+ * grid and block, 3: + launch index); kshort: the kernel's display name. */
+static char *S_name(const gm_run *run, const char *kshort, int lvl)
 {
     gm_buf b = GM_BUF_INIT;
     const char *range = S_range(run);
-    char *kshort = gmi_short_name(run->kernel ? run->kernel : "?");
     if (range) {
         const char *leaf = strrchr(range, '/');
         gm_buf_puts(&b, leaf && leaf[1] ? leaf + 1 : range);
@@ -507,9 +568,47 @@ static char *S_name(const gm_run *run, int lvl)
                       run->launch.block[2]);
     if (lvl >= 3)
         gm_buf_printf(&b, " #%lld", S_launch(run));
-    free(kshort);
     gm_buf_puts(&b, "");
     return gm_buf_detach(&b);
+}
+
+/* Each run's kernel display name: the short name, with " [k]" when different
+ * kernels share it (k counts those kernels in run order: by time). */
+static char **S_kernel_names(const gm_results *r)
+{
+    size_t n = r->n_runs;
+    char **sh = gm_xcalloc(n ? n : 1, sizeof *sh);
+    char **out = gm_xcalloc(n ? n : 1, sizeof *out);
+    for (size_t i = 0; i < n; i++)
+        sh[i] = gmi_short_name(r->runs[i].kernel ? r->runs[i].kernel : "?");
+    for (size_t i = 0; i < n; i++) {
+        const char *ki = r->runs[i].kernel ? r->runs[i].kernel : "?";
+        size_t kinds = 0, mine = 0;   /* distinct kernels with this short name; i's number */
+        for (size_t j = 0; j < n; j++) {
+            if (strcmp(sh[i], sh[j]) != 0)
+                continue;
+            const char *kj = r->runs[j].kernel ? r->runs[j].kernel : "?";
+            bool first = true;   /* j is the first run of its kernel */
+            for (size_t k = 0; k < j && first; k++) {
+                const char *kk = r->runs[k].kernel ? r->runs[k].kernel : "?";
+                first = !(strcmp(sh[k], sh[j]) == 0 && strcmp(kk, kj) == 0);
+            }
+            if (first) {
+                kinds++;
+                if (strcmp(kj, ki) == 0)
+                    mine = kinds;
+            }
+        }
+        gm_buf b = GM_BUF_INIT;
+        gm_buf_puts(&b, sh[i]);
+        if (kinds > 1)
+            gm_buf_printf(&b, " [%zu]", mine);
+        out[i] = gm_buf_detach(&b);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(sh[i]);
+    free(sh);
+    return out;
 }
 
 static void S_name_variants(gm_results *r)
@@ -517,11 +616,12 @@ static void S_name_variants(gm_results *r)
     size_t n = r->n_runs;
     int *lvl = gm_xcalloc(n ? n : 1, sizeof *lvl);
     char **names = gm_xcalloc(n ? n : 1, sizeof *names);
+    char **kn = S_kernel_names(r);
     for (bool again = true; again;) {
         again = false;
         for (size_t i = 0; i < n; i++) {
             free(names[i]);
-            names[i] = S_name(&r->runs[i], lvl[i]);
+            names[i] = S_name(&r->runs[i], kn[i], lvl[i]);
         }
         for (size_t i = 0; i < n; i++) {
             bool dup = false;
@@ -537,9 +637,30 @@ static void S_name_variants(gm_results *r)
     for (size_t i = 0; i < n; i++) {
         free(r->runs[i].variant);
         r->runs[i].variant = names[i];
+        free(kn[i]);
     }
+    free(kn);
     free(names);
     free(lvl);
+}
+
+static double S_total_ms(const gm_run *run)
+{
+    double t = 0;
+    for (size_t i = 0; i < run->timing.n && run->timing.samples; i++)
+        t += run->timing.samples[i];
+    return t;
+}
+
+/* Largest GPU time first; ties keep the program's order (first launch). */
+static int S_time_cmp(const void *pa, const void *pb)
+{
+    const gm_run *a = pa, *b = pb;
+    double ta = S_total_ms(a), tb = S_total_ms(b);
+    if (ta != tb)
+        return ta > tb ? -1 : 1;
+    long long la = S_launch(a), lb = S_launch(b);
+    return la < lb ? -1 : la > lb;
 }
 
 void gmi_group(gm_results *r, bool each, const char *exp_id)
@@ -593,6 +714,8 @@ void gmi_group(gm_results *r, bool each, const char *exp_id)
     gm_experiment *e = gm_results_add_experiment(r);
     e->id = gm_xstrdup(exp_id);
     e->title = gm_xstrdup(exp_id);
+    if (r->n_runs > 1)
+        qsort(r->runs, r->n_runs, sizeof *r->runs, S_time_cmp);
     S_name_variants(r);
     /* The launch index and the range are in the variant's name and the notes;
      * as parameters they would differ from run to run and every label would

@@ -169,6 +169,7 @@ static void S_metric_set(gm_metric **ms, size_t *n, const char *name, gm_value v
     (*ms)[*n].name = gm_xstrdup(name);
     (*ms)[*n].value = v;
     (*ms)[*n].unit = gm_xstrdup(unit);
+    (*ms)[*n].launch_min = (*ms)[*n].launch_max = gm_vabsent();
     (*n)++;
 }
 
@@ -629,6 +630,10 @@ static void S_kmetrics(S_em *e, const char *k, const gm_metric *ms, size_t n)
         S_open(e, '{', true);
         S_kval(e, "value", &ms[i].value);
         S_kstr(e, "unit", ms[i].unit);
+        if (gm_value_present(&ms[i].launch_min) && gm_value_present(&ms[i].launch_max)) {
+            S_kval(e, "launch_min", &ms[i].launch_min);
+            S_kval(e, "launch_max", &ms[i].launch_max);
+        }
         S_close(e, '}');
     }
     S_close(e, '}');
@@ -1259,6 +1264,10 @@ static bool S_get_metrics(S_rd *rd, json_t *obj, const char *key, gm_metric **ou
         else
             ok = S_get_value(rd, mv, "value", &x->value) &&
                  S_get_str(rd, mv, "unit", true, &x->unit);
+        x->launch_min = x->launch_max = gm_vabsent();
+        if (ok && json_is_object(mv) && json_object_get(mv, "launch_min"))
+            ok = S_get_value(rd, mv, "launch_min", &x->launch_min) &&
+                 S_get_value(rd, mv, "launch_max", &x->launch_max);
         S_pop(rd, mi);
         if (!ok)
             break;

@@ -54,6 +54,10 @@ typedef struct {
     char *name;
     gm_value value;   /* INT for counts, REAL for ratios; ABSENT when not collected */
     char *unit;
+    /* A program's grouped launches (gpumem-report -- PROGRAM): value is the
+     * mean per launch; launch_min and launch_max the smallest and largest
+     * launch's value.  ABSENT elsewhere (and not written). */
+    gm_value launch_min, launch_max;
 } gm_metric;
 
 /* Kernel time from device events; times in milliseconds. */

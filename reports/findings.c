@@ -267,6 +267,7 @@ static bool S_const_note(const gm_run *run, double *loads, double *distinct)
 typedef struct {
     const gm_results *r;
     double copy_gbs;            /* measured copy bandwidth, NaN if unknown */
+    double ceiling_gbs;         /* the copy bandwidth, else the theoretical one; NaN if neither */
     char **params;              /* per run: parameters varying within its experiment */
     gm_findings *out;
     size_t cap;
@@ -294,8 +295,8 @@ static void S_run_label(gm_buf *b, const S_ctx *c, const gm_run *run)
  * NULL when run has no time.  Ties go to the first in the file. */
 static const gm_run *S_fastest_peer(const gm_results *r, const gm_run *run)
 {
-    if (!isfinite(S_time_of(run)))
-        return NULL;
+    if (!isfinite(S_time_of(run)) || gm_run_is_program(run))
+        return NULL;   /* a program's kernels do different work: never compared */
     const gm_run *best = NULL;
     for (size_t i = 0; i < r->n_runs; i++) {
         const gm_run *x = &r->runs[i];
@@ -354,8 +355,87 @@ const char *gm_severity_name(gm_severity s)
     return "unknown";
 }
 
+/* The GPU time a run's saving is weighed against: for a program's kernel,
+ * every profiled launch of its experiment; in the suite, the run's own time. */
+static double S_weigh_ms(const S_ctx *c, const gm_run *run)
+{
+    if (!gm_run_is_program(run))
+        return S_time_of(run);
+    double all = 0;
+    for (size_t i = 0; i < c->r->n_runs; i++) {
+        const gm_run *x = &c->r->runs[i];
+        double t = gm_run_total_ms(x);
+        if (gm_run_is_program(x) && S_streq(x->experiment, run->experiment) && isfinite(t))
+            all += t;
+    }
+    return all > 0 ? all : NAN;
+}
+
+/* Launches a run's values stand for: a program's grouped run, one per timing
+ * sample; else 1. */
+static double S_launches(const gm_run *run)
+{
+    return gm_run_is_program(run) && run->timing.n > 0 ? (double)run->timing.n : 1.0;
+}
+
+typedef struct {
+    double ms, share;   /* NaN when unknown */
+} S_saving;
+
+/* The model (findings.h): per launch, min(time x excess / total, excess bytes
+ * at the ceiling bandwidth); over all the run's launches. */
+static S_saving S_estimate(const S_ctx *c, const gm_run *run, double excess, double total,
+                           double excess_bytes)
+{
+    S_saving sv = {NAN, NAN};
+    double t = S_time_of(run);
+    if (gm_run_is_program(run)) {   /* the mean launch: values are per launch */
+        double tt = gm_run_total_ms(run);
+        t = isfinite(tt) && tt > 0 ? tt / S_launches(run) : NAN;
+    }
+    if (!isfinite(t) || !(total > 0) || !(excess >= 0))
+        return sv;
+    double ms = t * fmin(1.0, excess / total);
+    if (isfinite(c->ceiling_gbs) && c->ceiling_gbs > 0 && excess_bytes >= 0)
+        ms = fmin(ms, excess_bytes / (c->ceiling_gbs * 1e6));   /* GB/s -> bytes per ms */
+    sv.ms = ms * S_launches(run);
+    double w = S_weigh_ms(c, run);
+    sv.share = w > 0 ? sv.ms / w : NAN;
+    return sv;
+}
+
+/* "Not moving the excess would save about 18.5 µs (28.4% of the program's GPU
+ * time)."  Returns the severity the estimate gives. */
+static gm_severity S_saving_text(gm_buf *b, const gm_run *run, S_saving sv, const char *what)
+{
+    if (!isfinite(sv.ms))
+        return GM_SEV_WARNING;
+    gm_buf_printf(b, "Not moving the excess %s would save about ", what);
+    gm_fmt_ms(b, sv.ms);
+    if (isfinite(sv.share)) {
+        gm_buf_puts(b, " (");
+        gm_fmt_pct(b, 100.0 * sv.share);
+        gm_buf_puts(b, gm_run_is_program(run) ? " of the program's profiled GPU time)"
+                                              : " of its time)");
+    }
+    gm_buf_puts(b, gm_run_is_program(run) && run->timing.n > 1 ? " over its launches. " : ". ");
+    bool big = sv.ms >= GM_FIND_SAVE_MIN_MS && isfinite(sv.share) &&
+               sv.share >= GM_FIND_SAVE_MIN_SHARE;
+    return big ? GM_SEV_WARNING : GM_SEV_INFO;
+}
+
+static void S_add_saving(S_ctx *c, gm_rule rule, gm_severity sev, const gm_run *run, double cost,
+                         double lost_ms, S_saving sv, gm_buf *msg);
+
 static void S_add(S_ctx *c, gm_rule rule, gm_severity sev, const gm_run *run, double cost,
                   double lost_ms, gm_buf *msg)
+{
+    S_saving none = {NAN, NAN};
+    S_add_saving(c, rule, sev, run, cost, lost_ms, none, msg);
+}
+
+static void S_add_saving(S_ctx *c, gm_rule rule, gm_severity sev, const gm_run *run, double cost,
+                         double lost_ms, S_saving sv, gm_buf *msg)
 {
     gm_findings *f = c->out;
     if (f->n == c->cap) {
@@ -374,6 +454,8 @@ static void S_add(S_ctx *c, gm_rule rule, gm_severity sev, const gm_run *run, do
     x->params = gm_xstrdup(c->params[i]);
     x->cost = isfinite(cost) && cost > 0 ? cost : 0.0;
     x->lost_ms = lost_ms;
+    x->saved_ms = sv.ms;
+    x->saved_share = sv.share;
     while (msg->len && msg->data[msg->len - 1] == ' ')
         msg->data[--msg->len] = '\0';
     gm_buf_puts(msg, "");
@@ -570,8 +652,13 @@ static void S_rule_uncoalesced(S_ctx *c, const gm_run *run, bool store)
     gm_buf_puts(&b, ". ");
     double lost = S_vs_fastest(&b, c, run);
     double cost = isfinite(g.wasted) ? g.wasted : g.excess * SECTOR_BYTES;
-    S_add(c, store ? GM_RULE_UNCOALESCED_STORE : GM_RULE_UNCOALESCED_LOAD, GM_SEV_WARNING, run,
-          cost, lost, &b);
+    /* the unit: the L1TEX global sectors, loads and stores */
+    S_glob other = S_global(run, !store);
+    double total = g.sectors + (other.sectors >= 0 ? other.sectors : 0.0);
+    S_saving sv = S_estimate(c, run, g.excess, total, g.excess * SECTOR_BYTES);
+    gm_severity sev = S_saving_text(&b, run, sv, "sectors");
+    S_add_saving(c, store ? GM_RULE_UNCOALESCED_STORE : GM_RULE_UNCOALESCED_LOAD, sev, run, cost,
+                 lost, sv, &b);
 }
 
 static void S_rule_banks(S_ctx *c, const gm_run *run, bool store)
@@ -597,8 +684,13 @@ static void S_rule_banks(S_ctx *c, const gm_run *run, bool store)
     gm_fmt_count(&b, s.inst);
     gm_buf_puts(&b, " instructions, each served after the other. ");
     double lost = S_vs_fastest(&b, c, run);
-    S_add(c, store ? GM_RULE_BANK_CONFLICT_STORE : GM_RULE_BANK_CONFLICT_LOAD, GM_SEV_WARNING, run,
-          s.excess * WAVEFRONT_BYTES, lost, &b);
+    /* the unit: the shared-memory data stage, load and store wavefronts */
+    S_shr o = S_shared(run, !store);
+    double total = s.waves + (o.known ? o.waves : 0.0);
+    S_saving sv = S_estimate(c, run, s.excess, total, s.excess * WAVEFRONT_BYTES);
+    gm_severity sev = S_saving_text(&b, run, sv, "wavefronts");
+    S_add_saving(c, store ? GM_RULE_BANK_CONFLICT_STORE : GM_RULE_BANK_CONFLICT_LOAD, sev, run,
+                 s.excess * WAVEFRONT_BYTES, lost, sv, &b);
 }
 
 static void S_rule_overfetch(S_ctx *c, const gm_run *run)
@@ -647,7 +739,10 @@ static void S_rule_overfetch(S_ctx *c, const gm_run *run)
         gm_buf_puts(&b, " the sectors their bytes need, so whole sectors travel for a few of "
                         "their bytes. ");
     }
-    S_add(c, GM_RULE_DRAM_OVERFETCH, GM_SEV_WARNING, run, excess, NAN, &b);
+    /* the unit: DRAM, bytes read and written */
+    S_saving sv = S_estimate(c, run, excess, (rd >= 0 ? rd : 0.0) + (wr >= 0 ? wr : 0.0), excess);
+    gm_severity sev = S_saving_text(&b, run, sv, "bytes");
+    S_add_saving(c, GM_RULE_DRAM_OVERFETCH, sev, run, excess, NAN, sv, &b);
 }
 
 static void S_rule_l2(S_ctx *c, const gm_run *run)
@@ -973,6 +1068,9 @@ static int S_rank_cmp(const void *pa, const void *pb)
     const gm_finding *a = pa, *b = pb;
     if (a->severity != b->severity)
         return a->severity > b->severity ? -1 : 1;
+    double sa = isfinite(a->saved_ms) ? a->saved_ms : -1, sb = isfinite(b->saved_ms) ? b->saved_ms : -1;
+    if (sa != sb)
+        return sa > sb ? -1 : 1;
     if (a->cost != b->cost)
         return a->cost > b->cost ? -1 : 1;
     if (a->run_index != b->run_index)
@@ -989,7 +1087,9 @@ static bool S_same_group(const gm_finding *a, const gm_finding *b)
 void gm_findings_build(const gm_results *r, gm_findings *out)
 {
     memset(out, 0, sizeof *out);
-    S_ctx c = {r, gm_value_num(&r->device.copy_bandwidth_gbs), NULL, out, 0};
+    double copy = gm_value_num(&r->device.copy_bandwidth_gbs);
+    double theo = gm_value_num(&r->device.theoretical_bandwidth_gbs);
+    S_ctx c = {r, copy, copy > 0 ? copy : theo > 0 ? theo : NAN, NULL, out, 0};
     /* a run is named by the parameters that vary among its experiment's runs */
     c.params = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *c.params);
     gm_sections ss;
@@ -1137,11 +1237,22 @@ static int S_time_cmp(const void *pa, const void *pb)
     return a < b ? -1 : a > b;   /* file order */
 }
 
+/* A program's kernels: largest GPU time over all launches first. */
+static int S_share_cmp(const void *pa, const void *pb)
+{
+    const gm_run *a = *(const gm_run *const *)pa, *b = *(const gm_run *const *)pb;
+    double ta = gm_run_total_ms(a), tb = gm_run_total_ms(b);
+    if (ta != tb && isfinite(ta) && isfinite(tb))
+        return ta > tb ? -1 : 1;
+    return a < b ? -1 : a > b;   /* file order */
+}
+
 typedef struct {
     const gm_results *r;
     const gm_experiment *e;
     const gm_run *const *group;   /* the comparison group (runs.h: gm_section) */
     size_t n_group;
+    bool program;                 /* a program's kernels: by share of time, not speed */
 } S_ex;
 
 /* A run of the group, named by what tells it from the others of the group. */
@@ -1414,8 +1525,8 @@ static size_t S_pick(const S_ex *x, const gm_run **timed, size_t nt, const gm_ru
         if (p_ && !dup_ && np < GM_EXPLAIN_MAX_RUNS)                  \
             pick[np++] = p_;                                          \
     } while (0)
-    if (nt <= GM_EXPLAIN_MAX_RUNS) {
-        for (size_t i = 0; i < nt; i++)
+    if (nt <= GM_EXPLAIN_MAX_RUNS || x->program) {   /* a program's: the largest shares */
+        for (size_t i = 0; i < nt && np < GM_EXPLAIN_MAX_RUNS; i++)
             pick[np++] = timed[i];
         return np;
     }
@@ -1452,7 +1563,7 @@ static size_t S_pick(const S_ex *x, const gm_run **timed, size_t nt, const gm_ru
     for (size_t i = 0; i < nt && np < GM_EXPLAIN_MAX_RUNS; i++)
         S_PICK(timed[i]);
 #undef S_PICK
-    qsort(pick, np, sizeof *pick, S_time_cmp);
+    qsort(pick, np, sizeof *pick, x->program ? S_share_cmp : S_time_cmp);
     return np;
 }
 
@@ -1848,13 +1959,13 @@ void gm_explain_section(const gm_results *r, const gm_section *s, gm_buf *out)
 {
     if (!s->n_runs)
         return;
-    S_ex x = {r, s->listed ? s->exp : NULL, s->group, s->n_group};
+    S_ex x = {r, s->listed ? s->exp : NULL, s->group, s->n_group, gm_section_is_program(s)};
     const gm_run **timed = gm_xcalloc(x.n_group ? x.n_group : 1, sizeof *timed);
     size_t nt = 0;
     for (size_t i = 0; i < x.n_group; i++)
         if (isfinite(S_time_of(x.group[i])))
             timed[nt++] = x.group[i];
-    qsort(timed, nt, sizeof *timed, S_time_cmp);
+    qsort(timed, nt, sizeof *timed, x.program ? S_share_cmp : S_time_cmp);
 
     /* 1. each layout of the group */
     size_t start = out->len;
@@ -1900,10 +2011,11 @@ void gm_explain_section(const gm_results *r, const gm_section *s, gm_buf *out)
         }
         const gm_run *pick[GM_EXPLAIN_MAX_RUNS];
         size_t np = S_pick(&x, timed, nt, pick);
+        const char *order = program ? ", largest share of the GPU time first" : ", fastest first";
         if (np < x.n_group)
-            gm_buf_printf(out, "; %zu of them%s", np, np == 1 ? "" : ", fastest first");
+            gm_buf_printf(out, "; %zu of them%s", np, np == 1 ? "" : order);
         else if (np > 1)
-            gm_buf_puts(out, ", fastest first");
+            gm_buf_puts(out, order);
         gm_buf_puts(out, np ? ". " : ", but none has a time. ");
         bool common[S_CLAUSES];
         S_common(out, pick, np, common);

@@ -117,6 +117,18 @@ extern "C" {
  * a factor 1.25 of that counter's ratio (explanations only). */
 #define GM_FIND_FOLLOWS 1.25
 
+/* What a finding's excess costs (docs/findings.md, "Weighed by cost"): the
+ * time the kernel would save if the excess sectors, wavefronts or bytes were
+ * not moved, estimated as time x excess / total on the unit that moves them
+ * (the kernel moving its traffic at the rate it did), and never more than the
+ * excess takes at the device's DRAM bandwidth (every unit on the path is at
+ * least as fast).  A finding with an estimate is a warning only when the
+ * saving is at least GM_FIND_SAVE_MIN_SHARE of the GPU time (the program's,
+ * for a program's kernel; the run's own, in the suite) and at least
+ * GM_FIND_SAVE_MIN_MS; below, it is information. */
+#define GM_FIND_SAVE_MIN_SHARE 0.01
+#define GM_FIND_SAVE_MIN_MS 0.0005
+
 /* Explanations describe at most this many runs of an experiment one by one
  * (the fastest, the slowest, the baseline, then one per other layout). */
 #define GM_EXPLAIN_MAX_RUNS 6
@@ -165,6 +177,10 @@ typedef struct {
     double cost;
     double lost_ms;           /* time lost against the fastest run doing the same work; NaN
                                  when not known or when this run is the fastest */
+    /* The estimated saving (GM_FIND_SAVE_MIN_SHARE above): ms over all the
+     * run's launches, and its share (0..1) of the GPU time it is weighed
+     * against; NaN when the rule has no estimate. */
+    double saved_ms, saved_share;
     char *message;            /* owned: one to three sentences of Markdown, escaped, on one
                                  line, starting with the run's variant and parameters */
     /* Findings of the same experiment, variant and rule (a sweep fires the
@@ -175,8 +191,9 @@ typedef struct {
 } gm_finding;
 
 typedef struct {
-    gm_finding *v;            /* ranked: severity (problem first), then cost (largest
-                                 first), then the order of the runs in the file, then rule */
+    gm_finding *v;            /* ranked: severity (problem first), then the estimated saving
+                                 (largest first), then cost (largest first), then the order
+                                 of the runs in the file, then rule */
     size_t n;
 } gm_findings;
 

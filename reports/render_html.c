@@ -58,6 +58,33 @@ static void S_figures(gm_buf *b, const gm_charts *charts, size_t section)
     gm_buf_puts(b, "</div>\n");
 }
 
+/* The folds the Markdown asks for: "![](gm-details:open:N)" and
+ * "![](gm-details:close:0)" become <details> around what is between them
+ * (a program's full kernel signatures). */
+static bool S_details(gm_buf *b, const char **pp)
+{
+    static const char open[] = "<p><img src=\"gm-details:open:";
+    static const char close[] = "<p><img src=\"gm-details:close:0\" alt=\"\" /></p>";
+    static const char end[] = "\" alt=\"\" /></p>";
+    const char *p = *pp;
+    if (strncmp(p, close, sizeof close - 1) == 0) {
+        gm_buf_puts(b, "</details>");
+        *pp = p + sizeof close - 1;
+        return true;
+    }
+    if (strncmp(p, open, sizeof open - 1) != 0)
+        return false;
+    const char *num = p + sizeof open - 1;
+    char *e = NULL;
+    unsigned long n = strtoul(num, &e, 10);
+    if (e == num || strncmp(e, end, sizeof end - 1) != 0)
+        return false;
+    gm_buf_printf(b, "<details class=\"signatures\"><summary>Full signatures of the %lu "
+                     "kernel%s</summary>", n, n == 1 ? "" : "s");
+    *pp = e + sizeof end - 1;
+    return true;
+}
+
 static void S_put_body(gm_buf *b, const char *html, const gm_charts *charts)
 {
     static const char open[] = "<p><img src=\"gm-charts:";
@@ -65,6 +92,16 @@ static void S_put_body(gm_buf *b, const char *html, const gm_charts *charts)
     const char *p = html;
     for (;;) {
         const char *hit = strstr(p, open);
+        const char *det = strstr(p, "<p><img src=\"gm-details:");
+        if (det && (!hit || det < hit)) {
+            gm_buf_put(b, p, (size_t)(det - p));
+            p = det;
+            if (!S_details(b, &p)) {
+                gm_buf_putc(b, *p);
+                p++;
+            }
+            continue;
+        }
         if (!hit) {
             gm_buf_puts(b, p);
             return;

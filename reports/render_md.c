@@ -420,6 +420,51 @@ static void S_headline(gm_buf *b, const gm_section *s)
     }
 }
 
+/* A program's headline: the kernels that make up GM_SUMMARY_TIME_SHARE of
+ * its GPU time, largest first (the section's order), the rest folded into
+ * one count. */
+#define GM_SUMMARY_TIME_SHARE 0.95
+static void S_time_headline(gm_buf *b, const gm_section *s)
+{
+    double all = 0;
+    for (size_t i = 0; i < s->n_runs; i++)
+        if (isfinite(gm_run_total_ms(s->runs[i])))
+            all += gm_run_total_ms(s->runs[i]);
+    if (!(all > 0))
+        return;
+    double acc = 0;
+    size_t k = 0;
+    for (; k < s->n_runs && acc < GM_SUMMARY_TIME_SHARE * all; k++) {
+        double t = gm_run_total_ms(s->runs[k]);
+        if (!isfinite(t))
+            break;
+        if (k)
+            gm_buf_puts(b, k + 1 < s->n_runs && acc + t < GM_SUMMARY_TIME_SHARE * all ? ", "
+                                                                                   : " and ");
+        S_code(b, s->runs[k]->variant);
+        gm_buf_puts(b, " (");
+        gm_fmt_pct(b, 100.0 * t / all);
+        gm_buf_puts(b, ")");
+        acc += t;
+    }
+    gm_buf_puts(b, k == 1 ? " takes " : " take ");
+    if (k < s->n_runs) {
+        gm_fmt_pct(b, 100.0 * acc / all);
+        gm_buf_puts(b, " of the ");
+    } else {
+        gm_buf_puts(b, "all of the ");
+    }
+    gm_fmt_ms(b, all);
+    gm_buf_puts(b, " of GPU time profiled");
+    if (k < s->n_runs) {
+        size_t rest = s->n_runs - k;
+        gm_buf_printf(b, "; %zu more kernel%s take%s the other ", rest, rest == 1 ? "" : "s",
+                      rest == 1 ? "s" : "");
+        gm_fmt_pct(b, 100.0 * (all - acc) / all);
+    }
+    gm_buf_puts(b, ".");
+}
+
 static void S_summary(gm_buf *b, const gm_sections *ss)
 {
     bool program = false;
@@ -430,9 +475,9 @@ static void S_summary(gm_buf *b, const gm_sections *ss)
                      "same work (same bytes read and written), by median time.%s\n\n"
                      "| Experiment | Compared at | Fastest | Slowest | Time ratio | %s, slowest vs fastest | Validation |\n"
                      "|---|---|---|---|---:|---:|---|\n",
-                  program ? " For a program, its fastest and slowest kernel by median time per "
-                            "launch: they do different work, so the ratio says how their costs "
-                            "differ, not which layout is better."
+                  program ? " A program's kernels do different work, so none is compared "
+                            "with another: the kernels that take its GPU time are listed below "
+                            "the table."
                           : "",
                   S_label(GM_M_LD_SPR, "ld sectors/req"));
     for (size_t i = 0; i < ss->n; i++) {
@@ -448,7 +493,9 @@ static void S_summary(gm_buf *b, const gm_sections *ss)
             gm_buf_puts(b, DASH);
         gm_buf_free(&at);
         gm_buf_puts(b, " | ");
-        if (s->best && s->worst) {
+        if (gm_section_is_program(s)) {
+            gm_buf_puts(b, DASH " | " DASH " | " DASH " | " DASH);
+        } else if (s->best && s->worst) {
             double tb = gm_run_median_ms(s->best), tw = gm_run_median_ms(s->worst);
             S_case(b, s->group, s->n_group, s->best, NULL);
             gm_buf_puts(b, ": ");
@@ -485,10 +532,11 @@ static void S_summary(gm_buf *b, const gm_sections *ss)
     bool any = false;
     for (size_t i = 0; i < ss->n; i++) {
         const gm_section *s = &ss->v[i];
-        if (gm_section_is_program(s))
-            continue;
         gm_buf h = GM_BUF_INIT;
-        S_headline(&h, s);
+        if (gm_section_is_program(s))
+            S_time_headline(&h, s);
+        else
+            S_headline(&h, s);
         if (h.len) {
             if (!any)
                 gm_buf_puts(b, "Headlines:\n\n");
@@ -523,7 +571,8 @@ static void S_findings(gm_buf *b, const gm_findings *f, const gm_sections *ss)
         return;
     }
     gm_buf_puts(b, "What the rules of docs/findings.md find in the counters of each run, "
-                   "warnings first, then by the bytes wasted or forgone; one item per layout "
+                   "warnings first, then by the time they cost (the estimated saving, "
+                   "docs/findings.md), then by the bytes wasted or forgone; one item per layout "
                    "and rule");
     gm_buf_puts(b, bad ? ". Runs that did not pass their check are in the warning above, not "
                          "here.\n\n"
@@ -544,10 +593,47 @@ static void S_changes(gm_buf *b, const gm_report_opts *ro)
 /* ---- the table of one experiment ------------------------------------------ */
 
 typedef enum {
-    C_VARIANT, C_PARAMS, C_TIME, C_SHARE, C_GBS, C_PCT_COPY, C_LD_SPR, C_ST_SPR, C_LD_EFF, C_ST_EFF,
-    C_DRAM_RD, C_DRAM_WR, C_DRAM_PCT, C_SH_LD_WPI, C_SH_ST_WPI, C_SH_LD_CONFL, C_SH_ST_CONFL,
-    C_CHECK, C_COUNT
+    C_VARIANT, C_PARAMS, C_LAUNCHES, C_TIME, C_TOTAL_TIME, C_SHARE, C_GBS, C_PCT_COPY,
+    C_DRAM_GBS, C_PCT_CEIL, C_LD_SPR, C_ST_SPR, C_LD_EFF, C_ST_EFF, C_DRAM_RD, C_DRAM_WR,
+    C_DRAM_TOTAL, C_DRAM_PCT, C_SH_LD_WPI, C_SH_ST_WPI, C_SH_LD_CONFL, C_SH_ST_CONFL, C_CHECK,
+    C_COUNT
 } S_col;
+
+/* A per-launch value of a program's grouped run with the range of its
+ * launches where they differ: "32.0 MiB (31.5–32.0 MiB)". */
+static void S_per_launch(gm_buf *b, const gm_run *run, const char *metric,
+                         void (*fmt)(gm_buf *, double))
+{
+    const gm_metric *m = gm_run_metric(run, metric);
+    double v = m ? gm_value_num(&m->value) : NAN;
+    fmt(b, v);
+    if (!m || !isfinite(v) || !gm_value_present(&m->launch_min))
+        return;
+    double lo = gm_value_num(&m->launch_min), hi = gm_value_num(&m->launch_max);
+    if (!isfinite(lo) || !isfinite(hi) || lo == hi)
+        return;
+    gm_buf x = GM_BUF_INIT, y = GM_BUF_INIT;
+    fmt(&x, lo);
+    fmt(&y, hi);
+    if (strcmp(x.data, y.data) != 0) {
+        gm_buf_printf(b, " (%s–%s)", x.data, y.data);
+    }
+    gm_buf_free(&x);
+    gm_buf_free(&y);
+}
+
+static void S_fmt_count(gm_buf *b, double v) { gm_fmt_count(b, v); }
+static void S_fmt_bytes(gm_buf *b, double v) { gm_fmt_bytes(b, v); }
+
+/* The section's GPU time over all launches (ms). */
+static double S_section_ms(const gm_section *s)
+{
+    double all = 0;
+    for (size_t i = 0; i < s->n_runs; i++)
+        if (isfinite(gm_run_total_ms(s->runs[i])))
+            all += gm_run_total_ms(s->runs[i]);
+    return all;
+}
 
 static bool S_any_metric(const gm_section *s, const char *name)
 {
@@ -584,27 +670,29 @@ static void S_cell(gm_buf *b, const gm_results *r, const gm_section *s, const gm
     switch (c) {
     case C_VARIANT: S_code(b, run->variant); break;
     case C_PARAMS: S_params_cell(b, s, run); break;
+    case C_LAUNCHES: gm_fmt_count(b, gm_run_launches(run)); break;
     case C_TIME: {
         /* the range in the median's unit: "50.5 µs (50.3–51.0, n=20)" */
         double t = gm_run_median_ms(run), scale;
         int dec;
         gm_fmt_ms(b, t);
-        if (isfinite(t)) {
+        if (isfinite(t) && (!gm_run_is_program(run) || run->timing.min != run->timing.max)) {
             gm_fmt_ms_unit(t, &scale, &dec);
             gm_buf_puts(b, " (");
             gm_fmt_fixed(b, run->timing.min * scale, dec);
             gm_buf_puts(b, "–");
             gm_fmt_fixed(b, run->timing.max * scale, dec);
-            gm_buf_printf(b, ", n=%zu)", run->timing.n);
+            if (gm_run_is_program(run))
+                gm_buf_puts(b, ")");
+            else
+                gm_buf_printf(b, ", n=%zu)", run->timing.n);
         }
         break;
     }
+    case C_TOTAL_TIME: gm_fmt_ms(b, gm_run_total_ms(run)); break;
     case C_SHARE: {
         /* of the section's program kernels' time, all launches */
-        double all = 0;
-        for (size_t i = 0; i < s->n_runs; i++)
-            if (isfinite(gm_run_total_ms(s->runs[i])))
-                all += gm_run_total_ms(s->runs[i]);
+        double all = S_section_ms(s);
         gm_fmt_pct(b, all > 0 ? 100.0 * gm_run_total_ms(run) / all : NAN);
         break;
     }
@@ -622,17 +710,28 @@ static void S_cell(gm_buf *b, const gm_results *r, const gm_section *s, const gm
             gm_fmt_pct(b, copy > 0 ? 100.0 * g / copy : NAN);
         break;
     }
+    case C_DRAM_GBS: gm_fmt_gbs(b, gm_run_dram_gbs(run)); break;
+    case C_PCT_CEIL: {
+        double g = gm_run_dram_gbs(run), copy = gm_value_num(&r->device.copy_bandwidth_gbs);
+        gm_fmt_pct(b, copy > 0 ? 100.0 * g / copy : NAN);
+        break;
+    }
+    case C_DRAM_TOTAL: {
+        double rd = gm_run_metric_num(run, GM_M_DRAM_RD), wr = gm_run_metric_num(run, GM_M_DRAM_WR);
+        gm_fmt_bytes(b, rd >= 0 && wr >= 0 ? (rd + wr) * gm_run_launches(run) : NAN);
+        break;
+    }
     case C_LD_SPR: S_spr(b, gm_run_metric_num(run, GM_M_LD_SPR)); break;
     case C_ST_SPR: S_spr(b, gm_run_metric_num(run, GM_M_ST_SPR)); break;
     case C_LD_EFF: gm_fmt_pct(b, gm_run_metric_num(run, GM_M_LD_EFF)); break;
     case C_ST_EFF: gm_fmt_pct(b, gm_run_metric_num(run, GM_M_ST_EFF)); break;
-    case C_DRAM_RD: gm_fmt_bytes(b, gm_run_metric_num(run, GM_M_DRAM_RD)); break;
-    case C_DRAM_WR: gm_fmt_bytes(b, gm_run_metric_num(run, GM_M_DRAM_WR)); break;
+    case C_DRAM_RD: S_per_launch(b, run, GM_M_DRAM_RD, S_fmt_bytes); break;
+    case C_DRAM_WR: S_per_launch(b, run, GM_M_DRAM_WR, S_fmt_bytes); break;
     case C_DRAM_PCT: gm_fmt_pct(b, gm_run_metric_num(run, GM_M_DRAM_PCT)); break;
     case C_SH_LD_WPI: gm_fmt_fixed(b, gm_run_shared_wpi(run, false), 2); break;
     case C_SH_ST_WPI: gm_fmt_fixed(b, gm_run_shared_wpi(run, true), 2); break;
-    case C_SH_LD_CONFL: gm_fmt_count(b, gm_run_metric_num(run, GM_M_SH_LD_CONFL)); break;
-    case C_SH_ST_CONFL: gm_fmt_count(b, gm_run_metric_num(run, GM_M_SH_ST_CONFL)); break;
+    case C_SH_LD_CONFL: S_per_launch(b, run, GM_M_SH_LD_CONFL, S_fmt_count); break;
+    case C_SH_ST_CONFL: S_per_launch(b, run, GM_M_SH_ST_CONFL, S_fmt_count); break;
     case C_CHECK: S_check_text(b, run, true); break;
     case C_COUNT: break;
     }
@@ -653,28 +752,44 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s)
     head[C_VARIANT] = "Variant";
     head[C_PARAMS] = "Parameters";
     bool program = gm_section_is_program(s);
-    head[C_TIME] = program ? "Median time per launch (min–max, launches)"
-                           : "Median time (min–max, n)";
+    head[C_LAUNCHES] = "Launches";
+    head[C_TIME] = program ? "Median time per launch (min–max)" : "Median time (min–max, n)";
+    head[C_TOTAL_TIME] = "GPU time, all launches";
     head[C_SHARE] = "Share of GPU time";
     head[C_GBS] = "Effective bandwidth";
     head[C_PCT_COPY] = "% of copy bandwidth";
+    head[C_DRAM_GBS] = "DRAM bandwidth";
+    head[C_PCT_CEIL] = "% of attainable";
+    head[C_DRAM_TOTAL] = "DRAM bytes, all launches";
     head[C_LD_SPR] = S_label(GM_M_LD_SPR, "ld sectors/req");
     head[C_ST_SPR] = S_label(GM_M_ST_SPR, "st sectors/req");
     head[C_LD_EFF] = S_label(GM_M_LD_EFF, "ld efficiency");
     head[C_ST_EFF] = S_label(GM_M_ST_EFF, "st efficiency");
-    head[C_DRAM_RD] = S_label(GM_M_DRAM_RD, "DRAM read");
-    head[C_DRAM_WR] = S_label(GM_M_DRAM_WR, "DRAM written");
+    gm_buf hrd = GM_BUF_INIT, hwr = GM_BUF_INIT, hlc = GM_BUF_INIT, hsc = GM_BUF_INIT;
+    gm_buf_printf(&hrd, "%s%s", S_label(GM_M_DRAM_RD, "DRAM read"), program ? " per launch" : "");
+    gm_buf_printf(&hwr, "%s%s", S_label(GM_M_DRAM_WR, "DRAM written"),
+                  program ? " per launch" : "");
+    gm_buf_printf(&hlc, "%s%s", S_label(GM_M_SH_LD_CONFL, "sh ld conflicts"),
+                  program ? " per launch" : "");
+    gm_buf_printf(&hsc, "%s%s", S_label(GM_M_SH_ST_CONFL, "sh st conflicts"),
+                  program ? " per launch" : "");
+    head[C_DRAM_RD] = hrd.data;
+    head[C_DRAM_WR] = hwr.data;
     head[C_DRAM_PCT] = S_label(GM_M_DRAM_PCT, "DRAM % peak");
     head[C_SH_LD_WPI] = wl.data;
     head[C_SH_ST_WPI] = ws.data;
-    head[C_SH_LD_CONFL] = S_label(GM_M_SH_LD_CONFL, "sh ld conflicts");
-    head[C_SH_ST_CONFL] = S_label(GM_M_SH_ST_CONFL, "sh st conflicts");
+    head[C_SH_LD_CONFL] = hlc.data;
+    head[C_SH_ST_CONFL] = hsc.data;
     head[C_CHECK] = "Check";
     right[C_VARIANT] = right[C_PARAMS] = right[C_CHECK] = false;
     /* a program's kernels: where the time goes; no useful bytes are known, and
      * there is nothing to check (the section's introduction says so once) */
-    show[C_SHARE] = program;
+    show[C_SHARE] = show[C_LAUNCHES] = show[C_TOTAL_TIME] = program;
     show[C_GBS] = show[C_PCT_COPY] = show[C_CHECK] = !program;
+    /* a program's kernels: DRAM bytes over time, against the measured ceiling */
+    show[C_DRAM_GBS] = program && S_any_metric(s, GM_M_DRAM_RD) && S_any_metric(s, GM_M_DRAM_WR);
+    show[C_PCT_CEIL] = show[C_DRAM_GBS] && gm_value_num(&r->device.copy_bandwidth_gbs) > 0;
+    show[C_DRAM_TOTAL] = show[C_DRAM_GBS];
 
     /* a parameters column only when the runs differ in some parameter */
     show[C_PARAMS] = false;
@@ -729,9 +844,24 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s)
         S_text(b, left_out.data);
         gm_buf_puts(b, " (columns left out).\n\n");
     }
+    if (program) {
+        gm_buf_puts(b, "Rows by share of the GPU time, largest first. Counts are per launch: the "
+                       "mean of the kernel's launches, with the smallest and largest launch in "
+                       "parentheses where they differ; the columns marked \"all launches\" "
+                       "are the group's totals. DRAM bandwidth is the DRAM bytes read and "
+                       "written per launch over the GPU time per launch");
+        if (show[C_PCT_CEIL])
+            gm_buf_puts(b, ", and its share of the attainable bandwidth measured on the device "
+                           "(a device-to-device copy, bytes read + written)");
+        gm_buf_puts(b, ".\n\n");
+    }
     gm_buf_free(&left_out);
     gm_buf_free(&wl);
     gm_buf_free(&ws);
+    gm_buf_free(&hrd);
+    gm_buf_free(&hwr);
+    gm_buf_free(&hlc);
+    gm_buf_free(&hsc);
 }
 
 /* ---- predicted beside measured ------------------------------------------------- */
@@ -889,6 +1019,54 @@ static void S_explain(gm_buf *b, const gm_results *r, const gm_section *s, const
     }
 }
 
+/* ---- a program's kernel signatures ------------------------------------------- */
+
+/* The full signature of each kernel, once, after the table whose rows name
+ * them by their short names: a list in Markdown; folded in a <details> on
+ * the HTML page (the placeholders become the tags in render_html.c). */
+static void S_signatures(gm_buf *b, const gm_section *s, bool html)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n_runs; i++) {
+        const gm_run *run = s->runs[i];
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = s->runs[j]->kernel && run->kernel && strcmp(s->runs[j]->kernel, run->kernel) == 0;
+        n += !seen && run->kernel && (!run->variant || strcmp(run->kernel, run->variant) != 0);
+    }
+    if (!n)
+        return;
+    if (html)
+        gm_buf_printf(b, "![](gm-details:open:%zu)\n\n", n);
+    else
+        gm_buf_printf(b, "Full signatures of the %zu kernel%s named above by their base names:\n\n",
+                      n, n == 1 ? "" : "s");
+    for (size_t i = 0; i < s->n_runs; i++) {
+        const gm_run *run = s->runs[i];
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = s->runs[j]->kernel && run->kernel && strcmp(s->runs[j]->kernel, run->kernel) == 0;
+        if (seen || !run->kernel || (run->variant && strcmp(run->kernel, run->variant) == 0))
+            continue;
+        gm_buf_puts(b, "- ");
+        /* every row of this kernel */
+        bool first = true;
+        for (size_t j = i; j < s->n_runs; j++)
+            if (s->runs[j]->kernel && strcmp(s->runs[j]->kernel, run->kernel) == 0) {
+                if (!first)
+                    gm_buf_puts(b, ", ");
+                S_code(b, s->runs[j]->variant);
+                first = false;
+            }
+        gm_buf_puts(b, ": ");
+        S_code(b, run->kernel);
+        gm_buf_puts(b, "\n");
+    }
+    gm_buf_puts(b, "\n");
+    if (html)
+        gm_buf_puts(b, "![](gm-details:close:0)\n\n");
+}
+
 /* ---- one experiment ------------------------------------------------------- */
 
 static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, size_t si,
@@ -933,9 +1111,11 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
         gm_buf_puts(b, ".*\n\n");
     }
 
-    /* the layouts, once per variant */
+    /* the layouts, once per variant (a program's kernels: their full
+     * signatures are folded after the table) */
     bool any_layout = false;
-    for (size_t i = 0; i < s->n_runs; i++) {
+    bool program = gm_section_is_program(s);
+    for (size_t i = 0; i < s->n_runs && !program; i++) {
         const gm_run *run = s->runs[i];
         bool seen = false;
         for (size_t j = 0; j < i && !seen; j++)
@@ -1005,16 +1185,42 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
         }
         gm_buf_free(&common);
         S_table(b, r, s);
+        if (program)
+            S_signatures(b, s, chart_dir == NULL);
         S_predicted(b, s);
     } else {
         gm_buf_puts(b, "The results file has no run of this experiment.\n\n");
     }
 
-    /* notes, once per variant and text */
+    /* notes, once per variant and text; in a program's section, a note every
+     * kernel has is said once */
     bool any_note = false;
     for (size_t i = 0; i < s->n_runs; i++) {
         const gm_run *run = s->runs[i];
         for (size_t k = 0; k < run->n_notes; k++) {
+            bool everywhere = program && s->n_runs > 1 && run->notes[k];
+            for (size_t j = 0; j < s->n_runs && everywhere; j++) {
+                bool has = false;
+                for (size_t m = 0; m < s->runs[j]->n_notes && !has; m++)
+                    has = s->runs[j]->notes[m] && strcmp(s->runs[j]->notes[m], run->notes[k]) == 0;
+                everywhere = has;
+            }
+            if (everywhere) {
+                if (i == 0) {
+                    bool before = false;   /* an earlier note of run 0 with this text */
+                    for (size_t m = 0; m < k && !before; m++)
+                        before = run->notes[m] && strcmp(run->notes[m], run->notes[k]) == 0;
+                    if (!before) {
+                        if (!any_note)
+                            gm_buf_puts(b, "Notes:\n\n");
+                        any_note = true;
+                        gm_buf_puts(b, "- Every kernel: ");
+                        S_text(b, run->notes[k]);
+                        gm_buf_puts(b, "\n");
+                    }
+                }
+                continue;
+            }
             bool seen = false;
             for (size_t j = 0; j <= i && !seen; j++) {
                 const gm_run *o = s->runs[j];
@@ -1196,13 +1402,29 @@ static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool
     }
     gm_buf_puts(b, "\n");
 
-    if (program)
+    if (program && c->replay_mode && strcmp(c->replay_mode, "application") == 0)
+        gm_buf_puts(b, "- **Replay.** Application replay: the program ran once per profiler "
+                       "pass, each run collecting one pass's metrics for every profiled launch "
+                       "as the program itself made it (no launch repeated inside a run); the "
+                       "runs launched the same kernels with the same grids in the same order, "
+                       "and the counts of one launch come from the runs together. Only the "
+                       "first run's output reached the terminal.\n");
+    else if (program)
         gm_buf_puts(b, "- **Replay.** Each profiled launch of the program is replayed once per "
                        "pass inside the program: before each pass its device memory is restored "
                        "from a CUPTI checkpoint saved just before the launch, and once more "
                        "after the last, so the program computes what it computes without the "
-                       "tool. No effective bandwidth is given: the bytes a program's kernel must "
-                       "move are not known to the tool.\n");
+                       "tool.\n");
+    if (program)
+        gm_buf_puts(b, "- **Per launch.** A kernel's launches with one NVTX range and one launch "
+                       "configuration are one row. Its counts are per launch: their sum over the "
+                       "launches divided by the number of launches, with the smallest and largest "
+                       "launch where they differ; sectors per request and efficiencies come from "
+                       "the summed counts, rates and percentages are weighted by duration. "
+                       "Columns marked \"all launches\" are totals. The useful bytes of a "
+                       "program's kernel are not known to the tool, so its bandwidth is the DRAM "
+                       "traffic (bytes read + written per launch over the time per launch), not "
+                       "an effective bandwidth.\n");
     else {
         gm_buf_puts(b, "- **Effective bandwidth** = (bytes the computation must read + bytes it "
                        "must write) / median time, in GB/s (10^9 bytes per second). It counts "

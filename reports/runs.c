@@ -68,6 +68,23 @@ double gm_run_total_ms(const gm_run *run)
     return t;
 }
 
+double gm_run_launches(const gm_run *run)
+{
+    return gm_run_is_program(run) && run->timing.present && run->timing.n > 0
+               ? (double)run->timing.n : 1.0;
+}
+
+double gm_run_dram_gbs(const gm_run *run)
+{
+    double rd = gm_run_metric_num(run, GM_M_DRAM_RD), wr = gm_run_metric_num(run, GM_M_DRAM_WR);
+    double t = gm_run_total_ms(run) / gm_run_launches(run);
+    if (!gm_run_is_program(run))
+        t = gm_run_median_ms(run);
+    if (!(rd >= 0) || !(wr >= 0) || !(t > 0))
+        return NAN;
+    return (rd + wr) / (t * 1e6);
+}
+
 bool gm_section_is_program(const gm_section *s)
 {
     for (size_t i = 0; i < s->n_runs; i++)
@@ -212,6 +229,27 @@ static void S_section_sweep(gm_section *s)
     }
 }
 
+/* A program's kernels: largest GPU time (all launches) first; stable, so
+ * equal times keep the file's order.  The suite's runs keep the file's order. */
+static void S_sort_by_time(gm_section *s)
+{
+    if (!gm_section_is_program(s))
+        return;
+    for (size_t i = 1; i < s->n_runs; i++) {
+        const gm_run *x = s->runs[i];
+        double tx = gm_run_total_ms(x);
+        size_t j = i;
+        while (j > 0) {
+            double tp = gm_run_total_ms(s->runs[j - 1]);
+            if (!(isfinite(tx) && (!isfinite(tp) || tx > tp)))
+                break;
+            s->runs[j] = s->runs[j - 1];
+            j--;
+        }
+        s->runs[j] = x;
+    }
+}
+
 void gm_sections_build(const gm_results *r, gm_sections *out)
 {
     out->n = 0;
@@ -250,6 +288,7 @@ void gm_sections_build(const gm_results *r, gm_sections *out)
         }
     }
     for (size_t j = 0; j < out->n; j++) {
+        S_sort_by_time(&out->v[j]);
         S_section_group(&out->v[j]);
         S_section_sweep(&out->v[j]);
     }

@@ -107,7 +107,16 @@ bool gm_run_is_program(const gm_run *run);
 /* The run's GPU time over all its launches: the sum of its timing samples
  * (ms); NaN when it has none.  A program's grouped run has one sample per launch. */
 double gm_run_total_ms(const gm_run *run);
-/* All runs of the section are a program's kernels. */
+/* How many launches a run's values stand for: a program's grouped run has one
+ * timing sample per launch (its counts are means per launch, results.h);
+ * 1 elsewhere. */
+double gm_run_launches(const gm_run *run);
+/* Effective DRAM bandwidth, GB/s: DRAM bytes read + written per launch over
+ * the time per launch (a program's: its GPU time over its launches; the
+ * suite's: the median); NaN when a part is missing. */
+double gm_run_dram_gbs(const gm_run *run);
+/* All runs of the section are a program's kernels.  gm_sections_build orders
+ * such a section's runs by GPU time over all launches, largest first. */
 bool gm_section_is_program(const gm_section *s);
 /* Shared-memory wavefronts per shared instruction (ld: 1 is ideal); NaN when absent. */
 double gm_run_shared_wpi(const gm_run *run, bool store);

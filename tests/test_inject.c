@@ -184,11 +184,12 @@ Test(inject_names, demangle_and_short_name)
     S_names("_Z15scale_coalescedPKfPfif", "scale_coalesced(float const*, float*, int, float)",
             "scale_coalesced");
     S_names("_Z4kernILi32EEvPf", "void kern<32>(float*)", "kern<32>");
-    S_names("_ZN2ns6reduceEPKfPfi", "ns::reduce(float const*, float*, int)", "ns::reduce");
-    S_names("_ZN12_GLOBAL__N_16kernelEPf", "(anonymous namespace)::kernel(float*)",
-            "(anonymous namespace)::kernel");
-    S_names("_ZN12_GLOBAL__N_11kILi2EEEvPf", "void (anonymous namespace)::k<2>(float*)",
-            "(anonymous namespace)::k<2>");
+    S_names("_ZN2ns6reduceEPKfPfi", "ns::reduce(float const*, float*, int)", "reduce");
+    S_names("_ZN12_GLOBAL__N_16kernelEPf", "(anonymous namespace)::kernel(float*)", "kernel");
+    S_names("_ZN12_GLOBAL__N_11kILi2EEEvPf", "void (anonymous namespace)::k<2>(float*)", "k<2>");
+    char *f = gmi_full_name("void (anonymous namespace)::k<2>(float*)");
+    cr_assert_str_eq(f, "(anonymous namespace)::k<2>");
+    free(f);
     S_names("mykernel", "mykernel", "mykernel");           /* extern "C" */
     S_names("_Znotmangled", "_Znotmangled", "_Znotmangled"); /* does not demangle: as is */
     char *q = gmi_demangle(NULL);
@@ -201,6 +202,24 @@ Test(inject_names, template_arguments_with_parentheses)
     char *s = gmi_short_name("void k<(int)3, float>(float*, int)");
     cr_assert_str_eq(s, "k<(int)3, float>");
     free(s);
+}
+
+/* A 2 KB template name (as PyTorch's reductions have) shortens to its base
+ * name with the arguments folded to <…>; the full text stays the kernel's. */
+Test(inject_names, long_template_is_shortened)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, ");
+    while (b.len < 2048)
+        gm_buf_puts(&b, "at::native::MeanOps<float, float, float, float>, ");
+    gm_buf_puts(&b, "unsigned int, float, 4, 4>>(at::native::ReduceOp<float>)");
+    char *s = gmi_short_name(b.data);
+    cr_assert_str_eq(s, "reduce_kernel<…>");
+    free(s);
+    char *longc = gmi_short_name("void ns::a_rather_long_kernel_name_without_templates_at_all_x(int)");
+    cr_assert(strlen(longc) <= GMI_SHORT_MAX + strlen("…"), "%s", longc);
+    free(longc);
+    gm_buf_free(&b);
 }
 
 /* ---- the status file --------------------------------------------------------------- */
@@ -260,6 +279,24 @@ Test(inject_status, rejects_other_files_and_ignores_unknown_keys)
 
 /* ---- grouping ------------------------------------------------------------------------ */
 
+static double gm_run_total_ms_sum(const gm_run *run)
+{
+    double t = 0;
+    for (size_t i = 0; i < run->timing.n; i++)
+        t += run->timing.samples[i];
+    return t;
+}
+
+/* Take a parameter out of the grouping's sight (renamed; freed with the run). */
+static void gm_run_remove_param_for_test(gm_run *run, const char *name)
+{
+    for (size_t i = 0; i < run->n_params; i++)
+        if (strcmp(run->params[i].name, name) == 0) {
+            free(run->params[i].name);
+            run->params[i].name = gm_xstrdup("removed");
+        }
+}
+
 static bool S_note(const gm_run *run, const char *text)
 {
     for (size_t i = 0; i < run->n_notes; i++)
@@ -285,41 +322,123 @@ Test(inject_group, same_kernel_range_and_config_become_one_run)
     gmt_load_fixture("inject-launches.json", &r);
     cr_assert_eq(r.n_runs, 7);
     gmi_group(&r, false, "lab");
-    /* launches 0+1 (coalesced), 2+3 (uncoalesced); 4 and 5 differ in range; 6 in grid */
+    /* launches 0+1 (coalesced), 2+3 (uncoalesced); 4 and 5 differ in range; 6 in grid.
+     * Ordered by GPU time over all launches: 180, 60 (launch 4), 60 (5), 50, 10 µs */
     cr_assert_eq(r.n_runs, 5);
-    const char *names[] = {"coalesced", "uncoalesced", "shared-unpadded", "transpose_unpadded",
+    const char *names[] = {"uncoalesced", "shared-unpadded", "transpose_unpadded", "coalesced",
                            "scale_coalesced"};
     for (size_t i = 0; i < 5; i++) {
         cr_assert_str_eq(r.runs[i].variant, names[i]);
         cr_assert_str_eq(r.runs[i].experiment, "lab");
         cr_assert_eq(r.runs[i].n_params, 0, "launch and range go to the name and the notes");
     }
+    for (size_t i = 1; i < 5; i++)
+        cr_assert_geq(gm_run_total_ms_sum(&r.runs[i - 1]), gm_run_total_ms_sum(&r.runs[i]),
+                      "rows by GPU time");
     cr_assert_eq(r.n_experiments, 1);
     cr_assert_str_eq(r.experiments[0].id, "lab");
 
-    const gm_run *co = &r.runs[0];
-    /* counts summed, kept integers */
+    const gm_run *co = &r.runs[3];
+    /* counts per launch: the group's sum over its launch count, with min and max */
     const gm_metric *sec = gm_run_metric(co, GM_M_LD_SECTORS);
     cr_assert_eq(sec->value.kind, GM_V_INT);
-    cr_assert_eq(sec->value.i, 2 * 524288);
-    cr_assert_eq(gm_run_metric(co, GM_M_DURATION)->value.i, 50000);
+    cr_assert_eq(sec->value.i, 2 * 524288 / 2);
+    cr_assert_eq(sec->launch_min.i, 524288);
+    cr_assert_eq(sec->launch_max.i, 524288);
+    const gm_metric *dur = gm_run_metric(co, GM_M_DURATION);
+    cr_assert_eq(dur->value.i, (20000 + 30000) / 2);
+    cr_assert_eq(dur->launch_min.i, 20000);
+    cr_assert_eq(dur->launch_max.i, 30000);
     /* sectors per request from the sums; DRAM % weighted by duration:
      * (80 * 20000 + 60 * 30000) / 50000 = 68 */
     cr_assert_float_eq(gm_run_metric_num(co, GM_M_LD_SPR), 4.0, 1e-12);
     cr_assert_float_eq(gm_run_metric_num(co, GM_M_DRAM_PCT), 68.0, 1e-9);
+    cr_assert_float_eq(gm_value_num(&gm_run_metric(co, GM_M_DRAM_PCT)->launch_min), 60.0, 1e-9);
     /* the time: one sample per launch */
     cr_assert_eq(co->timing.n, 2);
     cr_assert_float_eq(co->timing.median, 0.025, 1e-12);
     cr_assert_float_eq(co->timing.min, 0.020, 1e-12);
     cr_assert_float_eq(co->timing.max, 0.030, 1e-12);
     cr_assert(co->timing.l2_flushed);
-    cr_assert(S_note(co, "2 launches of this kernel"));
-    cr_assert(S_note(co, "launches 0, 1 of the program"));
+    cr_assert(S_note(co, "2 launches (launches 0, 1 of the program)"));
     cr_assert(S_note(co, "NVTX range: coalesced"));
     cr_assert_eq(co->check.status, GM_CHECK_NO_REFERENCE);
     /* a nested range is named by its innermost name */
-    cr_assert(S_note(&r.runs[2], "NVTX range: lab/shared-unpadded"));
+    cr_assert(S_note(&r.runs[1], "NVTX range: lab/shared-unpadded"));
     cr_assert(S_note(&r.runs[4], "launch 6 of the program"));
+    /* a single launch has no min-max */
+    cr_assert(!gm_value_present(&gm_run_metric(&r.runs[4], GM_M_LD_SECTORS)->launch_min));
+    gm_results_free(&r);
+}
+
+/* Per-launch values equal the group's sums over its launch count, for every
+ * count of every grouped run. */
+Test(inject_group, per_launch_values_are_sums_over_launches)
+{
+    gm_results raw, r;
+    gmt_load_fixture("inject-launches.json", &raw);
+    gmt_load_fixture("inject-launches.json", &r);
+    gmi_group(&r, false, "lab");
+    size_t checked = 0;
+    for (size_t i = 0; i < r.n_runs; i++) {
+        const gm_run *g = &r.runs[i];
+        for (size_t m = 0; m < g->n_metrics; m++) {
+            if (!gmi_metric_sums(g->metrics[m].name))
+                continue;
+            /* the launches of this group: same kernel, same time samples */
+            double sum = 0;
+            size_t n = 0;
+            for (size_t k = 0; k < raw.n_runs; k++) {
+                const gm_run *x = &raw.runs[k];
+                bool member = false;
+                for (size_t t = 0; t < g->timing.n; t++)
+                    member |= strcmp(x->kernel, g->kernel) == 0 &&
+                              x->launch.grid[0] == g->launch.grid[0] && n < g->timing.n &&
+                              fabs(x->timing.samples[0] - g->timing.samples[t]) < 1e-12;
+                const gm_param *rg = gm_run_param(x, "range");
+                bool in_range = (rg != NULL) == S_note(g, "NVTX range:") &&
+                                (!rg || S_note(g, rg->value.s));
+                if (member && in_range) {
+                    sum += gm_run_metric_num(x, g->metrics[m].name);
+                    n++;
+                }
+            }
+            cr_assert_eq(n, g->timing.n, "%s: launches found", g->variant);
+            cr_assert_float_eq(gm_run_metric_num(g, g->metrics[m].name), sum / (double)n, 1e-9,
+                               "%s %s", g->variant, g->metrics[m].name);
+            checked++;
+        }
+    }
+    cr_assert_geq(checked, 20);
+    gm_results_free(&raw);
+    gm_results_free(&r);
+}
+
+Test(inject_group, colliding_short_names_get_suffixes)
+{
+    gm_results r;
+    gmt_load_fixture("inject-launches.json", &r);
+    /* launches 2, 3 and 6 become two different long templates of one base name */
+    const char *k1 = "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+                     "std::array<char*, 1>>(int, at::native::FillFunctor<float>, std::array<char*, 1>)";
+    const char *k2 = "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>, "
+                     "std::array<char*, 3>>(int, at::native::AddFunctor<float>, std::array<char*, 3>)";
+    for (size_t i = 0; i < r.n_runs; i++) {
+        long long l = gm_run_param(&r.runs[i], "launch")->value.i;
+        if (l == 2 || l == 3 || l == 6) {
+            free(r.runs[i].kernel);
+            r.runs[i].kernel = gm_xstrdup(l == 6 ? k2 : k1);
+            gm_run_remove_param_for_test(&r.runs[i], "range");
+        }
+    }
+    gmi_group(&r, false, "p");
+    cr_assert_str_eq(r.runs[0].variant, "vectorized_elementwise_kernel<…> [1]");
+    cr_assert_str_eq(r.runs[0].kernel, k1, "the full signature is kept");
+    bool found = false;
+    for (size_t i = 0; i < r.n_runs; i++)
+        found |= strcmp(r.runs[i].variant, "vectorized_elementwise_kernel<…> [2]") == 0 &&
+                 strcmp(r.runs[i].kernel, k2) == 0;
+    cr_assert(found);
     gm_results_free(&r);
 }
 
@@ -331,8 +450,13 @@ Test(inject_group, efficiency_is_weighted_by_sectors)
     gm_run_set_metric(&r.runs[1], GM_M_LD_EFF, gm_vreal(50.0), "%");
     gm_run_set_metric(&r.runs[1], GM_M_LD_SECTORS, gm_vint(1048576), "sector");
     gmi_group(&r, false, "lab");
-    cr_assert_float_eq(gm_run_metric_num(&r.runs[0], GM_M_LD_EFF), 200.0 / 3.0, 1e-9);
-    cr_assert_float_eq(gm_run_metric_num(&r.runs[0], GM_M_LD_SPR), 1572864.0 / 262144.0, 1e-12);
+    const gm_run *co = NULL;
+    for (size_t i = 0; i < r.n_runs; i++)
+        if (strcmp(r.runs[i].variant, "coalesced") == 0)
+            co = &r.runs[i];
+    cr_assert_not_null(co);
+    cr_assert_float_eq(gm_run_metric_num(co, GM_M_LD_EFF), 200.0 / 3.0, 1e-9);
+    cr_assert_float_eq(gm_run_metric_num(co, GM_M_LD_SPR), 1572864.0 / 262144.0, 1e-12);
     gm_results_free(&r);
 }
 
@@ -342,15 +466,18 @@ Test(inject_group, each_launch_gets_a_unique_name)
     gmt_load_fixture("inject-launches.json", &r);
     gmi_group(&r, true, "lab");
     cr_assert_eq(r.n_runs, 7);
-    cr_assert_str_eq(r.runs[0].variant, "coalesced: scale_coalesced 16384x1x1/256x1x1 #0");
-    cr_assert_str_eq(r.runs[1].variant, "coalesced: scale_coalesced 16384x1x1/256x1x1 #1");
-    cr_assert_str_eq(r.runs[4].variant, "shared-unpadded");
-    cr_assert_str_eq(r.runs[5].variant, "transpose_unpadded");
+    /* by time: 90 (launch 2), 90 (3), 60 (4), 60 (5), 30 (1), 20 (0), 10 (6) µs */
+    cr_assert_str_eq(r.runs[0].variant, "uncoalesced: scale_strided 16384x1x1/256x1x1 #2");
+    cr_assert_str_eq(r.runs[1].variant, "uncoalesced: scale_strided 16384x1x1/256x1x1 #3");
+    cr_assert_str_eq(r.runs[2].variant, "shared-unpadded");
+    cr_assert_str_eq(r.runs[3].variant, "transpose_unpadded");
+    cr_assert_str_eq(r.runs[4].variant, "coalesced: scale_coalesced 16384x1x1/256x1x1 #1");
+    cr_assert_str_eq(r.runs[5].variant, "coalesced: scale_coalesced 16384x1x1/256x1x1 #0");
     cr_assert_str_eq(r.runs[6].variant, "scale_coalesced");
     for (size_t i = 0; i < r.n_runs; i++)
         for (size_t j = i + 1; j < r.n_runs; j++)
             cr_assert_str_neq(r.runs[i].variant, r.runs[j].variant);
-    cr_assert_eq(gm_run_metric(&r.runs[0], GM_M_LD_SECTORS)->value.i, 524288, "not summed");
+    cr_assert_eq(gm_run_metric(&r.runs[5], GM_M_LD_SECTORS)->value.i, 524288, "not summed");
     gm_results_free(&r);
 }
 
@@ -601,3 +728,110 @@ Test(inject_cli, report_options_of_the_suite_run)
 /* Built without the CUDA toolkit: the library and `--` are not built either. */
 typedef int gm_test_inject_needs_cuda;
 #endif
+
+/* ---- the program's report ------------------------------------------------------------ */
+
+#include "../core/escape.h"
+#include "../reports/render.h"
+
+/* The fixture with launch 2 and 3's kernel a 2 KB template, grouped as the
+ * CLI groups it. */
+static char *S_long_kernel(gm_results *r)
+{
+    gmt_load_fixture("inject-launches.json", r);
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, ");
+    while (b.len < 2048)
+        gm_buf_puts(&b, "at::native::MeanOps<float, float, float, float>, ");
+    gm_buf_puts(&b, "unsigned int, float, 4, 4>>(at::native::ReduceOp<float>)");
+    for (size_t i = 0; i < r->n_runs; i++) {
+        long long l = gm_run_param(&r->runs[i], "launch")->value.i;
+        if (l == 2 || l == 3) {
+            free(r->runs[i].kernel);
+            r->runs[i].kernel = gm_xstrdup(b.data);
+            gm_run_remove_param_for_test(&r->runs[i], "range");
+        }
+    }
+    gmi_group(r, false, "prog");
+    return gm_buf_detach(&b);
+}
+
+static size_t S_count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+Test(inject_report, long_template_is_short_with_the_signature_folded_once)
+{
+    gm_results r;
+    char *full = S_long_kernel(&r);
+    cr_assert_geq(strlen(full), 2048);
+    gm_charts none = {0};
+    char *md = gm_render_markdown(&r, &none, "c", NULL);
+    /* the row, the summary and the findings say the short name */
+    cr_assert(strstr(md, "| `reduce_kernel<…>` |"), "%s", md);
+    /* the full signature: once, in the list after the table */
+    gm_buf esc = GM_BUF_INIT;
+    gm_esc_md_code(&esc, full);
+    cr_assert_eq(S_count(md, esc.data), 1, "the full signature once in the Markdown");
+    cr_assert(strstr(md, "Full signatures of the"), "%s", md);
+    /* no line of the document holds the 2 KB name more than once, and the table's
+     * rows are short */
+    for (const char *line = md; line && *line;) {
+        const char *eol = strchr(line, '\n');
+        size_t len = eol ? (size_t)(eol - line) : strlen(line);
+        if (line[0] == '|')
+            cr_assert_lt(len, 600, "a table row of %zu bytes", len);
+        line = eol ? eol + 1 : NULL;
+    }
+    char *html = NULL;
+    gm_error err;
+    cr_assert_eq(gm_render_html(&r, &none, "<html>{{body}}</html>", NULL, &html, &err), GM_OK,
+                 "%s", err.message);
+    cr_assert_eq(S_count(html, "<details class=\"signatures\">"), 1);
+    cr_assert_eq(S_count(html, "</details>"), 1);
+    const char *d = strstr(html, "<details"), *sig = strstr(html, "at::native::MeanOps");
+    cr_assert(d && sig && sig > d && sig < strstr(html, "</details>"),
+              "the signature is inside the fold");
+    cr_assert_null(strstr(html, "gm-details"), "no placeholder left");
+    free(html);
+    gm_buf_free(&esc);
+    free(md);
+    free(full);
+    gm_results_free(&r);
+}
+
+Test(inject_report, rows_by_time_share_and_per_launch_columns)
+{
+    gm_results r;
+    char *full = S_long_kernel(&r);
+    /* the file order reversed: the report orders by time all the same */
+    for (size_t i = 0; i < r.n_runs / 2; i++) {
+        gm_run t = r.runs[i];
+        r.runs[i] = r.runs[r.n_runs - 1 - i];
+        r.runs[r.n_runs - 1 - i] = t;
+    }
+    gm_charts none = {0};
+    char *md = gm_render_markdown(&r, &none, "c", NULL);
+    const char *tab = strstr(md, "| Variant | Launches |");
+    cr_assert_not_null(tab, "%s", md);
+    cr_assert(strstr(tab, "GPU time, all launches"));
+    /* 180, 60, (60: equal times keep the file's order), 50, 10 µs */
+    const char *order[] = {"| `reduce_kernel<…>` |", "| `shared-unpadded` |", "| `coalesced` |",
+                           "| `scale_coalesced` |"};
+    const char *prev = tab;
+    for (size_t i = 0; i < 4; i++) {
+        const char *at = strstr(tab, order[i]);
+        cr_assert(at && at > prev, "row %s in time order", order[i]);
+        prev = at;
+    }
+    /* the summary: the kernels that make up 95 % of the time, the rest folded */
+    cr_assert(strstr(md, "`reduce_kernel<…>` (50.0%)"), "%s", md);
+    cr_assert(strstr(md, "1 more kernel takes the other 2.8%"), "%s", md);
+    free(md);
+    free(full);
+    gm_results_free(&r);
+}
