@@ -848,8 +848,10 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s)
         gm_buf_puts(b, "Rows by share of the GPU time, largest first. Counts are per launch: the "
                        "mean of the kernel's launches, with the smallest and largest launch in "
                        "parentheses where they differ; the columns marked \"all launches\" "
-                       "are the group's totals. DRAM bandwidth is the DRAM bytes read and "
-                       "written per launch over the GPU time per launch");
+                       "are the group's totals");
+        if (show[C_DRAM_GBS])
+            gm_buf_puts(b, ". DRAM bandwidth is the DRAM bytes read and written per launch over "
+                           "the GPU time per launch");
         if (show[C_PCT_CEIL])
             gm_buf_puts(b, ", and its share of the attainable bandwidth measured on the device "
                            "(a device-to-device copy, bytes read + written)");
