@@ -21,9 +21,9 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 NVCCFLAGS ?= -O3 -lineinfo
 WARN := -Wall -Wextra -pedantic
-PKGS := jansson libcmark-gfm
+PKGS := jansson libcmark-gfm sqlite3
 DEB_PKGS := build-essential pkg-config gnuplot-nox libcmark-gfm-dev libcmark-gfm-extensions-dev \
-            libjansson-dev libcriterion-dev
+            libjansson-dev libcriterion-dev libsqlite3-dev
 
 HAVE_CUDA := $(shell test -x $(NVCC) && test -f $(CUDA_HOME)/include/cupti.h && echo 1)
 HAVE_PKGS := $(shell pkg-config --exists $(PKGS) && echo 1)
@@ -32,7 +32,7 @@ HAVE_CRITERION := $(shell pkg-config --exists criterion && echo 1)
 # `make deps` installs the Debian packages (as root) or prints the apt-get line.
 ifneq ($(HAVE_PKGS),1)
 ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
-$(error jansson and cmark-gfm not found by pkg-config: run 'make deps' (or: apt-get install $(DEB_PKGS)))
+$(error jansson, cmark-gfm or sqlite3 not found by pkg-config: run 'make deps' (or: apt-get install $(DEB_PKGS)))
 endif
 endif
 

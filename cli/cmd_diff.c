@@ -29,9 +29,10 @@ static void S_help(FILE *f)
           "Markdown goes to standard output.\n"
           "\n"
           "options:\n"
-          "  --out FILE           write the diff to FILE: Markdown, or HTML when FILE ends in\n"
-          "                       .html or .htm (default: Markdown on standard output)\n"
-          "  --format md|html     format of --out, overriding its extension (default: from it)\n"
+          "  --out FILE           write the diff to FILE: Markdown, HTML when FILE ends in\n"
+          "                       .html or .htm, CSV when it ends in .csv; - is standard\n"
+          "                       output (default: Markdown on standard output)\n"
+          "  --format md|html|csv format of --out, overriding its extension (default: from it)\n"
           "  --json FILE          also write the diff as JSON for machines (default: none)\n"
           "  --threshold M=V[,F]  threshold for metric M: V is 5% (relative), 0.5 (absolute,\n"
           "                       in M's unit; percentage points for % metrics) or exact;\n"
@@ -46,16 +47,27 @@ static void S_help(FILE *f)
           "                       duration 20%; metrics not in the catalog 5%)\n"
           "  --alpha P            significance level of the timing noise test, 0 < P < 1\n"
           "                       (default: 0.05)\n"
-          "  --only-changed       leave unchanged and within-noise rows out of the table\n"
-          "                       (default: all rows)\n"
+          "  --all                every row, unchanged ones too, nothing folded and no size\n"
+          "                       cap (default: the rows that changed, regressions first,\n"
+          "                       beyond 30 folded in <details>, the Markdown cut at 60,000\n"
+          "                       characters to fit a pull-request comment)\n"
+          "  --only-changed       the default; kept for scripts that give it\n"
           "  --max-rows N         show at most N rows in the table; 0 for all (default: 0)\n"
+          "  --pair OLD=NEW       pair base runs named OLD with head runs named NEW (a renamed\n"
+          "                       kernel or variant): EXPERIMENT/VARIANT or VARIANT, one '*'\n"
+          "                       in OLD matches any text and stands for it in NEW\n"
+          "                       (transpose/tile_*=transpose/smem_*). Repeatable; the first\n"
+          "                       rule that matches a run renames it (default: none)\n"
+          "  --allow-missing      runs of BASE missing from HEAD do not fail the gate\n"
+          "                       (default: they do: a change that drops runs must say so)\n"
           "  --force              judge rows even when the files were collected differently\n"
           "                       (GPU, driver, CUPTI, metrics, L2 flush, clocks, size set,\n"
           "                       schema) (default: such rows are marked incomparable, exit 2)\n"
           "  --warn-only          exit 0 even when something regressed (default: exit 1)\n"
           "  -h, --help           this help\n"
           "\n"
-          "exit status: 0 no regression, 1 a regression or a failed validation in HEAD,\n"
+          "exit status: 0 no regression, 1 a regression, a failed validation in HEAD, runs\n"
+          "missing from HEAD (without --allow-missing) or nothing paired,\n"
           "2 bad input or option, or files collected differently without --force.\n"
           "See docs/diff.md.\n",
           f);
@@ -70,7 +82,9 @@ typedef struct {
     size_t n_overrides;
     double alpha;
     long long max_rows;
-    bool only_changed, force, warn_only;
+    bool only_changed, force, warn_only, all, allow_missing;
+    gm_diff_pair *pairs;
+    size_t n_pairs;
 } S_args;
 
 static void S_args_free(S_args *a)
@@ -78,6 +92,11 @@ static void S_args_free(S_args *a)
     for (size_t i = 0; i < a->n_overrides; i++)
         free(a->overrides[i].metric);
     free(a->overrides);
+    for (size_t i = 0; i < a->n_pairs; i++) {
+        free(a->pairs[i].from);
+        free(a->pairs[i].to);
+    }
+    free(a->pairs);
 }
 
 /* "--opt VALUE" or "--opt=VALUE": the value, or NULL (and a message). */
@@ -125,8 +144,8 @@ static int S_parse(int argc, char **argv, S_args *a)
         } else if (S_is(arg, "--format")) {
             if (!(v = S_value(argc, argv, &i, "--format")))
                 return 2;
-            if (strcmp(v, "md") != 0 && strcmp(v, "html") != 0) {
-                gm_cli_error("diff: --format: '%s' is not md or html", v);
+            if (strcmp(v, "md") != 0 && strcmp(v, "html") != 0 && strcmp(v, "csv") != 0) {
+                gm_cli_error("diff: --format: '%s' is not md, html or csv", v);
                 return 2;
             }
             a->format = v;
@@ -165,8 +184,27 @@ static int S_parse(int argc, char **argv, S_args *a)
                 return 2;
             if (!gm_cli_int("diff: --max-rows", v, 0, 1000000000, &a->max_rows))
                 return 2;
+        } else if (S_is(arg, "--pair")) {
+            if (!(v = S_value(argc, argv, &i, "--pair")))
+                return 2;
+            gm_diff_pair p;
+            gm_error err;
+            if (gm_diff_pair_parse(v, &p, &err) != GM_OK) {
+                gm_cli_error("diff: %s", err.message);
+                return 2;
+            }
+            a->pairs = realloc(a->pairs, (a->n_pairs + 1) * sizeof *a->pairs);
+            if (!a->pairs) {
+                gm_cli_error("out of memory");
+                return 2;
+            }
+            a->pairs[a->n_pairs++] = p;
         } else if (strcmp(arg, "--only-changed") == 0) {
             a->only_changed = true;
+        } else if (strcmp(arg, "--all") == 0) {
+            a->all = true;
+        } else if (strcmp(arg, "--allow-missing") == 0) {
+            a->allow_missing = true;
         } else if (strcmp(arg, "--force") == 0) {
             a->force = true;
         } else if (strcmp(arg, "--warn-only") == 0) {
@@ -183,6 +221,10 @@ static int S_parse(int argc, char **argv, S_args *a)
     }
     if (a->out && a->json && strcmp(a->out, a->json) == 0) {
         gm_cli_error("diff: --out and --json name the same file '%s'", a->out);
+        return 2;
+    }
+    if (a->json && strcmp(a->json, "-") == 0 && (!a->out || strcmp(a->out, "-") == 0)) {
+        gm_cli_error("diff: --json - and the diff both on standard output: give --out FILE");
         return 2;
     }
     if (a->format && !a->out) {
@@ -209,7 +251,7 @@ static int S_exit_code(const gm_diff *d, const S_args *a)
 
 int gm_cmd_diff(int argc, char **argv)
 {
-    S_args a = {{NULL, NULL}, NULL, NULL, NULL, NULL, 0, 0.05, 0, false, false, false};
+    S_args a = {.alpha = 0.05};
     int pr = S_parse(argc, argv, &a);
     if (pr != 0) {
         S_args_free(&a);
@@ -230,7 +272,10 @@ int gm_cmd_diff(int argc, char **argv)
         return GM_EXIT_USAGE;
     }
 
-    gm_diff_options o = {a.overrides, a.n_overrides, a.alpha, a.force, a.files[0], a.files[1]};
+    gm_diff_options o = {.overrides = a.overrides, .n_overrides = a.n_overrides,
+                         .alpha = a.alpha, .force = a.force, .base_name = a.files[0],
+                         .head_name = a.files[1], .pairs = a.pairs, .n_pairs = a.n_pairs,
+                         .allow_missing = a.allow_missing};
     gm_diff d;
     int rc = GM_EXIT_USAGE;
     char *md = NULL, *out = NULL, *json = NULL, *tmp_out = NULL, *tmp_json = NULL;
@@ -240,10 +285,16 @@ int gm_cmd_diff(int argc, char **argv)
     }
     rc = S_exit_code(&d, &a);
 
-    gm_diff_render ro = {a.files[0], a.files[1], a.only_changed, (size_t)a.max_rows, false};
+    gm_diff_render ro = {.base_name = a.files[0], .head_name = a.files[1],
+                         .only_changed = true, .max_rows = (size_t)a.max_rows, .all = a.all,
+                         .full_name = a.json};
+    bool to_stdout = !a.out || strcmp(a.out, "-") == 0;
     bool html = a.out && (a.format ? strcmp(a.format, "html") == 0
                                    : S_ends_with(a.out, ".html") || S_ends_with(a.out, ".htm"));
-    if (html) {
+    bool csv = a.out && (a.format ? strcmp(a.format, "csv") == 0 : S_ends_with(a.out, ".csv"));
+    if (csv) {
+        out = gm_diff_to_csv(&d);
+    } else if (html) {
         out = gm_diff_to_html(&d, &ro, &err);
         if (!out) {
             gm_cli_error("diff: %s", err.message);
@@ -258,9 +309,10 @@ int gm_cmd_diff(int argc, char **argv)
 
     /* Both outputs reach their temporary files before either is renamed, so
      * a failure leaves neither half-written. */
-    const char *text = html ? out : md;
-    if ((a.out && gm_file_write_temp(a.out, text, strlen(text), &tmp_out, &err) != GM_OK) ||
-        (a.json && gm_file_write_temp(a.json, json, strlen(json), &tmp_json, &err) != GM_OK) ||
+    const char *text = html || csv ? out : md;
+    if ((!to_stdout && gm_file_write_temp(a.out, text, strlen(text), &tmp_out, &err) != GM_OK) ||
+        (a.json && strcmp(a.json, "-") != 0 &&
+         gm_file_write_temp(a.json, json, strlen(json), &tmp_json, &err) != GM_OK) ||
         (tmp_out && gm_file_replace(tmp_out, a.out, &err) != GM_OK)) {
         gm_cli_error("diff: %s", err.message);
         rc = GM_EXIT_USAGE;
@@ -276,10 +328,12 @@ int gm_cmd_diff(int argc, char **argv)
     free(tmp_json);
     tmp_json = NULL;
 
-    if (!a.out) {
-        fputs(md, stdout);
+    if (a.json && strcmp(a.json, "-") == 0)
+        fputs(json, stdout);
+    if (to_stdout) {
+        fputs(text, stdout);
     } else {
-        char *v = gm_diff_verdict(&d);
+        char *v = gm_diff_gate_line(&d);
         printf("gpumem-report diff: %s -> %s\n", v, a.out);
         free(v);
     }

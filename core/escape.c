@@ -1,5 +1,6 @@
 #include "escape.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 void gm_esc_html(gm_buf *b, const char *s)
@@ -102,4 +103,24 @@ void gm_esc_gnuplot(gm_buf *b, const char *s)
             gm_buf_putc(b, (char)c);
     }
     gm_buf_putc(b, '\'');
+}
+
+void gm_esc_csv(gm_buf *b, const char *s)
+{
+    if (!s)
+        s = "";
+    size_t n = strlen(s);
+    bool formula = n && strchr("=+-@\t\r", s[0]) != NULL;
+    bool quote = formula || strpbrk(s, ",\"\r\n") != NULL || (n && (s[0] == ' ' || s[n - 1] == ' '));
+    if (quote)
+        gm_buf_putc(b, '"');
+    if (formula)
+        gm_buf_putc(b, '\'');
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            gm_buf_putc(b, '"');
+        gm_buf_putc(b, *p);
+    }
+    if (quote)
+        gm_buf_putc(b, '"');
 }

@@ -28,4 +28,11 @@ void gm_esc_md_code(gm_buf *b, const char *s);
  * that ^ _ @ & { } are not read as markup either. */
 void gm_esc_gnuplot(gm_buf *b, const char *s);
 
+/* A CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF, or
+ * begins or ends with a space, quotes doubled.  Text that a spreadsheet would
+ * run as a formula (first character = + - @, tab or CR) gets a leading '
+ * (OWASP's advice for CSV injection); numbers are written by the caller, not
+ * through this function. */
+void gm_esc_csv(gm_buf *b, const char *s);
+
 #endif

@@ -212,3 +212,54 @@ void gm_fmt_value(gm_buf *b, const gm_value *v)
         break;
     }
 }
+
+void gm_fmt_quantity(gm_buf *b, double v, const char *unit, bool sign)
+{
+    if (!isfinite(v)) {
+        gm_buf_puts(b, GM_FMT_ABSENT);
+        return;
+    }
+    const char *u = unit ? unit : "";
+    double scale;
+    int dec;
+    if (strcmp(u, "ms") == 0 || strcmp(u, "ns") == 0) {
+        /* one unit family for times: the profiler's ns and the timer's ms both
+         * print as ns, µs or ms by size */
+        double ms = strcmp(u, "ns") == 0 ? v / 1e6 : v;
+        const char *tu = gm_fmt_ms_unit(ms, &scale, &dec);
+        S_fixed(b, ms * scale, dec, sign);
+        gm_buf_putc(b, ' ');
+        gm_buf_puts(b, tu);
+        return;
+    }
+    if (sign && v > 0)
+        gm_buf_putc(b, '+');
+    if (strcmp(u, "byte") == 0) {
+        gm_fmt_bytes(b, v);
+    } else if (strcmp(u, "byte/s") == 0 || strcmp(u, "byte/second") == 0) {
+        gm_fmt_gbs(b, v / 1e9);
+    } else if (strcmp(u, "%") == 0 || strcmp(u, "pp") == 0) {
+        S_fixed(b, v, 1, false);
+        gm_buf_puts(b, strcmp(u, "%") == 0 ? "%" : " pp");
+    } else {
+        if (v == floor(v) && fabs(v) < 9e15)
+            gm_fmt_count(b, v);
+        else
+            gm_fmt_num(b, v, fabs(v) >= 1000 ? 4 : 3);
+        if (*u) {
+            gm_buf_putc(b, ' ');
+            gm_buf_puts(b, u);
+        }
+    }
+}
+
+void gm_fmt_pct_change(gm_buf *b, double pct)
+{
+    if (!isfinite(pct)) {
+        gm_buf_puts(b, GM_FMT_ABSENT);
+        return;
+    }
+    double a = fabs(pct);
+    S_fixed(b, pct, a >= 99.95 ? 0 : a >= 0.995 ? 1 : 2, true);
+    gm_buf_putc(b, '%');
+}

@@ -51,4 +51,15 @@ void gm_fmt_general(gm_buf *b, double v, int sig);
  * reads back as the same double, or the string; "—" when absent. */
 void gm_fmt_value(gm_buf *b, const gm_value *v);
 
+/* A value in its metric's unit, for the diff and the history: times ("ms"
+ * from the timer, "ns" from the profiler) as gm_fmt_ms gives them, "byte" as
+ * gm_fmt_bytes, "byte/s" in GB/s, "%" with one decimal, "pp" (percentage
+ * points) likewise; anything else as a count when whole ("1,048,576
+ * sector"), else to 3 or 4 significant digits, then the unit.  `sign`: "+"
+ * before a positive value.  The unit is not escaped (catalog units need none;
+ * escape an outside one before). */
+void gm_fmt_quantity(gm_buf *b, double v, const char *unit, bool sign);
+/* A relative change in percent, signed: "+27,700%", "+45.7%", "-0.12%". */
+void gm_fmt_pct_change(gm_buf *b, double pct);
+
 #endif

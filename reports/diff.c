@@ -344,6 +344,40 @@ gm_status gm_threshold_parse(const char *spec, char **metric, gm_threshold *thr,
     return GM_OK;
 }
 
+gm_status gm_diff_pair_parse(const char *spec, gm_diff_pair *p, gm_error *err)
+{
+    p->from = p->to = NULL;
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || !eq[1])
+        return gm_fail(err, GM_ERR_VALUE,
+                       "--pair: '%s' is not OLD=NEW (names of base and head runs: "
+                       "EXPERIMENT/VARIANT or VARIANT, one '*' allowed)", spec);
+    size_t n = (size_t)(eq - spec);
+    char *from = gm_xmalloc(n + 1);
+    memcpy(from, spec, n);
+    from[n] = '\0';
+    const char *to = eq + 1;
+    const char *why = NULL;
+    const char *sf = strchr(from, '*'), *st = strchr(to, '*');
+    if (sf && strchr(sf + 1, '*'))
+        why = "OLD has more than one '*'";
+    else if (st && strchr(st + 1, '*'))
+        why = "NEW has more than one '*'";
+    else if (st && !sf)
+        why = "NEW has a '*' but OLD has none to match it";
+    else if (strchr(to, '=') )
+        why = "more than one '='";
+    else if ((strchr(from, '/') != NULL) != (strchr(to, '/') != NULL))
+        why = "give EXPERIMENT/VARIANT on both sides or VARIANT on both";
+    if (why) {
+        free(from);
+        return gm_fail(err, GM_ERR_VALUE, "--pair: '%s': %s", spec, why);
+    }
+    p->from = from;
+    p->to = gm_xstrdup(to);
+    return GM_OK;
+}
+
 bool gm_threshold_equal(const gm_threshold *a, const gm_threshold *b)
 {
     if (a->kind != b->kind || (a->kind != GM_THR_EXACT && a->value != b->value))
@@ -441,6 +475,8 @@ typedef struct {
     const gm_run *run;
     size_t index;              /* position in its file, for messages */
     const gm_param **params;   /* sorted by name */
+    const char *exp, *var;     /* the names it pairs by: the run's, or a --pair rule's */
+    char *renamed;             /* owned storage of exp and var when a rule renamed them */
 } S_key;
 
 static int S_param_name_cmp(const void *a, const void *b)
@@ -472,10 +508,10 @@ static int S_value_cmp(const gm_value *a, const gm_value *b)
 
 static int S_key_cmp(const S_key *a, const S_key *b)
 {
-    int c = S_str_cmp(a->run->experiment, b->run->experiment);
+    int c = S_str_cmp(a->exp, b->exp);
     if (c)
         return c;
-    if ((c = S_str_cmp(a->run->variant, b->run->variant)))
+    if ((c = S_str_cmp(a->var, b->var)))
         return c;
     size_t n = a->run->n_params < b->run->n_params ? a->run->n_params : b->run->n_params;
     for (size_t i = 0; i < n; i++) {
@@ -494,13 +530,85 @@ static int S_key_sort(const void *a, const void *b)
     return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-static S_key *S_keys(const gm_results *r)
+/* A --pair pattern against a name: at most one '*', which matches any run of
+ * characters (captured in *cap, *cap_len). */
+static bool S_glob(const char *pat, const char *s, const char **cap, size_t *cap_len)
+{
+    const char *star = strchr(pat, '*');
+    if (!star) {
+        *cap = s + strlen(s);
+        *cap_len = 0;
+        return strcmp(pat, s) == 0;
+    }
+    size_t pre = (size_t)(star - pat), suf = strlen(star + 1), n = strlen(s);
+    if (n < pre + suf || strncmp(pat, s, pre) != 0 || strcmp(star + 1, s + n - suf) != 0)
+        return false;
+    *cap = s + pre;
+    *cap_len = n - pre - suf;
+    return true;
+}
+
+/* The first rule whose FROM matches the run renames it: "EXP/VARIANT" rules
+ * match the pair, bare "VARIANT" rules the variant in any experiment.  Returns
+ * the rule's index or -1. */
+static long S_rename(S_key *k, const gm_diff_pair *pairs, size_t n_pairs)
+{
+    const char *exp = k->run->experiment ? k->run->experiment : "";
+    const char *var = k->run->variant ? k->run->variant : "";
+    for (size_t i = 0; i < n_pairs; i++) {
+        const gm_diff_pair *p = &pairs[i];
+        bool full = strchr(p->from, '/') != NULL;
+        gm_buf name = GM_BUF_INIT;
+        if (full)
+            gm_buf_printf(&name, "%s/%s", exp, var);
+        else
+            gm_buf_puts(&name, var);
+        const char *cap;
+        size_t cap_len;
+        bool hit = S_glob(p->from, name.data ? name.data : "", &cap, &cap_len);
+        if (!hit) {
+            gm_buf_free(&name);
+            continue;
+        }
+        gm_buf to = GM_BUF_INIT;
+        if (!full)
+            gm_buf_printf(&to, "%s/", exp);
+        for (const char *t = p->to; *t; t++) {
+            if (*t == '*')
+                gm_buf_printf(&to, "%.*s", (int)cap_len, cap);
+            else
+                gm_buf_putc(&to, *t);
+        }
+        gm_buf_free(&name);
+        k->renamed = gm_buf_detach(&to);
+        char *slash = strchr(k->renamed, '/');
+        if (slash) {
+            *slash = '\0';
+            k->exp = k->renamed;
+            k->var = slash + 1;
+        } else {   /* FROM had a '/', TO none: a rule not from gm_diff_pair_parse */
+            k->var = k->renamed;
+        }
+        return (long)i;
+    }
+    return -1;
+}
+
+/* The runs of r sorted by pairing key; base runs renamed by the --pair rules
+ * first (hits[i] counts the runs rule i renamed; pairs may be NULL). */
+static S_key *S_keys(const gm_results *r, const gm_diff_pair *pairs, size_t n_pairs,
+                     size_t *hits)
 {
     S_key *k = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *k);
     for (size_t i = 0; i < r->n_runs; i++) {
         const gm_run *run = &r->runs[i];
         k[i].run = run;
         k[i].index = i;
+        k[i].exp = run->experiment;
+        k[i].var = run->variant;
+        long rule = S_rename(&k[i], pairs, n_pairs);
+        if (rule >= 0 && hits)
+            hits[rule]++;
         k[i].params = gm_xcalloc(run->n_params ? run->n_params : 1, sizeof *k[i].params);
         for (size_t p = 0; p < run->n_params; p++)
             k[i].params[p] = &run->params[p];
@@ -512,8 +620,10 @@ static S_key *S_keys(const gm_results *r)
 
 static void S_keys_free(S_key *k, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(k[i].params);
+        free(k[i].renamed);
+    }
     free(k);
 }
 
@@ -568,7 +678,7 @@ int gm_diff_run_key_cmp(const gm_run *a, const gm_run *b)
     gm_results ra = {0}, rb = {0};
     ra.runs = (gm_run *)a, ra.n_runs = 1;
     rb.runs = (gm_run *)b, rb.n_runs = 1;
-    S_key *ka = S_keys(&ra), *kb = S_keys(&rb);
+    S_key *ka = S_keys(&ra, NULL, 0, NULL), *kb = S_keys(&rb, NULL, 0, NULL);
     int c = S_key_cmp(&ka[0], &kb[0]);
     S_keys_free(ka, 1);
     S_keys_free(kb, 1);
@@ -577,7 +687,7 @@ int gm_diff_run_key_cmp(const gm_run *a, const gm_run *b)
 
 gm_status gm_diff_check_file(const gm_results *r, const char *name, gm_error *err)
 {
-    S_key *k = S_keys(r);
+    S_key *k = S_keys(r, NULL, 0, NULL);
     gm_status st = S_duplicates(k, r->n_runs, name ? name : "base", err);
     S_keys_free(k, r->n_runs);
     return st;
@@ -1028,7 +1138,7 @@ gm_status gm_diff_compute(const gm_results *base, const gm_results *head,
                           const gm_diff_options *opts, gm_diff *out, gm_error *err)
 {
     memset(out, 0, sizeof *out);
-    gm_diff_options none = {NULL, 0, 0.0, false, NULL, NULL};
+    gm_diff_options none = {0};
     if (!opts)
         opts = &none;
     const char *bname = opts->base_name ? opts->base_name : "base";
@@ -1046,8 +1156,23 @@ gm_status gm_diff_compute(const gm_results *base, const gm_results *head,
                            "or a catalog label (gpumem-report list --metrics)", m);
     }
 
-    S_key *kb = S_keys(base), *kh = S_keys(head);
-    gm_status st = S_duplicates(kb, base->n_runs, bname, err);
+    for (size_t i = 0; i < opts->n_pairs; i++) {
+        const gm_diff_pair *p = &opts->pairs[i];
+        if (!p->from || !p->to || !*p->from || !*p->to)
+            return gm_fail(err, GM_ERR_VALUE, "--pair: rule %zu is empty", i + 1);
+    }
+    size_t *hits = gm_xcalloc(opts->n_pairs ? opts->n_pairs : 1, sizeof *hits);
+    S_key *kb = S_keys(base, opts->pairs, opts->n_pairs, hits), *kh = S_keys(head, NULL, 0, NULL);
+    gm_status st = GM_OK;
+    for (size_t i = 0; i < opts->n_pairs && st == GM_OK; i++)
+        if (hits[i] == 0)
+            st = gm_fail(err, GM_ERR_VALUE,
+                         "--pair %s=%s: no run of %s is named '%s' (experiment/variant, or "
+                         "variant; '*' matches any text)", opts->pairs[i].from,
+                         opts->pairs[i].to, bname, opts->pairs[i].from);
+    free(hits);
+    if (st == GM_OK)
+        st = S_duplicates(kb, base->n_runs, bname, err);
     if (st == GM_OK)
         st = S_duplicates(kh, head->n_runs, hname, err);
     if (st != GM_OK) {
@@ -1060,6 +1185,8 @@ gm_status gm_diff_compute(const gm_results *base, const gm_results *head,
     d->base = base;
     d->head = head;
     d->alpha = opts->alpha > 0.0 ? opts->alpha : 0.05;
+    d->allow_missing = opts->allow_missing;
+    d->n_pairs = opts->n_pairs;
     S_compare_files(d);
     d->comparable = d->n_reasons == 0;
     d->forced = !d->comparable && opts->force;
@@ -1112,15 +1239,57 @@ void gm_diff_free(gm_diff *d)
     memset(d, 0, sizeof *d);
 }
 
-bool gm_diff_has_regression(const gm_diff *d)
+static size_t S_head_failed(const gm_diff *d)
 {
-    if (d->counts[GM_DIFF_REGRESSED])
-        return true;
+    size_t n = 0;
     for (size_t i = 0; i < d->n_rows; i++)
         if (d->rows[i].status == GM_DIFF_FAILED && d->rows[i].head &&
             S_check_bad(d->rows[i].head))
-            return true;
-    return false;
+            n++;
+    return n;
+}
+
+bool gm_diff_has_regression(const gm_diff *d)
+{
+    return d->counts[GM_DIFF_REGRESSED] || S_head_failed(d) ||
+           (d->n_runs_removed && !d->allow_missing) || d->n_runs_paired == 0;
+}
+
+char *gm_diff_gate_line(const gm_diff *d)
+{
+    gm_buf b = GM_BUF_INIT;
+    size_t reg = d->counts[GM_DIFF_REGRESSED], bad = S_head_failed(d);
+    bool fail = gm_diff_has_regression(d);
+    if (!d->comparable && !d->forced)
+        gm_buf_puts(&b, "not judged: base and head were collected differently");
+    else
+        gm_buf_puts(&b, fail ? "fail: " : "pass: ");
+    if (d->comparable || d->forced) {
+        size_t k = 0;
+        if (reg)
+            gm_buf_printf(&b, "%s%zu %s", k++ ? ", " : "", reg,
+                          reg == 1 ? "regression" : "regressions");
+        if (bad)
+            gm_buf_printf(&b, "%s%zu %s in head", k++ ? ", " : "", bad,
+                          bad == 1 ? "run failed validation" : "runs failed validation");
+        if (d->n_runs_paired == 0)
+            gm_buf_printf(&b, "%snothing paired (%zu runs in base, %zu in head)", k++ ? ", " : "",
+                          d->base->n_runs, d->head->n_runs);
+        if (d->n_runs_removed && d->n_runs_paired)
+            gm_buf_printf(&b, "%s%zu of %zu runs missing from head%s", k++ ? ", " : "",
+                          d->n_runs_removed, d->base->n_runs,
+                          d->allow_missing ? " (accepted: --allow-missing)" : "");
+        if (!fail && !d->n_runs_removed)
+            gm_buf_printf(&b, "%sno regressions", k++ ? ", " : "");
+        if (d->counts[GM_DIFF_IMPROVED])
+            gm_buf_printf(&b, ", %zu %s", d->counts[GM_DIFF_IMPROVED],
+                          d->counts[GM_DIFF_IMPROVED] == 1 ? "improvement" : "improvements");
+        gm_buf_printf(&b, " (%zu runs paired", d->n_runs_paired);
+        if (d->n_runs_new)
+            gm_buf_printf(&b, ", %zu new", d->n_runs_new);
+        gm_buf_putc(&b, ')');
+    }
+    return gm_buf_detach(&b);
 }
 
 char *gm_diff_verdict(const gm_diff *d)

@@ -183,6 +183,18 @@ typedef struct {
     gm_threshold thr;
 } gm_diff_override;
 
+/* A --pair rule: base runs named FROM pair with head runs named TO.  A name
+ * is "EXPERIMENT/VARIANT", or "VARIANT" (any experiment, which stays); one
+ * '*' in FROM matches any text and a '*' in TO stands for that text
+ * ("transpose/tiled_*=transpose/smem_*"). */
+typedef struct {
+    char *from, *to;
+} gm_diff_pair;
+
+/* Parse "FROM=TO" (heap strings in *p, caller frees both); GM_ERR_VALUE when
+ * a side is empty, has more than one '*', or TO has a '*' that FROM lacks. */
+gm_status gm_diff_pair_parse(const char *spec, gm_diff_pair *p, gm_error *err);
+
 typedef struct {
     const gm_diff_override *overrides;
     size_t n_overrides;
@@ -190,6 +202,9 @@ typedef struct {
     bool force;        /* judge rows even when the files were collected differently */
     const char *base_name;   /* names for error messages ("base", "head" when NULL) */
     const char *head_name;
+    const gm_diff_pair *pairs;   /* renames, applied to base runs, first match wins */
+    size_t n_pairs;
+    bool allow_missing;          /* runs of base missing from head do not fail the gate */
 } gm_diff_options;
 
 typedef struct {
@@ -229,6 +244,8 @@ typedef struct {
     size_t n_rows;
     size_t counts[GM_DIFF_N_STATUS];
     size_t n_runs_paired, n_runs_new, n_runs_removed;
+    bool allow_missing;        /* from the options */
+    size_t n_pairs;            /* --pair rules applied */
 } gm_diff;
 
 /* Compare head against base.  Fails (GM_ERR_VALUE, message naming the runs)
@@ -252,10 +269,16 @@ int gm_diff_run_key_cmp(const gm_run *a, const gm_run *b);
  * time producing the other file. */
 gm_status gm_diff_check_file(const gm_results *r, const char *name, gm_error *err);
 
-/* True when the diff should fail a gate: a regressed row, or a run whose
- * validation failed or errored in head.  (Incomparable files are the
- * caller's decision: the CLI exits 2 unless --force.) */
+/* True when the diff should fail a gate: a regressed row, a run whose
+ * validation failed or errored in head, runs of base missing from head
+ * (unless allow_missing), or no run paired at all.  (Incomparable files are
+ * the caller's decision: the CLI exits 2 unless --force.) */
 bool gm_diff_has_regression(const gm_diff *d);
+
+/* The one-line verdict of the gate: "fail: 2 regressions, 232 of 256 runs
+ * missing from head (24 runs paired)", "pass: no regressions, 3 improvements
+ * (256 runs paired)".  Caller frees. */
+char *gm_diff_gate_line(const gm_diff *d);
 
 /* "2 regressions, 1 improvement, 140 unchanged" and the other non-zero
  * counts, in severity order.  Caller frees. */
@@ -271,12 +294,24 @@ const char *gm_diff_unit_short(const char *unit);
 
 /* ---- rendering (diff_render.c) ------------------------------------------- */
 
+/* The Markdown of a diff is a pull-request comment by default: the changed
+ * rows only, the long parts folded in <details>, and at most
+ * GM_DIFF_MD_MAX_CHARS characters (GitHub refuses comments over 65,536). */
+#define GM_DIFF_MD_MAX_CHARS 60000
+/* Changed rows shown before the rest are folded in <details>. */
+#define GM_DIFF_MD_OPEN_ROWS 30
+
 typedef struct {
     const char *base_name;     /* file names shown in the header (may be NULL) */
     const char *head_name;
-    bool only_changed;         /* leave out unchanged and within-noise rows */
+    bool only_changed;         /* leave out unchanged and within-noise rows (the default
+                                  of the CLI; `all` overrides it) */
     size_t max_rows;           /* 0: all */
     bool in_report;            /* a section of the report: say so where options are named */
+    bool all;                  /* every row, nothing folded, no size cap (--all) */
+    bool html;                 /* the Markdown goes to HTML: no raw <details> tags */
+    size_t max_chars;          /* cap on the Markdown, 0: GM_DIFF_MD_MAX_CHARS (unless all) */
+    const char *full_name;     /* where the full diff is, named by the cut line (may be NULL) */
 } gm_diff_render;
 
 /* GitHub-flavoured Markdown: verdict, header (commits, devices), banner when
@@ -298,5 +333,11 @@ char *gm_diff_to_html(const gm_diff *d, const gm_diff_render *ro, gm_error *err)
 /* The diff for machines (structure in docs/diff.md).  `exit_code` is written
  * into it as given.  Caller frees. */
 char *gm_diff_to_json(const gm_diff *d, const gm_diff_render *ro, int exit_code);
+
+/* Every row (unchanged ones too) as CSV (RFC 4180, CRLF line ends, a header
+ * line): status, experiment, variant, params, metric, unit, base, head,
+ * delta, ratio, p, base_check, head_check, note; numbers as they read back,
+ * empty when absent.  Caller frees. */
+char *gm_diff_to_csv(const gm_diff *d);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "../core/buf.h"
 #include "../core/escape.h"
+#include "../core/fmt.h"
 #include "../core/output.h"
 
 #include <jansson.h>
@@ -17,26 +18,38 @@
 #include <string.h>
 
 
-static const char *S_unit_suffix(const char *unit)
+/* Units gm_fmt_quantity may print as they are; any other (from a results
+ * file) is escaped. */
+static bool S_plain_unit(const char *u)
 {
-    return unit ? unit : "";
+    static const char *const known[] = {"", "ms", "ns", "byte", "byte/s", "%", "pp", "sector",
+                                        "request", "inst", "sector/request"};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(u, known[i]) == 0)
+            return true;
+    return false;
+}
+
+static void S_qty(gm_buf *b, double v, const char *unit, bool sign)
+{
+    if (!unit || S_plain_unit(unit)) {
+        gm_fmt_quantity(b, v, unit, sign);
+        return;
+    }
+    gm_fmt_quantity(b, v, NULL, sign);
+    if (isfinite(v)) {
+        gm_buf_putc(b, ' ');
+        gm_esc_md(b, unit);
+    }
 }
 
 static void S_num(gm_buf *b, const gm_value *v, const char *unit)
 {
     if (!gm_value_present(v)) {
-        gm_buf_puts(b, "—");
+        gm_buf_puts(b, GM_FMT_ABSENT);
         return;
     }
-    if (v->kind == GM_V_INT)
-        gm_buf_printf(b, "%lld", v->i);
-    else
-        gm_buf_printf(b, "%.6g", v->r);
-    const char *u = S_unit_suffix(unit);
-    if (*u) {
-        gm_buf_putc(b, ' ');
-        gm_esc_md(b, u);
-    }
+    S_qty(b, gm_value_num(v), unit, false);
 }
 
 static void S_check_cell(gm_buf *b, const gm_run *r)
@@ -70,38 +83,60 @@ static void S_value_cell(gm_buf *b, const gm_diff_row *r, bool head)
 static void S_delta_cell(gm_buf *b, const gm_diff_row *r)
 {
     if (!r->metric || isnan(r->delta)) {
-        gm_buf_puts(b, "—");
+        gm_buf_puts(b, GM_FMT_ABSENT);
         return;
     }
     const char *u = gm_diff_unit_short(r->unit);
-    if (r->vbase.kind == GM_V_INT && r->vhead.kind == GM_V_INT)
-        gm_buf_printf(b, "%+lld", r->vhead.i - r->vbase.i);
+    if (r->vbase.kind == GM_V_INT && r->vhead.kind == GM_V_INT && r->vhead.i >= r->vbase.i &&
+        (unsigned long long)r->vhead.i - (unsigned long long)r->vbase.i < (1ULL << 53))
+        S_qty(b, (double)((unsigned long long)r->vhead.i - (unsigned long long)r->vbase.i), u,
+              true);
+    else if (r->vbase.kind == GM_V_INT && r->vhead.kind == GM_V_INT && r->vhead.i < r->vbase.i &&
+             (unsigned long long)r->vbase.i - (unsigned long long)r->vhead.i < (1ULL << 53))
+        S_qty(b, -(double)((unsigned long long)r->vbase.i - (unsigned long long)r->vhead.i), u,
+              true);
     else
-        gm_buf_printf(b, "%+.4g", r->delta);
-    if (u && *u) {
-        gm_buf_putc(b, ' ');
-        gm_esc_md(b, u);
-    }
+        S_qty(b, r->delta, u, true);
     bool pct = isfinite(r->ratio) && r->delta != 0.0 && !(r->unit && strcmp(r->unit, "%") == 0);
     bool per = isfinite(r->per_inst) && r->delta != 0.0;
     if (pct || per) {
         gm_buf_puts(b, " (");
         if (pct)
-            gm_buf_printf(b, "%+.3g %%", (r->ratio - 1.0) * 100.0);
-        if (per)
-            gm_buf_printf(b, "%s%+.3g/inst", pct ? ", " : "", r->per_inst);
+            gm_fmt_pct_change(b, (r->ratio - 1.0) * 100.0);
+        if (per) {
+            gm_buf_puts(b, pct ? ", " : "");
+            if (r->per_inst > 0)
+                gm_buf_putc(b, '+');
+            gm_fmt_num(b, r->per_inst, 3);
+            gm_buf_puts(b, "/inst");
+        }
         gm_buf_putc(b, ')');
     }
-    if (r->test.method != GM_MWU_NONE)
-        gm_buf_printf(b, ", p=%.2g", r->test.p);
+    if (r->test.method != GM_MWU_NONE) {
+        if (r->test.p < 0.001)
+            gm_buf_puts(b, ", p \\< 0.001");
+        else {
+            gm_buf_puts(b, ", p=");
+            gm_fmt_num(b, r->test.p, 2);
+        }
+    }
 }
 
 static void S_ratio_cell(gm_buf *b, const gm_diff_row *r)
 {
-    if (!r->metric || !isfinite(r->ratio))
-        gm_buf_puts(b, "—");
+    if (!r->metric || !isfinite(r->ratio)) {
+        gm_buf_puts(b, GM_FMT_ABSENT);
+        return;
+    }
+    /* three significant digits, never an exponent: 0.500×, 1.03×, 31.4×, 256× */
+    double a = fabs(r->ratio);
+    if (a >= 99.95 || a == 0)
+        gm_fmt_fixed(b, r->ratio, 0);
+    else if (a >= 0.0005)
+        gm_fmt_num(b, r->ratio, 3);
     else
-        gm_buf_printf(b, "%.3f×", r->ratio);
+        gm_buf_puts(b, "\\< 0.001");
+    gm_buf_puts(b, "×");
 }
 
 static void S_metric_cell(gm_buf *b, const gm_diff_row *r)
@@ -131,11 +166,6 @@ static void S_variant_cell(gm_buf *b, const gm_run *run)
         gm_esc_md_code(b, pb.data);
         gm_buf_free(&pb);
     }
-}
-
-static bool S_shown(const gm_diff_row *r, const gm_diff_render *ro)
-{
-    return !(ro->only_changed && (r->status == GM_DIFF_UNCHANGED || r->status == GM_DIFF_NOISE));
 }
 
 static void S_commit_cell(gm_buf *b, const gm_results *r)
@@ -198,9 +228,13 @@ static void S_md_verdict(gm_buf *b, const gm_diff *d)
 static void S_md_head(gm_buf *b, const gm_diff *d, const gm_diff_render *ro, bool verdict)
 {
     if (verdict) {
+        char *g = gm_diff_gate_line(d);
         gm_buf_puts(b, "### gpumem-report diff: ");
+        gm_esc_md(b, g);
+        gm_buf_puts(b, "\n\nRows: ");
         S_md_verdict(b, d);
-        gm_buf_puts(b, "\n\n");
+        gm_buf_puts(b, ".\n\n");
+        free(g);
     }
 
     gm_buf_puts(b, "| | Base | Head |\n|---|---|---|\n");
@@ -278,60 +312,40 @@ static void S_md_overrides(gm_buf *b, const gm_diff *d)
     free(seen);
 }
 
-/* The table and the legend. */
-static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
-{
-    size_t shown = 0, hidden = 0, cut = 0;
-    for (size_t i = 0; i < d->n_rows; i++) {
-        const gm_diff_row *r = &d->rows[i];
-        if (!S_shown(r, ro)) {
-            hidden++;
-            continue;
-        }
-        if (ro->max_rows && shown == ro->max_rows) {
-            cut++;
-            continue;
-        }
-        if (shown++ == 0)
-            gm_buf_puts(b, "| Change | Experiment | Variant | Metric | Base | Head | Δ | Ratio |\n"
-                           "|---|---|---|---|--:|--:|--:|--:|\n");
-        const gm_run *run = S_row_run(r);
-        gm_buf_puts(b, "| ");
-        bool bold = r->status == GM_DIFF_REGRESSED || r->status == GM_DIFF_FAILED;
-        gm_buf_printf(b, bold ? "**%s**" : "%s", gm_diff_status_name(r->status));
-        if (r->note[0]) {
-            gm_buf_puts(b, ": ");
-            gm_esc_md(b, r->note);
-        }
-        gm_buf_puts(b, " | ");
-        gm_esc_md_code(b, run->experiment ? run->experiment : "");
-        gm_buf_puts(b, " | ");
-        S_variant_cell(b, run);
-        gm_buf_puts(b, " | ");
-        S_metric_cell(b, r);
-        gm_buf_puts(b, " | ");
-        S_value_cell(b, r, false);
-        gm_buf_puts(b, " | ");
-        S_value_cell(b, r, true);
-        gm_buf_puts(b, " | ");
-        S_delta_cell(b, r);
-        gm_buf_puts(b, " | ");
-        S_ratio_cell(b, r);
-        gm_buf_puts(b, " |\n");
-    }
-    if (shown == 0)
-        gm_buf_puts(b, "No rows to show.\n");
-    gm_buf_putc(b, '\n');
-    if (hidden && ro->in_report)
-        gm_buf_printf(b, "%zu unchanged or within-noise rows not shown (`gpumem-report diff` "
-                         "lists them all).\n\n", hidden);
-    else if (hidden)
-        gm_buf_printf(b, "%zu unchanged or within-noise rows not shown (`--only-changed`).\n\n",
-                      hidden);
-    if (cut)
-        gm_buf_printf(b, "%zu more rows not shown (`--max-rows %zu`); the JSON output has them "
-                         "all.\n\n", cut, ro->max_rows);
+static const char S_table_head[] =
+    "| Change | Experiment | Variant | Metric | Base | Head | Δ | Ratio |\n"
+    "|---|---|---|---|--:|--:|--:|--:|\n";
 
+static void S_md_row(gm_buf *b, const gm_diff_row *r)
+{
+    const gm_run *run = S_row_run(r);
+    gm_buf_puts(b, "| ");
+    bool bold = r->status == GM_DIFF_REGRESSED || r->status == GM_DIFF_FAILED;
+    gm_buf_printf(b, bold ? "**%s**" : "%s", gm_diff_status_name(r->status));
+    if (r->note[0]) {
+        gm_buf_puts(b, ": ");
+        gm_esc_md(b, r->note);
+    }
+    gm_buf_puts(b, " | ");
+    gm_esc_md_code(b, run->experiment ? run->experiment : "");
+    gm_buf_puts(b, " | ");
+    S_variant_cell(b, run);
+    gm_buf_puts(b, " | ");
+    S_metric_cell(b, r);
+    gm_buf_puts(b, " | ");
+    S_value_cell(b, r, false);
+    gm_buf_puts(b, " | ");
+    S_value_cell(b, r, true);
+    gm_buf_puts(b, " | ");
+    S_delta_cell(b, r);
+    gm_buf_puts(b, " | ");
+    S_ratio_cell(b, r);
+    gm_buf_puts(b, " |\n");
+}
+
+/* How rows are judged, and the thresholds set on the command line. */
+static void S_md_legend(gm_buf *b, const gm_diff *d)
+{
     gm_buf_printf(b,
         "How rows are judged: *time* is the median of the event-timed repetitions; it counts as "
         "changed when the medians differ by more than the threshold **and** a two-sided "
@@ -354,9 +368,126 @@ static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
     S_md_overrides(b, d);
 }
 
+static void S_count_list(gm_buf *b, const size_t *n, const gm_diff_status *which, size_t k)
+{
+    bool first = true;
+    for (size_t i = 0; i < k; i++) {
+        if (!n[which[i]])
+            continue;
+        gm_buf_puts(b, first ? "" : ", ");
+        gm_fmt_count(b, (double)n[which[i]]);
+        gm_buf_printf(b, " %s", gm_diff_status_name(which[i]));
+        first = false;
+    }
+}
+
+/* The table and the legend.  As a pull-request comment (the default): the
+ * rows that changed, most severe first, the first GM_DIFF_MD_OPEN_ROWS open
+ * and the rest folded, the legend folded, and rows cut where the text would
+ * pass the cap, with a line that says so. */
+static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
+{
+    bool fold = !ro->all && !ro->html && !ro->in_report;
+    bool only_changed = ro->only_changed && !ro->all;
+    size_t cap = ro->all || ro->html || ro->in_report ? 0
+               : ro->max_chars ? ro->max_chars : GM_DIFF_MD_MAX_CHARS;
+    gm_buf legend = GM_BUF_INIT;
+    if (fold)
+        gm_buf_puts(&legend, "<details><summary>How rows are judged</summary>\n\n");
+    S_md_legend(&legend, d);
+    if (fold)
+        gm_buf_puts(&legend, "</details>\n\n");
+    /* room kept for what follows the table: the closing lines and the legend */
+    size_t reserve = legend.len + 1200;
+
+    size_t hidden[GM_DIFF_N_STATUS] = {0}, n_hidden = 0, n_shown_all = 0;
+    for (size_t i = 0; i < d->n_rows; i++) {
+        gm_diff_status st = d->rows[i].status;
+        if (only_changed && (st == GM_DIFF_UNCHANGED || st == GM_DIFF_NOISE)) {
+            hidden[st]++;
+            n_hidden++;
+        } else {
+            n_shown_all++;
+        }
+    }
+
+    size_t shown = 0, cut = 0, cut_reg = 0;
+    bool folded = false, by_cap = false;
+    for (size_t i = 0; i < d->n_rows; i++) {
+        const gm_diff_row *r = &d->rows[i];
+        if (only_changed && (r->status == GM_DIFF_UNCHANGED || r->status == GM_DIFF_NOISE))
+            continue;
+        if ((ro->max_rows && shown == ro->max_rows) || cut) {
+            cut++;
+            cut_reg += r->status == GM_DIFF_REGRESSED;
+            continue;
+        }
+        gm_buf row = GM_BUF_INIT;
+        S_md_row(&row, r);
+        if (cap && b->len + row.len + reserve + 200 > cap) {
+            gm_buf_free(&row);
+            by_cap = true;
+            cut++;
+            cut_reg += r->status == GM_DIFF_REGRESSED;
+            continue;
+        }
+        if (shown == 0) {
+            if (only_changed)
+                gm_buf_puts(b, "Rows that changed, most severe first:\n\n");
+            gm_buf_puts(b, S_table_head);
+        } else if (fold && shown == GM_DIFF_MD_OPEN_ROWS) {
+            gm_buf_puts(b, "\n<details><summary>");
+            gm_fmt_count(b, (double)(n_shown_all - shown));
+            gm_buf_puts(b, " more rows</summary>\n\n");
+            gm_buf_puts(b, S_table_head);
+            folded = true;
+        }
+        gm_buf_put(b, row.data, row.len);
+        gm_buf_free(&row);
+        shown++;
+    }
+    if (shown == 0)
+        gm_buf_puts(b, only_changed && n_hidden ? "No row changed.\n" : "No rows to show.\n");
+    gm_buf_putc(b, '\n');
+    if (folded)
+        gm_buf_puts(b, "</details>\n\n");
+    if (cut && !by_cap) {
+        gm_buf_printf(b, "%zu more rows not shown (`--max-rows %zu`); the JSON output has them "
+                         "all.\n\n", cut, ro->max_rows);
+    } else if (cut) {
+        gm_buf_puts(b, "**Cut:** ");
+        gm_fmt_count(b, (double)cut);
+        gm_buf_printf(b, " more row%s", cut == 1 ? "" : "s");
+        if (cut_reg) {
+            gm_buf_puts(b, " (");
+            gm_fmt_count(b, (double)cut_reg);
+            gm_buf_printf(b, " of them regression%s)", cut_reg == 1 ? "" : "s");
+        }
+        gm_buf_puts(b, " not shown, to keep this text under ");
+        gm_fmt_count(b, (double)cap);
+        gm_buf_puts(b, " characters (a pull-request comment takes at most 65,536); ");
+        if (ro->full_name) {
+            gm_buf_puts(b, "every row: ");
+            gm_esc_md_code(b, ro->full_name);
+        } else {
+            gm_buf_puts(b, "`gpumem-report diff --all` lists every row");
+        }
+        gm_buf_puts(b, ".\n\n");
+    }
+    if (n_hidden) {
+        static const gm_diff_status quiet[] = {GM_DIFF_UNCHANGED, GM_DIFF_NOISE};
+        gm_buf_puts(b, "Not shown: ");
+        S_count_list(b, hidden, quiet, 2);
+        gm_buf_puts(b, ro->in_report ? " (`gpumem-report diff --all` lists them all).\n\n"
+                                     : " (`--all` lists every row).\n\n");
+    }
+    gm_buf_put(b, legend.data ? legend.data : "", legend.len);
+    gm_buf_free(&legend);
+}
+
 char *gm_diff_to_markdown(const gm_diff *d, const gm_diff_render *ro)
 {
-    gm_diff_render none = {NULL, NULL, false, 0, false};
+    gm_diff_render none = {.only_changed = true};
     if (!ro)
         ro = &none;
     gm_buf b = GM_BUF_INIT;
@@ -367,7 +498,7 @@ char *gm_diff_to_markdown(const gm_diff *d, const gm_diff_render *ro)
 
 void gm_diff_md_section(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
 {
-    gm_diff_render r = {NULL, NULL, true, 0, true};
+    gm_diff_render r = {.only_changed = true, .in_report = true};
     if (ro) {
         r = *ro;
         r.only_changed = true;
@@ -529,12 +660,14 @@ static const char S_css[] =
 
 char *gm_diff_to_html(const gm_diff *d, const gm_diff_render *ro, gm_error *err)
 {
-    gm_diff_render none = {NULL, NULL, false, 0, false};
+    gm_diff_render none = {.only_changed = true};
     if (!ro)
         ro = &none;
+    gm_diff_render hro = *ro;
+    hro.html = true;   /* cmark-gfm drops raw HTML: nothing folded */
     gm_buf md_head = GM_BUF_INIT, md_body = GM_BUF_INIT;
-    S_md_head(&md_head, d, ro, true);
-    S_md_body(&md_body, d, ro);
+    S_md_head(&md_head, d, &hro, true);
+    S_md_body(&md_body, d, &hro);
     char *h1 = NULL, *h2 = NULL;
     if (gm_markdown_to_html(md_head.data, &h1, err) == GM_OK)
         gm_markdown_to_html(md_body.data, &h2, err);
@@ -545,7 +678,7 @@ char *gm_diff_to_html(const gm_diff *d, const gm_diff_render *ro, gm_error *err)
         free(h2);
         return NULL;
     }
-    char *v = gm_diff_verdict(d);
+    char *v = gm_diff_gate_line(d);
     gm_buf b = GM_BUF_INIT;
     gm_buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -676,7 +809,7 @@ static json_t *S_jrow(const gm_diff_row *r)
 
 char *gm_diff_to_json(const gm_diff *d, const gm_diff_render *ro, int exit_code)
 {
-    gm_diff_render none = {NULL, NULL, false, 0, false};
+    gm_diff_render none = {.only_changed = true};
     if (!ro)
         ro = &none;
     json_t *o = json_object();
@@ -713,5 +846,70 @@ char *gm_diff_to_json(const gm_diff *d, const gm_diff_render *ro, int exit_code)
     gm_buf_puts(&b, s ? s : "{}");
     gm_buf_putc(&b, '\n');
     free(s);
+    return gm_buf_detach(&b);
+}
+
+/* ======================================================================== */
+/* CSV                                                                      */
+/* ======================================================================== */
+
+/* A number as it reads back (shortest round trip, '.'), nothing when absent. */
+static void S_csv_num(gm_buf *b, double v)
+{
+    if (!isfinite(v))
+        return;
+    gm_value x = gm_vreal(v);
+    gm_fmt_value(b, &x);
+}
+
+static void S_csv_value(gm_buf *b, const gm_value *v)
+{
+    if (v->kind == GM_V_INT)
+        gm_buf_printf(b, "%lld", v->i);
+    else if (v->kind == GM_V_REAL)
+        S_csv_num(b, v->r);
+}
+
+char *gm_diff_to_csv(const gm_diff *d)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, "status,experiment,variant,params,metric,unit,base,head,delta,ratio,p,"
+                    "base_check,head_check,note\r\n");
+    for (size_t i = 0; i < d->n_rows; i++) {
+        const gm_diff_row *r = &d->rows[i];
+        const gm_run *run = S_row_run(r);
+        gm_buf pt = GM_BUF_INIT;
+        gm_diff_params_text(&pt, run);
+        gm_esc_csv(&b, gm_diff_status_name(r->status));
+        gm_buf_putc(&b, ',');
+        gm_esc_csv(&b, run->experiment);
+        gm_buf_putc(&b, ',');
+        gm_esc_csv(&b, run->variant);
+        gm_buf_putc(&b, ',');
+        gm_esc_csv(&b, pt.data ? pt.data : "");
+        gm_buf_putc(&b, ',');
+        gm_esc_csv(&b, r->metric ? r->metric : "");
+        gm_buf_putc(&b, ',');
+        gm_esc_csv(&b, r->unit ? r->unit : "");
+        gm_buf_putc(&b, ',');
+        S_csv_value(&b, &r->vbase);
+        gm_buf_putc(&b, ',');
+        S_csv_value(&b, &r->vhead);
+        gm_buf_putc(&b, ',');
+        S_csv_num(&b, r->delta);
+        gm_buf_putc(&b, ',');
+        S_csv_num(&b, r->ratio);
+        gm_buf_putc(&b, ',');
+        if (r->test.method != GM_MWU_NONE)
+            S_csv_num(&b, r->test.p);
+        gm_buf_putc(&b, ',');
+        gm_esc_csv(&b, r->base ? gm_check_status_name(r->base->check.status) : "");
+        gm_buf_putc(&b, ',');
+        gm_esc_csv(&b, r->head ? gm_check_status_name(r->head->check.status) : "");
+        gm_buf_putc(&b, ',');
+        gm_esc_csv(&b, r->note);
+        gm_buf_puts(&b, "\r\n");
+        gm_buf_free(&pt);
+    }
     return gm_buf_detach(&b);
 }

@@ -455,7 +455,7 @@ gm_status gm_render(const gm_results *r, const gm_render_opts *o, gm_error *err)
 
     /* the diff first: it can refuse files whose runs cannot be paired */
     if (o->baseline) {
-        gm_diff_options dopt = {NULL, 0, 0.0, false, o->baseline_name, o->results_name};
+        gm_diff_options dopt = {.base_name = o->baseline_name, .head_name = o->results_name};
         st = gm_diff_compute(o->baseline, r, &dopt, &d, err);
         if (st != GM_OK)
             goto done;

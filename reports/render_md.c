@@ -586,7 +586,8 @@ static void S_findings(gm_buf *b, const gm_findings *f, const gm_sections *ss)
 
 static void S_changes(gm_buf *b, const gm_report_opts *ro)
 {
-    gm_diff_render dr = {ro->baseline_name, ro->results_name, true, 0, true};
+    gm_diff_render dr = {.base_name = ro->baseline_name, .head_name = ro->results_name,
+                         .only_changed = true, .in_report = true};
     gm_diff_md_section(b, ro->changes, &dr);
 }
 

@@ -525,7 +525,18 @@ Test(diff_pair, new_and_removed_runs)
     cr_expect_eq(S_status(&d, "float4", 1, NULL), GM_DIFF_NEW);
     cr_expect_eq(d.counts[GM_DIFF_NEW], 2);
     cr_expect_eq(d.counts[GM_DIFF_REMOVED], 1);
-    cr_expect_not(gm_diff_has_regression(&d), "new and removed runs do not gate");
+    cr_expect(gm_diff_has_regression(&d), "a run missing from head fails the gate");
+    char *g = gm_diff_gate_line(&d);
+    cr_expect_str_eq(g, "fail: 1 of 4 runs missing from head (3 runs paired, 2 new)");
+    free(g);
+    gm_diff_free(&d);
+    gm_diff_options o = {.allow_missing = true};
+    d = S_compute(&b, &h, &o);
+    cr_expect_not(gm_diff_has_regression(&d), "--allow-missing accepts the removal");
+    g = gm_diff_gate_line(&d);
+    cr_expect_str_eq(g, "pass: 1 of 4 runs missing from head (accepted: --allow-missing) "
+                        "(3 runs paired, 2 new)");
+    free(g);
     gm_diff_free(&d);
     gm_results_free(&b);
     gm_results_free(&h);
@@ -551,7 +562,7 @@ Test(diff_pair, duplicate_runs_are_bad_input)
     S_run(&h, "coalescing", "stride", 1 << 20, 8, 2.0);
     gm_diff d;
     gm_error err = {GM_OK, ""};
-    gm_diff_options o = {NULL, 0, 0, false, "base.json", "head.json"};
+    gm_diff_options o = {.base_name = "base.json", .head_name = "head.json"};
     cr_expect_eq(gm_diff_compute(&b, &h, &o, &d, &err), GM_ERR_VALUE);
     cr_expect(strstr(err.message, "head.json: runs[1] and runs[3]"), "message: %s", err.message);
     cr_expect(strstr(err.message, "stride=8"), "message: %s", err.message);
@@ -618,7 +629,7 @@ Test(diff_judge, relative_absolute_exact_thresholds)
         {"dram__bytes_read.sum", {GM_THR_EXACT, 0, GM_FLOOR_NONE, 0}},   /* last one wins */
         {"L2 hit", {GM_THR_ABSOLUTE, 15.0, GM_FLOOR_NONE, 0}},
     };
-    gm_diff_options o = {ov, 3, 0, false, NULL, NULL};
+    gm_diff_options o = {.overrides = ov, .n_overrides = 3};
     d = S_compute(&b, &h, &o);
     cr_expect_eq(S_status(&d, "stride", 1, GM_M_DRAM_RD), GM_DIFF_REGRESSED, "exact");
     char *md = gm_diff_to_markdown(&d, NULL);
@@ -634,7 +645,7 @@ Test(diff_judge, relative_absolute_exact_thresholds)
 
     /* An override replaces the default whole, floor included. */
     gm_diff_override ov2[] = {{"DRAM read", {GM_THR_RELATIVE, 0.12, GM_FLOOR_NONE, 0}}};
-    gm_diff_options o2 = {ov2, 1, 0, false, NULL, NULL};
+    gm_diff_options o2 = {.overrides = ov2, .n_overrides = 1};
     d = S_compute(&b, &h, &o2);
     cr_expect_eq(S_status(&d, "stride", 8, GM_M_DRAM_RD), GM_DIFF_UNCHANGED, "+10 % under 12 %");
     cr_expect_eq(S_row(&d, "stride", 8, GM_M_DRAM_RD)->floor, 0.0);
@@ -679,7 +690,7 @@ Test(diff_judge, unknown_threshold_metric_is_an_error)
     gm_results b, h;
     S_pair(&b, &h);
     gm_diff_override ov[] = {{"ld sectorz", {GM_THR_EXACT, 0, GM_FLOOR_NONE, 0}}};
-    gm_diff_options o = {ov, 1, 0, false, NULL, NULL};
+    gm_diff_options o = {.overrides = ov, .n_overrides = 1};
     gm_diff d;
     gm_error err = {GM_OK, ""};
     cr_expect_eq(gm_diff_compute(&b, &h, &o, &d, &err), GM_ERR_VALUE);
@@ -719,7 +730,7 @@ Test(diff_floor, absolute_floor_and_relative_bound_both_needed)
 
     /* The floor given on the command line, in KiB: the write-back counts now. */
     gm_diff_override ov[] = {{"DRAM written", {GM_THR_RELATIVE, 0.02, GM_FLOOR_ABSOLUTE, 16384}}};
-    gm_diff_options o = {ov, 1, 0, false, NULL, NULL};
+    gm_diff_options o = {.overrides = ov, .n_overrides = 1};
     d = S_compute(&b, &h, &o);
     cr_expect_eq(S_status(&d, "stride", 1, GM_M_DRAM_WR), GM_DIFF_REGRESSED);
     char *md = gm_diff_to_markdown(&d, NULL);
@@ -760,9 +771,9 @@ Test(diff_floor, per_instruction_floor)
     cr_expect_float_eq(r->floor, 0.05 * 131072, 1e-9);
     cr_expect_float_eq(r->per_inst, 7000.0 / 131072, 1e-12);
     char *md = gm_diff_to_markdown(&d, NULL);
-    cr_expect(strstr(md, "+7000 (+47.4 %, +0.0534/inst)"), "delta per instruction:\n%s", md);
+    cr_expect(strstr(md, "+7,000 (+47.4%, +0.0534/inst)"), "delta per instruction:\n%s", md);
     free(md);
-    gm_diff_render ro = {NULL, NULL, false, 0, false};
+    gm_diff_render ro = {0};
     char *js = gm_diff_to_json(&d, &ro, 1);
     json_error_t je;
     json_t *o = json_loads(js, 0, &je);
@@ -809,7 +820,7 @@ Test(diff_floor, per_instruction_floor)
     gm_diff_override ov[] = {
         {"sh ld conflicts", {GM_THR_EXACT, 0, GM_FLOOR_NONE, 0}},
     };
-    gm_diff_options opt = {ov, 1, 0, false, NULL, NULL};
+    gm_diff_options opt = {.overrides = ov, .n_overrides = 1};
     d = S_compute(&b, &h, &opt);
     cr_expect_eq(S_status(&d, "stride", 1, GM_M_SH_LD_CONFL), GM_DIFF_REGRESSED, "+1, exact");
     gm_diff_free(&d);
@@ -867,7 +878,7 @@ Test(diff_floor, time_floor_in_ms)
     gm_error err;
     cr_assert_eq(gm_threshold_parse("time=5%,0.2", &m, &t, &err), GM_OK);
     gm_diff_override ov[] = {{m, t}};
-    gm_diff_options o = {ov, 1, 0, false, NULL, NULL};
+    gm_diff_options o = {.overrides = ov, .n_overrides = 1};
     d = S_compute(&b, &h, &o);
     const gm_diff_row *r = S_row(&d, "stride", 1, GM_DIFF_TIME);
     cr_expect_eq(r->status, GM_DIFF_UNCHANGED, "+0.1 ms under a 0.2 ms floor");
@@ -928,7 +939,7 @@ Test(diff_time, regression_noise_and_unchanged)
     gm_diff_free(&d);
 
     /* --alpha 0.5 makes the overlapping sets count. */
-    gm_diff_options o = {NULL, 0, 0.5, false, NULL, NULL};
+    gm_diff_options o = {.alpha = 0.5};
     d = S_compute(&b, &h, &o);
     cr_expect_eq(S_status(&d, "stride", 8, GM_DIFF_TIME), GM_DIFF_REGRESSED);
     gm_diff_free(&d);
@@ -1024,7 +1035,7 @@ static void S_expect_incomparable(gm_results *b, gm_results *h, const char *what
     cr_expect_eq(d.counts[GM_DIFF_INCOMPARABLE], d.n_rows, "%s: every row incomparable", what);
     cr_expect_eq(d.counts[GM_DIFF_REGRESSED], 0);
     gm_diff_free(&d);
-    gm_diff_options o = {NULL, 0, 0, true, NULL, NULL};
+    gm_diff_options o = {.force = true};
     d = S_compute(b, h, &o);
     cr_expect(d.forced);
     cr_expect_eq(d.counts[GM_DIFF_INCOMPARABLE], 0, "%s: --force judges", what);
@@ -1125,7 +1136,7 @@ Test(diff_render, markdown_escapes_hostile_names)
     gm_run_set_metric(&b.runs[0], "evil|metric`<i>", gm_vint(1), "un|it<");
     gm_run_set_metric(r, "evil|metric`<i>", gm_vint(2), "un|it<");
     gm_diff d = S_compute(&b, &h, NULL);
-    gm_diff_render ro = {"base|<x>.json", "head`.json", false, 0, false};
+    gm_diff_render ro = {.base_name = "base|<x>.json", .head_name = "head`.json", .all = true};
     char *md = gm_diff_to_markdown(&d, &ro);
     cr_expect_eq(S_raw_lt(md), 0, "a '<' outside code spans, unescaped:\n%s", md);
     cr_expect(strstr(md, "<script>"), "the name is kept, inside a code span");
@@ -1179,25 +1190,26 @@ Test(diff_render, markdown_layout_verdict_only_changed_and_max_rows)
     S_set(S_find(&h, "stride", 1), GM_M_LD_SECTORS, gm_vint((1 << 20) / 8 * 2));
     S_set(S_find(&h, "stride", 8), GM_M_L2_HIT, gm_vreal(80.0));
     gm_diff d = S_compute(&b, &h, NULL);
-    gm_diff_render ro = {"base.json", "head.json", false, 0, false};
+    gm_diff_render ro = {.base_name = "base.json", .head_name = "head.json"};
     char *md = gm_diff_to_markdown(&d, &ro);
-    cr_expect_eq(strncmp(md, "### gpumem-report diff: 1 regression, 1 improvement, 13 unchanged\n",
-                         66), 0, "first line: %.80s", md);
+    const char *first = "### gpumem-report diff: fail: 1 regression, 1 improvement (3 runs "
+                        "paired)\n\nRows: 1 regression, 1 improvement, 13 unchanged.\n";
+    cr_expect_eq(strncmp(md, first, strlen(first)), 0, "first lines: %.160s", md);
     cr_expect(strstr(md, "| Commit | `111111111111` (clean) | `222222222222` (clean) |"),
               "short ids:\n%s", md);
     cr_expect(strstr(md, "| Change | Experiment | Variant | Metric | Base | Head | Δ | Ratio |"));
     cr_expect(strstr(md, "| **regressed** | `coalescing` | `stride` `n=1048576, stride=1` | "
-                         "ld sectors | 131072 sector | 262144 sector | +131072 sector (+100 %) | "
-                         "2.000× |"), "regressed row:\n%s", md);
+                         "ld sectors | 131,072 sector | 262,144 sector | +131,072 sector (+100%) | "
+                         "2.00× |"), "regressed row:\n%s", md);
     const char *reg = strstr(md, "**regressed**"), *imp = strstr(md, "| improved");
     cr_expect(reg && imp && reg < imp, "regressions before improvements");
-    cr_expect(strstr(md, "+30 pp"), "percentage points for %% metrics");
+    cr_expect(strstr(md, "+30.0 pp"), "percentage points for %% metrics");
     free(md);
 
     ro.only_changed = true;
     md = gm_diff_to_markdown(&d, &ro);
     cr_expect_null(strstr(md, "| unchanged"), "only changed rows");
-    cr_expect(strstr(md, "13 unchanged or within-noise rows not shown"));
+    cr_expect(strstr(md, "Not shown: 13 unchanged (`--all` lists every row)."), "%s", md);
     free(md);
 
     ro.only_changed = false;
@@ -1217,7 +1229,7 @@ Test(diff_render, json_structure)
     S_pair(&b, &h);
     S_set(S_find(&h, "stride", 1), GM_M_LD_SECTORS, gm_vint((1 << 20) / 8 * 2));
     gm_diff d = S_compute(&b, &h, NULL);
-    gm_diff_render ro = {"base.json", "head.json", true, 1, false};
+    gm_diff_render ro = {.base_name = "base.json", .head_name = "head.json", .only_changed = true, .max_rows = 1};
     char *js = gm_diff_to_json(&d, &ro, 1);
     json_error_t je;
     json_t *o = json_loads(js, 0, &je);
@@ -1327,7 +1339,7 @@ Test(diff_cli, same_file_exits_0)
     cr_expect_eq(S_RUN("diff", FX("diff-base.json"), FX("diff-base.json")), 0);
     char *out = S_slurp(".stdout");
     cr_assert(out);
-    cr_expect(strstr(out, "### gpumem-report diff: no regressions"), "stdout:\n%s", out);
+    cr_expect(strstr(out, "### gpumem-report diff: pass: no regressions"), "stdout:\n%s", out);
     free(out);
 }
 
@@ -1344,7 +1356,13 @@ Test(diff_cli, regression_exits_1_warn_only_0)
                        "--threshold", "ld sectors=1000%", "--threshold", "time=1000%",
                        "--threshold", "ld sectors/req=1000%",
                        "--threshold", "DRAM read=1000%",
-                       "--threshold", "ld efficiency=100"), 0);
+                       "--threshold", "ld efficiency=100", "--allow-missing"), 0);
+    /* ... but the run missing from head fails the gate until it is accepted */
+    cr_expect_eq(S_RUN("diff", FX("diff-base.json"), FX("diff-head.json"),
+                       "--threshold", "ld sectors=1000%", "--threshold", "time=1000%",
+                       "--threshold", "ld sectors/req=1000%",
+                       "--threshold", "DRAM read=1000%",
+                       "--threshold", "ld efficiency=100"), 1);
 }
 
 Test(diff_cli, real_pair_exits_1_and_floors_on_the_command_line)
@@ -1353,8 +1371,9 @@ Test(diff_cli, real_pair_exits_1_and_floors_on_the_command_line)
                        FX("h100-transpose-pad-head.json"), "--out", "%/d.md"), 1);
     char *md = S_slurp("d.md");
     cr_assert(md);
-    cr_expect(strstr(md, "### gpumem-report diff: 24 regressions, 576 unchanged\n"), "%.200s", md);
-    cr_expect(strstr(md, "+1015808 (+31/inst)"), "padded n=1024 conflicts per load");
+    cr_expect(strstr(md, "### gpumem-report diff: fail: 24 regressions (24 runs paired)\n\n"
+                         "Rows: 24 regressions, 576 unchanged.\n"), "%.200s", md);
+    cr_expect(strstr(md, "+1,015,808 (+31.0/inst)"), "padded n=1024 conflicts per load");
     free(md);
     /* The padded regressions without time and the rates: counters alone. */
     cr_expect_eq(S_RUN("diff", FX("h100-transpose-pad-base.json"),
@@ -1586,7 +1605,7 @@ Test(diff_real, h100_base_alone_counts_like_before)
         {GM_M_OCCUPANCY, {GM_THR_ABSOLUTE, 2.0, GM_FLOOR_NONE, 0}},
         {GM_M_DURATION, {GM_THR_RELATIVE, 0.10, GM_FLOOR_NONE, 0}},
     };
-    gm_diff_options o = {ov, sizeof ov / sizeof ov[0], 0, false, NULL, NULL};
+    gm_diff_options o = {.overrides = ov, .n_overrides = sizeof ov / sizeof ov[0]};
     gm_diff d = S_compute(&b, &h, &o);
     char *v = gm_diff_verdict(&d);
     cr_expect_str_eq(v, "66 regressions, 42 improvements, 492 unchanged");
@@ -1650,4 +1669,143 @@ Test(diff_real, h100_rerun_of_the_same_kernels)
     gm_diff_free(&d);
     gm_results_free(&b);
     gm_results_free(&h);
+}
+
+/* ---- the gate (issue 13) ------------------------------------------------- */
+
+Test(diff_gate, pair_pairs_a_renamed_kernel)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    free(h.runs[2].variant);
+    h.runs[2].variant = strdup("smem_tile");   /* transpose/tiled renamed in head */
+    gm_diff d = S_compute(&b, &h, NULL);
+    cr_expect_eq(d.n_runs_removed, 1);
+    cr_expect_eq(d.n_runs_new, 1);
+    cr_expect(gm_diff_has_regression(&d), "the renamed run is missing from head");
+    gm_diff_free(&d);
+
+    gm_diff_pair p;
+    gm_error err;
+    cr_assert_eq(gm_diff_pair_parse("transpose/tiled=transpose/smem_tile", &p, &err), GM_OK,
+                 "%s", err.message);
+    gm_diff_options o = {.pairs = &p, .n_pairs = 1};
+    d = S_compute(&b, &h, &o);
+    cr_expect_eq(d.n_runs_paired, 3);
+    cr_expect_eq(d.n_runs_removed, 0);
+    cr_expect_eq(d.n_runs_new, 0);
+    cr_expect_not(gm_diff_has_regression(&d));
+    gm_diff_free(&d);
+    free(p.from);
+    free(p.to);
+
+    /* the pattern form, on the variant alone */
+    cr_assert_eq(gm_diff_pair_parse("t*d=smem_t*", &p, &err), GM_OK, "%s", err.message);
+    o.pairs = &p;
+    d = S_compute(&b, &h, &o);
+    cr_expect_eq(d.n_runs_paired, 3, "tiled -> smem_tile through the '*' ('ile')");
+    gm_diff_free(&d);
+    free(p.from);
+    free(p.to);
+
+    /* a rule that matches nothing is an error naming it */
+    cr_assert_eq(gm_diff_pair_parse("nosuch=other", &p, &err), GM_OK);
+    o.pairs = &p;
+    gm_diff d2;
+    cr_expect_eq(gm_diff_compute(&b, &h, &o, &d2, &err), GM_ERR_VALUE);
+    cr_expect(strstr(err.message, "nosuch"), "%s", err.message);
+    free(p.from);
+    free(p.to);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+Test(diff_gate, pair_refuses_malformed_rules)
+{
+    gm_diff_pair p;
+    gm_error err;
+    const char *bad[] = {"", "a", "=b", "a=", "a*b*=c", "a=b*", "x/a=b", "a=b=c"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_expect_eq(gm_diff_pair_parse(bad[i], &p, &err), GM_ERR_VALUE, "'%s' accepted", bad[i]);
+}
+
+Test(diff_gate, nothing_paired_fails)
+{
+    gm_results b, h;
+    S_header(&b, "1111111111111111111111111111111111111111");
+    S_header(&h, "2222222222222222222222222222222222222222");
+    S_run(&b, "coalescing", "stride", 1 << 20, 1, 1.0);
+    S_run(&h, "coalescing", "float4", 1 << 20, 1, 1.0);
+    gm_diff_options o = {.allow_missing = true};
+    gm_diff d = S_compute(&b, &h, &o);
+    cr_expect(gm_diff_has_regression(&d), "nothing compared is no pass, even with --allow-missing");
+    char *g = gm_diff_gate_line(&d);
+    cr_expect(strstr(g, "fail: nothing paired"), "%s", g);
+    free(g);
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+/* The default Markdown of a real diff must fit a pull-request comment. */
+static size_t S_md_chars(const char *base, const char *head, bool regress_all, bool *cut)
+{
+    gm_results b, h;
+    gm_error err;
+    char *pb = gmt_src(base), *ph = gmt_src(head);
+    cr_assert_eq(gm_results_read_file(pb, &b, &err), GM_OK, "%s", err.message);
+    cr_assert_eq(gm_results_read_file(ph, &h, &err), GM_OK, "%s", err.message);
+    if (regress_all)   /* every run reads twice the sectors: a regression in every run */
+        for (size_t i = 0; i < h.n_runs; i++)
+            for (size_t k = 0; k < h.runs[i].n_metrics; k++)
+                if (h.runs[i].metrics[k].value.kind == GM_V_INT)
+                    h.runs[i].metrics[k].value.i = h.runs[i].metrics[k].value.i * 2 + 1;
+    gm_diff d = S_compute(&b, &h, NULL);
+    gm_diff_render ro = {.base_name = base, .head_name = head, .only_changed = true};
+    char *md = gm_diff_to_markdown(&d, &ro);
+    /* characters as GitHub counts them: UTF-8 code points */
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)md; *p; p++)
+        n += (*p & 0xC0) != 0x80;
+    *cut = strstr(md, "**Cut:**") != NULL;
+    if (regress_all)
+        cr_expect(strstr(md, "### gpumem-report diff: fail: "), "%.200s", md);
+    free(md);
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+    free(pb);
+    free(ph);
+    return n;
+}
+
+Test(diff_gate, default_markdown_fits_a_pull_request_comment)
+{
+    bool cut;
+    size_t n = S_md_chars("examples/diff/base.json", "examples/diff/head.json", false, &cut);
+    cr_expect_lt(n, 65536, "committed pair: %zu characters", n);
+    cr_expect_not(cut);
+    n = S_md_chars("examples/h100/run.json", "examples/h100/run.json", false, &cut);
+    cr_expect_lt(n, 65536, "two identical full runs: %zu characters", n);
+    cr_expect_not(cut);
+    n = S_md_chars("examples/h100/run.json", "examples/h100/run.json", true, &cut);
+    cr_expect_lt(n, 65536, "every counter of every run changed: %zu characters", n);
+    cr_expect(cut, "thousands of changed rows are cut, and the text says so");
+}
+
+Test(diff_cli, allow_missing_and_pair_on_the_command_line)
+{
+    /* head keeps 3 of the 6 runs of the fixture's base: exit 1, then 0 */
+    cr_expect_eq(S_RUN("diff", FX("diff-base.json"), FX("diff-base.json"), "--pair",
+                       "nosuch=other"), 2);
+    char *e = S_slurp(".stderr");
+    cr_expect(e && strstr(e, "--pair nosuch=other"), "%s", e ? e : "");
+    free(e);
+    cr_expect_eq(S_RUN("diff", FX("diff-base.json"), FX("diff-base.json"), "--out", "-",
+                       "--format", "csv"), 0);
+    char *csv = S_slurp(".stdout");
+    cr_assert(csv);
+    cr_expect_eq(strncmp(csv, "status,experiment,variant,params,metric,unit,base,head,", 55), 0);
+    cr_expect(strstr(csv, "\r\nunchanged,"), "every row, unchanged ones too");
+    free(csv);
 }
