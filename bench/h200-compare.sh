@@ -57,8 +57,17 @@ rcB2=$?
 $BIN diff "$W/single.json" "$W/all-0.json" --out "$W/B-all-vs-single.md" > "$W/B-diff.log" 2>&1
 rcBd=$?
 procs=$(grep -c 'one device (0), collected in this process' "$W/B-all.log")
-paired=$(grep -o '[0-9]* runs paired' "$W/B-all-vs-single.md" | head -1)
-say "B --device all: exit $rcB2 (collect: $rcB1); one-process line: $procs; runs $(field "$W/all-0.json" 'len(r["runs"])') vs $(field "$W/single.json" 'len(r["runs"])'); diff exit $rcBd, ${paired:-? runs paired}"
+same=$(python3 - "$W/single.json" "$W/all-0.json" <<'PY' 2>/dev/null || echo "?"
+import json, sys
+def cases(f):
+    r = json.load(open(f))
+    return {(x["experiment"], x["variant"], json.dumps(sorted(x["params"].items()) if isinstance(x["params"], dict) else x["params"], sort_keys=True)): x["check"]["status"] for x in r["runs"]}
+a, b = cases(sys.argv[1]), cases(sys.argv[2])
+print(f"{len(a)} vs {len(b)} cases, {'the same cases' if a.keys() == b.keys() else 'DIFFERENT cases'}, "
+      f"{'the same validation' if a == b else 'DIFFERENT validation'} ({sum(v == 'passed' for v in b.values())} passed)")
+PY
+)
+say "B --device all on one GPU: exit $rcB2 (collect: $rcB1); 'one device, collected in this process': $procs; $same; diff: $(head -1 "$W/B-all-vs-single.md" | sed 's/^### //') (exit $rcBd; run-to-run noise of quick sizes)"
 
 # ---- C. two processes on one GPU take turns ---------------------------------
 t0=$(now)
@@ -82,7 +91,7 @@ if [ -d .mpi/debs ] && ls .mpi/debs/*.deb > /dev/null 2>&1; then
     if [ ! -x $M/usr/bin/orterun ]; then
         mkdir -p $M && for f in .mpi/debs/*.deb; do dpkg -x "$f" $M; done
     fi
-    export OPAL_PREFIX=$M/usr
+    export OPAL_PREFIX=$M/usr PMIX_MCA_pcompress_base_silence_warning=1
     mpi_ld=$M/usr/lib/x86_64-linux-gnu:$M/usr/lib/x86_64-linux-gnu/openmpi/lib
     LD_LIBRARY_PATH=$mpi_ld:${LD_LIBRARY_PATH:-} $M/usr/bin/orterun --allow-run-as-root \
         --oversubscribe -np 2 -x PATH \

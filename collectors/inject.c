@@ -163,8 +163,8 @@ static struct {
     size_t duration_index;     /* index of gpu__time_duration.sum, or n_metrics */
     gm_results results;
     bool results_header;
-    gm_devlock devlock;        /* taken around each profiled launch: other processes on
-                                  the GPU (ranks sharing it) profile in turns */
+    gm_devlock devlock;        /* taken before the profiler session opens, held until
+                                  exit: processes sharing the GPU profile in turns */
     char uuid[48];
     char said[8][32];          /* error kinds already printed */
 } g = {.lock = PTHREAD_MUTEX_INITIALIZER, .devlock = GM_DEVLOCK_INIT};
@@ -480,6 +480,13 @@ static bool S_metrics(void)
     return true;
 }
 
+static void S_on_lock_wait(void *ctx, const char *path)
+{
+    (void)ctx;
+    fprintf(stderr, "gpumem-report: another process is profiling this GPU (lock %s held); "
+                    "waiting for it to end before profiling\n", path);
+}
+
 /* Open the collector on the device of `ctx` (the calling thread's current
  * context, left current on return). */
 static bool S_session_open(CUcontext ctx)
@@ -511,6 +518,13 @@ static bool S_session_open(CUcontext ctx)
         (void)cuCtxSetCurrent(ctx);
         return false;
     }
+    /* Our turn on the GPU, until this process ends (the kernel drops the
+     * lock then): another process's open profiler session makes ours fail
+     * with CUPTI_ERROR_HARDWARE_BUSY (seen on the H100 with two ranks of one
+     * program), so ranks sharing a GPU profile one after the other. */
+    gm_error le = {GM_OK, ""};
+    if (gm_devlock_acquire(&g.devlock, info.uuid, S_on_lock_wait, NULL, &le) != GM_OK)
+        S_error("lock", "%s: profiling without taking turns", le.message);
     gmc_config cfg = gmc_config_default();
     cfg.device = (int)dev;
     cfg.metrics = (const char *const *)g.metrics;
@@ -531,6 +545,10 @@ static bool S_session_open(CUcontext ctx)
             g.duration_index = i;
     snprintf(g.uuid, sizeof g.uuid, "%s", info.uuid);
     S_fill_header(&info, (int)dev);
+    gm_process *pr = &g.results.collection.process;
+    pr->lock_wait_seconds = gm_vreal(g.devlock.waited_s);
+    pr->lock_waits = g.devlock.waits;
+    pr->lock_turns = g.devlock.turns;
     g.session_failed = false;
     S_debug("profiler open on device %d (%s), %zu metrics, %d passes", (int)dev, info.name,
             g.n_metrics, gmc_session_passes(g.session));
@@ -742,18 +760,7 @@ static void S_profile(const S_launch *L, const char *symbol, long long index, CU
     gmc_error e = {GMC_OK, ""};
     for (size_t m = 0; m < g.n_metrics; m++)
         g.values[m] = NAN;
-    /* our turn on the GPU: another process's passes would fail ours (the
-     * counters are the device's) or be failed by them */
-    gm_error le = {GM_OK, ""};
-    bool locked = gm_devlock_acquire(&g.devlock, g.uuid, NULL, NULL, &le) == GM_OK;
-    if (!locked)
-        S_error("lock", "%s: profiling without taking turns", le.message);
     gmc_status st = gmc_profile_batch(g.session, 1, S_prepare, S_launch_again, &rp, g.values, &e);
-    gm_devlock_release(&g.devlock);
-    gm_process *pr = &g.results.collection.process;
-    pr->lock_wait_seconds = gm_vreal(g.devlock.waited_s);
-    pr->lock_waits = g.devlock.waits;
-    pr->lock_turns = g.devlock.turns;
     /* Whatever happened, the program's launch must find its memory as it left it. */
     r = cuptiCheckpointRestore(&cp);
     CUresult sr = cuCtxSynchronize();

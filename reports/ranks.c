@@ -53,10 +53,14 @@ void gm_md_process_rows(gm_buf *b, const gm_results *r)
     }
     gm_buf_puts(b, " |\n");
     if (p->lock_waits > 0) {
-        gm_buf_puts(b, "| GPU shared | another process was using this GPU: this one ");
-        S_wait(b, p);
-        gm_buf_puts(b, " for its turn (processes on one GPU profile one at a time, so neither "
-                       "counts nor times the other's kernels) |\n");
+        gm_buf_puts(b, "| GPU shared | another process was using this GPU: this one waited ");
+        gm_fmt_num(b, gm_value_num(&p->lock_wait_seconds), 3);
+        gm_buf_puts(b, " s for its turn");
+        if (p->lock_turns > 1)
+            gm_buf_printf(b, " (%lld of its %lld turns had to wait)", p->lock_waits,
+                          p->lock_turns);
+        gm_buf_puts(b, ". Processes on one GPU profile one at a time, so neither counts nor "
+                       "times the other's kernels |\n");
     }
 }
 

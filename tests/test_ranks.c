@@ -471,3 +471,24 @@ Test(fanout, a_failing_device_loses_nothing_else)
     gmt_rmrf(dir);
     free(dir);
 }
+
+/* The setup table names the process and says it waited for the GPU. */
+Test(merge, report_says_it_waited)
+{
+    gm_results r;
+    S_rank_file(&r, 1, 0.25);
+    gm_sections ss;
+    gm_sections_build(&r, &ss);
+    gm_charts charts;
+    gm_charts_plan(&r, &ss, &charts);
+    gm_sections_free(&ss);
+    char *md = gm_render_markdown(&r, &charts, "x.charts", NULL);
+    gmt_assert_has(md, "| Process | host node1, rank 1 (OMPI\\_COMM\\_WORLD\\_RANK), pid 101; GPU "
+                       "`GPU-fixture` |");
+    gmt_assert_has(md, "| GPU shared | another process was using this GPU: this one waited "
+                       "0.250 s for its turn (1 of its 5 turns had to wait).");
+    gmt_assert_lacks(md, "## Ranks");
+    free(md);
+    gm_charts_free(&charts);
+    gm_results_free(&r);
+}
