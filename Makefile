@@ -52,14 +52,19 @@ REPORT_SRC := $(wildcard reports/*.c)
 REPORT_OBJ := $(REPORT_SRC:%.c=$(BUILD)/%.o)
 CPU_LIBS := $(BUILD)/libgm_reports.a $(BUILD)/libgm_core.a
 TEST_SRC := $(wildcard tests/test_*.c)
+# The host side of kernels/ (the table, describe, references, traces,
+# selection, the host half of the harness) is plain C and builds everywhere:
+# the tests link it with or without the toolkit.  runner.c and the .cu files
+# launch kernels and need nvcc.
+KERNEL_CPU_SRC := $(filter-out kernels/runner.c,$(wildcard kernels/*.c))
+KERNEL_CPU_OBJ := $(KERNEL_CPU_SRC:%.c=$(BUILD)/%.o)
 
 ifeq ($(HAVE_CUDA),1)
 ALL_CFLAGS += -DGM_HAVE_CUDA=1 -I$(CUDA_HOME)/include
 COLLECT_SRC := $(wildcard collectors/*.c)
 COLLECT_OBJ := $(COLLECT_SRC:%.c=$(BUILD)/%.o)
-KERNEL_CSRC := $(wildcard kernels/*.c)
 KERNEL_CUSRC := $(wildcard kernels/*.cu)
-KERNEL_OBJ := $(KERNEL_CSRC:%.c=$(BUILD)/%.o) $(KERNEL_CUSRC:%.cu=$(BUILD)/%.cu.o)
+KERNEL_OBJ := $(KERNEL_CPU_OBJ) $(BUILD)/kernels/runner.o $(KERNEL_CUSRC:%.cu=$(BUILD)/%.cu.o)
 GPU_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcupti -lcudart_static \
             -lstdc++ -ldl -lrt -lpthread
 GPU_ARCHIVES := $(BUILD)/libgm_kernels.a $(BUILD)/libgm_collectors.a
@@ -72,10 +77,11 @@ INJECT_SO := $(BUILD)/libgpumem-inject.so
 INJECT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(COLLECT_SRC) core/results.c core/buf.c \
               core/gm_error.c core/stats.c core/catalog.c core/devlock.c core/pathpat.c)
 APP_EXAMPLE := $(BUILD)/examples/app/lab
+TEST_KERNELS := $(BUILD)/libgm_kernels.a
 else
-TEST_SRC := $(filter-out tests/test_cuda_%,$(TEST_SRC))
 GPU_LIBS :=
 GPU_ARCHIVES :=
+TEST_KERNELS := $(BUILD)/libgm_kernels_cpu.a
 endif
 
 ALL_NVCCFLAGS = -std=c++17 -arch=$(CUDA_ARCH) $(NVCCFLAGS) -Xcompiler -Wall,-Wextra \
@@ -162,21 +168,25 @@ $(BUILD)/libgm_kernels.a: $(KERNEL_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+$(BUILD)/libgm_kernels_cpu.a: $(KERNEL_CPU_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
 $(BIN): $(CLI_OBJ) $(GPU_ARCHIVES) $(CPU_LIBS)
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(GPU_ARCHIVES) $(CPU_LIBS) $(LIBS) $(GPU_LIBS)
 
 # One test binary for everything, so Criterion prints one closing Synthesis line.
-$(TESTBIN): $(TEST_SRC:%.c=$(BUILD)/%.o) $(GPU_ARCHIVES) $(CPU_LIBS)
+$(TESTBIN): $(TEST_SRC:%.c=$(BUILD)/%.o) $(TEST_KERNELS) $(GPU_ARCHIVES) $(CPU_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $(TEST_SRC:%.c=$(BUILD)/%.o) $(GPU_ARCHIVES) $(CPU_LIBS) \
+	$(CC) $(CFLAGS) -o $@ $(TEST_SRC:%.c=$(BUILD)/%.o) $(TEST_KERNELS) $(GPU_ARCHIVES) $(CPU_LIBS) \
 	    $(LIBS) $(GPU_LIBS) $(shell pkg-config --libs criterion)
 
 # A single test file as its own binary, for working on one part (with the
 # shared helpers of tests/helpers.h):
 #   make build/tests/test_escape.bin && build/tests/test_escape.bin
-$(BUILD)/tests/%.bin: $(BUILD)/tests/%.o $(BUILD)/tests/test_helpers.o $(GPU_ARCHIVES) \
-                      $(CPU_LIBS)
-	$(CC) $(CFLAGS) -o $@ $(sort $< $(BUILD)/tests/test_helpers.o) $(GPU_ARCHIVES) \
+$(BUILD)/tests/%.bin: $(BUILD)/tests/%.o $(BUILD)/tests/test_helpers.o $(TEST_KERNELS) \
+                      $(GPU_ARCHIVES) $(CPU_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(sort $< $(BUILD)/tests/test_helpers.o) $(TEST_KERNELS) $(GPU_ARCHIVES) \
 	    $(CPU_LIBS) $(LIBS) $(GPU_LIBS) \
 	    $(shell pkg-config --libs criterion)
 

@@ -12,10 +12,11 @@
  *            needs 16-byte-aligned addresses, so offsets that are not
  *            multiples of 16 are recorded as not run
  *
- * Sections: CPU reference call, GPU kernels, launchers, setup/check.
+ * Sections: GPU kernels, launchers, setup/check.  describe and the CPU
+ * reference are in alignment.c, the address trace in trace_alignment.c.
  */
-#include "suite.h"
-#include "ref.h"
+#include "alignment.h"
+#include "harness.h"
 
 extern "C" {
 #include "../core/buf.h"
@@ -25,14 +26,11 @@ extern "C" {
 #include <stdlib.h>
 #include <string.h>
 
-#define S_BLOCK 256
-#define S_PAD 32   /* floats after the N source floats: offsets up to 128 bytes */
-
 /* The source array and its host copy, shared by every case of one N: the
  * reference of offset k is the host copy read from k. */
 typedef struct {
     size_t n;
-    float *h;     /* host, n + S_PAD floats */
+    float *h;     /* host, n + ALIGNMENT_PAD floats */
     float *ref;   /* host, n floats: the reference of the case being checked */
     float *d;     /* device */
 } S_input;
@@ -85,56 +83,20 @@ gm_status alignment_launch_float4(gm_case *c, cudaStream_t s, gm_error *err)
 
 /* ---- setup / check -------------------------------------------------------- */
 
-static int S_width(const gm_case *c)
-{
-    return strcmp(c->variant->name, "float4") == 0 ? 4 : 1;
-}
-
 static const void *S_kernel(const gm_case *c)
 {
-    return S_width(c) == 4 ? (const void *)alignment_kernel_float4
+    return gm_alignment_width(c) == 4 ? (const void *)alignment_kernel_float4
                            : (const void *)alignment_kernel_scalar;
-}
-
-gm_status alignment_describe(gm_case *c, gm_error *err)
-{
-    long long n = gm_case_param(c, "n", 0), off = gm_case_param(c, "offset", 0);
-    int w = S_width(c);
-    if (n <= 0 || n % 4 != 0 || n > (1ll << 32) || off < 0 || off > 4 * S_PAD || off % 4 != 0)
-        return gm_fail(err, GM_ERR_VALUE,
-                       "alignment/%s: n=%lld, offset=%lld: need n a positive multiple of 4 "
-                       "(at most 2^32) and offset a multiple of 4 bytes in [0, %d]",
-                       c->variant->name, n, off, 4 * S_PAD);
-    snprintf(c->kernel, sizeof c->kernel, "alignment_kernel_%s", c->variant->name);
-    c->launch.grid[0] = (unsigned)((n / w + S_BLOCK - 1) / S_BLOCK);
-    c->launch.grid[1] = c->launch.grid[2] = 1;
-    c->launch.block[0] = S_BLOCK;
-    c->launch.block[1] = c->launch.block[2] = 1;
-    c->launch.shared_bytes = 0;
-    c->launch.registers = -1;
-    /* Each source float read once, each output float written once. */
-    c->bytes_read = 4 * n;
-    c->bytes_written = 4 * n;
-    c->flops = -1;
-    /* A warp request covers 32*4*w bytes from `off` (mod 128; the base is
-     * 512-byte aligned): lines and sectors it touches. */
-    long long span = 128ll * w, b = off % 128;
-    long long lines = (b + span + 127) / 128, sectors = (b % 32 + span + 31) / 32;
-    snprintf(c->note, sizeof c->note,
-             "each warp request: %lld bytes starting %lld bytes into a 128-byte line: "
-             "%lld line%s, %lld sectors of 32 B (%lld needed)",
-             span, b, lines, lines == 1 ? "" : "s", sectors, span / 32);
-    return GM_OK;
 }
 
 static gm_status S_input_build(void *obj, void *ctx, gm_error *err)
 {
     S_input *in = (S_input *)obj;
     in->n = *(const size_t *)ctx;
-    size_t bytes = (in->n + S_PAD) * sizeof(float);
+    size_t bytes = (in->n + ALIGNMENT_PAD) * sizeof(float);
     in->h = (float *)gm_xmalloc(bytes);
     in->ref = (float *)gm_xmalloc(in->n * sizeof(float));
-    gm_fill_uniform_f32(in->h, in->n + S_PAD, 0xA119u ^ in->n, -1000.0f, 1000.0f);
+    gm_fill_uniform_f32(in->h, in->n + ALIGNMENT_PAD, 0xA119u ^ in->n, -1000.0f, 1000.0f);
     GM_CUDA(cudaMalloc(&in->d, bytes));
     GM_CUDA(cudaMemcpy(in->d, in->h, bytes, cudaMemcpyHostToDevice));
     return GM_OK;
@@ -158,7 +120,7 @@ gm_status alignment_setup(gm_case *c, gm_error *err)
     if (rc != GM_OK)
         return rc;
     size_t n = (size_t)gm_case_param(c, "n", 0), off = (size_t)gm_case_param(c, "offset", 0);
-    if (S_width(c) == 4 && off % 16 != 0)
+    if (gm_alignment_width(c) == 4 && off % 16 != 0)
         return gm_fail(err, GM_ERR_UNSUPPORTED,
                        "16-byte loads need 16-byte-aligned addresses; offset %zu is not a "
                        "multiple of 16 (the scalar variant runs at every offset)",
@@ -195,7 +157,7 @@ static void S_ref_chunk(void *ctx, size_t i0, size_t i1)
     gm_ref_alignment(j->in + i0, j->out + i0, i1 - i0, j->k);
 }
 
-/* CPU reference: out[i] = in[k + i] (ref_alignment.c); a copy is exact. */
+/* CPU reference: out[i] = in[k + i] (alignment.c); a copy is exact. */
 gm_status alignment_check(gm_case *c, gm_check *out, gm_error *err)
 {
     S_state *st = (S_state *)c->state;

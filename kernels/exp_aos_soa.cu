@@ -15,10 +15,11 @@
  *               loads: whole structures move at full width, but fields=4 still
  *               drags the position half of every sector along
  *
- * Sections: CPU reference call, GPU kernels, launchers, setup/check.
+ * Sections: GPU kernels, launchers, setup/check.  describe and the CPU
+ * reference are in aos_soa.c, the address trace in trace_aos_soa.c.
  */
-#include "suite.h"
-#include "ref.h"
+#include "aos_soa.h"
+#include "harness.h"
 
 extern "C" {
 #include "../core/buf.h"
@@ -28,11 +29,8 @@ extern "C" {
 #include <stdlib.h>
 #include <string.h>
 
-#define S_BLOCK 256
 #define S_DT 0.01f
 #define S_DRAG 0.1f
-
-enum { S_AOS, S_SOA, S_PADDED };
 
 struct S_p7 {
     float x, y, z, vx, vy, vz, m;
@@ -202,23 +200,14 @@ gm_status aos_soa_launch_aos_padded(gm_case *c, cudaStream_t s, gm_error *err)
 
 /* ---- setup / check -------------------------------------------------------- */
 
-static int S_layout(const gm_case *c)
-{
-    if (strcmp(c->variant->name, "soa") == 0)
-        return S_SOA;
-    if (strcmp(c->variant->name, "aos_padded") == 0)
-        return S_PADDED;
-    return S_AOS;
-}
-
 static const void *S_kernel(const gm_case *c)
 {
     bool energy = gm_case_param(c, "fields", 7) == 4;
-    switch (S_layout(c)) {
-    case S_SOA:
+    switch (c->variant->kind) {
+    case GM_AOS_SOA_SOA:
         return energy ? (const void *)aos_soa_kernel_soa_energy
                       : (const void *)aos_soa_kernel_soa_step;
-    case S_PADDED:
+    case GM_AOS_SOA_AOS_PADDED:
         return energy ? (const void *)aos_soa_kernel_aos_padded_energy
                       : (const void *)aos_soa_kernel_aos_padded_step;
     default:
@@ -230,47 +219,7 @@ static const void *S_kernel(const gm_case *c)
 /* Bytes of n particles in a layout. */
 static size_t S_layout_bytes(int layout, size_t n)
 {
-    return n * (layout == S_PADDED ? 32 : 28);
-}
-
-gm_status aos_soa_describe(gm_case *c, gm_error *err)
-{
-    long long n = gm_case_param(c, "n", 0), fields = gm_case_param(c, "fields", 7);
-    if (n <= 0 || n > (1ll << 28) || (fields != 4 && fields != 7))
-        return gm_fail(err, GM_ERR_VALUE,
-                       "aos_soa/%s: n=%lld, fields=%lld: need 0 < n <= 2^28 and fields 4 or 7",
-                       c->variant->name, n, fields);
-    snprintf(c->kernel, sizeof c->kernel, "aos_soa_kernel_%s_%s", c->variant->name,
-             fields == 4 ? "energy" : "step");
-    c->launch.grid[0] = (unsigned)((n + S_BLOCK - 1) / S_BLOCK);
-    c->launch.grid[1] = c->launch.grid[2] = 1;
-    c->launch.block[0] = S_BLOCK;
-    c->launch.block[1] = c->launch.block[2] = 1;
-    c->launch.shared_bytes = 0;
-    c->launch.registers = -1;
-    if (fields == 4) {
-        /* vx, vy, vz, m read once (16 B); e written once (4 B).
-         * 2 muls + 2 adds for v^2, 2 muls for (0.5 m) v^2. */
-        c->bytes_read = 16 * n;
-        c->bytes_written = 4 * n;
-        c->flops = 6 * n;
-    } else {
-        /* All 7 fields read once and written once (28 B each way); the pad of
-         * aos_padded is not data.  3 mul+add, 1 mul + 1 div + 1 sub, 3 muls. */
-        c->bytes_read = 28 * n;
-        c->bytes_written = 28 * n;
-        c->flops = 12 * n;
-    }
-    int layout = S_layout(c);
-    if (layout == S_AOS)
-        snprintf(c->note, sizeof c->note,
-                 "a warp's load of one field spans 32 x 28 = 896 bytes: 28 sectors "
-                 "requested for 128 useful bytes");
-    else if (layout == S_PADDED && fields == 4)
-        snprintf(c->note, sizeof c->note,
-                 "16 of every 32 bytes are needed, but each 32-byte structure is one "
-                 "sector: DRAM moves both halves");
-    return GM_OK;
+    return n * (layout == GM_AOS_SOA_AOS_PADDED ? 32 : 28);
 }
 
 typedef struct {
@@ -331,7 +280,7 @@ static void S_conv_chunk(void *ctx, size_t i0, size_t i1)
 {
     S_conv *c = (S_conv *)ctx;
     size_t n = c->n;
-    if (c->layout == S_SOA) {
+    if (c->layout == GM_AOS_SOA_SOA) {
         for (int k = 0; k < GM_P_FIELDS; k++) {
             float *a = c->soa + (size_t)k * n + i0, *b = c->buf + (size_t)k * n + i0;
             memcpy(c->to_layout ? b : a, c->to_layout ? a : b, (i1 - i0) * sizeof(float));
@@ -339,17 +288,17 @@ static void S_conv_chunk(void *ctx, size_t i0, size_t i1)
         return;
     }
     /* Structure slot of field k: aos 0..6; padded skips slot 3 (the pad). */
-    int w = c->layout == S_PADDED ? 8 : 7;
+    int w = c->layout == GM_AOS_SOA_AOS_PADDED ? 8 : 7;
     for (size_t i = i0; i < i1; i++) {
         float *s = c->buf + i * (size_t)w;
         for (int k = 0; k < GM_P_FIELDS; k++) {
-            int slot = (c->layout == S_PADDED && k >= GM_P_VX) ? k + 1 : k;
+            int slot = (c->layout == GM_AOS_SOA_AOS_PADDED && k >= GM_P_VX) ? k + 1 : k;
             if (c->to_layout)
                 s[slot] = c->soa[(size_t)k * n + i];
             else
                 c->soa[(size_t)k * n + i] = s[slot];
         }
-        if (c->layout == S_PADDED && c->to_layout)
+        if (c->layout == GM_AOS_SOA_AOS_PADDED && c->to_layout)
             s[3] = 0.0f;
     }
 }
@@ -396,7 +345,7 @@ gm_status aos_soa_setup(gm_case *c, gm_error *err)
     c->state = st;
     st->n = (size_t)gm_case_param(c, "n", 0);
     st->fields = (int)gm_case_param(c, "fields", 7);
-    st->layout = S_layout(c);
+    st->layout = c->variant->kind;
     char key[64];
     snprintf(key, sizeof key, "aos_soa/host/%zu", st->n);
     rc = gm_shared_get(key, sizeof(S_host), S_host_build, S_host_destroy, &st->n,

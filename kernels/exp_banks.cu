@@ -25,12 +25,19 @@
  * x 512 = 16.8 M shared load instructions, 127 k wavefronts per SM when
  * conflict-free (~70 us at 1.8 GHz) and 32 times that at stride 32.
  */
-#include "exp_b.h"
-#include "ref_b.h"
+#include "banks.h"
+#include "harness.h"
+
+extern "C" {
+#include "../core/buf.h"
+}
+
+#include <stdio.h>
+#include <string.h>
 
 #include <stdlib.h>
 
-/* ---- reference: gm_ref_banks (ref_b_dense.c) ------------------------------ */
+/* ---- reference: gm_ref_banks (banks.c) ------------------------------ */
 
 /* ---- kernels ------------------------------------------------------------- */
 
@@ -138,7 +145,7 @@ template <typename K>
 static gm_status S_launch(gm_case *c, K kernel, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    kernel<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(st->in->d_in, st->d_out, st->k.stride,
+    kernel<<<gm_case_grid(c), gm_case_block(c), 0, s>>>(st->in->d_in, st->d_out, st->k.stride,
                                                     st->k.reps);
     GM_CUDA_LAUNCHED();
     return GM_OK;
@@ -158,34 +165,6 @@ gm_status banks_launch_padded(gm_case *c, cudaStream_t s, gm_error *err)
 
 /* ---- describe / setup / check -------------------------------------------- */
 
-gm_status banks_describe(gm_case *c, gm_error *err)
-{
-    long long threads = gm_case_param(c, "threads", 0);
-    long long stride = gm_case_param(c, "stride", 1), reps = gm_case_param(c, "reps", 0);
-    if (stride < 1 || stride > 32 || reps < 1 || reps > 1 << 20 || reps % GM_BANKS_UNROLL ||
-        threads < GM_BANKS_BLOCK || threads % GM_BANKS_BLOCK || threads > 1LL << 28)
-        return gm_fail(err, GM_ERR_VALUE,
-                       "banks/%s: stride = %lld, reps = %lld, threads = %lld: need stride in "
-                       "1..32 (lane 31 x stride must stay inside the staged words), reps a "
-                       "multiple of %d up to 2^20, threads a multiple of %d up to 2^28",
-                       c->variant->name, stride, reps, threads, GM_BANKS_UNROLL, GM_BANKS_BLOCK);
-    long long words = GM_BANKS_WORDS;
-    if (gm_b_is(c, "padded"))
-        words += GM_BANKS_WORDS / 32;
-    else if (!gm_b_is(c, "unpadded"))
-        return gm_fail(err, GM_ERR_VALUE, "banks: unknown variant '%s'", c->variant->name);
-    gm_b_set_shape(c, dim3((unsigned)(threads / GM_BANKS_BLOCK)), dim3(GM_BANKS_BLOCK), 4 * words);
-    snprintf(c->kernel, sizeof c->kernel, "banks_kernel_%s", c->variant->name);
-    c->bytes_read = threads / GM_BANKS_BLOCK * GM_BANKS_WORDS * 4;   /* 32 B per thread */
-    c->bytes_written = threads * 4;
-    c->flops = threads * reps;   /* one add per shared load */
-    snprintf(c->note, sizeof c->note,
-             "%lld shared loads of 4 B per thread: %lld MiB of shared-memory traffic against "
-             "%lld MiB of global traffic",
-             reps, threads * reps * 4 >> 20, (c->bytes_read + c->bytes_written) >> 20);
-    return GM_OK;
-}
-
 gm_status banks_setup(gm_case *c, gm_error *err)
 {
     gm_status rc = banks_describe(c, err);
@@ -203,9 +182,9 @@ gm_status banks_setup(gm_case *c, gm_error *err)
     if (rc != GM_OK)
         return rc;
     GM_CUDA(cudaMalloc(&st->d_out, (size_t)st->k.threads * sizeof(float)));
-    if (gm_b_is(c, "unpadded"))
-        return gm_b_query_kernel(c, banks_kernel_unpadded, err);
-    return gm_b_query_kernel(c, banks_kernel_padded, err);
+    if ((c->variant->kind == GM_BANKS_UNPADDED))
+        return gm_case_query_kernel(c, (const void *)banks_kernel_unpadded, err);
+    return gm_case_query_kernel(c, (const void *)banks_kernel_padded, err);
 }
 
 gm_status banks_reset(gm_case *c, cudaStream_t s, gm_error *err)
@@ -214,7 +193,7 @@ gm_status banks_reset(gm_case *c, cudaStream_t s, gm_error *err)
     return gm_poison(st->d_out, (size_t)st->k.threads * sizeof(float), s, err);
 }
 
-/* CPU reference: gm_ref_banks_range (ref_b_dense.c), the same float additions
+/* CPU reference: gm_ref_banks_range (banks.c), the same float additions
  * in the same order as the kernel: the sums must match exactly. */
 gm_status banks_check(gm_case *c, gm_check *out, gm_error *err)
 {

@@ -11,10 +11,11 @@
  *   float2   p(i) = i, 8-byte loads and stores: a warp moves 256 contiguous bytes
  *   float4   p(i) = i, 16-byte loads and stores: a warp moves 512 contiguous bytes
  *
- * Sections: CPU reference call, GPU kernels, launchers, setup/check.
+ * Sections: GPU kernels, launchers, setup/check.  describe and the CPU
+ * reference are in coalescing.c, the address trace in trace_coalescing.c.
  */
-#include "suite.h"
-#include "ref.h"
+#include "coalescing.h"
+#include "harness.h"
 
 extern "C" {
 #include "../core/buf.h"
@@ -23,8 +24,6 @@ extern "C" {
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define S_BLOCK 256
 
 /* The input of one N on host and device, shared by every case of that N, and a
  * host buffer for the reference of the case being checked. */
@@ -105,54 +104,12 @@ gm_status coalescing_launch_float4(gm_case *c, cudaStream_t s, gm_error *err)
 
 /* ---- setup / check -------------------------------------------------------- */
 
-static int S_width(const gm_case *c)
-{
-    if (strcmp(c->variant->name, "float2") == 0)
-        return 2;
-    if (strcmp(c->variant->name, "float4") == 0)
-        return 4;
-    return 1;
-}
-
 static const void *S_kernel(const gm_case *c)
 {
-    int w = S_width(c);
+    int w = gm_coalescing_width(c);
     return w == 4 ? (const void *)coalescing_kernel_float4
          : w == 2 ? (const void *)coalescing_kernel_float2
                   : (const void *)coalescing_kernel_stride;
-}
-
-gm_status coalescing_describe(gm_case *c, gm_error *err)
-{
-    long long n = gm_case_param(c, "n", 0), s = gm_case_param(c, "stride", 1);
-    int w = S_width(c);
-    if (n <= 0 || n > (1ll << 31) || s <= 0 || s > 65535 || n % (s * w) != 0)
-        return gm_fail(err, GM_ERR_VALUE,
-                       "coalescing/%s: n=%lld, stride=%lld: need 0 < n <= 2^31, "
-                       "0 < stride <= 65535, n a multiple of stride*%d",
-                       c->variant->name, n, s, w);
-    if (w > 1 && s != 1)
-        return gm_fail(err, GM_ERR_VALUE, "coalescing/%s: stride must be 1 (got %lld)",
-                       c->variant->name, s);
-    snprintf(c->kernel, sizeof c->kernel, "coalescing_kernel_%s", c->variant->name);
-    /* One thread per load: N/s rows x s columns, or N/w vector loads. */
-    long long threads = (w == 1) ? n / s : n / w;
-    c->launch.grid[0] = (unsigned)((threads + S_BLOCK - 1) / S_BLOCK);
-    c->launch.grid[1] = (w == 1) ? (unsigned)s : 1;
-    c->launch.grid[2] = 1;
-    c->launch.block[0] = S_BLOCK;
-    c->launch.block[1] = c->launch.block[2] = 1;
-    c->launch.shared_bytes = 0;
-    c->launch.registers = -1;
-    /* Each input read once, each output written once: 4N bytes each way. */
-    c->bytes_read = 4 * n;
-    c->bytes_written = 4 * n;
-    c->flops = -1;
-    if (w == 1 && s > 1)
-        snprintf(c->note, sizeof c->note,
-                 "a warp's loads span %lld bytes: %lld sectors of 32 B for 128 useful bytes",
-                 31 * s * 4 + 4, s >= 8 ? 32 : 4 * s);
-    return GM_OK;
 }
 
 typedef struct {
@@ -201,7 +158,7 @@ gm_status coalescing_setup(gm_case *c, gm_error *err)
     c->state = st;
     st->n = (size_t)gm_case_param(c, "n", 0);
     st->stride = (size_t)gm_case_param(c, "stride", 1);
-    st->width = S_width(c);
+    st->width = gm_coalescing_width(c);
     char key[64];
     snprintf(key, sizeof key, "coalescing/input/%zu", st->n);
     rc = gm_shared_get(key, sizeof(S_input), S_input_build, S_input_destroy, &st->n,

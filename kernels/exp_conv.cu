@@ -22,17 +22,19 @@
  * shared tile reads (38 x 14) / (32 x 8) = 2.1 words per output from global memory
  * instead of 49 L1 requests' worth.
  */
-#include "exp_b.h"
-#include "ref_b.h"
+#include "conv.h"
+#include "harness.h"
+
+extern "C" {
+#include "../core/buf.h"
+}
+
+#include <stdio.h>
+#include <string.h>
 
 #include <stdlib.h>
 
-#define CONV_BX 32
-#define CONV_BY 8
-#define CONV_TW (CONV_BX + 2 * GM_CONV_R)   /* 38 */
-#define CONV_TH (CONV_BY + 2 * GM_CONV_R)   /* 14 */
-
-/* ---- reference: gm_ref_conv7 (ref_b_dense.c) ----------------------------- */
+/* ---- reference: gm_ref_conv7 (conv.c) ----------------------------- */
 
 /* ---- kernels ------------------------------------------------------------- */
 
@@ -172,7 +174,7 @@ extern "C" {
 gm_status conv_launch_global(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    conv_kernel_global<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(st->in->d_in, st->in->d_filt,
+    conv_kernel_global<<<gm_case_grid(c), gm_case_block(c), 0, s>>>(st->in->d_in, st->in->d_filt,
                                                                st->d_out, st->n, st->n);
     GM_CUDA_LAUNCHED();
     return GM_OK;
@@ -181,7 +183,7 @@ gm_status conv_launch_global(gm_case *c, cudaStream_t s, gm_error *err)
 gm_status conv_launch_constant(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    conv_kernel_constant<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(st->in->d_in, st->d_out, st->n,
+    conv_kernel_constant<<<gm_case_grid(c), gm_case_block(c), 0, s>>>(st->in->d_in, st->d_out, st->n,
                                                                  st->n);
     GM_CUDA_LAUNCHED();
     return GM_OK;
@@ -190,34 +192,13 @@ gm_status conv_launch_constant(gm_case *c, cudaStream_t s, gm_error *err)
 gm_status conv_launch_shared(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    conv_kernel_shared<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(st->in->d_in, st->d_out, st->n,
+    conv_kernel_shared<<<gm_case_grid(c), gm_case_block(c), 0, s>>>(st->in->d_in, st->d_out, st->n,
                                                                st->n);
     GM_CUDA_LAUNCHED();
     return GM_OK;
 }
 
 /* ---- describe / setup / check -------------------------------------------- */
-
-gm_status conv_describe(gm_case *c, gm_error *err)
-{
-    long long n = gm_case_param(c, "n", 0);
-    if (n < 1 || n > 32768)
-        return gm_fail(err, GM_ERR_VALUE, "conv/%s: n = %lld is outside 1..32768",
-                       c->variant->name, n);
-    long long shared = 0;
-    if (gm_b_is(c, "shared"))
-        shared = 4 * CONV_TH * CONV_TW;
-    else if (!gm_b_is(c, "global") && !gm_b_is(c, "constant"))
-        return gm_fail(err, GM_ERR_VALUE, "conv: unknown variant '%s'", c->variant->name);
-    gm_b_set_shape(c, dim3((unsigned)((n + CONV_BX - 1) / CONV_BX),
-                           (unsigned)((n + CONV_BY - 1) / CONV_BY)),
-                   dim3(CONV_BX, CONV_BY), shared);
-    snprintf(c->kernel, sizeof c->kernel, "conv_kernel_%s", c->variant->name);
-    c->bytes_read = 4 * n * n + 4 * GM_CONV_TAPS * GM_CONV_TAPS;   /* image and filter once */
-    c->bytes_written = 4 * n * n;
-    c->flops = 2LL * GM_CONV_TAPS * GM_CONV_TAPS * n * n;   /* border taps counted in full */
-    return GM_OK;
-}
 
 gm_status conv_setup(gm_case *c, gm_error *err)
 {
@@ -234,23 +215,23 @@ gm_status conv_setup(gm_case *c, gm_error *err)
     if (rc != GM_OK)
         return rc;
     GM_CUDA(cudaMalloc(&st->d_out, (size_t)n * n * sizeof(float)));
-    if (gm_b_is(c, "global"))
-        return gm_b_query_kernel(c, conv_kernel_global, err);
-    if (gm_b_is(c, "constant"))
-        return gm_b_query_kernel(c, conv_kernel_constant, err);
-    return gm_b_query_kernel(c, conv_kernel_shared, err);
+    if ((c->variant->kind == GM_CONV_GLOBAL))
+        return gm_case_query_kernel(c, (const void *)conv_kernel_global, err);
+    if ((c->variant->kind == GM_CONV_CONSTANT))
+        return gm_case_query_kernel(c, (const void *)conv_kernel_constant, err);
+    return gm_case_query_kernel(c, (const void *)conv_kernel_shared, err);
 }
 
 gm_status conv_reset(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    if (!gm_b_is(c, "global"))
+    if (!(c->variant->kind == GM_CONV_GLOBAL))
         GM_CUDA(cudaMemcpyToSymbolAsync(conv_filter, st->in->d_filt, sizeof st->in->filt, 0,
                                         cudaMemcpyDeviceToDevice, s));
     return gm_poison(st->d_out, (size_t)st->n * st->n * sizeof(float), s, err);
 }
 
-/* CPU reference: gm_ref_conv7_range (ref_b_dense.c), in double.  49 products
+/* CPU reference: gm_ref_conv7_range (conv.c), in double.  49 products
  * of |f| < 0.2 and pixels in [0, 1): partial sums below 10, float rounding
  * below 49 x 2^-24 x 10 = 3e-5; allow 5e-5 plus 1e-5 relative. */
 gm_status conv_check(gm_case *c, gm_check *out, gm_error *err)

@@ -24,16 +24,21 @@
  * 1024 can cost ~1.7e10 multiplications.  The check compares every filled cell
  * with an independent CPU implementation (gm_ref_chain_fast).
  */
-#include "exp_b.h"
-#include "ref_b.h"
+#include "dp.h"
+#include "harness.h"
+
+extern "C" {
+#include "../core/buf.h"
+}
+
+#include <stdio.h>
+#include <string.h>
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define DP_MAX_GPU_N 1024   /* one thread per cell of the main diagonal, one block */
-
-/* ---- reference: gm_ref_chain_serial, gm_ref_chain_fast (ref_b_chain.c) ---- */
+/* ---- reference: gm_ref_chain_serial, gm_ref_chain_fast (dp.c) ---- */
 
 /* ---- kernels ------------------------------------------------------------- */
 
@@ -158,7 +163,7 @@ gm_status dp_launch_cpu_serial(gm_case *c, cudaStream_t s, gm_error *err)
 gm_status dp_launch_rowmajor(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    dp_kernel_rowmajor<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(st->in->d_dims, st->d_m, st->n);
+    dp_kernel_rowmajor<<<gm_case_grid(c), gm_case_block(c), 0, s>>>(st->in->d_dims, st->d_m, st->n);
     GM_CUDA_LAUNCHED();
     return GM_OK;
 }
@@ -166,41 +171,12 @@ gm_status dp_launch_rowmajor(gm_case *c, cudaStream_t s, gm_error *err)
 gm_status dp_launch_diagonal(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    dp_kernel_diagonal<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(st->in->d_dims, st->d_m, st->n);
+    dp_kernel_diagonal<<<gm_case_grid(c), gm_case_block(c), 0, s>>>(st->in->d_dims, st->d_m, st->n);
     GM_CUDA_LAUNCHED();
     return GM_OK;
 }
 
 /* ---- describe / setup / check -------------------------------------------- */
-
-gm_status dp_describe(gm_case *c, gm_error *err)
-{
-    long long n = gm_case_param(c, "n", 0);
-    if (n < 2 || n > 8192)
-        return gm_fail(err, GM_ERR_VALUE, "dp/%s: n = %lld is outside 2..8192", c->variant->name,
-                       n);
-    bool host = gm_b_is(c, "cpu_serial");
-    if (!host && !gm_b_is(c, "rowmajor") && !gm_b_is(c, "diagonal"))
-        return gm_fail(err, GM_ERR_VALUE, "dp: unknown variant '%s'", c->variant->name);
-    c->bytes_read = 8 * (n + 1);              /* the dimensions once */
-    c->bytes_written = 8 * n * (n + 1) / 2;   /* every filled cell once */
-    c->flops = -1;                            /* integer work: n^3/6 multiply-add-min steps */
-    if (host) {
-        gm_b_set_shape(c, dim3(1), dim3(1), 0);
-        snprintf(c->kernel, sizeof c->kernel, "gm_ref_chain_serial");
-        snprintf(c->note, sizeof c->note,
-                 "the serial CPU version on one host thread, timed by a host clock");
-        return GM_OK;
-    }
-    unsigned threads = (unsigned)((n + 31) / 32 * 32);
-    gm_b_set_shape(c, dim3(1), dim3(threads > DP_MAX_GPU_N ? DP_MAX_GPU_N : threads), 0);
-    snprintf(c->kernel, sizeof c->kernel, "dp_kernel_%s", c->variant->name);
-    snprintf(c->note, sizeof c->note,
-             "one block of %u threads, a barrier after each of the %lld diagonals; kernel time "
-             "only (seed 002's GPU times also counted the host-device copies)",
-             threads, n);
-    return GM_OK;
-}
 
 gm_status dp_setup(gm_case *c, gm_error *err)
 {
@@ -208,7 +184,7 @@ gm_status dp_setup(gm_case *c, gm_error *err)
     if (rc != GM_OK)
         return rc;
     int n = (int)gm_case_param(c, "n", 0);
-    bool host = gm_b_is(c, "cpu_serial"), diag = gm_b_is(c, "diagonal");
+    bool host = (c->variant->kind == GM_DP_CPU_SERIAL), diag = (c->variant->kind == GM_DP_DIAGONAL);
     if (!host && n > DP_MAX_GPU_N)
         return gm_fail(err, GM_ERR_UNSUPPORTED,
                        "n = %d needs %d threads in one block (a thread per cell of a diagonal, "
@@ -231,31 +207,32 @@ gm_status dp_setup(gm_case *c, gm_error *err)
         return GM_OK;
     st->table_cells = diag ? cells : w * w;
     GM_CUDA(cudaMalloc(&st->d_m, st->table_cells * sizeof(long long)));
-    return gm_b_query_kernel(c, diag ? dp_kernel_diagonal : dp_kernel_rowmajor, err);
+    return gm_case_query_kernel(
+        c, diag ? (const void *)dp_kernel_diagonal : (const void *)dp_kernel_rowmajor, err);
 }
 
 gm_status dp_reset(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    if (gm_b_is(c, "cpu_serial")) {
+    if ((c->variant->kind == GM_DP_CPU_SERIAL)) {
         memset(st->h_table, 0xff, ((size_t)st->n + 1) * (st->n + 1) * sizeof(long long));
         return GM_OK;
     }
     return gm_poison(st->d_m, st->table_cells * sizeof(long long), s, err);
 }
 
-/* CPU reference: gm_ref_chain_fast (ref_b_chain.c), another route to the same
+/* CPU reference: gm_ref_chain_fast (dp.c), another route to the same
  * table; every filled cell must match exactly.  Indices in a mismatch are in
  * diagonal order: cell (i, i+d) is at gm_chain_diag_index(n, i, i+d). */
 gm_status dp_check(gm_case *c, gm_check *out, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
     size_t cells = (size_t)st->n * (st->n + 1) / 2;
-    if (gm_b_is(c, "diagonal")) {
+    if ((c->variant->kind == GM_DP_DIAGONAL)) {
         GM_CUDA(cudaMemcpy(st->h_packed, st->d_m, cells * sizeof(long long),
                            cudaMemcpyDeviceToHost));
     } else {
-        if (gm_b_is(c, "rowmajor"))
+        if ((c->variant->kind == GM_DP_ROWMAJOR))
             GM_CUDA(cudaMemcpy(st->h_table, st->d_m, st->table_cells * sizeof(long long),
                                cudaMemcpyDeviceToHost));
         gm_ref_chain_pack(st->n, st->h_table, st->h_packed);

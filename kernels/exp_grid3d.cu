@@ -12,10 +12,11 @@
  *   xmajor  (x,y,z) at x + n(y + n z): consecutive z are 4n^2 bytes apart,
  *           a warp touches 32 lines (seed 000 claims up to 32x slower)
  *
- * Sections: CPU reference call, GPU kernels, launchers, setup/check.
+ * Sections: GPU kernels, launchers, setup/check.  describe and the CPU
+ * reference are in grid3d.c, the address trace in trace_grid3d.c.
  */
-#include "suite.h"
-#include "ref.h"
+#include "grid3d.h"
+#include "harness.h"
 
 extern "C" {
 #include "../core/buf.h"
@@ -24,10 +25,6 @@ extern "C" {
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define S_BX 32   /* z */
-#define S_BY 8    /* y */
-#define S_YPT 4   /* y values per thread: a block covers 32 z x 32 y */
 
 /* The field in one layout with its reference, shared by the cases of that
  * layout and size. */
@@ -47,7 +44,7 @@ typedef struct {
 /* ---- GPU kernels ---------------------------------------------------------- */
 
 /* Strides in floats: element (x,y,z) at x*sx + y*sy + z*sz.  Each thread does
- * S_YPT points, y = y0 + k*blockDim.y: every load instruction of a warp is still
+ * GRID3D_YPT points, y = y0 + k*blockDim.y: every load instruction of a warp is still
  * 32 consecutive z at one (x, y), but 4 independent columns give each thread
  * 12 loads in flight instead of 3 (one column per thread reached 71 % of copy
  * bandwidth z-major on an H100). */
@@ -55,21 +52,21 @@ __device__ __forceinline__ void S_dzz(const float *__restrict__ in, float *__res
                                       unsigned n, size_t sx, size_t sy, size_t sz)
 {
     unsigned z = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned y0 = blockIdx.y * blockDim.y * S_YPT + threadIdx.y;
+    unsigned y0 = blockIdx.y * blockDim.y * GRID3D_YPT + threadIdx.y;
     unsigned x = blockIdx.z;
     if (z >= n)
         return;
     unsigned zm = z > 0 ? z - 1 : 0, zp = z + 1 < n ? z + 1 : n - 1;
-    float a[S_YPT], b[S_YPT], c[S_YPT];
+    float a[GRID3D_YPT], b[GRID3D_YPT], c[GRID3D_YPT];
 #pragma unroll
-    for (int k = 0; k < S_YPT; k++) {
+    for (int k = 0; k < GRID3D_YPT; k++) {
         size_t base = x * sx + (size_t)(y0 + k * blockDim.y) * sy;
         a[k] = in[base + zm * sz];
         b[k] = in[base + z * sz];
         c[k] = in[base + zp * sz];
     }
 #pragma unroll
-    for (int k = 0; k < S_YPT; k++) {
+    for (int k = 0; k < GRID3D_YPT; k++) {
         size_t base = x * sx + (size_t)(y0 + k * blockDim.y) * sy;
         out[base + z * sz] = __fsub_rn(__fadd_rn(a[k], c[k]), __fmul_rn(2.0f, b[k]));
     }
@@ -113,42 +110,9 @@ gm_status grid3d_launch_xmajor(gm_case *c, cudaStream_t s, gm_error *err)
 
 /* ---- setup / check -------------------------------------------------------- */
 
-static bool S_xmajor(const gm_case *c)
-{
-    return strcmp(c->variant->name, "xmajor") == 0;
-}
-
 static const void *S_kernel(const gm_case *c)
 {
-    return S_xmajor(c) ? (const void *)grid3d_kernel_xmajor : (const void *)grid3d_kernel_zmajor;
-}
-
-gm_status grid3d_describe(gm_case *c, gm_error *err)
-{
-    long long n = gm_case_param(c, "n", 0);
-    if (n < 32 || n > 1024 || n % 32 != 0)
-        return gm_fail(err, GM_ERR_VALUE,
-                       "grid3d/%s: n=%lld: need a multiple of 32 in [32, 1024]",
-                       c->variant->name, n);
-    snprintf(c->kernel, sizeof c->kernel, "grid3d_kernel_%s", c->variant->name);
-    c->launch.grid[0] = (unsigned)(n / S_BX);
-    c->launch.grid[1] = (unsigned)(n / (S_BY * S_YPT));
-    c->launch.grid[2] = (unsigned)n;
-    c->launch.block[0] = S_BX;
-    c->launch.block[1] = S_BY;
-    c->launch.block[2] = 1;
-    c->launch.shared_bytes = 0;
-    c->launch.registers = -1;
-    /* Input read once, output written once; 2 adds and 1 multiply per point. */
-    c->bytes_read = 4 * n * n * n;
-    c->bytes_written = 4 * n * n * n;
-    c->flops = 3 * n * n * n;
-    if (S_xmajor(c))
-        snprintf(c->note, sizeof c->note,
-                 "consecutive z are %lld bytes apart: a warp load touches 32 lines for 128 "
-                 "useful bytes",
-                 4 * n * n);
-    return GM_OK;
+    return (c->variant->kind == GM_GRID3D_XMAJOR) ? (const void *)grid3d_kernel_xmajor : (const void *)grid3d_kernel_zmajor;
 }
 
 typedef struct {
@@ -226,7 +190,7 @@ gm_status grid3d_setup(gm_case *c, gm_error *err)
     st->n = (size_t)gm_case_param(c, "n", 0);
     S_field want;
     memset(&want, 0, sizeof want);
-    want.xmajor = S_xmajor(c);
+    want.xmajor = (c->variant->kind == GM_GRID3D_XMAJOR);
     want.n = st->n;
     char key[64];
     snprintf(key, sizeof key, "grid3d/%s/%zu", want.xmajor ? "xmajor" : "zmajor", st->n);

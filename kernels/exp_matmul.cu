@@ -26,12 +26,20 @@
  * (coalesced) n times per output tile, i.e. 2 n^3 / BLOCK_SIZE words of L1
  * traffic; tiles cut global loads by the tile width.
  */
-#include "exp_b.h"
-#include "ref_b.h"
+#include "matmul.h"
+#include "transpose.h"   /* gm_ref_transpose_range: B transposed for the reference */
+#include "harness.h"
+
+extern "C" {
+#include "../core/buf.h"
+}
+
+#include <stdio.h>
+#include <string.h>
 
 #include <stdlib.h>
 
-/* ---- reference: gm_ref_matmul (ref_b_dense.c) ---------------------------- */
+/* ---- reference: gm_ref_matmul (matmul.c) ---------------------------- */
 
 /* ---- kernels ------------------------------------------------------------- */
 
@@ -251,7 +259,7 @@ extern "C" {
 gm_status matmul_launch_naive(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    matmul_kernel_naive<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(st->in->d_a, st->in->d_b, st->d_c,
+    matmul_kernel_naive<<<gm_case_grid(c), gm_case_block(c), 0, s>>>(st->in->d_a, st->in->d_b, st->d_c,
                                                                 st->n);
     GM_CUDA_LAUNCHED();
     return GM_OK;
@@ -260,7 +268,7 @@ gm_status matmul_launch_naive(gm_case *c, cudaStream_t s, gm_error *err)
 gm_status matmul_launch_constant(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    matmul_kernel_constant<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(st->in->d_a, st->d_c, st->n);
+    matmul_kernel_constant<<<gm_case_grid(c), gm_case_block(c), 0, s>>>(st->in->d_a, st->d_c, st->n);
     GM_CUDA_LAUNCHED();
     return GM_OK;
 }
@@ -269,7 +277,7 @@ gm_status matmul_launch_constant(gm_case *c, cudaStream_t s, gm_error *err)
 static gm_status S_launch_tile(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    st->kernel<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(st->in->d_a, st->in->d_b, st->d_c, st->n);
+    st->kernel<<<gm_case_grid(c), gm_case_block(c), 0, s>>>(st->in->d_a, st->in->d_b, st->d_c, st->n);
     GM_CUDA_LAUNCHED();
     return GM_OK;
 }
@@ -301,43 +309,6 @@ gm_status matmul_launch_double_buffer(gm_case *c, cudaStream_t s, gm_error *err)
 
 /* ---- describe / setup / check -------------------------------------------- */
 
-gm_status matmul_describe(gm_case *c, gm_error *err)
-{
-    long long n = gm_case_param(c, "n", 0), bs = gm_case_param(c, "block", 16);
-    if (n < 1 || n > 8192 || (bs != 4 && bs != 8 && bs != 16 && bs != 32))
-        return gm_fail(err, GM_ERR_VALUE,
-                       "matmul/%s: n = %lld, block = %lld: need n in 1..8192 and block 4, 8, 16 "
-                       "or 32",
-                       c->variant->name, n, bs);
-    /* shared arrays per block, floats: two T x T tiles, +1 column when padded,
-     * two of each when double-buffered */
-    long long t = bs, words = 0;
-    if (gm_b_is(c, "tiled") || gm_b_is(c, "tiled_kmajor"))
-        words = 2 * t * t;
-    else if (gm_b_is(c, "tiled_padded") || gm_b_is(c, "tiled_kmajor_padded"))
-        words = 2 * t * (t + 1);
-    else if (gm_b_is(c, "double_buffer"))
-        words = 4 * t * t;
-    else if (!gm_b_is(c, "naive") && !gm_b_is(c, "constant"))
-        return gm_fail(err, GM_ERR_VALUE, "matmul: unknown variant '%s'", c->variant->name);
-    unsigned g = (unsigned)((n + bs - 1) / bs);
-    gm_b_set_shape(c, dim3(g, g), dim3((unsigned)bs, (unsigned)bs), 4 * words);
-    if (words)
-        snprintf(c->kernel, sizeof c->kernel, "matmul_kernel_%s<%lld>", c->variant->name, bs);
-    else
-        snprintf(c->kernel, sizeof c->kernel, "matmul_kernel_%s", c->variant->name);
-    c->bytes_read = 2 * 4 * n * n;    /* A and B once */
-    c->bytes_written = 4 * n * n;     /* C once */
-    c->flops = 2 * n * n * n;
-    if (gm_b_is(c, "constant"))
-        snprintf(c->note, sizeof c->note,
-                 "B (%lld bytes of the 65536 constant memory holds) is copied into __constant__ "
-                 "memory by reset, outside the timing; a warp reads %lld different words of it "
-                 "per step",
-                 4 * n * n, bs);
-    return GM_OK;
-}
-
 gm_status matmul_setup(gm_case *c, gm_error *err)
 {
     gm_status rc = matmul_describe(c, err);
@@ -345,7 +316,7 @@ gm_status matmul_setup(gm_case *c, gm_error *err)
         return rc;
     int n = (int)gm_case_param(c, "n", 0), bs = (int)gm_case_param(c, "block", 16);
     size_t bytes = (size_t)n * n * sizeof(float);
-    if (gm_b_is(c, "constant") && bytes > sizeof matmul_const_b)
+    if ((c->variant->kind == GM_MATMUL_CONSTANT) && bytes > sizeof matmul_const_b)
         return gm_fail(err, GM_ERR_UNSUPPORTED,
                        "B needs %zu bytes of constant memory (n = %d: n*n*4); %zu are available",
                        bytes, n, sizeof matmul_const_b);
@@ -361,21 +332,21 @@ gm_status matmul_setup(gm_case *c, gm_error *err)
         return rc;
     GM_CUDA(cudaMalloc(&st->d_c, bytes));
 
-    if (gm_b_is(c, "naive"))
-        return gm_b_query_kernel(c, matmul_kernel_naive, err);
-    if (gm_b_is(c, "constant"))
-        return gm_b_query_kernel(c, matmul_kernel_constant, err);
-    if (gm_b_is(c, "tiled"))
+    if ((c->variant->kind == GM_MATMUL_NAIVE))
+        return gm_case_query_kernel(c, (const void *)matmul_kernel_naive, err);
+    if ((c->variant->kind == GM_MATMUL_CONSTANT))
+        return gm_case_query_kernel(c, (const void *)matmul_kernel_constant, err);
+    if ((c->variant->kind == GM_MATMUL_TILED))
         st->kernel = S_PICK(matmul_kernel_tiled, bs);
-    else if (gm_b_is(c, "tiled_padded"))
+    else if ((c->variant->kind == GM_MATMUL_TILED_PADDED))
         st->kernel = S_PICK(matmul_kernel_tiled_padded, bs);
-    else if (gm_b_is(c, "tiled_kmajor"))
+    else if ((c->variant->kind == GM_MATMUL_TILED_KMAJOR))
         st->kernel = S_PICK(matmul_kernel_tiled_kmajor, bs);
-    else if (gm_b_is(c, "tiled_kmajor_padded"))
+    else if ((c->variant->kind == GM_MATMUL_TILED_KMAJOR_PADDED))
         st->kernel = S_PICK(matmul_kernel_tiled_kmajor_padded, bs);
     else
         st->kernel = S_PICK(matmul_kernel_double_buffer, bs);
-    return gm_b_query_kernel(c, st->kernel, err);
+    return gm_case_query_kernel(c, (const void *)st->kernel, err);
 }
 
 gm_status matmul_reset(gm_case *c, cudaStream_t s, gm_error *err)
@@ -384,13 +355,13 @@ gm_status matmul_reset(gm_case *c, cudaStream_t s, gm_error *err)
     size_t bytes = (size_t)st->n * st->n * sizeof(float);
     /* Constant memory is one per module and every case of the variant uses
      * it: B goes in right before this case's launches. */
-    if (gm_b_is(c, "constant"))
+    if ((c->variant->kind == GM_MATMUL_CONSTANT))
         GM_CUDA(cudaMemcpyToSymbolAsync(matmul_const_b, st->in->d_b, bytes, 0,
                                         cudaMemcpyDeviceToDevice, s));
     return gm_poison(st->d_c, bytes, s, err);
 }
 
-/* CPU reference: gm_ref_matmul_bt_range (ref_b_dense.c), in double.  The
+/* CPU reference: gm_ref_matmul_bt_range (matmul.c), in double.  The
  * kernels sum n products of values in [-1, 1) in float: the rounding error
  * grows like sqrt(n) x 2^-24 x |partial sums|, ~1e-8 n in practice; allow
  * 1e-6 n plus 1e-5 relative. */

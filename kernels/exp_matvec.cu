@@ -17,10 +17,11 @@
  * warps: at n = 8192 about 2 warps per SM of an H100, too few loads in
  * flight to use its bandwidth whatever the layout.
  *
- * Sections: CPU reference call, GPU kernels, launchers, setup/check.
+ * Sections: GPU kernels, launchers, setup/check.  describe and the CPU
+ * reference are in matvec.c, the address trace in trace_matvec.c.
  */
-#include "suite.h"
-#include "ref.h"
+#include "matvec.h"
+#include "harness.h"
 
 extern "C" {
 #include "../core/buf.h"
@@ -30,8 +31,6 @@ extern "C" {
 #include <stdlib.h>
 #include <string.h>
 
-#define S_THREAD_BLOCK 64    /* thread per row: n/64 blocks, about one per SM at n = 8192 */
-#define S_WARP_BLOCK 256     /* warp per row: 8 rows per block */
 #define S_SEED_A 0x7A7A0001ull
 #define S_SEED_X 0x7A7A0002ull
 
@@ -171,52 +170,14 @@ gm_status matvec_launch_warp_rowmajor_vec4(gm_case *c, cudaStream_t s, gm_error 
 
 /* ---- setup / check -------------------------------------------------------- */
 
-static bool S_warp(const gm_case *c)
-{
-    return strncmp(c->variant->name, "warp_", 5) == 0;
-}
-
-static bool S_colmajor(const gm_case *c)
-{
-    return strcmp(c->variant->name, "thread_colmajor") == 0;
-}
-
 static const void *S_kernel(const gm_case *c)
 {
-    if (S_colmajor(c))
+    if ((c->variant->kind == GM_MATVEC_THREAD_COLMAJOR))
         return (const void *)matvec_kernel_thread_colmajor;
-    if (strcmp(c->variant->name, "warp_rowmajor_vec4") == 0)
+    if (c->variant->kind == GM_MATVEC_WARP_ROWMAJOR_VEC4)
         return (const void *)matvec_kernel_warp_rowmajor_vec4;
-    return S_warp(c) ? (const void *)matvec_kernel_warp_rowmajor
+    return gm_matvec_warp(c) ? (const void *)matvec_kernel_warp_rowmajor
                      : (const void *)matvec_kernel_thread_rowmajor;
-}
-
-gm_status matvec_describe(gm_case *c, gm_error *err)
-{
-    long long n = gm_case_param(c, "n", 0);
-    if (n < 64 || n > 32768 || n % 64 != 0)
-        return gm_fail(err, GM_ERR_VALUE, "matvec/%s: n=%lld: need a multiple of 64 in [64, 32768]",
-                       c->variant->name, n);
-    snprintf(c->kernel, sizeof c->kernel, "matvec_kernel_%s", c->variant->name);
-    if (S_warp(c)) {
-        c->launch.grid[0] = (unsigned)(n / (S_WARP_BLOCK / 32));
-        c->launch.block[0] = S_WARP_BLOCK;
-    } else {
-        c->launch.grid[0] = (unsigned)(n / S_THREAD_BLOCK);
-        c->launch.block[0] = S_THREAD_BLOCK;
-    }
-    c->launch.grid[1] = c->launch.grid[2] = 1;
-    c->launch.block[1] = c->launch.block[2] = 1;
-    c->launch.shared_bytes = 0;
-    c->launch.registers = -1;
-    /* A and x read once, y written once; a multiply and an add per element of A. */
-    c->bytes_read = 4 * n * n + 4 * n;
-    c->bytes_written = 4 * n;
-    c->flops = 2 * n * n;
-    if (!S_warp(c))
-        snprintf(c->note, sizeof c->note,
-                 "a thread per row: %lld threads, %lld warps in the whole grid", n, n / 32);
-    return GM_OK;
 }
 
 typedef struct {
@@ -322,7 +283,7 @@ gm_status matvec_setup(gm_case *c, gm_error *err)
                        (void **)&st->data, err);
     if (rc != GM_OK)
         return rc;
-    if (S_colmajor(c)) {
+    if ((c->variant->kind == GM_MATVEC_THREAD_COLMAJOR)) {
         snprintf(key, sizeof key, "matvec/colmajor/%zu", st->n);
         rc = gm_shared_get(key, sizeof(S_col), S_col_build, S_col_destroy, &st->n,
                            (void **)&st->col, err);

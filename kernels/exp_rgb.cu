@@ -18,10 +18,11 @@
  * The kernels work in place, so reset restores the image from a pristine
  * device copy before every launch (outside the timed region).
  *
- * Sections: CPU reference call, GPU kernels, launchers, setup/check.
+ * Sections: GPU kernels, launchers, setup/check.  describe and the CPU
+ * reference are in rgb.c, the address trace in trace_rgb.c.
  */
-#include "suite.h"
-#include "ref.h"
+#include "rgb.h"
+#include "harness.h"
 
 extern "C" {
 #include "../core/buf.h"
@@ -30,8 +31,6 @@ extern "C" {
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define S_BASE_PIXELS (960ll * 1280ll)   /* the seed's image */
 
 /* One layout of the image at one scale, shared by its cases (every block size,
  * and planar with planar_x16): the pristine image and the reference on the host,
@@ -107,51 +106,12 @@ gm_status rgb_launch_planar_x16(gm_case *c, cudaStream_t s, gm_error *err)
 
 /* ---- setup / check -------------------------------------------------------- */
 
-static int S_bytes_per_thread(const gm_case *c)
-{
-    return strcmp(c->variant->name, "planar_x16") == 0 ? 16 : 1;
-}
-
-static bool S_planar(const gm_case *c)
-{
-    return strcmp(c->variant->name, "interleaved") != 0;
-}
-
 static const void *S_kernel(const gm_case *c)
 {
-    if (!S_planar(c))
+    if (!gm_rgb_planar(c))
         return (const void *)rgb_kernel_interleaved;
-    return S_bytes_per_thread(c) == 16 ? (const void *)rgb_kernel_planar_x16
+    return gm_rgb_bytes_per_thread(c) == 16 ? (const void *)rgb_kernel_planar_x16
                                        : (const void *)rgb_kernel_planar;
-}
-
-gm_status rgb_describe(gm_case *c, gm_error *err)
-{
-    long long scale = gm_case_param(c, "scale", 1), block = gm_case_param(c, "block", 256);
-    if (scale <= 0 || scale > 256 || block <= 0 || block > 1024 || block % 32 != 0)
-        return gm_fail(err, GM_ERR_VALUE,
-                       "rgb/%s: scale=%lld, block=%lld: need scale in [1, 256] and block a "
-                       "multiple of 32 in [32, 1024]",
-                       c->variant->name, scale, block);
-    long long pixels = S_BASE_PIXELS * scale;   /* a multiple of 16: 960*1280 = 16 * 76800 */
-    int w = S_bytes_per_thread(c);
-    snprintf(c->kernel, sizeof c->kernel, "rgb_kernel_%s", c->variant->name);
-    c->launch.grid[0] = (unsigned)((pixels / w + block - 1) / block);
-    c->launch.grid[1] = c->launch.grid[2] = 1;
-    c->launch.block[0] = (unsigned)block;
-    c->launch.block[1] = c->launch.block[2] = 1;
-    c->launch.shared_bytes = 0;
-    c->launch.registers = -1;
-    /* The red channel read once and written once; green and blue are not needed. */
-    c->bytes_read = pixels;
-    c->bytes_written = pixels;
-    c->flops = -1;
-    if (!S_planar(c))
-        snprintf(c->note, sizeof c->note,
-                 "a warp's 32 one-byte loads span 96 bytes (3-4 sectors) for 32 useful "
-                 "bytes; %lld pixels (%lld x 960x1280), %.1f MB interleaved",
-                 pixels, scale, 3.0 * (double)pixels / 1e6);
-    return GM_OK;
 }
 
 typedef struct {
@@ -228,10 +188,10 @@ gm_status rgb_setup(gm_case *c, gm_error *err)
         return rc;
     S_state *st = (S_state *)gm_xcalloc(1, sizeof *st);
     c->state = st;
-    st->pixels = (size_t)(S_BASE_PIXELS * gm_case_param(c, "scale", 1));
+    st->pixels = (size_t)(RGB_BASE_PIXELS * gm_case_param(c, "scale", 1));
     S_image want;
     memset(&want, 0, sizeof want);
-    want.planar = S_planar(c);
+    want.planar = gm_rgb_planar(c);
     want.pixels = st->pixels;
     char key[64];
     snprintf(key, sizeof key, "rgb/%s/%zu", want.planar ? "planar" : "interleaved", st->pixels);

@@ -7,7 +7,7 @@
  * Every format reads x through the column indices, scattered whatever the
  * layout; what changes is how the matrix itself is walked.  The matrix is
  * drawn, and y computed in double for the check, on host threads (the range
- * forms of ref_b_spmv.c); its CSR is uploaded once per size, and ELLPACK and
+ * forms of spmv.c); its CSR is uploaded once per size, and ELLPACK and
  * JDS are built from it on the device.
  *
  * Run: build/tests/gpu/suite_validate --only spmv   (build/gpumem-report collect --only spmv)
@@ -52,17 +52,19 @@
  * row.  Only locality in the columns would lift it: the same benchmark with x
  * of 16 to 64 KiB, in L1, streams at 94 % of copy.
  */
-#include "exp_b.h"
-#include "ref_b.h"
+#include "spmv.h"
+#include "harness.h"
+
+extern "C" {
+#include "../core/buf.h"
+}
+
+#include <stdio.h>
+#include <string.h>
 
 #include <stdlib.h>
 
-#define SPMV_LMIN 4
-#define SPMV_LMAX 64
-#define SPMV_ALPHA 1.5
-#define SPMV_BLOCK 256
-
-/* ---- reference: gm_ref_spmv_csr (ref_b_spmv.c), on host threads ----------- */
+/* ---- reference: gm_ref_spmv_csr (spmv.c), on host threads ----------- */
 
 /* ---- kernels ------------------------------------------------------------- */
 
@@ -205,62 +207,6 @@ __global__ void spmv_build_jds(int rows, const int *__restrict__ perm,
 
 /* ---- the matrix, shared by the cases of one size --------------------------- */
 
-static uint64_t S_seed_lengths(long long rows)
-{
-    return 0x5b1ULL + (uint64_t)rows;
-}
-
-typedef struct {
-    int *len;
-    uint64_t seed;
-} S_len_job;
-
-static void S_len_chunk(void *p, size_t begin, size_t end)
-{
-    const S_len_job *j = (const S_len_job *)p;
-    gm_ref_spmv_row_lengths_range(SPMV_LMIN, SPMV_LMAX, SPMV_ALPHA, j->seed, (int)begin,
-                                  (int)end, j->len);
-}
-
-/* The row lengths of the matrix of `rows` rows, on host threads. */
-static void S_lengths(int rows, int *len)
-{
-    S_len_job j = {len, S_seed_lengths(rows)};
-    gm_parallel_for((size_t)rows, GM_PAR_ELEMS, S_len_chunk, &j);
-}
-
-/* describe runs for every case, and again for listings and traces: the
- * nonzero counts of the last few sizes are kept (drawing 2^22 lengths is
- * ~0.1 s on one core, ~10 ms on 16). */
-static struct {
-    int rows, longest;
-    long long nnz;
-} S_counts[4];
-static int S_counts_next;
-
-static long long S_count(int rows, int *longest)
-{
-    for (int i = 0; i < 4; ++i)
-        if (S_counts[i].rows == rows) {
-            *longest = S_counts[i].longest;
-            return S_counts[i].nnz;
-        }
-    int *len = (int *)gm_xmalloc((size_t)rows * sizeof(int));
-    S_lengths(rows, len);
-    long long nnz = 0;
-    int most = 0;
-    for (int r = 0; r < rows; ++r) {
-        nnz += len[r];
-        most = len[r] > most ? len[r] : most;
-    }
-    free(len);
-    S_counts[S_counts_next].rows = rows;
-    S_counts[S_counts_next].longest = most;
-    S_counts[S_counts_next].nnz = nnz;
-    S_counts_next = (S_counts_next + 1) % 4;
-    *longest = most;
-    return nnz;
-}
 
 typedef struct {
     int rows;
@@ -312,7 +258,7 @@ static gm_status S_matrix_build(void *obj, void *ctx, gm_error *err)
     int rows = m->rows = *(const int *)ctx;
     /* seeds depend on the size only, never on the variant */
     int *len = (int *)gm_xmalloc((size_t)rows * sizeof(int));
-    S_lengths(rows, len);
+    gm_spmv_lengths(rows, len);
     m->row_ptr = (int *)gm_xmalloc(((size_t)rows + 1) * sizeof(int));
     m->row_ptr[0] = 0;
     m->width = 0;
@@ -408,9 +354,9 @@ static gm_status S_upload_format(gm_case *c, S_state *st, gm_error *err)
     int rows = m->rows, width = m->width;
     unsigned blocks = (unsigned)((rows + SPMV_BLOCK - 1) / SPMV_BLOCK);
     double gathers_mb = (double)m->nnz * 32 / 1e6, matrix_mb = (double)m->nnz * 8 / 1e6;
-    if (gm_b_is(c, "csr_thread") || gm_b_is(c, "csr_warp"))
+    if ((c->variant->kind == GM_SPMV_CSR_THREAD) || (c->variant->kind == GM_SPMV_CSR_WARP))
         return GM_OK;
-    if (gm_b_is(c, "ell")) {
+    if ((c->variant->kind == GM_SPMV_ELL)) {
         size_t slots = (size_t)width * rows;
         GM_CUDA(cudaMalloc((void **)&st->d_col, slots * sizeof(int)));
         GM_CUDA(cudaMalloc((void **)&st->d_val, slots * sizeof(float)));
@@ -463,7 +409,7 @@ gm_status spmv_launch_csr_thread(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
     const S_matrix *m = st->m;
-    spmv_kernel_csr_thread<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(
+    spmv_kernel_csr_thread<<<gm_case_grid(c), gm_case_block(c), 0, s>>>(
         st->rows, m->d_row_ptr, m->d_col, m->d_val, m->d_x, st->d_y);
     GM_CUDA_LAUNCHED();
     return GM_OK;
@@ -473,7 +419,7 @@ gm_status spmv_launch_csr_warp(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
     const S_matrix *m = st->m;
-    spmv_kernel_csr_warp<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(
+    spmv_kernel_csr_warp<<<gm_case_grid(c), gm_case_block(c), 0, s>>>(
         st->rows, m->d_row_ptr, m->d_col, m->d_val, m->d_x, st->d_y);
     GM_CUDA_LAUNCHED();
     return GM_OK;
@@ -482,7 +428,7 @@ gm_status spmv_launch_csr_warp(gm_case *c, cudaStream_t s, gm_error *err)
 gm_status spmv_launch_ell(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    spmv_kernel_ell<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(st->rows, st->m->width, st->d_col,
+    spmv_kernel_ell<<<gm_case_grid(c), gm_case_block(c), 0, s>>>(st->rows, st->m->width, st->d_col,
                                                            st->d_val, st->m->d_x, st->d_y);
     GM_CUDA_LAUNCHED();
     return GM_OK;
@@ -491,7 +437,7 @@ gm_status spmv_launch_ell(gm_case *c, cudaStream_t s, gm_error *err)
 gm_status spmv_launch_jds(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    spmv_kernel_jds<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(
+    spmv_kernel_jds<<<gm_case_grid(c), gm_case_block(c), 0, s>>>(
         st->rows / 4, (const int4 *)st->d_perm, st->d_glen, st->d_jd_quad,
         (const int4 *)st->d_col, (const float4 *)st->d_val, st->m->d_x, st->d_y);
     GM_CUDA_LAUNCHED();
@@ -499,40 +445,6 @@ gm_status spmv_launch_jds(gm_case *c, cudaStream_t s, gm_error *err)
 }
 
 /* ---- describe / setup / check -------------------------------------------- */
-
-gm_status spmv_describe(gm_case *c, gm_error *err)
-{
-    long long rows = gm_case_param(c, "rows", 0);
-    if (rows < 32 || rows > (1 << 24) || rows % 4 != 0)
-        return gm_fail(err, GM_ERR_VALUE,
-                       "spmv/%s: rows = %lld is not a multiple of 4 in 32..2^24 (jds reads "
-                       "four rows per 16-byte load)",
-                       c->variant->name, rows);
-    long long threads;
-    if (gm_b_is(c, "csr_warp"))
-        threads = rows * 32;
-    else if (gm_b_is(c, "csr_thread") || gm_b_is(c, "ell"))
-        threads = rows;
-    else if (gm_b_is(c, "jds"))
-        threads = rows / 4;
-    else
-        return gm_fail(err, GM_ERR_VALUE, "spmv: unknown variant '%s'", c->variant->name);
-    gm_b_set_shape(c, dim3((unsigned)((threads + SPMV_BLOCK - 1) / SPMV_BLOCK)), dim3(SPMV_BLOCK),
-                   0);
-    snprintf(c->kernel, sizeof c->kernel, "spmv_kernel_%s", c->variant->name);
-    /* must move: the matrix once in CSR form (value and column index per
-     * nonzero, rows+1 row pointers) and x once; y once.  The same for every
-     * format, so the effective bandwidth shows what a format wastes: ELLPACK's
-     * padding, the 32-byte sector each gather of x moves for 4 bytes (in every
-     * format), JDS's perm and group lengths (5 bytes a row where CSR has 4 of
-     * row pointer) and its diagonals' padding (under 3 entries each). */
-    int longest;
-    long long nnz = S_count((int)rows, &longest);
-    c->bytes_read = nnz * 8 + (rows + 1) * 4 + rows * 4;
-    c->bytes_written = rows * 4;
-    c->flops = 2 * nnz;
-    return GM_OK;
-}
 
 gm_status spmv_setup(gm_case *c, gm_error *err)
 {
@@ -551,13 +463,13 @@ gm_status spmv_setup(gm_case *c, gm_error *err)
     GM_CUDA(cudaMalloc(&st->d_y, (size_t)rows * sizeof(float)));
     if ((rc = S_upload_format(c, st, err)) != GM_OK)
         return rc;
-    if (gm_b_is(c, "csr_thread"))
-        return gm_b_query_kernel(c, spmv_kernel_csr_thread, err);
-    if (gm_b_is(c, "csr_warp"))
-        return gm_b_query_kernel(c, spmv_kernel_csr_warp, err);
-    if (gm_b_is(c, "ell"))
-        return gm_b_query_kernel(c, spmv_kernel_ell, err);
-    return gm_b_query_kernel(c, spmv_kernel_jds, err);
+    if ((c->variant->kind == GM_SPMV_CSR_THREAD))
+        return gm_case_query_kernel(c, (const void *)spmv_kernel_csr_thread, err);
+    if ((c->variant->kind == GM_SPMV_CSR_WARP))
+        return gm_case_query_kernel(c, (const void *)spmv_kernel_csr_warp, err);
+    if ((c->variant->kind == GM_SPMV_ELL))
+        return gm_case_query_kernel(c, (const void *)spmv_kernel_ell, err);
+    return gm_case_query_kernel(c, (const void *)spmv_kernel_jds, err);
 }
 
 gm_status spmv_reset(gm_case *c, cudaStream_t s, gm_error *err)
@@ -566,7 +478,7 @@ gm_status spmv_reset(gm_case *c, cudaStream_t s, gm_error *err)
     return gm_poison(st->d_y, (size_t)st->rows * sizeof(float), s, err);
 }
 
-/* CPU reference: gm_ref_spmv_csr (ref_b_spmv.c), in double.  Up to 64
+/* CPU reference: gm_ref_spmv_csr (spmv.c), in double.  Up to 64
  * positive terms summed in float in another order: relative error below
  * 64 x 2^-24 = 3.8e-6; allow 1e-5. */
 gm_status spmv_check(gm_case *c, gm_check *out, gm_error *err)

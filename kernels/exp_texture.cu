@@ -29,18 +29,22 @@
  * 256 MiB, ~85 us at 3 TB/s.  The corner reads touch each q word about 4 times;
  * the caches absorb most of that.
  */
-#include "exp_b.h"
-#include "ref_b.h"
+#include "texture.h"
+#include "harness.h"
+
+extern "C" {
+#include "../core/buf.h"
+}
+
+#include <stdio.h>
+#include <string.h>
 
 #include <math.h>
 #include <stdlib.h>
 
-#define ADV_BX 32
-#define ADV_BY 8
-#define ADV_CELLS 2   /* cells per thread, ADV_BY rows apart */
 #define ADV_DT 1.0f
 
-/* ---- reference: gm_ref_advect (ref_b_dense.c) ----------------------------- */
+/* ---- reference: gm_ref_advect (texture.c) ----------------------------- */
 
 /* ---- kernels ------------------------------------------------------------- */
 
@@ -274,7 +278,7 @@ extern "C" {
 gm_status texture_launch_global(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    texture_kernel_global<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(
+    texture_kernel_global<<<gm_case_grid(c), gm_case_block(c), 0, s>>>(
         st->in->d_q, st->in->d_u, st->in->d_v, st->d_out, st->n, st->n);
     GM_CUDA_LAUNCHED();
     return GM_OK;
@@ -283,7 +287,7 @@ gm_status texture_launch_global(gm_case *c, cudaStream_t s, gm_error *err)
 gm_status texture_launch_readonly(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    texture_kernel_readonly<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(
+    texture_kernel_readonly<<<gm_case_grid(c), gm_case_block(c), 0, s>>>(
         st->in->d_q, st->in->d_u, st->in->d_v, st->d_out, st->n, st->n);
     GM_CUDA_LAUNCHED();
     return GM_OK;
@@ -292,7 +296,7 @@ gm_status texture_launch_readonly(gm_case *c, cudaStream_t s, gm_error *err)
 gm_status texture_launch_texture(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    texture_kernel_texture<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(st->tex, st->in->d_u,
+    texture_kernel_texture<<<gm_case_grid(c), gm_case_block(c), 0, s>>>(st->tex, st->in->d_u,
                                                                    st->in->d_v, st->d_out, st->n,
                                                                    st->n);
     GM_CUDA_LAUNCHED();
@@ -300,24 +304,6 @@ gm_status texture_launch_texture(gm_case *c, cudaStream_t s, gm_error *err)
 }
 
 /* ---- describe / setup / check -------------------------------------------- */
-
-gm_status texture_describe(gm_case *c, gm_error *err)
-{
-    long long n = gm_case_param(c, "n", 0);
-    if (n < 2 || n > 16384)
-        return gm_fail(err, GM_ERR_VALUE, "texture/%s: n = %lld is outside 2..16384",
-                       c->variant->name, n);
-    if (!gm_b_is(c, "global") && !gm_b_is(c, "readonly") && !gm_b_is(c, "texture"))
-        return gm_fail(err, GM_ERR_VALUE, "texture: unknown variant '%s'", c->variant->name);
-    gm_b_set_shape(c, dim3((unsigned)((n + ADV_BX - 1) / ADV_BX),
-                           (unsigned)((n + ADV_BY * ADV_CELLS - 1) / (ADV_BY * ADV_CELLS))),
-                   dim3(ADV_BX, ADV_BY), 0);
-    snprintf(c->kernel, sizeof c->kernel, "texture_kernel_%s", c->variant->name);
-    c->bytes_read = 3 * 4 * n * n;   /* q, u, v once */
-    c->bytes_written = 4 * n * n;
-    c->flops = -1;
-    return GM_OK;
-}
 
 gm_status texture_setup(gm_case *c, gm_error *err)
 {
@@ -337,10 +323,10 @@ gm_status texture_setup(gm_case *c, gm_error *err)
     /* plain loads: float arithmetic against the double reference, values
      * near 1: 1e-5.  Texture: see the opening comment. */
     st->tol = 1e-5;
-    if (gm_b_is(c, "global"))
-        return gm_b_query_kernel(c, texture_kernel_global, err);
-    if (gm_b_is(c, "readonly"))
-        return gm_b_query_kernel(c, texture_kernel_readonly, err);
+    if ((c->variant->kind == GM_TEXTURE_GLOBAL))
+        return gm_case_query_kernel(c, (const void *)texture_kernel_global, err);
+    if ((c->variant->kind == GM_TEXTURE_READONLY))
+        return gm_case_query_kernel(c, (const void *)texture_kernel_readonly, err);
     st->tol = st->in->max_adjacent / 128.0 + 1e-5;
     snprintf(c->note, sizeof c->note,
              "texture filtering weights have 8 fractional bits: checked to within the largest "
@@ -348,7 +334,7 @@ gm_status texture_setup(gm_case *c, gm_error *err)
              st->tol);
     if ((rc = S_make_texture(st, err)) != GM_OK)
         return rc;
-    return gm_b_query_kernel(c, texture_kernel_texture, err);
+    return gm_case_query_kernel(c, (const void *)texture_kernel_texture, err);
 }
 
 gm_status texture_reset(gm_case *c, cudaStream_t s, gm_error *err)
@@ -357,7 +343,7 @@ gm_status texture_reset(gm_case *c, cudaStream_t s, gm_error *err)
     return gm_poison(st->d_out, (size_t)st->n * st->n * sizeof(float), s, err);
 }
 
-/* CPU reference: gm_ref_advect_range (ref_b_dense.c). */
+/* CPU reference: gm_ref_advect_range (texture.c). */
 gm_status texture_check(gm_case *c, gm_check *out, gm_error *err)
 {
     S_state *st = (S_state *)c->state;

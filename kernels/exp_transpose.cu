@@ -20,17 +20,21 @@
  * for 4 useful bytes: 8x the write traffic, unless L2 merges the partial sectors
  * before they reach DRAM (it does, partly: the L2 counters show how much).
  */
-#include "exp_b.h"
-#include "ref_b.h"
+#include "transpose.h"
+#include "harness.h"
+
+extern "C" {
+#include "../core/buf.h"
+}
+
+#include <stdio.h>
+#include <string.h>
 
 #include <stdlib.h>
 
-/* ---- reference: gm_ref_transpose (ref_b_dense.c) ------------------------- */
+/* ---- reference: gm_ref_transpose (transpose.c) ------------------------- */
 
 /* ---- kernels ------------------------------------------------------------- */
-
-#define TR_TILE 32
-#define TR_ROWS 8   /* threads per tile column: each moves TR_TILE / TR_ROWS = 4 elements */
 
 __global__ void transpose_kernel_naive(const float *in, float *out, int n)
 {
@@ -134,7 +138,7 @@ template <typename K>
 static gm_status S_launch(gm_case *c, K kernel, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    kernel<<<gm_b_grid(c), gm_b_block(c), 0, s>>>(st->in->d_in, st->d_out, st->n);
+    kernel<<<gm_case_grid(c), gm_case_block(c), 0, s>>>(st->in->d_in, st->d_out, st->n);
     GM_CUDA_LAUNCHED();
     return GM_OK;
 }
@@ -158,30 +162,6 @@ gm_status transpose_launch_padded(gm_case *c, cudaStream_t s, gm_error *err)
 
 /* ---- describe / setup / check -------------------------------------------- */
 
-gm_status transpose_describe(gm_case *c, gm_error *err)
-{
-    long long n = gm_case_param(c, "n", 0);
-    if (n < 1 || n > 32768)
-        return gm_fail(err, GM_ERR_VALUE, "transpose/%s: n = %lld is outside 1..32768",
-                       c->variant->name, n);
-    long long words;
-    if (gm_b_is(c, "naive"))
-        words = 0;
-    else if (gm_b_is(c, "tiled"))
-        words = TR_TILE * TR_TILE;
-    else if (gm_b_is(c, "padded"))
-        words = TR_TILE * (TR_TILE + 1);
-    else
-        return gm_fail(err, GM_ERR_VALUE, "transpose: unknown variant '%s'", c->variant->name);
-    unsigned g = (unsigned)((n + TR_TILE - 1) / TR_TILE);
-    gm_b_set_shape(c, dim3(g, g), dim3(TR_TILE, TR_ROWS), 4 * words);
-    snprintf(c->kernel, sizeof c->kernel, "transpose_kernel_%s", c->variant->name);
-    c->bytes_read = 4 * n * n;
-    c->bytes_written = 4 * n * n;
-    c->flops = -1;
-    return GM_OK;
-}
-
 gm_status transpose_setup(gm_case *c, gm_error *err)
 {
     gm_status rc = transpose_describe(c, err);
@@ -197,11 +177,11 @@ gm_status transpose_setup(gm_case *c, gm_error *err)
     if (rc != GM_OK)
         return rc;
     GM_CUDA(cudaMalloc(&st->d_out, (size_t)n * n * sizeof(float)));
-    if (gm_b_is(c, "naive"))
-        return gm_b_query_kernel(c, transpose_kernel_naive, err);
-    if (gm_b_is(c, "tiled"))
-        return gm_b_query_kernel(c, transpose_kernel_tiled, err);
-    return gm_b_query_kernel(c, transpose_kernel_padded, err);
+    if ((c->variant->kind == GM_TRANSPOSE_NAIVE))
+        return gm_case_query_kernel(c, (const void *)transpose_kernel_naive, err);
+    if ((c->variant->kind == GM_TRANSPOSE_TILED))
+        return gm_case_query_kernel(c, (const void *)transpose_kernel_tiled, err);
+    return gm_case_query_kernel(c, (const void *)transpose_kernel_padded, err);
 }
 
 gm_status transpose_reset(gm_case *c, cudaStream_t s, gm_error *err)
@@ -210,7 +190,7 @@ gm_status transpose_reset(gm_case *c, cudaStream_t s, gm_error *err)
     return gm_poison(st->d_out, (size_t)st->n * st->n * sizeof(float), s, err);
 }
 
-/* CPU reference: gm_ref_transpose_range (ref_b_dense.c).  A copy: every
+/* CPU reference: gm_ref_transpose_range (transpose.c).  A copy: every
  * element must come back bit for bit. */
 gm_status transpose_check(gm_case *c, gm_check *out, gm_error *err)
 {

@@ -9,10 +9,11 @@
  *   col_mapping  threadIdx.x -> row: a warp reads one float from each of 32 rows,
  *                4n bytes apart: 32 sectors per request, 4 bytes used in each
  *
- * Sections: CPU reference call, GPU kernels, launchers, setup/check.
+ * Sections: GPU kernels, launchers, setup/check.  describe and the CPU
+ * reference are in traversal2d.c, the address trace in trace_traversal2d.c.
  */
-#include "suite.h"
-#include "ref.h"
+#include "traversal2d.h"
+#include "harness.h"
 
 extern "C" {
 #include "../core/buf.h"
@@ -21,9 +22,6 @@ extern "C" {
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define S_BX 32
-#define S_BY 8
 
 /* Inputs and reference of one n, shared by both variants. */
 typedef struct {
@@ -92,37 +90,9 @@ gm_status traversal2d_launch_col_mapping(gm_case *c, cudaStream_t s, gm_error *e
 
 static const void *S_kernel(const gm_case *c)
 {
-    return strcmp(c->variant->name, "col_mapping") == 0
+    return c->variant->kind == GM_TRAVERSAL2D_COL_MAPPING
                ? (const void *)traversal2d_kernel_col_mapping
                : (const void *)traversal2d_kernel_row_mapping;
-}
-
-gm_status traversal2d_describe(gm_case *c, gm_error *err)
-{
-    long long n = gm_case_param(c, "n", 0);
-    if (n < 32 || n > 32768 || n % 32 != 0)
-        return gm_fail(err, GM_ERR_VALUE, "traversal2d/%s: n=%lld: need a multiple of 32 in "
-                       "[32, 32768]", c->variant->name, n);
-    snprintf(c->kernel, sizeof c->kernel, "traversal2d_kernel_%s", c->variant->name);
-    /* The same grid for both: x covers n in 32s, y covers n in 8s. */
-    c->launch.grid[0] = (unsigned)(n / S_BX);
-    c->launch.grid[1] = (unsigned)((n + S_BY - 1) / S_BY);
-    c->launch.grid[2] = 1;
-    c->launch.block[0] = S_BX;
-    c->launch.block[1] = S_BY;
-    c->launch.block[2] = 1;
-    c->launch.shared_bytes = 0;
-    c->launch.registers = -1;
-    /* a and b read once, c written once: 3 x 4n^2 bytes; one add per element. */
-    c->bytes_read = 8 * n * n;
-    c->bytes_written = 4 * n * n;
-    c->flops = n * n;
-    if (strcmp(c->variant->name, "col_mapping") == 0)
-        snprintf(c->note, sizeof c->note,
-                 "consecutive threads are %lld bytes apart (one row): every warp load "
-                 "touches 32 sectors for 128 useful bytes",
-                 4 * n);
-    return GM_OK;
 }
 
 typedef struct {

@@ -10,7 +10,6 @@
  * experiments 8-14 have their own marked sections in each part of this file.
  */
 #include "suite.h"
-#include "trace.h"
 
 #include <string.h>
 
@@ -92,109 +91,37 @@ const gm_experiment_def *gm_experiment_find(const char *id)
     return NULL;
 }
 
-/* ---- the functions each experiment file exports --------------------------- */
+/* ---- the functions each experiment exports (kernels/<experiment>.h) ------ */
 
-/* Each experiment shares describe/setup/reset/check/teardown among its
- * variants; each variant has its own launch function. */
-#define GM_EXPERIMENT_FNS(p)                                                      \
-    gm_status p##_describe(gm_case *c, gm_error *err);                            \
-    gm_status p##_setup(gm_case *c, gm_error *err);                               \
-    gm_status p##_reset(gm_case *c, cudaStream_t s, gm_error *err);               \
-    gm_status p##_check(gm_case *c, gm_check *out, gm_error *err);                \
-    void p##_teardown(gm_case *c)
-#define GM_LAUNCH_FN(name) gm_status name(gm_case *c, cudaStream_t s, gm_error *err)
-/* The five shared functions in a row. */
+#include "coalescing.h"
+#include "alignment.h"
+#include "aos_soa.h"
+#include "rgb.h"
+#include "traversal2d.h"
+#include "grid3d.h"
+#include "matvec.h"
+#include "matmul.h"
+#include "transpose.h"
+#include "banks.h"
+#include "spmv.h"
+#include "conv.h"
+#include "texture.h"
+#include "dp.h"
+
+/* The GPU side (setup, reset, launch, check, teardown in exp_*.cu) exists
+ * only in a build with the CUDA toolkit; without it the rows keep describe
+ * and trace, so the table, its tests, `list` and the model work anywhere. */
+#ifdef GM_HAVE_CUDA
+#define GM_GPU(fn) fn
+#else
+#define GM_GPU(fn) NULL
+#endif
+
+/* describe and the GPU functions every variant of an experiment shares; each
+ * variant has its own launch function and kind. */
 #define GM_FNS(p)                                                                 \
-    .describe = p##_describe, .setup = p##_setup, .reset = p##_reset,             \
-    .check = p##_check, .teardown = p##_teardown
-
-/* exp_coalescing.cu */
-GM_EXPERIMENT_FNS(coalescing);
-GM_LAUNCH_FN(coalescing_launch_stride);
-GM_LAUNCH_FN(coalescing_launch_float2);
-GM_LAUNCH_FN(coalescing_launch_float4);
-
-/* exp_alignment.cu */
-GM_EXPERIMENT_FNS(alignment);
-GM_LAUNCH_FN(alignment_launch_scalar);
-GM_LAUNCH_FN(alignment_launch_float4);
-
-/* exp_aos_soa.cu */
-GM_EXPERIMENT_FNS(aos_soa);
-GM_LAUNCH_FN(aos_soa_launch_aos);
-GM_LAUNCH_FN(aos_soa_launch_soa);
-GM_LAUNCH_FN(aos_soa_launch_aos_padded);
-
-/* exp_rgb.cu */
-GM_EXPERIMENT_FNS(rgb);
-GM_LAUNCH_FN(rgb_launch_interleaved);
-GM_LAUNCH_FN(rgb_launch_planar);
-GM_LAUNCH_FN(rgb_launch_planar_x16);
-
-/* exp_traversal2d.cu */
-GM_EXPERIMENT_FNS(traversal2d);
-GM_LAUNCH_FN(traversal2d_launch_row_mapping);
-GM_LAUNCH_FN(traversal2d_launch_col_mapping);
-
-/* exp_grid3d.cu */
-GM_EXPERIMENT_FNS(grid3d);
-GM_LAUNCH_FN(grid3d_launch_zmajor);
-GM_LAUNCH_FN(grid3d_launch_xmajor);
-
-/* exp_matvec.cu */
-GM_EXPERIMENT_FNS(matvec);
-GM_LAUNCH_FN(matvec_launch_thread_rowmajor);
-GM_LAUNCH_FN(matvec_launch_thread_colmajor);
-GM_LAUNCH_FN(matvec_launch_warp_rowmajor);
-GM_LAUNCH_FN(matvec_launch_warp_rowmajor_vec4);
-
-/* ---- experiments 8-14: declarations ---- */
-
-/* exp_matmul.cu */
-GM_EXPERIMENT_FNS(matmul);
-GM_LAUNCH_FN(matmul_launch_naive);
-GM_LAUNCH_FN(matmul_launch_tiled);
-GM_LAUNCH_FN(matmul_launch_constant);
-GM_LAUNCH_FN(matmul_launch_tiled_padded);
-GM_LAUNCH_FN(matmul_launch_tiled_kmajor);
-GM_LAUNCH_FN(matmul_launch_tiled_kmajor_padded);
-GM_LAUNCH_FN(matmul_launch_double_buffer);
-
-/* exp_transpose.cu */
-GM_EXPERIMENT_FNS(transpose);
-GM_LAUNCH_FN(transpose_launch_naive);
-GM_LAUNCH_FN(transpose_launch_tiled);
-GM_LAUNCH_FN(transpose_launch_padded);
-
-/* exp_banks.cu */
-GM_EXPERIMENT_FNS(banks);
-GM_LAUNCH_FN(banks_launch_unpadded);
-GM_LAUNCH_FN(banks_launch_padded);
-
-/* exp_spmv.cu */
-GM_EXPERIMENT_FNS(spmv);
-GM_LAUNCH_FN(spmv_launch_csr_thread);
-GM_LAUNCH_FN(spmv_launch_csr_warp);
-GM_LAUNCH_FN(spmv_launch_ell);
-GM_LAUNCH_FN(spmv_launch_jds);
-
-/* exp_conv.cu */
-GM_EXPERIMENT_FNS(conv);
-GM_LAUNCH_FN(conv_launch_global);
-GM_LAUNCH_FN(conv_launch_constant);
-GM_LAUNCH_FN(conv_launch_shared);
-
-/* exp_texture.cu */
-GM_EXPERIMENT_FNS(texture);
-GM_LAUNCH_FN(texture_launch_global);
-GM_LAUNCH_FN(texture_launch_readonly);
-GM_LAUNCH_FN(texture_launch_texture);
-
-/* exp_dp.cu */
-GM_EXPERIMENT_FNS(dp);
-GM_LAUNCH_FN(dp_launch_cpu_serial);
-GM_LAUNCH_FN(dp_launch_rowmajor);
-GM_LAUNCH_FN(dp_launch_diagonal);
+    .describe = p##_describe, .setup = GM_GPU(p##_setup), .reset = GM_GPU(p##_reset), \
+    .check = GM_GPU(p##_check), .teardown = GM_GPU(p##_teardown)
 
 /* ---- experiment descriptions ---------------------------------------------- */
 
@@ -516,7 +443,8 @@ const gm_variant gm_suite[] = {
                "loads are s*4 bytes apart; the grid still reads every element once",
      .params = {S_COAL_N, {"stride", GM_VALUES(1, 2, 4, 8, 16, 32), GM_VALUES(1, 4, 32)}},
      GM_FNS(coalescing),
-     .launch = coalescing_launch_stride,
+     .kind = GM_COALESCING_STRIDE,
+     .launch = GM_GPU(coalescing_launch_stride),
      .trace = coalescing_trace,
      .idempotent = true},
     {.experiment = &S_coalescing,
@@ -525,7 +453,8 @@ const gm_variant gm_suite[] = {
                "8-byte loads",
      .params = {S_COAL_N, {"stride", GM_VALUES(1)}},
      GM_FNS(coalescing),
-     .launch = coalescing_launch_float2,
+     .kind = GM_COALESCING_FLOAT2,
+     .launch = GM_GPU(coalescing_launch_float2),
      .trace = coalescing_trace,
      .idempotent = true},
     {.experiment = &S_coalescing,
@@ -534,7 +463,8 @@ const gm_variant gm_suite[] = {
                "16-byte loads",
      .params = {S_COAL_N, {"stride", GM_VALUES(1)}},
      GM_FNS(coalescing),
-     .launch = coalescing_launch_float4,
+     .kind = GM_COALESCING_FLOAT4,
+     .launch = GM_GPU(coalescing_launch_float4),
      .trace = coalescing_trace,
      .idempotent = true},
 
@@ -545,7 +475,8 @@ const gm_variant gm_suite[] = {
                "offset bytes past a 512-byte-aligned base",
      .params = {S_ALIGN_N, {"offset", S_ALIGN_OFFSETS, GM_VALUES(0, 4, 32, 96, 100, 128)}},
      GM_FNS(alignment),
-     .launch = alignment_launch_scalar,
+     .kind = GM_ALIGNMENT_SCALAR,
+     .launch = GM_GPU(alignment_launch_scalar),
      .trace = alignment_trace,
      .idempotent = true},
     {.experiment = &S_alignment,
@@ -556,7 +487,8 @@ const gm_variant gm_suite[] = {
                 {"offset", GM_VALUES(0, 16, 32, 48, 64, 80, 96, 100, 112, 128),
                  GM_VALUES(0, 96, 100)}},
      GM_FNS(alignment),
-     .launch = alignment_launch_float4,
+     .kind = GM_ALIGNMENT_FLOAT4,
+     .launch = GM_GPU(alignment_launch_float4),
      .trace = alignment_trace,
      .idempotent = true},
 
@@ -566,7 +498,8 @@ const gm_variant gm_suite[] = {
      .layout = "array of 28-byte structures {x,y,z,vx,vy,vz,m}, fields read one float at a time",
      .params = {S_AOS_N, S_AOS_FIELDS},
      GM_FNS(aos_soa),
-     .launch = aos_soa_launch_aos,
+     .kind = GM_AOS_SOA_AOS,
+     .launch = GM_GPU(aos_soa_launch_aos),
      .trace = aos_soa_trace,
      .idempotent = true},
     {.experiment = &S_aos_soa,
@@ -574,7 +507,8 @@ const gm_variant gm_suite[] = {
      .layout = "seven float arrays x[], y[], z[], vx[], vy[], vz[], m[]",
      .params = {S_AOS_N, S_AOS_FIELDS},
      GM_FNS(aos_soa),
-     .launch = aos_soa_launch_soa,
+     .kind = GM_AOS_SOA_SOA,
+     .launch = GM_GPU(aos_soa_launch_soa),
      .trace = aos_soa_trace,
      .idempotent = true},
     {.experiment = &S_aos_soa,
@@ -582,7 +516,8 @@ const gm_variant gm_suite[] = {
      .layout = "array of 32-byte structures {x,y,z,pad,vx,vy,vz,m} read as two 16-byte loads",
      .params = {S_AOS_N, S_AOS_FIELDS},
      GM_FNS(aos_soa),
-     .launch = aos_soa_launch_aos_padded,
+     .kind = GM_AOS_SOA_AOS_PADDED,
+     .launch = GM_GPU(aos_soa_launch_aos_padded),
      .trace = aos_soa_trace,
      .idempotent = true},
 
@@ -592,21 +527,24 @@ const gm_variant gm_suite[] = {
      .layout = "RGBRGB...: thread i inverts byte 3i, a warp's accesses 3 bytes apart",
      .params = {S_RGB_SCALE, S_RGB_BLOCK},
      GM_FNS(rgb),
-     .launch = rgb_launch_interleaved,
+     .kind = GM_RGB_INTERLEAVED,
+     .launch = GM_GPU(rgb_launch_interleaved),
      .trace = rgb_trace},
     {.experiment = &S_rgb,
      .name = "planar",
      .layout = "RRR...GGG...BBB...: thread i inverts red byte i, a warp's accesses contiguous",
      .params = {S_RGB_SCALE, S_RGB_BLOCK},
      GM_FNS(rgb),
-     .launch = rgb_launch_planar,
+     .kind = GM_RGB_PLANAR,
+     .launch = GM_GPU(rgb_launch_planar),
      .trace = rgb_trace},
     {.experiment = &S_rgb,
      .name = "planar_x16",
      .layout = "planar, thread i inverts red bytes 16i..16i+15 with one 16-byte load and store",
      .params = {S_RGB_SCALE, {"block", GM_VALUES(256)}},
      GM_FNS(rgb),
-     .launch = rgb_launch_planar_x16,
+     .kind = GM_RGB_PLANAR_X16,
+     .launch = GM_GPU(rgb_launch_planar_x16),
      .trace = rgb_trace},
 
     /* 5. traversal2d */
@@ -615,7 +553,8 @@ const gm_variant gm_suite[] = {
      .layout = "row-major arrays, threadIdx.x along a row: a warp reads 128 contiguous bytes",
      .params = {S_T2D_N},
      GM_FNS(traversal2d),
-     .launch = traversal2d_launch_row_mapping,
+     .kind = GM_TRAVERSAL2D_ROW_MAPPING,
+     .launch = GM_GPU(traversal2d_launch_row_mapping),
      .trace = traversal2d_trace,
      .idempotent = true},
     {.experiment = &S_traversal2d,
@@ -623,7 +562,8 @@ const gm_variant gm_suite[] = {
      .layout = "row-major arrays, threadIdx.x down a column: a warp's loads are a row apart",
      .params = {S_T2D_N},
      GM_FNS(traversal2d),
-     .launch = traversal2d_launch_col_mapping,
+     .kind = GM_TRAVERSAL2D_COL_MAPPING,
+     .launch = GM_GPU(traversal2d_launch_col_mapping),
      .trace = traversal2d_trace,
      .idempotent = true},
 
@@ -633,7 +573,8 @@ const gm_variant gm_suite[] = {
      .layout = "(x,y,z) at z + n(y + n x); a warp takes 32 consecutive z: 128 contiguous bytes",
      .params = {S_G3D_N},
      GM_FNS(grid3d),
-     .launch = grid3d_launch_zmajor,
+     .kind = GM_GRID3D_ZMAJOR,
+     .launch = GM_GPU(grid3d_launch_zmajor),
      .trace = grid3d_trace,
      .idempotent = true},
     {.experiment = &S_grid3d,
@@ -641,7 +582,8 @@ const gm_variant gm_suite[] = {
      .layout = "(x,y,z) at x + n(y + n z); a warp takes 32 consecutive z: loads 4n^2 bytes apart",
      .params = {S_G3D_N},
      GM_FNS(grid3d),
-     .launch = grid3d_launch_xmajor,
+     .kind = GM_GRID3D_XMAJOR,
+     .launch = GM_GPU(grid3d_launch_xmajor),
      .trace = grid3d_trace,
      .idempotent = true},
 
@@ -651,7 +593,8 @@ const gm_variant gm_suite[] = {
      .layout = "thread per row, row-major A: a warp's loads are a row (4n bytes) apart",
      .params = {S_MV_N},
      GM_FNS(matvec),
-     .launch = matvec_launch_thread_rowmajor,
+     .kind = GM_MATVEC_THREAD_ROWMAJOR,
+     .launch = GM_GPU(matvec_launch_thread_rowmajor),
      .trace = matvec_trace,
      .idempotent = true},
     {.experiment = &S_matvec,
@@ -659,7 +602,8 @@ const gm_variant gm_suite[] = {
      .layout = "thread per row, column-major A: a warp reads 128 contiguous bytes of a column",
      .params = {S_MV_N},
      GM_FNS(matvec),
-     .launch = matvec_launch_thread_colmajor,
+     .kind = GM_MATVEC_THREAD_COLMAJOR,
+     .launch = GM_GPU(matvec_launch_thread_colmajor),
      .trace = matvec_trace,
      .idempotent = true},
     {.experiment = &S_matvec,
@@ -667,7 +611,8 @@ const gm_variant gm_suite[] = {
      .layout = "warp per row, row-major A: a warp reads 128 contiguous bytes of a row per step",
      .params = {S_MV_N},
      GM_FNS(matvec),
-     .launch = matvec_launch_warp_rowmajor,
+     .kind = GM_MATVEC_WARP_ROWMAJOR,
+     .launch = GM_GPU(matvec_launch_warp_rowmajor),
      .trace = matvec_trace,
      .idempotent = true},
     {.experiment = &S_matvec,
@@ -675,7 +620,8 @@ const gm_variant gm_suite[] = {
      .layout = "warp per row, row-major A, 16-byte loads: 512 contiguous bytes per step",
      .params = {S_MV_N},
      GM_FNS(matvec),
-     .launch = matvec_launch_warp_rowmajor_vec4,
+     .kind = GM_MATVEC_WARP_ROWMAJOR_VEC4,
+     .launch = GM_GPU(matvec_launch_warp_rowmajor_vec4),
      .trace = matvec_trace,
      .idempotent = true},
 
@@ -713,7 +659,8 @@ const gm_variant gm_suite[] = {
                "broadcast, B's row segment coalesced, n steps",
      .params = {S_MM_SEED, S_MM_SEED_BLOCK},
      GM_FNS(matmul),
-     .launch = matmul_launch_naive,
+     .kind = GM_MATMUL_NAIVE,
+     .launch = GM_GPU(matmul_launch_naive),
      .trace = matmul_trace,
      .idempotent = true},
     {.experiment = &S_matmul,
@@ -721,7 +668,8 @@ const gm_variant gm_suite[] = {
      .layout = "block x block tiles of A and B staged in shared memory, two barriers per tile",
      .params = {S_MM_SEED, S_MM_SEED_BLOCK},
      GM_FNS(matmul),
-     .launch = matmul_launch_tiled,
+     .kind = GM_MATMUL_TILED,
+     .launch = GM_GPU(matmul_launch_tiled),
      .trace = matmul_trace,
      .idempotent = true},
     {.experiment = &S_matmul,
@@ -730,7 +678,8 @@ const gm_variant gm_suite[] = {
                "a row of B per step",
      .params = {S_MM_SEED, S_MM_SEED_BLOCK},
      GM_FNS(matmul),
-     .launch = matmul_launch_constant,
+     .kind = GM_MATMUL_CONSTANT,
+     .launch = GM_GPU(matmul_launch_constant),
      .trace = matmul_trace},
     {.experiment = &S_matmul,
      .name = "tiled_padded",
@@ -738,7 +687,8 @@ const gm_variant gm_suite[] = {
                "conflict-free",
      .params = {S_MM_TILE, S_MM_TILE_BLOCK},
      GM_FNS(matmul),
-     .launch = matmul_launch_tiled_padded,
+     .kind = GM_MATMUL_TILED_PADDED,
+     .launch = GM_GPU(matmul_launch_tiled_padded),
      .trace = matmul_trace,
      .idempotent = true},
     {.experiment = &S_matmul,
@@ -747,7 +697,8 @@ const gm_variant gm_suite[] = {
                "8-way bank conflict",
      .params = {S_MM_TILE, S_MM_TILE_BLOCK},
      GM_FNS(matmul),
-     .launch = matmul_launch_tiled_kmajor,
+     .kind = GM_MATMUL_TILED_KMAJOR,
+     .launch = GM_GPU(matmul_launch_tiled_kmajor),
      .trace = matmul_trace,
      .idempotent = true},
     {.experiment = &S_matmul,
@@ -756,7 +707,8 @@ const gm_variant gm_suite[] = {
                "banks",
      .params = {S_MM_TILE, S_MM_TILE_BLOCK},
      GM_FNS(matmul),
-     .launch = matmul_launch_tiled_kmajor_padded,
+     .kind = GM_MATMUL_TILED_KMAJOR_PADDED,
+     .launch = GM_GPU(matmul_launch_tiled_kmajor_padded),
      .trace = matmul_trace,
      .idempotent = true},
     {.experiment = &S_matmul,
@@ -765,7 +717,8 @@ const gm_variant gm_suite[] = {
                "the current tile's arithmetic; one barrier per tile",
      .params = {S_MM_TILE, S_MM_TILE_BLOCK},
      GM_FNS(matmul),
-     .launch = matmul_launch_double_buffer,
+     .kind = GM_MATMUL_DOUBLE_BUFFER,
+     .launch = GM_GPU(matmul_launch_double_buffer),
      .trace = matmul_trace,
      .idempotent = true},
 
@@ -775,7 +728,8 @@ const gm_variant gm_suite[] = {
      .layout = "read rows, write columns: each warp store touches 32 sectors, 4n bytes apart",
      .params = {S_TR_N},
      GM_FNS(transpose),
-     .launch = transpose_launch_naive,
+     .kind = GM_TRANSPOSE_NAIVE,
+     .launch = GM_GPU(transpose_launch_naive),
      .trace = transpose_trace,
      .idempotent = true},
     {.experiment = &S_transpose,
@@ -784,7 +738,8 @@ const gm_variant gm_suite[] = {
                "lanes on one bank",
      .params = {S_TR_N},
      GM_FNS(transpose),
-     .launch = transpose_launch_tiled,
+     .kind = GM_TRANSPOSE_TILED,
+     .launch = GM_GPU(transpose_launch_tiled),
      .trace = transpose_trace,
      .idempotent = true},
     {.experiment = &S_transpose,
@@ -792,7 +747,8 @@ const gm_variant gm_suite[] = {
      .layout = "32x33 shared tile: the column read strides 33 words, one lane per bank",
      .params = {S_TR_N},
      GM_FNS(transpose),
-     .launch = transpose_launch_padded,
+     .kind = GM_TRANSPOSE_PADDED,
+     .launch = GM_GPU(transpose_launch_padded),
      .trace = transpose_trace,
      .idempotent = true},
 
@@ -802,7 +758,8 @@ const gm_variant gm_suite[] = {
      .layout = "lane l reads shared word l x stride: stride 2^k is a 2^k-way bank conflict",
      .params = {S_BK_PARAMS},
      GM_FNS(banks),
-     .launch = banks_launch_unpadded,
+     .kind = GM_BANKS_UNPADDED,
+     .launch = GM_GPU(banks_launch_unpadded),
      .trace = banks_trace,
      .idempotent = true},
     {.experiment = &S_banks,
@@ -810,7 +767,8 @@ const gm_variant gm_suite[] = {
      .layout = "word w stored at w + w/32: every stride spreads over the 32 banks",
      .params = {S_BK_PARAMS},
      GM_FNS(banks),
-     .launch = banks_launch_padded,
+     .kind = GM_BANKS_PADDED,
+     .launch = GM_GPU(banks_launch_padded),
      .trace = banks_trace,
      .idempotent = true},
 
@@ -821,7 +779,8 @@ const gm_variant gm_suite[] = {
                "for its longest row",
      .params = {S_SP_ROWS},
      GM_FNS(spmv),
-     .launch = spmv_launch_csr_thread,
+     .kind = GM_SPMV_CSR_THREAD,
+     .launch = GM_GPU(spmv_launch_csr_thread),
      .trace = spmv_trace,
      .idempotent = true},
     {.experiment = &S_spmv,
@@ -829,7 +788,8 @@ const gm_variant gm_suite[] = {
      .layout = "CSR, a warp per row: lanes read consecutive entries, then a shuffle reduction",
      .params = {S_SP_ROWS},
      GM_FNS(spmv),
-     .launch = spmv_launch_csr_warp,
+     .kind = GM_SPMV_CSR_WARP,
+     .launch = GM_GPU(spmv_launch_csr_warp),
      .trace = spmv_trace,
      .idempotent = true},
     {.experiment = &S_spmv,
@@ -838,7 +798,8 @@ const gm_variant gm_suite[] = {
                "read",
      .params = {S_SP_ROWS},
      GM_FNS(spmv),
-     .launch = spmv_launch_ell,
+     .kind = GM_SPMV_ELL,
+     .launch = GM_GPU(spmv_launch_ell),
      .trace = spmv_trace,
      .idempotent = true},
     {.experiment = &S_spmv,
@@ -847,7 +808,8 @@ const gm_variant gm_suite[] = {
                "takes four sorted rows with one 16-byte load per array",
      .params = {S_SP_ROWS},
      GM_FNS(spmv),
-     .launch = spmv_launch_jds,
+     .kind = GM_SPMV_JDS,
+     .launch = GM_GPU(spmv_launch_jds),
      .trace = spmv_trace,
      .idempotent = true},
 
@@ -858,7 +820,8 @@ const gm_variant gm_suite[] = {
      .layout = "filter coefficients by global loads (one address per warp), image through L1",
      .params = {S_CV_N},
      GM_FNS(conv),
-     .launch = conv_launch_global,
+     .kind = GM_CONV_GLOBAL,
+     .launch = GM_GPU(conv_launch_global),
      .trace = conv_trace,
      .idempotent = true},
     {.experiment = &S_conv,
@@ -866,7 +829,8 @@ const gm_variant gm_suite[] = {
      .layout = "filter in __constant__ memory (a broadcast per coefficient), image through L1",
      .params = {S_CV_N},
      GM_FNS(conv),
-     .launch = conv_launch_constant,
+     .kind = GM_CONV_CONSTANT,
+     .launch = GM_GPU(conv_launch_constant),
      .trace = conv_trace,
      .idempotent = true},
     {.experiment = &S_conv,
@@ -874,7 +838,8 @@ const gm_variant gm_suite[] = {
      .layout = "filter in __constant__ memory, 38x14 image tile with its halo in shared memory",
      .params = {S_CV_N},
      GM_FNS(conv),
-     .launch = conv_launch_shared,
+     .kind = GM_CONV_SHARED,
+     .launch = GM_GPU(conv_launch_shared),
      .trace = conv_trace,
      .idempotent = true},
 
@@ -885,7 +850,8 @@ const gm_variant gm_suite[] = {
                "the kernel",
      .params = {S_TX_N},
      GM_FNS(texture),
-     .launch = texture_launch_global,
+     .kind = GM_TEXTURE_GLOBAL,
+     .launch = GM_GPU(texture_launch_global),
      .trace = texture_trace,
      .idempotent = true},
     {.experiment = &S_texture,
@@ -893,7 +859,8 @@ const gm_variant gm_suite[] = {
      .layout = "the same four loads through the read-only data path (__ldg)",
      .params = {S_TX_N},
      GM_FNS(texture),
-     .launch = texture_launch_readonly,
+     .kind = GM_TEXTURE_READONLY,
+     .launch = GM_GPU(texture_launch_readonly),
      .trace = texture_trace,
      .idempotent = true},
     {.experiment = &S_texture,
@@ -901,7 +868,8 @@ const gm_variant gm_suite[] = {
      .layout = "one tex2D on a block-linear cudaArray: hardware bilinear filter and clamp",
      .params = {S_TX_N},
      GM_FNS(texture),
-     .launch = texture_launch_texture,
+     .kind = GM_TEXTURE_TEXTURE,
+     .launch = GM_GPU(texture_launch_texture),
      .trace = texture_trace,
      .idempotent = true},
 
@@ -911,7 +879,8 @@ const gm_variant gm_suite[] = {
      .layout = "host, one thread: the textbook loop, row-major table, m[k+1][j] walks a column",
      .params = {S_DP_N},
      GM_FNS(dp),
-     .launch = dp_launch_cpu_serial,
+     .kind = GM_DP_CPU_SERIAL,
+     .launch = GM_GPU(dp_launch_cpu_serial),
      .on_host = true},
     {.experiment = &S_dp,
      .name = "rowmajor",
@@ -919,7 +888,8 @@ const gm_variant gm_suite[] = {
                "threads read a row plus one apart",
      .params = {S_DP_N},
      GM_FNS(dp),
-     .launch = dp_launch_rowmajor,
+     .kind = GM_DP_ROWMAJOR,
+     .launch = GM_GPU(dp_launch_rowmajor),
      .trace = dp_trace},
     {.experiment = &S_dp,
      .name = "diagonal",
@@ -927,7 +897,8 @@ const gm_variant gm_suite[] = {
                "neighbouring threads read adjacent words",
      .params = {S_DP_N},
      GM_FNS(dp),
-     .launch = dp_launch_diagonal,
+     .kind = GM_DP_DIAGONAL,
+     .launch = GM_GPU(dp_launch_diagonal),
      .trace = dp_trace},
 };
 const size_t gm_suite_len = sizeof gm_suite / sizeof gm_suite[0];

@@ -23,8 +23,11 @@
 #ifndef GM_SUITE_H
 #define GM_SUITE_H
 
-/* The reports/ headers have no extern "C" of their own: give them C linkage
- * here so that the .cu files that include this header link with the C library. */
+/* The core/ headers have no extern "C" of their own: give them C linkage
+ * here so that the .cu files that include this header link with the C library.
+ * This header needs no CUDA toolkit: the table, describe, the references, the
+ * traces and their tests build on any machine; what launches kernels
+ * declares itself in harness.h. */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -34,7 +37,6 @@ extern "C" {
 }
 #endif
 
-#include <cuda_runtime.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -80,6 +82,10 @@ typedef struct {
 typedef struct gm_variant gm_variant;
 struct gm_trace;   /* core/model.h */
 
+/* A CUDA stream as the table's function types name it: the very type of
+ * cudaStream_t (struct CUstream_st *), declared here without the toolkit. */
+typedef struct CUstream_st *gm_stream;
+
 typedef struct gm_case {
     const gm_variant *variant;
     bool quick;                      /* --quick size set */
@@ -116,10 +122,16 @@ struct gm_variant {
     const gm_experiment_def *experiment;
     const char *name;           /* unique within the experiment: "stride", "float4", "planar" */
     const char *layout;         /* one line: what the layout/access pattern is */
+    /* Which variant of its experiment this row is: a value of the enum in the
+     * experiment's header (kernels/<experiment>.h).  describe, setup, check and
+     * the trace switch on it; no code compares variant names. */
+    int kind;
     gm_sweep params[GM_MAX_PARAMS];
+    /* setup, reset, launch, check, teardown: the GPU side (exp_<experiment>.cu);
+     * NULL in a build without the CUDA toolkit (suite.c: GM_GPU). */
     gm_status (*setup)(gm_case *c, gm_error *err);
-    gm_status (*reset)(gm_case *c, cudaStream_t s, gm_error *err);
-    gm_status (*launch)(gm_case *c, cudaStream_t s, gm_error *err);
+    gm_status (*reset)(gm_case *c, gm_stream s, gm_error *err);
+    gm_status (*launch)(gm_case *c, gm_stream s, gm_error *err);
     gm_status (*check)(gm_case *c, gm_check *out, gm_error *err);
     void (*teardown)(gm_case *c);
     /* When true the kernel may be launched repeatedly without reset (it does not
@@ -150,23 +162,10 @@ const gm_experiment_def *gm_experiment_find(const char *id);
  * varies slowest, the last fastest. */
 size_t gm_variant_cases(const gm_variant *v, bool quick, gm_case *out, size_t max);
 
-/* ---- helpers the experiments share (harness.cu) --------------------------- */
+/* ---- helpers the experiments share, host side (harness.c) ---------------- */
 
-/* Check a CUDA runtime call inside a function that returns gm_status and has
- * `gm_error *err` in scope; the message carries the expression, file and line. */
-#define GM_CUDA(call)                                                             \
-    do {                                                                          \
-        cudaError_t gm_cuda_rc_ = (call);                                         \
-        if (gm_cuda_rc_ != cudaSuccess)                                           \
-            return gm_fail(err, GM_ERR_CUDA, "%s:%d: %s: %s (%s)", __FILE__,      \
-                           __LINE__, #call, cudaGetErrorString(gm_cuda_rc_),      \
-                           cudaGetErrorName(gm_cuda_rc_));                        \
-    } while (0)
-
-/* After a kernel launch: check cudaGetLastError(). */
-#define GM_CUDA_LAUNCHED() GM_CUDA(cudaGetLastError())
-
-/* Deterministic pseudo-random data (splitmix64), never all zeros.  Element i
+/* Deterministic pseudo-random data (splitmix64, Steele, Lea and Flood 2014),
+ * never all zeros.  Element i
  * of every fill is a function of (seed, i) alone: gm_rand_at(seed, i) is the
  * (i+1)-th output of the splitmix64 stream started at seed, so a fill can be
  * produced in any order (e.g. straight into a transposed layout). */
@@ -175,7 +174,10 @@ float gm_uniform_f32_at(uint64_t seed, uint64_t i, float lo, float hi);  /* = el
 void gm_fill_uniform_f32(float *h, size_t n, uint64_t seed, float lo, float hi);
 void gm_fill_uniform_f64(double *h, size_t n, uint64_t seed, double lo, double hi);
 void gm_fill_bytes(unsigned char *h, size_t n, uint64_t seed);
-uint64_t gm_rand_next(uint64_t *state);     /* splitmix64 step */
+uint64_t gm_rand_next(uint64_t *state);     /* splitmix64 step: the suite's one generator */
+/* Uniform float lo + (hi-lo)*u from the next output of *state, u in [0, 1)
+ * from its top 24 bits; may round to hi (the sparse matrices' values). */
+float gm_rand_uniform_f32(uint64_t *state, float lo, float hi);
 
 /* Run fn(ctx, begin, end) over [0, n) split into contiguous chunks of at
  * least min_chunk items on up to 16 host threads (the caller's included; one
@@ -200,9 +202,6 @@ gm_status gm_shared_get(const char *key, size_t size,
                         void (*destroy)(void *obj), void *ctx, void **obj, gm_error *err);
 void gm_shared_release(void *obj);   /* NULL: nothing */
 
-/* Poison a device buffer (0xFF bytes: NaN for floats, -1 for ints). */
-gm_status gm_poison(void *dev, size_t bytes, cudaStream_t s, gm_error *err);
-
 /* Compare device output (already copied to host `got`) with the reference.
  * |got-ref| <= atol + rtol*|ref| per element; NaN never passes.  Fills out
  * (status, checked, mismatches, max_abs_error, first mismatch, reason). */
@@ -214,49 +213,11 @@ void gm_compare_u8(const unsigned char *got, const unsigned char *ref, size_t n,
 void gm_compare_i32(const int *got, const int *ref, size_t n, gm_check *out);
 void gm_compare_i64(const long long *got, const long long *ref, size_t n, gm_check *out);
 
-/* For setup: registers per thread and static shared memory of the case's
- * __global__ function as compiled (cudaFuncGetAttributes); sets
- * c->launch.registers and adds the static shared bytes to the dynamic ones
- * describe put in c->launch.shared_bytes.  kernel: (const void *)my_kernel. */
-gm_status gm_case_query_kernel(gm_case *c, const void *kernel, gm_error *err);
-
-/* Copy `bytes` of device memory into a pinned host buffer that the harness
- * keeps and grows (pageable copies of hundreds of MiB into fresh memory cost
- * more in page faults than the whole suite's kernels).  *host is valid until
- * the next gm_copy_back or gm_harness_release; not thread-safe. */
-gm_status gm_copy_back(const void *dev, size_t bytes, void **host, gm_error *err);
-/* Free what the harness keeps between cases (the pinned buffer); the runner
- * calls it at the end of a run.  Safe to call at any time. */
-void gm_harness_release(void);
-
-/* Copy n floats device->host (gm_copy_back) then compare: the usual end of a check(). */
-gm_status gm_check_f32(const float *dev, const float *ref, size_t n, double atol, double rtol,
-                       gm_check *out, gm_error *err);
-
-/* ---- timing (harness.cu) -------------------------------------------------- */
-
-/* A buffer larger than L2 (2x its size) that is written to evict L2 between
- * timed repetitions when the point is DRAM traffic. */
-typedef struct {
-    void *buf;
-    size_t bytes;
-} gm_l2flush;
-
-gm_status gm_l2flush_init(gm_l2flush *f, int device, gm_error *err);
-gm_status gm_l2flush_run(const gm_l2flush *f, cudaStream_t s, gm_error *err);
-void gm_l2flush_free(gm_l2flush *f);
-
-/* Time a case with device events around each launch alone: `warmup` launches
- * discarded, then `reps` samples in ms.  reset() runs before every launch when
- * the variant is not idempotent, and L2 is flushed before every launch when
- * flush is non-NULL; both outside the events. */
-gm_status gm_time_case(gm_case *c, cudaStream_t s, int warmup, int reps,
-                       const gm_l2flush *flush, double *samples_ms, gm_error *err);
-
-/* Device-to-device cudaMemcpy bandwidth: GB/s (1e9 B/s) counting bytes read
- * plus bytes written, median of reps, on a buffer of `bytes`. */
-gm_status gm_measure_copy_bandwidth(size_t bytes, int reps, double *median_gbs,
-                                    gm_error *err);
+/* For describe: the launch shape, registers unknown (-1) until setup asks the
+ * runtime (gm_case_query_kernel); shared_bytes is the static shared memory the
+ * kernel declares (no suite kernel asks for dynamic shared memory). */
+void gm_case_set_shape(gm_case *c, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                       unsigned by, unsigned bz, long long shared_bytes);
 
 #ifdef __cplusplus
 }

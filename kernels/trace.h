@@ -61,22 +61,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* ---- the trace functions of the suite's rows (suite.h: gm_variant.trace) --- */
-
-gm_status coalescing_trace(const gm_case *c, gm_trace *t, gm_error *err);
-gm_status alignment_trace(const gm_case *c, gm_trace *t, gm_error *err);
-gm_status aos_soa_trace(const gm_case *c, gm_trace *t, gm_error *err);
-gm_status rgb_trace(const gm_case *c, gm_trace *t, gm_error *err);
-gm_status traversal2d_trace(const gm_case *c, gm_trace *t, gm_error *err);
-gm_status grid3d_trace(const gm_case *c, gm_trace *t, gm_error *err);
-gm_status matvec_trace(const gm_case *c, gm_trace *t, gm_error *err);
-gm_status matmul_trace(const gm_case *c, gm_trace *t, gm_error *err);
-gm_status transpose_trace(const gm_case *c, gm_trace *t, gm_error *err);
-gm_status banks_trace(const gm_case *c, gm_trace *t, gm_error *err);
-gm_status spmv_trace(const gm_case *c, gm_trace *t, gm_error *err);
-gm_status conv_trace(const gm_case *c, gm_trace *t, gm_error *err);
-gm_status texture_trace(const gm_case *c, gm_trace *t, gm_error *err);
-gm_status dp_trace(const gm_case *c, gm_trace *t, gm_error *err);
+/* The trace functions of the suite's rows (suite.h: gm_variant.trace) are
+ * declared in each experiment's header, kernels/<experiment>.h. */
 
 /* ---- what the generators share (trace_common.c) --------------------------- */
 

@@ -5,9 +5,9 @@
  * 4 bytes (scalar) or 16 bytes (float4, w = 4).  The source allocation's base
  * is 512-byte aligned on the GPU; any multiple of 128 gives the same counts.
  */
+#include "alignment.h"
 #include "trace.h"
 
-#include <string.h>
 
 enum { S_IN, S_OUT };
 
@@ -36,7 +36,7 @@ static void S_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
 gm_status alignment_trace(const gm_case *c, gm_trace *t, gm_error *err)
 {
     const char *v = c->variant->name;
-    int width = strcmp(v, "float4") == 0 ? 4 : 1;
+    int width = c->variant->kind == GM_ALIGNMENT_FLOAT4 ? 4 : 1;
     long long n = gm_case_param(c, "n", 0), off = gm_case_param(c, "offset", 0);
     if (n <= 0 || n % 4 != 0 || off < 0 || off % 4 != 0)
         return gm_fail(err, GM_ERR_VALUE, "alignment/%s: n=%lld, offset=%lld", v, n, off);

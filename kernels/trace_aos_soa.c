@@ -10,10 +10,9 @@
  *   padded energy   one 16-byte load at 32i + 16 (vx, vy, vz, m); stores e[i]
  *   padded step     16-byte loads at 32i and 32i + 16, 16-byte stores alike
  */
+#include "aos_soa.h"
 #include "trace.h"
-#include "ref.h"
 
-#include <string.h>
 
 enum { S_IN, S_OUT };
 enum { S_AOS, S_SOA, S_PADDED };
@@ -86,7 +85,7 @@ gm_status aos_soa_trace(const gm_case *c, gm_trace *t, gm_error *err)
 {
     const char *v = c->variant->name;
     S_ctx x;
-    x.layout = strcmp(v, "soa") == 0 ? S_SOA : strcmp(v, "aos_padded") == 0 ? S_PADDED : S_AOS;
+    x.layout = c->variant->kind == GM_AOS_SOA_SOA ? S_SOA : c->variant->kind == GM_AOS_SOA_AOS_PADDED ? S_PADDED : S_AOS;
     x.n = gm_case_param(c, "n", 0);
     long long fields = gm_case_param(c, "fields", 7);
     if (x.n <= 0 || (fields != 4 && fields != 7))

@@ -8,10 +8,9 @@
  * Lane l's word is l * stride plus whole rows: bank (l * stride) mod 32
  * unpadded, an s-way conflict for a stride s that is a power of two.
  */
+#include "banks.h"
 #include "trace.h"
-#include "ref_b.h"
 
-#include <string.h>
 
 enum { S_IN, S_OUT };
 
@@ -58,7 +57,7 @@ static void S_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
 gm_status banks_trace(const gm_case *c, gm_trace *t, gm_error *err)
 {
     S_ctx x = {gm_case_param(c, "stride", 1), gm_case_param(c, "reps", 0),
-               strcmp(c->variant->name, "padded") == 0};
+               c->variant->kind == GM_BANKS_PADDED};
     if (x.stride < 1 || x.reps < 1 || x.reps % GM_BANKS_UNROLL != 0)
         return gm_fail(err, GM_ERR_VALUE, "banks/%s: stride=%lld, reps=%lld", c->variant->name,
                        x.stride, x.reps);

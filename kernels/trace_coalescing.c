@@ -6,9 +6,9 @@
  *   float2   thread i < n/2 loads and stores float2 [i]: one 8-byte access each
  *   float4   thread i < n/4: one 16-byte load and store
  */
+#include "coalescing.h"
 #include "trace.h"
 
-#include <string.h>
 
 enum { S_IN, S_OUT };
 
@@ -42,7 +42,7 @@ gm_status coalescing_trace(const gm_case *c, gm_trace *t, gm_error *err)
 {
     const char *v = c->variant->name;
     S_ctx x;
-    x.width = strcmp(v, "float4") == 0 ? 4 : strcmp(v, "float2") == 0 ? 2 : 1;
+    x.width = c->variant->kind == GM_COALESCING_FLOAT4 ? 4 : c->variant->kind == GM_COALESCING_FLOAT2 ? 2 : 1;
     long long n = gm_case_param(c, "n", 0);
     x.s = x.width == 1 ? gm_case_param(c, "stride", 1) : 1;
     if (n <= 0 || x.s <= 0 || n % (x.s * x.width) != 0)

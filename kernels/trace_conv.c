@@ -16,10 +16,9 @@
  *            operands of the multiply-adds, not load instructions, so constant
  *            memory is left out of this trace.
  */
+#include "conv.h"
 #include "trace.h"
-#include "ref_b.h"
 
-#include <string.h>
 
 enum { S_IN, S_FILT, S_OUT };
 #define S_BX 32
@@ -129,8 +128,8 @@ gm_status conv_trace(const gm_case *c, gm_trace *t, gm_error *err)
 {
     const char *v = c->variant->name;
     S_ctx x = {gm_case_param(c, "n", 0),
-               strcmp(v, "shared") == 0     ? S_SHARED
-               : strcmp(v, "constant") == 0 ? S_CONSTANT
+               c->variant->kind == GM_CONV_SHARED     ? S_SHARED
+               : c->variant->kind == GM_CONV_CONSTANT ? S_CONSTANT
                                             : S_GLOBAL};
     if (x.n < 1)
         return gm_fail(err, GM_ERR_VALUE, "conv/%s: n=%lld", v, x.n);

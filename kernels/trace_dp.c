@@ -16,9 +16,9 @@
  * multiple of 128 bytes for p = 16 (row-major, n even) or 32 (by diagonals:
  * off(s + 32) - off(s) = 32 n - 32 s - 496 cells, a multiple of 16).
  */
+#include "dp.h"
 #include "trace.h"
 
-#include <string.h>
 
 enum { S_M, S_DIMS };
 
@@ -86,7 +86,7 @@ gm_status dp_trace(const gm_case *c, gm_trace *t, gm_error *err)
     gm_status st = gm_tgen_need_launch(c, err);
     if (st != GM_OK)
         return st;
-    S_ctx x = {gm_case_param(c, "n", 0), strcmp(c->variant->name, "diagonal") == 0};
+    S_ctx x = {gm_case_param(c, "n", 0), c->variant->kind == GM_DP_DIAGONAL};
     long long threads = c->launch.block[0];
     if (x.n < 2)
         return gm_fail(err, GM_ERR_VALUE, "dp/%s: n=%lld", c->variant->name, x.n);

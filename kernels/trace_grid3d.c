@@ -8,9 +8,9 @@
  * x sx + y sy + z sz floats: z-major (sx, sy, sz) = (n^2, n, 1), x-major
  * (1, n, n^2).
  */
+#include "grid3d.h"
 #include "trace.h"
 
-#include <string.h>
 
 enum { S_IN, S_OUT };
 #define S_YPT 4   /* columns per thread, exp_grid3d.cu's S_YPT */
@@ -57,7 +57,7 @@ gm_status grid3d_trace(const gm_case *c, gm_trace *t, gm_error *err)
     long long n = gm_case_param(c, "n", 0);
     if (n <= 0)
         return gm_fail(err, GM_ERR_VALUE, "grid3d/%s: n=%lld", c->variant->name, n);
-    bool xmajor = strcmp(c->variant->name, "xmajor") == 0;
+    bool xmajor = c->variant->kind == GM_GRID3D_XMAJOR;
     S_ctx x = {n, xmajor ? 1 : n * n, n, xmajor ? n * n : 1};
     long long bx = c->launch.block[0], by = c->launch.block[1];
     /* Per block step: x moves bx z's, y moves by*4 y's, z moves one x.  The

@@ -26,6 +26,7 @@
  * A load whose guard switches every lane of the warp off is not traced: the
  * PTX branches around it.  Shared arrays: as at offset 0, bs after it.
  */
+#include "matmul.h"
 #include "trace.h"
 
 #include <string.h>
@@ -242,11 +243,11 @@ gm_status matmul_trace(const gm_case *c, gm_trace *t, gm_error *err)
     x.T = gm_case_param(c, "block", 16);
     if (x.n < 1 || x.T < 1 || x.T > 32)
         return gm_fail(err, GM_ERR_VALUE, "matmul/%s: n=%lld, block=%lld", v, x.n, x.T);
-    if (strcmp(v, "naive") == 0)
+    if (c->variant->kind == GM_MATMUL_NAIVE)
         x.kind = S_NAIVE;
-    else if (strcmp(v, "constant") == 0)
+    else if (c->variant->kind == GM_MATMUL_CONSTANT)
         x.kind = S_CONSTANT;
-    else if (strcmp(v, "double_buffer") == 0)
+    else if (c->variant->kind == GM_MATMUL_DOUBLE_BUFFER)
         x.kind = S_DOUBLE;
     else
         x.kind = S_TILED;

@@ -10,9 +10,9 @@
  *   ..._vec4      the same over float4s (n/4 of them per row), 16-byte loads;
  *                 the loop is unrolled 4 times with the remainder first
  */
+#include "matvec.h"
 #include "trace.h"
 
-#include <string.h>
 
 enum { S_A, S_X, S_Y };
 
@@ -109,8 +109,8 @@ static void S_row_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
 gm_status matvec_trace(const gm_case *c, gm_trace *t, gm_error *err)
 {
     const char *v = c->variant->name;
-    S_ctx x = {gm_case_param(c, "n", 0), strncmp(v, "warp_", 5) == 0,
-               strcmp(v, "thread_colmajor") == 0, strcmp(v, "warp_rowmajor_vec4") == 0, 0};
+    S_ctx x = {gm_case_param(c, "n", 0), gm_matvec_warp(c),
+               c->variant->kind == GM_MATVEC_THREAD_COLMAJOR, c->variant->kind == GM_MATVEC_WARP_ROWMAJOR_VEC4, 0};
     if (x.n <= 0 || x.n % 4 != 0)
         return gm_fail(err, GM_ERR_VALUE, "matvec/%s: n=%lld", v, x.n);
     /* A block step moves the rows it covers: 64 (thread per row) or 8 (warp

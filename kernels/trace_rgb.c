@@ -5,9 +5,9 @@
  *   planar       thread i < P: the byte at i of the red plane
  *   planar_x16   thread i < P/16: the 16 bytes at 16i (uint4)
  */
+#include "rgb.h"
 #include "trace.h"
 
-#include <string.h>
 
 enum { S_IMG };
 
@@ -43,13 +43,13 @@ gm_status rgb_trace(const gm_case *c, gm_trace *t, gm_error *err)
         return gm_fail(err, GM_ERR_VALUE, "rgb/%s: scale=%lld", v, scale);
     long long pixels = S_BASE_PIXELS * scale;
     S_ctx x;
-    if (strcmp(v, "planar_x16") == 0) {
+    if (c->variant->kind == GM_RGB_PLANAR_X16) {
         x.threads = pixels / 16;
         x.size = x.stride = 16;
     } else {
         x.threads = pixels;
         x.size = 1;
-        x.stride = strcmp(v, "interleaved") == 0 ? 3 : 1;
+        x.stride = c->variant->kind == GM_RGB_INTERLEAVED ? 3 : 1;
     }
     /* A block of B threads moves B*stride bytes: for interleaved with B = 64
      * that is 192, so blocks alternate between two alignments. */

@@ -3,7 +3,7 @@
  * The addresses of x depend on the matrix's column indices, so the matrix is
  * rebuilt here from the seeds exp_spmv.cu gives its generator (lengths
  * 0x5b1 + rows, entries 0x5b2 + rows, lengths 4..64, Pareto alpha 1.5) with
- * the same functions (ref_b_spmv.c): the row lengths in full (on host
+ * the same functions (spmv.c): the row lengths in full (on host
  * threads), and the columns only of the rows in traced warps.
  * gm_ref_csr_fill draws, for entry e (in CSR order), its column from call
  * 2e + 1 of its splitmix64 stream and its value from call 2e + 2, then sorts
@@ -46,8 +46,8 @@
  * load instructions and 1.3 % under its sectors, csr_warp 0.1 % under its
  * instructions.
  */
+#include "spmv.h"
 #include "trace.h"
-#include "ref_b.h"
 
 #include "../core/buf.h"
 
@@ -522,9 +522,9 @@ gm_status spmv_trace(const gm_case *c, gm_trace *t, gm_error *err)
         return gm_fail(err, GM_ERR_VALUE, "spmv/%s: rows=%lld (a multiple of 4 up to 2^24)", v,
                        rows);
     S_ctx *m = gm_xcalloc(1, sizeof *m);
-    m->kind = strcmp(v, "csr_warp") == 0 ? S_CSR_WARP
-            : strcmp(v, "ell") == 0      ? S_ELL
-            : strcmp(v, "jds") == 0      ? S_JDS
+    m->kind = c->variant->kind == GM_SPMV_CSR_WARP ? S_CSR_WARP
+            : c->variant->kind == GM_SPMV_ELL      ? S_ELL
+            : c->variant->kind == GM_SPMV_JDS      ? S_JDS
                                          : S_CSR_THREAD;
     m->rows = (int)rows;
     S_shape(m);

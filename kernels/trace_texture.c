@@ -16,10 +16,10 @@
  * for u, 6 cos(2 pi 3 fx) for v, fx = (i mod n) / n, fy = (i div n) / n.
  * Every 1 in k blocks is traced (data-dependent gathers: an estimate).
  */
+#include "texture.h"
 #include "trace.h"
 
 #include <math.h>
-#include <string.h>
 
 enum { S_Q, S_U, S_V, S_OUT };
 #define S_BX 32
@@ -111,7 +111,7 @@ static void S_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
 
 gm_status texture_trace(const gm_case *c, gm_trace *t, gm_error *err)
 {
-    S_ctx x = {gm_case_param(c, "n", 0), strcmp(c->variant->name, "texture") == 0};
+    S_ctx x = {gm_case_param(c, "n", 0), c->variant->kind == GM_TEXTURE_TEXTURE};
     if (x.n < 2)
         return gm_fail(err, GM_ERR_VALUE, "texture/%s: n=%lld", c->variant->name, x.n);
     gm_tgen g;

@@ -9,9 +9,9 @@
  *           store out[(y+j) n + x]; tile rows of 32 words (padded: 33)
  * A guard that switches every lane off skips the access (the PTX branches).
  */
+#include "transpose.h"
 #include "trace.h"
 
-#include <string.h>
 
 enum { S_IN, S_OUT };
 #define S_TILE 32
@@ -77,8 +77,8 @@ static void S_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
 gm_status transpose_trace(const gm_case *c, gm_trace *t, gm_error *err)
 {
     const char *v = c->variant->name;
-    S_ctx x = {gm_case_param(c, "n", 0), strcmp(v, "naive") != 0,
-               strcmp(v, "padded") == 0 ? S_TILE + 1 : S_TILE};
+    S_ctx x = {gm_case_param(c, "n", 0), c->variant->kind != GM_TRANSPOSE_NAIVE,
+               c->variant->kind == GM_TRANSPOSE_PADDED ? S_TILE + 1 : S_TILE};
     if (x.n < 1)
         return gm_fail(err, GM_ERR_VALUE, "transpose/%s: n=%lld", v, x.n);
     /* A block step moves one side by 128 bytes and the other by 32 rows of

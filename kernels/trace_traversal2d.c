@@ -6,9 +6,9 @@
  *   row_mapping  col = blockIdx.x*32 + threadIdx.x, row = blockIdx.y*8 + threadIdx.y
  *   col_mapping  row = blockIdx.x*32 + threadIdx.x, col = blockIdx.y*8 + threadIdx.y
  */
+#include "traversal2d.h"
 #include "trace.h"
 
-#include <string.h>
 
 enum { S_A, S_B, S_C };
 
@@ -41,7 +41,7 @@ static void S_warp(gm_tgen *g, const gm_twarp *w, void *vctx)
 
 gm_status traversal2d_trace(const gm_case *c, gm_trace *t, gm_error *err)
 {
-    S_ctx x = {gm_case_param(c, "n", 0), strcmp(c->variant->name, "col_mapping") == 0};
+    S_ctx x = {gm_case_param(c, "n", 0), c->variant->kind == GM_TRAVERSAL2D_COL_MAPPING};
     if (x.n <= 0)
         return gm_fail(err, GM_ERR_VALUE, "traversal2d/%s: n=%lld", c->variant->name, x.n);
     /* A block step along the fast index moves 4*bx bytes (row mapping) or

@@ -7,10 +7,8 @@
  * within its time budget at the full size.  Runs without a GPU. */
 #include <criterion/criterion.h>
 
-#ifdef GM_HAVE_CUDA
-
 #include "../kernels/trace.h"
-#include "../kernels/ref_b.h"
+#include "../kernels/spmv.h"
 #include "../core/catalog.h"
 
 #include <math.h>
@@ -1016,5 +1014,3 @@ Test(trace, the_whole_suite_traces_within_its_budget_at_the_full_size)
     /* The budget of the whole job is 30 s; the traces must be a small part. */
     cr_expect_lt(total, 5000.0, "the full suite's traces took %.0f ms", total);
 }
-
-#endif

@@ -1,0 +1,2 @@
+build-nc/core/catalog.o: core/catalog.c core/catalog.h
+core/catalog.h:

@@ -1,0 +1,3 @@
+build-nc/core/escape.o: core/escape.c core/escape.h core/buf.h
+core/escape.h:
+core/buf.h:

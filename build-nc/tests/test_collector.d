@@ -1,0 +1,1 @@
+build-nc/tests/test_collector.o: tests/test_collector.c

@@ -1,0 +1,1 @@
+build-nc/tests/test_inject.o: tests/test_inject.c
