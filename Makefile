@@ -1,14 +1,16 @@
 # gpumem-report — build, test, install.
 #
 #   make                 everything this machine can build (GPU parts need the CUDA toolkit)
-#   make test            CPU tests (Criterion); GPU tests print why they were skipped
+#   make test            CPU tests (Criterion); GPU tests print why they were skipped.
+#                        Without the toolkit (e.g. make CUDA_HOME=/nonexistent test)
+#                        the tests that need it are listed as skipped, with the reason
 #   make test-gpu        GPU tests: validation of every kernel, collector vs ncu (needs a GPU)
 #   make install PREFIX=/usr/local DESTDIR=
 #   make CUDA_ARCH=sm_80 to build the kernels for another GPU (default sm_90, H100)
 #
-# The CPU side (reports/, the renderer, diff, model) needs only jansson and
-# cmark-gfm; without nvcc the GPU side is skipped, and the binary says so when
-# asked to collect.
+# The CPU side (core/, reports/, the host half of kernels/ and collectors/)
+# needs only jansson and cmark-gfm; without nvcc the GPU side is skipped, and
+# the binary says so when asked to collect.
 
 CUDA_HOME ?= /usr/local/cuda
 NVCC ?= $(CUDA_HOME)/bin/nvcc
@@ -58,6 +60,10 @@ TEST_SRC := $(wildcard tests/test_*.c)
 # launch kernels and need nvcc.
 KERNEL_CPU_SRC := $(filter-out kernels/runner.c,$(wildcard kernels/*.c))
 KERNEL_CPU_OBJ := $(KERNEL_CPU_SRC:%.c=$(BUILD)/%.o)
+# The same for collectors/: the collector's and the injection library's
+# helpers that need no CUDA or CUPTI header.
+COLLECT_CPU_SRC := collectors/gmc_util.c collectors/inject_util.c
+COLLECT_CPU_OBJ := $(COLLECT_CPU_SRC:%.c=$(BUILD)/%.o)
 
 ifeq ($(HAVE_CUDA),1)
 ALL_CFLAGS += -DGM_HAVE_CUDA=1 -I$(CUDA_HOME)/include
@@ -79,9 +85,10 @@ INJECT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(COLLECT_SRC) core/results.c core
 APP_EXAMPLE := $(BUILD)/examples/app/lab
 TEST_KERNELS := $(BUILD)/libgm_kernels.a
 else
-GPU_LIBS :=
 GPU_ARCHIVES :=
-TEST_KERNELS := $(BUILD)/libgm_kernels_cpu.a
+TEST_KERNELS := $(BUILD)/libgm_kernels_cpu.a $(BUILD)/libgm_collectors_cpu.a
+# inject_util.c demangles kernel names with the C++ runtime's __cxa_demangle.
+GPU_LIBS := -lstdc++
 endif
 
 ALL_NVCCFLAGS = -std=c++17 -arch=$(CUDA_ARCH) $(NVCCFLAGS) -Xcompiler -Wall,-Wextra \
@@ -169,6 +176,10 @@ $(BUILD)/libgm_kernels.a: $(KERNEL_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/libgm_kernels_cpu.a: $(KERNEL_CPU_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libgm_collectors_cpu.a: $(COLLECT_CPU_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 

@@ -1,2 +1,2 @@
-#define GM_GIT_COMMIT "118cd60bd062afebe9b1c773c86ddd27a70288ff"
+#define GM_GIT_COMMIT "b9abea533c7139b1382a7e0bc99b4b8d372c1831"
 #define GM_GIT_DIRTY 1

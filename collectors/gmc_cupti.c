@@ -9,6 +9,7 @@
  * machine with no driver and fails here, at run time, with GMC_ERR_NO_DRIVER.
  */
 #include "gmc_cupti_host.h"
+#include "gmc_codes.h"
 #include "gmc_internal.h"
 
 #include <cuda.h>            /* types only: every cu* function comes through an entry point */
@@ -256,18 +257,6 @@ static gmc_status S_driver_fail(const S_driver *drv, gmc_error *err, CUresult r,
         if (st != GMC_OK)                                                              \
             goto fail;                                                                 \
     } while (0)
-
-gmc_config gmc_config_default(void)
-{
-    gmc_config c;
-    memset(&c, 0, sizeof c);
-    c.device = 0;
-    c.flush_l2 = true;
-    c.flush_method = GMC_FLUSH_EVICT;
-    c.max_launches = 64;
-    c.prepare_kernels = 0;
-    return c;
-}
 
 /* ---- device and driver ---------------------------------------------------- */
 
@@ -754,35 +743,14 @@ gmc_status gmc_session_open(const gmc_config *cfg, gmc_session **out, gmc_error 
     double t0 = S_now();
     if (out)
         *out = NULL;
-    if (!cfg || !out)
+    if (!out)
         return gmc_fail(err, GMC_ERR_ARG, "gmc_session_open: NULL argument");
-    if (!cfg->metrics || cfg->n_metrics == 0)
-        return gmc_fail(err, GMC_ERR_BAD_METRIC_LIST, "no metrics to collect");
-    if (cfg->max_launches == 0)
-        return gmc_fail(err, GMC_ERR_ARG, "max_launches must be at least 1");
+    st = gmc_config_check(cfg, err);
+    if (st != GMC_OK)
+        return st;
     if (g_session)
         return gmc_fail(err, GMC_ERR_ARG,
                         "a collector session is already open in this process; close it first");
-    /* CUPTI's counter image stops accepting a few thousand ranges; past 4096
-     * a caller should split its launches into batches. */
-    if (cfg->flush_l2 && cfg->flush_method != GMC_FLUSH_INVALIDATE &&
-        cfg->flush_method != GMC_FLUSH_EVICT)
-        return gmc_fail(err, GMC_ERR_ARG, "unknown flush_method %d", (int)cfg->flush_method);
-    /* Ranges per launch, at most: the launch, the flush kernels, prepare's. */
-    size_t per_launch = 1 + (cfg->flush_l2 ? 2 : 0) + cfg->prepare_kernels;
-    if (cfg->max_launches > 4096 / per_launch)
-        return gmc_fail(err, GMC_ERR_ARG,
-                        "max_launches %zu x %zu ranges per launch exceeds 4096 ranges per batch; "
-                        "profile in smaller batches", cfg->max_launches, per_launch);
-    for (size_t i = 0; i < cfg->n_metrics; i++)
-        if (!cfg->metrics[i] || !cfg->metrics[i][0])
-            return gmc_fail(err, GMC_ERR_BAD_METRIC_LIST, "metric %zu is empty", i + 1);
-        else
-            for (size_t j = 0; j < i; j++)
-                if (strcmp(cfg->metrics[i], cfg->metrics[j]) == 0)
-                    return gmc_fail(err, GMC_ERR_BAD_METRIC_LIST,
-                                    "metric '%s' is given twice (positions %zu and %zu)",
-                                    cfg->metrics[i], j + 1, i + 1);
 
     s = calloc(1, sizeof *s);
     if (!s)
@@ -838,6 +806,9 @@ gmc_status gmc_session_open(const gmc_config *cfg, gmc_session **out, gmc_error 
 
     S_TRY(S_rp_enable(s, err));
 
+    /* Ranges per launch, at most: the launch, the flush kernels, prepare's
+     * (gmc_config_check kept the product within 4096). */
+    size_t per_launch = 1 + (cfg->flush_l2 ? 2 : 0) + cfg->prepare_kernels;
     s->range_capacity = cfg->max_launches * per_launch;
     CUpti_RangeProfiler_GetCounterDataSize_Params cs;
     memset(&cs, 0, sizeof cs);

@@ -1,13 +1,12 @@
-/* gmc_internal.h — the collector's CPU-side pieces (gmc_util.c): error
- * mapping, the range-to-launch map, small parsers.  They touch no GPU, so
- * tests/test_collector.c exercises them on CI without a driver.
+/* gmc_internal.h — the collector's CPU-side pieces (gmc_util.c): status
+ * names, the range-to-launch map, small parsers.  No CUDA or CUPTI header:
+ * tests/test_collector.c exercises them on machines without the toolkit.
+ * The tables of CUDA and CUPTI constants are in gmc_codes.h.
  */
 #ifndef GMC_INTERNAL_H
 #define GMC_INTERNAL_H
 
 #include "gm_collector.h"
-
-#include <cupti_callbacks.h>
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,18 +15,9 @@
 gmc_status gmc_fail(gmc_error *err, gmc_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Status for a cudaError_t / CUptiResult value (passed as int so the tests
- * need no CUDA call). */
-gmc_status gmc_status_from_cuda(int cuda_error);
-gmc_status gmc_status_from_cupti(int cupti_result);
-
-/* Failure of CUDA call `expr` at file:line: maps the code to a status and
- * writes a message with the expression, the code's name and description, and
- * what to do about it where there is something to do. */
-gmc_status gmc_fail_cuda(gmc_error *err, int cuda_error, const char *code_name,
-                         const char *description, const char *expr, const char *file, int line);
-gmc_status gmc_fail_cupti(gmc_error *err, int cupti_result, const char *description,
-                          const char *expr, const char *file, int line);
+/* The checks gmc_session_open makes on a configuration before any CUDA call
+ * (GMC_ERR_ARG or GMC_ERR_BAD_METRIC_LIST with a message; GMC_OK). */
+gmc_status gmc_config_check(const gmc_config *cfg, gmc_error *err);
 
 /* The fix for CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, as one paragraph. */
 extern const char gmc_permission_help[];
@@ -68,24 +58,6 @@ gmc_status gmc_map_ranges_by_count(size_t n_ranges, size_t n_launches, unsigned 
  * of n_metrics), row-major.  range_values holds n_ranges rows. */
 void gmc_assemble(const double *range_values, size_t n_ranges, size_t n_metrics,
                   const size_t *range_of_launch, size_t n_launches, double *out);
-
-/* ---- kernel launches, as CUPTI's callbacks see them ---------------------- */
-
-typedef struct {
-    CUpti_CallbackDomain domain;
-    CUpti_CallbackId cbid;
-} gmc_callback;
-
-/* The API functions that launch one kernel: cuLaunchKernel and its kin
- * (Ex, Cooperative, the per-thread-stream _ptsz forms, the old cuLaunch and
- * cuLaunchGrid) in the driver domain, then cudaLaunchKernel and its kin in
- * the runtime domain.  Graph launches are not among them.  The collector and
- * the injection library both subscribe to these. */
-extern const gmc_callback gmc_launch_callbacks[];
-extern const size_t gmc_n_launch_callbacks;
-
-/* Is (domain, cbid) one of gmc_launch_callbacks? */
-bool gmc_is_launch_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
 
 /* ---- small parsers ---------------------------------------------------- */
 

@@ -43,6 +43,7 @@
  * S_write_atomic), so the CLI never reads half a file.
  */
 #include "gm_collector.h"
+#include "gmc_codes.h"
 #include "gmc_internal.h"
 #include "inject.h"
 

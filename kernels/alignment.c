@@ -2,7 +2,8 @@
  *
  * describe (what a case launches and must move, from its parameters alone)
  * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in exp_alignment.cu, the address trace in trace_alignment.c.
+ * CUDA; the kernels are in exp_alignment.cu, the address trace in
+ * trace_alignment.c.
  */
 #include "alignment.h"
 
@@ -20,7 +21,8 @@ gm_status alignment_describe(gm_case *c, gm_error *err)
 {
     long long n = gm_case_param(c, "n", 0), off = gm_case_param(c, "offset", 0);
     int w = gm_alignment_width(c);
-    if (n <= 0 || n % 4 != 0 || n > (1ll << 32) || off < 0 || off > 4 * ALIGNMENT_PAD || off % 4 != 0)
+    if (n <= 0 || n % 4 != 0 || n > (1ll << 32) || off < 0 || off > 4 * ALIGNMENT_PAD ||
+        off % 4 != 0)
         return gm_fail(err, GM_ERR_VALUE,
                        "alignment/%s: n=%lld, offset=%lld: need n a positive multiple of 4 "
                        "(at most 2^32) and offset a multiple of 4 bytes in [0, %d]",

@@ -1,8 +1,10 @@
-/* aos_soa.c — experiment 3, array of structures vs structure of arrays: the CPU side of its variants.
+/* aos_soa.c — experiment 3, array of structures vs structure of arrays: the CPU side of its
+ * variants.
  *
  * describe (what a case launches and must move, from its parameters alone)
  * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in exp_aos_soa.cu, the address trace in trace_aos_soa.c.
+ * CUDA; the kernels are in exp_aos_soa.cu, the address trace in
+ * trace_aos_soa.c.
  */
 #include "aos_soa.h"
 

@@ -2,7 +2,8 @@
  *
  * describe (what a case launches and must move, from its parameters alone)
  * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in exp_banks.cu, the address trace in trace_banks.c.
+ * CUDA; the kernels are in exp_banks.cu, the address trace in
+ * trace_banks.c.
  */
 #include "banks.h"
 
@@ -28,11 +29,12 @@ gm_status banks_describe(gm_case *c, gm_error *err)
                        "multiple of %d up to 2^20, threads a multiple of %d up to 2^28",
                        c->variant->name, stride, reps, threads, GM_BANKS_UNROLL, GM_BANKS_BLOCK);
     long long words = GM_BANKS_WORDS;
-    if ((c->variant->kind == GM_BANKS_PADDED))
+    if (c->variant->kind == GM_BANKS_PADDED)
         words += GM_BANKS_WORDS / 32;
-    else if (!(c->variant->kind == GM_BANKS_UNPADDED))
+    else if (c->variant->kind != GM_BANKS_UNPADDED)
         return gm_fail(err, GM_ERR_VALUE, "banks: unknown variant '%s'", c->variant->name);
-    gm_case_set_shape(c, (unsigned)(threads / GM_BANKS_BLOCK), 1, 1, GM_BANKS_BLOCK, 1, 1, 4 * words);
+    gm_case_set_shape(c, (unsigned)(threads / GM_BANKS_BLOCK), 1, 1, GM_BANKS_BLOCK, 1, 1,
+                      4 * words);
     snprintf(c->kernel, sizeof c->kernel, "banks_kernel_%s", c->variant->name);
     c->bytes_read = threads / GM_BANKS_BLOCK * GM_BANKS_WORDS * 4;   /* 32 B per thread */
     c->bytes_written = threads * 4;

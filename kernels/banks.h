@@ -1,8 +1,8 @@
 /* banks.h — experiment 10, shared-memory bank conflicts: what its files share.
  *
- *   exp_banks.cu   the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   banks.c   describe and the CPU reference (plain C, no CUDA)
- *   trace_banks.c   the address trace for the model (plain C)
+ *   exp_banks.cu  the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   banks.c       describe and the CPU reference (plain C, no CUDA)
+ *   trace_banks.c the address trace for the model (plain C)
  *
  * The suite table (suite.c) gives each row its variant's number below
  * (gm_variant.kind); the code switches on it, never on the name.
@@ -26,14 +26,14 @@ enum {
     GM_BANKS_PADDED,
 };
 
-
-/* ---- CPU side: banks.c, trace_banks.c --------------------------------------- */
+/* ---- CPU side: banks.c, trace_banks.c ---------------------------------------------------- */
 
 gm_status banks_describe(gm_case *c, gm_error *err);
 gm_status banks_trace(const gm_case *c, struct gm_trace *t, gm_error *err);
 
-/* The CPU reference. */
-/* ---- 10: the bank-conflict kernel's sums, in the kernel's order ---------
+/* The CPU reference.
+ *
+ * ---- 10: the bank-conflict kernel's sums, in the kernel's order ---------
  * Blocks of GM_BANKS_BLOCK threads; block b stages in[b*GM_BANKS_WORDS ..]
  * (GM_BANKS_WORDS words) in shared memory; thread t of the block (lane =
  * t % 32) then adds, for r = 0..reps-1, the staged word lane*stride +
@@ -52,7 +52,7 @@ void gm_ref_banks(const float *in, float *out, long long blocks, int stride, int
 void gm_ref_banks_range(const float *in, float *out, int stride, int reps, size_t begin,
                         size_t end);
 
-/* ---- GPU side: exp_banks.cu (linked only with the CUDA toolkit) ----------- */
+/* ---- GPU side: exp_banks.cu (linked only with the CUDA toolkit) -------------------------- */
 
 gm_status banks_setup(gm_case *c, gm_error *err);
 gm_status banks_reset(gm_case *c, gm_stream s, gm_error *err);

@@ -2,7 +2,8 @@
  *
  * describe (what a case launches and must move, from its parameters alone)
  * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in exp_coalescing.cu, the address trace in trace_coalescing.c.
+ * CUDA; the kernels are in exp_coalescing.cu, the address trace in
+ * trace_coalescing.c.
  */
 #include "coalescing.h"
 

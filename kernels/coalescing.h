@@ -1,8 +1,8 @@
 /* coalescing.h — experiment 1, coalesced vs strided reads: what its files share.
  *
- *   exp_coalescing.cu   the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   coalescing.c   describe and the CPU reference (plain C, no CUDA)
- *   trace_coalescing.c   the address trace for the model (plain C)
+ *   exp_coalescing.cu  the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   coalescing.c       describe and the CPU reference (plain C, no CUDA)
+ *   trace_coalescing.c the address trace for the model (plain C)
  *
  * The suite table (suite.c) gives each row its variant's number below
  * (gm_variant.kind); the code switches on it, never on the name.
@@ -27,7 +27,6 @@ enum {
     GM_COALESCING_FLOAT4,
 };
 
-
 #define COALESCING_BLOCK 256
 
 /* Floats per load and store: 1 (stride), 2 (float2) or 4 (float4). */
@@ -37,13 +36,14 @@ static inline int gm_coalescing_width(const gm_case *c)
          : c->variant->kind == GM_COALESCING_FLOAT2 ? 2 : 1;
 }
 
-/* ---- CPU side: coalescing.c, trace_coalescing.c --------------------------------------- */
+/* ---- CPU side: coalescing.c, trace_coalescing.c ------------------------------------------ */
 
 gm_status coalescing_describe(gm_case *c, gm_error *err);
 gm_status coalescing_trace(const gm_case *c, struct gm_trace *t, gm_error *err);
 
-/* The CPU reference. */
-/* 1. coalescing: out[i] = in[(i mod (n/s)) * s + i div (n/s)], i < n; n % s == 0.
+/* The CPU reference.
+ *
+ * 1. coalescing: out[i] = in[(i mod (n/s)) * s + i div (n/s)], i < n; n % s == 0.
  * A permutation: every input element is read once.  s = 1 is a copy. */
 size_t gm_ref_coalescing_index(size_t i, size_t n, size_t stride);
 void gm_ref_coalescing(const float *in, float *out, size_t n, size_t stride);
@@ -51,7 +51,7 @@ void gm_ref_coalescing(const float *in, float *out, size_t n, size_t stride);
 void gm_ref_coalescing_range(const float *in, float *out, size_t n, size_t stride, size_t i0,
                              size_t i1);
 
-/* ---- GPU side: exp_coalescing.cu (linked only with the CUDA toolkit) ----------- */
+/* ---- GPU side: exp_coalescing.cu (linked only with the CUDA toolkit) --------------------- */
 
 gm_status coalescing_setup(gm_case *c, gm_error *err);
 gm_status coalescing_reset(gm_case *c, gm_stream s, gm_error *err);

@@ -2,7 +2,8 @@
  *
  * describe (what a case launches and must move, from its parameters alone)
  * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in exp_conv.cu, the address trace in trace_conv.c.
+ * CUDA; the kernels are in exp_conv.cu, the address trace in
+ * trace_conv.c.
  */
 #include "conv.h"
 
@@ -23,9 +24,9 @@ gm_status conv_describe(gm_case *c, gm_error *err)
         return gm_fail(err, GM_ERR_VALUE, "conv/%s: n = %lld is outside 1..32768",
                        c->variant->name, n);
     long long shared = 0;
-    if ((c->variant->kind == GM_CONV_SHARED))
+    if (c->variant->kind == GM_CONV_SHARED)
         shared = 4 * CONV_TH * CONV_TW;
-    else if (!(c->variant->kind == GM_CONV_GLOBAL) && !(c->variant->kind == GM_CONV_CONSTANT))
+    else if (c->variant->kind != GM_CONV_GLOBAL && c->variant->kind != GM_CONV_CONSTANT)
         return gm_fail(err, GM_ERR_VALUE, "conv: unknown variant '%s'", c->variant->name);
     gm_case_set_shape(c, (unsigned)((n + CONV_BX - 1) / CONV_BX),
                       (unsigned)((n + CONV_BY - 1) / CONV_BY), 1, CONV_BX, CONV_BY, 1, shared);

@@ -1,8 +1,10 @@
-/* dp.c — experiment 14, chained matrix multiplication by dynamic programming: the CPU side of its variants.
+/* dp.c — experiment 14, chained matrix multiplication by dynamic programming: the CPU side of its
+ * variants.
  *
  * describe (what a case launches and must move, from its parameters alone)
  * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in exp_dp.cu, the address trace in trace_dp.c.
+ * CUDA; the kernels are in exp_dp.cu, the address trace in
+ * trace_dp.c.
  */
 #include "dp.h"
 
@@ -22,8 +24,8 @@ gm_status dp_describe(gm_case *c, gm_error *err)
     if (n < 2 || n > 8192)
         return gm_fail(err, GM_ERR_VALUE, "dp/%s: n = %lld is outside 2..8192", c->variant->name,
                        n);
-    bool host = (c->variant->kind == GM_DP_CPU_SERIAL);
-    if (!host && !(c->variant->kind == GM_DP_ROWMAJOR) && !(c->variant->kind == GM_DP_DIAGONAL))
+    bool host = c->variant->kind == GM_DP_CPU_SERIAL;
+    if (!host && c->variant->kind != GM_DP_ROWMAJOR && c->variant->kind != GM_DP_DIAGONAL)
         return gm_fail(err, GM_ERR_VALUE, "dp: unknown variant '%s'", c->variant->name);
     c->bytes_read = 8 * (n + 1);              /* the dimensions once */
     c->bytes_written = 8 * n * (n + 1) / 2;   /* every filled cell once */

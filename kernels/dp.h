@@ -1,8 +1,8 @@
 /* dp.h — experiment 14, chained matrix multiplication by dynamic programming: what its files share.
  *
- *   exp_dp.cu   the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   dp.c   describe and the CPU reference (plain C, no CUDA)
- *   trace_dp.c   the address trace for the model (plain C)
+ *   exp_dp.cu  the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   dp.c       describe and the CPU reference (plain C, no CUDA)
+ *   trace_dp.c the address trace for the model (plain C)
  *
  * The suite table (suite.c) gives each row its variant's number below
  * (gm_variant.kind); the code switches on it, never on the name.
@@ -34,16 +34,16 @@ enum {
     GM_DP_DIAGONAL,
 };
 
-
 #define DP_MAX_GPU_N 1024   /* one thread per cell of the main diagonal, one block */
 
-/* ---- CPU side: dp.c, trace_dp.c --------------------------------------- */
+/* ---- CPU side: dp.c, trace_dp.c ---------------------------------------------------------- */
 
 gm_status dp_describe(gm_case *c, gm_error *err);
 gm_status dp_trace(const gm_case *c, struct gm_trace *t, gm_error *err);
 
-/* The CPU reference. */
-/* ---- 14: chained matrix multiplication ----------------------------------
+/* The CPU reference.
+ *
+ * ---- 14: chained matrix multiplication ----------------------------------
  * n matrices, matrix i (1-based) is dims[i-1] x dims[i]; m[i][j] is the least
  * number of scalar multiplications for the product of matrices i..j.  Tables
  * are (n+1) x (n+1), row-major, 1-based like the textbook (row 0 and column 0
@@ -70,7 +70,7 @@ GM_HD static inline long long gm_chain_diag_index(int n, int i, int j)
     return d * n - d * (d - 1) / 2 + (i - 1);
 }
 
-/* ---- GPU side: exp_dp.cu (linked only with the CUDA toolkit) ----------- */
+/* ---- GPU side: exp_dp.cu (linked only with the CUDA toolkit) ----------------------------- */
 
 gm_status dp_setup(gm_case *c, gm_error *err);
 gm_status dp_reset(gm_case *c, gm_stream s, gm_error *err);

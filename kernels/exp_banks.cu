@@ -182,7 +182,7 @@ gm_status banks_setup(gm_case *c, gm_error *err)
     if (rc != GM_OK)
         return rc;
     GM_CUDA(cudaMalloc(&st->d_out, (size_t)st->k.threads * sizeof(float)));
-    if ((c->variant->kind == GM_BANKS_UNPADDED))
+    if (c->variant->kind == GM_BANKS_UNPADDED)
         return gm_case_query_kernel(c, (const void *)banks_kernel_unpadded, err);
     return gm_case_query_kernel(c, (const void *)banks_kernel_padded, err);
 }

@@ -215,9 +215,9 @@ gm_status conv_setup(gm_case *c, gm_error *err)
     if (rc != GM_OK)
         return rc;
     GM_CUDA(cudaMalloc(&st->d_out, (size_t)n * n * sizeof(float)));
-    if ((c->variant->kind == GM_CONV_GLOBAL))
+    if (c->variant->kind == GM_CONV_GLOBAL)
         return gm_case_query_kernel(c, (const void *)conv_kernel_global, err);
-    if ((c->variant->kind == GM_CONV_CONSTANT))
+    if (c->variant->kind == GM_CONV_CONSTANT)
         return gm_case_query_kernel(c, (const void *)conv_kernel_constant, err);
     return gm_case_query_kernel(c, (const void *)conv_kernel_shared, err);
 }
@@ -225,7 +225,7 @@ gm_status conv_setup(gm_case *c, gm_error *err)
 gm_status conv_reset(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    if (!(c->variant->kind == GM_CONV_GLOBAL))
+    if (c->variant->kind != GM_CONV_GLOBAL)
         GM_CUDA(cudaMemcpyToSymbolAsync(conv_filter, st->in->d_filt, sizeof st->in->filt, 0,
                                         cudaMemcpyDeviceToDevice, s));
     return gm_poison(st->d_out, (size_t)st->n * st->n * sizeof(float), s, err);

@@ -184,7 +184,7 @@ gm_status dp_setup(gm_case *c, gm_error *err)
     if (rc != GM_OK)
         return rc;
     int n = (int)gm_case_param(c, "n", 0);
-    bool host = (c->variant->kind == GM_DP_CPU_SERIAL), diag = (c->variant->kind == GM_DP_DIAGONAL);
+    bool host = c->variant->kind == GM_DP_CPU_SERIAL, diag = c->variant->kind == GM_DP_DIAGONAL;
     if (!host && n > DP_MAX_GPU_N)
         return gm_fail(err, GM_ERR_UNSUPPORTED,
                        "n = %d needs %d threads in one block (a thread per cell of a diagonal, "
@@ -214,7 +214,7 @@ gm_status dp_setup(gm_case *c, gm_error *err)
 gm_status dp_reset(gm_case *c, cudaStream_t s, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
-    if ((c->variant->kind == GM_DP_CPU_SERIAL)) {
+    if (c->variant->kind == GM_DP_CPU_SERIAL) {
         memset(st->h_table, 0xff, ((size_t)st->n + 1) * (st->n + 1) * sizeof(long long));
         return GM_OK;
     }
@@ -228,11 +228,11 @@ gm_status dp_check(gm_case *c, gm_check *out, gm_error *err)
 {
     S_state *st = (S_state *)c->state;
     size_t cells = (size_t)st->n * (st->n + 1) / 2;
-    if ((c->variant->kind == GM_DP_DIAGONAL)) {
+    if (c->variant->kind == GM_DP_DIAGONAL) {
         GM_CUDA(cudaMemcpy(st->h_packed, st->d_m, cells * sizeof(long long),
                            cudaMemcpyDeviceToHost));
     } else {
-        if ((c->variant->kind == GM_DP_ROWMAJOR))
+        if (c->variant->kind == GM_DP_ROWMAJOR)
             GM_CUDA(cudaMemcpy(st->h_table, st->d_m, st->table_cells * sizeof(long long),
                                cudaMemcpyDeviceToHost));
         gm_ref_chain_pack(st->n, st->h_table, st->h_packed);

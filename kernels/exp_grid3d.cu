@@ -112,7 +112,8 @@ gm_status grid3d_launch_xmajor(gm_case *c, cudaStream_t s, gm_error *err)
 
 static const void *S_kernel(const gm_case *c)
 {
-    return (c->variant->kind == GM_GRID3D_XMAJOR) ? (const void *)grid3d_kernel_xmajor : (const void *)grid3d_kernel_zmajor;
+    return c->variant->kind == GM_GRID3D_XMAJOR ? (const void *)grid3d_kernel_xmajor
+                                                : (const void *)grid3d_kernel_zmajor;
 }
 
 typedef struct {
@@ -190,7 +191,7 @@ gm_status grid3d_setup(gm_case *c, gm_error *err)
     st->n = (size_t)gm_case_param(c, "n", 0);
     S_field want;
     memset(&want, 0, sizeof want);
-    want.xmajor = (c->variant->kind == GM_GRID3D_XMAJOR);
+    want.xmajor = c->variant->kind == GM_GRID3D_XMAJOR;
     want.n = st->n;
     char key[64];
     snprintf(key, sizeof key, "grid3d/%s/%zu", want.xmajor ? "xmajor" : "zmajor", st->n);

@@ -316,7 +316,7 @@ gm_status matmul_setup(gm_case *c, gm_error *err)
         return rc;
     int n = (int)gm_case_param(c, "n", 0), bs = (int)gm_case_param(c, "block", 16);
     size_t bytes = (size_t)n * n * sizeof(float);
-    if ((c->variant->kind == GM_MATMUL_CONSTANT) && bytes > sizeof matmul_const_b)
+    if (c->variant->kind == GM_MATMUL_CONSTANT && bytes > sizeof matmul_const_b)
         return gm_fail(err, GM_ERR_UNSUPPORTED,
                        "B needs %zu bytes of constant memory (n = %d: n*n*4); %zu are available",
                        bytes, n, sizeof matmul_const_b);
@@ -332,17 +332,17 @@ gm_status matmul_setup(gm_case *c, gm_error *err)
         return rc;
     GM_CUDA(cudaMalloc(&st->d_c, bytes));
 
-    if ((c->variant->kind == GM_MATMUL_NAIVE))
+    if (c->variant->kind == GM_MATMUL_NAIVE)
         return gm_case_query_kernel(c, (const void *)matmul_kernel_naive, err);
-    if ((c->variant->kind == GM_MATMUL_CONSTANT))
+    if (c->variant->kind == GM_MATMUL_CONSTANT)
         return gm_case_query_kernel(c, (const void *)matmul_kernel_constant, err);
-    if ((c->variant->kind == GM_MATMUL_TILED))
+    if (c->variant->kind == GM_MATMUL_TILED)
         st->kernel = S_PICK(matmul_kernel_tiled, bs);
-    else if ((c->variant->kind == GM_MATMUL_TILED_PADDED))
+    else if (c->variant->kind == GM_MATMUL_TILED_PADDED)
         st->kernel = S_PICK(matmul_kernel_tiled_padded, bs);
-    else if ((c->variant->kind == GM_MATMUL_TILED_KMAJOR))
+    else if (c->variant->kind == GM_MATMUL_TILED_KMAJOR)
         st->kernel = S_PICK(matmul_kernel_tiled_kmajor, bs);
-    else if ((c->variant->kind == GM_MATMUL_TILED_KMAJOR_PADDED))
+    else if (c->variant->kind == GM_MATMUL_TILED_KMAJOR_PADDED)
         st->kernel = S_PICK(matmul_kernel_tiled_kmajor_padded, bs);
     else
         st->kernel = S_PICK(matmul_kernel_double_buffer, bs);
@@ -355,7 +355,7 @@ gm_status matmul_reset(gm_case *c, cudaStream_t s, gm_error *err)
     size_t bytes = (size_t)st->n * st->n * sizeof(float);
     /* Constant memory is one per module and every case of the variant uses
      * it: B goes in right before this case's launches. */
-    if ((c->variant->kind == GM_MATMUL_CONSTANT))
+    if (c->variant->kind == GM_MATMUL_CONSTANT)
         GM_CUDA(cudaMemcpyToSymbolAsync(matmul_const_b, st->in->d_b, bytes, 0,
                                         cudaMemcpyDeviceToDevice, s));
     return gm_poison(st->d_c, bytes, s, err);

@@ -172,7 +172,7 @@ gm_status matvec_launch_warp_rowmajor_vec4(gm_case *c, cudaStream_t s, gm_error 
 
 static const void *S_kernel(const gm_case *c)
 {
-    if ((c->variant->kind == GM_MATVEC_THREAD_COLMAJOR))
+    if (c->variant->kind == GM_MATVEC_THREAD_COLMAJOR)
         return (const void *)matvec_kernel_thread_colmajor;
     if (c->variant->kind == GM_MATVEC_WARP_ROWMAJOR_VEC4)
         return (const void *)matvec_kernel_warp_rowmajor_vec4;
@@ -283,7 +283,7 @@ gm_status matvec_setup(gm_case *c, gm_error *err)
                        (void **)&st->data, err);
     if (rc != GM_OK)
         return rc;
-    if ((c->variant->kind == GM_MATVEC_THREAD_COLMAJOR)) {
+    if (c->variant->kind == GM_MATVEC_THREAD_COLMAJOR) {
         snprintf(key, sizeof key, "matvec/colmajor/%zu", st->n);
         rc = gm_shared_get(key, sizeof(S_col), S_col_build, S_col_destroy, &st->n,
                            (void **)&st->col, err);

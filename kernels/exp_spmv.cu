@@ -354,9 +354,9 @@ static gm_status S_upload_format(gm_case *c, S_state *st, gm_error *err)
     int rows = m->rows, width = m->width;
     unsigned blocks = (unsigned)((rows + SPMV_BLOCK - 1) / SPMV_BLOCK);
     double gathers_mb = (double)m->nnz * 32 / 1e6, matrix_mb = (double)m->nnz * 8 / 1e6;
-    if ((c->variant->kind == GM_SPMV_CSR_THREAD) || (c->variant->kind == GM_SPMV_CSR_WARP))
+    if (c->variant->kind == GM_SPMV_CSR_THREAD || c->variant->kind == GM_SPMV_CSR_WARP)
         return GM_OK;
-    if ((c->variant->kind == GM_SPMV_ELL)) {
+    if (c->variant->kind == GM_SPMV_ELL) {
         size_t slots = (size_t)width * rows;
         GM_CUDA(cudaMalloc((void **)&st->d_col, slots * sizeof(int)));
         GM_CUDA(cudaMalloc((void **)&st->d_val, slots * sizeof(float)));
@@ -463,11 +463,11 @@ gm_status spmv_setup(gm_case *c, gm_error *err)
     GM_CUDA(cudaMalloc(&st->d_y, (size_t)rows * sizeof(float)));
     if ((rc = S_upload_format(c, st, err)) != GM_OK)
         return rc;
-    if ((c->variant->kind == GM_SPMV_CSR_THREAD))
+    if (c->variant->kind == GM_SPMV_CSR_THREAD)
         return gm_case_query_kernel(c, (const void *)spmv_kernel_csr_thread, err);
-    if ((c->variant->kind == GM_SPMV_CSR_WARP))
+    if (c->variant->kind == GM_SPMV_CSR_WARP)
         return gm_case_query_kernel(c, (const void *)spmv_kernel_csr_warp, err);
-    if ((c->variant->kind == GM_SPMV_ELL))
+    if (c->variant->kind == GM_SPMV_ELL)
         return gm_case_query_kernel(c, (const void *)spmv_kernel_ell, err);
     return gm_case_query_kernel(c, (const void *)spmv_kernel_jds, err);
 }

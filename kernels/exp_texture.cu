@@ -323,9 +323,9 @@ gm_status texture_setup(gm_case *c, gm_error *err)
     /* plain loads: float arithmetic against the double reference, values
      * near 1: 1e-5.  Texture: see the opening comment. */
     st->tol = 1e-5;
-    if ((c->variant->kind == GM_TEXTURE_GLOBAL))
+    if (c->variant->kind == GM_TEXTURE_GLOBAL)
         return gm_case_query_kernel(c, (const void *)texture_kernel_global, err);
-    if ((c->variant->kind == GM_TEXTURE_READONLY))
+    if (c->variant->kind == GM_TEXTURE_READONLY)
         return gm_case_query_kernel(c, (const void *)texture_kernel_readonly, err);
     st->tol = st->in->max_adjacent / 128.0 + 1e-5;
     snprintf(c->note, sizeof c->note,

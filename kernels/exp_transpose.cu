@@ -177,9 +177,9 @@ gm_status transpose_setup(gm_case *c, gm_error *err)
     if (rc != GM_OK)
         return rc;
     GM_CUDA(cudaMalloc(&st->d_out, (size_t)n * n * sizeof(float)));
-    if ((c->variant->kind == GM_TRANSPOSE_NAIVE))
+    if (c->variant->kind == GM_TRANSPOSE_NAIVE)
         return gm_case_query_kernel(c, (const void *)transpose_kernel_naive, err);
-    if ((c->variant->kind == GM_TRANSPOSE_TILED))
+    if (c->variant->kind == GM_TRANSPOSE_TILED)
         return gm_case_query_kernel(c, (const void *)transpose_kernel_tiled, err);
     return gm_case_query_kernel(c, (const void *)transpose_kernel_padded, err);
 }

@@ -2,7 +2,8 @@
  *
  * describe (what a case launches and must move, from its parameters alone)
  * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in exp_grid3d.cu, the address trace in trace_grid3d.c.
+ * CUDA; the kernels are in exp_grid3d.cu, the address trace in
+ * trace_grid3d.c.
  */
 #include "grid3d.h"
 
@@ -36,7 +37,7 @@ gm_status grid3d_describe(gm_case *c, gm_error *err)
     c->bytes_read = 4 * n * n * n;
     c->bytes_written = 4 * n * n * n;
     c->flops = 3 * n * n * n;
-    if ((c->variant->kind == GM_GRID3D_XMAJOR))
+    if (c->variant->kind == GM_GRID3D_XMAJOR)
         snprintf(c->note, sizeof c->note,
                  "consecutive z are %lld bytes apart: a warp load touches 32 lines for 128 "
                  "useful bytes",

@@ -1,8 +1,10 @@
-/* matmul.c — experiment 8, matrix multiplication tiles in shared memory: the CPU side of its variants.
+/* matmul.c — experiment 8, matrix multiplication tiles in shared memory: the CPU side of its
+ * variants.
  *
  * describe (what a case launches and must move, from its parameters alone)
  * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in exp_matmul.cu, the address trace in trace_matmul.c.
+ * CUDA; the kernels are in exp_matmul.cu, the address trace in
+ * trace_matmul.c.
  */
 #include "matmul.h"
 
@@ -27,13 +29,14 @@ gm_status matmul_describe(gm_case *c, gm_error *err)
     /* shared arrays per block, floats: two T x T tiles, +1 column when padded,
      * two of each when double-buffered */
     long long t = bs, words = 0;
-    if ((c->variant->kind == GM_MATMUL_TILED) || (c->variant->kind == GM_MATMUL_TILED_KMAJOR))
+    if (c->variant->kind == GM_MATMUL_TILED || c->variant->kind == GM_MATMUL_TILED_KMAJOR)
         words = 2 * t * t;
-    else if ((c->variant->kind == GM_MATMUL_TILED_PADDED) || (c->variant->kind == GM_MATMUL_TILED_KMAJOR_PADDED))
+    else if (c->variant->kind == GM_MATMUL_TILED_PADDED ||
+             c->variant->kind == GM_MATMUL_TILED_KMAJOR_PADDED)
         words = 2 * t * (t + 1);
-    else if ((c->variant->kind == GM_MATMUL_DOUBLE_BUFFER))
+    else if (c->variant->kind == GM_MATMUL_DOUBLE_BUFFER)
         words = 4 * t * t;
-    else if (!(c->variant->kind == GM_MATMUL_NAIVE) && !(c->variant->kind == GM_MATMUL_CONSTANT))
+    else if (c->variant->kind != GM_MATMUL_NAIVE && c->variant->kind != GM_MATMUL_CONSTANT)
         return gm_fail(err, GM_ERR_VALUE, "matmul: unknown variant '%s'", c->variant->name);
     unsigned g = (unsigned)((n + bs - 1) / bs);
     gm_case_set_shape(c, g, g, 1, (unsigned)bs, (unsigned)bs, 1, 4 * words);
@@ -44,7 +47,7 @@ gm_status matmul_describe(gm_case *c, gm_error *err)
     c->bytes_read = 2 * 4 * n * n;    /* A and B once */
     c->bytes_written = 4 * n * n;     /* C once */
     c->flops = 2 * n * n * n;
-    if ((c->variant->kind == GM_MATMUL_CONSTANT))
+    if (c->variant->kind == GM_MATMUL_CONSTANT)
         snprintf(c->note, sizeof c->note,
                  "B (%lld bytes of the 65536 constant memory holds) is copied into __constant__ "
                  "memory by reset, outside the timing; a warp reads %lld different words of it "

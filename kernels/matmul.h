@@ -1,8 +1,8 @@
 /* matmul.h — experiment 8, matrix multiplication tiles in shared memory: what its files share.
  *
- *   exp_matmul.cu   the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   matmul.c   describe and the CPU reference (plain C, no CUDA)
- *   trace_matmul.c   the address trace for the model (plain C)
+ *   exp_matmul.cu  the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   matmul.c       describe and the CPU reference (plain C, no CUDA)
+ *   trace_matmul.c the address trace for the model (plain C)
  *
  * The suite table (suite.c) gives each row its variant's number below
  * (gm_variant.kind); the code switches on it, never on the name.
@@ -31,21 +31,21 @@ enum {
     GM_MATMUL_DOUBLE_BUFFER,
 };
 
-
-/* ---- CPU side: matmul.c, trace_matmul.c --------------------------------------- */
+/* ---- CPU side: matmul.c, trace_matmul.c -------------------------------------------------- */
 
 gm_status matmul_describe(gm_case *c, gm_error *err);
 gm_status matmul_trace(const gm_case *c, struct gm_trace *t, gm_error *err);
 
-/* The CPU reference. */
-/* ---- 8: C = A B, n x n, row-major; sums in double, rounded once --------- */
+/* The CPU reference.
+ *
+ * ---- 8: C = A B, n x n, row-major; sums in double, rounded once --------- */
 void gm_ref_matmul(const float *a, const float *b, float *c, int n);
 /* Elements [begin, end) of C (element i*n + j) from A and bt = B transposed
  * (bt[j*n + k] = B[k][j], so both operands are read contiguously). */
 void gm_ref_matmul_bt_range(const float *a, const float *bt, float *c, int n, size_t begin,
                             size_t end);
 
-/* ---- GPU side: exp_matmul.cu (linked only with the CUDA toolkit) ----------- */
+/* ---- GPU side: exp_matmul.cu (linked only with the CUDA toolkit) ------------------------- */
 
 gm_status matmul_setup(gm_case *c, gm_error *err);
 gm_status matmul_reset(gm_case *c, gm_stream s, gm_error *err);

@@ -1,8 +1,10 @@
-/* matvec.c — experiment 7, matrix-vector product, thread or warp per row: the CPU side of its variants.
+/* matvec.c — experiment 7, matrix-vector product, thread or warp per row: the CPU side of its
+ * variants.
  *
  * describe (what a case launches and must move, from its parameters alone)
  * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in exp_matvec.cu, the address trace in trace_matvec.c.
+ * CUDA; the kernels are in exp_matvec.cu, the address trace in
+ * trace_matvec.c.
  */
 #include "matvec.h"
 

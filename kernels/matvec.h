@@ -1,8 +1,8 @@
 /* matvec.h — experiment 7, matrix-vector product, thread or warp per row: what its files share.
  *
- *   exp_matvec.cu   the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   matvec.c   describe and the CPU reference (plain C, no CUDA)
- *   trace_matvec.c   the address trace for the model (plain C)
+ *   exp_matvec.cu  the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   matvec.c       describe and the CPU reference (plain C, no CUDA)
+ *   trace_matvec.c the address trace for the model (plain C)
  *
  * The suite table (suite.c) gives each row its variant's number below
  * (gm_variant.kind); the code switches on it, never on the name.
@@ -28,7 +28,6 @@ enum {
     GM_MATVEC_WARP_ROWMAJOR_VEC4,
 };
 
-
 #define MATVEC_THREAD_BLOCK 64    /* thread per row: n/64 blocks, about one per SM at n = 8192 */
 #define MATVEC_WARP_BLOCK 256     /* warp per row: 8 rows per block */
 
@@ -39,13 +38,14 @@ static inline bool gm_matvec_warp(const gm_case *c)
            c->variant->kind == GM_MATVEC_WARP_ROWMAJOR_VEC4;
 }
 
-/* ---- CPU side: matvec.c, trace_matvec.c --------------------------------------- */
+/* ---- CPU side: matvec.c, trace_matvec.c -------------------------------------------------- */
 
 gm_status matvec_describe(gm_case *c, gm_error *err);
 gm_status matvec_trace(const gm_case *c, struct gm_trace *t, gm_error *err);
 
-/* The CPU reference. */
-/* 7. matvec: y[i] = sum_k a[i*cols + k] * x[k] for rows i in [r0, r1), summed
+/* The CPU reference.
+ *
+ * 7. matvec: y[i] = sum_k a[i*cols + k] * x[k] for rows i in [r0, r1), summed
  * in double (the suite's matrices hold small integers, for which every order
  * of summation is exact in float too). */
 void gm_ref_matvec(const float *a, const float *x, float *y, size_t cols, size_t r0, size_t r1);
@@ -53,7 +53,7 @@ void gm_ref_matvec(const float *a, const float *x, float *y, size_t cols, size_t
  * number (gm_rand_at) mapped to an integer in [-4, 4]. */
 float gm_ref_small_int(uint64_t r);
 
-/* ---- GPU side: exp_matvec.cu (linked only with the CUDA toolkit) ----------- */
+/* ---- GPU side: exp_matvec.cu (linked only with the CUDA toolkit) ------------------------- */
 
 gm_status matvec_setup(gm_case *c, gm_error *err);
 gm_status matvec_reset(gm_case *c, gm_stream s, gm_error *err);

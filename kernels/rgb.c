@@ -2,7 +2,8 @@
  *
  * describe (what a case launches and must move, from its parameters alone)
  * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in exp_rgb.cu, the address trace in trace_rgb.c.
+ * CUDA; the kernels are in exp_rgb.cu, the address trace in
+ * trace_rgb.c.
  */
 #include "rgb.h"
 

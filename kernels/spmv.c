@@ -1,8 +1,10 @@
-/* spmv.c — experiment 11, sparse matrix-vector product in CSR, ELLPACK and JDS: the CPU side of its variants.
+/* spmv.c — experiment 11, sparse matrix-vector product in CSR, ELLPACK and JDS: the CPU side of
+ * its variants.
  *
  * describe (what a case launches and must move, from its parameters alone)
  * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in exp_spmv.cu, the address trace in trace_spmv.c.
+ * CUDA; the kernels are in exp_spmv.cu, the address trace in
+ * trace_spmv.c.
  */
 #include "spmv.h"
 
@@ -82,11 +84,11 @@ gm_status spmv_describe(gm_case *c, gm_error *err)
                        "four rows per 16-byte load)",
                        c->variant->name, rows);
     long long threads;
-    if ((c->variant->kind == GM_SPMV_CSR_WARP))
+    if (c->variant->kind == GM_SPMV_CSR_WARP)
         threads = rows * 32;
-    else if ((c->variant->kind == GM_SPMV_CSR_THREAD) || (c->variant->kind == GM_SPMV_ELL))
+    else if (c->variant->kind == GM_SPMV_CSR_THREAD || c->variant->kind == GM_SPMV_ELL)
         threads = rows;
-    else if ((c->variant->kind == GM_SPMV_JDS))
+    else if (c->variant->kind == GM_SPMV_JDS)
         threads = rows / 4;
     else
         return gm_fail(err, GM_ERR_VALUE, "spmv: unknown variant '%s'", c->variant->name);

@@ -1,8 +1,9 @@
-/* spmv.h — experiment 11, sparse matrix-vector product in CSR, ELLPACK and JDS: what its files share.
+/* spmv.h — experiment 11, sparse matrix-vector product in CSR, ELLPACK and JDS: what its files
+ * share.
  *
- *   exp_spmv.cu   the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   spmv.c   describe and the CPU reference (plain C, no CUDA)
- *   trace_spmv.c   the address trace for the model (plain C)
+ *   exp_spmv.cu  the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   spmv.c       describe and the CPU reference (plain C, no CUDA)
+ *   trace_spmv.c the address trace for the model (plain C)
  *
  * The suite table (suite.c) gives each row its variant's number below
  * (gm_variant.kind); the code switches on it, never on the name.
@@ -28,13 +29,12 @@ enum {
     GM_SPMV_JDS,
 };
 
-
 #define SPMV_LMIN 4
 #define SPMV_LMAX 64
 #define SPMV_ALPHA 1.5
 #define SPMV_BLOCK 256
 
-/* ---- CPU side: spmv.c, trace_spmv.c --------------------------------------- */
+/* ---- CPU side: spmv.c, trace_spmv.c ------------------------------------------------------ */
 
 gm_status spmv_describe(gm_case *c, gm_error *err);
 gm_status spmv_trace(const gm_case *c, struct gm_trace *t, gm_error *err);
@@ -44,8 +44,9 @@ gm_status spmv_trace(const gm_case *c, struct gm_trace *t, gm_error *err);
 void gm_spmv_lengths(int rows, int *len);
 long long gm_spmv_count(int rows, int *longest);
 
-/* The CPU reference. */
-/* ---- 11: sparse matrices ------------------------------------------------- */
+/* The CPU reference.
+ *
+ * ---- 11: sparse matrices ------------------------------------------------- */
 
 /* Row lengths with a power-law (Pareto) tail: len = floor(lmin * u^(-1/alpha))
  * for u uniform in (0,1], capped at lmax.  Returns the longest row. */
@@ -95,7 +96,7 @@ void gm_ref_csr_fill_range(int cols, const int *row_ptr, uint64_t seed, int begi
 void gm_ref_spmv_csr_range(const int *row_ptr, const int *col, const float *val,
                            const float *x, float *y, int begin, int end);
 
-/* ---- GPU side: exp_spmv.cu (linked only with the CUDA toolkit) ----------- */
+/* ---- GPU side: exp_spmv.cu (linked only with the CUDA toolkit) --------------------------- */
 
 gm_status spmv_setup(gm_case *c, gm_error *err);
 gm_status spmv_reset(gm_case *c, gm_stream s, gm_error *err);

@@ -1,8 +1,10 @@
-/* texture.c — experiment 13, semi-Lagrangian advection through global, read-only and texture loads: the CPU side of its variants.
+/* texture.c — experiment 13, semi-Lagrangian advection through global, read-only and texture
+ * loads: the CPU side of its variants.
  *
  * describe (what a case launches and must move, from its parameters alone)
  * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in exp_texture.cu, the address trace in trace_texture.c.
+ * CUDA; the kernels are in exp_texture.cu, the address trace in
+ * trace_texture.c.
  */
 #include "texture.h"
 
@@ -22,7 +24,8 @@ gm_status texture_describe(gm_case *c, gm_error *err)
     if (n < 2 || n > 16384)
         return gm_fail(err, GM_ERR_VALUE, "texture/%s: n = %lld is outside 2..16384",
                        c->variant->name, n);
-    if (!(c->variant->kind == GM_TEXTURE_GLOBAL) && !(c->variant->kind == GM_TEXTURE_READONLY) && !(c->variant->kind == GM_TEXTURE_TEXTURE))
+    if (c->variant->kind != GM_TEXTURE_GLOBAL && c->variant->kind != GM_TEXTURE_READONLY &&
+        c->variant->kind != GM_TEXTURE_TEXTURE)
         return gm_fail(err, GM_ERR_VALUE, "texture: unknown variant '%s'", c->variant->name);
     gm_case_set_shape(c, (unsigned)((n + ADV_BX - 1) / ADV_BX),
                       (unsigned)((n + ADV_BY * ADV_CELLS - 1) / (ADV_BY * ADV_CELLS)), 1, ADV_BX,

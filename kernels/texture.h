@@ -1,8 +1,9 @@
-/* texture.h — experiment 13, semi-Lagrangian advection through global, read-only and texture loads: what its files share.
+/* texture.h — experiment 13, semi-Lagrangian advection through global, read-only and texture
+ * loads: what its files share.
  *
- *   exp_texture.cu   the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   texture.c   describe and the CPU reference (plain C, no CUDA)
- *   trace_texture.c   the address trace for the model (plain C)
+ *   exp_texture.cu  the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   texture.c       describe and the CPU reference (plain C, no CUDA)
+ *   trace_texture.c the address trace for the model (plain C)
  *
  * The suite table (suite.c) gives each row its variant's number below
  * (gm_variant.kind); the code switches on it, never on the name.
@@ -27,18 +28,18 @@ enum {
     GM_TEXTURE_TEXTURE,
 };
 
-
 #define ADV_BX 32
 #define ADV_BY 8
 #define ADV_CELLS 2   /* cells per thread, ADV_BY rows apart */
 
-/* ---- CPU side: texture.c, trace_texture.c --------------------------------------- */
+/* ---- CPU side: texture.c, trace_texture.c ------------------------------------------------ */
 
 gm_status texture_describe(gm_case *c, gm_error *err);
 gm_status texture_trace(const gm_case *c, struct gm_trace *t, gm_error *err);
 
-/* The CPU reference. */
-/* ---- 13: semi-Lagrangian advection --------------------------------------
+/* The CPU reference.
+ *
+ * ---- 13: semi-Lagrangian advection --------------------------------------
  * out(x,y) = q sampled at the departure point (x - dt*u(x,y), y - dt*v(x,y)),
  * bilinearly, with indices clamped to the image: exactly what a texture with
  * linear filtering, clamp addressing and unnormalised coordinates returns for
@@ -49,7 +50,7 @@ void gm_ref_advect(const float *q, const float *u, const float *v, float *out, i
 void gm_ref_advect_range(const float *q, const float *u, const float *v, float *out, int w,
                          int h, float dt, size_t begin, size_t end);
 
-/* ---- GPU side: exp_texture.cu (linked only with the CUDA toolkit) ----------- */
+/* ---- GPU side: exp_texture.cu (linked only with the CUDA toolkit) ------------------------ */
 
 gm_status texture_setup(gm_case *c, gm_error *err);
 gm_status texture_reset(gm_case *c, gm_stream s, gm_error *err);

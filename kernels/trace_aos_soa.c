@@ -85,7 +85,9 @@ gm_status aos_soa_trace(const gm_case *c, gm_trace *t, gm_error *err)
 {
     const char *v = c->variant->name;
     S_ctx x;
-    x.layout = c->variant->kind == GM_AOS_SOA_SOA ? S_SOA : c->variant->kind == GM_AOS_SOA_AOS_PADDED ? S_PADDED : S_AOS;
+    x.layout = c->variant->kind == GM_AOS_SOA_SOA          ? S_SOA
+               : c->variant->kind == GM_AOS_SOA_AOS_PADDED ? S_PADDED
+                                                           : S_AOS;
     x.n = gm_case_param(c, "n", 0);
     long long fields = gm_case_param(c, "fields", 7);
     if (x.n <= 0 || (fields != 4 && fields != 7))

@@ -42,7 +42,7 @@ gm_status coalescing_trace(const gm_case *c, gm_trace *t, gm_error *err)
 {
     const char *v = c->variant->name;
     S_ctx x;
-    x.width = c->variant->kind == GM_COALESCING_FLOAT4 ? 4 : c->variant->kind == GM_COALESCING_FLOAT2 ? 2 : 1;
+    x.width = gm_coalescing_width(c);
     long long n = gm_case_param(c, "n", 0);
     x.s = x.width == 1 ? gm_case_param(c, "stride", 1) : 1;
     if (n <= 0 || x.s <= 0 || n % (x.s * x.width) != 0)

@@ -110,7 +110,8 @@ gm_status matvec_trace(const gm_case *c, gm_trace *t, gm_error *err)
 {
     const char *v = c->variant->name;
     S_ctx x = {gm_case_param(c, "n", 0), gm_matvec_warp(c),
-               c->variant->kind == GM_MATVEC_THREAD_COLMAJOR, c->variant->kind == GM_MATVEC_WARP_ROWMAJOR_VEC4, 0};
+               c->variant->kind == GM_MATVEC_THREAD_COLMAJOR,
+               c->variant->kind == GM_MATVEC_WARP_ROWMAJOR_VEC4, 0};
     if (x.n <= 0 || x.n % 4 != 0)
         return gm_fail(err, GM_ERR_VALUE, "matvec/%s: n=%lld", v, x.n);
     /* A block step moves the rows it covers: 64 (thread per row) or 8 (warp

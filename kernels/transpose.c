@@ -2,7 +2,8 @@
  *
  * describe (what a case launches and must move, from its parameters alone)
  * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in exp_transpose.cu, the address trace in trace_transpose.c.
+ * CUDA; the kernels are in exp_transpose.cu, the address trace in
+ * trace_transpose.c.
  */
 #include "transpose.h"
 
@@ -23,11 +24,11 @@ gm_status transpose_describe(gm_case *c, gm_error *err)
         return gm_fail(err, GM_ERR_VALUE, "transpose/%s: n = %lld is outside 1..32768",
                        c->variant->name, n);
     long long words;
-    if ((c->variant->kind == GM_TRANSPOSE_NAIVE))
+    if (c->variant->kind == GM_TRANSPOSE_NAIVE)
         words = 0;
-    else if ((c->variant->kind == GM_TRANSPOSE_TILED))
+    else if (c->variant->kind == GM_TRANSPOSE_TILED)
         words = TR_TILE * TR_TILE;
-    else if ((c->variant->kind == GM_TRANSPOSE_PADDED))
+    else if (c->variant->kind == GM_TRANSPOSE_PADDED)
         words = TR_TILE * (TR_TILE + 1);
     else
         return gm_fail(err, GM_ERR_VALUE, "transpose: unknown variant '%s'", c->variant->name);

@@ -1,8 +1,10 @@
-/* traversal2d.c — experiment 5, row vs column mapping of a 2-D traversal: the CPU side of its variants.
+/* traversal2d.c — experiment 5, row vs column mapping of a 2-D traversal: the CPU side of its
+ * variants.
  *
  * describe (what a case launches and must move, from its parameters alone)
  * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in exp_traversal2d.cu, the address trace in trace_traversal2d.c.
+ * CUDA; the kernels are in exp_traversal2d.cu, the address trace in
+ * trace_traversal2d.c.
  */
 #include "traversal2d.h"
 

@@ -5,9 +5,15 @@
 #   kernels/, collectors/         include core/ and their own folder
 #   reports/                      includes core/ and reports/
 #   cli/                          includes anything
-# core/ and reports/ never include the CUDA toolkit (cuda*.h, cupti*.h, nvperf*.h).
+# core/ and reports/ never include the CUDA toolkit (cuda*.h, cupti*.h, nvperf*.h);
+# in kernels/ and collectors/ only the files that launch kernels or talk to
+# CUPTI do (the .cu files and the list in $toolkit below), directly or through
+# harness.h, gmc_codes.h or gmc_cupti_host.h: everything else builds without
+# the toolkit (make CUDA_HOME=/nonexistent test).
 # Run from the repository root; prints each offence as file:line and exits 1.
 bad=0
+toolkit="kernels/harness.h kernels/runner.c collectors/gmc_cupti.c collectors/gmc_codes.c
+         collectors/gmc_codes.h collectors/gmc_cupti_host.h collectors/inject.c"
 for f in $(find core kernels collectors reports -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' | sort); do
     dir=${f%%/*}
     case $dir in
@@ -33,6 +39,13 @@ for f in $(find core kernels collectors reports -name '*.[ch]' -o -name '*.cu' -
     case $dir in core|reports)
         if grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(cuda|cupti|nvperf|nvToolsExt|nvtx)' "$f"; then
             echo "$f: $dir/ must build without the CUDA toolkit"
+            echo x >> "${TMPDIR:-/tmp}/gm-layers.$$"
+        fi ;;
+    kernels|collectors)
+        case $f in *.cu|*.cuh) continue ;; esac
+        case " $(echo $toolkit) " in *" $f "*) continue ;; esac
+        if grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*(<(cuda|cupti|nvperf|nvToolsExt|nvtx|driver_types)|"(harness|gmc_codes|gmc_cupti_host)\.h")' "$f"; then
+            echo "$f: builds without the CUDA toolkit (only the files in check-layers.sh's list may include it)"
             echo x >> "${TMPDIR:-/tmp}/gm-layers.$$"
         fi ;;
     esac

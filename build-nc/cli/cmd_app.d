@@ -3,8 +3,10 @@ build-nc/cli/cmd_app.o: cli/cmd_app.c cli/../core/buf.h cli/cli.h \
  cli/../reports/../core/buf.h cli/../reports/../core/fmt.h \
  cli/../reports/../core/buf.h cli/../reports/../core/results.h \
  cli/../reports/../core/gm_error.h cli/../reports/../core/gm_error.h \
- cli/../reports/../core/results.h cli/../reports/diff.h \
- cli/../reports/../core/catalog.h cli/../core/results.h
+ cli/../reports/../core/results.h cli/../reports/runs.h \
+ cli/../reports/diff.h cli/../reports/../core/catalog.h \
+ cli/../core/pathpat.h cli/../core/gm_error.h cli/../core/results.h \
+ cli/../core/results.h
 cli/../core/buf.h:
 cli/cli.h:
 cli/../reports/render.h:
@@ -16,6 +18,10 @@ cli/../reports/../core/results.h:
 cli/../reports/../core/gm_error.h:
 cli/../reports/../core/gm_error.h:
 cli/../reports/../core/results.h:
+cli/../reports/runs.h:
 cli/../reports/diff.h:
 cli/../reports/../core/catalog.h:
+cli/../core/pathpat.h:
+cli/../core/gm_error.h:
+cli/../core/results.h:
 cli/../core/results.h:

@@ -3,8 +3,9 @@ build-nc/cli/cmd_diff.o: cli/cmd_diff.c cli/cli.h cli/../reports/render.h \
  cli/../reports/../core/fmt.h cli/../reports/../core/buf.h \
  cli/../reports/../core/results.h cli/../reports/../core/gm_error.h \
  cli/../reports/../core/gm_error.h cli/../reports/../core/results.h \
- cli/../reports/diff.h cli/../reports/../core/catalog.h \
- cli/../reports/diff.h cli/../core/output.h cli/../core/gm_error.h
+ cli/../reports/runs.h cli/../reports/diff.h \
+ cli/../reports/../core/catalog.h cli/../reports/diff.h \
+ cli/../core/output.h cli/../core/gm_error.h
 cli/cli.h:
 cli/../reports/render.h:
 cli/../reports/charts.h:
@@ -15,6 +16,7 @@ cli/../reports/../core/results.h:
 cli/../reports/../core/gm_error.h:
 cli/../reports/../core/gm_error.h:
 cli/../reports/../core/results.h:
+cli/../reports/runs.h:
 cli/../reports/diff.h:
 cli/../reports/../core/catalog.h:
 cli/../reports/diff.h:

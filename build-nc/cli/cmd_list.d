@@ -3,8 +3,8 @@ build-nc/cli/cmd_list.o: cli/cmd_list.c cli/../core/catalog.h cli/cli.h \
  cli/../reports/../core/buf.h cli/../reports/../core/fmt.h \
  cli/../reports/../core/buf.h cli/../reports/../core/results.h \
  cli/../reports/../core/gm_error.h cli/../reports/../core/gm_error.h \
- cli/../reports/../core/results.h cli/../reports/diff.h \
- cli/../reports/../core/catalog.h
+ cli/../reports/../core/results.h cli/../reports/runs.h \
+ cli/../reports/diff.h cli/../reports/../core/catalog.h
 cli/../core/catalog.h:
 cli/cli.h:
 cli/../reports/render.h:
@@ -16,5 +16,6 @@ cli/../reports/../core/results.h:
 cli/../reports/../core/gm_error.h:
 cli/../reports/../core/gm_error.h:
 cli/../reports/../core/results.h:
+cli/../reports/runs.h:
 cli/../reports/diff.h:
 cli/../reports/../core/catalog.h:

@@ -3,8 +3,8 @@ build-nc/cli/main.o: cli/main.c cli/cli.h cli/../reports/render.h \
  cli/../reports/../core/fmt.h cli/../reports/../core/buf.h \
  cli/../reports/../core/results.h cli/../reports/../core/gm_error.h \
  cli/../reports/../core/gm_error.h cli/../reports/../core/results.h \
- cli/../reports/diff.h cli/../reports/../core/catalog.h \
- cli/../core/results.h
+ cli/../reports/runs.h cli/../reports/diff.h \
+ cli/../reports/../core/catalog.h cli/../core/results.h
 cli/cli.h:
 cli/../reports/render.h:
 cli/../reports/charts.h:
@@ -15,6 +15,7 @@ cli/../reports/../core/results.h:
 cli/../reports/../core/gm_error.h:
 cli/../reports/../core/gm_error.h:
 cli/../reports/../core/results.h:
+cli/../reports/runs.h:
 cli/../reports/diff.h:
 cli/../reports/../core/catalog.h:
 cli/../core/results.h:

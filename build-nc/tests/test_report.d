@@ -3,11 +3,11 @@ build-nc/tests/test_report.o: tests/test_report.c tests/../core/catalog.h \
  tests/../reports/../core/fmt.h tests/../reports/../core/buf.h \
  tests/../reports/../core/results.h tests/../reports/../core/gm_error.h \
  tests/../reports/../core/gm_error.h tests/../reports/../core/results.h \
- tests/../reports/diff.h tests/../reports/../core/catalog.h \
- tests/../reports/findings.h tests/../reports/charts.h \
+ tests/../reports/runs.h tests/../reports/diff.h \
+ tests/../reports/../core/catalog.h tests/../reports/findings.h \
  tests/../core/model.h tests/../core/gm_error.h tests/../core/results.h \
- tests/../reports/render.h tests/../reports/diff.h \
- tests/../core/results.h tests/helpers.h
+ tests/../reports/render.h tests/../reports/charts.h \
+ tests/../reports/diff.h tests/../core/results.h tests/helpers.h
 tests/../core/catalog.h:
 tests/../reports/charts.h:
 tests/../reports/../core/buf.h:
@@ -17,14 +17,15 @@ tests/../reports/../core/results.h:
 tests/../reports/../core/gm_error.h:
 tests/../reports/../core/gm_error.h:
 tests/../reports/../core/results.h:
+tests/../reports/runs.h:
 tests/../reports/diff.h:
 tests/../reports/../core/catalog.h:
 tests/../reports/findings.h:
-tests/../reports/charts.h:
 tests/../core/model.h:
 tests/../core/gm_error.h:
 tests/../core/results.h:
 tests/../reports/render.h:
+tests/../reports/charts.h:
 tests/../reports/diff.h:
 tests/../core/results.h:
 tests/helpers.h:
