@@ -1,2 +1,0 @@
-build-nc/core/buf.o: core/buf.c core/buf.h
-core/buf.h:

@@ -1,2 +1,0 @@
-build-nc/core/catalog.o: core/catalog.c core/catalog.h
-core/catalog.h:

@@ -1,2 +1,0 @@
-#define GM_GIT_COMMIT "b9abea533c7139b1382a7e0bc99b4b8d372c1831"
-#define GM_GIT_DIRTY 1
