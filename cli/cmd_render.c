@@ -10,6 +10,9 @@
 #include "../reports/diff.h"
 #include "../reports/render.h"
 #include "../core/results.h"
+#ifdef GM_HAVE_CUDA
+#include "../kernels/suite.h"
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +21,40 @@
 #ifndef GM_DATADIR
 #define GM_DATADIR "/usr/local/share/gpumem-report"
 #endif
+
+/* A results file written before experiments carried their question
+ * (results.h: gm_experiment contrast_*): for each experiment of this build's
+ * suite known by id, the question, the contrast and the source (document
+ * titles rather than the ids older files used) come from the suite table, and
+ * stderr says so.  Measurements are never touched. */
+static void S_fill_questions(gm_results *r, const char *input)
+{
+#ifdef GM_HAVE_CUDA
+    size_t filled = 0;
+    for (size_t i = 0; i < r->n_experiments; i++) {
+        gm_experiment *e = &r->experiments[i];
+        const gm_experiment_def *d = e->id ? gm_experiment_find(e->id) : NULL;
+        if (!d || e->contrast_a || !d->contrast_a)
+            continue;
+        e->question = gm_xstrdup(d->question);
+        e->contrast_a = gm_xstrdup(d->contrast_a);
+        e->contrast_b = gm_xstrdup(d->contrast_b);
+        e->contrast_at = gm_xstrdup(d->contrast_at);
+        e->contrast_counter = gm_xstrdup(d->contrast_counter);
+        free(e->source);
+        e->source = gm_xstrdup(d->source);
+        filled++;
+    }
+    if (filled)
+        fprintf(stderr,
+                "render: %s predates the experiments' questions; the question, contrast and "
+                "source of %zu experiment%s come from this build's suite\n",
+                input, filled, filled == 1 ? "" : "s");
+#else
+    (void)r;
+    (void)input;
+#endif
+}
 
 static void S_usage(FILE *f)
 {
@@ -165,6 +202,7 @@ int gm_cmd_render(int argc, char **argv)
         gm_cli_error("%s", err.message);
         return GM_EXIT_USAGE;
     }
+    S_fill_questions(&r, input);
     /* the baseline is read, and checked for runs it cannot pair, before any
      * chart is drawn */
     if (o.baseline_name && (gm_results_read_file(o.baseline_name, &base, &err) != GM_OK ||

@@ -336,6 +336,11 @@ static void S_experiment_free(gm_experiment *e)
     free(e->sweep_param);
     free(e->series_param);
     free(e->baseline_variant);
+    free(e->question);
+    free(e->contrast_a);
+    free(e->contrast_b);
+    free(e->contrast_at);
+    free(e->contrast_counter);
 }
 
 void gm_process_free(gm_process *p)
@@ -374,6 +379,8 @@ void gm_results_free(gm_results *r)
     S_value_free(&r->device.theoretical_bandwidth_gbs);
     S_value_free(&r->device.copy_bandwidth_gbs);
     S_value_free(&r->device.copy_bandwidth_bytes);
+    S_value_free(&r->device.attainable_bandwidth_gbs);
+    free(r->device.attainable_kernel);
     S_strv_free(r->collection.metrics, r->collection.n_metrics);
     free(r->collection.range_mode);
     free(r->collection.replay_mode);
@@ -666,6 +673,10 @@ static void S_emit_device(S_em *e, const gm_device *d)
     S_kval(e, "theoretical_bandwidth_gbs", &d->theoretical_bandwidth_gbs);
     S_kval(e, "copy_bandwidth_gbs", &d->copy_bandwidth_gbs);
     S_kval(e, "copy_bandwidth_bytes", &d->copy_bandwidth_bytes);
+    if (gm_value_present(&d->attainable_bandwidth_gbs)) {
+        S_kval(e, "attainable_bandwidth_gbs", &d->attainable_bandwidth_gbs);
+        S_kstr(e, "attainable_kernel", d->attainable_kernel);
+    }
     S_kint(e, "l2_bytes", d->l2_bytes);
     S_kint(e, "global_memory_bytes", d->global_memory_bytes);
     S_kstr(e, "driver_version", d->driver_version);
@@ -732,6 +743,16 @@ static void S_emit_experiment(S_em *e, const gm_experiment *x)
     S_kstr(e, "series_param", x->series_param);
     S_kbool(e, "bandwidth_bound", x->bandwidth_bound);
     S_kstr(e, "baseline_variant", x->baseline_variant);
+    if (x->question || x->contrast_a) {
+        S_key(e, "contrast");
+        S_open(e, '{', true);
+        S_kstr(e, "question", x->question);
+        S_kstr(e, "a", x->contrast_a);
+        S_kstr(e, "b", x->contrast_b);
+        S_kstr(e, "at", x->contrast_at);
+        S_kstr(e, "counter", x->contrast_counter);
+        S_close(e, '}');
+    }
     S_close(e, '}');
 }
 
@@ -1276,6 +1297,16 @@ static bool S_get_metrics(S_rd *rd, json_t *obj, const char *key, gm_metric **ou
     return ok;
 }
 
+/* "attainable_bandwidth_gbs" and "attainable_kernel": optional (older files). */
+static bool S_read_attainable(S_rd *rd, json_t *o, gm_device *d)
+{
+    if (!json_object_get(o, "attainable_bandwidth_gbs"))
+        return true;
+    return S_get_value(rd, o, "attainable_bandwidth_gbs", &d->attainable_bandwidth_gbs) &&
+           (!json_object_get(o, "attainable_kernel") ||
+            S_get_str(rd, o, "attainable_kernel", true, &d->attainable_kernel));
+}
+
 static bool S_read_device(S_rd *rd, json_t *root, gm_device *d)
 {
     size_t m, mc;
@@ -1295,7 +1326,7 @@ static bool S_read_device(S_rd *rd, json_t *root, gm_device *d)
          S_get_value(rd, o, "theoretical_bandwidth_gbs", &d->theoretical_bandwidth_gbs) &&
          S_get_value(rd, o, "copy_bandwidth_gbs", &d->copy_bandwidth_gbs) &&
          S_get_value(rd, o, "copy_bandwidth_bytes", &d->copy_bandwidth_bytes) &&
-         S_get_ll(rd, o, "l2_bytes", &d->l2_bytes) &&
+         S_read_attainable(rd, o, d) && S_get_ll(rd, o, "l2_bytes", &d->l2_bytes) &&
          S_get_ll(rd, o, "global_memory_bytes", &d->global_memory_bytes) &&
          S_get_str(rd, o, "driver_version", true, &d->driver_version) &&
          S_get_int(rd, o, "cuda_driver_api", &d->cuda_driver_api) &&
@@ -1390,6 +1421,23 @@ static bool S_read_collection(S_rd *rd, json_t *root, gm_collection *c)
     return ok;
 }
 
+/* "contrast": optional (files written before it have none), null or an object. */
+static bool S_read_contrast(S_rd *rd, json_t *o, gm_experiment *x)
+{
+    json_t *c = json_object_get(o, "contrast");
+    if (!c || json_is_null(c))
+        return true;
+    size_t m = S_push_key(rd, "contrast");
+    bool ok = json_is_object(c) ? S_get_str(rd, c, "question", true, &x->question) &&
+                                      S_get_str(rd, c, "a", false, &x->contrast_a) &&
+                                      S_get_str(rd, c, "b", false, &x->contrast_b) &&
+                                      S_get_str(rd, c, "at", true, &x->contrast_at) &&
+                                      S_get_str(rd, c, "counter", true, &x->contrast_counter)
+                                : S_mistyped(rd, c, "an object or null");
+    S_pop(rd, m);
+    return ok;
+}
+
 static bool S_read_experiment(S_rd *rd, json_t *o, gm_experiment *x)
 {
     if (!json_is_object(o))
@@ -1401,7 +1449,8 @@ static bool S_read_experiment(S_rd *rd, json_t *o, gm_experiment *x)
            S_get_bool(rd, o, "sweep_log2", &x->sweep_log2) &&
            S_get_str(rd, o, "series_param", true, &x->series_param) &&
            S_get_bool(rd, o, "bandwidth_bound", &x->bandwidth_bound) &&
-           S_get_str(rd, o, "baseline_variant", true, &x->baseline_variant);
+           S_get_str(rd, o, "baseline_variant", true, &x->baseline_variant) &&
+           S_read_contrast(rd, o, x);
 }
 
 static bool S_read_uint3(S_rd *rd, json_t *obj, const char *key, unsigned out[3])

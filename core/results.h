@@ -147,6 +147,16 @@ typedef struct {
     char *series_param;        /* param that splits sweep lines besides the variant; NULL if none */
     bool bandwidth_bound;      /* effective bandwidth vs copy bandwidth is meaningful */
     char *baseline_variant;    /* the reference layout (ratios are against it); NULL: first */
+    /* The question the experiment exists to answer: the contrast of two sides
+     * at matched parameters (docs/results-format.md, "contrast").  All NULL in
+     * files written before the field existed (the report then falls back to
+     * fastest against slowest). */
+    char *question;            /* in words: "Is interleaved RGB slower than planar ...?" */
+    char *contrast_a;          /* side suspected slower: "variant" or "variant@param=value" */
+    char *contrast_b;          /* the other side, same syntax */
+    char *contrast_at;         /* preferred point "param=value,..."; NULL: the largest work */
+    char *contrast_counter;    /* what the contrast is about: "ld_spr", "st_spr",
+                                  "shared_wpi", "dram_bytes" or "none" */
 } gm_experiment;
 
 typedef struct {
@@ -160,6 +170,12 @@ typedef struct {
     gm_value theoretical_bandwidth_gbs;  /* 2 * clock * bus width / 8, GB/s (1e9 B/s) */
     gm_value copy_bandwidth_gbs;         /* measured device-to-device copy, read+write bytes, GB/s */
     gm_value copy_bandwidth_bytes;       /* buffer size of that measurement */
+    /* The attainable ceiling: the best of a few plain copy and read kernels
+     * (vector widths, grid sizes), useful bytes (read + written) per second,
+     * GB/s; absent in files written before it (the report then uses the
+     * copy bandwidth and says so). */
+    gm_value attainable_bandwidth_gbs;
+    char *attainable_kernel;             /* which kernel gave it: "copy float4, grid 4 x SMs" */
     long long l2_bytes;
     long long global_memory_bytes;
     char *driver_version;      /* kernel driver, e.g. "580.159.04"; NULL if unknown */

@@ -366,6 +366,11 @@ static void S_add_experiment(gm_results *out, const gm_experiment_def *d)
     e->series_param = gm_xstrdup(d->series_param);
     e->bandwidth_bound = d->bandwidth_bound;
     e->baseline_variant = gm_xstrdup(d->baseline_variant);
+    e->question = gm_xstrdup(d->question);
+    e->contrast_a = gm_xstrdup(d->contrast_a);
+    e->contrast_b = gm_xstrdup(d->contrast_b);
+    e->contrast_at = gm_xstrdup(d->contrast_at);
+    e->contrast_counter = gm_xstrdup(d->contrast_counter);
 }
 
 static gm_status S_run_experiment(S_ctx *x, const gm_experiment_def *d, gm_results *out,

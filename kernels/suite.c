@@ -136,12 +136,21 @@ static const gm_experiment_def S_coalescing = {
         "4, so DRAM and L2 move up to 8 times the bytes the kernel uses. The float2 and "
         "float4 variants read the same array contiguously with 8- and 16-byte loads: "
         "fewer instructions and more bytes in flight per thread.",
-    .source = "001 (sectors per request), 004 (strided vs coalesced access)",
+    .source =
+        "untitled notes on cache lines and sectors (sectors per request); Part 17: "
+        "Memory Hierarchy (CUDA course module) (strided vs coalesced access)",
     .sweep_param = "stride",
     .sweep_log2 = true,
     .series_param = NULL,
     .bandwidth_bound = true,
     .baseline_variant = "stride",
+    .question =
+        "How much longer does a strided read take than a coalesced one, when every "
+        "element is still read exactly once?",
+    .contrast_a = "stride@stride=32",
+    .contrast_b = "stride@stride=1",
+    .contrast_at = NULL,
+    .contrast_counter = "ld_spr",
 };
 
 static const gm_experiment_def S_alignment = {
@@ -155,12 +164,21 @@ static const gm_experiment_def S_alignment = {
         "warps share the straddled lines, so caches absorb much of the cost; the sector "
         "counts show what remains. 16-byte loads need 16-byte-aligned addresses and run only "
         "at those offsets.",
-    .source = "001 (offsets 0, 96, 100: cross a line, pay in time; cross a sector, pay in bytes)",
+    .source =
+        "untitled notes on cache lines and sectors (offsets 0, 96 and 100 bytes: cross "
+        "a line, pay in time; cross a sector, pay in bytes)",
     .sweep_param = "offset",
     .sweep_log2 = false,
     .series_param = NULL,
     .bandwidth_bound = true,
     .baseline_variant = "scalar",
+    .question =
+        "At one access width (4-byte loads), what does starting 100 bytes past a line "
+        "cost against an aligned start, and 96 bytes (a line crossed, no sector wasted)?",
+    .contrast_a = "scalar@offset=100",
+    .contrast_b = "scalar@offset=0",
+    .contrast_at = NULL,
+    .contrast_counter = "ld_spr",
 };
 
 static const gm_experiment_def S_aos_soa = {
@@ -174,12 +192,21 @@ static const gm_experiment_def S_aos_soa = {
         "bytes. Structures padded to 32 bytes and read with 16-byte loads move whole "
         "structures at full width: as good as arrays when every field is needed, not when "
         "only some are.",
-    .source = "000 (AoS vs SoA particles), 001 (SoA as the fix for uncoalesced loads)",
+    .source =
+        "an untitled article on memory coalescing (AoS vs SoA particles); untitled notes on "
+        "cache lines and sectors (SoA as the fix for uncoalesced loads)",
     .sweep_param = NULL,
     .sweep_log2 = false,
     .series_param = "fields",
     .bandwidth_bound = true,
     .baseline_variant = "aos",
+    .question =
+        "When a step needs only some fields of each particle, do separate arrays (SoA) "
+        "beat an array of structures (AoS)?",
+    .contrast_a = "aos",
+    .contrast_b = "soa",
+    .contrast_at = "fields=4",
+    .contrast_counter = "ld_spr",
 };
 
 static const gm_experiment_def S_rgb = {
@@ -195,12 +222,20 @@ static const gm_experiment_def S_rgb = {
         "thread (and small blocks many blocks) per byte, which can cost more than the bytes "
         "themselves; planar with 16 bytes per thread shows what the layout gives when each "
         "thread moves a full 16-byte word.",
-    .source = "003 (lab report, part 1: tables 1-3)",
+    .source =
+        "Lab 4, Geavanceerde Computerarchitectuur (KU Leuven), part 1 (tables 1-3)",
     .sweep_param = "block",
     .sweep_log2 = true,
     .series_param = "scale",
     .bandwidth_bound = true,
     .baseline_variant = "interleaved",
+    .question =
+        "Is inverting the red channel of an interleaved (RGBRGB...) image slower than of "
+        "a planar one, at the same block size and image size?",
+    .contrast_a = "interleaved",
+    .contrast_b = "planar",
+    .contrast_at = "scale=64,block=256",
+    .contrast_counter = "ld_spr",
 };
 
 static const gm_experiment_def S_traversal2d = {
@@ -212,12 +247,21 @@ static const gm_experiment_def S_traversal2d = {
         "contiguous bytes; mapped down columns, its 32 loads are a whole row apart and touch "
         "32 sectors for 4 useful bytes each. Neighbouring warps of a block read the "
         "neighbouring columns, so L1 and L2 recover part of the waste.",
-    .source = "004 (2D row- vs column-major access: 450 vs 90 GB/s claimed)",
+    .source =
+        "Part 17: Memory Hierarchy (CUDA course module) (2D row- vs column-major access: "
+        "450 vs 90 GB/s)",
     .sweep_param = "n",
     .sweep_log2 = true,
     .series_param = NULL,
     .bandwidth_bound = true,
     .baseline_variant = "col_mapping",
+    .question =
+        "Over the same row-major arrays, how much does mapping a warp down a column cost "
+        "against mapping it along a row?",
+    .contrast_a = "col_mapping",
+    .contrast_b = "row_mapping",
+    .contrast_at = NULL,
+    .contrast_counter = "ld_spr",
 };
 
 static const gm_experiment_def S_grid3d = {
@@ -228,12 +272,20 @@ static const gm_experiment_def S_grid3d = {
         "one (x, y). Stored z-major, those 32 values are 128 contiguous bytes; stored x-major "
         "they are n^2 floats apart and every thread's load is a separate line. The threads and "
         "the arithmetic are identical; only the storage order differs.",
-    .source = "000 (weather-model grid: up to 32x from the layout)",
+    .source =
+        "an untitled article on memory coalescing (weather-model grid walked along z: "
+        "up to 32x from the layout)",
     .sweep_param = "n",
     .sweep_log2 = true,
     .series_param = NULL,
     .bandwidth_bound = true,
     .baseline_variant = "xmajor",
+    .question =
+        "Walking a 3D grid along z, how much does x-major storage cost against z-major?",
+    .contrast_a = "xmajor",
+    .contrast_b = "zmajor",
+    .contrast_at = NULL,
+    .contrast_counter = "ld_spr",
 };
 
 static const gm_experiment_def S_matvec = {
@@ -248,12 +300,20 @@ static const gm_experiment_def S_matvec = {
         "touches are still in L1 on its next steps: coalescing alone does not decide between "
         "the two. A warp per row with 16-byte loads is the layout-and-mapping pair that "
         "streams A at memory speed.",
-    .source = "000 (row- vs column-major matrix-vector products, thread vs warp per row)",
+    .source =
+        "an untitled article on memory coalescing (row- vs column-major matrix-vector "
+        "products, thread vs warp per row)",
     .sweep_param = "n",
     .sweep_log2 = true,
     .series_param = NULL,
     .bandwidth_bound = true,
     .baseline_variant = "thread_rowmajor",
+    .question =
+        "With a thread per row, does a column-major matrix beat a row-major one?",
+    .contrast_a = "thread_rowmajor",
+    .contrast_b = "thread_colmajor",
+    .contrast_at = NULL,
+    .contrast_counter = "ld_spr",
 };
 
 /* ---- experiments 8-14: descriptions ---- */
@@ -269,13 +329,22 @@ static const gm_experiment_def S_matmul = {
         "at a time, so reading a row of B from it is serialised. Padding a tile row by one "
         "word matters only where the tile is accessed down a column (the k-major tile); "
         "double buffering lets the next tile's loads overlap the current tile's arithmetic.",
-    .source = "003 (lab report: B in global, shared and constant memory, BLOCK_SIZE 4 and 16, "
-              "N 8 to 768); 004 (naive, tiles, padding, double buffering)",
+    .source =
+        "Lab 4, Geavanceerde Computerarchitectuur (KU Leuven), part 2 (B in global, "
+        "shared and constant memory, BLOCK_SIZE 4 and 16); Part 17: Memory Hierarchy "
+        "(CUDA course module) (naive to tiled)",
     .sweep_param = "n",
     .sweep_log2 = true,
     .series_param = "block",
     .bandwidth_bound = false,
     .baseline_variant = "naive",
+    .question =
+        "At the same tile size, does staging tiles of A and B in shared memory beat "
+        "reading them from global memory?",
+    .contrast_a = "naive",
+    .contrast_b = "tiled",
+    .contrast_at = "block=16",
+    .contrast_counter = "ld_sectors",
 };
 
 static const gm_experiment_def S_transpose = {
@@ -287,12 +356,22 @@ static const gm_experiment_def S_transpose = {
         "shared memory makes both global sides row-wise; reading the tile down a column then "
         "puts the whole warp on one bank, a 32-way conflict, until each tile row is padded to "
         "33 words.",
-    .source = "004 (shared-memory tiling and conflict-free padding); 000 (shared-memory tiles)",
+    .source =
+        "Part 17: Memory Hierarchy (CUDA course module) (shared-memory tiling and "
+        "conflict-free padding); an untitled article on memory coalescing "
+        "(shared-memory tiles)",
     .sweep_param = "n",
     .sweep_log2 = true,
     .series_param = NULL,
     .bandwidth_bound = true,
     .baseline_variant = "naive",
+    .question =
+        "Does padding the shared tile of a transpose (32x33 instead of 32x32) remove its "
+        "bank conflicts, and what does that save?",
+    .contrast_a = "tiled",
+    .contrast_b = "padded",
+    .contrast_at = NULL,
+    .contrast_counter = "shared_wpi",
 };
 
 static const gm_experiment_def S_banks = {
@@ -305,12 +384,21 @@ static const gm_experiment_def S_banks = {
         "array by one word per 32 spreads every stride over all the banks. The global traffic "
         "is the same small amount in every case, so time and wavefront counts isolate the "
         "conflicts.",
-    .source = "004 (bank-conflict scenarios, padding, the ncu metrics to read)",
+    .source =
+        "Part 17: Memory Hierarchy (CUDA course module) (bank-conflict scenarios, "
+        "padding: 180 vs 1300 GB/s)",
     .sweep_param = "stride",
     .sweep_log2 = true,
     .series_param = NULL,
     .bandwidth_bound = false,
     .baseline_variant = "unpadded",
+    .question =
+        "At a stride of 32 words, a 32-way bank conflict, what does padding the shared "
+        "array save?",
+    .contrast_a = "unpadded@stride=32",
+    .contrast_b = "padded@stride=32",
+    .contrast_at = NULL,
+    .contrast_counter = "shared_wpi",
 };
 
 static const gm_experiment_def S_spmv = {
@@ -328,12 +416,21 @@ static const gm_experiment_def S_spmv = {
         "those lookups, not DRAM, sets the pace, so no layout of this matrix comes near copy "
         "bandwidth; only columns close enough for x to stay in L1 would (the ceiling and the "
         "counters that show it: bench/results/suite-spmv-2026-11-22*.txt).",
-    .source = "000 (CSR thread and warp per row, ELLPACK, JDS)",
+    .source =
+        "an untitled article on memory coalescing (CSR with a thread per row, ELLPACK, "
+        "JDS)",
     .sweep_param = "rows",
     .sweep_log2 = true,
     .series_param = NULL,
     .bandwidth_bound = true,
     .baseline_variant = "csr_thread",
+    .question =
+        "Does reordering the rows into jagged diagonals (JDS) beat CSR with a thread per "
+        "row on the same matrix?",
+    .contrast_a = "csr_thread",
+    .contrast_b = "jds",
+    .contrast_at = NULL,
+    .contrast_counter = "ld_sectors",
 };
 
 static const gm_experiment_def S_conv = {
@@ -346,12 +443,21 @@ static const gm_experiment_def S_conv = {
         "coefficient. The 7x7 neighbourhoods of adjacent pixels overlap: a shared-memory tile "
         "with its halo loads each pixel from global memory about twice instead of through 49 "
         "cached loads.",
-    .source = "000 (constant-memory broadcast and shared-memory tiling in a convolution)",
+    .source =
+        "an untitled article on memory coalescing (constant-memory broadcast and "
+        "shared-memory tiling in a convolution)",
     .sweep_param = "n",
     .sweep_log2 = true,
     .series_param = NULL,
     .bandwidth_bound = false,
     .baseline_variant = "global",
+    .question =
+        "Does a constant-memory broadcast of the 7x7 filter beat reading it from global "
+        "memory?",
+    .contrast_a = "global",
+    .contrast_b = "constant",
+    .contrast_at = NULL,
+    .contrast_counter = "ld_requests",
 };
 
 static const gm_experiment_def S_texture = {
@@ -365,12 +471,21 @@ static const gm_experiment_def S_texture = {
         "versions issue four loads (ordinary or read-only) and do the arithmetic. Texture "
         "weights have 8 fractional bits, so its results differ from the others by a bounded "
         "amount.",
-    .source = "000 (texture memory for semi-Lagrangian advection)",
+    .source =
+        "an untitled article on memory coalescing (texture memory for semi-Lagrangian "
+        "advection)",
     .sweep_param = "n",
     .sweep_log2 = true,
     .series_param = NULL,
     .bandwidth_bound = true,
     .baseline_variant = "global",
+    .question =
+        "For scattered reads with spatial locality, does the texture path beat plain "
+        "global loads?",
+    .contrast_a = "global",
+    .contrast_b = "texture",
+    .contrast_at = NULL,
+    .contrast_counter = "dram_bytes",
 };
 
 static const gm_experiment_def S_dp = {
@@ -383,13 +498,21 @@ static const gm_experiment_def S_dp = {
         "read are a row apart; stored diagonal after diagonal they are adjacent, and each "
         "warp read is coalesced. The serial CPU version shows the chain length where the GPU "
         "starts to win.",
-    .source = "002 (chained matrix multiplication in CUDA, row-major vs diagonal layout, CPU/GPU "
-              "break-even)",
+    .source =
+        "Optimizing Memory Access Efficiency in CUDA Kernel via Data Layout Technique "
+        "(row-major vs diagonal table, CPU/GPU break-even)",
     .sweep_param = "n",
     .sweep_log2 = true,
     .series_param = NULL,
     .bandwidth_bound = false,
     .baseline_variant = "rowmajor",
+    .question =
+        "Does storing the DP table by diagonals make the GPU kernel faster than a "
+        "row-major table, and from which n does the GPU beat one CPU thread?",
+    .contrast_a = "rowmajor",
+    .contrast_b = "diagonal",
+    .contrast_at = "n=1024",
+    .contrast_counter = "ld_spr",
 };
 
 const gm_experiment_def *const gm_experiments[] = {

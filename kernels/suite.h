@@ -116,6 +116,17 @@ typedef struct {
     const char *series_param;   /* splits lines besides the variant, or NULL */
     bool bandwidth_bound;       /* its best layout should approach copy bandwidth */
     const char *baseline_variant;
+    /* The question the experiment exists to answer, and the contrast that
+     * answers it: side a (the layout suspected slower) against side b, each
+     * "variant" or "variant@param=value", compared at matched values of every
+     * other parameter (contrast_at picks the point when several match).  The
+     * report's headline is this contrast, never fastest against slowest. */
+    const char *question;
+    const char *contrast_a;
+    const char *contrast_b;
+    const char *contrast_at;        /* "param=value,..." or NULL: the largest comparable work */
+    const char *contrast_counter;   /* ld_spr | st_spr | shared_wpi | dram_bytes |
+                                       ld_sectors | ld_requests | none */
 } gm_experiment_def;
 
 struct gm_variant {

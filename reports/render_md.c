@@ -9,6 +9,7 @@
 
 #include "../core/catalog.h"
 #include "../core/escape.h"
+#include "contrast.h"
 #include "findings.h"
 #include "ranks.h"
 #include "../core/fmt.h"
@@ -465,65 +466,137 @@ static void S_time_headline(gm_buf *b, const gm_section *s)
     gm_buf_puts(b, ".");
 }
 
+/* The summary row's answer: the experiment's contrast at matched parameters
+ * (contrast.h), or, for a file without one or a program, fastest against
+ * slowest of the comparison group.  Cells: compared at | sides | time ratio |
+ * counter. */
+static void S_summary_answer(gm_buf *b, const gm_section *s)
+{
+    gm_contrast c;
+    if (gm_contrast_find(s, &c)) {
+        gm_buf at = GM_BUF_INIT;
+        gm_pair_at_md(&at, s, &c.pair);
+        gm_buf_puts(b, at.len ? at.data : DASH);
+        gm_buf_free(&at);
+        gm_buf_puts(b, " | ");
+        gm_pair_side_md(b, c.pair.a, s->exp->contrast_a);
+        gm_buf_puts(b, ": ");
+        gm_fmt_ms(b, gm_run_median_ms(c.pair.a));
+        gm_buf_puts(b, " against ");
+        gm_pair_side_md(b, c.pair.b, s->exp->contrast_b);
+        gm_buf_puts(b, ": ");
+        gm_fmt_ms(b, gm_run_median_ms(c.pair.b));
+        gm_buf_puts(b, " | ");
+        gm_ratio_fmt(b, c.time_ratio);
+        gm_buf_puts(b, " | ");
+        if (c.counter && isfinite(c.ca) && isfinite(c.cb)) {
+            gm_buf_puts(b, gm_counter_label(c.counter));
+            gm_buf_puts(b, " ");
+            gm_counter_fmt(b, c.counter, c.ca);
+            gm_buf_puts(b, " vs ");
+            gm_counter_fmt(b, c.counter, c.cb);
+            if (c.cb > 0) {
+                gm_buf_puts(b, " (");
+                gm_ratio_fmt(b, c.ca / c.cb);
+                gm_buf_puts(b, ")");
+            }
+        } else {
+            gm_buf_puts(b, DASH);
+        }
+        return;
+    }
+    gm_buf at = GM_BUF_INIT;
+    gm_section_group_label(s, &at);
+    if (at.len && s->best)
+        S_text(b, at.data);
+    else
+        gm_buf_puts(b, DASH);
+    gm_buf_free(&at);
+    gm_buf_puts(b, " | ");
+    if (gm_section_is_program(s) || !s->best || !s->worst) {
+        gm_buf_puts(b, DASH " | " DASH " | " DASH);
+        return;
+    }
+    double tb = gm_run_median_ms(s->best), tw = gm_run_median_ms(s->worst);
+    gm_buf_puts(b, "slowest ");
+    S_case(b, s->group, s->n_group, s->worst, NULL);
+    gm_buf_puts(b, ": ");
+    gm_fmt_ms(b, tw);
+    gm_buf_puts(b, " against fastest ");
+    S_case(b, s->group, s->n_group, s->best, NULL);
+    gm_buf_puts(b, ": ");
+    gm_fmt_ms(b, tb);
+    gm_buf_puts(b, " | ");
+    gm_fmt_ratio(b, tw / tb);
+    gm_buf_puts(b, " | ");
+    double sb = gm_run_metric_num(s->best, GM_M_LD_SPR);
+    double sw = gm_run_metric_num(s->worst, GM_M_LD_SPR);
+    if (isfinite(sb) && isfinite(sw)) {
+        gm_buf_puts(b, "ld sectors/request ");
+        S_spr(b, sw);
+        gm_buf_puts(b, " vs ");
+        S_spr(b, sb);
+        if (sb > 0) {
+            gm_buf_puts(b, " (");
+            gm_fmt_ratio(b, sw / sb);
+            gm_buf_puts(b, ")");
+        }
+    } else {
+        gm_buf_puts(b, DASH);
+    }
+}
+
+/* The headline of a section with a contrast: side a takes r× as long as side b
+ * at the matched point, the counter ratio, and why (contrast.h). */
+static void S_contrast_headline(gm_buf *b, const gm_section *s)
+{
+    gm_contrast c;
+    if (!gm_contrast_find(s, &c))
+        return;
+    gm_pair_side_md(b, c.pair.a, s->exp->contrast_a);
+    gm_buf_puts(b, " takes ");
+    gm_ratio_fmt(b, c.time_ratio);
+    gm_buf_puts(b, " the time of ");
+    gm_pair_side_md(b, c.pair.b, s->exp->contrast_b);
+    gm_buf at = GM_BUF_INIT;
+    gm_pair_at_md(&at, s, &c.pair);
+    if (at.len) {
+        gm_buf_puts(b, " at ");
+        gm_buf_puts(b, at.data);
+    }
+    gm_buf_free(&at);
+    gm_buf_puts(b, ": ");
+    gm_pair_why_md(b, c.pair.a, c.pair.b, c.counter);
+}
+
 static void S_summary(gm_buf *b, const gm_sections *ss)
 {
-    bool program = false;
-    for (size_t i = 0; i < ss->n; i++)
+    bool program = false, contrast = false;
+    for (size_t i = 0; i < ss->n; i++) {
         program |= gm_section_is_program(&ss->v[i]);
+        contrast |= ss->v[i].exp && ss->v[i].exp->contrast_a;
+    }
     gm_buf_printf(b, "## Summary\n\n"
-                     "Per experiment, the fastest and slowest layout among the runs that do the "
-                     "same work (same bytes read and written), by median time.%s\n\n"
-                     "| Experiment | Compared at | Fastest | Slowest | Time ratio | %s, slowest vs fastest | Validation |\n"
-                     "|---|---|---|---|---:|---:|---|\n",
+                     "%s%s\n\n"
+                     "| Experiment | Compared at | Question: a against b | Time ratio a/b | Counter, a vs b | Validation |\n"
+                     "|---|---|---|---:|---:|---|\n",
+                  contrast ? "Per experiment, the contrast it exists to show (its question, in "
+                             "its section), at matched parameters: the time of side a over "
+                             "side b, and the counter the contrast is about."
+                           : "Per experiment, the slowest and fastest layout among the runs "
+                             "that do the same work (same bytes read and written), by median "
+                             "time: this results file names no question per experiment (it "
+                             "predates them).",
                   program ? " A program's kernels do different work, so none is compared "
                             "with another: the kernels that take its GPU time are listed below "
                             "the table."
-                          : "",
-                  S_label(GM_M_LD_SPR, "ld sectors/req"));
+                          : "");
     for (size_t i = 0; i < ss->n; i++) {
         const gm_section *s = &ss->v[i];
         gm_buf_printf(b, "| %zu. ", i + 1);
         S_text(b, S_exp_title(s->exp));
         gm_buf_puts(b, " | ");
-        gm_buf at = GM_BUF_INIT;
-        gm_section_group_label(s, &at);
-        if (at.len && s->best)
-            S_text(b, at.data);
-        else
-            gm_buf_puts(b, DASH);
-        gm_buf_free(&at);
-        gm_buf_puts(b, " | ");
-        if (gm_section_is_program(s)) {
-            gm_buf_puts(b, DASH " | " DASH " | " DASH " | " DASH);
-        } else if (s->best && s->worst) {
-            double tb = gm_run_median_ms(s->best), tw = gm_run_median_ms(s->worst);
-            S_case(b, s->group, s->n_group, s->best, NULL);
-            gm_buf_puts(b, ": ");
-            gm_fmt_ms(b, tb);
-            gm_buf_puts(b, " | ");
-            S_case(b, s->group, s->n_group, s->worst, NULL);
-            gm_buf_puts(b, ": ");
-            gm_fmt_ms(b, tw);
-            gm_buf_puts(b, " | ");
-            gm_fmt_ratio(b, tw / tb);
-            gm_buf_puts(b, " | ");
-            double sb = gm_run_metric_num(s->best, GM_M_LD_SPR);
-            double sw = gm_run_metric_num(s->worst, GM_M_LD_SPR);
-            if (isfinite(sb) && isfinite(sw)) {
-                S_spr(b, sw);
-                gm_buf_puts(b, " vs ");
-                S_spr(b, sb);
-                if (sb > 0) {
-                    gm_buf_puts(b, " (");
-                    gm_fmt_ratio(b, sw / sb);
-                    gm_buf_puts(b, ")");
-                }
-            } else {
-                gm_buf_puts(b, DASH);
-            }
-        } else {
-            gm_buf_puts(b, DASH " | " DASH " | " DASH " | " DASH);
-        }
+        S_summary_answer(b, s);
         gm_buf_puts(b, " | ");
         S_validation(b, s);
         gm_buf_puts(b, " |\n");
@@ -536,6 +609,8 @@ static void S_summary(gm_buf *b, const gm_sections *ss)
         if (gm_section_is_program(s))
             S_time_headline(&h, s);
         else
+            S_contrast_headline(&h, s);
+        if (!h.len && !gm_section_is_program(s))
             S_headline(&h, s);
         if (h.len) {
             if (!any)
@@ -1113,6 +1188,7 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
         }
         gm_buf_puts(b, ".*\n\n");
     }
+    gm_contrast_md(b, s);
 
     /* the layouts, once per variant (a program's kernels: their full
      * signatures are folded after the table) */

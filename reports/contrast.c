@@ -1,0 +1,490 @@
+/* contrast.c — the question an experiment exists to answer, answered (contrast.h). */
+#include "contrast.h"
+
+#include "../core/catalog.h"
+#include "../core/escape.h"
+#include "../core/fmt.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- selectors and filters ------------------------------------------------ */
+
+/* Does the parameter `name` of run take the text value [v, v+n)? */
+static bool S_param_is(const gm_run *run, const char *name, size_t name_len, const char *v,
+                       size_t n)
+{
+    char key[64];
+    if (name_len == 0 || name_len >= sizeof key)
+        return false;
+    memcpy(key, name, name_len);
+    key[name_len] = '\0';
+    const gm_param *p = gm_run_param(run, key);
+    if (!p)
+        return false;
+    gm_buf t = GM_BUF_INIT;
+    gm_fmt_value(&t, &p->value);
+    bool eq = t.len == n && memcmp(t.data, v, n) == 0;
+    gm_buf_free(&t);
+    return eq;
+}
+
+/* Every "p=v|v|v" term of the comma-separated list at s fits the run. */
+static bool S_terms_fit(const gm_run *run, const char *s)
+{
+    while (s && *s) {
+        const char *end = strchr(s, ',');
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+        const char *eq = memchr(s, '=', len);
+        if (!eq)
+            return false;
+        size_t nl = (size_t)(eq - s);
+        const char *v = eq + 1, *vend = s + len;
+        bool any = false;
+        while (v <= vend && !any) {
+            const char *bar = memchr(v, '|', (size_t)(vend - v));
+            const char *ve = bar ? bar : vend;
+            any = S_param_is(run, s, nl, v, (size_t)(ve - v));
+            v = ve + 1;
+        }
+        if (!any)
+            return false;
+        s = end ? end + 1 : NULL;
+    }
+    return true;
+}
+
+bool gm_sel_match(const gm_run *run, const char *sel)
+{
+    if (!sel || !run->variant)
+        return false;
+    const char *at = strchr(sel, '@');
+    size_t vl = at ? (size_t)(at - sel) : strlen(sel);
+    if (strlen(run->variant) != vl || memcmp(run->variant, sel, vl) != 0)
+        return false;
+    return !at || S_terms_fit(run, at + 1);
+}
+
+bool gm_filter_match(const gm_run *run, const char *filter)
+{
+    return !filter || !*filter || S_terms_fit(run, filter);
+}
+
+/* Does the selector name the parameter? */
+static bool S_sel_names(const char *sel, const char *name)
+{
+    const char *s = sel ? strchr(sel, '@') : NULL;
+    size_t nl = strlen(name);
+    while (s) {
+        s++;
+        if (strncmp(s, name, nl) == 0 && s[nl] == '=')
+            return true;
+        s = strchr(s, ',');
+    }
+    return false;
+}
+
+static bool S_matched(const gm_run *a, const gm_run *b, const char *sa, const char *sb)
+{
+    for (size_t i = 0; i < a->n_params; i++) {
+        const gm_param *p = &a->params[i];
+        if (!p->name || S_sel_names(sa, p->name) || S_sel_names(sb, p->name))
+            continue;
+        const gm_param *q = gm_run_param(b, p->name);
+        if (!q)
+            return false;
+        gm_buf x = GM_BUF_INIT, y = GM_BUF_INIT;
+        gm_fmt_value(&x, &p->value);
+        gm_fmt_value(&y, &q->value);
+        bool eq = strcmp(x.data, y.data) == 0;
+        gm_buf_free(&x);
+        gm_buf_free(&y);
+        if (!eq)
+            return false;
+    }
+    for (size_t i = 0; i < b->n_params; i++) {
+        const gm_param *q = &b->params[i];
+        if (q->name && !S_sel_names(sa, q->name) && !S_sel_names(sb, q->name) &&
+            !gm_run_param(a, q->name))
+            return false;
+    }
+    return true;
+}
+
+size_t gm_pairs(const gm_section *s, const char *sel_a, const char *sel_b, const char *filter,
+                gm_pair **out)
+{
+    size_t n = 0, cap = 0;
+    *out = NULL;
+    for (size_t i = 0; i < s->n_runs; i++) {
+        const gm_run *a = s->runs[i];
+        if (!gm_run_passed(a) || !isfinite(gm_run_median_ms(a)) || !gm_sel_match(a, sel_a) ||
+            !gm_filter_match(a, filter))
+            continue;
+        for (size_t j = 0; j < s->n_runs; j++) {
+            const gm_run *b = s->runs[j];
+            if (b == a || !gm_run_passed(b) || !isfinite(gm_run_median_ms(b)) ||
+                !gm_sel_match(b, sel_b) || !S_matched(a, b, sel_a, sel_b))
+                continue;
+            if (n == cap) {
+                cap = cap ? 2 * cap : 8;
+                *out = gm_xrealloc(*out, cap * sizeof **out);
+            }
+            (*out)[n++] = (gm_pair){a, b};
+            break;
+        }
+    }
+    return n;
+}
+
+/* ---- counters ------------------------------------------------------------- */
+
+static double S_sum(double x, double y)
+{
+    if (isnan(x) && isnan(y))
+        return NAN;
+    return (isnan(x) ? 0 : x) + (isnan(y) ? 0 : y);
+}
+
+double gm_counter(const gm_run *run, const char *kind)
+{
+    if (!kind)
+        return NAN;
+    if (!strcmp(kind, "ld_spr") || !strcmp(kind, "st_spr")) {
+        bool st = kind[0] == 's';
+        double sec = gm_run_metric_num(run, st ? GM_M_ST_SECTORS : GM_M_LD_SECTORS);
+        double req = gm_run_metric_num(run, st ? GM_M_ST_REQUESTS : GM_M_LD_REQUESTS);
+        if (isfinite(sec) && isfinite(req) && req > 0)
+            return sec / req;
+        return gm_run_metric_num(run, st ? GM_M_ST_SPR : GM_M_LD_SPR);
+    }
+    if (!strcmp(kind, "shared_wpi")) {
+        double w = S_sum(gm_run_metric_num(run, GM_M_SH_LD_WAVES),
+                         gm_run_metric_num(run, GM_M_SH_ST_WAVES));
+        double i = S_sum(gm_run_metric_num(run, GM_M_SH_LD_INST),
+                         gm_run_metric_num(run, GM_M_SH_ST_INST));
+        return isfinite(w) && isfinite(i) && i > 0 ? w / i : NAN;
+    }
+    if (!strcmp(kind, "dram_bytes"))
+        return S_sum(gm_run_metric_num(run, GM_M_DRAM_RD), gm_run_metric_num(run, GM_M_DRAM_WR));
+    if (!strcmp(kind, "ld_sectors"))
+        return gm_run_metric_num(run, GM_M_LD_SECTORS);
+    if (!strcmp(kind, "ld_requests"))
+        return gm_run_metric_num(run, GM_M_LD_REQUESTS);
+    return NAN;
+}
+
+const char *gm_counter_label(const char *kind)
+{
+    static const struct {
+        const char *k, *label;
+    } L[] = {
+        {"ld_spr", "ld sectors/request"},   {"st_spr", "st sectors/request"},
+        {"shared_wpi", "shared wavefronts/instruction"}, {"dram_bytes", "DRAM bytes"},
+        {"ld_sectors", "global load sectors"}, {"ld_requests", "global load requests"},
+    };
+    for (size_t i = 0; kind && i < sizeof L / sizeof L[0]; i++)
+        if (!strcmp(kind, L[i].k))
+            return L[i].label;
+    return "";
+}
+
+void gm_counter_fmt(gm_buf *b, const char *kind, double v)
+{
+    if (!isfinite(v))
+        gm_buf_puts(b, GM_FMT_ABSENT);
+    else if (!strcmp(kind, "dram_bytes"))
+        gm_fmt_bytes(b, v);
+    else if (!strcmp(kind, "ld_sectors") || !strcmp(kind, "ld_requests"))
+        gm_fmt_count(b, v);
+    else if (!strcmp(kind, "shared_wpi"))
+        gm_fmt_fixed(b, v, 2);
+    else
+        gm_fmt_fixed(b, v, 1);
+}
+
+/* ---- the answer ----------------------------------------------------------- */
+
+static double S_work(const gm_run *r)
+{
+    double x = 0;
+    const gm_value *v[] = {&r->bytes_read, &r->bytes_written, &r->flops};
+    for (size_t i = 0; i < 3; i++)
+        if (gm_value_present(v[i]) && gm_value_num(v[i]) > 0)
+            x += gm_value_num(v[i]);
+    return x;
+}
+
+/* How many "p=v" terms of `at` the run fits. */
+static int S_at_score(const gm_run *run, const char *at)
+{
+    int k = 0;
+    for (const char *s = at; s && *s;) {
+        const char *end = strchr(s, ',');
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+        char term[128];
+        if (len < sizeof term) {
+            memcpy(term, s, len);
+            term[len] = '\0';
+            k += S_terms_fit(run, term);
+        }
+        s = end ? end + 1 : NULL;
+    }
+    return k;
+}
+
+bool gm_contrast_find(const gm_section *s, gm_contrast *out)
+{
+    memset(out, 0, sizeof *out);
+    out->e = s->exp;
+    out->time_ratio = out->ca = out->cb = NAN;
+    const gm_experiment *e = s->exp;
+    if (!e || !e->contrast_a || !e->contrast_b)
+        return false;
+    gm_pair *p;
+    size_t n = gm_pairs(s, e->contrast_a, e->contrast_b, NULL, &p);
+    size_t best = n;
+    int best_score = -1;
+    double best_work = -1;
+    for (size_t i = 0; i < n; i++) {
+        int sc = S_at_score(p[i].a, e->contrast_at);
+        double w = S_work(p[i].a);
+        if (sc > best_score || (sc == best_score && w > best_work)) {
+            best = i;
+            best_score = sc;
+            best_work = w;
+        }
+    }
+    if (best < n) {
+        out->pair = p[best];
+        out->time_ratio = gm_run_median_ms(p[best].a) / gm_run_median_ms(p[best].b);
+        out->counter = e->contrast_counter && strcmp(e->contrast_counter, "none")
+                           ? e->contrast_counter
+                           : NULL;
+        out->ca = gm_counter(p[best].a, out->counter);
+        out->cb = gm_counter(p[best].b, out->counter);
+    }
+    free(p);
+    return best < n;
+}
+
+/* ---- Markdown ------------------------------------------------------------- */
+
+static void S_sel_md(gm_buf *b, const char *sel)
+{
+    const char *at = strchr(sel, '@');
+    size_t vl = at ? (size_t)(at - sel) : strlen(sel);
+    char v[128];
+    if (vl >= sizeof v)
+        vl = sizeof v - 1;
+    memcpy(v, sel, vl);
+    v[vl] = '\0';
+    gm_esc_md_code(b, v);
+    if (at) {
+        gm_buf_puts(b, " (");
+        gm_esc_md(b, at + 1);
+        gm_buf_puts(b, ")");
+    }
+}
+
+void gm_contrast_sides_md(gm_buf *b, const gm_experiment *e)
+{
+    S_sel_md(b, e->contrast_a);
+    gm_buf_puts(b, " against ");
+    S_sel_md(b, e->contrast_b);
+}
+
+void gm_pair_side_md(gm_buf *b, const gm_run *run, const char *sel)
+{
+    gm_esc_md_code(b, run->variant ? run->variant : "");
+    const char *at = sel ? strchr(sel, '@') : NULL;
+    if (at) {
+        gm_buf_puts(b, " (");
+        gm_esc_md(b, at + 1);
+        gm_buf_puts(b, ")");
+    }
+}
+
+void gm_pair_at_md(gm_buf *b, const gm_section *s, const gm_pair *p)
+{
+    const gm_experiment *e = s->exp;
+    bool any = false;
+    for (size_t i = 0; i < p->a->n_params; i++) {
+        const gm_param *q = &p->a->params[i];
+        if (!q->name || S_sel_names(e ? e->contrast_a : NULL, q->name) ||
+            S_sel_names(e ? e->contrast_b : NULL, q->name))
+            continue;
+        gm_buf t = GM_BUF_INIT;
+        gm_buf_printf(&t, "%s=", q->name);
+        gm_fmt_value(&t, &q->value);
+        if (any)
+            gm_buf_puts(b, ", ");
+        gm_esc_md(b, t.data);
+        gm_buf_free(&t);
+        any = true;
+    }
+}
+
+void gm_ratio_fmt(gm_buf *b, double x)
+{
+    if (isfinite(x) && x < 2) {
+        gm_fmt_fixed(b, x, 2);
+        gm_buf_puts(b, "×");
+    } else {
+        gm_fmt_ratio(b, x);
+    }
+}
+
+static void S_ratio_of(gm_buf *b, double x, double y)
+{
+    if (isfinite(x) && isfinite(y) && y > 0)
+        gm_ratio_fmt(b, x / y);
+    else
+        gm_buf_puts(b, GM_FMT_ABSENT);
+}
+
+void gm_pair_why_md(gm_buf *b, const gm_run *a, const gm_run *br, const char *counter)
+{
+    /* The candidates, the descriptor's own counter first. */
+    const char *kinds[] = {counter, "ld_spr", "st_spr", "shared_wpi", "dram_bytes"};
+    const char *pick = NULL;
+    double best = 1.15, pa = NAN, pb = NAN;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (!kinds[i])
+            continue;
+        double x = gm_counter(a, kinds[i]), y = gm_counter(br, kinds[i]);
+        if (!(isfinite(x) && isfinite(y) && x > 0 && y > 0))
+            continue;
+        double r = x > y ? x / y : y / x;
+        if (r >= best || (i == 0 && r >= 1.15)) {
+            pick = kinds[i];
+            pa = x;
+            pb = y;
+            if (i == 0)
+                break;
+            best = r;
+        }
+    }
+    double ta = gm_run_median_ms(a), tb = gm_run_median_ms(br);
+    bool slower = ta > tb;
+    if (pick) {
+        gm_buf_puts(b, "the ");
+        gm_buf_puts(b, gm_counter_label(pick));
+        gm_buf_puts(b, " are ");
+        gm_counter_fmt(b, pick, pa);
+        gm_buf_puts(b, " against ");
+        gm_counter_fmt(b, pick, pb);
+        gm_buf_puts(b, " (");
+        S_ratio_of(b, pa, pb);
+        gm_buf_puts(b, ")");
+        bool more = pa > pb;
+        double tr = ta / tb, cr = pa / pb;
+        double da = gm_counter(a, "dram_bytes"), db = gm_counter(br, "dram_bytes");
+        static const struct {
+            const char *k, *what;
+        } W[] = {
+            {"ld_spr", "each warp load fetches that many more 32-byte sectors"},
+            {"st_spr", "each warp store writes that many more 32-byte sectors"},
+            {"shared_wpi", "each shared access is replayed that many times (bank conflicts)"},
+            {"dram_bytes", "DRAM moves that many more bytes"},
+            {"ld_sectors", "the load path moves that many more sectors"},
+            {"ld_requests", "the warps issue that many more global load requests"},
+        };
+        const char *what = "";
+        for (size_t i = 0; i < sizeof W / sizeof W[0]; i++)
+            if (!strcmp(pick, W[i].k))
+                what = W[i].what;
+        if (more != slower) {
+            gm_buf_puts(b, ", yet the side with more of them is not the slower one: what "
+                           "limits it is not that counter.");
+        } else if (fabs(tr - 1) < 0.1 && strcmp(pick, "dram_bytes") && isfinite(da) &&
+                   isfinite(db) && db > 0 && fabs(da / db - 1) < 0.1) {
+            gm_buf_puts(b, ", but DRAM moves about the same bytes (");
+            gm_fmt_bytes(b, da);
+            gm_buf_puts(b, " against ");
+            gm_fmt_bytes(b, db);
+            gm_buf_puts(b, "): the caches serve the extra sectors, so the time hardly changes.");
+        } else {
+            gm_buf_printf(b, ": %s", what);
+            if (cr > 1.5 * (tr > 1 ? tr : 1 / tr))
+                gm_buf_puts(b, ", though the time grows less than that");
+            gm_buf_puts(b, ".");
+        }
+        return;
+    }
+    double da = gm_run_metric_num(a, GM_M_DRAM_PCT), db = gm_run_metric_num(br, GM_M_DRAM_PCT);
+    if (isfinite(da) && isfinite(db)) {
+        gm_buf_puts(b, "the memory counters are alike (within 15%), but DRAM runs at ");
+        gm_fmt_pct(b, da);
+        gm_buf_puts(b, " of peak against ");
+        gm_fmt_pct(b, db);
+        gm_buf_puts(b, ": the difference is in how well each keeps memory busy, not in the "
+                       "bytes it moves.");
+        return;
+    }
+    if (!a->n_metrics && !br->n_metrics)
+        gm_buf_puts(b, "these runs were timed but not profiled (too long, or on the host), so "
+                       "no counter of theirs explains the gap.");
+    else
+        gm_buf_puts(b, "no memory counter measured here explains the difference.");
+}
+
+void gm_contrast_md(gm_buf *b, const gm_section *s)
+{
+    const gm_experiment *e = s->exp;
+    if (!e || !e->contrast_a || !e->contrast_b)
+        return;
+    gm_buf_puts(b, "**The question.** ");
+    if (e->question)
+        gm_esc_md(b, e->question);
+    else
+        gm_contrast_sides_md(b, e);
+    gm_buf_puts(b, "\n\n");
+    gm_contrast c;
+    if (!gm_contrast_find(s, &c)) {
+        gm_buf_puts(b, "**The answer:** not measured: no passed runs of ");
+        gm_contrast_sides_md(b, e);
+        gm_buf_puts(b, " at matching parameters.\n\n");
+        return;
+    }
+    gm_buf_puts(b, "**The answer");
+    if (c.pair.a->n_params) {
+        gm_buf t = GM_BUF_INIT;
+        gm_pair_at_md(&t, s, &c.pair);
+        if (t.len) {
+            gm_buf_puts(b, "** at ");
+            gm_buf_puts(b, t.data);
+            gm_buf_puts(b, ":");
+        } else {
+            gm_buf_puts(b, ":**");
+        }
+        gm_buf_free(&t);
+    } else {
+        gm_buf_puts(b, ":**");
+    }
+    gm_buf_puts(b, " ");
+    gm_pair_side_md(b, c.pair.a, e->contrast_a);
+    gm_buf_puts(b, " takes ");
+    gm_fmt_ms(b, gm_run_median_ms(c.pair.a));
+    gm_buf_puts(b, ", ");
+    gm_pair_side_md(b, c.pair.b, e->contrast_b);
+    gm_buf_puts(b, " ");
+    gm_fmt_ms(b, gm_run_median_ms(c.pair.b));
+    gm_buf_puts(b, ": a time ratio of ");
+    gm_ratio_fmt(b, c.time_ratio);
+    if (c.counter && isfinite(c.ca) && isfinite(c.cb)) {
+        gm_buf_puts(b, "; ");
+        gm_buf_puts(b, gm_counter_label(c.counter));
+        gm_buf_puts(b, " ");
+        gm_counter_fmt(b, c.counter, c.ca);
+        gm_buf_puts(b, " against ");
+        gm_counter_fmt(b, c.counter, c.cb);
+        gm_buf_puts(b, " (");
+        S_ratio_of(b, c.ca, c.cb);
+        gm_buf_puts(b, ")");
+    }
+    gm_buf_puts(b, ". Why: ");
+    gm_pair_why_md(b, c.pair.a, c.pair.b, c.counter);
+    gm_buf_puts(b, "\n\n");
+}
