@@ -306,14 +306,12 @@ void gm_pair_side_md(gm_buf *b, const gm_run *run, const char *sel)
     }
 }
 
-void gm_pair_at_md(gm_buf *b, const gm_section *s, const gm_pair *p)
+void gm_pair_at_md(gm_buf *b, const char *sel_a, const char *sel_b, const gm_pair *p)
 {
-    const gm_experiment *e = s->exp;
     bool any = false;
     for (size_t i = 0; i < p->a->n_params; i++) {
         const gm_param *q = &p->a->params[i];
-        if (!q->name || S_sel_names(e ? e->contrast_a : NULL, q->name) ||
-            S_sel_names(e ? e->contrast_b : NULL, q->name))
+        if (!q->name || S_sel_names(sel_a, q->name) || S_sel_names(sel_b, q->name))
             continue;
         gm_buf t = GM_BUF_INIT;
         gm_buf_printf(&t, "%s=", q->name);
@@ -344,7 +342,9 @@ static void S_ratio_of(gm_buf *b, double x, double y)
         gm_buf_puts(b, GM_FMT_ABSENT);
 }
 
-void gm_pair_why_md(gm_buf *b, const gm_run *a, const gm_run *br, const char *counter)
+/* brief: the caller has given the counter's figures already; when the sentence
+ * is about that counter it starts at what the ratio means. */
+static void S_why(gm_buf *b, const gm_run *a, const gm_run *br, const char *counter, bool brief)
 {
     /* The candidates, the descriptor's own counter first. */
     const char *kinds[] = {counter, "ld_spr", "st_spr", "shared_wpi", "dram_bytes"};
@@ -369,15 +369,18 @@ void gm_pair_why_md(gm_buf *b, const gm_run *a, const gm_run *br, const char *co
     double ta = gm_run_median_ms(a), tb = gm_run_median_ms(br);
     bool slower = ta > tb;
     if (pick) {
-        gm_buf_puts(b, "the ");
-        gm_buf_puts(b, gm_counter_label(pick));
-        gm_buf_puts(b, " are ");
-        gm_counter_fmt(b, pick, pa);
-        gm_buf_puts(b, " against ");
-        gm_counter_fmt(b, pick, pb);
-        gm_buf_puts(b, " (");
-        S_ratio_of(b, pa, pb);
-        gm_buf_puts(b, ")");
+        bool skip = brief && counter && !strcmp(pick, counter);
+        if (!skip) {
+            gm_buf_puts(b, "the ");
+            gm_buf_puts(b, gm_counter_label(pick));
+            gm_buf_puts(b, " are ");
+            gm_counter_fmt(b, pick, pa);
+            gm_buf_puts(b, " against ");
+            gm_counter_fmt(b, pick, pb);
+            gm_buf_puts(b, " (");
+            S_ratio_of(b, pa, pb);
+            gm_buf_puts(b, ")");
+        }
         bool more = pa > pb;
         double tr = ta / tb, cr = pa / pb;
         double da = gm_counter(a, "dram_bytes"), db = gm_counter(br, "dram_bytes");
@@ -396,17 +399,19 @@ void gm_pair_why_md(gm_buf *b, const gm_run *a, const gm_run *br, const char *co
             if (!strcmp(pick, W[i].k))
                 what = W[i].what;
         if (more != slower) {
-            gm_buf_puts(b, ", yet the side with more of them is not the slower one: what "
-                           "limits it is not that counter.");
+            gm_buf_puts(b, skip ? "the faster side has more of them, so what limits these runs "
+                                  "is something else."
+                                : ", yet the side with more of them is not the slower one: "
+                                  "what limits it is not that counter.");
         } else if (fabs(tr - 1) < 0.1 && strcmp(pick, "dram_bytes") && isfinite(da) &&
                    isfinite(db) && db > 0 && fabs(da / db - 1) < 0.1) {
-            gm_buf_puts(b, ", but DRAM moves about the same bytes (");
+            gm_buf_puts(b, skip ? "DRAM moves about the same bytes (" : ", but DRAM moves about the same bytes (");
             gm_fmt_bytes(b, da);
             gm_buf_puts(b, " against ");
             gm_fmt_bytes(b, db);
             gm_buf_puts(b, "): the caches serve the extra sectors, so the time hardly changes.");
         } else {
-            gm_buf_printf(b, ": %s", what);
+            gm_buf_printf(b, skip ? "%s" : ": %s", what);
             if (cr > 1.5 * (tr > 1 ? tr : 1 / tr))
                 gm_buf_puts(b, ", though the time grows less than that");
             gm_buf_puts(b, ".");
@@ -430,6 +435,11 @@ void gm_pair_why_md(gm_buf *b, const gm_run *a, const gm_run *br, const char *co
         gm_buf_puts(b, "no memory counter measured here explains the difference.");
 }
 
+void gm_pair_why_md(gm_buf *b, const gm_run *a, const gm_run *br, const char *counter)
+{
+    S_why(b, a, br, counter, false);
+}
+
 void gm_contrast_md(gm_buf *b, const gm_section *s)
 {
     const gm_experiment *e = s->exp;
@@ -451,7 +461,7 @@ void gm_contrast_md(gm_buf *b, const gm_section *s)
     gm_buf_puts(b, "**The answer");
     if (c.pair.a->n_params) {
         gm_buf t = GM_BUF_INIT;
-        gm_pair_at_md(&t, s, &c.pair);
+        gm_pair_at_md(&t, e->contrast_a, e->contrast_b, &c.pair);
         if (t.len) {
             gm_buf_puts(b, "** at ");
             gm_buf_puts(b, t.data);
@@ -485,6 +495,6 @@ void gm_contrast_md(gm_buf *b, const gm_section *s)
         gm_buf_puts(b, ")");
     }
     gm_buf_puts(b, ". Why: ");
-    gm_pair_why_md(b, c.pair.a, c.pair.b, c.counter);
+    S_why(b, c.pair.a, c.pair.b, c.counter, true);
     gm_buf_puts(b, "\n\n");
 }

@@ -64,8 +64,9 @@ bool gm_contrast_find(const gm_section *s, gm_contrast *out);
 
 /* "`interleaved` against `planar`" as the question's sides (Markdown). */
 void gm_contrast_sides_md(gm_buf *b, const gm_experiment *e);
-/* The parameters the pair shares (Markdown-escaped text): "scale=64, block=256". */
-void gm_pair_at_md(gm_buf *b, const gm_section *s, const gm_pair *p);
+/* The parameters the pair shares, but those the selectors name
+ * (Markdown-escaped text): "scale=64, block=256". */
+void gm_pair_at_md(gm_buf *b, const char *sel_a, const char *sel_b, const gm_pair *p);
 /* "`scalar` (offset=100)": a side with the parameters its selector names. */
 void gm_pair_side_md(gm_buf *b, const gm_run *run, const char *sel);
 /* One sentence of why, from the counters of a and b (Markdown, ends with '.'):

@@ -9,6 +9,7 @@
 
 #include "../core/catalog.h"
 #include "../core/escape.h"
+#include "claims.h"
 #include "contrast.h"
 #include "findings.h"
 #include "ranks.h"
@@ -475,7 +476,7 @@ static void S_summary_answer(gm_buf *b, const gm_section *s)
     gm_contrast c;
     if (gm_contrast_find(s, &c)) {
         gm_buf at = GM_BUF_INIT;
-        gm_pair_at_md(&at, s, &c.pair);
+        gm_pair_at_md(&at, s->exp->contrast_a, s->exp->contrast_b, &c.pair);
         gm_buf_puts(b, at.len ? at.data : DASH);
         gm_buf_free(&at);
         gm_buf_puts(b, " | ");
@@ -559,7 +560,7 @@ static void S_contrast_headline(gm_buf *b, const gm_section *s)
     gm_buf_puts(b, " the time of ");
     gm_pair_side_md(b, c.pair.b, s->exp->contrast_b);
     gm_buf at = GM_BUF_INIT;
-    gm_pair_at_md(&at, s, &c.pair);
+    gm_pair_at_md(&at, s->exp->contrast_a, s->exp->contrast_b, &c.pair);
     if (at.len) {
         gm_buf_puts(b, " at ");
         gm_buf_puts(b, at.data);
@@ -1189,6 +1190,8 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
         gm_buf_puts(b, ".*\n\n");
     }
     gm_contrast_md(b, s);
+    if (s->listed)
+        gm_claims_md(b, r, ss, e->id);
 
     /* the layouts, once per variant (a program's kernels: their full
      * signatures are folded after the table) */
@@ -1627,6 +1630,11 @@ char *gm_render_markdown(const gm_results *r, const gm_charts *charts, const cha
     S_header(&b, r, ro->timestamp);
     S_top_warnings(&b, &ss);
     S_summary(&b, &ss);
+    bool suite = false;
+    for (size_t i = 0; i < ss.n; i++)
+        suite |= ss.v[i].listed && !gm_section_is_program(&ss.v[i]);
+    if (suite)
+        gm_claims_md(&b, r, &ss, NULL);
     S_findings(&b, &f, &ss);
     if (ro->changes)
         S_changes(&b, ro);

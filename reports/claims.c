@@ -1,0 +1,696 @@
+/* claims.c — the source documents' claims as data, and their verdicts (claims.h). */
+#include "claims.h"
+
+#include "../core/catalog.h"
+#include "../core/escape.h"
+#include "../core/fmt.h"
+#include "contrast.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the claims ----------------------------------------------------------- */
+
+#define T_ART "an untitled article on memory coalescing"
+#define T_NOTES "untitled notes on cache lines and sectors"
+#define T_DP "Optimizing Memory Access Efficiency in CUDA Kernel via Data Layout Technique"
+#define T_LAB "Lab 4, Geavanceerde Computerarchitectuur (KU Leuven)"
+#define T_MOD "Part 17: Memory Hierarchy (CUDA course module)"
+#define NOT_STATED "not stated"
+#define V100 "NVIDIA Tesla V100"
+#define RTX3090 "NVIDIA GeForce RTX 3090"
+#define INF INFINITY
+
+const gm_claim gm_claims[] = {
+    /* an untitled article on memory coalescing */
+    {"grid3d-sectors", T_ART,
+     "Walking an x-major 3D grid along z, each thread of a warp lands in its own memory segment: "
+     "about 32 transactions per warp instead of one.",
+     "about 32 per warp", NOT_STATED, "grid3d", GM_CLAIM_COUNTER, "xmajor", NULL, NULL, NULL,
+     "ld_spr", 32, 32, NULL},
+    {"grid3d-time", T_ART, "The wrong layout of the 3D grid alone can cost up to 32 times the time.",
+     "up to 32×", NOT_STATED, "grid3d", GM_CLAIM_RATIO, "xmajor", "zmajor", NULL, NULL, "ld_spr",
+     2, 32, NULL},
+    {"matvec-thread", T_ART,
+     "With a thread per row of a matrix-vector product, column-major storage coalesces and "
+     "row-major does not.",
+     "column-major faster (no figure)", NOT_STATED, "matvec", GM_CLAIM_RATIO, "thread_rowmajor",
+     "thread_colmajor", NULL, NULL, "ld_spr", 1.05, INF, NULL},
+    {"matvec-warp", T_ART,
+     "With a warp per row, row-major storage is read coalesced: a warp's loads are 128 "
+     "contiguous bytes, 4 sectors.",
+     "coalesced (4 sectors per request)", NOT_STATED, "matvec", GM_CLAIM_COUNTER, "warp_rowmajor",
+     NULL, NULL, NULL, "ld_spr", 4, 4, NULL},
+    {"matvec-warp-colmajor", T_ART,
+     "With a warp per row, column-major storage would be a disaster.", "uncoalesced (no figure)",
+     NOT_STATED, "matvec", GM_CLAIM_NONE, NULL, NULL, NULL, NULL, NULL, NAN, NAN,
+     "the suite has no warp-per-row kernel over a column-major matrix"},
+    {"aos-soa", T_ART,
+     "When a step needs only some fields of each particle, separate arrays (SoA) load only "
+     "those, coalesced, and beat an array of structures (AoS).",
+     "SoA faster (no figure)", NOT_STATED, "aos_soa", GM_CLAIM_RATIO, "aos", "soa", "fields=4",
+     NULL, "ld_spr", 1.05, INF, NULL},
+    {"spmv-jds-csr", T_ART,
+     "Sorting rows into jagged diagonals (JDS) makes neighbouring rows' entries contiguous and "
+     "improves on CSR with a thread per row.",
+     "JDS faster (no figure)", NOT_STATED, "spmv", GM_CLAIM_RATIO, "csr_thread", "jds", NULL, NULL,
+     "ld_sectors", 1.05, INF, NULL},
+    {"spmv-jds-ell", T_ART,
+     "ELLPACK coalesces but reads the padding of every short row; JDS avoids most of that "
+     "padding.",
+     "JDS faster (no figure)", NOT_STATED, "spmv", GM_CLAIM_RATIO, "ell", "jds", NULL, NULL,
+     "dram_bytes", 1.05, INF, NULL},
+    {"conv-constant", T_ART,
+     "Filter coefficients every thread of a warp reads at the same address belong in constant "
+     "memory, which broadcasts them.",
+     "constant faster (no figure)", NOT_STATED, "conv", GM_CLAIM_RATIO, "global", "constant", NULL,
+     NULL, "ld_requests", 1.05, INF, NULL},
+    {"conv-shared", T_ART,
+     "Staging the image tile with its halo in shared memory removes the redundant global reads "
+     "of overlapping neighbourhoods.",
+     "shared tile faster (no figure)", NOT_STATED, "conv", GM_CLAIM_RATIO, "constant", "shared",
+     NULL, NULL, "ld_requests", 1.05, INF, NULL},
+    {"texture", T_ART,
+     "For scattered reads with spatial locality (semi-Lagrangian advection), the texture cache "
+     "beats plain global loads.",
+     "texture faster (no figure)", NOT_STATED, "texture", GM_CLAIM_RATIO, "global", "texture",
+     NULL, NULL, "dram_bytes", 1.05, INF, NULL},
+
+    /* untitled notes on cache lines and sectors */
+    {"align-0", T_NOTES, "A warp's 128-byte read that starts on a line boundary touches 4 sectors.",
+     "4 sectors (offset 0)", NOT_STATED, "alignment", GM_CLAIM_COUNTER, "scalar@offset=0", NULL,
+     NULL, NULL, "ld_spr", 4, 4, NULL},
+    {"align-96", T_NOTES,
+     "Starting 96 bytes in, the read crosses a line on a sector boundary: two lines, still 4 "
+     "sectors.",
+     "4 sectors (offset 96)", NOT_STATED, "alignment", GM_CLAIM_COUNTER, "scalar@offset=96", NULL,
+     NULL, NULL, "ld_spr", 4, 4, NULL},
+    {"align-100", T_NOTES, "Starting 100 bytes in, the read crosses a sector too: 5 sectors.",
+     "5 sectors (offset 100)", NOT_STATED, "alignment", GM_CLAIM_COUNTER, "scalar@offset=100",
+     NULL, NULL, NULL, "ld_spr", 5, 5, NULL},
+    {"align-line-time", T_NOTES,
+     "Crossing a line costs time even when no sector is wasted (offset 96 against 0).",
+     "slower (no figure)", NOT_STATED, "alignment", GM_CLAIM_RATIO, "scalar@offset=96",
+     "scalar@offset=0", NULL, NULL, "ld_spr", 1.02, INF, NULL},
+    {"uncoalesced-spr", T_NOTES,
+     "Strided (uncoalesced) access shows in the profiler as more than 4 sectors per request.",
+     "more than 4 sectors per request", NOT_STATED, "coalescing", GM_CLAIM_COUNTER, "stride",
+     NULL, "stride=2|4|8|16|32", NULL, "ld_spr", 4.01, INF, NULL},
+
+    /* Optimizing Memory Access Efficiency in CUDA Kernel via Data Layout Technique */
+    {"dp-diagonal", T_DP,
+     "Storing the dynamic-programming table by diagonals makes the CUDA kernel 1.8 to 2.04 times "
+     "faster than a row-major table, at every size up to n = 1024.",
+     "1.8–2.04× (mean 1.9×)", V100, "dp", GM_CLAIM_RATIO, "rowmajor", "diagonal", NULL, NULL,
+     "ld_spr", 1.8, 2.04, NULL},
+    {"dp-diagonal-1024", T_DP, "At n = 1024 the diagonal layout halves the kernel time.",
+     "542 → 272 ms (1.99×)", V100, "dp", GM_CLAIM_RATIO, "rowmajor", "diagonal", "n=1024", NULL,
+     "ld_spr", 1.99, 1.99, NULL},
+    {"dp-gpu-cpu-1024", T_DP,
+     "At n = 1024 the (row-major) CUDA version beats the serial CPU version 2.4 times.",
+     "1287 vs 542 ms (2.4×)", V100 "; CPU not stated", "dp", GM_CLAIM_RATIO, "cpu_serial",
+     "rowmajor", "n=1024", NULL, NULL, 2.37, 2.37, NULL},
+    {"dp-breakeven", T_DP,
+     "Below a break-even size one CPU thread is faster; the GPU wins from about n = 218 matrices "
+     "on.",
+     "n ≈ 218", V100 "; CPU not stated", "dp", GM_CLAIM_BREAKEVEN, "cpu_serial", "rowmajor",
+     NULL, "n", NULL, 218, 218, NULL},
+    {"dp-launch", T_DP, "Kernel launch overhead is fixed at about 0.4 ms.", "≈ 0.4 ms", V100,
+     "dp", GM_CLAIM_NONE, NULL, NULL, NULL, NULL, NULL, NAN, NAN,
+     "the suite times whole kernels; it does not separate launch overhead"},
+    {"dp-block", T_DP,
+     "A 16 × 16 block per diagonal element cuts kernel time by 41%, and 2D blocks by 23% more.",
+     "−41%, then −23%", V100, "dp", GM_CLAIM_NONE, NULL, NULL, NULL, NULL, NULL, NAN, NAN,
+     "the suite's DP kernels use one thread per cell; it has no such block decompositions"},
+
+    /* Lab 4, Geavanceerde Computerarchitectuur (KU Leuven) */
+    {"rgb-planar", T_LAB,
+     "Inverting the red channel of a planar image is 1.5 to 1.7 times faster than of an "
+     "interleaved one, for 128 to 512 threads per block at 1, 2 and 4 times 960 × 1280 pixels.",
+     "1.5–1.7×", NOT_STATED, "rgb", GM_CLAIM_RATIO, "interleaved", "planar",
+     "scale=1|2|4,block=128|256|512", NULL, "ld_spr", 1.5, 1.7, NULL},
+    {"rgb-best-block", T_LAB,
+     "The planar kernel is fastest with 128 to 512 threads per block; 64 and 1024 are slower.",
+     "best block 128–512", NOT_STATED, "rgb", GM_CLAIM_BEST_IN, "planar", NULL, "scale=1|2|4",
+     "block", NULL, 128, 512, NULL},
+    {"matmul-shared-16", T_LAB,
+     "With BLOCK_SIZE 16 at N = 768, the shared-memory kernel is about 1.6 times faster than "
+     "the global one.",
+     "1.378 vs 0.848 ms (1.62×)", NOT_STATED, "matmul", GM_CLAIM_RATIO, "naive", "tiled",
+     "block=16,n=768", NULL, "ld_sectors", 1.62, 1.62, NULL},
+    {"matmul-shared-4", T_LAB,
+     "With BLOCK_SIZE 4, the shared-memory kernel is slower than the global one for larger "
+     "matrices.",
+     "2.84 vs 3.47 ms at N = 768 (0.82×)", NOT_STATED, "matmul", GM_CLAIM_RATIO, "naive", "tiled",
+     "block=4,n=768", NULL, "ld_sectors", 0.82, 0.82, NULL},
+    {"matmul-constant", T_LAB,
+     "B in constant memory falls behind the global kernel as N grows: 4.3 times slower at "
+     "N = 96 with BLOCK_SIZE 16.",
+     "0.0401 vs 0.0094 ms (4.3× slower)", NOT_STATED, "matmul", GM_CLAIM_RATIO, "constant",
+     "naive", "block=16,n=96", NULL, "ld_requests", 4.27, 4.27, NULL},
+    {"matmul-constant-limit", T_LAB, "From N = 192 on, B no longer fits in constant memory.",
+     "64 KB limit", NOT_STATED, "matmul", GM_CLAIM_NONE, NULL, NULL, NULL, NULL, NULL, NAN, NAN,
+     "arithmetic, not a measurement (192 × 192 floats are 144 KiB); the suite records those "
+     "runs as not run"},
+
+    /* Part 17: Memory Hierarchy (CUDA course module) */
+    {"strided-5-10", T_MOD, "Coalesced access can be 5 to 10 times faster than strided access.",
+     "5–10×", NOT_STATED, "coalescing", GM_CLAIM_RATIO, "stride@stride=32", "stride@stride=1",
+     NULL, NULL, "ld_spr", 5, 10, NULL},
+    {"rowcol-2d", T_MOD,
+     "Over a 2D array, row-major access reaches 450 GB/s and column-major 90 GB/s.",
+     "450 vs 90 GB/s (5×)", NOT_STATED, "traversal2d", GM_CLAIM_RATIO, "col_mapping",
+     "row_mapping", NULL, NULL, "ld_spr", 5, 5, NULL},
+    {"peak-90", T_MOD,
+     "Good access patterns raise bandwidth use from about 30% to over 90% of the theoretical "
+     "peak.",
+     "over 90% of peak", NOT_STATED, "coalescing", GM_CLAIM_PEAK_PCT, "float4", NULL, NULL, NULL,
+     NULL, 90, INF, NULL},
+    {"bank-padding", T_MOD,
+     "Padding a 32 × 32 shared array to 32 × 33 lifts shared-memory bandwidth from 180 to "
+     "1300 GB/s.",
+     "180 → 1300 GB/s (7.2×)", NOT_STATED, "banks", GM_CLAIM_RATIO, "unpadded@stride=32",
+     "padded@stride=32", NULL, NULL, "shared_wpi", 7.2, 7.2, NULL},
+    {"matmul-tiled-8", T_MOD,
+     "Shared-memory tiles make matrix multiplication 8 times faster than the naive kernel.",
+     "50 → 400 GFLOPS (8×)", RTX3090, "matmul", GM_CLAIM_RATIO, "naive", "tiled",
+     "block=16,n=1536", NULL, "ld_sectors", 8, 8, NULL},
+    {"matmul-padded", T_MOD,
+     "Padding the shared tiles (bank-conflict-free) adds a further 12.5%.",
+     "400 → 450 GFLOPS (1.125×)", RTX3090, "matmul", GM_CLAIM_RATIO, "tiled", "tiled_padded",
+     "block=16,n=1536", NULL, "shared_wpi", 1.125, 1.125, NULL},
+    {"matmul-overall", T_MOD,
+     "Memory-hierarchy optimisation of matrix multiplication gains 8 to 10 times over naive.",
+     "8–10×", RTX3090, "matmul", GM_CLAIM_RATIO, "naive", "double_buffer", "block=16,n=1536",
+     NULL, "ld_sectors", 8, 10, NULL},
+    {"shared-vs-global", T_MOD, "Shared memory is 10 to 100 times faster than global memory.",
+     "10–100×", NOT_STATED, NULL, GM_CLAIM_NONE, NULL, NULL, NULL, NULL, NULL, NAN, NAN,
+     "the suite measures no shared-only against global-only bandwidth"},
+    {"matmul-85-peak", T_MOD, "The optimised matrix multiplication reaches 85% of the peak.",
+     "85% of peak", RTX3090, "matmul", GM_CLAIM_NONE, NULL, NULL, NULL, NULL, NULL, NAN, NAN,
+     "the suite does not measure the arithmetic peak"},
+};
+
+const size_t gm_claims_len = sizeof gm_claims / sizeof gm_claims[0];
+
+/* ---- judging -------------------------------------------------------------- */
+
+const char *gm_verdict_name(gm_verdict v)
+{
+    switch (v) {
+    case GM_VERDICT_HOLDS: return "holds";
+    case GM_VERDICT_DIRECTION: return "holds in direction, not size";
+    case GM_VERDICT_NOT: return "does not hold";
+    case GM_VERDICT_UNTESTED: break;
+    }
+    return "not tested here";
+}
+
+static const gm_section *S_find(const gm_sections *ss, const char *id)
+{
+    for (size_t i = 0; id && i < ss->n; i++)
+        if (ss->v[i].exp && ss->v[i].exp->id && !strcmp(ss->v[i].exp->id, id))
+            return &ss->v[i];
+    return NULL;
+}
+
+static int S_dbl_cmp(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* Median of v[0..n) (sorts v). */
+static double S_median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, S_dbl_cmp);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void S_untested(gm_claim_result *o, const char *why)
+{
+    o->verdict = GM_VERDICT_UNTESTED;
+    gm_buf_puts(&o->measured_md, "—");
+    gm_esc_md(&o->why_md, why);
+    gm_buf_puts(&o->why_md, ".");
+}
+
+/* "`a` (p=v)": a side as its selector names it. */
+static void S_side(gm_buf *b, const char *sel)
+{
+    const char *at = strchr(sel, '@');
+    size_t vl = at ? (size_t)(at - sel) : strlen(sel);
+    char v[96];
+    if (vl >= sizeof v)
+        vl = sizeof v - 1;
+    memcpy(v, sel, vl);
+    v[vl] = '\0';
+    gm_esc_md_code(b, v);
+    if (at) {
+        gm_buf_puts(b, " (");
+        gm_esc_md(b, at + 1);
+        gm_buf_puts(b, ")");
+    }
+}
+
+/* A parameter value or size as the tables give it: integers as counts. */
+static void S_num(gm_buf *b, double v, int sig)
+{
+    if (v == floor(v) && fabs(v) < 1e15)
+        gm_fmt_count(b, v);
+    else
+        gm_fmt_num(b, v, sig);
+}
+
+static double S_num_param(const gm_run *r, const char *p)
+{
+    const gm_param *q = gm_run_param(r, p);
+    return q ? gm_value_num(&q->value) : NAN;
+}
+
+static void S_ratio(const gm_claim *c, const gm_section *s, gm_claim_result *o)
+{
+    gm_pair *p;
+    size_t n = gm_pairs(s, c->a, c->b, c->filter, &p);
+    if (!n) {
+        free(p);
+        S_untested(o, "no passed runs of both sides at matching parameters in this file");
+        return;
+    }
+    double *r = gm_xcalloc(n, sizeof *r);
+    for (size_t i = 0; i < n; i++)
+        r[i] = gm_run_median_ms(p[i].a) / gm_run_median_ms(p[i].b);
+    double lo = r[0], hi = r[0];
+    for (size_t i = 1; i < n; i++) {
+        lo = fmin(lo, r[i]);
+        hi = fmax(hi, r[i]);
+    }
+    /* the pair whose ratio is nearest the median explains it */
+    double *sorted = gm_xcalloc(n, sizeof *sorted);
+    memcpy(sorted, r, n * sizeof *r);
+    double m = S_median(sorted, n);
+    size_t near = 0;
+    for (size_t i = 1; i < n; i++)
+        if (fabs(r[i] - m) < fabs(r[near] - m))
+            near = i;
+    o->measured = m;
+    gm_ratio_fmt(&o->measured_md, m);
+    if (n > 1) {
+        gm_buf_printf(&o->measured_md, " (median of %zu; ", n);
+        gm_ratio_fmt(&o->measured_md, lo);
+        gm_buf_puts(&o->measured_md, "–");
+        gm_ratio_fmt(&o->measured_md, hi);
+        gm_buf_puts(&o->measured_md, ")");
+    } else {
+        gm_buf_puts(&o->measured_md, " (");
+        gm_fmt_ms(&o->measured_md, gm_run_median_ms(p[0].a));
+        gm_buf_puts(&o->measured_md, " vs ");
+        gm_fmt_ms(&o->measured_md, gm_run_median_ms(p[0].b));
+        gm_buf_puts(&o->measured_md, ")");
+    }
+    bool up = c->lo >= 1;
+    bool dir = up ? m >= 1.05 : m <= 1 / 1.05;
+    bool size = m >= c->lo / 1.25 && m <= c->hi * 1.25;
+    o->verdict = dir && size ? GM_VERDICT_HOLDS : dir ? GM_VERDICT_DIRECTION : GM_VERDICT_NOT;
+    S_side(&o->why_md, c->a);
+    gm_buf_puts(&o->why_md, " against ");
+    S_side(&o->why_md, c->b);
+    gm_buf at = GM_BUF_INIT;
+    gm_pair_at_md(&at, c->a, c->b, &p[near]);
+    if (at.len) {
+        gm_buf_puts(&o->why_md, " at ");
+        gm_buf_puts(&o->why_md, at.data);
+    }
+    gm_buf_free(&at);
+    gm_buf_puts(&o->why_md, ": ");
+    gm_pair_why_md(&o->why_md, p[near].a, p[near].b, c->counter);
+    free(sorted);
+    free(r);
+    free(p);
+}
+
+static void S_counter(const gm_claim *c, const gm_section *s, gm_claim_result *o)
+{
+    double *v = gm_xcalloc(s->n_runs + 1, sizeof *v);
+    size_t n = 0;
+    const gm_run *one = NULL;
+    for (size_t i = 0; i < s->n_runs; i++) {
+        const gm_run *r = s->runs[i];
+        if (!gm_run_passed(r) || !gm_sel_match(r, c->a) || !gm_filter_match(r, c->filter))
+            continue;
+        double x = gm_counter(r, c->counter);
+        if (isfinite(x)) {
+            v[n++] = x;
+            one = r;
+        }
+    }
+    if (!n) {
+        free(v);
+        S_untested(o, "no passed, profiled run of that layout in this file");
+        return;
+    }
+    double lo = v[0], hi = v[0];
+    for (size_t i = 1; i < n; i++) {
+        lo = fmin(lo, v[i]);
+        hi = fmax(hi, v[i]);
+    }
+    double m = S_median(v, n);
+    o->measured = m;
+    gm_counter_fmt(&o->measured_md, c->counter, m);
+    gm_buf_puts(&o->measured_md, " ");
+    gm_buf_puts(&o->measured_md, gm_counter_label(c->counter));
+    if (n > 1 && lo != hi) {
+        gm_buf_printf(&o->measured_md, " (median of %zu runs; ", n);
+        gm_counter_fmt(&o->measured_md, c->counter, lo);
+        gm_buf_puts(&o->measured_md, "–");
+        gm_counter_fmt(&o->measured_md, c->counter, hi);
+        gm_buf_puts(&o->measured_md, ")");
+    }
+    bool ok = m >= c->lo * 0.95 && m <= c->hi * 1.05;
+    o->verdict = ok ? GM_VERDICT_HOLDS : GM_VERDICT_NOT;
+    S_side(&o->why_md, c->a);
+    double sec = gm_run_metric_num(one, GM_M_LD_SECTORS), req = gm_run_metric_num(one, GM_M_LD_REQUESTS);
+    if (!strcmp(c->counter, "ld_spr") && isfinite(sec) && isfinite(req)) {
+        gm_buf_puts(&o->why_md, ": the profiler counts ");
+        gm_fmt_count(&o->why_md, sec);
+        gm_buf_puts(&o->why_md, " global-load sectors for ");
+        gm_fmt_count(&o->why_md, req);
+        gm_buf_puts(&o->why_md, " requests");
+        if (n > 1)
+            gm_buf_puts(&o->why_md, " in one of its runs");
+        gm_buf_puts(&o->why_md, ".");
+    } else {
+        gm_buf_puts(&o->why_md, ": as the profiler counts it.");
+    }
+    free(v);
+}
+
+/* The GPU side b against the CPU side a along c->param: where b starts to win. */
+static void S_breakeven(const gm_claim *c, const gm_section *s, gm_claim_result *o)
+{
+    gm_pair *p;
+    size_t n = gm_pairs(s, c->a, c->b, c->filter, &p);
+    if (n < 2) {
+        free(p);
+        S_untested(o, "fewer than two sizes with both sides measured in this file");
+        return;
+    }
+    /* sort by the parameter (insertion: a handful of sizes) */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && S_num_param(p[j - 1].a, c->param) >
+                                        S_num_param(p[j].a, c->param);
+             j--) {
+            gm_pair t = p[j];
+            p[j] = p[j - 1];
+            p[j - 1] = t;
+        }
+    /* r > 1: the GPU side is faster */
+    size_t cross = n;   /* first index from which b wins at every larger size */
+    for (size_t i = n; i-- > 0;) {
+        double r = gm_run_median_ms(p[i].a) / gm_run_median_ms(p[i].b);
+        if (!(r > 1))
+            break;
+        cross = i;
+    }
+    double n0 = S_num_param(p[0].a, c->param), n1 = S_num_param(p[n - 1].a, c->param);
+    const char *pn = c->param;
+    if (cross == n) {
+        o->measured = INFINITY;
+        gm_buf_printf(&o->measured_md, "none up to %s=", pn);
+        S_num(&o->measured_md, n1, 6);
+        gm_buf_puts(&o->measured_md, " (the CPU is faster at the largest size)");
+        o->verdict = GM_VERDICT_NOT;
+    } else if (cross == 0) {
+        o->measured = n0;
+        gm_buf_printf(&o->measured_md, "below %s=", pn);
+        S_num(&o->measured_md, n0, 6);
+        gm_buf_puts(&o->measured_md, " (the GPU is faster at every size measured)");
+        o->verdict = n0 <= c->lo * 1.5 ? GM_VERDICT_HOLDS : GM_VERDICT_DIRECTION;
+        if (n0 > c->lo / 1.5)
+            o->verdict = GM_VERDICT_DIRECTION;
+    } else {
+        /* interpolate log(ratio) against log(n) between the two sizes around it */
+        double xa = log(S_num_param(p[cross - 1].a, pn)), xb = log(S_num_param(p[cross].a, pn));
+        double ya = log(gm_run_median_ms(p[cross - 1].a) / gm_run_median_ms(p[cross - 1].b));
+        double yb = log(gm_run_median_ms(p[cross].a) / gm_run_median_ms(p[cross].b));
+        double x = yb != ya ? xa + (0 - ya) * (xb - xa) / (yb - ya) : xb;
+        double m = exp(x);
+        o->measured = m;
+        gm_buf_printf(&o->measured_md, "%s ≈ ", pn);
+        S_num(&o->measured_md, m, 3);
+        gm_buf_printf(&o->measured_md, " (between %s=", pn);
+        S_num(&o->measured_md, S_num_param(p[cross - 1].a, pn), 6);
+        gm_buf_puts(&o->measured_md, " and ");
+        S_num(&o->measured_md, S_num_param(p[cross].a, pn), 6);
+        gm_buf_puts(&o->measured_md, ")");
+        bool size = m >= c->lo / 1.5 && m <= c->hi * 1.5;
+        o->verdict = size ? GM_VERDICT_HOLDS : GM_VERDICT_DIRECTION;
+    }
+    /* why: how each side grows along the parameter */
+    double ca = gm_run_median_ms(p[n - 1].a) / gm_run_median_ms(p[0].a);
+    double cb = gm_run_median_ms(p[n - 1].b) / gm_run_median_ms(p[0].b);
+    gm_buf_printf(&o->why_md, "from %s=", pn);
+    S_num(&o->why_md, n0, 6);
+    gm_buf_puts(&o->why_md, " to ");
+    S_num(&o->why_md, n1, 6);
+    gm_buf_puts(&o->why_md, " ");
+    S_side(&o->why_md, c->a);
+    gm_buf_puts(&o->why_md, " grows ");
+    gm_fmt_ratio(&o->why_md, ca);
+    gm_buf_puts(&o->why_md, " (");
+    gm_fmt_ms(&o->why_md, gm_run_median_ms(p[0].a));
+    gm_buf_puts(&o->why_md, " to ");
+    gm_fmt_ms(&o->why_md, gm_run_median_ms(p[n - 1].a));
+    gm_buf_puts(&o->why_md, ") and ");
+    S_side(&o->why_md, c->b);
+    gm_buf_puts(&o->why_md, " ");
+    gm_fmt_ratio(&o->why_md, cb);
+    gm_buf_puts(&o->why_md, " (");
+    gm_fmt_ms(&o->why_md, gm_run_median_ms(p[0].b));
+    gm_buf_puts(&o->why_md, " to ");
+    gm_fmt_ms(&o->why_md, gm_run_median_ms(p[n - 1].b));
+    gm_buf_puts(&o->why_md, "): the GPU's fixed cost per diagonal dominates small sizes, the "
+                            "CPU's cubic work large ones.");
+    free(p);
+}
+
+/* The fastest value of c->param for side a, per line of the other parameters. */
+static void S_best_in(const gm_claim *c, const gm_section *s, gm_claim_result *o)
+{
+    size_t lines = 0, inside = 0;
+    gm_buf list = GM_BUF_INIT;
+    bool *done = gm_xcalloc(s->n_runs + 1, sizeof *done);
+    for (size_t i = 0; i < s->n_runs; i++) {
+        const gm_run *r = s->runs[i];
+        if (done[i] || !gm_run_passed(r) || !gm_sel_match(r, c->a) ||
+            !gm_filter_match(r, c->filter) || !isfinite(gm_run_median_ms(r)))
+            continue;
+        /* the line of r: same variant, same other parameters */
+        const gm_run *best = r;
+        for (size_t j = i; j < s->n_runs; j++) {
+            const gm_run *q = s->runs[j];
+            if (!gm_run_passed(q) || !gm_sel_match(q, c->a) || !isfinite(gm_run_median_ms(q)))
+                continue;
+            bool same = true;
+            for (size_t k = 0; k < r->n_params && same; k++) {
+                const gm_param *x = &r->params[k];
+                if (!x->name || !strcmp(x->name, c->param))
+                    continue;
+                const gm_param *y = gm_run_param(q, x->name);
+                same = y && gm_value_num(&y->value) == gm_value_num(&x->value);
+            }
+            if (!same)
+                continue;
+            done[j] = true;
+            if (gm_run_median_ms(q) < gm_run_median_ms(best))
+                best = q;
+        }
+        double v = S_num_param(best, c->param);
+        lines++;
+        inside += v >= c->lo && v <= c->hi;
+        if (list.len)
+            gm_buf_puts(&list, ", ");
+        S_num(&list, v, 6);
+    }
+    free(done);
+    if (!lines) {
+        gm_buf_free(&list);
+        S_untested(o, "no passed runs of that layout in this file");
+        return;
+    }
+    o->measured = (double)inside / (double)lines;
+    gm_buf_printf(&o->measured_md, "fastest %s: ", c->param);
+    gm_buf_puts(&o->measured_md, list.data);
+    o->verdict = inside == lines ? GM_VERDICT_HOLDS
+                 : inside ? GM_VERDICT_DIRECTION
+                          : GM_VERDICT_NOT;
+    gm_buf_printf(&o->why_md, "%zu of %zu image sizes have their fastest ", inside, lines);
+    S_side(&o->why_md, c->a);
+    gm_buf_printf(&o->why_md, " run inside %s=", c->param);
+    S_num(&o->why_md, c->lo, 6);
+    gm_buf_puts(&o->why_md, "–");
+    S_num(&o->why_md, c->hi, 6);
+    gm_buf_puts(&o->why_md, " (median times, one run per block size).");
+    gm_buf_free(&list);
+}
+
+static void S_peak(const gm_claim *c, const gm_section *s, const gm_results *r,
+                   gm_claim_result *o)
+{
+    double peak = r ? gm_value_num(&r->device.theoretical_bandwidth_gbs) : NAN;
+    const gm_run *best = NULL;
+    for (size_t i = 0; i < s->n_runs; i++) {
+        const gm_run *x = s->runs[i];
+        if (!gm_run_passed(x) || !gm_sel_match(x, c->a) || !gm_filter_match(x, c->filter))
+            continue;
+        double g = gm_run_effective_gbs(x);
+        if (isfinite(g) && (!best || g > gm_run_effective_gbs(best)))
+            best = x;
+    }
+    if (!best || !(peak > 0)) {
+        S_untested(o, "no timed run of that layout, or no theoretical peak, in this file");
+        return;
+    }
+    double g = gm_run_effective_gbs(best), pct = 100 * g / peak;
+    o->measured = pct;
+    gm_fmt_pct(&o->measured_md, pct);
+    gm_buf_puts(&o->measured_md, " (");
+    gm_fmt_gbs(&o->measured_md, g);
+    gm_buf_puts(&o->measured_md, " of ");
+    gm_fmt_gbs(&o->measured_md, peak);
+    gm_buf_puts(&o->measured_md, ")");
+    o->verdict = pct >= c->lo ? GM_VERDICT_HOLDS : GM_VERDICT_NOT;
+    S_side(&o->why_md, c->a);
+    gm_buf_puts(&o->why_md, " moves its useful bytes at ");
+    gm_fmt_gbs(&o->why_md, g);
+    double d = gm_run_metric_num(best, GM_M_DRAM_PCT);
+    if (isfinite(d)) {
+        gm_buf_puts(&o->why_md, " while the profiler puts DRAM at ");
+        gm_fmt_pct(&o->why_md, d);
+        gm_buf_puts(&o->why_md, " of its peak");
+    }
+    gm_buf_puts(&o->why_md, ".");
+}
+
+void gm_claim_eval(const gm_claim *c, const gm_results *r, const gm_sections *ss,
+                   gm_claim_result *o)
+{
+    memset(o, 0, sizeof *o);
+    o->measured = NAN;
+    o->measured_md = (gm_buf)GM_BUF_INIT;
+    o->why_md = (gm_buf)GM_BUF_INIT;
+    gm_buf_puts(&o->measured_md, "");
+    gm_buf_puts(&o->why_md, "");
+    if (c->kind == GM_CLAIM_NONE) {
+        S_untested(o, c->untested ? c->untested : "the suite has no kernel for it");
+        return;
+    }
+    const gm_section *s = S_find(ss, c->experiment);
+    if (!s) {
+        S_untested(o, "this results file has no runs of the experiment that tests it");
+        return;
+    }
+    switch (c->kind) {
+    case GM_CLAIM_RATIO: S_ratio(c, s, o); break;
+    case GM_CLAIM_COUNTER: S_counter(c, s, o); break;
+    case GM_CLAIM_BREAKEVEN: S_breakeven(c, s, o); break;
+    case GM_CLAIM_BEST_IN: S_best_in(c, s, o); break;
+    case GM_CLAIM_PEAK_PCT: S_peak(c, s, r, o); break;
+    case GM_CLAIM_NONE: break;
+    }
+}
+
+void gm_claim_result_free(gm_claim_result *r)
+{
+    gm_buf_free(&r->measured_md);
+    gm_buf_free(&r->why_md);
+}
+
+/* ---- the table ------------------------------------------------------------ */
+
+/* Does the file have the experiment the claim concerns?  A claim of no
+ * experiment goes with the whole suite. */
+static bool S_present(const gm_claim *c, const gm_sections *ss)
+{
+    return !c->experiment || S_find(ss, c->experiment);
+}
+
+void gm_claims_md(gm_buf *b, const gm_results *r, const gm_sections *ss, const char *experiment)
+{
+    size_t n = 0, tied = 0, absent = 0;
+    for (size_t i = 0; i < gm_claims_len; i++) {
+        const gm_claim *c = &gm_claims[i];
+        if (experiment) {
+            n += c->experiment && !strcmp(c->experiment, experiment);
+        } else if (S_present(c, ss)) {
+            n++;
+            tied += c->experiment != NULL;
+        } else {
+            absent++;
+        }
+    }
+    if (!n || (!experiment && !tied))
+        return;
+    if (!experiment) {
+        size_t count[4] = {0};
+        for (size_t i = 0; i < gm_claims_len; i++) {
+            if (!S_present(&gm_claims[i], ss))
+                continue;
+            gm_claim_result x;
+            gm_claim_eval(&gm_claims[i], r, ss, &x);
+            count[x.verdict]++;
+            gm_claim_result_free(&x);
+        }
+        gm_buf_puts(b, "## Claims checked on this GPU\n\n");
+        gm_buf_printf(b,
+                      "The quantitative claims of the documents the experiments come from, "
+                      "judged on this run: %zu hold, %zu hold in direction but not in size, "
+                      "%zu do not hold, %zu are not tested here. None of the documents measured "
+                      "on this GPU, so a claim is judged on its direction and order of magnitude: "
+                      "*holds* means the figure measured here lies within the claimed range "
+                      "widened by 25%% (a ratio), 5%% (a counter) or a factor of 1.5 (a break-even "
+                      "size); *holds in direction, not size* means the same side wins by 5%% or "
+                      "more, by another amount; *does not hold* means the other side wins, or "
+                      "neither. Ratios are median times, side a over side b, at matched "
+                      "parameters. Each experiment's section repeats its own rows.\n\n",
+                      count[GM_VERDICT_HOLDS], count[GM_VERDICT_DIRECTION], count[GM_VERDICT_NOT],
+                      count[GM_VERDICT_UNTESTED]);
+    } else {
+        gm_buf_puts(b, "Claims this experiment tests (judged on direction and order of magnitude: "
+                       "they were measured on other hardware):\n\n");
+    }
+    gm_buf_puts(b, "| Claim | Source (hardware) | Claimed | Measured here | Verdict | Why |\n"
+                   "|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < gm_claims_len; i++) {
+        const gm_claim *c = &gm_claims[i];
+        if (experiment ? !(c->experiment && !strcmp(c->experiment, experiment))
+                       : !S_present(c, ss))
+            continue;
+        gm_claim_result x;
+        gm_claim_eval(c, r, ss, &x);
+        gm_buf_puts(b, "| ");
+        gm_esc_md(b, c->claim);
+        gm_buf_puts(b, " | ");
+        gm_esc_md(b, c->source);
+        gm_buf_puts(b, " (");
+        gm_esc_md(b, c->hardware);
+        gm_buf_puts(b, ") | ");
+        gm_esc_md(b, c->claimed);
+        gm_buf_puts(b, " | ");
+        gm_buf_puts(b, x.measured_md.data);
+        gm_buf_puts(b, " | ");
+        gm_buf_puts(b, x.verdict == GM_VERDICT_HOLDS || x.verdict == GM_VERDICT_NOT ? "**" : "");
+        gm_buf_puts(b, gm_verdict_name(x.verdict));
+        gm_buf_puts(b, x.verdict == GM_VERDICT_HOLDS || x.verdict == GM_VERDICT_NOT ? "**" : "");
+        gm_buf_puts(b, " | ");
+        gm_buf_puts(b, x.why_md.data);
+        gm_buf_puts(b, " |\n");
+        gm_claim_result_free(&x);
+    }
+    gm_buf_puts(b, "\n");
+    if (!experiment && absent)
+        gm_buf_printf(b, "%zu more claim%s concern%s experiments this results file does not "
+                         "have.\n\n",
+                      absent, absent == 1 ? "" : "s", absent == 1 ? "s" : "");
+}
