@@ -572,9 +572,10 @@ static void S_contrast_headline(gm_buf *b, const gm_section *s)
 
 static void S_summary(gm_buf *b, const gm_sections *ss)
 {
-    bool program = false, contrast = false;
+    bool program = false, contrast = false, suite = false;
     for (size_t i = 0; i < ss->n; i++) {
         program |= gm_section_is_program(&ss->v[i]);
+        suite |= !gm_section_is_program(&ss->v[i]);
         contrast |= ss->v[i].exp && ss->v[i].exp->contrast_a;
     }
     gm_buf_printf(b, "## Summary\n\n"
@@ -584,13 +585,14 @@ static void S_summary(gm_buf *b, const gm_sections *ss)
                   contrast ? "Per experiment, the contrast it exists to show (its question, in "
                              "its section), at matched parameters: the time of side a over "
                              "side b, and the counter the contrast is about."
-                           : "Per experiment, the slowest and fastest layout among the runs "
+                  : suite    ? "Per experiment, the slowest and fastest layout among the runs "
                              "that do the same work (same bytes read and written), by median "
                              "time: this results file names no question per experiment (it "
-                             "predates them).",
-                  program ? " A program's kernels do different work, so none is compared "
-                            "with another: the kernels that take its GPU time are listed below "
-                            "the table."
+                             "predates them)."
+                             : "",
+                  program ? &(" A program's kernels do different work, so none is compared "
+                              "with another: the kernels that take its GPU time are listed "
+                              "below the table.")[suite ? 0 : 1]
                           : "");
     for (size_t i = 0; i < ss->n; i++) {
         const gm_section *s = &ss->v[i];
