@@ -12,6 +12,7 @@ enum { GM_EXIT_OK = 0, GM_EXIT_FAIL = 1, GM_EXIT_USAGE = 2 };
 
 int gm_cmd_render(int argc, char **argv);   /* gpumem-report render RUN.json --out FILE */
 int gm_cmd_diff(int argc, char **argv);     /* gpumem-report diff BASE.json HEAD.json */
+int gm_cmd_history(int argc, char **argv);  /* gpumem-report history add|report|gate|export */
 int gm_cmd_collect(int argc, char **argv);  /* gpumem-report collect --json run.json */
 int gm_cmd_run(int argc, char **argv);      /* gpumem-report --out report.html (collect + render) */
 int gm_cmd_list(int argc, char **argv);     /* gpumem-report list */

@@ -7,6 +7,7 @@
  *   gpumem-report render A.json B.json... --out compare.html   devices side by side
  *   gpumem-report merge rank0.json rank1.json... --json all.json
  *   gpumem-report diff BASE.json HEAD.json [--out diff.md]
+ *   gpumem-report history add run.json | report --out trend.html | gate head.json
  *   gpumem-report list
  *
  * Only this file and the gm_cmd_* functions print or choose exit codes.
@@ -26,6 +27,7 @@ static void S_usage(FILE *f)
           "       gpumem-report render A.json B.json... --out FILE   compare devices\n"
           "       gpumem-report merge RANK.json... --json ALL.json [--sum]\n"
           "       gpumem-report diff BASE.json HEAD.json [--out FILE]\n"
+          "       gpumem-report history add|report|gate|export ... (runs over commits, SQLite)\n"
           "       gpumem-report list [--metrics]\n"
           "       gpumem-report --version | --help\n"
           "\n"
@@ -46,6 +48,7 @@ int main(int argc, char **argv)
         if (strcmp(cmd, "list") == 0)
             return gm_cmd_list(argc - 1, argv + 1);
         if (strcmp(cmd, "diff") == 0) return gm_cmd_diff(argc - 1, argv + 1);
+        if (strcmp(cmd, "history") == 0) return gm_cmd_history(argc - 1, argv + 1);
         if (strcmp(cmd, "render") == 0) return gm_cmd_render(argc - 1, argv + 1);
         if (strcmp(cmd, "merge") == 0) return gm_cmd_merge(argc - 1, argv + 1);
         if (strcmp(cmd, "--version") == 0) {

@@ -1,8 +1,11 @@
 #!/bin/sh
 # gate.sh — the GPU job of a project's CI: collect this commit's results, keep
-# them as RESULTS_DIR/<commit>.json, compare them with the results of the
-# commit the branch forked from, post the Markdown on the pull request, and
-# fail the job when something regressed.
+# them as RESULTS_DIR/<commit>.json, judge them against the history of the
+# main branch (gpumem-report history gate: the same GPU and settings, counters
+# against the latest commit, times against the samples of the last five), or,
+# with no history yet, against the commit the branch forked from (diff); post
+# the Markdown on the pull request, and fail the job when something regressed.
+# On the main branch the results are added to the history.
 #
 #   examples/diff/gate.sh [BASE_REF]        (default BASE_REF: origin/main)
 #
@@ -16,6 +19,9 @@
 # Environment (all optional):
 #   GPUMEM_REPORT  the binary                          (default: build/gpumem-report)
 #   RESULTS_DIR    where <commit>.json files are kept  (default: results)
+#   HISTORY_DB     the history database (default: RESULTS_DIR/gpumem-history.sqlite);
+#                  keep it with the results (a CI cache or artifact)
+#   GATE_ARGS      more arguments for `gpumem-report history gate`, e.g. "--allow-missing"
 #   GATE_OUT       where diff.md, diff.html, diff.json go (default: gate-out)
 #   COLLECT_ARGS   more arguments for `gpumem-report collect`, e.g. "--only transpose,banks"
 #   DIFF_ARGS      more arguments for `gpumem-report diff`, e.g. "--threshold time=5%,0.01"
@@ -68,9 +74,38 @@ else
     collect "$bin" "$results/$head.json" || exit 2
 fi
 
+db=${HISTORY_DB:-$results/gpumem-history.sqlite}
 if [ "$base" = "$head" ]; then
-    say "HEAD is the base ($base_ref): results stored, nothing to compare"
+    "$bin" history add "$results/$head.json" --db "$db" \
+        --commit-time "$(git show -s --format=%ct HEAD)" || exit 2
+    say "HEAD is the base ($base_ref): results stored and added to the history $db"
     exit 0
+fi
+
+post() {
+    if [ -s "$1" ] && [ -n "${PR_NUMBER:-}" ]; then
+        if command -v gh >/dev/null 2>&1; then
+            gh pr comment "$PR_NUMBER" --body-file "$1" || say "could not post the comment"
+        else
+            say "PR_NUMBER is set but gh is not installed: not posted"
+        fi
+    fi
+}
+
+# With a history: the gate against it (exit 2 when it holds nothing of this
+# GPU and settings: then the pairwise diff below judges).
+if [ -f "$db" ]; then
+    status=0
+    # shellcheck disable=SC2086
+    "$bin" history gate "$results/$head.json" --db "$db" ${GATE_ARGS:-} \
+        --out "$out/gate.md" || status=$?
+    if [ "$status" -le 1 ]; then
+        post "$out/gate.md"
+        [ "$status" = 0 ] && say "no regression against the history: $out/gate.md" ||
+            say "regression against the history: see $out/gate.md"
+        exit "$status"
+    fi
+    say "the history $db cannot judge this run (exit $status): comparing with the base commit"
 fi
 
 if [ ! -f "$results/$base.json" ]; then
@@ -95,22 +130,16 @@ if [ ! -f "$results/$base.json" ]; then
 fi
 
 # The comment: only the rows that changed, cut to fit GitHub's 65536
-# characters; the page and the JSON keep every row.
+# characters (the default Markdown); the page and the JSON keep every row.
 status=0
 # shellcheck disable=SC2086
 "$bin" diff "$results/$base.json" "$results/$head.json" ${DIFF_ARGS:-} \
-    --out "$out/diff.md" --json "$out/diff.json" --only-changed --max-rows 200 || status=$?
+    --out "$out/diff.md" --json "$out/diff.json" || status=$?
 # shellcheck disable=SC2086
 "$bin" diff "$results/$base.json" "$results/$head.json" ${DIFF_ARGS:-} \
     --out "$out/diff.html" --warn-only >/dev/null 2>&1
 
-if [ -s "$out/diff.md" ] && [ -n "${PR_NUMBER:-}" ]; then
-    if command -v gh >/dev/null 2>&1; then
-        gh pr comment "$PR_NUMBER" --body-file "$out/diff.md" || say "could not post the comment"
-    else
-        say "PR_NUMBER is set but gh is not installed: not posted"
-    fi
-fi
+post "$out/diff.md"
 
 case $status in
 0) say "no regression against $base (${base_ref}): $out/diff.md" ;;

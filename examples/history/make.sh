@@ -5,8 +5,13 @@
 #                                          examples/, bench/results, tests/fixtures, docs/) and
 #                                          the regression into DIR, with device.sh
 #   DIR/device.sh OUT                      on the GPU machine: build each tree, collect
-#   examples/history/make.sh history OUT   add OUT/runs/*.json to a new history database and
-#                                          write trend.html, trend.md, gate.md, history.csv here
+#   examples/history/make.sh history OUT   add OUT/runs/*.json to a new history database
+#                                          (OUT/history.sqlite) and write trend.html, trend.md,
+#                                          gate.md and transpose.csv here
+#
+# The runs the committed pages came from are in runs.tar.gz (runs/ and the device's logs/):
+#   mkdir /tmp/h && tar xzf examples/history/runs.tar.gz -C /tmp/h &&
+#   examples/history/make.sh history /tmp/h
 #
 # The GPU step for the committed example ran as (HELPERS.md, the `run` tool):
 #   source .deps/use-deps; .gpu-i13/device.sh $OUT
@@ -50,21 +55,23 @@ trees)
     ;;
 history)
     bin=${GPUMEM_REPORT:-$repo/build/gpumem-report}
-    db="$here/history.sqlite"
-    rm -f "$db"
-    for f in "$arg"/runs/*.json; do
+    cd "$arg"
+    rm -f history.sqlite history.sqlite-wal history.sqlite-shm
+    for f in runs/*.json; do
         n=$(basename "$f" .json)
         c=$(echo "$n" | cut -d- -f2)
         # commit order: the commit's own date; the regression one second after its base
         t=$(git -C "$repo" show -s --format=%ct "$c")
         case "$n" in *-regression) t=$((t + 1)) ;; esac
-        "$bin" history add "$f" --db "$db" --commit-time "$t"
+        "$bin" history add "$f" --db history.sqlite --commit-time "$t"
     done
-    "$bin" history report --db "$db" --out "$here/trend.html"
-    "$bin" history report --db "$db" --out "$here/trend.md"
-    "$bin" history export --db "$db" --format csv --out "$here/history.csv"
-    last=$(ls "$arg"/runs/*-regression.json | tail -1)
-    "$bin" history gate "$last" --db "$db" --out "$here/gate.md" || echo "gate: exit $? (expected 1: the regression)"
+    "$bin" history report --db history.sqlite --out "$here/trend.html"
+    "$bin" history report --db history.sqlite --out "$here/trend.md"
+    "$bin" history export --db history.sqlite --format csv --only transpose \
+        --out "$here/transpose.csv"
+    last=$(ls runs/*-regression.json | tail -1)
+    "$bin" history gate "$last" --db history.sqlite --out "$here/gate.md" ||
+        echo "gate: exit $? (expected 1: the regression)"
     ;;
 *)
     echo "make.sh: unknown step '$cmd'" >&2

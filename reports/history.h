@@ -1,0 +1,121 @@
+/* history.h — every run kept in an SQLite database, and what it shows over
+ * commits: trends of the key counters and times, the commit that moved each,
+ * a gate of a new run against the history, and CSV for spreadsheets.
+ *
+ *   gm_history_open()      open or create the file, check and migrate its schema
+ *   gm_history_add()       store a results file (a no-op when it is there already)
+ *   gm_history_series()    the values of one experiment over commit order
+ *   gm_steps_exact() / gm_steps_noisy()
+ *                          where a series changes: on any change (exact counters),
+ *                          by a change-point fit (times, noisy counters)
+ *   gm_history_report_md() / gm_history_report_html()
+ *   gm_history_gate()      a new run against the history of its device and settings
+ *   gm_history_csv()       every stored value, one per line
+ *
+ * The statistics and their assumptions are documented for users in
+ * docs/history.md.  Every SQL statement takes outside text through bind
+ * parameters only; every sqlite3 call is checked and a failure named.
+ */
+#ifndef GM_HISTORY_H
+#define GM_HISTORY_H
+
+#include "../core/buf.h"
+#include "../core/gm_error.h"
+#include "../core/results.h"
+#include "diff.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The schema this code writes.  Version 1: results, runs, samples, metrics;
+ * version 2 adds the indexes the report and the gate look runs up by. */
+#define GM_HISTORY_SCHEMA 2
+/* How long a writer waits for another one's transaction (parallel CI jobs). */
+#define GM_HISTORY_BUSY_MS 60000
+
+typedef struct gm_history gm_history;
+
+/* Open path (created when missing and `create`), wait up to
+ * GM_HISTORY_BUSY_MS for locks, and bring its schema to GM_HISTORY_SCHEMA
+ * (one transaction per step).  GM_ERR_VALUE when the file is not a history
+ * database or was written by a newer schema; GM_ERR_IO when SQLite fails. */
+gm_status gm_history_open(const char *path, bool create, gm_history **out, gm_error *err);
+void gm_history_close(gm_history *h);
+int gm_history_schema_version(gm_history *h);   /* -1 when it cannot be read */
+
+/* The collection settings a run is compared under, as one string: size set,
+ * L2 flush, clock control, timing warm-up and repetitions, the metric list. */
+char *gm_history_settings(const gm_results *r);
+
+/* Store r (json: its text, kept whole for the gate) in one transaction, keyed
+ * by commit, taken_at, device, driver and settings: *added is false when that
+ * key is there already (nothing written).  commit_time: seconds since the
+ * epoch of the commit (its order in the history), or -1 for unknown (then
+ * taken_at orders it).  source: the file name, shown in listings. */
+gm_status gm_history_add(gm_history *h, const gm_results *r, const char *json,
+                         long long commit_time, const char *source, bool *added,
+                         gm_error *err);
+
+/* Counts of what the database holds (tests, the CLI's summary line). */
+gm_status gm_history_counts(gm_history *h, long long *results, long long *runs,
+                            long long *samples, long long *metrics, gm_error *err);
+
+/* ---- change points ------------------------------------------------------- */
+
+/* Indexes i (1..n-1) where v[i] differs from the last present value before it
+ * (NaN is absent and skipped).  Returns the count; steps has room for n. */
+size_t gm_steps_exact(const double *v, size_t n, size_t *steps);
+
+/* Change points of a noisy series by optimal partitioning: the piecewise
+ * constant fit of v (relative to its median) that minimises the squared error
+ * plus a penalty of GM_STEP_PENALTY * sigma^2 * ln(n) per change, sigma the
+ * noise estimated from the median absolute successive difference; a change
+ * is kept only when the segments' medians differ by at least min_rel
+ * (relative), min_abs (in the series' unit) and GM_STEP_SIGMAS standard errors
+ * of the difference of the two segments' levels — and, when samples are given (samples[i], n_samples[i] per
+ * point; NULL for none), when a two-sided Mann–Whitney test of the samples of
+ * up to 3 points on each side gives p < GM_STEP_ALPHA.  NaN points are
+ * skipped.  Returns the count; steps has room for n. */
+#define GM_STEP_PENALTY 3.0
+#define GM_STEP_SIGMAS 4.0
+#define GM_STEP_ALPHA 0.01
+size_t gm_steps_noisy(const double *v, size_t n, double min_rel, double min_abs,
+                      const double *const *samples, const size_t *n_samples, size_t *steps);
+
+/* ---- what the report, the gate and the export read ----------------------- */
+
+typedef struct {
+    const char *only;     /* experiment ids, comma-separated; NULL: all */
+    const char *device;   /* device name (exact) or NULL: every device */
+    size_t last;          /* the last N results per device; 0: all */
+    const char *gnuplot;  /* program for the HTML charts; NULL: "gnuplot" */
+    const char *db_name;  /* the file named in the text; may be NULL */
+} gm_history_query;
+
+/* The trend report: per device and experiment, a table of the key counters
+ * and median times of each layout over commit order, each step marked with
+ * the commit that made it.  Markdown (caller frees) or a self-contained HTML
+ * page with gnuplot charts (NULL with err on failure). */
+gm_status gm_history_report_md(gm_history *h, const gm_history_query *q, char **out,
+                               gm_error *err);
+gm_status gm_history_report_html(gm_history *h, const gm_history_query *q, char **out,
+                                 gm_error *err);
+
+/* Every stored value as CSV (RFC 4180, header line): commit, dirty,
+ * commit_time, taken_at, device, driver, settings (less the metric list),
+ * experiment, variant, params, check, metric, value, unit; the median time as
+ * metric "time" in ms. */
+gm_status gm_history_csv(gm_history *h, const gm_history_query *q, char **out, gm_error *err);
+
+/* Judge head against the history of its device and settings: base is the
+ * latest stored results of them (by commit order; head itself left out when it
+ * was added, and so are dirty trees when clean ones are there), its counters as stored, and each run's timing samples pooled
+ * from the last GM_GATE_POOL results that hold the run, then the diff's
+ * pairing, thresholds and noise test (gm_diff_compute with opts).  *md: the
+ * Markdown verdict (caller frees); *fail: what the gate says.  GM_ERR_VALUE
+ * when the history holds nothing of that device and settings. */
+#define GM_GATE_POOL 5
+gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *head_name,
+                          const gm_diff_options *opts, char **md, bool *fail, gm_error *err);
+
+#endif

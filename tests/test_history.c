@@ -1,0 +1,311 @@
+/* test_history.c — the SQLite history: adds that are idempotent and survive
+ * concurrent writers, the schema's version and migration, the change points
+ * (an exact counter's step attributed to its commit, no step in a noisy
+ * series that does not shift), and the CLI's add, report, gate and export. */
+#include "../core/catalog.h"
+#include "../core/results.h"
+#include "../reports/history.h"
+#include "helpers.h"
+
+#include <criterion/criterion.h>
+#include <sqlite3.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char S_dir[] = "/tmp/gm-history-XXXXXX";
+static char *S_db;
+
+static void S_setup(void)
+{
+    strcpy(S_dir, "/tmp/gm-history-XXXXXX");
+    cr_assert(mkdtemp(S_dir));
+    S_db = gmt_join(S_dir, "h.sqlite");
+}
+
+static void S_teardown(void)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", S_dir);
+    cr_expect_eq(system(cmd), 0);
+    free(S_db);
+}
+
+TestSuite(history, .init = S_setup, .fini = S_teardown);
+
+static gm_history *S_open(void)
+{
+    gm_history *h = NULL;
+    gm_error err;
+    cr_assert_eq(gm_history_open(S_db, true, &h, &err), GM_OK, "%s", err.message);
+    return h;
+}
+
+/* The fixture with another commit, time and taken_at; *json its text. */
+static void S_variant_of(gm_results *r, char **json, const char *commit, int k)
+{
+    gmt_load_fixture("diff-base.json", r);
+    free(r->commit);
+    r->commit = strdup(commit);
+    free(r->taken_at);
+    char t[32];
+    snprintf(t, sizeof t, "2026-01-01T00:%02d:%02dZ", k / 60 % 60, k % 60);
+    r->taken_at = strdup(t);
+    *json = gm_results_to_json(r);
+}
+
+static void S_counts(gm_history *h, long long c[4])
+{
+    gm_error err;
+    cr_assert_eq(gm_history_counts(h, &c[0], &c[1], &c[2], &c[3], &err), GM_OK, "%s",
+                 err.message);
+}
+
+Test(history, add_twice_is_a_no_op)
+{
+    gm_history *h = S_open();
+    cr_expect_eq(gm_history_schema_version(h), GM_HISTORY_SCHEMA);
+    gm_results r;
+    char *json;
+    S_variant_of(&r, &json, "aaaa", 0);
+    gm_error err;
+    bool added = false;
+    cr_assert_eq(gm_history_add(h, &r, json, 100, "a.json", &added, &err), GM_OK, "%s",
+                 err.message);
+    cr_expect(added);
+    long long c1[4];
+    S_counts(h, c1);
+    cr_expect_eq(c1[0], 1);
+    cr_expect_eq(c1[1], (long long)r.n_runs);
+    cr_expect_gt(c1[2], 0, "timing samples stored");
+    cr_expect_gt(c1[3], 0, "metrics stored");
+    cr_assert_eq(gm_history_add(h, &r, json, 100, "a.json", &added, &err), GM_OK);
+    cr_expect_not(added, "the same run again adds nothing");
+    long long c2[4];
+    S_counts(h, c2);
+    for (int i = 0; i < 4; i++)
+        cr_expect_eq(c1[i], c2[i]);
+    gm_history_close(h);
+    free(json);
+    gm_results_free(&r);
+}
+
+/* Two processes, each adding many runs through its own connection: every
+ * row must be there afterwards (transactions and the busy timeout). */
+Test(history, two_concurrent_writers_lose_nothing)
+{
+    gm_history_close(S_open());   /* the schema exists before the race */
+    enum { PER = 25 };
+    pid_t pid[2];
+    for (int w = 0; w < 2; w++) {
+        pid[w] = fork();
+        cr_assert_neq(pid[w], -1);
+        if (pid[w] == 0) {
+            gm_history *h = NULL;
+            gm_error err;
+            int bad = gm_history_open(S_db, true, &h, &err) != GM_OK;
+            for (int k = 0; k < PER && !bad; k++) {
+                gm_results r;
+                char *json, commit[16];
+                snprintf(commit, sizeof commit, "w%d", w);
+                S_variant_of(&r, &json, commit, k);
+                bool added = false;
+                bad = gm_history_add(h, &r, json, k, "w.json", &added, &err) != GM_OK || !added;
+                if (bad)
+                    fprintf(stderr, "writer %d, add %d: %s\n", w, k, err.message);
+                free(json);
+                gm_results_free(&r);
+            }
+            gm_history_close(h);
+            _exit(bad);
+        }
+    }
+    for (int w = 0; w < 2; w++) {
+        int st = 0;
+        cr_assert_eq(waitpid(pid[w], &st, 0), pid[w]);
+        cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer %d failed", w);
+    }
+    gm_history *h = S_open();
+    long long c[4];
+    S_counts(h, c);
+    gm_results r;
+    gmt_load_fixture("diff-base.json", &r);
+    cr_expect_eq(c[0], 2 * PER, "%lld results of %d", c[0], 2 * PER);
+    cr_expect_eq(c[1], 2 * PER * (long long)r.n_runs);
+    gm_results_free(&r);
+    gm_history_close(h);
+}
+
+Test(history, schema_is_checked_and_migrated)
+{
+    gm_history_close(S_open());
+    /* make it a version-1 file: no indexes, user_version 1 */
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(S_db, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "DROP INDEX runs_by_experiment; DROP INDEX results_by_device;"
+                                  "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    gm_history *h = S_open();
+    cr_expect_eq(gm_history_schema_version(h), 2, "migrated from 1 to 2");
+    gm_history_close(h);
+    cr_assert_eq(sqlite3_open(S_db, &db), SQLITE_OK);
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE type='index' "
+                                        "AND name='runs_by_experiment'", -1, &st, NULL),
+                 SQLITE_OK);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    cr_expect_eq(sqlite3_column_int(st, 0), 1, "the index of version 2 was made");
+    sqlite3_finalize(st);
+    /* a newer schema is refused, naming both versions */
+    cr_assert_eq(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    gm_error err;
+    cr_expect_eq(gm_history_open(S_db, true, &h, &err), GM_ERR_VALUE);
+    cr_expect(strstr(err.message, "99") && strstr(err.message, "newer"), "%s", err.message);
+    /* another program's database is refused */
+    char *other = gmt_join(S_dir, "other.sqlite");
+    cr_assert_eq(sqlite3_open(other, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "CREATE TABLE t(x)", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    cr_expect_eq(gm_history_open(other, true, &h, &err), GM_ERR_VALUE);
+    cr_expect(strstr(err.message, "not a gpumem-report history"), "%s", err.message);
+    free(other);
+}
+
+Test(history, exact_steps_on_any_change)
+{
+    double v[] = {5, 5, NAN, 5, 7, 7, 7, 6};
+    size_t at[8];
+    size_t k = gm_steps_exact(v, 8, at);
+    cr_assert_eq(k, 2);
+    cr_expect_eq(at[0], 4);
+    cr_expect_eq(at[1], 7);
+}
+
+/* Box–Muller over a fixed LCG: the same noise every run. */
+static double S_gauss(unsigned long long *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    double u1 = ((*s >> 11) + 0.5) / 9007199254740992.0;
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    double u2 = ((*s >> 11) + 0.5) / 9007199254740992.0;
+    return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+Test(history, noisy_series_without_a_shift_has_no_step)
+{
+    enum { N = 40 };
+    size_t at[N];
+    for (unsigned long long seed = 1; seed <= 50; seed++) {
+        unsigned long long s = seed;
+        double v[N];
+        for (int i = 0; i < N; i++)
+            v[i] = 1.0 + 0.02 * S_gauss(&s);   /* 2 % noise around 1 ms */
+        size_t k = gm_steps_noisy(v, N, 0.05, 0.0, NULL, NULL, at);
+        cr_expect_eq(k, 0, "seed %llu: %zu steps, the first at %zu", seed, k, k ? at[0] : 0);
+    }
+}
+
+Test(history, noisy_series_with_a_shift_has_one_step_where_it_is)
+{
+    enum { N = 40 };
+    size_t at[N];
+    for (unsigned long long seed = 1; seed <= 50; seed++) {
+        unsigned long long s = seed;
+        double v[N];
+        for (int i = 0; i < N; i++)
+            v[i] = (i < 23 ? 1.0 : 1.3) + 0.02 * S_gauss(&s);
+        size_t k = gm_steps_noisy(v, N, 0.05, 0.0, NULL, NULL, at);
+        cr_expect_eq(k, 1, "seed %llu: %zu steps", seed, k);
+        cr_expect(k && at[0] == 23, "seed %llu: step at %zu", seed, k ? at[0] : 0);
+    }
+    /* a step at the newest point is seen at once */
+    double v[8] = {1, 1.01, 0.99, 1, 1.02, 0.98, 1, 1.5};
+    size_t k = gm_steps_noisy(v, 8, 0.05, 0.0, NULL, NULL, at);
+    cr_expect(k == 1 && at[0] == 7, "%zu steps", k);
+}
+
+/* Five commits; the fourth doubles every run's load sectors: the report marks
+ * the step at that commit and no other. */
+Test(history, exact_counter_step_attributed_to_its_commit)
+{
+    gm_history *h = S_open();
+    const char *commits[] = {"c1c1c1c1c1c1c1", "c2c2c2c2c2c2c2", "c3c3c3c3c3c3c3",
+                             "c4c4c4c4c4c4c4", "c5c5c5c5c5c5c5"};
+    for (int k = 0; k < 5; k++) {
+        gm_results r;
+        char *json;
+        S_variant_of(&r, &json, commits[k], k);
+        free(json);
+        for (size_t i = 0; i < r.n_runs; i++) {
+            gm_run *run = &r.runs[i];
+            for (size_t m = 0; m < run->n_metrics; m++)
+                if (strcmp(run->metrics[m].name, GM_M_LD_SECTORS) == 0 && k >= 3)
+                    run->metrics[m].value.i *= 2;
+        }
+        json = gm_results_to_json(&r);
+        gm_error err;
+        bool added;
+        cr_assert_eq(gm_history_add(h, &r, json, 1000 + k, "x.json", &added, &err), GM_OK, "%s",
+                     err.message);
+        free(json);
+        gm_results_free(&r);
+    }
+    gm_history_query q = {0};
+    char *md = NULL;
+    gm_error err;
+    cr_assert_eq(gm_history_report_md(h, &q, &md, &err), GM_OK, "%s", err.message);
+    const char *row = strstr(md, "| `c4c4c4c4c4c4` | `");
+    cr_assert(row, "a step at the fourth commit:\n%s", md);
+    const char *eol = strchr(row, '\n');
+    cr_expect(strstr(row, "ld sectors") && strstr(row, "ld sectors") < eol, "%.*s",
+              (int)(eol - row), row);
+    cr_expect(strstr(row, "exact count: any change") < eol);
+    gmt_assert_lacks(md, "| `c2c2c2c2c2c2` | `");
+    gmt_assert_lacks(md, "| `c5c5c5c5c5c5` | `");
+    free(md);
+
+    /* the export has every value, the median time as "time" */
+    char *csv = NULL;
+    cr_assert_eq(gm_history_csv(h, &q, &csv, &err), GM_OK, "%s", err.message);
+    cr_expect_eq(strncmp(csv, "commit,dirty,commit_time,taken_at,device,", 41), 0);
+    gmt_assert_has(csv, ",time,");
+    gmt_assert_has(csv, "c4c4c4c4c4c4c4,0,1970-01-01T00:16:43Z,");
+    free(csv);
+    gm_history_close(h);
+}
+
+/* The CLI: add, the gate against the history, and a regression it fails. */
+Test(history, cli_add_gate_export)
+{
+    char *fx = gmt_fixture("diff-base.json"), *head = gmt_fixture("diff-head.json");
+    char *argv1[] = {(char *)gmt_bin(), "history", "add", fx, "--db", S_db, NULL};
+    cr_expect_eq(gmt_exec(argv1, NULL, NULL, NULL), 0);
+    cr_expect_eq(gmt_exec(argv1, NULL, NULL, NULL), 0, "adding again is fine");
+    char *md = gmt_join(S_dir, "gate.md");
+    char *argv2[] = {(char *)gmt_bin(), "history", "gate", head, "--db", S_db, "--out", md, NULL};
+    cr_expect_eq(gmt_exec(argv2, NULL, NULL, NULL), 1, "the fixture's head regressed");
+    char *text = gmt_slurp(md);
+    cr_assert(text);
+    gmt_assert_has(text, "### gpumem-report history gate: fail:");
+    free(text);
+    char *argv3[] = {(char *)gmt_bin(), "history", "gate", fx, "--db", S_db, "--out", md, NULL};
+    cr_expect_eq(gmt_exec(argv3, NULL, NULL, NULL), 2, "nothing else in the history to compare");
+    char *csv = gmt_join(S_dir, "h.csv");
+    char *argv4[] = {(char *)gmt_bin(), "history", "export", "--format", "csv", "--db", S_db,
+                     "--out", csv, NULL};
+    cr_expect_eq(gmt_exec(argv4, NULL, NULL, NULL), 0);
+    cr_expect(gmt_exists(csv));
+    char *nodb = gmt_join(S_dir, "none.sqlite");
+    char *argv5[] = {(char *)gmt_bin(), "history", "report", "--db", nodb, NULL};
+    cr_expect_eq(gmt_exec(argv5, NULL, NULL, NULL), 2, "report does not create a database");
+    free(nodb);
+    free(csv);
+    free(md);
+    free(fx);
+    free(head);
+}
