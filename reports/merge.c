@@ -111,9 +111,10 @@ static void S_add_into(gm_run *into, const gm_run *from, size_t *n_real)
 gm_status gm_results_merge(gm_results *in, const char *const *names, size_t n, bool sum,
                            gm_results *out, gm_error *err)
 {
-    gm_results_init(out);
+    memset(out, 0, sizeof *out);
     if (n == 0)
         return gm_fail(err, GM_ERR_VALUE, "nothing to merge");
+    gm_results_init(out);
     S_in *v = gm_xcalloc(n, sizeof *v);
     for (size_t i = 0; i < n; i++) {
         const gm_process *p = &in[i].collection.process;
@@ -139,6 +140,7 @@ gm_status gm_results_merge(gm_results *in, const char *const *names, size_t n, b
             st = gm_diff_check_file(&in[i], names[i], err);
     }
     if (st != GM_OK) {
+        gm_results_free(out);
         free(v);
         return st;
     }

@@ -23,9 +23,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Merge in[0..n) (named names[i] in messages) into *out.  The inputs are
- * consumed: their runs and experiments move into out, and each in[i] is left
- * freed.  GM_ERR_VALUE for two files of one rank, a run that already has a
+/* Merge in[0..n) (named names[i] in messages) into *out.  On success the
+ * inputs are consumed: their runs and experiments move into out, and each
+ * in[i] is left freed; on failure they are untouched and *out is empty.  GM_ERR_VALUE for two files of one rank, a run that already has a
  * "rank" parameter, or two runs of one file that cannot be told apart (sum). */
 gm_status gm_results_merge(gm_results *in, const char *const *names, size_t n, bool sum,
                            gm_results *out, gm_error *err);

@@ -495,3 +495,25 @@ Test(merge, report_says_it_waited)
     gm_charts_free(&charts);
     gm_results_free(&r);
 }
+
+/* A process record that is not one is refused with its JSON path; files
+ * without one read as before. */
+Test(merge, process_record_checked)
+{
+    gm_results r;
+    S_rank_file(&r, 0, 0.0);
+    char *json = gm_results_to_json(&r);
+    gm_results_free(&r);
+    gmt_assert_has(json, "\"process\": {");
+    char *at = strstr(json, "\"rank\": 0");
+    cr_assert_not_null(at);
+    gm_buf bad = GM_BUF_INIT;
+    gm_buf_put(&bad, json, (size_t)(at - json));
+    gm_buf_puts(&bad, "\"rank\": \"zero\"");
+    gm_buf_puts(&bad, at + strlen("\"rank\": 0"));
+    gm_error err;
+    cr_assert_eq(gm_results_read_string(bad.data, "bad.json", &r, &err), GM_ERR_FIELD);
+    gmt_assert_has(err.message, "collection.process.rank");
+    gm_buf_free(&bad);
+    free(json);
+}
