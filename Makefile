@@ -81,7 +81,8 @@ CLI_SRC += cli/profile.c
 # loads into the program (collectors/inject.c); and the example program.
 INJECT_SO := $(BUILD)/libgpumem-inject.so
 INJECT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(COLLECT_SRC) core/results.c core/buf.c \
-              core/gm_error.c core/stats.c core/catalog.c core/devlock.c core/pathpat.c)
+              core/output.c core/gm_error.c core/stats.c core/catalog.c core/devlock.c \
+              core/pathpat.c)
 APP_EXAMPLE := $(BUILD)/examples/app/lab
 TEST_KERNELS := $(BUILD)/libgm_kernels.a
 else
@@ -109,7 +110,7 @@ endif
 # them next time.
 .SECONDARY:
 
-.PHONY: all test test-gpu bench install clean check-cuda deps check-layers
+.PHONY: all test test-gpu bench install clean check-cuda deps check-layers asan
 all: check-cuda $(BIN) $(GPU_TEST_BINS) $(INJECT_SO) $(APP_EXAMPLE)
 
 deps:
@@ -213,6 +214,20 @@ check-layers:
 test: check-layers all $(TESTBIN)
 	@sh tests/gpu/gpu-available.sh || true
 	GM_TEST_BIN=$(abspath $(BIN)) GM_SRCDIR=$(CURDIR) $(TESTBIN) --jobs 2
+
+# `make asan`: the whole CPU test suite (and the program it runs) built with
+# AddressSanitizer, UndefinedBehaviorSanitizer and LeakSanitizer in build-asan/,
+# then run; any report fails it.  Only the program and the test binary are
+# built (not the injection library, which the tests replace by a fake program).
+ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+              -fno-sanitize-recover=all
+asan:
+	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_FLAGS)" \
+	    build-asan/gpumem-report build-asan/tests/gm_tests
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	GM_TEST_BIN=$(abspath build-asan/gpumem-report) GM_SRCDIR=$(CURDIR) \
+	    build-asan/tests/gm_tests --jobs 2
 
 test-gpu: all
 	@sh tests/gpu/run.sh $(abspath $(BIN))

@@ -24,6 +24,20 @@ bool gm_cli_int(const char *opt, const char *val, long long min, long long max, 
     return true;
 }
 
+bool gm_cli_seconds(const char *opt, const char *val, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = val ? strtod(val, &end) : 0;
+    if (!val || !*val || *end || errno == ERANGE || !(v >= 0) || v > 1e6) {
+        gm_cli_error("%s: '%s' is not a number of seconds in [0, 1000000] (0: no limit)", opt,
+                     val ? val : "");
+        return false;
+    }
+    *out = v == 0 ? -1.0 : v;
+    return true;
+}
+
 void gm_cli_error(const char *fmt, ...)
 {
     va_list ap;

@@ -52,6 +52,10 @@ bool gm_cli_report_opts(gm_render_opts *ro, const char *out, const char *format,
 char *gm_cli_expand(const char *opt, const char *pattern, int device);
 
 /* Print "gpumem-report: " + message to stderr. */
+/* --gnuplot-timeout SECONDS: a number >= 0 (strtod, the whole string); 0 means
+ * no limit and is stored as -1 (gm_render_opts.gnuplot_timeout).  On a bad
+ * value prints a message naming opt and the value and returns false. */
+bool gm_cli_seconds(const char *opt, const char *val, double *out);
 void gm_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -46,6 +46,7 @@
 typedef struct {
     bool main_job;
     const char *out, *json, *format, *metrics, *kernel, *template_path, *gnuplot;
+    double gnuplot_timeout;   /* --gnuplot-timeout; 0: default, < 0: none */
     long long launch_skip, launch_count;
     bool each, no_cache_flush, quiet, timestamp, debug;
     char **prog_argv;         /* PROGRAM ARGS..., NULL-terminated (points into argv) */
@@ -83,7 +84,10 @@ static void S_usage(FILE *f, bool main_job)
     if (main_job)
         fputs("  --timestamp         show when the run was taken in the report\n"
               "  --template FILE     HTML template (default: the installed report.html)\n"
-              "  --gnuplot PROGRAM   gnuplot to run (default: gnuplot on PATH)\n",
+              "  --gnuplot PROGRAM   gnuplot to run (default: gnuplot on PATH)\n"
+              "  --gnuplot-timeout SECONDS\n"
+              "                      longest one gnuplot run may take before the render stops\n"
+              "                      (default: 60; 0: no limit)\n",
               f);
     fputs("  --help              this text\n\n"
           "Each launch is replayed once per profiler pass, its memory restored in between, so\n"
@@ -106,7 +110,8 @@ static int S_parse(int argc, char **argv, S_opts *o)
                      strcmp(a, "--format") == 0 || strcmp(a, "--metrics") == 0 ||
                      strcmp(a, "--kernel") == 0 || strcmp(a, "--launch-skip") == 0 ||
                      strcmp(a, "--launch-count") == 0 || strcmp(a, "--launches") == 0 ||
-                     strcmp(a, "--template") == 0 || strcmp(a, "--gnuplot") == 0;
+                     strcmp(a, "--template") == 0 || strcmp(a, "--gnuplot") == 0 ||
+                     strcmp(a, "--gnuplot-timeout") == 0;
         if (needs && (!v || strcmp(v, "--") == 0)) {
             gm_cli_error("%s needs a value", a);
             return 2;
@@ -150,6 +155,9 @@ static int S_parse(int argc, char **argv, S_opts *o)
             o->template_path = argv[++i];
         } else if (o->main_job && strcmp(a, "--gnuplot") == 0) {
             o->gnuplot = argv[++i];
+        } else if (o->main_job && strcmp(a, "--gnuplot-timeout") == 0) {
+            if (!gm_cli_seconds(a, argv[++i], &o->gnuplot_timeout))
+                return 2;
         } else {
             gm_cli_error("unknown option '%s' before -- (see --help); the suite's options "
                          "(--only, --quick, ...) do not apply to a program", a);
@@ -552,6 +560,7 @@ static int S_app(int argc, char **argv, S_opts *o)
         ro.exe_path = exe;
         ro.template_path = o->template_path;
         ro.gnuplot = o->gnuplot;
+        ro.gnuplot_timeout = o->gnuplot_timeout;
         ro.timestamp = o->timestamp;
         if (!gm_cli_report_opts(&ro, out_path, o->format, json_path, &template_path))
             goto done;
@@ -596,6 +605,10 @@ static int S_app(int argc, char **argv, S_opts *o)
         goto done;
     }
     bool have_runs = S_file_ok(runs_path);
+    /* the read fills results afresh: free what gm_results_init gave it first
+     * (its tool_version leaked) */
+    if (have_runs)
+        gm_results_free(&results);
     if (have_runs && gm_results_read_file(runs_path, &results, &err) != GM_OK) {
         gm_cli_error("reading what the profiler wrote: %s", err.message);
         rc = prc ? prc : GM_EXIT_FAIL;
@@ -654,7 +667,13 @@ static int S_app(int argc, char **argv, S_opts *o)
     if (st.error[0] && !o->quiet)
         fprintf(stderr, "gpumem-report: note: %s\n", st.error);
     if (o->main_job) {
-        if (gm_render(&results, &ro, &err) != GM_OK) {
+        gm_status rst = gm_render(&results, &ro, &err);
+        if (rst == GM_ERR_INCOMPLETE) {
+            gm_cli_error("the report %s is written, but incomplete: %s", o->out, err.message);
+            rc = prc ? prc : GM_EXIT_FAIL;
+            goto done;
+        }
+        if (rst != GM_OK) {
             gm_cli_error("%s", err.message);
             fprintf(stderr, "  the results are kept in %s; render them again with:\n"
                             "    gpumem-report render %s --out %s\n",

@@ -57,6 +57,7 @@ typedef struct {
     bool timestamp;
     const char *template_path;
     const char *gnuplot;
+    double gnuplot_timeout;   /* --gnuplot-timeout; 0: default, < 0: none */
     const char *baseline;     /* --baseline BASE.json (main job) */
 } S_opts;
 
@@ -103,6 +104,9 @@ static void S_usage(FILE *f, bool main_job)
         fputs("  --timestamp         show when the run was taken in the report\n"
               "  --template FILE     HTML template (default: the installed report.html)\n"
               "  --gnuplot PROGRAM   gnuplot to run (default: gnuplot on PATH)\n"
+              "  --gnuplot-timeout SECONDS\n"
+              "                      longest one gnuplot run may take before the render stops\n"
+              "                      (default: 60; 0: no limit)\n"
               "  --baseline FILE     add \"Changes since <FILE's commit>\" to the report, judged\n"
               "                      as `gpumem-report diff` does (default: none)\n",
               f);
@@ -228,6 +232,10 @@ static int S_parse(int argc, char **argv, S_opts *o)
         } else if (o->main_job && strcmp(a, "--gnuplot") == 0) {
             NEEDS_VALUE();
             o->gnuplot = v;
+        } else if (o->main_job && strcmp(a, "--gnuplot-timeout") == 0) {
+            NEEDS_VALUE();
+            if (!gm_cli_seconds(a, v, &o->gnuplot_timeout))
+                return 2;
         } else if (o->main_job && strcmp(a, "--baseline") == 0) {
             NEEDS_VALUE();
             o->baseline = v;
@@ -385,6 +393,7 @@ static int S_collect(int argc, char **argv, S_opts *o)
         ro.template_path = o->template_path;
         ro.exe_path = exe;
         ro.gnuplot = o->gnuplot;
+        ro.gnuplot_timeout = o->gnuplot_timeout;
         ro.timestamp = o->timestamp;
         if (!gm_cli_report_opts(&ro, out_path, o->format, json_path, &template_path))
             goto done;
@@ -468,7 +477,13 @@ static int S_collect(int argc, char **argv, S_opts *o)
         fprintf(stderr, "results: %s (%zu runs, %.1f s)\n", json_path, results.n_runs,
                 S_now() - t_start);
     if (o->main_job) {
-        if (gm_render(&results, &ro, &err) != GM_OK) {
+        gm_status rst = gm_render(&results, &ro, &err);
+        if (rst == GM_ERR_INCOMPLETE) {
+            gm_cli_error("the report %s is written, but incomplete: %s", o->out, err.message);
+            rc = GM_EXIT_FAIL;
+            goto done;
+        }
+        if (rst != GM_OK) {
             gm_cli_error("%s", err.message);
             fprintf(stderr, "  the results are kept in %s; render them again with:\n"
                             "    gpumem-report render %s --out %s\n",

@@ -31,7 +31,8 @@ static void S_help(FILE *f)
           "options:\n"
           "  --out FILE           write the diff to FILE: Markdown, HTML when FILE ends in\n"
           "                       .html or .htm, CSV when it ends in .csv; - is standard\n"
-          "                       output (default: Markdown on standard output)\n"
+          "                       output (default: Markdown on standard output); never an\n"
+          "                       input file (refused, exit 2)\n"
           "  --format md|html|csv format of --out, overriding its extension (default: from it)\n"
           "  --json FILE          also write the diff as JSON for machines (default: none)\n"
           "  --threshold M=V[,F]  threshold for metric M: V is 5% (relative), 0.5 (absolute,\n"
@@ -278,7 +279,7 @@ int gm_cmd_diff(int argc, char **argv)
                          .allow_missing = a.allow_missing};
     gm_diff d;
     int rc = GM_EXIT_USAGE;
-    char *md = NULL, *out = NULL, *json = NULL, *tmp_out = NULL, *tmp_json = NULL;
+    char *md = NULL, *out = NULL, *json = NULL;
     if (gm_diff_compute(&base, &head, &o, &d, &err) != GM_OK) {
         gm_cli_error("diff: %s", err.message);
         goto done_results;
@@ -307,26 +308,29 @@ int gm_cmd_diff(int argc, char **argv)
     if (a.json)
         json = gm_diff_to_json(&d, &ro, rc);
 
-    /* Both outputs reach their temporary files before either is renamed, so
-     * a failure leaves neither half-written. */
+    /* Both outputs are staged (regular files reach their temporary files)
+     * before either is committed, so a failure leaves neither half-written;
+     * neither may be an input (output.h: same device and inode, whatever the
+     * path); other streams (a FIFO, /dev/full) are written in place with
+     * their errors reported.  "-" is printed below. */
     const char *text = html || csv ? out : md;
-    if ((!to_stdout && gm_file_write_temp(a.out, text, strlen(text), &tmp_out, &err) != GM_OK) ||
-        (a.json && strcmp(a.json, "-") != 0 &&
-         gm_file_write_temp(a.json, json, strlen(json), &tmp_json, &err) != GM_OK) ||
-        (tmp_out && gm_file_replace(tmp_out, a.out, &err) != GM_OK)) {
+    const char *inputs[] = {a.files[0], a.files[1]};
+    bool file_json = a.json && strcmp(a.json, "-") != 0;
+    gm_output o_out = {0}, o_json = {0};
+    o_out.cleanup = o_json.cleanup = -1;
+    bool ok = (to_stdout || (gm_output_open(&o_out, a.out, inputs, 2, &err) == GM_OK &&
+                             gm_output_stage(&o_out, text, strlen(text), &err) == GM_OK)) &&
+              (!file_json || (gm_output_open(&o_json, a.json, inputs, 2, &err) == GM_OK &&
+                              gm_output_stage(&o_json, json, strlen(json), &err) == GM_OK)) &&
+              (to_stdout || gm_output_commit(&o_out, &err) == GM_OK) &&
+              (!file_json || gm_output_commit(&o_json, &err) == GM_OK);
+    gm_output_close(&o_out);
+    gm_output_close(&o_json);
+    if (!ok) {
         gm_cli_error("diff: %s", err.message);
         rc = GM_EXIT_USAGE;
         goto done;
     }
-    free(tmp_out);
-    tmp_out = NULL;
-    if (tmp_json && gm_file_replace(tmp_json, a.json, &err) != GM_OK) {
-        gm_cli_error("diff: %s", err.message);
-        rc = GM_EXIT_USAGE;
-        goto done;
-    }
-    free(tmp_json);
-    tmp_json = NULL;
 
     if (a.json && strcmp(a.json, "-") == 0)
         fputs(json, stdout);
@@ -349,14 +353,6 @@ int gm_cmd_diff(int argc, char **argv)
     }
 
 done:
-    if (tmp_out) {
-        unlink(tmp_out);
-        free(tmp_out);
-    }
-    if (tmp_json) {
-        unlink(tmp_json);
-        free(tmp_json);
-    }
     free(md);
     free(out);
     free(json);

@@ -2,8 +2,10 @@
  *
  * Reads a results file (and a baseline to compare it with) and writes the
  * report.  The work is gm_render() (render_html.c); this file parses the
- * options and prints.  Exit status: 0 written, 2 bad arguments, bad input
- * (a baseline too), or no gnuplot (nothing written).
+ * options and prints.  Exit status: 0 written, 1 written but a chart gnuplot
+ * could not draw is a note in it (stderr names it), 2 bad arguments, bad input
+ * (a baseline too), no gnuplot, gnuplot past its time limit, or an output that
+ * cannot be written (nothing written).
  */
 #include "cli.h"
 #include "../reports/compare.h"
@@ -67,13 +69,19 @@ static void S_usage(FILE *f)
           "devices side by side: runs paired as `gpumem-report diff` pairs them, each\n"
           "device against its own measured ceiling, cases run on some devices only listed.\n"
           "\n"
-          "  -o, --out FILE     the report; its extension (.md or .html) picks the format\n"
+          "  -o, --out FILE     the report; its extension (.md or .html) picks the format;\n"
+          "                     - is standard output (Markdown unless --format html). Never\n"
+          "                     an input file (refused, exit 2)\n"
           "  --format md|html   the format, whatever the extension (default: from FILE)\n"
           "  --template FILE    HTML template (default: $GM_TEMPLATE_DIR/report.html, else\n"
           "                     templates/report.html beside the build directory, else\n"
           "                     " GM_DATADIR "/templates/report.html)\n"
           "  --gnuplot PATH     the gnuplot program that draws the charts (default: gnuplot\n"
           "                     from PATH; Debian/Ubuntu: apt-get install gnuplot-nox)\n"
+          "  --gnuplot-timeout SECONDS\n"
+          "                     longest one gnuplot run may take; past it gnuplot is killed\n"
+          "                     and the render stops, writing nothing (default: 60; 0: no\n"
+          "                     limit)\n"
           "  --timestamp        show when the results were taken (default: not shown, so\n"
           "                     the same results give the same bytes)\n"
           "  --baseline BASE.json\n"
@@ -91,12 +99,9 @@ static int S_compare(const char *const *files, size_t n, gm_render_opts *o)
         gm_cli_error("render: --baseline takes one results file, not a comparison");
         return GM_EXIT_USAGE;
     }
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(files[i], o->out_path) == 0) {
-            gm_cli_error("render: --out %s is one of the inputs: it is never overwritten",
-                         o->out_path);
-            return GM_EXIT_USAGE;
-        }
+    /* the output may be none of them, whatever its path (output.h) */
+    o->inputs = files;
+    o->n_inputs = n;
     gm_results r[GM_COMPARE_MAX];
     const gm_results *rp[GM_COMPARE_MAX];
     gm_error err = {GM_OK, ""};
@@ -114,7 +119,12 @@ static int S_compare(const char *const *files, size_t n, gm_render_opts *o)
         gm_compare_in in = {rp, files, n};
         char *exe = gm_cli_exe_path();
         o->exe_path = exe;
-        if (gm_compare_render(&in, o, &err) != GM_OK) {
+        gm_status st = gm_compare_render(&in, o, &err);
+        if (st == GM_ERR_INCOMPLETE) {
+            gm_cli_error("render: the report %s is written, but incomplete: %s", o->out_path,
+                         err.message);
+            rc = GM_EXIT_FAIL;
+        } else if (st != GM_OK) {
             gm_cli_error("render: %s", err.message);
             rc = GM_EXIT_USAGE;
         }
@@ -161,6 +171,11 @@ int gm_cmd_render(int argc, char **argv)
             if (!has_next)
                 goto missing;
             o.gnuplot = argv[++i];
+        } else if (strcmp(a, "--gnuplot-timeout") == 0) {
+            if (!has_next)
+                goto missing;
+            if (!gm_cli_seconds(a, argv[++i], &o.gnuplot_timeout))
+                return GM_EXIT_USAGE;
         } else if (strcmp(a, "--timestamp") == 0) {
             o.timestamp = true;
         } else if (strcmp(a, "--baseline") == 0) {
@@ -221,6 +236,11 @@ int gm_cmd_render(int argc, char **argv)
     if (o.baseline)
         gm_results_free(&base);
     gm_results_free(&r);
+    if (st == GM_ERR_INCOMPLETE) {
+        gm_cli_error("render: the report %s is written, but incomplete: %s", o.out_path,
+                     err.message);
+        return GM_EXIT_FAIL;
+    }
     if (st != GM_OK) {
         gm_cli_error("render: %s", err.message);
         return GM_EXIT_USAGE;

@@ -13,10 +13,38 @@
  * Only this file and the gm_cmd_* functions print or choose exit codes.
  */
 #include "cli.h"
+#include "../core/output.h"
 #include "../core/results.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+
+/* SIGINT, SIGTERM, SIGHUP: kill the gnuplot child, remove the temporary files
+ * and directories in flight (output.h's cleanup table), then die of the same
+ * signal, so the caller sees how we ended. */
+static void S_on_signal(int sig)
+{
+    gm_cleanup_run();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void S_install_cleanup(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = S_on_signal;
+    sigemptyset(&sa.sa_mask);
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction old;
+        /* a signal ignored by whoever started us (nohup) stays ignored */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
 
 static void S_usage(FILE *f)
 {
@@ -37,6 +65,7 @@ static void S_usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    S_install_cleanup();
     if (argc >= 2) {
         const char *cmd = argv[1];
         if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {

@@ -50,6 +50,7 @@
 #include "../core/buf.h"
 #include "../core/catalog.h"
 #include "../core/devlock.h"
+#include "../core/output.h"
 #include "../core/pathpat.h"
 #include "../core/results.h"
 
@@ -229,24 +230,14 @@ static char *S_path(const char *name)
     return gm_buf_detach(&b);
 }
 
-/* Write text to dir/name through dir/.name.tmp and rename. */
+/* Write text to dir/name under the rule of core/output.h (temporary file
+ * beside it, then rename). */
 static void S_write_atomic(const char *name, const char *text)
 {
     char *path = S_path(name);
-    gm_buf tmp = GM_BUF_INIT;
-    gm_buf_printf(&tmp, "%s/.%s.%ld.tmp", g.opts.dir, name, (long)getpid());
-    FILE *f = fopen(tmp.data, "w");
-    bool ok = f && fputs(text, f) >= 0;
-    if (f && fclose(f) != 0)
-        ok = false;
-    if (ok && rename(tmp.data, path) != 0)
-        ok = false;
-    if (!ok) {
-        int e = errno;
-        (void)unlink(tmp.data);
-        S_error("io", "cannot write %s: %s", path, strerror(e));
-    }
-    gm_buf_free(&tmp);
+    gm_error err = {0};
+    if (gm_output_write(path, text, strlen(text), NULL, 0, &err) != GM_OK)
+        S_error("io", "%s", err.message);
     free(path);
 }
 

@@ -31,6 +31,7 @@ const char *gm_status_name(gm_status status)
     case GM_ERR_PERMISSION: return "permission";
     case GM_ERR_UNSUPPORTED: return "unsupported";
     case GM_ERR_VALIDATION: return "validation";
+    case GM_ERR_INCOMPLETE: return "incomplete";
     }
     return "unknown";
 }

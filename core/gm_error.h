@@ -24,7 +24,9 @@ typedef enum {
     GM_ERR_PROFILER,    /* the collector failed; message carries its reason */
     GM_ERR_PERMISSION,  /* performance counters not permitted */
     GM_ERR_UNSUPPORTED, /* this build or device cannot do it */
-    GM_ERR_VALIDATION   /* a kernel's output differed from its CPU reference */
+    GM_ERR_VALIDATION,  /* a kernel's output differed from its CPU reference */
+    GM_ERR_INCOMPLETE   /* the output was written, but parts are missing (the message
+                           says which; the output itself says so too) */
 } gm_status;
 
 typedef struct {

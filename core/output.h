@@ -1,23 +1,132 @@
-/* output.h — what the writers of reports share: Markdown to HTML through
- * cmark-gfm, reading a whole file, and writing files so that a failure leaves
- * nothing half-written (a temporary file beside the target, then rename).
+/* output.h — every file gpumem-report writes goes through here, under one rule.
  *
- * Used by the report (render_html.c, charts.c), the diff (diff.c, cmd_diff.c).
- * Every function returns a status and fills err (when non-NULL) with a message
- * naming the file; none prints.
+ * THE RULE (gm_output_*; reports, chart folders, results, diff JSON, CSV,
+ * history exports):
+ *   - An output that is the same file as an input (same st_dev and st_ino,
+ *     whatever the path: a hard link, a symlink, /dev/stdout redirected onto
+ *     it) is refused (GM_ERR_VALUE), and nothing is written.  Callers pass
+ *     every file they read.
+ *   - "-" is standard output.
+ *   - A target that exists and is not a regular file (a FIFO, a terminal,
+ *     /dev/null, /dev/full), and any path under /dev/ or /proc/, is a stream:
+ *     opened and written in place, never renamed over; write errors (ENOSPC
+ *     from /dev/full, EPIPE) are reported.
+ *   - Anything else is a regular file, replaced atomically: the bytes go to a
+ *     temporary file beside it (".NAME.tmp-XXXXXX"), then rename(): a reader
+ *     sees the old file or the new one, never half of one.  A symlink to a
+ *     regular file is followed: the file it points to is replaced.
+ *   - A temporary file or directory is registered (gm_cleanup_*) while it
+ *     exists, so a SIGINT/SIGTERM handler can remove it.
+ *
+ *   gm_output_write         one output, in one call
+ *   gm_output_open/stage/commit/close
+ *                           several outputs that must all succeed: stage each
+ *                           (regular files reach their temporary files), then
+ *                           commit each (rename / write the stream)
+ *   gm_output_write_with_dir
+ *                           a file and a folder beside it as one pair (the
+ *                           Markdown report and its charts), safe when two
+ *                           processes write the same pair at once
+ *
+ * Also: Markdown to HTML through cmark-gfm (markdown.c), and the lower-level
+ * helpers the rule is built on.  Every function returns a status and fills
+ * err (when non-NULL) with a message naming the file; none prints or exits.
  */
 #ifndef GM_OUTPUT_H
 #define GM_OUTPUT_H
 
 #include "gm_error.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
+
+/* ---- the rule ------------------------------------------------------------- */
+
+/* Refuse path when it is the same file as one of inputs[0..n_inputs) (NULL
+ * entries are skipped; "-" as an input is standard input, as path standard
+ * output).  A path that does not exist yet is no input.  GM_ERR_VALUE naming
+ * both. */
+gm_status gm_output_check(const char *path, const char *const *inputs, size_t n_inputs,
+                          gm_error *err);
+
+/* True when path is "-" or a stream (see the rule): written in place.  A
+ * Markdown report to a stream has no chart folder beside it. */
+bool gm_output_is_stream(const char *path);
+
+/* path holds data afterwards (or, for a regular file, is as it was). */
+gm_status gm_output_write(const char *path, const char *data, size_t len,
+                          const char *const *inputs, size_t n_inputs, gm_error *err);
+
+/* One pending output.  Fields are private. */
+typedef struct {
+    char *path;       /* the regular file replaced, or the stream written */
+    bool stream;
+    char *tmp;        /* regular: the staged temporary file */
+    int cleanup;      /* its gm_cleanup slot, -1 when none */
+    const char *data; /* stream: the staged bytes (borrowed) */
+    size_t len;
+} gm_output;
+
+/* Check path against the inputs and decide how it is written; nothing is
+ * created yet.  On failure o needs no close. */
+gm_status gm_output_open(gm_output *o, const char *path, const char *const *inputs,
+                         size_t n_inputs, gm_error *err);
+/* Regular file: data written to the temporary file (fsync'ed).  Stream: data
+ * is remembered (it must stay valid until commit). */
+gm_status gm_output_stage(gm_output *o, const char *data, size_t len, gm_error *err);
+/* Regular: rename over the target.  Stream: open and write. */
+gm_status gm_output_commit(gm_output *o, gm_error *err);
+/* Remove a staged temporary file that was not committed; free o. Always call. */
+void gm_output_close(gm_output *o);
+
+/* One file a folder holds (name: no '/'). */
+typedef struct {
+    const char *name;
+    const char *data;
+    size_t len;
+} gm_output_file;
+
+/* path holds data and dir_path holds exactly files[0..n_files), or both are as
+ * they were.  The folder is built under a temporary name beside it; then,
+ * holding an exclusive lock on the parent directory (flock: other writers of
+ * the same pair wait; the last one wins whole, and no lock file is left), the
+ * folder is swapped into place (renameat2 RENAME_EXCHANGE where the file
+ * system has it), the file renamed over path, the old folder removed.  An
+ * existing dir_path is replaced only when owned(name) is true for every entry
+ * in it; otherwise GM_ERR_IO asks the user to remove it.  n_files == 0 leaves
+ * dir_path alone (no folder is made).  path must be a regular file (not a
+ * stream: GM_ERR_VALUE). */
+gm_status gm_output_write_with_dir(const char *path, const char *data, size_t len,
+                                   const char *dir_path, const gm_output_file *files,
+                                   size_t n_files, bool (*owned)(const char *name),
+                                   const char *const *inputs, size_t n_inputs, gm_error *err);
+
+/* ---- cleanup on a signal -------------------------------------------------- */
+
+/* A small fixed table (64 slots) of temporary paths and child processes.  The
+ * CLI's SIGINT/SIGTERM/SIGHUP handler calls gm_cleanup_run(): children and
+ * their process groups (a child registered here leads its own) get SIGKILL
+ * (the child is reaped), paths are removed (a directory with the files in
+ * it).  add returns a slot (or -1 when the table is full: then nothing is
+ * cleaned on a signal, the normal paths still clean up). */
+int gm_cleanup_add_path(const char *path, bool is_dir);
+int gm_cleanup_add_pid(pid_t pid);
+void gm_cleanup_remove(int slot);
+/* Usable from a signal handler (unlink, rmdir, kill, waitpid, opendir). */
+void gm_cleanup_run(void);
+/* Remove a directory and the plain files in it (not recursive). */
+void gm_remove_dir(const char *path);
+
+/* ---- Markdown to HTML (markdown.c) ----------------------------------------- */
 
 /* GitHub-flavoured Markdown to an HTML fragment: cmark-gfm with the table
  * extension, raw HTML and unsafe link targets left out (CMARK_OPT_DEFAULT):
  * every outside string is escaped in the Markdown already, this is a second
  * lock on the same door.  *html is the caller's to free(). */
 gm_status gm_markdown_to_html(const char *md, char **html, gm_error *err);
+
+/* ---- lower level ----------------------------------------------------------- */
 
 /* "dir/name" (caller frees). */
 char *gm_path_join(const char *dir, const char *name);
@@ -43,7 +152,8 @@ gm_status gm_file_write_temp(const char *path, const char *data, size_t len, cha
 /* rename(tmp, path); on failure tmp is removed. */
 gm_status gm_file_replace(const char *tmp, const char *path, gm_error *err);
 
-/* Both: path holds data afterwards, or is as it was. */
+/* Temporary file + rename, without the checks of the rule: prefer
+ * gm_output_write. */
 gm_status gm_file_write_atomic(const char *path, const char *data, size_t len, gm_error *err);
 
 #endif

@@ -14,6 +14,7 @@
 #include "results.h"
 
 #include "buf.h"
+#include "output.h"
 #include "stats.h"
 
 #include <jansson.h>
@@ -893,65 +894,15 @@ char *gm_results_to_json(const gm_results *r)
 
 /* ---- writing a file atomically ------------------------------------------- */
 
-static bool S_write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return false;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
 gm_status gm_results_write_file(const gm_results *r, const char *path, gm_error *err)
 {
-    /* The temporary file lives beside the target so that rename() stays
-     * within one file system and is atomic: readers see the old file or the
-     * new one, never half of one. */
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    const char *base = path + dirlen;
-    char *tmp = gm_xmalloc(dirlen + strlen(base) + 16);
-    memcpy(tmp, path, dirlen);
-    sprintf(tmp + dirlen, ".%s.tmp-XXXXXX", base);
-
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        gm_status st = gm_fail(err, GM_ERR_IO, "%s: cannot create a temporary file beside it: %s",
-                               path, strerror(e));
-        free(tmp);
-        return st;
-    }
-    /* mkstemp makes the file 0600; give it the mode a plain fopen would. */
-    mode_t mask = umask(0);
-    umask(mask);
+    /* output.h: a regular file is replaced atomically (temporary file beside
+     * it, fsync, rename): readers see the old file or the new one, never half
+     * of one; "-" and other streams are written in place. */
     char *json = gm_results_to_json(r);
-    const char *what = NULL;
-    int e = 0;
-    if (fchmod(fd, 0666 & ~mask) != 0)
-        what = "cannot set the mode of", e = errno;
-    else if (!S_write_all(fd, json, strlen(json)))
-        what = "cannot write", e = errno;
-    else if (fsync(fd) != 0)
-        what = "cannot sync", e = errno;
-    if (close(fd) != 0 && !what)
-        what = "cannot close", e = errno;
-    if (!what && rename(tmp, path) != 0)
-        what = "cannot rename the temporary file onto", e = errno;
+    gm_status st = gm_output_write(path, json, strlen(json), NULL, 0, err);
     free(json);
-    if (what) {
-        unlink(tmp);
-        free(tmp);
-        return gm_fail(err, GM_ERR_IO, "%s: %s it: %s", path, what, strerror(e));
-    }
-    free(tmp);
-    return GM_OK;
+    return st;
 }
 
 /* ---- reading ------------------------------------------------------------- */

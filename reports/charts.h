@@ -30,6 +30,8 @@ typedef struct {
     char *title;      /* plain text (escaped where it goes) */
     char *script;     /* gnuplot commands that draw it, without `set output` */
     char *svg;        /* the SVG gnuplot wrote; NULL until drawn */
+    char *failed;     /* set when gnuplot could not draw this chart (svg NULL): its
+                         error lines, for the note the report shows instead */
 } gm_chart;
 
 typedef struct {
@@ -55,11 +57,23 @@ void gm_charts_free(gm_charts *c);
  * gnuplot's working directory.  Caller frees. */
 char *gm_charts_script(const gm_charts *c);
 
+/* The default limit of one gnuplot run, in seconds (--gnuplot-timeout). */
+#define GM_GNUPLOT_TIMEOUT_S 60.0
+
 /* Run `gnuplot` (a program name looked up in PATH, or a path; NULL means
- * "gnuplot") once on the script, in a private temporary directory, and read
- * every chart's SVG back into c->v[i].svg.  The directory is removed.
- * GM_ERR_GNUPLOT when the program is missing (message says how to install it)
- * or fails (message carries its first error lines). */
+ * "gnuplot") on the script, in a private temporary directory, and read every
+ * chart's SVG back into c->v[i].svg.  One run draws every chart; when it fails,
+ * each chart is drawn alone, and a chart gnuplot cannot draw gets svg NULL and
+ * `failed` (its error lines) while the others are drawn: GM_OK.  Each run may
+ * take at most timeout_s (<= 0: no limit); a run that takes longer is killed
+ * with its process group and the whole draw stops (GM_ERR_GNUPLOT naming the
+ * limit).  The gnuplot process and the directory are registered with
+ * gm_cleanup (output.h) while they exist, and removed on every path.
+ * GM_ERR_GNUPLOT when the program is missing (message says how to install
+ * it), killed, or fails on every chart. */
+gm_status gm_charts_draw_within(gm_charts *c, const char *gnuplot, double timeout_s,
+                                gm_error *err);
+/* The same with the default limit. */
 gm_status gm_charts_draw(gm_charts *c, const char *gnuplot, gm_error *err);
 
 /* Append svg for inlining in HTML: the XML declaration, namespace declarations

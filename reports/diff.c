@@ -1219,7 +1219,8 @@ gm_status gm_diff_compute(const gm_results *base, const gm_results *head,
             row->status = GM_DIFF_INCOMPARABLE;
         }
     }
-    qsort(d->rows, d->n_rows, sizeof *d->rows, S_row_cmp);
+    if (d->n_rows)   /* qsort needs a valid pointer even for no rows */
+        qsort(d->rows, d->n_rows, sizeof *d->rows, S_row_cmp);
     for (size_t r = 0; r < d->n_rows; r++)
         d->counts[d->rows[r].status]++;
     return GM_OK;

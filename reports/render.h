@@ -4,8 +4,10 @@
  *   gm_render_markdown   results + charts -> Markdown text          (pure)
  *   gm_render_html       results + charts + template -> HTML text   (pure)
  *   gm_render            the files: charts drawn by gnuplot, output written
- *                        through a temporary file and renamed, so a failure
- *                        leaves nothing behind
+ *                        under the rule of core/output.h (never over an
+ *                        input; "-" and other streams written in place;
+ *                        a regular file replaced atomically, the Markdown
+ *                        and its chart folder as one pair)
  *
  * The same results render to the same bytes: nothing depends on the time,
  * the temporary paths or the machine (taken_at appears only when asked).
@@ -60,16 +62,22 @@ gm_status gm_render_html(const gm_results *r, const gm_charts *charts, const cha
                          const gm_report_opts *ro, char **out, gm_error *err);
 
 typedef struct {
-    const char *out_path;       /* report.md or report.html */
+    const char *out_path;       /* report.md or report.html; "-": standard output (Markdown
+                                   unless format says HTML); a stream gets no chart folder */
     gm_format format;           /* AUTO: from out_path's extension */
     const char *template_path;  /* --template FILE; NULL: look it up (gm_template_find) */
     const char *exe_path;       /* the running program, for <its dir>/../templates; may be NULL */
     const char *gnuplot;        /* program name or path; NULL: "gnuplot" */
+    double gnuplot_timeout;     /* seconds one gnuplot run may take; 0: GM_GNUPLOT_TIMEOUT_S
+                                   (charts.h); < 0: no limit */
     bool timestamp;             /* show taken_at */
     const gm_results *baseline; /* --baseline: a "Changes since" section, the diff of this
                                    baseline against the results (diff.h defaults); NULL: none */
     const char *baseline_name;  /* its file, as the user named it */
     const char *results_name;   /* the results' file, for that section; may be NULL */
+    const char *const *inputs;  /* more files read (compared results...): the output may not
+                                   be any of them (output.h); may be NULL */
+    size_t n_inputs;
 } gm_render_opts;
 
 /* Where report.html is: opts->template_path if set (must exist), else
@@ -84,7 +92,13 @@ gm_status gm_template_find(const gm_render_opts *opts, char **path, gm_error *er
  * GM_ERR_VALUE and nothing is written.  Markdown also writes its charts as SVG files in
  * <stem>.charts/ next to it (replacing a previous chart directory only when it
  * holds nothing but chart-NN.svg files).  On failure nothing new is left at the
- * output path or the chart directory. */
+ * output path or the chart directory.  The output may not be the results,
+ * the baseline or the template file (GM_ERR_VALUE, checked before any chart
+ * is drawn).  A chart gnuplot cannot draw becomes a note in the report (the
+ * chart, gnuplot's message, and the runs and fields of its experiment that a
+ * chart cannot show); the report is written and GM_ERR_INCOMPLETE returned,
+ * its message naming those charts.  A gnuplot run past the time limit stops
+ * the render (GM_ERR_GNUPLOT, nothing written). */
 gm_status gm_render(const gm_results *r, const gm_render_opts *opts, gm_error *err);
 
 /* Any document made of Markdown and charts, written as gm_render writes the

@@ -50,7 +50,13 @@ static void S_figures(gm_buf *b, const gm_charts *charts, size_t section)
         if (c->section != section)
             continue;
         gm_buf_printf(b, "<figure id=\"%s\">\n", c->name);
-        gm_svg_inline(b, c->svg ? c->svg : "", c->name, c->title);
+        if (c->failed) {
+            gm_buf_puts(b, "<p class=\"chart-failed\"><strong>Chart not drawn:</strong> ");
+            gm_esc_html(b, c->failed);
+            gm_buf_puts(b, "</p>\n");
+        } else {
+            gm_svg_inline(b, c->svg ? c->svg : "", c->name, c->title);
+        }
         gm_buf_printf(b, "<figcaption>Figure %zu. ", i + 1);
         gm_esc_html(b, c->title);
         gm_buf_puts(b, "</figcaption>\n</figure>\n");
@@ -248,33 +254,6 @@ static bool S_chart_file_name(const char *n)
     return strcmp(p, ".svg") == 0;
 }
 
-/* Remove a chart directory and its chart files; false when it holds anything else. */
-static bool S_rm_chart_dir(const char *dir, bool check_only)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return false;
-    bool ours = true;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        if (!S_chart_file_name(e->d_name)) {
-            ours = false;
-            continue;
-        }
-        if (!check_only) {
-            char *p = gm_path_join(dir, e->d_name);
-            unlink(p);
-            free(p);
-        }
-    }
-    closedir(d);
-    if (!check_only && ours)
-        rmdir(dir);
-    return ours;
-}
-
 /* The SVG as a file: gnuplot's <title> replaced by the chart's title. */
 static char *S_svg_file(const gm_chart *c)
 {
@@ -294,8 +273,6 @@ static char *S_svg_file(const gm_chart *c)
     return gm_buf_detach(&b);
 }
 
-/* Markdown: charts into a fresh directory beside the report, then both renamed
- * into place (charts first, so the links of the new report never dangle). */
 typedef struct {
     const gm_results *r;
     const gm_report_opts *ro;
@@ -307,11 +284,19 @@ static char *S_report_md(const void *ctx, const gm_charts *charts, const char *c
     return gm_render_markdown(d->r, charts, chart_dir, d->ro);
 }
 
+/* Markdown: the report and its chart folder written as one pair
+ * (gm_output_write_with_dir); to a stream, the report alone (no charts). */
 static gm_status S_write_markdown(gm_doc_markdown_fn md_fn, const void *ctx,
                                   const gm_charts *charts, const gm_render_opts *o,
-                                  gm_error *err)
+                                  const char *const *inputs, size_t n_inputs, gm_error *err)
 {
     const char *out = o->out_path;
+    if (gm_output_is_stream(out)) {
+        char *md = md_fn(ctx, charts, NULL);
+        gm_status st = gm_output_write(out, md, strlen(md), inputs, n_inputs, err);
+        free(md);
+        return st;
+    }
     char *dir = S_dirname(out);
     const char *base = S_basename(out);
     /* stem: the name without .md / .markdown */
@@ -323,101 +308,29 @@ static gm_status S_write_markdown(gm_doc_markdown_fn md_fn, const void *ctx,
     gm_buf_printf(&cd, "%s.charts", stem);
     char *chart_rel = gm_buf_detach(&cd);
     char *chart_dir = gm_path_join(dir, chart_rel);
-    char *new_dir = NULL, *old_dir = NULL, *md_tmp = NULL, *md = NULL;
-    gm_status st = GM_OK;
-    bool have_old = false;
 
-    if (charts->n) {
-        struct stat sb;
-        if (lstat(chart_dir, &sb) == 0) {
-            if (!S_ISDIR(sb.st_mode) || !S_rm_chart_dir(chart_dir, true)) {
-                st = gm_fail(err, GM_ERR_IO,
-                             "%s exists and holds files gpumem-report did not write: remove it "
-                             "or choose another output name", chart_dir);
-                goto done;
-            }
-            have_old = true;
-        }
-        gm_buf nd = GM_BUF_INIT;
-        gm_buf_printf(&nd, "%s/.%s.tmp-XXXXXX", dir, chart_rel);
-        new_dir = gm_buf_detach(&nd);
-        if (!mkdtemp(new_dir)) {
-            st = gm_fail(err, GM_ERR_IO, "cannot make %s: %s", chart_dir, strerror(errno));
-            free(new_dir);
-            new_dir = NULL;
-            goto done;
-        }
-        /* mkdtemp makes it 0700: give it the mode a plain mkdir would */
-        mode_t mask = umask(0);
-        umask(mask);
-        chmod(new_dir, 0777 & ~mask);
-        for (size_t i = 0; i < charts->n && st == GM_OK; i++) {
-            gm_buf fn = GM_BUF_INIT;
-            gm_buf_printf(&fn, "%s/%s.svg", new_dir, charts->v[i].name);
-            char *svg = S_svg_file(&charts->v[i]);
-            st = gm_file_create(fn.data, svg, strlen(svg), err);
-            free(svg);
-            gm_buf_free(&fn);
-        }
-        if (st != GM_OK)
-            goto done;
+    gm_output_file *files = gm_xcalloc(charts->n ? charts->n : 1, sizeof *files);
+    char **names = gm_xcalloc(charts->n ? charts->n : 1, sizeof *names);
+    size_t n_files = 0;
+    for (size_t i = 0; i < charts->n; i++) {
+        if (charts->v[i].failed)
+            continue;   /* a note in the report instead */
+        gm_buf fn = GM_BUF_INIT;
+        gm_buf_printf(&fn, "%s.svg", charts->v[i].name);
+        names[n_files] = gm_buf_detach(&fn);
+        char *svg = S_svg_file(&charts->v[i]);
+        files[n_files] = (gm_output_file){names[n_files], svg, strlen(svg)};
+        n_files++;
     }
-
-    md = md_fn(ctx, charts, chart_rel);
-    st = gm_file_write_temp(out, md, strlen(md), &md_tmp, err);
-    if (st != GM_OK)
-        goto done;
-
-    if (charts->n) {
-        if (have_old) {
-            gm_buf od = GM_BUF_INIT;
-            gm_buf_printf(&od, "%s/.%s.old-XXXXXX", dir, chart_rel);
-            old_dir = gm_buf_detach(&od);
-            /* rename() replaces the empty directory mkdtemp made */
-            if (!mkdtemp(old_dir) || rename(chart_dir, old_dir) != 0) {
-                st = gm_fail(err, GM_ERR_IO, "cannot replace %s: %s", chart_dir, strerror(errno));
-                if (old_dir)
-                    rmdir(old_dir);
-                free(old_dir);
-                old_dir = NULL;
-                goto done;
-            }
-        }
-        if (rename(new_dir, chart_dir) != 0) {
-            st = gm_fail(err, GM_ERR_IO, "cannot rename %s to %s: %s", new_dir, chart_dir,
-                         strerror(errno));
-            if (old_dir)
-                rename(old_dir, chart_dir);
-            goto done;
-        }
-        free(new_dir);
-        new_dir = NULL;
+    char *md = md_fn(ctx, charts, chart_rel);
+    gm_status st = gm_output_write_with_dir(out, md, strlen(md), chart_dir, files, n_files,
+                                            S_chart_file_name, inputs, n_inputs, err);
+    for (size_t i = 0; i < n_files; i++) {
+        free((char *)files[i].data);
+        free(names[i]);
     }
-    if (rename(md_tmp, out) != 0) {
-        st = gm_fail(err, GM_ERR_IO, "cannot rename %s to %s: %s", md_tmp, out, strerror(errno));
-        if (charts->n) {
-            /* undo: the new charts go, the old ones come back */
-            S_rm_chart_dir(chart_dir, false);
-            if (old_dir)
-                rename(old_dir, chart_dir);
-        }
-        goto done;
-    }
-    free(md_tmp);
-    md_tmp = NULL;
-    if (old_dir)
-        S_rm_chart_dir(old_dir, false);
-
-done:
-    if (md_tmp)
-        unlink(md_tmp);
-    if (new_dir)
-        S_rm_chart_dir(new_dir, false);
-    if (old_dir && st != GM_OK)
-        rmdir(old_dir);
-    free(md_tmp);
-    free(new_dir);
-    free(old_dir);
+    free(files);
+    free(names);
     free(md);
     free(chart_dir);
     free(chart_rel);
@@ -426,17 +339,98 @@ done:
     return st;
 }
 
+/* Values of one run that a chart may not be able to show: a time that is
+ * not positive (log axes), a negative count. */
+static void S_run_unplottable(gm_buf *b, const gm_results *r, const gm_run *run, int *said)
+{
+    size_t idx = (size_t)(run - r->runs);
+    const gm_timing *t = &run->timing;
+    if (t->present && !(t->median > 0) && *said < 4) {
+        gm_buf_printf(b, "%sruns[%zu].timing.median = %g ms", *said ? ", " : "", idx, t->median);
+        (*said)++;
+    }
+    for (size_t m = 0; m < run->n_metrics && *said < 4; m++) {
+        const gm_value *v = &run->metrics[m].value;
+        if ((v->kind == GM_V_INT && v->i < 0) || (v->kind == GM_V_REAL && !(v->r >= 0))) {
+            gm_buf_printf(b, "%sruns[%zu].metrics.%s = ", *said ? ", " : "", idx,
+                          run->metrics[m].name);
+            if (v->kind == GM_V_INT)
+                gm_buf_printf(b, "%lld", v->i);
+            else
+                gm_buf_printf(b, "%g", v->r);
+            (*said)++;
+        }
+    }
+}
+
+/* For every chart gnuplot could not draw: its note gets the runs and fields
+ * of its experiment that a chart cannot show (when r and ss are given), and
+ * `out` one line per chart for standard error. */
+static void S_diagnose_failed(const gm_results *r, const gm_sections *ss, gm_charts *charts,
+                              gm_buf *out)
+{
+    for (size_t i = 0; i < charts->n; i++) {
+        gm_chart *c = &charts->v[i];
+        if (!c->failed)
+            continue;
+        gm_buf why = GM_BUF_INIT;
+        int said = 0;
+        if (r && ss && c->section < ss->n) {
+            const gm_section *s = &ss->v[c->section];
+            for (size_t k = 0; k < s->n_runs; k++)
+                S_run_unplottable(&why, r, s->runs[k], &said);
+        }
+        gm_buf note = GM_BUF_INIT;
+        gm_buf_printf(&note, "gnuplot could not draw it (%s)", c->failed);
+        if (said)
+            gm_buf_printf(&note, "; values of this experiment a chart cannot show: %s",
+                          why.data);
+        else if (r && ss)
+            gm_buf_puts(&note, "; no run of this experiment has a value out of range");
+        gm_buf_printf(out, "%schart %s (%s) not drawn: %s", out->len ? "\n" : "", c->name,
+                      c->title, note.data);
+        free(c->failed);
+        c->failed = gm_buf_detach(&note);
+        gm_buf_free(&why);
+    }
+}
+
+/* "-" is Markdown unless the format says otherwise. */
+static gm_format S_format(const gm_render_opts *o)
+{
+    if (o->format != GM_FORMAT_AUTO)
+        return o->format;
+    if (strcmp(o->out_path, "-") == 0)
+        return GM_FORMAT_MD;
+    return gm_format_from_path(o->out_path);
+}
+
+/* The files a render reads, for the output rule: the results, the baseline,
+ * the template, and those the caller lists. */
+static size_t S_inputs(const gm_render_opts *o, const char *tmpl_path, const char **v, size_t cap)
+{
+    size_t n = 0;
+    v[n++] = o->results_name;
+    v[n++] = o->baseline_name;
+    v[n++] = tmpl_path;
+    for (size_t i = 0; i < o->n_inputs && n < cap; i++)
+        v[n++] = o->inputs[i];
+    return n;
+}
+
+#define S_MAX_INPUTS 64
+
 gm_status gm_render(const gm_results *r, const gm_render_opts *o, gm_error *err)
 {
-    gm_format fmt = o->format != GM_FORMAT_AUTO ? o->format : gm_format_from_path(o->out_path);
     if (!o->out_path || !*o->out_path)
         return gm_fail(err, GM_ERR_VALUE, "no output file given");
+    gm_format fmt = S_format(o);
     if (fmt == GM_FORMAT_AUTO)
         return gm_fail(err, GM_ERR_VALUE,
                        "cannot tell the format of '%s' from its name: end it in .md or .html, "
                        "or give --format md|html", o->out_path);
     size_t blen = strlen(S_basename(o->out_path));
-    if (blen == 0)
+    if (blen == 0 && strcmp(o->out_path, "-") != 0)
         return gm_fail(err, GM_ERR_VALUE, "'%s' names a directory, not a file", o->out_path);
 
     gm_status st = GM_OK;
@@ -462,22 +456,41 @@ gm_status gm_render(const gm_results *r, const gm_render_opts *o, gm_error *err)
         ro.changes = &d;
     }
 
+    const char *inputs[S_MAX_INPUTS];
+    size_t n_inputs = S_inputs(o, tmpl_path, inputs, S_MAX_INPUTS);
+    /* refused before any chart is drawn */
+    st = gm_output_check(o->out_path, inputs, n_inputs, err);
+    if (st != GM_OK)
+        goto done;
+
     gm_sections ss;
     gm_sections_build(r, &ss);
     gm_charts charts;
     gm_charts_plan(r, &ss, &charts);
+    if (fmt == GM_FORMAT_MD && gm_output_is_stream(o->out_path)) {
+        /* a stream has no folder beside it for the charts */
+        gm_charts_free(&charts);
+        memset(&charts, 0, sizeof charts);
+    }
+    double timeout = o->gnuplot_timeout == 0 ? GM_GNUPLOT_TIMEOUT_S : o->gnuplot_timeout;
+    st = gm_charts_draw_within(&charts, o->gnuplot, timeout, err);
+    gm_buf failed = GM_BUF_INIT;
+    if (st == GM_OK)
+        S_diagnose_failed(r, &ss, &charts, &failed);
     gm_sections_free(&ss);
-    st = gm_charts_draw(&charts, o->gnuplot, err);
     if (st == GM_OK) {
         if (fmt == GM_FORMAT_MD) {
             S_report_doc doc = {r, &ro};
-            st = S_write_markdown(S_report_md, &doc, &charts, o, err);
+            st = S_write_markdown(S_report_md, &doc, &charts, o, inputs, n_inputs, err);
         } else {
             st = gm_render_html(r, &charts, tmpl, &ro, &page, err);
             if (st == GM_OK)
-                st = gm_file_write_atomic(o->out_path, page, strlen(page), err);
+                st = gm_output_write(o->out_path, page, strlen(page), inputs, n_inputs, err);
         }
     }
+    if (st == GM_OK && failed.len)
+        st = gm_fail(err, GM_ERR_INCOMPLETE, "%s", failed.data);
+    gm_buf_free(&failed);
     gm_charts_free(&charts);
 done:
     if (ro.changes)
@@ -491,14 +504,14 @@ done:
 gm_status gm_render_doc(gm_doc_markdown_fn md_fn, const void *ctx, const char *title,
                         gm_charts *charts, const gm_render_opts *o, gm_error *err)
 {
-    gm_format fmt = o->format != GM_FORMAT_AUTO ? o->format : gm_format_from_path(o->out_path);
     if (!o->out_path || !*o->out_path)
         return gm_fail(err, GM_ERR_VALUE, "no output file given");
+    gm_format fmt = S_format(o);
     if (fmt == GM_FORMAT_AUTO)
         return gm_fail(err, GM_ERR_VALUE,
                        "cannot tell the format of '%s' from its name: end it in .md or .html, "
                        "or give --format md|html", o->out_path);
-    if (strlen(S_basename(o->out_path)) == 0)
+    if (strlen(S_basename(o->out_path)) == 0 && strcmp(o->out_path, "-") != 0)
         return gm_fail(err, GM_ERR_VALUE, "'%s' names a directory, not a file", o->out_path);
     gm_status st = GM_OK;
     char *tmpl_path = NULL, *tmpl = NULL, *md = NULL, *html = NULL;
@@ -509,10 +522,24 @@ gm_status gm_render_doc(gm_doc_markdown_fn md_fn, const void *ctx, const char *t
         if (st == GM_OK && !strstr(tmpl, "{{body}}"))
             st = gm_fail(err, GM_ERR_VALUE, "template %s has no {{body}} placeholder", tmpl_path);
     }
+    const char *inputs[S_MAX_INPUTS];
+    size_t n_inputs = S_inputs(o, tmpl_path, inputs, S_MAX_INPUTS);
     if (st == GM_OK)
-        st = gm_charts_draw(charts, o->gnuplot, err);
+        st = gm_output_check(o->out_path, inputs, n_inputs, err);
+    if (st == GM_OK && fmt == GM_FORMAT_MD && gm_output_is_stream(o->out_path)) {
+        /* a stream has no folder beside it for the charts */
+        for (size_t i = 0; i < charts->n; i++)
+            charts->v[i].failed = gm_xstrdup("charts are not written beside a report that goes "
+                                             "to a stream; render to a file for them");
+    }
+    double timeout = o->gnuplot_timeout == 0 ? GM_GNUPLOT_TIMEOUT_S : o->gnuplot_timeout;
+    if (st == GM_OK && !(fmt == GM_FORMAT_MD && gm_output_is_stream(o->out_path)))
+        st = gm_charts_draw_within(charts, o->gnuplot, timeout, err);
+    gm_buf failed = GM_BUF_INIT;
+    if (st == GM_OK && !(fmt == GM_FORMAT_MD && gm_output_is_stream(o->out_path)))
+        S_diagnose_failed(NULL, NULL, charts, &failed);
     if (st == GM_OK && fmt == GM_FORMAT_MD) {
-        st = S_write_markdown(md_fn, ctx, charts, o, err);
+        st = S_write_markdown(md_fn, ctx, charts, o, inputs, n_inputs, err);
     } else if (st == GM_OK) {
         md = md_fn(ctx, charts, NULL);
         st = gm_markdown_to_html(md, &html, err);
@@ -529,10 +556,13 @@ gm_status gm_render_doc(gm_doc_markdown_fn md_fn, const void *ctx, const char *t
                     gm_buf_putc(&b, *p++);
                 }
             }
-            st = gm_file_write_atomic(o->out_path, b.data, b.len, err);
+            st = gm_output_write(o->out_path, b.data, b.len, inputs, n_inputs, err);
             gm_buf_free(&b);
         }
     }
+    if (st == GM_OK && failed.len)
+        st = gm_fail(err, GM_ERR_INCOMPLETE, "%s", failed.data);
+    gm_buf_free(&failed);
     free(md);
     free(html);
     free(tmpl);

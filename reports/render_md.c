@@ -1353,6 +1353,16 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
             any_chart = true;
             break;
         }
+        if (c->failed) {
+            /* a chart gnuplot could not draw: said where it would be */
+            gm_buf_printf(b, "> **Chart not drawn:** %s, ", c->name);
+            S_text(b, c->title);
+            gm_buf_puts(b, ". ");
+            S_text(b, c->failed);
+            gm_buf_puts(b, "\n\n");
+            any_chart = true;
+            continue;
+        }
         gm_buf_puts(b, "![");
         S_text(b, c->title);
         gm_buf_puts(b, "](");

@@ -867,8 +867,8 @@ Test(results_write, missing_directory_fails_and_leaves_nothing)
 
 Test(results_write, rename_failure_removes_the_temporary)
 {
-    /* The target is a non-empty directory: the temporary is written, then
-     * rename() fails; it must be removed and the directory left alone. */
+    /* The target is a non-empty directory: refused before anything is
+     * written, and the directory left alone. */
     char *dir = gmt_tmpdir("test-results");
     gm_buf p = GM_BUF_INIT;
     gm_buf_printf(&p, "%s/target", dir);
@@ -881,7 +881,7 @@ Test(results_write, rename_failure_removes_the_temporary)
     build_full(&r);
     gm_error e = {0};
     cr_assert_eq(gm_results_write_file(&r, p.data, &e), GM_ERR_IO);
-    gmt_assert_has(e.message, "cannot rename");
+    gmt_assert_has(e.message, "is a directory");
     cr_assert_eq(gmt_count_entries(dir), 1, "only the directory, no temporary");
     cr_assert_eq(gmt_count_entries(p.data), 1);
     gm_results_free(&r);

@@ -1,0 +1,551 @@
+/* test_reliability.c — nothing lost, nothing hung, nothing wrong (issue 15):
+ * the output rule of core/output.h run through the program (never over an
+ * input, streams written in place with their errors, "-", two renders of one
+ * path at once), and one regression test per defect found by the reliability
+ * audit, from its inputs in tests/fixtures/reliability/ (README there).
+ *
+ * The binary is $GM_TEST_BIN (set by `make test`), the source tree $GM_SRCDIR.
+ */
+#include "../core/buf.h"
+#include "../core/output.h"
+#include "../core/results.h"
+#include "../reports/diff.h"
+#include "helpers.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char *S_rel(const char *name)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_printf(&b, "reliability/%s", name);
+    char *f = gmt_fixture(b.data);
+    gm_buf_free(&b);
+    return f;
+}
+
+static int S_run(char *const *argv, char **out, char **err)
+{
+    return gmt_run(argv, NULL, out, err);
+}
+
+/* A gnuplot stand-in that writes a small SVG for every `set output` of its
+ * script, with the script's checksum in it (so two inputs give two sets of
+ * charts), fast enough to render hundreds of times. */
+static char *S_fake_gnuplot(const char *dir)
+{
+    char *fake = gmt_join(dir, "fake-gnuplot");
+    FILE *f = fopen(fake, "w");
+    cr_assert_not_null(f);
+    fputs("#!/bin/sh\n"
+          "sum=$(cksum < \"$1\" | cut -d' ' -f1)\n"
+          "sed -n \"s/^set output '\\(.*\\)'$/\\1/p\" \"$1\" | while read -r o; do\n"
+          "  printf '<svg><title>t</title><!-- %s %s --></svg>\\n' \"$sum\" \"$o\" > \"$o\"\n"
+          "done\n",
+          f);
+    fclose(f);
+    chmod(fake, 0755);
+    return fake;
+}
+
+/* ---- the output rule ---------------------------------------------------------- */
+
+Test(output_rule, render_refuses_to_overwrite_its_input)
+{
+    char *dir = gmt_tmpdir("rel"), *in = gmt_join(dir, "run.json"),
+         *lnk = gmt_join(dir, "same.md");
+    char *src = gmt_fixture("handwritten-small.json"), *before = gmt_text(src);
+    FILE *f = fopen(in, "w");
+    fputs(before, f);
+    fclose(f);
+    cr_assert_eq(link(in, lnk), 0);
+    char *err = NULL;
+    /* the same path, and a hard link to it (same device and inode) */
+    char *a1[] = {(char *)gmt_bin(), "render", in, "--out", in, "--format", "md", NULL};
+    cr_assert_eq(S_run(a1, NULL, &err), 2);
+    gmt_assert_has(err, "refusing to write the output over an input");
+    free(err);
+    char *a2[] = {(char *)gmt_bin(), "render", in, "--out", lnk, NULL};
+    cr_assert_eq(S_run(a2, NULL, &err), 2);
+    gmt_assert_has(err, "same file as");
+    free(err);
+    char *after = gmt_text(in);
+    cr_assert_str_eq(after, before, "the results were changed");
+    cr_assert_eq(gmt_count_entries(dir), 2, "something was left beside the input");
+    /* the diff: neither --out nor --json may be base or head */
+    char *a3[] = {(char *)gmt_bin(), "diff", in, src, "--json", in, NULL};
+    cr_assert_eq(S_run(a3, NULL, &err), 2);
+    gmt_assert_has(err, "refusing");
+    free(err);
+    char *a4[] = {(char *)gmt_bin(), "diff", src, in, "--out", lnk, NULL};
+    cr_assert_eq(S_run(a4, NULL, &err), 2);
+    free(err);
+    free(after);
+    after = gmt_text(in);
+    cr_assert_str_eq(after, before);
+    gmt_rmrf(dir);
+    free(after);
+    free(before);
+    free(src);
+    free(lnk);
+    free(in);
+    free(dir);
+}
+
+Test(output_rule, streams_are_written_in_place_and_errors_reported)
+{
+    char *src = gmt_fixture("handwritten-small.json"), *err = NULL, *out = NULL;
+    /* /dev/full: the write error is reported, the device is not replaced,
+     * no chart folder is made beside it */
+    char *a1[] = {(char *)gmt_bin(), "render", src, "--out", "/dev/full", "--format", "md", NULL};
+    cr_assert_eq(S_run(a1, NULL, &err), 2);
+    gmt_assert_has(err, "/dev/full");
+    gmt_assert_has(err, "No space left on device");
+    free(err);
+    struct stat sb;
+    cr_assert_eq(stat("/dev/full", &sb), 0);
+    cr_assert(S_ISCHR(sb.st_mode), "/dev/full is no longer a device");
+    cr_assert(!gmt_exists("/dev/full.charts"));
+    char *a2[] = {(char *)gmt_bin(), "diff", src, src, "--out", "/dev/full", NULL};
+    cr_assert_eq(S_run(a2, NULL, &err), 2);
+    gmt_assert_has(err, "No space left on device");
+    free(err);
+    /* "-": standard output, Markdown by default, HTML when asked */
+    char *a3[] = {(char *)gmt_bin(), "render", src, "--out", "-", NULL};
+    cr_assert_eq(S_run(a3, &out, &err), 0, "%s", err);
+    gmt_assert_has(out, "# GPU memory report");
+    free(out);
+    free(err);
+    char *a4[] = {(char *)gmt_bin(), "render", src, "--out", "-", "--format", "html", NULL};
+    cr_assert_eq(S_run(a4, &out, &err), 0, "%s", err);
+    gmt_assert_has(out, "<svg");
+    free(out);
+    free(err);
+    char *a5[] = {(char *)gmt_bin(), "diff", src, src, "--out", "-", NULL};
+    int rc = S_run(a5, &out, &err);
+    cr_assert(rc == 0 || rc == 1, "exit %d: %s", rc, err);   /* 1: the fixture has a failed run */
+    gmt_assert_has(out, "gpumem-report diff");
+    free(out);
+    free(err);
+    free(src);
+}
+
+Test(output_rule, a_fifo_is_written_not_replaced)
+{
+    char *dir = gmt_tmpdir("rel"), *fifo = gmt_join(dir, "pipe");
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    char *src = gmt_fixture("handwritten-small.json");
+    pid_t reader = fork();
+    if (reader == 0) {
+        FILE *f = fopen(fifo, "r");
+        size_t n = 0;
+        char buf[4096];
+        size_t k;
+        while (f && (k = fread(buf, 1, sizeof buf, f)) > 0)
+            n += k;
+        _exit(n > 1000 ? 0 : 1);
+    }
+    char *err = NULL;
+    char *a[] = {(char *)gmt_bin(), "render", src, "--out", fifo, "--format", "html", NULL};
+    cr_assert_eq(S_run(a, NULL, &err), 0, "%s", err);
+    int status = 0;
+    waitpid(reader, &status, 0);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the reader got too little");
+    struct stat sb;
+    cr_assert_eq(lstat(fifo, &sb), 0);
+    cr_assert(S_ISFIFO(sb.st_mode), "the FIFO was replaced");
+    cr_assert_eq(gmt_count_entries(dir), 1);
+    gmt_rmrf(dir);
+    free(err);
+    free(src);
+    free(fifo);
+    free(dir);
+}
+
+Test(output_rule, output_api_in_process)
+{
+    char *dir = gmt_tmpdir("rel"), *a = gmt_join(dir, "a.txt"), *b = gmt_join(dir, "b.txt");
+    gm_error e = {0};
+    cr_assert_eq(gm_output_write(a, "one\n", 4, NULL, 0, &e), GM_OK, "%s", e.message);
+    const char *inputs[] = {NULL, a};
+    cr_assert_eq(gm_output_write(a, "two\n", 4, inputs, 2, &e), GM_ERR_VALUE);
+    gmt_assert_has(e.message, a);
+    /* a symlink to a regular file: the file is replaced, the link stays */
+    cr_assert_eq(symlink("a.txt", b), 0);
+    cr_assert_eq(gm_output_write(b, "three\n", 6, NULL, 0, &e), GM_OK, "%s", e.message);
+    struct stat sb;
+    cr_assert_eq(lstat(b, &sb), 0);
+    cr_assert(S_ISLNK(sb.st_mode));
+    char *t = gmt_text(a);
+    cr_assert_str_eq(t, "three\n");
+    free(t);
+    /* a directory is not a place for a file */
+    cr_assert_neq(gm_output_write(dir, "x", 1, NULL, 0, &e), GM_OK);
+    cr_assert_eq(gmt_count_entries(dir), 2, "a temporary file was left");
+    gmt_rmrf(dir);
+    free(a);
+    free(b);
+    free(dir);
+}
+
+/* Two processes render Markdown to one path, each many times, from two
+ * different inputs: afterwards there is exactly the report and its chart
+ * folder, both from the same one of the two renders, and nothing else. */
+Test(output_rule, concurrent_markdown_renders_leave_one_whole_report, .timeout = 240)
+{
+    char *dir = gmt_tmpdir("rel"), *fake = S_fake_gnuplot(dir);
+    char *work = gmt_join(dir, "w");
+    cr_assert_eq(mkdir(work, 0755), 0);
+    char *out = gmt_join(work, "r.md"), *charts = gmt_join(work, "r.charts");
+    const char *inputs[2] = {"handwritten-small.json", "handwritten-large.json"};
+    char *expect_md[2];
+    int expect_n[2];
+    char *first_svg[2];
+    for (int k = 0; k < 2; k++) {
+        char *in = gmt_fixture(inputs[k]), *err = NULL;
+        char *a[] = {(char *)gmt_bin(), "render", in, "--out", out, "--gnuplot", fake, NULL};
+        cr_assert_eq(S_run(a, NULL, &err), 0, "%s", err);
+        expect_md[k] = gmt_text(out);
+        expect_n[k] = gmt_count_entries(charts);
+        char *c1 = gmt_join(charts, "chart-01.svg");
+        first_svg[k] = gmt_text(c1);
+        free(c1);
+        free(err);
+        free(in);
+    }
+    cr_assert_str_neq(first_svg[0], first_svg[1]);
+    enum { ROUNDS = 150 };
+    pid_t kids[2];
+    for (int k = 0; k < 2; k++) {
+        char *in = gmt_fixture(inputs[k]);
+        kids[k] = fork();
+        if (kids[k] == 0) {
+            int failed = 0;
+            for (int i = 0; i < ROUNDS; i++) {
+                pid_t p = fork();
+                if (p == 0) {
+                    freopen("/dev/null", "w", stdout);
+                    execl(gmt_bin(), gmt_bin(), "render", in, "--out", out, "--gnuplot", fake,
+                          (char *)NULL);
+                    _exit(127);
+                }
+                int st = 0;
+                waitpid(p, &st, 0);
+                failed += !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+            }
+            _exit(failed ? 1 : 0);
+        }
+        free(in);
+    }
+    for (int k = 0; k < 2; k++) {
+        int st = 0;
+        waitpid(kids[k], &st, 0);
+        cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a render failed");
+    }
+    cr_assert_eq(gmt_count_entries(work), 2, "something besides r.md and r.charts was left");
+    char *md = gmt_text(out);
+    int which = strcmp(md, expect_md[0]) == 0 ? 0 : strcmp(md, expect_md[1]) == 0 ? 1 : -1;
+    cr_assert_neq(which, -1, "the report is neither render's");
+    cr_assert_eq(gmt_count_entries(charts), expect_n[which], "charts of the other render");
+    char *c1 = gmt_join(charts, "chart-01.svg"), *svg = gmt_text(c1);
+    cr_assert_str_eq(svg, first_svg[which], "the chart folder is not the report's");
+    free(svg);
+    free(c1);
+    free(md);
+    for (int k = 0; k < 2; k++) {
+        free(expect_md[k]);
+        free(first_svg[k]);
+    }
+    gmt_rmrf(dir);
+    free(out);
+    free(charts);
+    free(work);
+    free(fake);
+    free(dir);
+}
+
+/* ---- defects of the audit --------------------------------------------------- */
+
+/* Defect 5: the delta of two integers overflowed (head - base); a decrease
+ * was printed as "+9223372036854251521".  The reader now refuses counts out
+ * of range; the printing is exact for any two 64-bit integers. */
+Test(defects, d5_integer_delta_cannot_overflow)
+{
+    char *base = gmt_fixture("diff-base.json"), *head = S_rel("diff-int-overflow-head.json");
+    char *out = NULL, *err = NULL;
+    char *a[] = {(char *)gmt_bin(), "diff", base, head, NULL};
+    int rc = S_run(a, &out, &err);
+    gmt_assert_lacks(out, "+9223372036854251521");
+    cr_assert(rc == 0 || rc == 1, "exit %d: %s", rc, err);
+    /* 524288 - (-9223372036854775807): a decrease of 9.2233720368553001e+18 */
+    gmt_assert_has(out, "-9.2233720368553");
+    free(out);
+    free(err);
+
+    /* in memory, where no reader stands guard: the extremes */
+    gm_results b, h;
+    gmt_load_fixture("diff-base.json", &b);
+    gmt_load_fixture("diff-base.json", &h);
+    long long bv = 0;
+    for (size_t r = 0; r < h.n_runs; r++)
+        for (size_t m = 0; m < h.runs[r].n_metrics; m++)
+            if (h.runs[r].metrics[m].value.kind == GM_V_INT) {
+                bv = b.runs[r].metrics[m].value.i;
+                h.runs[r].metrics[m].value.i = -9223372036854775807LL;
+                r = h.n_runs;
+                break;
+            }
+    gm_diff_options o = {0};
+    gm_diff d;
+    gm_error e = {0};
+    cr_assert_eq(gm_diff_compute(&b, &h, &o, &d, &e), GM_OK, "%s", e.message);
+    gm_diff_render ro = {0};
+    char *md = gm_diff_to_markdown(&d, &ro);
+    cr_assert_gt(bv, 0);
+    gmt_assert_has(md, "-9.22337203685");
+    gmt_assert_lacks(md, "+9223372036854");
+    gmt_assert_lacks(md, "+9.22337203685");
+    free(md);
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+    free(base);
+    free(head);
+}
+
+/* The fuzzer's input for the same overflow. */
+Test(defects, d5_fuzzer_input_is_refused_or_exact)
+{
+    char *f = S_rel("fuzz-crash-diff-c-1201.json"), *base = gmt_fixture("diff-base.json");
+    char *out = NULL, *err = NULL;
+    char *a[] = {(char *)gmt_bin(), "diff", base, f, NULL};
+    int rc = S_run(a, &out, &err);
+    cr_assert(rc == 0 || rc == 1 || rc == 2, "exit %d", rc);
+    gmt_assert_lacks(out, "+9223372036854");
+    free(out);
+    free(err);
+    free(base);
+    free(f);
+}
+
+/* Defect 7: a file with no runs; qsort was called with a NULL pointer (UBSan
+ * in `make asan` traps it). */
+Test(defects, d7_no_runs_diffs_and_renders)
+{
+    char *f = S_rel("empty-runs.json"), *out = NULL, *err = NULL;
+    char *a[] = {(char *)gmt_bin(), "diff", f, f, NULL};
+    cr_assert_eq(S_run(a, &out, &err), 0, "%s", err);
+    gmt_assert_has(out, "No rows to show");
+    free(out);
+    free(err);
+    char *b[] = {(char *)gmt_bin(), "render", f, "--out", "-", NULL};
+    cr_assert_eq(S_run(b, &out, &err), 0, "%s", err);
+    gmt_assert_has(out, "# GPU memory report");
+    free(out);
+    free(err);
+    gm_results r;
+    gmt_load_fixture("reliability/empty-runs.json", &r);
+    gm_diff d;
+    gm_diff_options o = {0};
+    gm_error e = {0};
+    cr_assert_eq(gm_diff_compute(&r, &r, &o, &d, &e), GM_OK, "%s", e.message);
+    cr_assert_eq(d.n_rows, 0);
+    gm_diff_free(&d);
+    gm_results_free(&r);
+    free(f);
+}
+
+/* ---- a renderer that survives gnuplot ---------------------------------------- */
+
+/* Is any process's command line holding `needle` (a path of this test)? */
+static bool S_process_with(const char *needle)
+{
+    DIR *d = opendir("/proc");
+    bool found = false;
+    struct dirent *e;
+    while (d && !found && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char path[300];
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        char buf[4096];
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        for (size_t i = 0; i < n; i++)
+            if (buf[i] == '\0')
+                buf[i] = ' ';
+        buf[n] = '\0';
+        found = strstr(buf, needle) != NULL;
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* The same, given up to 2 s to go away (a process killed with SIGKILL takes a
+ * moment to leave). */
+static bool S_process_stays(const char *needle)
+{
+    for (int i = 0; i < 100; i++) {
+        if (!S_process_with(needle))
+            return false;
+        struct timespec nap = {0, 20 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    return true;
+}
+
+static char *S_script(const char *dir, const char *name, const char *body)
+{
+    char *p = gmt_join(dir, name);
+    FILE *f = fopen(p, "w");
+    cr_assert_not_null(f);
+    fputs(body, f);
+    fclose(f);
+    chmod(p, 0755);
+    return p;
+}
+
+static double S_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A gnuplot that hangs: the render ends within its limit, says so, and leaves
+ * no child (the sleep the script started included) and no temporary dir. */
+Test(gnuplot, a_hanging_gnuplot_is_stopped_at_its_timeout, .timeout = 60)
+{
+    char *dir = gmt_tmpdir("rel"), *tmp = gmt_join(dir, "tmp");
+    cr_assert_eq(mkdir(tmp, 0700), 0);
+    /* the sleep's argument is unique to this test, to find it among processes */
+    char *fake = S_script(dir, "hang-gnuplot", "#!/bin/sh\nsleep 47.123\n");
+    char *out = gmt_join(dir, "r.md"), *src = gmt_fixture("handwritten-small.json");
+    gm_buf envtmp = GM_BUF_INIT;
+    gm_buf_printf(&envtmp, "TMPDIR=%s", tmp);
+    const char *env[] = {envtmp.data, NULL};
+    char *argv[] = {(char *)gmt_bin(), "render", src, "--out", out, "--gnuplot", fake,
+                    "--gnuplot-timeout", "1", NULL};
+    char *err = NULL;
+    double t0 = S_now();
+    int rc = gmt_run(argv, env, NULL, &err);
+    double took = S_now() - t0;
+    cr_assert_eq(rc, 2, "%s", err);
+    gmt_assert_has(err, "did not finish within 1 s");
+    gmt_assert_has(err, "--gnuplot-timeout");
+    cr_assert_lt(took, 10.0, "took %.1f s", took);
+    cr_assert(!S_process_stays("sleep 47.123"), "gnuplot's child is still running");
+    cr_assert_eq(gmt_count_entries(tmp), 0, "a temporary directory was left");
+    cr_assert(!gmt_exists(out));
+    cr_assert_eq(gmt_count_entries(dir), 2, "something was left beside the report");
+    free(err);
+    /* a bad value is named */
+    char *bad[] = {(char *)gmt_bin(), "render", src, "--out", out, "--gnuplot-timeout", "soon",
+                   NULL};
+    cr_assert_eq(gmt_run(bad, NULL, NULL, &err), 2);
+    gmt_assert_has(err, "'soon'");
+    free(err);
+    gmt_rmrf(dir);
+    gm_buf_free(&envtmp);
+    free(src);
+    free(out);
+    free(fake);
+    free(tmp);
+    free(dir);
+}
+
+/* SIGTERM and SIGINT while gnuplot runs: gnuplot (and what it started) is
+ * killed, the temporary directory removed, nothing written. */
+Test(gnuplot, a_signal_kills_gnuplot_and_removes_temporaries, .timeout = 60)
+{
+    int sigs[] = {SIGTERM, SIGINT};
+    for (int k = 0; k < 2; k++) {
+        char *dir = gmt_tmpdir("rel"), *tmp = gmt_join(dir, "tmp");
+        cr_assert_eq(mkdir(tmp, 0700), 0);
+        char *fake = S_script(dir, "hang-gnuplot", "#!/bin/sh\nsleep 48.321\n");
+        char *out = gmt_join(dir, "r.html"), *src = gmt_fixture("handwritten-small.json");
+        pid_t p = fork();
+        if (p == 0) {
+            setenv("TMPDIR", tmp, 1);
+            freopen("/dev/null", "w", stderr);
+            execl(gmt_bin(), gmt_bin(), "render", src, "--out", out, "--gnuplot", fake,
+                  (char *)NULL);
+            _exit(127);
+        }
+        double t0 = S_now();
+        while (!S_process_with("sleep 48.321") && S_now() - t0 < 10) {
+            struct timespec nap = {0, 20 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+        }
+        cr_assert(S_process_with("sleep 48.321"), "gnuplot never started");
+        kill(p, sigs[k]);
+        int st = 0;
+        waitpid(p, &st, 0);
+        cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == sigs[k], "ended with status %d", st);
+        cr_assert(!S_process_stays("sleep 48.321"), "gnuplot's child is still running (signal %d)", sigs[k]);
+        cr_assert_eq(gmt_count_entries(tmp), 0, "a temporary directory was left");
+        cr_assert(!gmt_exists(out));
+        gmt_rmrf(dir);
+        free(src);
+        free(out);
+        free(fake);
+        free(tmp);
+        free(dir);
+    }
+}
+
+/* One chart gnuplot cannot draw: a note in the report naming it, the other
+ * charts drawn, the report written, stderr says so, exit 1. */
+Test(gnuplot, a_chart_gnuplot_cannot_draw_becomes_a_note)
+{
+    char *dir = gmt_tmpdir("rel");
+    char *fake = S_script(dir, "picky-gnuplot",
+                          "#!/bin/sh\n"
+                          "if grep -q \"set output 'chart-02.svg'\" \"$1\"; then\n"
+                          "  echo \"\\\"$1\\\" line 9: all points y value undefined!\" >&2; exit 1\n"
+                          "fi\n"
+                          "sed -n \"s/^set output '\\(.*\\)'$/\\1/p\" \"$1\" | while read -r o; do\n"
+                          "  printf '<svg><title>t</title></svg>\\n' > \"$o\"\n"
+                          "done\n");
+    char *src = gmt_fixture("handwritten-small.json");
+    const char *fmts[] = {"r.md", "r.html"};
+    for (int k = 0; k < 2; k++) {
+        char *out = gmt_join(dir, fmts[k]), *err = NULL;
+        char *argv[] = {(char *)gmt_bin(), "render", src, "--out", out, "--gnuplot", fake, NULL};
+        cr_assert_eq(gmt_run(argv, NULL, NULL, &err), 1, "%s", err);
+        gmt_assert_has(err, "written, but incomplete");
+        gmt_assert_has(err, "chart-02");
+        gmt_assert_has(err, "all points y value undefined");
+        char *text = gmt_text(out);
+        gmt_assert_has(text, "Chart not drawn:");
+        gmt_assert_has(text, "all points y value undefined");
+        if (k == 0) {
+            char *c1 = gmt_join(dir, "r.charts/chart-01.svg"),
+                 *c2 = gmt_join(dir, "r.charts/chart-02.svg");
+            cr_assert(gmt_exists(c1), "the other charts are drawn");
+            cr_assert(!gmt_exists(c2));
+            free(c1);
+            free(c2);
+        } else {
+            cr_assert_geq(gmt_occurrences(text, "<svg"), 1);
+        }
+        free(text);
+        free(err);
+        free(out);
+    }
+    gmt_rmrf(dir);
+    free(src);
+    free(fake);
+}
