@@ -252,8 +252,8 @@ gm_status gm_output_check(const char *path, const char *const *inputs, size_t n_
             continue;
         if (in.st_dev == out.st_dev && in.st_ino == out.st_ino)
             return gm_fail(err, GM_ERR_VALUE,
-                           "%s: refusing to write the output over an input (it is the same "
-                           "file as %s): choose another output", strcmp(path, "-") == 0
+                           "%s is one of the inputs (the same file as %s): it is never "
+                           "overwritten; choose another output", strcmp(path, "-") == 0
                                ? "standard output" : path, strcmp(inputs[i], "-") == 0
                                ? "standard input" : inputs[i]);
     }

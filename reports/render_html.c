@@ -424,6 +424,14 @@ gm_status gm_render(const gm_results *r, const gm_render_opts *o, gm_error *err)
 {
     if (!o->out_path || !*o->out_path)
         return gm_fail(err, GM_ERR_VALUE, "no output file given");
+    {
+        /* an input named as the output is refused first, whatever its name */
+        const char *in[S_MAX_INPUTS];
+        gm_status cst = gm_output_check(o->out_path, in, S_inputs(o, NULL, in, S_MAX_INPUTS),
+                                        err);
+        if (cst != GM_OK)
+            return cst;
+    }
     gm_format fmt = S_format(o);
     if (fmt == GM_FORMAT_AUTO)
         return gm_fail(err, GM_ERR_VALUE,
@@ -506,6 +514,14 @@ gm_status gm_render_doc(gm_doc_markdown_fn md_fn, const void *ctx, const char *t
 {
     if (!o->out_path || !*o->out_path)
         return gm_fail(err, GM_ERR_VALUE, "no output file given");
+    {
+        /* an input named as the output is refused first, whatever its name */
+        const char *in[S_MAX_INPUTS];
+        gm_status cst = gm_output_check(o->out_path, in, S_inputs(o, NULL, in, S_MAX_INPUTS),
+                                        err);
+        if (cst != GM_OK)
+            return cst;
+    }
     gm_format fmt = S_format(o);
     if (fmt == GM_FORMAT_AUTO)
         return gm_fail(err, GM_ERR_VALUE,
