@@ -342,8 +342,9 @@ Test(defects, d7_no_runs_diffs_and_renders)
 {
     char *f = S_rel("empty-runs.json"), *out = NULL, *err = NULL;
     char *a[] = {(char *)gmt_bin(), "diff", f, f, NULL};
-    cr_assert_eq(S_run(a, &out, &err), 0, "%s", err);
-    gmt_assert_has(out, "No rows to show");
+    int rc = S_run(a, &out, &err);
+    cr_assert(rc == 0 || rc == 1, "exit %d: %s", rc, err);   /* 1: nothing paired */
+    gmt_assert_has(out, "nothing to compare");
     free(out);
     free(err);
     char *b[] = {(char *)gmt_bin(), "render", f, "--out", "-", NULL};
