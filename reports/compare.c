@@ -1,5 +1,7 @@
 #include "compare.h"
 
+#include "claims.h"
+#include "contrast.h"
 #include "diff.h"
 #include "runs.h"
 #include "../core/buf.h"
@@ -455,6 +457,21 @@ static void S_c_copy(gm_buf *b, const gm_results *r)
     }
 }
 
+static void S_c_attainable(gm_buf *b, const gm_results *r)
+{
+    const gm_device *d = &r->device;
+    if (!gm_value_present(&d->attainable_bandwidth_gbs)) {
+        gm_buf_puts(b, "not measured (an older results file)");
+        return;
+    }
+    gm_fmt_gbs(b, gm_value_num(&d->attainable_bandwidth_gbs));
+    if (d->attainable_kernel) {
+        gm_buf_puts(b, " (");
+        gm_esc_md(b, d->attainable_kernel);
+        gm_buf_puts(b, ")");
+    }
+}
+
 static void S_c_software(gm_buf *b, const gm_results *r)
 {
     const gm_device *d = &r->device;
@@ -526,6 +543,11 @@ static void S_devices(gm_buf *b, const S_ctx *c)
     S_cells(b, in, "Memory", S_c_memory);
     S_cells(b, in, "Peak DRAM bandwidth (2 × clock × bus width)", S_c_peak);
     S_cells(b, in, "Measured ceiling (device-to-device copy)", S_c_copy);
+    bool att = false;
+    for (size_t d = 0; d < in->n; d++)
+        att |= gm_value_present(&in->r[d]->device.attainable_bandwidth_gbs);
+    if (att)
+        S_cells(b, in, "Attainable (best plain copy or read kernel)", S_c_attainable);
     S_cells(b, in, "Clocks, cache", S_c_clocks);
     S_cells(b, in, "Software", S_c_software);
     S_cells(b, in, "Tool", S_c_tool);
@@ -539,6 +561,41 @@ static void S_contrast_cell(gm_buf *b, const gm_results *r, const gm_section *s)
 {
     if (!s) {
         gm_buf_puts(b, "not run");
+        return;
+    }
+    /* the experiment's question (contrast.h): its two sides at matched
+     * parameters, on this device */
+    gm_contrast c;
+    if (gm_contrast_find(s, &c)) {
+        gm_pair_side_md(b, c.pair.a, s->exp->contrast_a);
+        gm_buf_puts(b, " ");
+        gm_fmt_ms(b, gm_run_median_ms(c.pair.a));
+        gm_buf_puts(b, " vs ");
+        gm_pair_side_md(b, c.pair.b, s->exp->contrast_b);
+        gm_buf_puts(b, " ");
+        gm_fmt_ms(b, gm_run_median_ms(c.pair.b));
+        gm_buf_puts(b, ": **");
+        gm_ratio_fmt(b, c.time_ratio);
+        gm_buf_puts(b, "**");
+        if (c.counter && isfinite(c.ca) && isfinite(c.cb)) {
+            gm_buf_puts(b, "; ");
+            gm_buf_puts(b, gm_counter_label(c.counter));
+            gm_buf_puts(b, " ");
+            gm_counter_fmt(b, c.counter, c.ca);
+            gm_buf_puts(b, " vs ");
+            gm_counter_fmt(b, c.counter, c.cb);
+        }
+        gm_buf_puts(b, ". Fastest: ");
+        if (s->best) {
+            gm_runs_case_md(s->group, s->n_group, s->best, NULL, b);
+            if (S_bandwidth(s->exp) && isfinite(S_share(r, s->best))) {
+                gm_buf_puts(b, ", ");
+                gm_fmt_pct(b, S_share(r, s->best));
+                gm_buf_puts(b, " of copy");
+            }
+        } else {
+            gm_buf_puts(b, DASH);
+        }
         return;
     }
     if (!s->best || !s->worst) {
@@ -577,11 +634,23 @@ static void S_table_head(gm_buf *b, const gm_compare_in *in, const char *first)
 static void S_summary(gm_buf *b, const S_ctx *c)
 {
     const gm_compare_in *in = c->in;
-    gm_buf_puts(b, "## Summary\n\nPer experiment and device: the fastest layout among the runs "
-                   "that do the same work, its median time and, for a bandwidth-bound "
-                   "experiment, its effective bandwidth as a share of that device's own "
-                   "measured copy bandwidth; then the slowest layout and how many times "
-                   "slower it is on that device (the contrast the experiment shows).\n\n");
+    bool questions = false;
+    for (size_t e = 0; e < c->n_exps; e++)
+        questions |= c->exps[e]->contrast_a != NULL;
+    gm_buf_puts(b, "## Summary\n\n");
+    if (questions)
+        gm_buf_puts(b, "Per experiment, its question, and on each device the answer: side a "
+                       "against side b at matched parameters, the time ratio (above 1: a is "
+                       "slower) and the counter the contrast is about; then the fastest layout "
+                       "of the same work and, for a bandwidth-bound experiment, its share of "
+                       "that device's own measured copy bandwidth. An experiment without a "
+                       "question gives its fastest and slowest layout.\n\n");
+    else
+        gm_buf_puts(b, "Per experiment and device: the fastest layout among the runs "
+                       "that do the same work, its median time and, for a bandwidth-bound "
+                       "experiment, its effective bandwidth as a share of that device's own "
+                       "measured copy bandwidth; then the slowest layout and how many times "
+                       "slower it is on that device (the contrast the experiment shows).\n\n");
     S_table_head(b, in, "Experiment");
     size_t differ = 0;
     for (size_t e = 0; e < c->n_exps; e++) {
@@ -589,6 +658,11 @@ static void S_summary(gm_buf *b, const S_ctx *c)
         const char *id = x->id ? x->id : "";
         gm_buf_printf(b, "| %zu. ", e + 1);
         gm_esc_md(b, x->title ? x->title : id);
+        if (x->question) {
+            gm_buf_puts(b, ": *");
+            gm_esc_md(b, x->question);
+            gm_buf_puts(b, "*");
+        }
         gm_buf_puts(b, " |");
         const char *best0 = NULL;
         bool diff = false;
@@ -798,6 +872,68 @@ static void S_one_device_only(gm_buf *b, const S_ctx *c)
     gm_buf_puts(b, "\n");
 }
 
+/* The claims of the source documents (claims.h), one column per device. */
+static void S_claims(gm_buf *b, const S_ctx *c)
+{
+    const gm_compare_in *in = c->in;
+    size_t untested = 0, shown = 0;
+    for (size_t k = 0; k < gm_claims_len; k++)
+        untested += gm_claims[k].kind == GM_CLAIM_NONE;
+    gm_buf_puts(b, "## Claims of the source documents, per device\n\n"
+                   "Each quantitative claim the experiments test, judged on each device as the "
+                   "single report judges it (docs/claims.md): the figure measured there and "
+                   "the verdict. The claims were made on other hardware, so sizes are expected "
+                   "to differ; a claim that holds on one device and not on another is what "
+                   "changed between them.\n\n");
+    gm_buf_puts(b, "| Claim | Source | Claimed |");
+    for (size_t d = 0; d < in->n; d++)
+        gm_buf_printf(b, " %c |", (char)('A' + (int)d));
+    gm_buf_puts(b, "\n|---|---|---|");
+    for (size_t d = 0; d < in->n; d++)
+        gm_buf_puts(b, "---|");
+    gm_buf_puts(b, "\n");
+    for (size_t k = 0; k < gm_claims_len; k++) {
+        const gm_claim *cl = &gm_claims[k];
+        if (cl->kind == GM_CLAIM_NONE)
+            continue;
+        gm_claim_result res[GM_COMPARE_MAX];
+        bool any = false;
+        for (size_t d = 0; d < in->n; d++) {
+            gm_claim_eval(cl, in->r[d], &c->ss[d], &res[d]);
+            any |= res[d].verdict != GM_VERDICT_UNTESTED;
+        }
+        if (any) {
+            shown++;
+            gm_buf_puts(b, "| ");
+            gm_esc_md(b, cl->claim);
+            gm_buf_puts(b, " | ");
+            gm_esc_md(b, cl->source);
+            gm_buf_puts(b, " | ");
+            gm_esc_md(b, cl->claimed);
+            gm_buf_puts(b, " |");
+            for (size_t d = 0; d < in->n; d++) {
+                gm_buf_puts(b, " ");
+                if (res[d].verdict != GM_VERDICT_UNTESTED && res[d].measured_md.len) {
+                    gm_buf_put(b, res[d].measured_md.data, res[d].measured_md.len);
+                    gm_buf_puts(b, ": ");
+                }
+                gm_buf_puts(b, res[d].verdict == GM_VERDICT_HOLDS ? "**holds**"
+                                                                  : gm_verdict_name(res[d].verdict));
+                gm_buf_puts(b, " |");
+            }
+            gm_buf_puts(b, "\n");
+        }
+        for (size_t d = 0; d < in->n; d++)
+            gm_claim_result_free(&res[d]);
+    }
+    if (!shown)
+        gm_buf_puts(b, "| no claim is tested by these files | | |\n");
+    gm_buf_printf(b, "\n%zu further claim%s of the documents %s no kernel in this suite; each "
+                     "device's own report lists %s with the reason.\n\n",
+                  untested, untested == 1 ? "" : "s", untested == 1 ? "has" : "have",
+                  untested == 1 ? "it" : "them");
+}
+
 char *gm_compare_markdown(const gm_compare_in *in, const gm_charts *charts,
                           const char *chart_dir)
 {
@@ -824,6 +960,7 @@ char *gm_compare_markdown(const gm_compare_in *in, const gm_charts *charts,
                     "(experiment, variant, parameters).\n\n");
     S_devices(&b, &c);
     S_summary(&b, &c);
+    S_claims(&b, &c);
     for (size_t e = 0; e < c.n_exps; e++)
         S_section_md(&b, &c, e, charts, chart_dir);
     S_one_device_only(&b, &c);

@@ -9,6 +9,7 @@
 #include "../core/buf.h"
 #include "../core/fmt.h"
 #include "../reports/compare.h"
+#include "../reports/contrast.h"
 #include "../reports/diff.h"
 #include "../reports/runs.h"
 
@@ -194,4 +195,60 @@ Test(compare, cli_html_and_refusals)
     free(b);
     gmt_rmrf(dir);
     free(dir);
+}
+
+/* An experiment that names its question (contrast.h): each device's cell
+ * answers it, side a against side b at matched parameters, with the time
+ * ratio computed here from the same runs. */
+Test(compare, answers_the_question_per_device)
+{
+    gm_results a, b;
+    S_load("examples/h100/run.json", &a);
+    S_load("tests/fixtures/h100-rerun-0747.json", &b);
+    gm_results *both[] = {&a, &b};
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < both[k]->n_experiments; i++) {
+            gm_experiment *e = &both[k]->experiments[i];
+            if (strcmp(e->id, "coalescing") != 0)
+                continue;
+            e->question = gm_xstrdup("How much longer does a strided read take?");
+            e->contrast_a = gm_xstrdup("stride@stride=32");
+            e->contrast_b = gm_xstrdup("stride@stride=1");
+            e->contrast_counter = gm_xstrdup("ld_spr");
+        }
+    }
+    gm_charts charts;
+    char *md = S_markdown(&a, &b, &charts);
+    gmt_assert_has(md, "| 1. Coalesced vs strided reads: *How much longer does a strided read "
+                       "take?* |");
+    for (int k = 0; k < 2; k++) {
+        const gm_run *s32 = NULL, *s1 = NULL;
+        for (size_t i = 0; i < both[k]->n_runs; i++) {
+            const gm_run *run = &both[k]->runs[i];
+            if (strcmp(run->experiment, "coalescing") || strcmp(run->variant, "stride"))
+                continue;
+            double st = gm_value_num(&gm_run_param(run, "stride")->value);
+            if (st == 32)
+                s32 = run;
+            else if (st == 1)
+                s1 = run;
+        }
+        cr_assert(s32 && s1);
+        gm_buf want = GM_BUF_INIT;
+        gm_fmt_ms(&want, gm_run_median_ms(s32));
+        gm_buf_puts(&want, " vs `stride` (stride=1) ");
+        gm_fmt_ms(&want, gm_run_median_ms(s1));
+        gm_buf_puts(&want, ": **");
+        gm_ratio_fmt(&want, gm_run_median_ms(s32) / gm_run_median_ms(s1));
+        gm_buf_puts(&want, "**; ld sectors/request");
+        gmt_assert_has(md, want.data);
+        gm_buf_free(&want);
+    }
+    /* and the claims, a column per device */
+    gmt_assert_has(md, "## Claims of the source documents, per device");
+    gmt_assert_has(md, "| Claim | Source | Claimed | A | B |");
+    free(md);
+    gm_charts_free(&charts);
+    gm_results_free(&a);
+    gm_results_free(&b);
 }
