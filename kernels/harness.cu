@@ -278,3 +278,136 @@ done:
     free(ms);
     return st;
 }
+
+/* ---- the attainable ceiling ------------------------------------------------
+ * Plain kernels that do nothing but move bytes: a copy with 4-, 8- and
+ * 16-byte accesses and a read-only sum with 16-byte loads, each with a
+ * grid-stride loop at 2, 4 and 8 blocks of 256 threads per SM (and the copy
+ * also with a thread per element).  The best median is the bandwidth a
+ * kernel can attain on this device; cudaMemcpy can be beaten by a vectorised
+ * kernel, so it is no ceiling. */
+
+template <typename T>
+__global__ void S_copy_kernel(const T *__restrict__ in, T *__restrict__ out, size_t n)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        out[i] = in[i];
+}
+
+__global__ void S_read_kernel(const float4 *__restrict__ in, float *__restrict__ out, size_t n)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    float acc = 0.0f;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        float4 v = in[i];
+        acc += v.x + v.y + v.z + v.w;
+    }
+    /* one write per thread keeps the loads; it is never a measurable share */
+    out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+typedef struct {
+    int kind;        /* 0 copy float, 1 copy float2, 2 copy float4, 3 read float4 */
+    int per_sm;      /* blocks of 256 per SM; 0: a thread per element */
+} S_ceil_cfg;
+
+static cudaError_t S_ceil_launch(const S_ceil_cfg *k, void *src, void *dst, size_t bytes, int sms,
+                                 cudaStream_t s)
+{
+    const unsigned block = 256;
+    size_t width = k->kind == 0 ? 4 : k->kind == 1 ? 8 : 16;
+    size_t n = bytes / width;
+    size_t grid = k->per_sm ? (size_t)sms * (size_t)k->per_sm : (n + block - 1) / block;
+    switch (k->kind) {
+    case 0: S_copy_kernel<float><<<(unsigned)grid, block, 0, s>>>((const float *)src, (float *)dst, n); break;
+    case 1: S_copy_kernel<float2><<<(unsigned)grid, block, 0, s>>>((const float2 *)src, (float2 *)dst, n); break;
+    case 2: S_copy_kernel<float4><<<(unsigned)grid, block, 0, s>>>((const float4 *)src, (float4 *)dst, n); break;
+    default: S_read_kernel<<<(unsigned)grid, block, 0, s>>>((const float4 *)src, (float *)dst, n); break;
+    }
+    return cudaGetLastError();
+}
+
+gm_status gm_measure_attainable_bandwidth(size_t bytes, int reps, double *best_gbs, char *which,
+                                          size_t which_cap, gm_error *err)
+{
+    static const S_ceil_cfg cfg[] = {
+        {0, 0}, {1, 0}, {2, 0}, {0, 4}, {1, 4}, {2, 2}, {2, 4}, {2, 8}, {3, 2}, {3, 4}, {3, 8},
+    };
+    static const char *const kind_name[] = {"copy, 4-byte accesses", "copy, 8-byte accesses",
+                                            "copy, 16-byte accesses", "read, 16-byte loads"};
+    if (bytes == 0 || reps <= 0)
+        return gm_fail(err, GM_ERR_VALUE, "attainable bandwidth: %zu bytes, %d repetitions",
+                       bytes, reps);
+    void *src = NULL, *dst = NULL;
+    cudaStream_t s = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    double *ms = (double *)calloc((size_t)reps, sizeof *ms);
+    gm_status st = GM_OK;
+    cudaError_t rc;
+    const char *what = "";
+    int dev = 0, sms = 0;
+    *best_gbs = 0.0;
+    if (which_cap)
+        which[0] = '\0';
+#define S_TRY(call)                                                                \
+    do {                                                                           \
+        if ((rc = (call)) != cudaSuccess) {                                        \
+            what = #call;                                                          \
+            goto cuda_failed;                                                      \
+        }                                                                          \
+    } while (0)
+    if (!ms)
+        return gm_fail(err, GM_ERR_NOMEM, "out of memory for %d samples", reps);
+    S_TRY(cudaGetDevice(&dev));
+    S_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    S_TRY(cudaMalloc(&src, bytes));
+    S_TRY(cudaMalloc(&dst, bytes));
+    S_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    S_TRY(cudaEventCreate(&e0));
+    S_TRY(cudaEventCreate(&e1));
+    S_TRY(cudaMemsetAsync(src, 0x3C, bytes, s));
+    S_TRY(cudaMemsetAsync(dst, 0x00, bytes, s));
+    for (size_t k = 0; k < sizeof cfg / sizeof cfg[0]; k++) {
+        for (int w = 0; w < 2; w++)
+            S_TRY(S_ceil_launch(&cfg[k], src, dst, bytes, sms, s));
+        for (int r = 0; r < reps; r++) {
+            float t = 0.0f;
+            S_TRY(cudaEventRecord(e0, s));
+            S_TRY(S_ceil_launch(&cfg[k], src, dst, bytes, sms, s));
+            S_TRY(cudaEventRecord(e1, s));
+            S_TRY(cudaEventSynchronize(e1));
+            S_TRY(cudaEventElapsedTime(&t, e0, e1));
+            ms[r] = t;
+        }
+        gm_summary sum = gm_summarize(ms, (size_t)reps);
+        double moved = cfg[k].kind == 3 ? (double)bytes : 2.0 * (double)bytes;
+        double gbs = moved / (sum.median * 1e-3) / 1e9;
+        if (gbs > *best_gbs) {
+            *best_gbs = gbs;
+            if (cfg[k].per_sm)
+                snprintf(which, which_cap, "%s, %d x 256-thread blocks per SM, grid-stride",
+                         kind_name[cfg[k].kind], cfg[k].per_sm);
+            else
+                snprintf(which, which_cap, "%s, a thread per element", kind_name[cfg[k].kind]);
+        }
+    }
+    goto done;
+cuda_failed:
+    st = gm_fail(err, GM_ERR_CUDA, "%s:%d: attainable bandwidth (%zu bytes): %s: %s (%s)",
+                 __FILE__, __LINE__, bytes, what, cudaGetErrorString(rc), cudaGetErrorName(rc));
+done:
+#undef S_TRY
+    if (e0)
+        cudaEventDestroy(e0);
+    if (e1)
+        cudaEventDestroy(e1);
+    if (s)
+        cudaStreamDestroy(s);
+    if (src)
+        cudaFree(src);
+    if (dst)
+        cudaFree(dst);
+    free(ms);
+    return st;
+}

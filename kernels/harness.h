@@ -75,6 +75,16 @@ gm_status gm_time_case(gm_case *c, cudaStream_t s, int warmup, int reps,
 gm_status gm_measure_copy_bandwidth(size_t bytes, int reps, double *median_gbs,
                                     gm_error *err);
 
+/* The attainable ceiling: the best median bandwidth of plain copy kernels
+ * (4-, 8- and 16-byte accesses; a thread per element or a grid-stride loop
+ * at 2, 4 and 8 blocks of 256 per SM) and a read-only kernel (16-byte loads),
+ * on buffers of `bytes`, `reps` samples each after two warm-up launches.
+ * Useful bytes per second, GB/s (copy: read + written; read: read).  `which`
+ * says which kernel gave it ("copy, 16-byte accesses, 4 x 256-thread blocks
+ * per SM, grid-stride"). */
+gm_status gm_measure_attainable_bandwidth(size_t bytes, int reps, double *best_gbs, char *which,
+                                          size_t which_cap, gm_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -469,6 +469,14 @@ gm_status gm_suite_run(const gm_suite_opts *o, gm_results *out, gm_error *err)
             return st;
         out->device.copy_bandwidth_gbs = gm_vreal(gbs);
         out->device.copy_bandwidth_bytes = gm_vint((long long)GM_SUITE_COPY_BYTES);
+        char which[160];
+        st = gm_measure_attainable_bandwidth(GM_SUITE_COPY_BYTES, GM_SUITE_COPY_REPEAT, &gbs,
+                                             which, sizeof which, err);
+        if (st != GM_OK)
+            return st;
+        out->device.attainable_bandwidth_gbs = gm_vreal(gbs);
+        free(out->device.attainable_kernel);
+        out->device.attainable_kernel = gm_xstrdup(which);
         out->collection.timing_warmup = x.warmup;
         out->collection.timing_repetitions = x.repeat;
         if (o->time_l2_flush) {

@@ -140,7 +140,7 @@ static int S_families(const gm_results *r, const gm_experiment *e, const gm_run 
     } else if (e->bandwidth_bound && S_any(runs, n, Q_GBS)) {
         f[k++] = (S_family){"effective bandwidth", "GB/s (10^9 B/s)", {Q_GBS, Q_GBS}, 1, true,
                             false, NAN, NULL};
-        *copy_gbs = gm_value_num(&r->device.copy_bandwidth_gbs);
+        *copy_gbs = gm_results_ceiling_gbs(r, NULL);
     } else if (S_any(runs, n, Q_TIME)) {
         f[k++] = (S_family){"median kernel time", "ms", {Q_TIME, Q_TIME}, 1, true, false, NAN,
                             NULL};
@@ -266,12 +266,12 @@ static void S_title(gm_buf *b, const gm_experiment *e, const char *what, const c
         gm_buf_printf(b, " (%s)", at);
 }
 
-/* Reference lines after the data: measured copy bandwidth and the ideal. */
+/* Reference lines after the data: the measured ceiling (attainable, else copy bandwidth) and the ideal. */
 static void S_refs(gm_buf *b, const S_family *f, double copy_gbs)
 {
     if (f->q[0] == Q_GBS && isfinite(copy_gbs)) {
         gm_buf tmp = GM_BUF_INIT;
-        gm_buf_puts(&tmp, "measured copy bandwidth: ");
+        gm_buf_puts(&tmp, "measured ceiling: ");
         gm_fmt_num(&tmp, copy_gbs, 4);
         gm_buf_puts(&tmp, " GB/s");
         gm_buf_puts(b, ", ");

@@ -266,8 +266,8 @@ static bool S_const_note(const gm_run *run, double *loads, double *distinct)
 
 typedef struct {
     const gm_results *r;
-    double copy_gbs;            /* measured copy bandwidth, NaN if unknown */
-    double ceiling_gbs;         /* the copy bandwidth, else the theoretical one; NaN if neither */
+    double copy_gbs;            /* the measured ceiling (runs.h: gm_results_ceiling_gbs), NaN if unknown */
+    double ceiling_gbs;         /* copy_gbs, else the theoretical bandwidth; NaN if neither */
     char **params;              /* per run: parameters varying within its experiment */
     gm_findings *out;
     size_t cap;
@@ -812,7 +812,7 @@ static void S_small(gm_buf *b, const S_ctx *c, double need, double t)
     gm_fmt_bytes(b, need);
     gm_buf_puts(b, " in ");
     gm_fmt_ms(b, t);
-    gm_buf_puts(b, ", where the copy bandwidth was measured moving ");
+    gm_buf_printf(b, ", where %s was measured moving ", gm_results_ceiling_name(c->r));
     gm_fmt_bytes(b, gm_value_num(&c->r->device.copy_bandwidth_bytes));
     gm_buf_puts(b, ": a kernel this short spends much of its time starting and draining, "
                    "not streaming bytes. ");
@@ -862,7 +862,7 @@ static void S_rule_bandwidth(S_ctx *c, const gm_run *run)
         gm_fmt_ms(&b, t_copy);
         gm_buf_puts(&b, " its ");
         gm_fmt_bytes(&b, need);
-        gm_buf_puts(&b, " would take at the copy bandwidth (");
+        gm_buf_printf(&b, " would take at %s (", gm_results_ceiling_name(c->r));
         gm_fmt_gbs(&b, copy);
         gm_buf_puts(&b, "). ");
         double fl = gm_value_num(&run->flops);
@@ -903,7 +903,7 @@ static void S_rule_bandwidth(S_ctx *c, const gm_run *run)
     gm_fmt_gbs(&b, gbs);
     gm_buf_puts(&b, ", ");
     gm_fmt_pct(&b, 100.0 * gbs / copy);
-    gm_buf_puts(&b, " of the copy bandwidth measured on this device (");
+    gm_buf_printf(&b, " of %s measured on this device (", gm_results_ceiling_name(c->r));
     gm_fmt_gbs(&b, copy);
     gm_buf_puts(&b, "), while DRAM runs at ");
     gm_fmt_pct(&b, pct);
@@ -1087,7 +1087,7 @@ static bool S_same_group(const gm_finding *a, const gm_finding *b)
 void gm_findings_build(const gm_results *r, gm_findings *out)
 {
     memset(out, 0, sizeof *out);
-    double copy = gm_value_num(&r->device.copy_bandwidth_gbs);
+    double copy = gm_results_ceiling_gbs(r, NULL);
     double theo = gm_value_num(&r->device.theoretical_bandwidth_gbs);
     S_ctx c = {r, copy, copy > 0 ? copy : theo > 0 ? theo : NAN, NULL, out, 0};
     /* a run is named by the parameters that vary among its experiment's runs */
@@ -1812,7 +1812,7 @@ static void S_why(gm_buf *b, const S_ex *x, const gm_run *const *timed, size_t n
         S_compare(b, x, B, R, tr / tb);
     }
 
-    double copy = gm_value_num(&x->r->device.copy_bandwidth_gbs);
+    double copy = gm_results_ceiling_gbs(x->r, NULL);
     double gb = gm_run_effective_gbs(B);
     if (x->e && x->e->bandwidth_bound && copy > 0 && isfinite(gb)) {
         S_glabel(b, x, B);
@@ -1820,7 +1820,7 @@ static void S_why(gm_buf *b, const S_ex *x, const gm_run *const *timed, size_t n
         gm_fmt_gbs(b, gb);
         gm_buf_puts(b, ", ");
         gm_fmt_pct(b, 100.0 * gb / copy);
-        gm_buf_puts(b, " of the copy bandwidth measured on this device (");
+        gm_buf_printf(b, " of %s measured on this device (", gm_results_ceiling_name(x->r));
         gm_fmt_gbs(b, copy);
         gm_buf_puts(b, ")");
         /* a streaming kernel with enough bytes in flight reaches 80-90 % of

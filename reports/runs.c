@@ -456,3 +456,22 @@ void gm_sweep_plan_free(gm_sweep_plan *p)
     memset(p, 0, sizeof *p);
 }
 
+
+double gm_results_ceiling_gbs(const gm_results *r, bool *attainable)
+{
+    double a = gm_value_num(&r->device.attainable_bandwidth_gbs);
+    bool att = gm_value_present(&r->device.attainable_bandwidth_gbs) && a > 0;
+    if (attainable)
+        *attainable = att;
+    if (att)
+        return a;
+    double c = gm_value_num(&r->device.copy_bandwidth_gbs);
+    return c > 0 ? c : NAN;
+}
+
+const char *gm_results_ceiling_name(const gm_results *r)
+{
+    bool att;
+    gm_results_ceiling_gbs(r, &att);
+    return att ? "the attainable bandwidth" : "the copy bandwidth";
+}

@@ -130,4 +130,13 @@ double gm_run_predicted(const gm_run *run, const char *metric);   /* one predict
 double gm_run_predicted_spr(const gm_run *run, bool store);
 double gm_run_predicted_shared_wpi(const gm_run *run, bool store);
 
+/* The ceiling effective bandwidths are compared with: the attainable
+ * bandwidth (the best plain copy or read kernel, measured at startup) when the
+ * file has it, else the cudaMemcpy copy bandwidth (files written before the
+ * attainable one existed); NaN when neither.  *attainable (may be NULL) says
+ * which. */
+double gm_results_ceiling_gbs(const gm_results *r, bool *attainable);
+/* Its name in a sentence: "the attainable bandwidth" or "the copy bandwidth". */
+const char *gm_results_ceiling_name(const gm_results *r);
+
 #endif
