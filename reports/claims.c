@@ -660,8 +660,11 @@ void gm_claims_md(gm_buf *b, const gm_results *r, const gm_sections *ss, const c
         gm_buf_puts(b, "Claims this experiment tests (judged on direction and order of magnitude: "
                        "they were measured on other hardware):\n\n");
     }
-    gm_buf_puts(b, "| Claim | Source (hardware) | Claimed | Measured here | Verdict | Why |\n"
-                   "|---|---|---|---|---|---|\n");
+    /* an experiment's section names its sources already: the hardware only */
+    gm_buf_puts(b, experiment ? "| Claim | Claimed (hardware) | Measured here | Verdict | Why |\n"
+                                "|---|---|---|---|---|\n"
+                              : "| Claim | Source (hardware) | Claimed | Measured here | Verdict | Why |\n"
+                                "|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < gm_claims_len; i++) {
         const gm_claim *c = &gm_claims[i];
         if (experiment ? !(c->experiment && !strcmp(c->experiment, experiment))
@@ -672,12 +675,19 @@ void gm_claims_md(gm_buf *b, const gm_results *r, const gm_sections *ss, const c
         gm_buf_puts(b, "| ");
         gm_esc_md(b, c->claim);
         gm_buf_puts(b, " | ");
-        gm_esc_md(b, c->source);
-        gm_buf_puts(b, " (");
-        gm_esc_md(b, c->hardware);
-        gm_buf_puts(b, ") | ");
-        gm_esc_md(b, c->claimed);
-        gm_buf_puts(b, " | ");
+        if (experiment) {
+            gm_esc_md(b, c->claimed);
+            gm_buf_puts(b, " (");
+            gm_esc_md(b, c->hardware);
+            gm_buf_puts(b, ") | ");
+        } else {
+            gm_esc_md(b, c->source);
+            gm_buf_puts(b, " (");
+            gm_esc_md(b, c->hardware);
+            gm_buf_puts(b, ") | ");
+            gm_esc_md(b, c->claimed);
+            gm_buf_puts(b, " | ");
+        }
         gm_buf_puts(b, x.measured_md.data);
         gm_buf_puts(b, " | ");
         gm_buf_puts(b, x.verdict == GM_VERDICT_HOLDS || x.verdict == GM_VERDICT_NOT ? "**" : "");

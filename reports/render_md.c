@@ -498,26 +498,26 @@ static void S_summary_answer(gm_buf *b, const gm_section *s)
         gm_buf_free(&at);
         gm_buf_puts(b, " | ");
         gm_pair_side_md(b, c.pair.a, s->exp->contrast_a);
-        gm_buf_puts(b, ": ");
-        gm_fmt_ms(b, gm_run_median_ms(c.pair.a));
         gm_buf_puts(b, " against ");
         gm_pair_side_md(b, c.pair.b, s->exp->contrast_b);
-        gm_buf_puts(b, ": ");
-        gm_fmt_ms(b, gm_run_median_ms(c.pair.b));
         gm_buf_puts(b, " | ");
         gm_ratio_fmt(b, c.time_ratio);
-        gm_buf_puts(b, " | ");
+        gm_buf_puts(b, " (");
+        gm_fmt_ms(b, gm_run_median_ms(c.pair.a));
+        gm_buf_puts(b, " vs ");
+        gm_fmt_ms(b, gm_run_median_ms(c.pair.b));
+        gm_buf_puts(b, ") | ");
         if (c.counter && isfinite(c.ca) && isfinite(c.cb)) {
+            if (c.cb > 0) {
+                gm_ratio_fmt(b, c.ca / c.cb);
+                gm_buf_puts(b, " ");
+            }
             gm_buf_puts(b, gm_counter_label(c.counter));
-            gm_buf_puts(b, " ");
+            gm_buf_puts(b, " (");
             gm_counter_fmt(b, c.counter, c.ca);
             gm_buf_puts(b, " vs ");
             gm_counter_fmt(b, c.counter, c.cb);
-            if (c.cb > 0) {
-                gm_buf_puts(b, " (");
-                gm_ratio_fmt(b, c.ca / c.cb);
-                gm_buf_puts(b, ")");
-            }
+            gm_buf_puts(b, ")");
         } else {
             gm_buf_puts(b, DASH);
         }
@@ -538,27 +538,27 @@ static void S_summary_answer(gm_buf *b, const gm_section *s)
     double tb = gm_run_median_ms(s->best), tw = gm_run_median_ms(s->worst);
     gm_buf_puts(b, "slowest ");
     S_case(b, s->group, s->n_group, s->worst, NULL);
-    gm_buf_puts(b, ": ");
-    gm_fmt_ms(b, tw);
     gm_buf_puts(b, " against fastest ");
     S_case(b, s->group, s->n_group, s->best, NULL);
-    gm_buf_puts(b, ": ");
+    gm_buf_puts(b, " | ");
+    gm_ratio_fmt(b, tw / tb);
+    gm_buf_puts(b, " (");
+    gm_fmt_ms(b, tw);
+    gm_buf_puts(b, " vs ");
     gm_fmt_ms(b, tb);
-    gm_buf_puts(b, " | ");
-    gm_fmt_ratio(b, tw / tb);
-    gm_buf_puts(b, " | ");
+    gm_buf_puts(b, ") | ");
     double sb = gm_run_metric_num(s->best, GM_M_LD_SPR);
     double sw = gm_run_metric_num(s->worst, GM_M_LD_SPR);
     if (isfinite(sb) && isfinite(sw)) {
-        gm_buf_puts(b, "ld sectors/request ");
+        if (sb > 0) {
+            gm_ratio_fmt(b, sw / sb);
+            gm_buf_puts(b, " ");
+        }
+        gm_buf_puts(b, "ld sectors/request (");
         S_spr(b, sw);
         gm_buf_puts(b, " vs ");
         S_spr(b, sb);
-        if (sb > 0) {
-            gm_buf_puts(b, " (");
-            gm_fmt_ratio(b, sw / sb);
-            gm_buf_puts(b, ")");
-        }
+        gm_buf_puts(b, ")");
     } else {
         gm_buf_puts(b, DASH);
     }
@@ -597,8 +597,8 @@ static void S_summary(gm_buf *b, const gm_sections *ss)
     }
     gm_buf_printf(b, "## Summary\n\n"
                      "%s%s\n\n"
-                     "| Experiment | Compared at | Question: a against b | Time ratio a/b | Counter, a vs b | Validation |\n"
-                     "|---|---|---|---:|---:|---|\n",
+                     "| Experiment | Compared at | Side a against side b | Time, a/b | Counter, a/b | Validation |\n"
+                     "|---|---|---|---|---|---|\n",
                   contrast ? "Per experiment, the contrast it exists to show (its question, in "
                              "its section), at matched parameters: the time of side a over "
                              "side b, and the counter the contrast is about."
