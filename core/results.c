@@ -674,7 +674,7 @@ static void S_emit_device(S_em *e, const gm_device *d)
     S_kval(e, "theoretical_bandwidth_gbs", &d->theoretical_bandwidth_gbs);
     S_kval(e, "copy_bandwidth_gbs", &d->copy_bandwidth_gbs);
     S_kval(e, "copy_bandwidth_bytes", &d->copy_bandwidth_bytes);
-    if (gm_value_present(&d->attainable_bandwidth_gbs)) {
+    if (gm_value_present(&d->attainable_bandwidth_gbs) || d->attainable_kernel) {
         S_kval(e, "attainable_bandwidth_gbs", &d->attainable_bandwidth_gbs);
         S_kstr(e, "attainable_kernel", d->attainable_kernel);
     }

@@ -396,6 +396,7 @@ gm_status gm_measure_attainable_bandwidth(size_t bytes, int reps, double *best_g
 cuda_failed:
     st = gm_fail(err, GM_ERR_CUDA, "%s:%d: attainable bandwidth (%zu bytes): %s: %s (%s)",
                  __FILE__, __LINE__, bytes, what, cudaGetErrorString(rc), cudaGetErrorName(rc));
+    (void)cudaGetLastError();   /* a launch error is not sticky: clear it for the suite */
 done:
 #undef S_TRY
     if (e0)

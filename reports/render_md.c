@@ -202,6 +202,10 @@ static void S_header(gm_buf *b, const gm_results *r, bool timestamp)
             gm_buf_puts(&v, ")");
         }
         gm_buf_puts(&v, ", useful bytes: the ceiling every \"% of attainable\" compares with");
+    } else if (d->attainable_kernel) {
+        S_text(&v, d->attainable_kernel);
+        gm_buf_puts(&v, ": percentages compare with the copy bandwidth, which a vectorised "
+                        "kernel can beat");
     } else {
         gm_buf_puts(&v, "not in this results file (it predates it): percentages compare with "
                         "the copy bandwidth, which a vectorised kernel can beat");

@@ -225,3 +225,49 @@ Test(claims, selectors_name_the_suite)
     }
 }
 #endif
+
+Test(claims, question_and_ceiling_travel_through_the_results_file)
+{
+    gm_results r;
+    gmt_load_fixture("handwritten-small.json", &r);
+    cr_assert_null(r.experiments[0].contrast_a, "the fixture predates questions");
+    cr_assert(!gm_value_present(&r.device.attainable_bandwidth_gbs));
+    gm_experiment *e = &r.experiments[0];
+    e->question = strdup("Is \"strided\" slower?");
+    e->contrast_a = strdup("stride@stride=32");
+    e->contrast_b = strdup("stride@stride=1");
+    e->contrast_counter = strdup("ld_spr");
+    r.device.attainable_bandwidth_gbs = gm_vreal(3100.5);
+    r.device.attainable_kernel = strdup("read, 16-byte loads");
+    char *json = gm_results_to_json(&r);
+    gm_results back;
+    gm_error err = {GM_OK, ""};
+    cr_assert_eq(gm_results_read_string(json, "round trip", &back, &err), GM_OK, "%s", err.message);
+    const gm_experiment *b = &back.experiments[0];
+    cr_assert_str_eq(b->question, "Is \"strided\" slower?");
+    cr_assert_str_eq(b->contrast_a, "stride@stride=32");
+    cr_assert_str_eq(b->contrast_b, "stride@stride=1");
+    cr_assert_null(b->contrast_at);
+    cr_assert_str_eq(b->contrast_counter, "ld_spr");
+    cr_assert_eq(gm_value_num(&back.device.attainable_bandwidth_gbs), 3100.5);
+    cr_assert_str_eq(back.device.attainable_kernel, "read, 16-byte loads");
+    /* the ceiling the report uses is the attainable one */
+    bool att = false;
+    cr_assert_eq(gm_results_ceiling_gbs(&back, &att), 3100.5);
+    cr_assert(att);
+    cr_assert_eq(gm_results_ceiling_gbs(&r, NULL), 3100.5);
+    /* a contrast that is not an object is refused with its path */
+    const char *k = strstr(json, "\"contrast\": {");
+    cr_assert_not_null(k, "%s", json);
+    const char *close = strchr(k, '}');
+    gm_buf bb = GM_BUF_INIT;
+    gm_buf_printf(&bb, "%.*s\"contrast\": 7%s", (int)(k - json), json, close + 1);
+    char *bad = gm_buf_detach(&bb);
+    gm_results none;
+    cr_assert_neq(gm_results_read_string(bad, "bad", &none, &err), GM_OK);
+    cr_assert_not_null(strstr(err.message, "contrast"), "%s", err.message);
+    free(bad);
+    free(json);
+    gm_results_free(&back);
+    gm_results_free(&r);
+}
