@@ -136,11 +136,19 @@ $(BUILD)/gm_version.h: FORCE
 $(BUILD)/cli/cmd_collect.o: $(BUILD)/gm_version.h
 $(BUILD)/cli/cmd_collect.o: ALL_CFLAGS += -I$(BUILD)
 
-$(BUILD)/%.o: %.c
+# The build's configuration: every object is rebuilt when it changes, so that
+# `make CUDA_HOME=/nonexistent test` after a build with the toolkit (or the
+# other way round) compiles everything again instead of mixing the two.
+$(BUILD)/config.stamp: FORCE
+	@mkdir -p $(BUILD)
+	@echo 'HAVE_CUDA=$(HAVE_CUDA) CUDA_HOME=$(CUDA_HOME) CUDA_ARCH=$(CUDA_ARCH)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(BUILD)/%.o: %.c $(BUILD)/config.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/pic/%.o: %.c
+$(BUILD)/pic/%.o: %.c $(BUILD)/config.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
 
@@ -156,7 +164,7 @@ $(APP_EXAMPLE): examples/app/lab.cu
 $(BUILD)/cli/cmd_app.o: $(BUILD)/gm_version.h
 $(BUILD)/cli/cmd_app.o: ALL_CFLAGS += -I$(BUILD) -DGM_LIBDIR='"$(PREFIX)/lib/gpumem-report"'
 
-$(BUILD)/%.cu.o: %.cu
+$(BUILD)/%.cu.o: %.cu $(BUILD)/config.stamp
 	@mkdir -p $(dir $@)
 	$(NVCC) $(ALL_NVCCFLAGS) -MMD -MP -c $< -o $@
 

@@ -429,6 +429,9 @@ Test(merge, cli_positions_when_no_rank)
  * are the real ones. */
 Test(fanout, a_failing_device_loses_nothing_else)
 {
+#ifndef GM_HAVE_CUDA
+    cr_skip_test("the main job (collect) is built only with the CUDA toolkit (nvcc)");
+#endif
     char *dir = gmt_tmpdir("fanout");
     char *self = gmt_fixture("fake-collect.sh");
     char *out = gmt_join(dir, "node.md");
