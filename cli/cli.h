@@ -4,6 +4,7 @@
 #ifndef GM_CLI_H
 #define GM_CLI_H
 
+#include "../core/results.h"
 #include "../reports/render.h"
 
 #include <stdbool.h>
@@ -50,6 +51,21 @@ bool gm_cli_report_opts(gm_render_opts *ro, const char *out, const char *format,
  * host, %d device, %r rank, %p pid, %%) for this process and `device` (< 0:
  * not known, %d refused).  NULL after printing why (naming opt).  Caller frees. */
 char *gm_cli_expand(const char *opt, const char *pattern, int device);
+
+/* gpumem-report sass-child ...: one suite case under SASS metrics (cmd_sass.c). */
+int gm_cmd_sass_child(int argc, char **argv);
+/* The per-source-line pass over a collected suite run: one child process per
+ * variant (its most wasteful profiled case), after everything else.  A child that fails
+ * leaves its run's source_lines with status "failed" and a note; the pass
+ * itself never fails the collection. */
+gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progress,
+                               gm_error *err);
+
+/* The same for a program's kernels: the program runs once more per distinct
+ * kernel of r (prog with argv, the injection library lib loaded in SASS mode,
+ * its output discarded); the first run of each kernel gets the lines. */
+void gm_source_lines_program_pass(gm_results *r, const char *prog, char *const *argv,
+                                  const char *lib, bool progress);
 
 /* Print "gpumem-report: " + message to stderr. */
 /* --gnuplot-timeout SECONDS: a number >= 0 (strtod, the whole string); 0 means

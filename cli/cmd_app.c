@@ -49,6 +49,7 @@ typedef struct {
     double gnuplot_timeout;   /* --gnuplot-timeout; 0: default, < 0: none */
     long long launch_skip, launch_count;
     bool each, no_cache_flush, quiet, timestamp, debug;
+    bool no_source_lines;     /* --no-source-lines (cmd_sass.c does the pass) */
     char **prog_argv;         /* PROGRAM ARGS..., NULL-terminated (points into argv) */
 } S_opts;
 
@@ -79,6 +80,9 @@ static void S_usage(FILE *f, bool main_job)
           "  --metrics LIST      ncu-style comma-separated metric names\n"
           "                      (default: the report's set, `gpumem-report list --metrics`)\n"
           "  --no-cache-flush    do not flush L2 before each profiled pass\n"
+          "  --no-source-lines   skip the per-source-line pass (by default the program runs\n"
+          "                      once more per kernel, that kernel's first launch counted per\n"
+          "                      line under CUPTI SASS metrics; needs nvcc -lineinfo for lines)\n"
           "  --quiet             no progress on stderr\n",
           f);
     if (main_job)
@@ -147,6 +151,8 @@ static int S_parse(int argc, char **argv, S_opts *o)
             o->each = strcmp(argv[++i], "each") == 0;
         } else if (strcmp(a, "--no-cache-flush") == 0) {
             o->no_cache_flush = true;
+        } else if (strcmp(a, "--no-source-lines") == 0) {
+            o->no_source_lines = true;
         } else if (strcmp(a, "--quiet") == 0) {
             o->quiet = true;
         } else if (o->main_job && strcmp(a, "--timestamp") == 0) {
@@ -637,6 +643,8 @@ static int S_app(int argc, char **argv, S_opts *o)
     gmi_group(&results, o->each, S_basename(o->prog_argv[0]));
     S_describe(&results, o, &st, S_count_others(dir));
     S_fill(&results, argc, argv, t0);
+    if (!o->no_source_lines)
+        gm_source_lines_program_pass(&results, prog, o->prog_argv, lib, !o->quiet);
     if (prc != 0)
         for (size_t i = 0; i < results.n_runs; i++)
             gm_run_add_note(&results.runs[i], "the program exited with status %d", prc);

@@ -53,6 +53,7 @@ typedef struct {
     const char *devices;      /* --device all | N,N,...: one process per GPU (NULL: one device) */
     bool no_cache_flush;
     bool no_profile;
+    bool no_source_lines;     /* --no-source-lines: skip the per-line pass */
     bool quiet;
     bool timestamp;
     const char *template_path;
@@ -98,6 +99,9 @@ static void S_usage(FILE *f, bool main_job)
           "  --profile-max-ms MS do not profile a case whose launch takes longer than MS\n"
           "                      (default 20; 0: profile everything). Each profiler pass\n"
           "                      replays the launch, and one pass instruments it\n"
+          "  --no-source-lines   skip the per-source-line pass (by default each variant's\n"
+          "                      kernel runs once more, alone, under CUPTI SASS metrics:\n"
+          "                      sectors and shared wavefronts per line of its source)\n"
           "  --quiet             no progress on stderr\n",
           f);
     if (main_job)
@@ -222,6 +226,8 @@ static int S_parse(int argc, char **argv, S_opts *o)
             o->no_cache_flush = true;
         } else if (strcmp(a, "--no-profile") == 0) {
             o->no_profile = true;
+        } else if (strcmp(a, "--no-source-lines") == 0) {
+            o->no_source_lines = true;
         } else if (strcmp(a, "--quiet") == 0) {
             o->quiet = true;
         } else if (o->main_job && strcmp(a, "--timestamp") == 0) {
@@ -459,6 +465,14 @@ static int S_collect(int argc, char **argv, S_opts *o)
     }
     S_fill_header(&results, o, argc, argv, metrics, n_metrics, &dev, session);
     results.collection.profile_seconds = session ? gm_vreal(prof.seconds) : gm_vabsent();
+    /* The per-source-line pass runs last, each kernel in a process of its own
+     * (cmd_sass.c), with this process's profiler closed: times and counters
+     * above are untouched by it. */
+    if (session && !o->no_source_lines) {
+        gmc_session_close(session);
+        session = NULL;
+        gm_source_lines_pass(&results, (int)o->device, o->quick, !o->quiet, &err);
+    }
     results.collection.total_seconds = gm_vreal(S_now() - t_start);
     gm_devlock_release(&lock);
     proc.device_uuid = dev.uuid[0] ? gm_xstrdup(dev.uuid) : NULL;

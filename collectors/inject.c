@@ -45,6 +45,7 @@
 #include "gm_collector.h"
 #include "gmc_codes.h"
 #include "gmc_internal.h"
+#include "gmc_sass.h"
 #include "inject.h"
 
 #include "../core/buf.h"
@@ -949,6 +950,17 @@ static bool S_subscribe(void)
     return true;
 }
 
+/* The per-source-line pass: symbol (mangled) names the target kernel? */
+static bool S_sass_match(const char *symbol, const char *target)
+{
+    if (strcmp(symbol, target) == 0)
+        return true;
+    char *name = gmi_demangle(symbol);
+    bool same = name && strcmp(name, target) == 0;
+    free(name);
+    return same;
+}
+
 /* Called by the CUDA driver inside cuInit.  Returns 1 whatever happens: a
  * failure here must not stop the program; it is written to the status file
  * and said once on stderr. */
@@ -957,6 +969,11 @@ GMI_EXPORT int InitializeInjection(void)
     static int once;
     if (once++)
         return 1;
+    const char *sass_kernel = getenv(GMI_ENV_SASS_KERNEL), *sass_out = getenv(GMI_ENV_SASS_OUT);
+    if (sass_kernel && sass_out) {
+        (void)gmc_sass_inject_start(sass_kernel, sass_out, S_sass_match);
+        return 1;
+    }
     char msg[512];
     if (!gmi_opts_parse(S_getenv, NULL, &g.opts, msg, sizeof msg)) {
         if (g.opts.dir) {   /* the CLI is listening: say it where it looks */

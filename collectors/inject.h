@@ -43,6 +43,12 @@
 #define GMI_ENV_LAUNCH_COUNT "GPUMEM_REPORT_LAUNCH_COUNT"
 #define GMI_ENV_CACHE_FLUSH "GPUMEM_REPORT_CACHE_FLUSH" /* 1 (default) or 0 */
 #define GMI_ENV_DEBUG "GPUMEM_REPORT_DEBUG"             /* 1: trace callbacks on stderr */
+/* The per-source-line pass (issue 14): the program runs once more per kernel
+ * with only these two set; the library then counts the first launch of that
+ * kernel (demangled name, as runs.json names it) under CUPTI's SASS metrics
+ * and writes its records to the file (collectors/gmc_sass.h). */
+#define GMI_ENV_SASS_KERNEL "GPUMEM_REPORT_SASS_KERNEL"
+#define GMI_ENV_SASS_OUT "GPUMEM_REPORT_SASS_OUT"
 
 /* Launches profiled when --launch-count is not given: each profiled launch
  * costs ~15 ms plus its passes' replays, so 200 is a few seconds. */

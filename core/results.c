@@ -113,6 +113,25 @@ char *gm_results_utc_now(void)
     return gm_xstrdup(s);
 }
 
+const char *const gm_sl_counter_keys[GM_SL_N] = {
+    "inst_executed", "global_ld", "global_st", "shared_ld", "shared_st",
+    "sectors", "sectors_ideal", "wavefronts", "wavefronts_ideal"};
+
+void gm_srclines_clear(gm_srclines *sl)
+{
+    for (size_t i = 0; i < sl->n_lines; i++) {
+        free(sl->lines[i].file);
+        free(sl->lines[i].function);
+        free(sl->lines[i].text);
+        free(sl->lines[i].sass);
+    }
+    free(sl->lines);
+    free(sl->status);
+    free(sl->note);
+    S_value_free(&sl->seconds);
+    memset(sl, 0, sizeof *sl);
+}
+
 static void S_run_init(gm_run *run)
 {
     memset(run, 0, sizeof *run);
@@ -326,6 +345,7 @@ static void S_run_free(gm_run *run)
     S_value_free(&run->check.max_abs_error);
     free(run->check.reason);
     S_strv_free(run->notes, run->n_notes);
+    gm_srclines_clear(&run->source_lines);
 }
 
 static void S_experiment_free(gm_experiment *e)
@@ -716,6 +736,10 @@ static void S_emit_collection(S_em *e, const gm_collection *c)
     S_kint(e, "timing_repetitions", c->timing_repetitions);
     S_kval(e, "profile_seconds", &c->profile_seconds);
     S_kval(e, "total_seconds", &c->total_seconds);
+    if (c->source_lines) {
+        S_kval(e, "source_lines_seconds", &c->source_lines_seconds);
+        S_kint(e, "source_lines_launches", c->source_lines_launches);
+    }
     S_kstrv(e, "command", c->command, c->n_command);
     /* optional: files without them stay byte for byte as they were */
     if (c->process.present) {
@@ -825,6 +849,35 @@ static void S_emit_check(S_em *e, const gm_check *c)
     S_close(e, '}');
 }
 
+/* "source_lines" is written only when present, so files from before issue 14
+ * stay byte-identical when read and written again. */
+static void S_emit_srclines(S_em *e, const gm_srclines *sl)
+{
+    S_key(e, "source_lines");
+    S_open(e, '{', true);
+    S_kstr(e, "status", sl->status);
+    S_kstr(e, "note", sl->note);
+    S_kval(e, "seconds", &sl->seconds);
+    S_kbool(e, "line_info", sl->line_info);
+    S_key(e, "lines");
+    S_open(e, '[', true);
+    for (size_t i = 0; i < sl->n_lines; i++) {
+        const gm_srcline *l = &sl->lines[i];
+        S_open(e, '{', false);
+        S_kstr(e, "file", l->file);
+        S_kint(e, "line", l->line);
+        S_kint_or_null(e, "pc", l->pc, -1);
+        S_kstr(e, "function", l->function);
+        S_kstr(e, "text", l->text);
+        S_kstr(e, "sass", l->sass);
+        for (int k = 0; k < GM_SL_N; k++)
+            S_kint(e, gm_sl_counter_keys[k], l->count[k]);
+        S_close(e, '}');
+    }
+    S_close(e, ']');
+    S_close(e, '}');
+}
+
 static void S_emit_run(S_em *e, const gm_run *run)
 {
     S_open(e, '{', true);
@@ -856,6 +909,8 @@ static void S_emit_run(S_em *e, const gm_run *run)
     S_emit_prediction(e, &run->prediction);
     S_emit_check(e, &run->check);
     S_kstrv(e, "notes", run->notes, run->n_notes);
+    if (run->source_lines.present)
+        S_emit_srclines(e, &run->source_lines);
     S_close(e, '}');
 }
 
@@ -1362,6 +1417,11 @@ static bool S_read_collection(S_rd *rd, json_t *root, gm_collection *c)
               S_get_value(rd, o, "total_seconds", &c->total_seconds) &&
               S_get_strv(rd, o, "command", &c->command, &c->n_command) &&
               S_read_collection_opt(rd, o, c);
+    if (ok && json_object_get(o, "source_lines_seconds")) {
+        c->source_lines = true;
+        ok = S_get_value(rd, o, "source_lines_seconds", &c->source_lines_seconds) &&
+             S_get_ll(rd, o, "source_lines_launches", &c->source_lines_launches);
+    }
     if (ok && (passes < -1 || passes > INT_MAX)) {
         size_t mp = S_push_key(rd, "passes");
         ok = S_fail(rd, GM_ERR_VALUE, "%lld is out of range [0, %d]", passes, INT_MAX);
@@ -1574,6 +1634,65 @@ static bool S_read_params(S_rd *rd, json_t *o, gm_run *run)
     return ok;
 }
 
+/* Optional: files written before issue 14 have no "source_lines". */
+static bool S_read_srclines(S_rd *rd, json_t *o, gm_srclines *sl)
+{
+    if (!json_object_get(o, "source_lines"))
+        return true;
+    size_t m;
+    json_t *sj;
+    if (!S_open_obj(rd, o, "source_lines", true, &sj, &m))
+        return false;
+    bool ok = true;
+    if (sj) {
+        sl->present = true;
+        size_t ma;
+        json_t *arr;
+        ok = S_get_str(rd, sj, "status", false, &sl->status) &&
+             S_get_str(rd, sj, "note", true, &sl->note) &&
+             S_get_value(rd, sj, "seconds", &sl->seconds) &&
+             S_get_bool(rd, sj, "line_info", &sl->line_info) &&
+             S_open_arr(rd, sj, "lines", false, &arr, &ma);
+        if (ok) {
+            size_t n = json_array_size(arr);
+            sl->lines = gm_xcalloc(n ? n : 1, sizeof *sl->lines);
+            for (size_t i = 0; i < n && ok; i++) {
+                size_t mi = S_push_index(rd, i);
+                json_t *lj = json_array_get(arr, i);
+                gm_srcline *l = &sl->lines[sl->n_lines++];
+                l->pc = -1;
+                if (!json_is_object(lj)) {
+                    ok = S_mistyped(rd, lj, "an object");
+                } else {
+                    ok = S_get_str(rd, lj, "file", true, &l->file) &&
+                         S_get_ll(rd, lj, "line", &l->line) &&
+                         S_get_ll_or_null(rd, lj, "pc", -1, &l->pc) &&
+                         S_get_str(rd, lj, "function", true, &l->function) &&
+                         S_get_str(rd, lj, "text", true, &l->text) &&
+                         S_get_str(rd, lj, "sass", true, &l->sass);
+                    for (int k = 0; ok && k < GM_SL_N; k++) {
+                        ok = S_get_ll(rd, lj, gm_sl_counter_keys[k], &l->count[k]);
+                        if (ok && l->count[k] < 0) {
+                            size_t mk = S_push_key(rd, gm_sl_counter_keys[k]);
+                            ok = S_fail(rd, GM_ERR_VALUE, "%lld is negative", l->count[k]);
+                            S_pop(rd, mk);
+                        }
+                    }
+                    if (ok && l->line < 0) {
+                        size_t mk = S_push_key(rd, "line");
+                        ok = S_fail(rd, GM_ERR_VALUE, "%lld is negative", l->line);
+                        S_pop(rd, mk);
+                    }
+                }
+                S_pop(rd, mi);
+            }
+            S_pop(rd, ma);
+        }
+    }
+    S_pop(rd, m);
+    return ok;
+}
+
 static bool S_read_run(S_rd *rd, json_t *o, gm_run *run)
 {
     if (!json_is_object(o))
@@ -1587,7 +1706,8 @@ static bool S_read_run(S_rd *rd, json_t *o, gm_run *run)
            S_get_value(rd, o, "flops", &run->flops) && S_read_timing(rd, o, &run->timing) &&
            S_get_metrics(rd, o, "metrics", &run->metrics, &run->n_metrics) &&
            S_read_prediction(rd, o, &run->prediction) && S_read_check(rd, o, &run->check) &&
-           S_get_strv(rd, o, "notes", &run->notes, &run->n_notes);
+           S_get_strv(rd, o, "notes", &run->notes, &run->n_notes) &&
+           S_read_srclines(rd, o, &run->source_lines);
 }
 
 static bool S_schema_fail(S_rd *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

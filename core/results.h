@@ -113,6 +113,46 @@ typedef struct {
     long long registers;       /* per thread; -1 when unknown */
 } gm_launch;
 
+/* Per-source-line memory counters of one launch (issue 14): CUPTI's SASS
+ * metrics, one extra pass after the counter passes.  A line is a (file, line)
+ * of the kernel's source when the kernel carries line info (-lineinfo), else
+ * one SASS instruction (line 0, pc its offset in the function). */
+typedef enum {
+    GM_SL_INST = 0,        /* warp-level instructions executed (smsp__sass_inst_executed) */
+    GM_SL_GLOBAL_LD,       /* ..._op_global_ld */
+    GM_SL_GLOBAL_ST,       /* ..._op_global_st */
+    GM_SL_SHARED_LD,       /* ..._op_shared_ld */
+    GM_SL_SHARED_ST,       /* ..._op_shared_st */
+    GM_SL_SECTORS,         /* smsp__sass_sectors_mem_global */
+    GM_SL_SECTORS_IDEAL,   /* smsp__sass_sectors_mem_global_ideal */
+    GM_SL_WAVEFRONTS,      /* smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared */
+    GM_SL_WAVEFRONTS_IDEAL,/* ..._ideal */
+    GM_SL_N
+} gm_sl_counter;
+
+/* The JSON key of each counter ("inst_executed", "sectors", ...). */
+extern const char *const gm_sl_counter_keys[GM_SL_N];
+
+typedef struct {
+    char *file;            /* source path as the compiler recorded it; NULL when unknown */
+    long long line;        /* 1-based; 0: no line info (then pc says which instruction) */
+    long long pc;          /* PC offset in the function when line is 0; -1 otherwise */
+    char *function;        /* kernel function (mangled, as CUPTI names it) */
+    char *text;            /* the line's source text (no newline); NULL when unreadable */
+    char *sass;            /* memory instruction classes on the line ("LDG STG"); NULL if none */
+    long long count[GM_SL_N];
+} gm_srcline;
+
+typedef struct {
+    bool present;
+    char *status;          /* "collected" | "failed" | "off" */
+    char *note;            /* why failed, or what to know (e.g. no -lineinfo); NULL */
+    gm_value seconds;      /* wall time of the extra pass for this launch */
+    bool line_info;        /* the kernel carried line info */
+    gm_srcline *lines;     /* by file then line (or pc) */
+    size_t n_lines;
+} gm_srclines;
+
 /* One measured kernel run: one variant (layout) of one experiment at one
  * parameter point. */
 typedef struct {
@@ -134,6 +174,7 @@ typedef struct {
     gm_check check;
     char **notes;
     size_t n_notes;
+    gm_srclines source_lines;  /* absent (present false) in older files and when off */
 } gm_run;
 
 /* What an experiment demonstrates; rendered as its section's introduction. */
@@ -215,6 +256,9 @@ typedef struct {
     int timing_repetitions;
     gm_value profile_seconds;  /* wall time spent profiling */
     gm_value total_seconds;    /* wall time of the whole collection */
+    bool source_lines;         /* the per-source-line pass ran (or was tried) */
+    gm_value source_lines_seconds; /* its wall time, all launches together */
+    long long source_lines_launches; /* launches it instrumented */
     char **command;            /* argv that produced the run */
     size_t n_command;
     gm_process process;        /* the process that collected (absent: not recorded) */
@@ -282,6 +326,9 @@ double gm_run_metric_num(const gm_run *run, const char *name);          /* NaN i
 const gm_param *gm_run_param(const gm_run *run, const char *name);
 const gm_experiment *gm_results_experiment(const gm_results *r, const char *id);
 const gm_metric *gm_prediction_metric(const gm_prediction *p, const char *name);
+
+/* Free what sl holds and zero it (present false). */
+void gm_srclines_clear(gm_srclines *sl);
 
 /* Effective bandwidth in GB/s: (bytes_read + bytes_written) / median time; NaN if unknown. */
 double gm_run_effective_gbs(const gm_run *run);

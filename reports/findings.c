@@ -6,6 +6,7 @@
  * Markdown list, the explanations.
  */
 #include "findings.h"
+#include "srclines.h"
 
 #include "../core/catalog.h"
 #include "runs.h"
@@ -1084,6 +1085,57 @@ static bool S_same_group(const gm_finding *a, const gm_finding *b)
            S_streq(a->variant, b->variant);
 }
 
+/* A finding about uncoalesced accesses or bank conflicts names the line that
+ * causes it when its layout has per-source-line counters (issue 14). */
+static void S_name_lines(const gm_results *r, gm_findings *out)
+{
+    for (size_t i = 0; i < out->n; i++) {
+        gm_finding *x = &out->v[i];
+        const char *op;
+        bool shared;
+        switch (x->rule) {
+        case GM_RULE_UNCOALESCED_LOAD: op = "LDG"; shared = false; break;
+        case GM_RULE_UNCOALESCED_STORE: op = "STG"; shared = false; break;
+        case GM_RULE_BANK_CONFLICT_LOAD: op = "LDS"; shared = true; break;
+        case GM_RULE_BANK_CONFLICT_STORE: op = "STS"; shared = true; break;
+        default: continue;
+        }
+        const gm_run *run = x->run && x->run->source_lines.present ? x->run
+                            : gm_srclines_run_of(r, x->experiment, x->variant);
+        if (!run || !run->source_lines.status ||
+            strcmp(run->source_lines.status, "collected") != 0)
+            continue;
+        const gm_srcline *top = gm_srclines_top(&run->source_lines, shared, op);
+        if (!top)
+            continue;
+        long long excess = shared ? gm_srcline_excess_wavefronts(top)
+                                  : gm_srcline_excess_sectors(top);
+        long long total = gm_srclines_total(&run->source_lines,
+                                            shared ? GM_SL_WAVEFRONTS : GM_SL_SECTORS);
+        gm_buf b = GM_BUF_INIT;
+        gm_buf_puts(&b, x->message ? x->message : "");
+        gm_buf_puts(&b, " The line: ");
+        gm_srcline_cite_md(&b, top);
+        if (run != x->run) {
+            gm_buf_puts(&b, " (per-line counters of another case of this layout).");
+            free(x->message);
+            x->message = gm_buf_detach(&b);
+            continue;
+        }
+        gm_buf_puts(&b, " (");
+        gm_fmt_count(&b, (double)excess);
+        gm_buf_puts(&b, shared ? " excess wavefronts" : " excess sectors");
+        if (total > 0) {
+            gm_buf_puts(&b, ", ");
+            gm_fmt_pct(&b, 100.0 * (double)excess / (double)total);
+            gm_buf_puts(&b, " of the kernel's");
+        }
+        gm_buf_puts(&b, " in one launch).");
+        free(x->message);
+        x->message = gm_buf_detach(&b);
+    }
+}
+
 void gm_findings_build(const gm_results *r, gm_findings *out)
 {
     memset(out, 0, sizeof *out);
@@ -1132,6 +1184,7 @@ void gm_findings_build(const gm_results *r, gm_findings *out)
         free(c.params[i]);
     free(c.params);
 
+    S_name_lines(r, out);
     if (out->n)
         qsort(out->v, out->n, sizeof *out->v, S_rank_cmp);
     for (size_t i = 0; i < out->n; i++) {

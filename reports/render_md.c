@@ -6,6 +6,7 @@
  * cell; numbers are formatted here, with their units; an absent value is "—".
  */
 #include "render.h"
+#include "srclines.h"
 
 #include "../core/catalog.h"
 #include "../core/escape.h"
@@ -1295,6 +1296,7 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
         if (program)
             S_signatures(b, s, chart_dir == NULL);
         S_predicted(b, s);
+        gm_srclines_md_section(b, s->runs, s->n_runs);
     } else {
         gm_buf_puts(b, "The results file has no run of this experiment.\n\n");
     }
@@ -1518,6 +1520,46 @@ static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool
         gm_buf_puts(b, " s collection.");
     }
     gm_buf_puts(b, "\n");
+    if (c->source_lines) {
+        size_t got = 0, failed = 0;
+        for (size_t i = 0; i < r->n_runs; i++) {
+            const gm_srclines *sl = &r->runs[i].source_lines;
+            if (!sl->present)
+                continue;
+            if (sl->status && strcmp(sl->status, "collected") == 0)
+                got++;
+            else
+                failed++;
+        }
+        gm_buf_puts(b, "- **Per source line.** After the counter passes and the timing, one "
+                       "launch of each layout's kernel ran once more, alone, under CUPTI's SASS "
+                       "metrics: per instruction, global sectors and their ideal, shared "
+                       "wavefronts and their ideal, instructions executed; mapped to file and "
+                       "line with CUPTI's SASS-to-source correlation on the module's cubin "
+                       "(kernels built with `-lineinfo`). CUPTI 13.0 instruments only the first "
+                       "kernel function launched in a process, so ");
+        gm_buf_puts(b, program ? "the program ran once more per kernel, with its output "
+                                 "discarded, and that kernel's first launch was counted. "
+                               : "each kernel ran in a process of its own, one case per "
+                                 "layout: the one whose counters show the most sectors per "
+                                 "request and wavefronts per shared instruction. ");
+        gm_buf_printf(b, "%zu kernel%s counted", got, got == 1 ? "" : "s");
+        if (failed)
+            gm_buf_printf(b, ", %zu not (the section says why)", failed);
+        if (gm_value_present(&c->source_lines_seconds)) {
+            gm_buf_puts(b, "; the pass took ");
+            gm_fmt_num(b, gm_value_num(&c->source_lines_seconds), 3);
+            gm_buf_puts(b, " s");
+            if (c->source_lines_launches > 0) {
+                gm_buf_puts(b, " (");
+                gm_fmt_num(b, gm_value_num(&c->source_lines_seconds) * 1e3 /
+                                  (double)c->source_lines_launches, 3);
+                gm_buf_puts(b, " ms a kernel, process start included)");
+            }
+            gm_buf_puts(b, ", not counted in the profiling time above");
+        }
+        gm_buf_puts(b, ".\n");
+    }
 
     if (program && c->replay_mode && strcmp(c->replay_mode, "application") == 0)
         gm_buf_puts(b, "- **Replay.** Application replay: the program ran once per profiler "

@@ -1,0 +1,543 @@
+/* Per-source-line counters for the suite (issue 14): the extra pass.
+ *
+ * CUPTI 13.0 instruments only the first kernel function launched after
+ * cuptiSassMetricsEnable in a process (collectors/gmc_sass.h says what was
+ * measured), so every kernel is counted in a process of its own:
+ *
+ *     gpumem-report sass-child [--device N] [--quick] [--plain] EXP VARIANT NAME=VALUE...
+ *
+ * sets up that one case, launches it once under SASS metrics and prints the
+ * per-instruction records (core/srclines.h) on stdout; --plain launches it
+ * without SASS metrics and prints nothing, so that ncu can profile the same
+ * launch (bench/srclines-vs-ncu.py).  The parent (gm_source_lines_pass) runs
+ * one child per variant after the counter passes and the timing, so neither is
+ * perturbed, and stores the lines in that variant's run.
+ */
+#include "cli.h"
+
+#include "../core/buf.h"
+#include "../core/catalog.h"
+#include "../core/results.h"
+#include "../core/srclines.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef GM_HAVE_CUDA
+#include "../collectors/gmc_sass.h"
+#include "../kernels/suite.h"
+
+#include <cuda_runtime_api.h>
+#endif
+
+static double S_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+#ifdef GM_HAVE_CUDA
+/* The kernel of the child's case, once known: CUPTI's mangled symbol contains it. */
+static const char *S_child_kernel;
+
+/* CUPTI names the function by its mangled symbol: "_Z19matmul_kernel_tiledILi16EE..."
+ * for matmul_kernel_tiled<16>.  Match the name as it is mangled, its length
+ * before it, so that matmul_kernel_tiled does not match
+ * matmul_kernel_tiled_padded. */
+static bool S_child_match(const char *symbol, const char *target)
+{
+    (void)target;
+    if (!S_child_kernel || !symbol)
+        return false;
+    size_t len = strcspn(S_child_kernel, "<(");
+    char want[160];
+    snprintf(want, sizeof want, "%zu%.*s", len, (int)len, S_child_kernel);
+    if (strncmp(symbol, "_Z", 2) != 0)
+        return strncmp(symbol, S_child_kernel, len) == 0 && symbol[len] == '\0';
+    return strstr(symbol, want) != NULL;
+}
+
+int gm_cmd_sass_child(int argc, char **argv)
+{
+    long long device = 0;
+    bool quick = false, plain = false;
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
+            if (!gm_cli_int("--device", argv[++i], 0, 1023, &device))
+                return GM_EXIT_USAGE;
+        } else if (strcmp(argv[i], "--quick") == 0) {
+            quick = true;
+        } else if (strcmp(argv[i], "--plain") == 0) {
+            plain = true;
+
+        } else {
+            gm_cli_error("sass-child: unknown option '%s'", argv[i]);
+            return GM_EXIT_USAGE;
+        }
+    }
+    if (argc - i < 2) {
+        gm_cli_error("usage: gpumem-report sass-child [--device N] [--quick] [--plain] EXP "
+                     "VARIANT NAME=VALUE...");
+        return GM_EXIT_USAGE;
+    }
+    const char *exp = argv[i], *var = argv[i + 1];
+    const gm_variant *v = NULL;
+    for (size_t r = 0; r < gm_suite_len && !v; r++)
+        if (strcmp(gm_suite[r].experiment->id, exp) == 0 && strcmp(gm_suite[r].name, var) == 0)
+            v = &gm_suite[r];
+    if (!v) {
+        gm_cli_error("sass-child: no variant %s/%s (see gpumem-report list)", exp, var);
+        return GM_EXIT_USAGE;
+    }
+    size_t n = gm_variant_cases(v, quick, NULL, 0);
+    gm_case *cases = gm_xcalloc(n ? n : 1, sizeof *cases);
+    gm_variant_cases(v, quick, cases, n);
+    gm_case *c = NULL;
+    for (size_t k = 0; k < n && !c; k++) {
+        bool all = true;
+        for (int a = i + 2; a < argc && all; a++) {
+            const char *eq = strchr(argv[a], '=');
+            char *end;
+            long long val = eq ? strtoll(eq + 1, &end, 10) : 0;
+            bool found = false;
+            for (int p = 0; eq && p < cases[k].n_params; p++)
+                if (strlen(cases[k].params[p].name) == (size_t)(eq - argv[a]) &&
+                    strncmp(cases[k].params[p].name, argv[a], (size_t)(eq - argv[a])) == 0)
+                    found = cases[k].params[p].value == val && *end == '\0';
+            all = found;
+        }
+        if (all)
+            c = &cases[k];
+    }
+    if (!c) {
+        gm_cli_error("sass-child: %s/%s has no case with those parameters", exp, var);
+        free(cases);
+        return GM_EXIT_USAGE;
+    }
+    gm_error err = {GM_OK, ""};
+    int rc = GM_EXIT_FAIL;
+    bool set_up = false;
+    char path[] = "/tmp/gpumem-sass-child-XXXXXX";
+    int fd = -1;
+    /* The way that works on CUDA 13.0 (gmc_sass.h): subscribe before any CUDA
+     * call, enable inside the launch callback of the kernel's launch, collect
+     * when that launch call returns. */
+    if (!plain) {
+        fd = mkstemp(path);
+        if (fd < 0) {
+            gm_cli_error("sass-child: cannot make a temporary file: %s", strerror(errno));
+            goto done;
+        }
+        close(fd);
+        if (!gmc_sass_inject_start("", path, S_child_match)) {
+            gm_cli_error("sass-child: cannot subscribe to CUPTI callbacks (another CUPTI client?)");
+            goto done;
+        }
+    }
+    if (cudaSetDevice((int)device) != cudaSuccess) {
+        gm_cli_error("sass-child: cannot use device %lld", device);
+        goto done;
+    }
+    if (v->setup(c, &err) != GM_OK) {
+        gm_cli_error("sass-child: setup: %s", err.message);
+        goto done;
+    }
+    set_up = true;
+    if (v->reset && v->reset(c, 0, &err) != GM_OK) {
+        gm_cli_error("sass-child: reset: %s", err.message);
+        goto done;
+    }
+    if (cudaDeviceSynchronize() != cudaSuccess) {
+        gm_cli_error("sass-child: before the launch: %s", cudaGetErrorString(cudaGetLastError()));
+        goto done;
+    }
+    S_child_kernel = c->kernel;
+    if (v->launch(c, 0, &err) != GM_OK) {
+        gm_cli_error("sass-child: launch: %s", err.message);
+        goto done;
+    }
+    if (cudaDeviceSynchronize() != cudaSuccess) {
+        gm_cli_error("sass-child: %s: %s", c->kernel, cudaGetErrorString(cudaGetLastError()));
+        goto done;
+    }
+    if (!plain) {
+        FILE *f = fopen(path, "r");
+        gm_buf b = GM_BUF_INIT;
+        char chunk[65536];
+        size_t k;
+        while (f && (k = fread(chunk, 1, sizeof chunk, f)) > 0)
+            gm_buf_put(&b, chunk, k);
+        if (f)
+            fclose(f);
+        if (!b.len) {
+            gm_cli_error("sass-child: no records: the launch of %s was not seen by CUPTI",
+                         c->kernel);
+            gm_buf_free(&b);
+            goto done;
+        }
+        const char *e = strstr(b.data, "\n# error: ");
+        if (e) {
+            gm_cli_error("sass-child: %.*s", (int)strcspn(e + 10, "\n"), e + 10);
+            gm_buf_free(&b);
+            goto done;
+        }
+        bool ok = fwrite(b.data, 1, b.len, stdout) == b.len;
+        gm_buf_free(&b);
+        if (fflush(stdout) != 0 || !ok) {
+            gm_cli_error("sass-child: writing the records: %s", strerror(errno));
+            goto done;
+        }
+    }
+    rc = GM_EXIT_OK;
+done:
+    S_child_kernel = NULL;
+    if (set_up)
+        v->teardown(c);
+    if (fd >= 0)
+        unlink(path);
+    free(cases);
+    return rc;
+}
+#else
+int gm_cmd_sass_child(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    gm_cli_error("sass-child: built without the CUDA toolkit");
+    return GM_EXIT_USAGE;
+}
+#endif
+
+/* Run exe with args; stdout into *out (NULL: discarded), stderr (last part)
+ * into errbuf; env: NAME=VALUE to set and NAME (no '=') to unset, in the child. */
+static int S_spawn(char *const *args, gm_buf *out, char *errbuf, size_t errcap,
+                   const char *const *env)
+{
+    int po[2];
+    errbuf[0] = '\0';
+    char tmpl[] = "/tmp/gpumem-sass-XXXXXX";
+    int efd = mkstemp(tmpl);
+    if (efd < 0 || pipe(po) != 0) {
+        snprintf(errbuf, errcap, "cannot start a child process: %s", strerror(errno));
+        if (efd >= 0) {
+            close(efd);
+            unlink(tmpl);
+        }
+        return -1;
+    }
+    unlink(tmpl);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(errbuf, errcap, "fork: %s", strerror(errno));
+        close(po[0]);
+        close(po[1]);
+        close(efd);
+        return -1;
+    }
+    if (pid == 0) {
+        for (size_t k = 0; env && env[k]; k++) {
+            const char *eq = strchr(env[k], '=');
+            if (eq) {
+                char name[128];
+                snprintf(name, sizeof name, "%.*s", (int)(eq - env[k]), env[k]);
+                setenv(name, eq + 1, 1);
+            } else {
+                unsetenv(env[k]);
+            }
+        }
+        if (!out) {
+            int dn = open("/dev/null", O_WRONLY);
+            if (dn >= 0) {
+                dup2(dn, po[1]);
+                close(dn);
+            }
+        }
+        dup2(po[1], STDOUT_FILENO);
+        dup2(efd, STDERR_FILENO);
+        close(po[0]);
+        close(po[1]);
+        close(efd);
+        execv(args[0], args);
+        _exit(127);
+    }
+    close(po[1]);
+    char chunk[65536];
+    ssize_t k;
+    while ((k = read(po[0], chunk, sizeof chunk)) > 0 || (k < 0 && errno == EINTR))
+        if (k > 0 && out)
+            gm_buf_put(out, chunk, (size_t)k);
+    close(po[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    off_t size = lseek(efd, 0, SEEK_END);
+    off_t from = size > (off_t)errcap - 1 ? size - (off_t)errcap + 1 : 0;
+    ssize_t got = pread(efd, errbuf, errcap - 1, from);
+    errbuf[got > 0 ? got : 0] = '\0';
+    close(efd);
+    for (char *p = errbuf; *p; p++)
+        if (*p == '\n' && p[1])
+            *p = ' ';
+    size_t len = strlen(errbuf);
+    while (len && errbuf[len - 1] == '\n')
+        errbuf[--len] = '\0';
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* Parse records text into sl (status, note); false when it failed. */
+static bool S_fill_lines(gm_srclines *sl, const char *text, const char *name)
+{
+    gm_sl_record *recs = NULL;
+    size_t nr = 0;
+    gm_error perr = {GM_OK, ""};
+    const char *e = strstr(text, "\n# error: ");
+    if (e) {
+        e += 10;
+        sl->status = gm_xstrdup("failed");
+        size_t len = strcspn(e, "\n");
+        sl->note = gm_xmalloc(len + 1);
+        memcpy(sl->note, e, len);
+        sl->note[len] = '\0';
+        return false;
+    }
+    if (gm_sl_records_parse(text, name, &recs, &nr, &perr) != GM_OK) {
+        sl->status = gm_xstrdup("failed");
+        sl->note = gm_xstrdup(perr.message);
+        return false;
+    }
+    gm_srclines_from_records(sl, recs, nr);
+    gm_sl_records_free(recs, nr);
+    gm_srclines_read_text(sl);
+    if (nr == 0 || sl->n_lines == 0) {
+        sl->status = gm_xstrdup("failed");
+        sl->note = gm_xstrdup("CUPTI returned no instruction records for this kernel");
+        return false;
+    }
+    sl->status = gm_xstrdup("collected");
+    if (!sl->line_info)
+        sl->note = gm_xstrdup("the kernel carries no line info, so the counts are per SASS "
+                              "instruction; build it with nvcc -lineinfo to see source lines");
+    return true;
+}
+
+static bool S_profiled(const gm_run *r)
+{
+    return r->n_metrics > 0 && r->kernel &&
+           (r->check.status == GM_CHECK_PASSED);
+}
+
+static bool S_same_variant(const gm_run *a, const gm_run *b)
+{
+    return strcmp(a->experiment, b->experiment) == 0 && strcmp(a->variant, b->variant) == 0;
+}
+
+static double S_ratio(const gm_run *r, const char *num, const char *den)
+{
+    double n = gm_run_metric_num(r, num), d = gm_run_metric_num(r, den);
+    return d > 0 && n >= 0 ? n / d : 0;
+}
+
+/* How much the case wastes, from the counters already collected: sectors per
+ * request (loads and stores) plus shared wavefronts per instruction. */
+static double S_waste(const gm_run *r)
+{
+    return S_ratio(r, GM_M_LD_SECTORS, GM_M_LD_REQUESTS) +
+           S_ratio(r, GM_M_ST_SECTORS, GM_M_ST_REQUESTS) +
+           S_ratio(r, GM_M_SH_LD_WAVES, GM_M_SH_LD_INST) +
+           S_ratio(r, GM_M_SH_ST_WAVES, GM_M_SH_ST_INST);
+}
+
+gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progress,
+                               gm_error *err)
+{
+    (void)err;
+    char *exe = gm_cli_exe_path();
+    double t0 = S_now();
+    size_t launches = 0, failed = 0, total = 0;
+    bool *pick = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *pick);
+    for (size_t i = 0; i < r->n_runs; i++) {
+        gm_run *run = &r->runs[i];
+        if (!S_profiled(run))
+            continue;
+        /* one case per variant: the one that wastes most (ties: the later) */
+        size_t best = i;
+        bool first = true;
+        for (size_t j = 0; j < i && first; j++)
+            first = !(S_profiled(&r->runs[j]) && S_same_variant(&r->runs[j], run));
+        if (!first)
+            continue;
+        for (size_t j = i + 1; j < r->n_runs; j++)
+            if (S_profiled(&r->runs[j]) && S_same_variant(&r->runs[j], run) &&
+                S_waste(&r->runs[j]) >= S_waste(&r->runs[best]))
+                best = j;
+        pick[best] = true;
+        total++;
+    }
+    size_t done = 0;
+    for (size_t i = 0; i < r->n_runs; i++) {
+        gm_run *run = &r->runs[i];
+        if (!pick[i])
+            continue;
+        done++;
+        if (progress)
+            fprintf(stderr, "source lines %zu/%zu: %s/%s\n", done, total, run->experiment,
+                    run->variant);
+        char devs[16];
+        snprintf(devs, sizeof devs, "%d", device);
+        size_t na = 0;
+        char **args = gm_xcalloc(12 + run->n_params, sizeof *args);
+        args[na++] = exe ? exe : "/proc/self/exe";
+        args[na++] = "sass-child";
+        args[na++] = "--device";
+        args[na++] = devs;
+        if (quick)
+            args[na++] = "--quick";
+        args[na++] = run->experiment;
+        args[na++] = run->variant;
+        size_t first_param = na;
+        for (size_t p = 0; p < run->n_params; p++) {
+            gm_buf b = GM_BUF_INIT;
+            gm_buf_printf(&b, "%s=%lld", run->params[p].name,
+                          (long long)gm_value_num(&run->params[p].value));
+            args[na++] = gm_buf_detach(&b);
+        }
+        args[na] = NULL;
+        double t1 = S_now();
+        gm_srclines *sl = &run->source_lines;
+        bool ok = false;
+        {
+            gm_buf out = GM_BUF_INIT;
+            char errbuf[600];
+            int rc = S_spawn(args, &out, errbuf, sizeof errbuf, NULL);
+            gm_srclines_clear(sl);
+            sl->present = true;
+            if (rc != 0) {
+                sl->status = gm_xstrdup("failed");
+                gm_buf b = GM_BUF_INIT;
+                gm_buf_printf(&b, "the per-source-line pass failed (exit status %d): %s", rc,
+                              errbuf[0] ? errbuf : "no message");
+                sl->note = gm_buf_detach(&b);
+            } else {
+                ok = S_fill_lines(sl, out.data ? out.data : "", "sass-child output");
+            }
+            gm_buf_free(&out);
+        }
+        failed += !ok;
+        sl->seconds = gm_vreal(S_now() - t1);
+        launches++;
+        for (size_t p = first_param; p < na; p++)
+            free(args[p]);
+        free(args);
+    }
+    r->collection.source_lines = true;
+    r->collection.source_lines_seconds = gm_vreal(S_now() - t0);
+    r->collection.source_lines_launches = (long long)launches;
+    free(pick);
+    free(exe);
+    if (progress && failed)
+        fprintf(stderr, "gpumem-report: the per-source-line pass failed for %zu of %zu kernels; "
+                        "the report says which\n", failed, launches);
+    return GM_OK;
+}
+
+void gm_source_lines_program_pass(gm_results *r, const char *prog, char *const *argv,
+                                  const char *lib, bool progress)
+{
+    double t0 = S_now();
+    size_t launches = 0, failed = 0;
+    const char *tmp = getenv("TMPDIR");
+    gm_buf dir = GM_BUF_INIT;
+    gm_buf_printf(&dir, "%s/gpumem-sass.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir.data)) {
+        for (size_t i = 0; i < r->n_runs; i++)
+            if (r->runs[i].kernel && r->runs[i].n_metrics) {
+                gm_srclines *sl = &r->runs[i].source_lines;
+                gm_srclines_clear(sl);
+                sl->present = true;
+                sl->status = gm_xstrdup("failed");
+                sl->note = gm_xstrdup("cannot make a private directory for the pass");
+            }
+        gm_buf_free(&dir);
+        return;
+    }
+    for (size_t i = 0; i < r->n_runs; i++) {
+        gm_run *run = &r->runs[i];
+        if (!run->kernel || !run->n_metrics)
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = r->runs[j].kernel && strcmp(r->runs[j].kernel, run->kernel) == 0;
+        if (seen)
+            continue;
+        if (progress)
+            fprintf(stderr, "source lines: %s (the program runs once more)\n", run->kernel);
+        gm_buf out = GM_BUF_INIT, e1 = GM_BUF_INIT, e2 = GM_BUF_INIT, e3 = GM_BUF_INIT;
+        gm_buf_printf(&out, "%s/sass.%zu", dir.data, launches);
+        gm_buf_printf(&e1, "CUDA_INJECTION64_PATH=%s", lib);
+        gm_buf_printf(&e2, "GPUMEM_REPORT_SASS_KERNEL=%s", run->kernel);
+        gm_buf_printf(&e3, "GPUMEM_REPORT_SASS_OUT=%s", out.data);
+        const char *env[] = {e1.data, e2.data, e3.data, "GPUMEM_REPORT_DIR",
+                             "NVTX_INJECTION64_PATH", NULL};
+        size_t na = 0;
+        while (argv[na])
+            na++;
+        char **args = gm_xcalloc(na + 1, sizeof *args);
+        args[0] = (char *)prog;
+        for (size_t k = 1; k < na; k++)
+            args[k] = argv[k];
+        char errbuf[600];
+        double t1 = S_now();
+        int rc = S_spawn(args, NULL, errbuf, sizeof errbuf, env);
+        double dt = S_now() - t1;
+        free(args);
+        launches++;
+        gm_srclines *sl = &run->source_lines;
+        gm_srclines_clear(sl);
+        sl->present = true;
+        sl->seconds = gm_vreal(dt);
+        FILE *f = fopen(out.data, "r");
+        gm_buf text = GM_BUF_INIT;
+        if (f) {
+            char chunk[65536];
+            size_t k;
+            while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
+                gm_buf_put(&text, chunk, k);
+            fclose(f);
+            remove(out.data);
+        }
+        if (!f) {
+            sl->status = gm_xstrdup("failed");
+            gm_buf b = GM_BUF_INIT;
+            gm_buf_printf(&b, "the program's run for this kernel wrote no per-line counts (exit "
+                          "status %d)%s%s", rc, errbuf[0] ? ": " : "", errbuf);
+            sl->note = gm_buf_detach(&b);
+            failed++;
+        } else if (!S_fill_lines(sl, text.data ? text.data : "", "per-line records")) {
+            failed++;
+        }
+        gm_buf_free(&text);
+        gm_buf_free(&out);
+        gm_buf_free(&e1);
+        gm_buf_free(&e2);
+        gm_buf_free(&e3);
+    }
+    rmdir(dir.data);
+    gm_buf_free(&dir);
+    r->collection.source_lines = true;
+    r->collection.source_lines_seconds = gm_vreal(S_now() - t0);
+    r->collection.source_lines_launches = (long long)launches;
+    if (progress && failed)
+        fprintf(stderr, "gpumem-report: the per-source-line pass failed for %zu of %zu kernels; "
+                        "the report says which\n", failed, launches);
+}

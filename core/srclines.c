@@ -1,0 +1,315 @@
+#include "srclines.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gm_sl_records_free(gm_sl_record *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(r[i].function);
+        free(r[i].file);
+    }
+    free(r);
+}
+
+static void S_put_clean(gm_buf *b, const char *s)
+{
+    for (; *s; s++)
+        gm_buf_putc(b, (*s == '\t' || *s == '\n' || *s == '\r') ? '?' : *s);
+}
+
+void gm_sl_record_write(gm_buf *b, const gm_sl_record *r)
+{
+    S_put_clean(b, r->function && *r->function ? r->function : "?");
+    gm_buf_printf(b, "\t0x%llx\t", r->pc);
+    S_put_clean(b, r->file && *r->file ? r->file : "-");
+    gm_buf_printf(b, "\t%lld", r->line);
+    for (int k = 0; k < GM_SL_N; k++)
+        gm_buf_printf(b, "\t%lld", r->count[k]);
+    gm_buf_putc(b, '\n');
+}
+
+static char *S_field(char **p)
+{
+    char *s = *p;
+    if (!s)
+        return NULL;
+    char *t = strchr(s, '\t');
+    if (t) {
+        *t = '\0';
+        *p = t + 1;
+    } else {
+        *p = NULL;
+    }
+    return s;
+}
+
+static bool S_ll(const char *s, int base, long long *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, base);
+    if (errno || *end || v < 0)
+        return false;
+    *out = v;
+    return true;
+}
+
+gm_status gm_sl_records_parse(const char *text, const char *name, gm_sl_record **out,
+                              size_t *n, gm_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    size_t cap = 0;
+    long long lineno = 0;
+    const char *p = text;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        lineno++;
+        char *line = gm_xmalloc(len + 1);
+        memcpy(line, p, len);
+        line[len] = '\0';
+        p += len + (nl ? 1 : 0);
+        if (!*line || line[0] == '#') {
+            free(line);
+            continue;
+        }
+        char *cur = line;
+        char *fn = S_field(&cur), *pc = S_field(&cur), *file = S_field(&cur), *ln = S_field(&cur);
+        gm_sl_record r = {0};
+        long long v;
+        bool ok = fn && *fn && pc && strncmp(pc, "0x", 2) == 0 && S_ll(pc + 2, 16, &v);
+        r.pc = ok ? (unsigned long long)v : 0;
+        const char *what = ok ? NULL : "PC (0x...)";
+        if (ok && !(file && *file)) {
+            ok = false;
+            what = "file";
+        }
+        if (ok && !S_ll(ln, 10, &r.line)) {
+            ok = false;
+            what = "line";
+        }
+        for (int k = 0; ok && k < GM_SL_N; k++)
+            if (!S_ll(S_field(&cur), 10, &r.count[k])) {
+                ok = false;
+                what = gm_sl_counter_keys[k];
+            }
+        if (ok && cur) {
+            ok = false;
+            what = "end of line (extra fields)";
+        }
+        if (!ok) {
+            free(line);
+            gm_sl_records_free(*out, *n);
+            *out = NULL;
+            *n = 0;
+            return gm_fail(err, GM_ERR_PARSE, "%s:%lld: bad record: expected %s", name, lineno,
+                           what);
+        }
+        r.function = gm_xstrdup(fn);
+        r.file = strcmp(file, "-") == 0 ? NULL : gm_xstrdup(file);
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            *out = gm_xrealloc(*out, cap * sizeof **out);
+        }
+        (*out)[(*n)++] = r;
+        free(line);
+    }
+    return GM_OK;
+}
+
+static int S_strcmp0(const char *a, const char *b)
+{
+    if (!a || !b)
+        return a ? 1 : (b ? -1 : 0);
+    return strcmp(a, b);
+}
+
+static int S_line_cmp(const void *pa, const void *pb)
+{
+    const gm_srcline *a = pa, *b = pb;
+    /* lines with line info first, by file and line; then instructions */
+    if ((a->line > 0) != (b->line > 0))
+        return a->line > 0 ? -1 : 1;
+    int c = S_strcmp0(a->file, b->file);
+    if (c)
+        return c;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    c = S_strcmp0(a->function, b->function);
+    if (c)
+        return c;
+    return a->pc < b->pc ? -1 : (a->pc > b->pc);
+}
+
+static bool S_counts_anything(const long long *c)
+{
+    for (int k = 0; k < GM_SL_N; k++)
+        if (c[k])
+            return true;
+    return false;
+}
+
+void gm_srclines_from_records(gm_srclines *sl, const gm_sl_record *r, size_t n)
+{
+    for (size_t i = 0; i < sl->n_lines; i++) {
+        free(sl->lines[i].file);
+        free(sl->lines[i].function);
+        free(sl->lines[i].text);
+        free(sl->lines[i].sass);
+    }
+    free(sl->lines);
+    sl->lines = NULL;
+    sl->n_lines = 0;
+    sl->line_info = false;
+    size_t cap = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!S_counts_anything(r[i].count))
+            continue;
+        bool has_line = r[i].line > 0 && r[i].file;
+        sl->line_info |= has_line;
+        gm_srcline *l = NULL;
+        for (size_t j = 0; j < sl->n_lines && !l; j++) {
+            gm_srcline *c = &sl->lines[j];
+            if (has_line ? (c->line == r[i].line && S_strcmp0(c->file, r[i].file) == 0)
+                         : (c->line == 0 && c->pc == (long long)r[i].pc &&
+                            S_strcmp0(c->function, r[i].function) == 0))
+                l = c;
+        }
+        if (!l) {
+            if (sl->n_lines == cap) {
+                cap = cap ? 2 * cap : 32;
+                sl->lines = gm_xrealloc(sl->lines, cap * sizeof *sl->lines);
+            }
+            l = &sl->lines[sl->n_lines++];
+            memset(l, 0, sizeof *l);
+            l->file = has_line ? gm_xstrdup(r[i].file) : NULL;
+            l->line = has_line ? r[i].line : 0;
+            l->pc = has_line ? -1 : (long long)r[i].pc;
+            l->function = r[i].function ? gm_xstrdup(r[i].function) : NULL;
+        }
+        for (int k = 0; k < GM_SL_N; k++)
+            l->count[k] += r[i].count[k];
+    }
+    if (sl->n_lines > 1)
+        qsort(sl->lines, sl->n_lines, sizeof *sl->lines, S_line_cmp);
+    static const struct { gm_sl_counter k; const char *op; } ops[] = {
+        {GM_SL_GLOBAL_LD, "LDG"}, {GM_SL_GLOBAL_ST, "STG"},
+        {GM_SL_SHARED_LD, "LDS"}, {GM_SL_SHARED_ST, "STS"}};
+    for (size_t j = 0; j < sl->n_lines; j++) {
+        gm_buf b = GM_BUF_INIT;
+        for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
+            if (sl->lines[j].count[ops[o].k]) {
+                if (b.len)
+                    gm_buf_putc(&b, ' ');
+                gm_buf_puts(&b, ops[o].op);
+            }
+        sl->lines[j].sass = b.len ? gm_buf_detach(&b) : NULL;
+        gm_buf_free(&b);
+    }
+}
+
+static char *S_line_of(const char *path, long long want)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    long long at = 1;
+    int ch;
+    while (at < want && (ch = getc(f)) != EOF)
+        if (ch == '\n')
+            at++;
+    if (at != want) {
+        fclose(f);
+        return NULL;
+    }
+    gm_buf b = GM_BUF_INIT;
+    while ((ch = getc(f)) != EOF && ch != '\n')
+        if (b.len < 240)
+            gm_buf_putc(&b, (ch == '\t' || (ch >= 0 && ch < 32) || ch == 127) ? ' ' : (char)ch);
+    bool got = !(ch == EOF && b.len == 0 && ferror(f));
+    fclose(f);
+    while (b.len && b.data[b.len - 1] == ' ')
+        b.data[--b.len] = '\0';
+    if (!got) {
+        gm_buf_free(&b);
+        return NULL;
+    }
+    return gm_buf_detach(&b);
+}
+
+void gm_srclines_read_text(gm_srclines *sl)
+{
+    for (size_t i = 0; i < sl->n_lines; i++) {
+        gm_srcline *l = &sl->lines[i];
+        if (l->text || l->line <= 0 || !l->file)
+            continue;
+        l->text = S_line_of(l->file, l->line);
+    }
+}
+
+long long gm_srclines_total(const gm_srclines *sl, gm_sl_counter k)
+{
+    long long t = 0;
+    for (size_t i = 0; i < sl->n_lines; i++)
+        t += sl->lines[i].count[k];
+    return t;
+}
+
+long long gm_srcline_excess_sectors(const gm_srcline *l)
+{
+    long long d = l->count[GM_SL_SECTORS] - l->count[GM_SL_SECTORS_IDEAL];
+    return d > 0 ? d : 0;
+}
+
+long long gm_srcline_excess_wavefronts(const gm_srcline *l)
+{
+    long long d = l->count[GM_SL_WAVEFRONTS] - l->count[GM_SL_WAVEFRONTS_IDEAL];
+    return d > 0 ? d : 0;
+}
+
+size_t gm_srclines_rank(const gm_srclines *sl, bool shared, size_t *idx, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < sl->n_lines; i++) {
+        long long e = shared ? gm_srcline_excess_wavefronts(&sl->lines[i])
+                             : gm_srcline_excess_sectors(&sl->lines[i]);
+        if (e <= 0)
+            continue;
+        /* insertion into the top list, stable for ties */
+        size_t at = k < max ? k : max;
+        while (at > 0) {
+            const gm_srcline *p = &sl->lines[idx[at - 1]];
+            long long pe = shared ? gm_srcline_excess_wavefronts(p) : gm_srcline_excess_sectors(p);
+            if (pe >= e)
+                break;
+            at--;
+        }
+        if (at >= max)
+            continue;
+        size_t last = k < max ? k : max - 1;
+        for (size_t j = last; j > at; j--)
+            idx[j] = idx[j - 1];
+        idx[at] = i;
+        if (k < max)
+            k++;
+    }
+    return k;
+}
+
+void gm_srcline_where(const gm_srcline *l, char *out, size_t cap)
+{
+    if (l->line > 0 && l->file) {
+        const char *base = strrchr(l->file, '/');
+        snprintf(out, cap, "%s:%lld", base ? base + 1 : l->file, l->line);
+    } else {
+        snprintf(out, cap, "%s+0x%llx", l->function ? l->function : "?",
+                 (unsigned long long)(l->pc < 0 ? 0 : l->pc));
+    }
+}

@@ -1,0 +1,69 @@
+/* srclines.h — per-instruction records of CUPTI's SASS metrics turned into
+ * per-source-line counts (issue 14).  Pure CPU code: the collector (collectors/
+ * gmc_sass.c) produces the records, the CLI stores the lines in a gm_run, the
+ * reports rank and render them.
+ *
+ * The record text format (what `gpumem-report sass-child` writes and what the
+ * recorded fixtures in tests/fixtures hold), one instruction per line,
+ * tab-separated:
+ *
+ *     # gpumem-report sass records 1
+ *     FUNCTION  PC  FILE  LINE  inst global_ld global_st shared_ld shared_st
+ *               sectors sectors_ideal wavefronts wavefronts_ideal
+ *
+ * PC in hex (0x...), FILE "-" and LINE 0 when the kernel has no line info.
+ * Lines starting with '#' are comments. */
+#ifndef GM_SRCLINES_H
+#define GM_SRCLINES_H
+
+#include "buf.h"
+#include "gm_error.h"
+#include "results.h"
+
+#include <stddef.h>
+
+typedef struct {
+    char *function;
+    unsigned long long pc;
+    char *file;          /* NULL when unknown */
+    long long line;      /* 0 when unknown */
+    long long count[GM_SL_N];
+} gm_sl_record;
+
+#define GM_SL_RECORDS_HEADER "# gpumem-report sass records 1"
+
+/* Parse record text; name is used in messages ("FILE:LINE: ..."). */
+gm_status gm_sl_records_parse(const char *text, const char *name, gm_sl_record **out,
+                              size_t *n, gm_error *err);
+/* Append one record line to b (tabs or newlines in names become '?'). */
+void gm_sl_record_write(gm_buf *b, const gm_sl_record *r);
+void gm_sl_records_free(gm_sl_record *r, size_t n);
+
+/* Aggregate records into sl->lines (replacing what was there): instructions
+ * with a file and line are summed per (file, line); the others stay one line
+ * per (function, pc).  Instructions that counted nothing are left out.  Sorted
+ * by file, line, function, pc.  sl->line_info is true when any record had a
+ * line.  Memory instruction classes ("LDG STG LDS STS") are set from the op
+ * counters.  Does not touch status/note/seconds. */
+void gm_srclines_from_records(gm_srclines *sl, const gm_sl_record *r, size_t n);
+
+/* Fill each line's text from its file when the file is readable (first
+ * 240 bytes of the line, control characters as spaces, trailing blanks cut). */
+void gm_srclines_read_text(gm_srclines *sl);
+
+/* Sum of counter k over the lines. */
+long long gm_srclines_total(const gm_srclines *sl, gm_sl_counter k);
+
+/* Excess of a line: sectors - ideal, or wavefronts - ideal (never negative). */
+long long gm_srcline_excess_sectors(const gm_srcline *l);
+long long gm_srcline_excess_wavefronts(const gm_srcline *l);
+
+/* Indices of the lines with the largest excess (sectors when !shared, else
+ * wavefronts), largest first, ties by file order; lines with no excess left
+ * out.  Returns how many (<= max) were written to idx. */
+size_t gm_srclines_rank(const gm_srclines *sl, bool shared, size_t *idx, size_t max);
+
+/* "exp_rgb.cu:42" (base name of the file) or "fn+0x1a0" without line info. */
+void gm_srcline_where(const gm_srcline *l, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,355 @@
+#include "srclines.h"
+
+#include "../core/escape.h"
+#include "../core/fmt.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const gm_run *gm_srclines_run_of(const gm_results *r, const char *experiment,
+                                 const char *variant)
+{
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const gm_run *run = &r->runs[i];
+        if (run->source_lines.present && run->experiment && run->variant && experiment &&
+            variant && strcmp(run->experiment, experiment) == 0 &&
+            strcmp(run->variant, variant) == 0 && run->source_lines.n_lines > 0)
+            return run;
+    }
+    return NULL;
+}
+
+static bool S_has_op(const gm_srcline *l, const char *op)
+{
+    if (!op)
+        return true;
+    if (!l->sass)
+        return false;
+    size_t n = strlen(op);
+    for (const char *p = l->sass; (p = strstr(p, op)) != NULL; p += n)
+        if ((p == l->sass || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
+            return true;
+    return false;
+}
+
+static long long S_excess(const gm_srcline *l, bool shared)
+{
+    return shared ? gm_srcline_excess_wavefronts(l) : gm_srcline_excess_sectors(l);
+}
+
+const gm_srcline *gm_srclines_top(const gm_srclines *sl, bool shared, const char *op)
+{
+    const gm_srcline *best = NULL;
+    for (size_t i = 0; i < sl->n_lines; i++) {
+        const gm_srcline *l = &sl->lines[i];
+        if (!S_has_op(l, op) || S_excess(l, shared) <= 0)
+            continue;
+        if (!best || S_excess(l, shared) > S_excess(best, shared))
+            best = l;
+    }
+    return best;
+}
+
+void gm_srcline_cite_md(gm_buf *b, const gm_srcline *l)
+{
+    char where[512];
+    gm_srcline_where(l, where, sizeof where);
+    gm_esc_md_code(b, where);
+    if (l->text && *l->text) {
+        gm_buf_puts(b, " ");
+        const char *t = l->text;
+        while (*t == ' ')
+            t++;
+        gm_esc_md_code(b, t);
+    }
+}
+
+void gm_srcline_label_gnuplot(gm_buf *b, const gm_srcline *l)
+{
+    char where[512];
+    gm_srcline_where(l, where, sizeof where);
+    gm_buf s = GM_BUF_INIT;
+    gm_buf_puts(&s, where);
+    if (l->text && *l->text) {
+        gm_buf_puts(&s, ": ");
+        const char *t = l->text;
+        while (*t == ' ')
+            t++;
+        gm_buf_puts(&s, t);
+    }
+    gm_esc_gnuplot(b, s.data);
+    gm_buf_free(&s);
+}
+
+static void S_pct(gm_buf *b, double part, double whole)
+{
+    if (whole > 0)
+        gm_fmt_pct(b, 100.0 * part / whole);
+    else
+        gm_buf_puts(b, "—");
+}
+
+/* One table: the top lines of sl by excess sectors (shared: wavefronts). */
+static void S_table(gm_buf *b, const gm_srclines *sl, bool shared)
+{
+    size_t idx[GM_SRCLINES_TOP];
+    size_t k = gm_srclines_rank(sl, shared, idx, GM_SRCLINES_TOP);
+    gm_sl_counter c = shared ? GM_SL_WAVEFRONTS : GM_SL_SECTORS;
+    gm_sl_counter ci = shared ? GM_SL_WAVEFRONTS_IDEAL : GM_SL_SECTORS_IDEAL;
+    double total = (double)gm_srclines_total(sl, c);
+    gm_buf_printf(b, "| %s | Code | SASS | %s | Ideal | Excess | Excess, %% of the kernel's %s |\n",
+                  sl->line_info ? "Line" : "Instruction",
+                  shared ? "Shared wavefronts" : "Global sectors",
+                  shared ? "wavefronts" : "sectors");
+    gm_buf_puts(b, "|---|---|---|--:|--:|--:|--:|\n");
+    for (size_t i = 0; i < k; i++) {
+        const gm_srcline *l = &sl->lines[idx[i]];
+        char where[512];
+        gm_srcline_where(l, where, sizeof where);
+        gm_buf_puts(b, "| ");
+        gm_esc_md_code(b, where);
+        gm_buf_puts(b, " | ");
+        if (l->text && *l->text) {
+            const char *t = l->text;
+            while (*t == ' ')
+                t++;
+            gm_esc_md_code(b, t);
+        } else {
+            gm_buf_puts(b, "—");
+        }
+        gm_buf_puts(b, " | ");
+        gm_esc_md(b, l->sass ? l->sass : "—");
+        gm_buf_puts(b, " | ");
+        gm_fmt_count(b, (double)l->count[c]);
+        gm_buf_puts(b, " | ");
+        gm_fmt_count(b, (double)l->count[ci]);
+        gm_buf_puts(b, " | ");
+        gm_fmt_count(b, (double)S_excess(l, shared));
+        gm_buf_puts(b, " | ");
+        S_pct(b, (double)S_excess(l, shared), total);
+        gm_buf_puts(b, " |\n");
+    }
+    gm_buf_puts(b, "\n");
+}
+
+static long long S_total_excess(const gm_srclines *sl, bool shared)
+{
+    long long t = 0;
+    for (size_t i = 0; i < sl->n_lines; i++)
+        t += S_excess(&sl->lines[i], shared);
+    return t;
+}
+
+static void S_params(gm_buf *b, const gm_run *run)
+{
+    for (size_t p = 0; p < run->n_params; p++) {
+        gm_buf_puts(b, p ? ", " : "");
+        gm_esc_md(b, run->params[p].name ? run->params[p].name : "");
+        gm_buf_puts(b, "=");
+        gm_buf v = GM_BUF_INIT;
+        gm_fmt_value(&v, &run->params[p].value);
+        gm_esc_md(b, v.data ? v.data : "");
+        gm_buf_free(&v);
+    }
+}
+
+static void S_one(gm_buf *b, const gm_run *run)
+{
+    const gm_srclines *sl = &run->source_lines;
+    gm_buf_puts(b, "**Hottest lines of ");
+    gm_esc_md_code(b, run->variant ? run->variant : "?");
+    gm_buf_puts(b, "**");
+    if (run->kernel) {
+        gm_buf_puts(b, " (kernel ");
+        gm_esc_md_code(b, run->kernel);
+        if (run->n_params) {
+            gm_buf_puts(b, ", ");
+            S_params(b, run);
+        }
+        gm_buf_puts(b, ")");
+    }
+    gm_buf_puts(b, ". ");
+    if (strcmp(sl->status ? sl->status : "", "collected") != 0) {
+        gm_buf_puts(b, "Not collected: ");
+        gm_esc_md(b, sl->note ? sl->note : "no reason given");
+        gm_buf_puts(b, ".\n\n");
+        return;
+    }
+    double sec = (double)gm_srclines_total(sl, GM_SL_SECTORS);
+    double wav = (double)gm_srclines_total(sl, GM_SL_WAVEFRONTS);
+    long long xs = S_total_excess(sl, false), xw = S_total_excess(sl, true);
+    gm_buf_puts(b, "Its lines fetch ");
+    gm_fmt_count(b, sec);
+    gm_buf_puts(b, " global sectors (ideal ");
+    gm_fmt_count(b, (double)gm_srclines_total(sl, GM_SL_SECTORS_IDEAL));
+    gm_buf_puts(b, ")");
+    if (wav > 0) {
+        gm_buf_puts(b, " and ");
+        gm_fmt_count(b, wav);
+        gm_buf_puts(b, " shared wavefronts (ideal ");
+        gm_fmt_count(b, (double)gm_srclines_total(sl, GM_SL_WAVEFRONTS_IDEAL));
+        gm_buf_puts(b, ")");
+    }
+    gm_buf_puts(b, " in one launch.");
+    if (sl->note) {
+        gm_buf_puts(b, " ");
+        gm_esc_md(b, sl->note);
+        gm_buf_puts(b, ".");
+    }
+    gm_buf_puts(b, "\n\n");
+    if (xs > 0)
+        S_table(b, sl, false);
+    if (xw > 0)
+        S_table(b, sl, true);
+    if (xs <= 0 && xw <= 0)
+        gm_buf_puts(b, "No line fetches more global sectors or shared wavefronts than its "
+                       "accesses need.\n\n");
+}
+
+void gm_srclines_md_section(gm_buf *b, const gm_run *const *runs, size_t n)
+{
+    const gm_run *most[2] = {NULL, NULL}, *least[2] = {NULL, NULL};
+    bool any = false;
+    for (size_t i = 0; i < n; i++) {
+        const gm_run *run = runs[i];
+        if (!run->source_lines.present)
+            continue;
+        if (!any)
+            gm_buf_puts(b, "**Per source line** (one launch of each layout, counted by "
+                           "CUPTI's SASS metrics; excess = count - ideal):\n\n");
+        any = true;
+        S_one(b, run);
+        if (!run->source_lines.status || strcmp(run->source_lines.status, "collected") != 0)
+            continue;
+        for (int sh = 0; sh < 2; sh++) {
+            long long x = S_total_excess(&run->source_lines, sh);
+            if (!most[sh] || x > S_total_excess(&most[sh]->source_lines, sh))
+                most[sh] = run;
+            if (!least[sh] || x < S_total_excess(&least[sh]->source_lines, sh))
+                least[sh] = run;
+        }
+    }
+    for (int sh = 0; sh < 2; sh++) {
+        if (!most[sh] || most[sh] == least[sh])
+            continue;
+        const gm_srcline *top = gm_srclines_top(&most[sh]->source_lines, sh, NULL);
+        if (!top)
+            continue;
+        long long xm = S_total_excess(&most[sh]->source_lines, sh);
+        long long xl = S_total_excess(&least[sh]->source_lines, sh);
+        gm_buf_puts(b, "**The line that makes the difference");
+        gm_buf_puts(b, sh ? " (shared memory)" : " (global memory)");
+        gm_buf_puts(b, ".** ");
+        gm_esc_md_code(b, most[sh]->variant ? most[sh]->variant : "?");
+        gm_buf_puts(b, sh ? " spends " : " fetches ");
+        gm_fmt_count(b, (double)xm);
+        gm_buf_puts(b, sh ? " shared wavefronts" : " global sectors");
+        gm_buf_puts(b, " beyond the ideal, ");
+        gm_esc_md_code(b, least[sh]->variant ? least[sh]->variant : "?");
+        gm_buf_puts(b, " ");
+        gm_fmt_count(b, (double)xl);
+        gm_buf_puts(b, "; ");
+        double share = xm > 0 ? 100.0 * (double)S_excess(top, sh) / (double)xm : NAN;
+        if (isfinite(share)) {
+            gm_fmt_pct(b, share);
+            gm_buf_puts(b, " of that excess is ");
+        } else {
+            gm_buf_puts(b, "most of it is ");
+        }
+        gm_srcline_cite_md(b, top);
+        gm_buf_puts(b, ".\n\n");
+    }
+}
+
+/* ---- diff ------------------------------------------------------------------ */
+
+static const gm_srcline *S_find(const gm_srclines *sl, const gm_srcline *l)
+{
+    for (size_t i = 0; i < sl->n_lines; i++) {
+        const gm_srcline *c = &sl->lines[i];
+        bool same = l->line > 0
+                        ? (c->line == l->line && c->file && l->file && strcmp(c->file, l->file) == 0)
+                        : (c->line == 0 && c->pc == l->pc && c->function && l->function &&
+                           strcmp(c->function, l->function) == 0);
+        if (same)
+            return c;
+    }
+    return NULL;
+}
+
+typedef struct {
+    const gm_srcline *b, *h;
+    double change;
+} S_pair;
+
+static int S_pair_cmp(const void *pa, const void *pb)
+{
+    const S_pair *a = pa, *b = pb;
+    return a->change > b->change ? -1 : (a->change < b->change);
+}
+
+static long long S_c(const gm_srcline *l, gm_sl_counter k) { return l ? l->count[k] : 0; }
+
+static void S_delta(gm_buf *b, long long x, long long y)
+{
+    gm_fmt_count(b, (double)x);
+    gm_buf_puts(b, " → ");
+    gm_fmt_count(b, (double)y);
+}
+
+size_t gm_srclines_md_diff(gm_buf *b, const gm_srclines *base, const gm_srclines *head,
+                           size_t max)
+{
+    size_t cap = base->n_lines + head->n_lines, n = 0;
+    S_pair *v = calloc(cap ? cap : 1, sizeof *v);
+    if (!v)
+        return 0;
+    static const gm_sl_counter ks[] = {GM_SL_SECTORS, GM_SL_SECTORS_IDEAL, GM_SL_WAVEFRONTS,
+                                       GM_SL_WAVEFRONTS_IDEAL, GM_SL_INST};
+    for (int side = 0; side < 2; side++) {
+        const gm_srclines *a = side ? head : base, *o = side ? base : head;
+        for (size_t i = 0; i < a->n_lines; i++) {
+            const gm_srcline *l = &a->lines[i], *m = S_find(o, l);
+            if (side && m)
+                continue;   /* already paired from the base side */
+            const gm_srcline *bl = side ? m : l, *hl = side ? l : m;
+            double change = 0;
+            for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++)
+                change += fabs((double)S_c(hl, ks[k]) - (double)S_c(bl, ks[k]));
+            if (change > 0)
+                v[n++] = (S_pair){bl, hl, change};
+        }
+    }
+    if (n) {
+        qsort(v, n, sizeof *v, S_pair_cmp);
+        gm_buf_puts(b, "| Line | Code | Global sectors | Ideal | Shared wavefronts | Ideal | "
+                       "Instructions |\n|---|---|--:|--:|--:|--:|--:|\n");
+        for (size_t i = 0; i < n && (max == 0 || i < max); i++) {
+            const gm_srcline *any = v[i].h ? v[i].h : v[i].b;
+            char where[512];
+            gm_srcline_where(any, where, sizeof where);
+            gm_buf_puts(b, "| ");
+            gm_esc_md_code(b, where);
+            gm_buf_puts(b, " | ");
+            if (any->text && *any->text) {
+                const char *t = any->text;
+                while (*t == ' ')
+                    t++;
+                gm_esc_md_code(b, t);
+            } else {
+                gm_buf_puts(b, "—");
+            }
+            for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++) {
+                gm_buf_puts(b, " | ");
+                S_delta(b, S_c(v[i].b, ks[k]), S_c(v[i].h, ks[k]));
+            }
+            gm_buf_puts(b, " |\n");
+        }
+        if (max && n > max)
+            gm_buf_printf(b, "\n%zu more lines differ.\n", n - max);
+        gm_buf_puts(b, "\n");
+    }
+    free(v);
+    return n;
+}

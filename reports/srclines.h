@@ -1,0 +1,47 @@
+/* srclines.h — the per-source-line tables of the report (issue 14): for each
+ * kernel with per-line counters, the hottest lines by excess global sectors
+ * and by excess shared wavefronts, with the code, the count, the ideal and the
+ * excess as a share of the kernel's total; the line a finding or a layout
+ * comparison cites; per-line comparison of two runs (diff, history). */
+#ifndef GM_REPORT_SRCLINES_H
+#define GM_REPORT_SRCLINES_H
+
+#include "../core/buf.h"
+#include "../core/results.h"
+#include "../core/srclines.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Lines shown per table. */
+#define GM_SRCLINES_TOP 5
+
+/* The run with per-line counters collected for (experiment, variant) in r, or NULL. */
+const gm_run *gm_srclines_run_of(const gm_results *r, const char *experiment,
+                                 const char *variant);
+
+/* The line with the most excess (sectors, or shared wavefronts) among lines
+ * whose memory instruction classes include op ("LDG", "STG", "LDS", "STS";
+ * NULL: any); NULL when no line has excess. */
+const gm_srcline *gm_srclines_top(const gm_srclines *sl, bool shared, const char *op);
+
+/* Markdown: `file:line` then the code as a code span (when known). */
+void gm_srcline_cite_md(gm_buf *b, const gm_srcline *l);
+/* A gnuplot string literal "file:line: code" (single-quoted, safe). */
+void gm_srcline_label_gnuplot(gm_buf *b, const gm_srcline *l);
+
+/* The Markdown block for one report section (an experiment, or a program's
+ * kernels): per variant with per-line counters, its hottest lines; a note for
+ * a variant whose pass failed; the line that makes the difference between the
+ * layout with the most excess and the one with the least.  Nothing when no
+ * run has per-line counters. */
+void gm_srclines_md_section(gm_buf *b, const gm_run *const *runs, size_t n);
+
+/* Per-line comparison of two runs of the same kernel: lines of either whose
+ * sectors, wavefronts or instructions differ, as a Markdown table (largest
+ * change first, at most max rows); nothing when both are equal.  Returns the
+ * number of lines that differ. */
+size_t gm_srclines_md_diff(gm_buf *b, const gm_srclines *base, const gm_srclines *head,
+                           size_t max);
+
+#endif

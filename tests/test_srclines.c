@@ -1,0 +1,321 @@
+/* test_srclines.c — per-source-line counters (issue 14) on recorded data:
+ * the records the H100 gave for transpose/tiled and rgb/interleaved
+ * (tests/fixtures/sass-records-*.txt, provenance in their header), mapped to
+ * lines, aggregated, ranked, rendered (escaped for Markdown, HTML, gnuplot),
+ * stored in and read back from the results file, and compared (diff). */
+#include "../core/results.h"
+#include "../core/srclines.h"
+#include "../reports/srclines.h"
+#include "helpers.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void S_load(const char *name, gm_sl_record **r, size_t *n)
+{
+    char *path = gmt_fixture(name);
+    char *text = gmt_text(path);
+    gm_error err = {GM_OK, ""};
+    cr_assert_eq(gm_sl_records_parse(text, path, r, n, &err), GM_OK, "%s", err.message);
+    free(text);
+    free(path);
+}
+
+static const gm_srcline *S_line(const gm_srclines *sl, long long line)
+{
+    for (size_t i = 0; i < sl->n_lines; i++)
+        if (sl->lines[i].line == line)
+            return &sl->lines[i];
+    cr_assert_fail("no line %lld", line);
+    return NULL;
+}
+
+Test(srclines, pc_to_line_from_recorded_records)
+{
+    gm_sl_record *r;
+    size_t n;
+    S_load("sass-records-transpose-tiled.txt", &r, &n);
+    cr_assert_eq(n, 139);
+    cr_assert_str_eq(r[0].function, "_Z22transpose_kernel_tiledPKfPfi");
+    cr_assert_eq(r[0].pc, 0x0);
+    cr_assert_eq(r[0].line, 68);
+    cr_assert(strstr(r[0].file, "kernels/exp_transpose.cu") != NULL);
+    /* the LDG of the tile load, as recorded */
+    bool seen = false;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].pc == 0x2e0) {
+            seen = true;
+            cr_assert_eq(r[i].line, 57);
+            cr_assert_eq(r[i].count[GM_SL_GLOBAL_LD], 524288);
+            cr_assert_eq(r[i].count[GM_SL_SECTORS], 2097152);
+        }
+    cr_assert(seen);
+    gm_sl_records_free(r, n);
+}
+
+Test(srclines, aggregation_by_line)
+{
+    gm_sl_record *r;
+    size_t n;
+    S_load("sass-records-transpose-tiled.txt", &r, &n);
+    gm_srclines sl = {0};
+    gm_srclines_from_records(&sl, r, n);
+    cr_assert(sl.line_info);
+    cr_assert_eq(sl.n_lines, 11);
+    for (size_t i = 1; i < sl.n_lines; i++)
+        cr_assert_lt(sl.lines[i - 1].line, sl.lines[i].line, "sorted by line");
+    const gm_srcline *ld = S_line(&sl, 57), *st = S_line(&sl, 65);
+    cr_assert_eq(ld->count[GM_SL_SECTORS], 8388608);
+    cr_assert_eq(ld->count[GM_SL_SECTORS_IDEAL], 8388608);
+    cr_assert_eq(ld->count[GM_SL_WAVEFRONTS], 2097152);
+    cr_assert_eq(ld->count[GM_SL_INST], 25690112);
+    cr_assert_str_eq(ld->sass, "LDG STS");
+    cr_assert_eq(st->count[GM_SL_WAVEFRONTS], 67108864);   /* 32-way conflict */
+    cr_assert_eq(st->count[GM_SL_WAVEFRONTS_IDEAL], 2097152);
+    cr_assert_str_eq(st->sass, "STG LDS");
+    cr_assert_eq(st->pc, -1);
+    /* line sums are the records' sums */
+    long long sec = 0;
+    for (size_t i = 0; i < n; i++)
+        sec += r[i].count[GM_SL_SECTORS];
+    cr_assert_eq(gm_srclines_total(&sl, GM_SL_SECTORS), sec);
+    gm_srclines_clear(&sl);
+    gm_sl_records_free(r, n);
+}
+
+Test(srclines, without_line_info_one_line_per_instruction)
+{
+    const char *text = GM_SL_RECORDS_HEADER "\n"
+                       "k\t0x10\t-\t0\t4\t4\t0\t0\t0\t128\t16\t0\t0\n"
+                       "k\t0x10\t-\t0\t4\t4\t0\t0\t0\t128\t16\t0\t0\n"
+                       "k\t0x20\t-\t0\t4\t0\t4\t0\t0\t16\t16\t0\t0\n"
+                       "k\t0x30\t-\t0\t4\t0\t0\t0\t0\t0\t0\t0\t0\n";
+    gm_sl_record *r;
+    size_t n;
+    gm_error err;
+    cr_assert_eq(gm_sl_records_parse(text, "t", &r, &n, &err), GM_OK, "%s", err.message);
+    gm_srclines sl = {0};
+    gm_srclines_from_records(&sl, r, n);
+    cr_assert_not(sl.line_info);
+    cr_assert_eq(sl.n_lines, 3);
+    cr_assert_eq(sl.lines[0].pc, 0x10);
+    cr_assert_eq(sl.lines[0].count[GM_SL_SECTORS], 256);
+    char where[64];
+    gm_srcline_where(&sl.lines[1], where, sizeof where);
+    cr_assert_str_eq(where, "k+0x20");
+    gm_srclines_clear(&sl);
+    gm_sl_records_free(r, n);
+}
+
+Test(srclines, bad_records_name_the_line)
+{
+    gm_sl_record *r;
+    size_t n;
+    gm_error err;
+    const char *bad = GM_SL_RECORDS_HEADER "\nk\t0x10\tf.cu\t3\t1\t1\t1\t1\t1\t1\t1\t1\t1\n"
+                      "k\t16\tf.cu\t3\t1\t1\t1\t1\t1\t1\t1\t1\t1\n";
+    cr_assert_eq(gm_sl_records_parse(bad, "rec.txt", &r, &n, &err), GM_ERR_PARSE);
+    gmt_assert_has(err.message, "rec.txt:3");
+    gmt_assert_has(err.message, "PC");
+    const char *extra = "k\t0x10\tf.cu\t3\t1\t1\t1\t1\t1\t1\t1\t1\t1\t9\n";
+    cr_assert_eq(gm_sl_records_parse(extra, "x", &r, &n, &err), GM_ERR_PARSE);
+    gmt_assert_has(err.message, "extra");
+    const char *neg = "k\t0x10\tf.cu\t3\t1\t1\t1\t1\t1\t-1\t1\t1\t1\n";
+    cr_assert_eq(gm_sl_records_parse(neg, "x", &r, &n, &err), GM_ERR_PARSE);
+    gmt_assert_has(err.message, "sectors");
+}
+
+Test(srclines, ranking_by_excess)
+{
+    gm_sl_record *r;
+    size_t n;
+    S_load("sass-records-rgb-interleaved.txt", &r, &n);
+    gm_srclines sl = {0};
+    gm_srclines_from_records(&sl, r, n);
+    size_t idx[5];
+    cr_assert_eq(gm_srclines_rank(&sl, false, idx, 5), 1);
+    cr_assert_eq(sl.lines[idx[0]].line, 59);
+    cr_assert_eq(gm_srcline_excess_sectors(&sl.lines[idx[0]]), 14745600 - 4915200);
+    cr_assert_eq(gm_srclines_rank(&sl, true, idx, 5), 0, "no shared memory in rgb");
+    gm_srclines_clear(&sl);
+    gm_sl_records_free(r, n);
+
+    S_load("sass-records-transpose-tiled.txt", &r, &n);
+    gm_srclines_from_records(&sl, r, n);
+    cr_assert_eq(gm_srclines_rank(&sl, true, idx, 1), 1);
+    cr_assert_eq(sl.lines[idx[0]].line, 65);
+    cr_assert_eq(gm_srclines_top(&sl, true, "LDS"), &sl.lines[idx[0]]);
+    cr_assert_null(gm_srclines_top(&sl, true, "STS"), "the tile store is conflict-free");
+    gm_srclines_clear(&sl);
+    gm_sl_records_free(r, n);
+}
+
+Test(srclines, source_text_read_from_the_file)
+{
+    char *dir = gmt_tmpdir("srclines");
+    char *src = gmt_join(dir, "k.cu");
+    FILE *f = fopen(src, "w");
+    cr_assert_not_null(f);
+    fputs("line one\n\tout[i] = in[3*i];   \nlast", f);
+    fclose(f);
+    gm_sl_record r[2] = {{.function = "k", .pc = 0, .file = src, .line = 2, .count = {1}},
+                         {.function = "k", .pc = 16, .file = src, .line = 9, .count = {1}}};
+    gm_srclines sl = {0};
+    gm_srclines_from_records(&sl, r, 2);
+    gm_srclines_read_text(&sl);
+    cr_assert_str_eq(S_line(&sl, 2)->text, " out[i] = in[3*i];");
+    cr_assert_null(S_line(&sl, 9)->text, "past the end of the file");
+    gm_srclines_clear(&sl);
+    gmt_rmrf(dir);
+    free(src);
+    free(dir);
+}
+
+/* A run whose one line carries hostile text. */
+static void S_hostile_run(gm_results *res, gm_run **out)
+{
+    gm_results_init(res);
+    gm_experiment *e = gm_results_add_experiment(res);
+    e->id = gm_xstrdup("rgb");
+    e->title = gm_xstrdup("Interleaved vs planar RGB");
+    gm_run *run = gm_results_add_run(res);
+    run->experiment = gm_xstrdup("rgb");
+    run->variant = gm_xstrdup("interleaved");
+    run->kernel = gm_xstrdup("rgb_kernel_interleaved");
+    run->check.status = GM_CHECK_PASSED;
+    gm_srclines *sl = &run->source_lines;
+    sl->present = true;
+    sl->status = gm_xstrdup("collected");
+    sl->line_info = true;
+    sl->seconds = gm_vreal(0.5);
+    sl->lines = gm_xcalloc(1, sizeof *sl->lines);
+    sl->n_lines = 1;
+    gm_srcline *l = &sl->lines[0];
+    l->file = gm_xstrdup("/src/exp_rgb.cu");
+    l->line = 59;
+    l->pc = -1;
+    l->function = gm_xstrdup("_Z22rgb_kernel_interleavedPhm");
+    l->text = gm_xstrdup("img[3*i] = `rm -rf` | <script>alert('x')</script> *b*");
+    l->sass = gm_xstrdup("LDG STG");
+    l->count[GM_SL_SECTORS] = 300;
+    l->count[GM_SL_SECTORS_IDEAL] = 100;
+    *out = run;
+}
+
+Test(srclines, rendering_escapes_the_line_text)
+{
+    gm_results res;
+    gm_run *run;
+    S_hostile_run(&res, &run);
+    const gm_run *runs[1] = {run};
+    gm_buf b = GM_BUF_INIT;
+    gm_srclines_md_section(&b, runs, 1);
+    gmt_assert_has(b.data, "| `exp_rgb.cu:59` |");
+    /* code span with a longer fence than the backquotes inside, | escaped */
+    gmt_assert_has(b.data, "``img[3*i] = `rm -rf` \\| <script>alert('x')</script> *b*``");
+    gmt_assert_has(b.data, "| 300 | 100 | 200 | 66.7% |");
+    gm_buf_free(&b);
+
+    /* gnuplot: one single-quoted literal, the quotes doubled, no backquote expansion */
+    gm_buf g = GM_BUF_INIT;
+    gm_srcline_label_gnuplot(&g, &run->source_lines.lines[0]);
+    cr_assert_str_eq(g.data, "'exp_rgb.cu:59: img[3*i] = `rm -rf` | <script>alert(''x'')</script> *b*'");
+    gm_buf_free(&g);
+
+    /* HTML: the page never carries the raw tag (the whole report, through cmark) */
+    char *dir = gmt_tmpdir("srclines-html");
+    char *json = gmt_join(dir, "r.json"), *html = gmt_join(dir, "r.html");
+    gm_error err;
+    cr_assert_eq(gm_results_write_file(&res, json, &err), GM_OK, "%s", err.message);
+    char *argv[] = {(char *)gmt_bin(), "render", json, "--out", html, NULL};
+    char *out = NULL, *errs = NULL;
+    cr_assert_eq(gmt_run(argv, NULL, &out, &errs), 0, "%s", errs);
+    char *page = gmt_text(html);
+    gmt_assert_lacks(page, "<script>alert");
+    gmt_assert_has(page, "&lt;script&gt;alert");
+    free(page);
+    free(out);
+    free(errs);
+    gmt_rmrf(dir);
+    free(json);
+    free(html);
+    free(dir);
+    gm_results_free(&res);
+}
+
+Test(srclines, results_file_round_trip_and_old_files)
+{
+    gm_results res;
+    gm_run *run;
+    S_hostile_run(&res, &run);
+    res.collection.source_lines = true;
+    res.collection.source_lines_seconds = gm_vreal(12.5);
+    res.collection.source_lines_launches = 43;
+    char *a = gm_results_to_json(&res);
+    gm_results back;
+    gm_error err;
+    cr_assert_eq(gm_results_read_string(a, "a.json", &back, &err), GM_OK, "%s", err.message);
+    char *b = gm_results_to_json(&back);
+    cr_assert_str_eq(a, b);
+    cr_assert(back.runs[0].source_lines.present);
+    cr_assert_eq(back.runs[0].source_lines.lines[0].count[GM_SL_SECTORS], 300);
+    cr_assert_eq(back.collection.source_lines_launches, 43);
+    free(b);
+    gm_results_free(&back);
+    free(a);
+    gm_results_free(&res);
+
+    /* a file from before issue 14 has no source_lines anywhere */
+    gm_results old;
+    gmt_load_fixture("handwritten-small.json", &old);
+    for (size_t i = 0; i < old.n_runs; i++)
+        cr_assert_not(old.runs[i].source_lines.present);
+    cr_assert_not(old.collection.source_lines);
+    char *j = gm_results_to_json(&old);
+    gmt_assert_lacks(j, "source_lines");
+    free(j);
+    gm_results_free(&old);
+}
+
+Test(srclines, bad_line_in_results_names_the_path)
+{
+    gm_results res;
+    gm_run *run;
+    S_hostile_run(&res, &run);
+    char *a = gm_results_to_json(&res);
+    char *p = strstr(a, "\"sectors\": 300");
+    cr_assert_not_null(p);
+    memcpy(p, "\"sectors\": -30", 14);
+    gm_results back;
+    gm_error err;
+    cr_assert_neq(gm_results_read_string(a, "a.json", &back, &err), GM_OK);
+    gmt_assert_has(err.message, "runs[0].source_lines.lines[0].sectors");
+    free(a);
+    gm_results_free(&res);
+}
+
+Test(srclines, diff_of_per_line_counts)
+{
+    gm_sl_record *r;
+    size_t n;
+    S_load("sass-records-transpose-tiled.txt", &r, &n);
+    gm_srclines base = {0}, head = {0};
+    gm_srclines_from_records(&base, r, n);
+    gm_srclines_from_records(&head, r, n);
+    gm_buf b = GM_BUF_INIT;
+    cr_assert_eq(gm_srclines_md_diff(&b, &base, &head, 10), 0, "equal runs: no row");
+    cr_assert_eq(b.len, 0);
+    /* the padded tile: the conflict leaves line 65 */
+    for (size_t i = 0; i < head.n_lines; i++)
+        if (head.lines[i].line == 65)
+            head.lines[i].count[GM_SL_WAVEFRONTS] = 2097152;
+    cr_assert_eq(gm_srclines_md_diff(&b, &base, &head, 10), 1);
+    gmt_assert_has(b.data, "`exp_transpose.cu:65`");
+    gmt_assert_has(b.data, "67,108,864 → 2,097,152");
+    gm_buf_free(&b);
+    gm_srclines_clear(&base);
+    gm_srclines_clear(&head);
+    gm_sl_records_free(r, n);
+}
