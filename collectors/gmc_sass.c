@@ -1,6 +1,7 @@
 /* gmc_sass.c — see gmc_sass.h. */
 #include "gmc_sass.h"
 
+#include "gmc_codes.h"
 #include "gmc_internal.h"
 
 #include <cuda.h>

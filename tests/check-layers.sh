@@ -13,7 +13,8 @@
 # Run from the repository root; prints each offence as file:line and exits 1.
 bad=0
 toolkit="kernels/harness.h kernels/runner.c collectors/gmc_cupti.c collectors/gmc_codes.c
-         collectors/gmc_codes.h collectors/gmc_cupti_host.h collectors/inject.c"
+         collectors/gmc_codes.h collectors/gmc_cupti_host.h collectors/inject.c
+         collectors/gmc_sass.c"
 for f in $(find core kernels collectors reports -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' | sort); do
     dir=${f%%/*}
     case $dir in
