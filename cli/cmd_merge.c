@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 #include "../core/buf.h"
+#include "../core/output.h"
 #include "../core/results.h"
 #include "../reports/merge.h"
 
@@ -23,7 +24,8 @@ static void S_usage(FILE *f)
           "(SLURM_PROCID, OMPI_COMM_WORLD_RANK or PMI_RANK); a file without one takes its\n"
           "place on the command line.\n"
           "\n"
-          "  --json FILE   the merged results file (required; %h %r %p expand as in collect)\n"
+          "  --json FILE   the merged results file (required; - for standard output;\n"
+          "                %h %r %p expand as in collect)\n"
           "  --sum         one run per kernel, the ranks added up (GPU time over the job,\n"
           "                counts summed, ratios averaged, the least and most busy rank\n"
           "                noted); default: every rank's runs, with a parameter rank\n"
@@ -70,12 +72,13 @@ int gm_cmd_merge(int argc, char **argv)
     char *path = gm_cli_expand("--json", json, -1);
     if (!path)
         goto out;
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(files[i], path) == 0) {
-            gm_cli_error("merge: --json %s is one of the inputs: it is never overwritten", path);
-            free(path);
-            goto out;
-        }
+    gm_error cerr = {GM_OK, ""};
+    /* an input is never overwritten, whatever path names it (output.h) */
+    if (gm_output_check(path, files, n, &cerr) != GM_OK) {
+        gm_cli_error("merge: --json: %s", cerr.message);
+        free(path);
+        goto out;
+    }
     gm_results *in = gm_xcalloc(n, sizeof *in);
     gm_error err = {GM_OK, ""};
     size_t read = 0;
@@ -91,7 +94,10 @@ int gm_cmd_merge(int argc, char **argv)
             for (size_t i = 0; i < n; i++)
                 gm_results_free(&in[i]);
         } else {
-            if (gm_results_write_file(&out, path, &err) != GM_OK) {
+            char *json_text = gm_results_to_json(&out);
+            gm_status wst = gm_output_write(path, json_text, strlen(json_text), files, n, &err);
+            free(json_text);
+            if (wst != GM_OK) {
                 gm_cli_error("merge: %s", err.message);
                 rc = GM_EXIT_FAIL;
             } else {
