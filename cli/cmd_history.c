@@ -229,22 +229,19 @@ static bool S_parse_time(const char *s, long long *out)
     return true;
 }
 
-/* Write text to path ("-" or NULL: standard output) through a temporary file. */
-static int S_emit(const char *path, const char *text, const char *what)
+/* Write text to path (NULL: standard output) by the output rule
+ * (core/output.h): never over an input (the database, the head file). */
+static int S_emit(const char *path, const char *text, const char *what,
+                  const char *const *inputs, size_t n_inputs)
 {
     gm_error err;
-    if (!path || strcmp(path, "-") == 0) {
-        if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
-            gm_cli_error("history: cannot write to standard output: %s", strerror(errno));
-            return GM_EXIT_USAGE;
-        }
-        return GM_EXIT_OK;
-    }
-    if (gm_file_write_atomic(path, text, strlen(text), &err) != GM_OK) {
+    if (gm_output_write(path ? path : "-", text, strlen(text), inputs, n_inputs, &err) !=
+        GM_OK) {
         gm_cli_error("history: %s", err.message);
         return GM_EXIT_USAGE;
     }
-    fprintf(stderr, "gpumem-report history: %s -> %s\n", what, path);
+    if (path && !gm_output_is_stream(path))
+        fprintf(stderr, "gpumem-report history: %s -> %s\n", what, path);
     return GM_EXIT_OK;
 }
 
@@ -326,14 +323,16 @@ int gm_cmd_history(int argc, char **argv)
             gm_cli_error("history report: %s", err.message);
             rc = GM_EXIT_USAGE;
         } else {
-            rc = S_emit(a.out, text, html ? "trend page" : "trend");
+            const char *in[] = {db};
+            rc = S_emit(a.out, text, html ? "trend page" : "trend", in, 1);
         }
     } else if (strcmp(a.sub, "export") == 0) {
         if (gm_history_csv(h, &q, &text, &err) != GM_OK) {
             gm_cli_error("history export: %s", err.message);
             rc = GM_EXIT_USAGE;
         } else {
-            rc = S_emit(a.out, text, "CSV");
+            const char *in[] = {db};
+            rc = S_emit(a.out, text, "CSV", in, 1);
         }
     } else {
         gm_results head;
@@ -348,7 +347,8 @@ int gm_cmd_history(int argc, char **argv)
                 gm_cli_error("history gate: %s", err.message);
                 rc = GM_EXIT_USAGE;
             } else {
-                rc = S_emit(a.out, text, "gate");
+                const char *in[] = {db, a.files[0]};
+                rc = S_emit(a.out, text, "gate", in, 2);
                 if (rc == GM_EXIT_OK && fail && !a.warn_only)
                     rc = GM_EXIT_FAIL;
                 const char *nl = strstr(text, "\n");

@@ -9,8 +9,10 @@
  */
 #include "cli.h"
 #include "../reports/compare.h"
+#include "../reports/csv.h"
 #include "../reports/diff.h"
 #include "../reports/render.h"
+#include "../core/output.h"
 #include "../core/results.h"
 #ifdef GM_HAVE_CUDA
 #include "../kernels/suite.h"
@@ -69,10 +71,11 @@ static void S_usage(FILE *f)
           "devices side by side: runs paired as `gpumem-report diff` pairs them, each\n"
           "device against its own measured ceiling, cases run on some devices only listed.\n"
           "\n"
-          "  -o, --out FILE     the report; its extension (.md or .html) picks the format;\n"
-          "                     - is standard output (Markdown unless --format html). Never\n"
-          "                     an input file (refused, exit 2)\n"
-          "  --format md|html   the format, whatever the extension (default: from FILE)\n"
+          "  -o, --out FILE     the report; its extension (.md, .html or .csv) picks the\n"
+          "                     format; - is standard output (Markdown unless --format).\n"
+          "                     Never an input file (refused, exit 2)\n"
+          "  --format md|html|csv  the format, whatever the extension (default: from FILE;\n"
+          "                     csv: one line per run and metric)\n"
           "  --template FILE    HTML template (default: $GM_TEMPLATE_DIR/report.html, else\n"
           "                     templates/report.html beside the build directory, else\n"
           "                     " GM_DATADIR "/templates/report.html)\n"
@@ -135,9 +138,31 @@ static int S_compare(const char *const *files, size_t n, gm_render_opts *o)
     return rc;
 }
 
+/* render RUN.json --format csv: the runs as CSV, to a file or ("-") stdout. */
+static int S_csv(const char *input, const char *out)
+{
+    gm_results r;
+    gm_error err = {0};
+    if (gm_results_read_file(input, &r, &err) != GM_OK) {
+        gm_cli_error("%s", err.message);
+        return GM_EXIT_USAGE;
+    }
+    char *text = gm_results_csv(&r);
+    int rc = GM_EXIT_OK;
+    const char *inputs[] = {input};
+    if (gm_output_write(out, text, strlen(text), inputs, 1, &err) != GM_OK) {
+        gm_cli_error("render: %s", err.message);
+        rc = GM_EXIT_USAGE;
+    }
+    free(text);
+    gm_results_free(&r);
+    return rc;
+}
+
 int gm_cmd_render(int argc, char **argv)
 {
     gm_render_opts o = {0};
+    bool csv = false;
     const char *input = NULL;
     const char *inputs[GM_COMPARE_MAX];
     size_t n_inputs = 0;
@@ -159,8 +184,10 @@ int gm_cmd_render(int argc, char **argv)
                 o.format = GM_FORMAT_MD;
             else if (strcmp(f, "html") == 0)
                 o.format = GM_FORMAT_HTML;
+            else if (strcmp(f, "csv") == 0)
+                csv = true;
             else {
-                gm_cli_error("render: --format: '%s' is not md or html", f);
+                gm_cli_error("render: --format: '%s' is not md, html or csv", f);
                 return GM_EXIT_USAGE;
             }
         } else if (strcmp(a, "--template") == 0) {
@@ -208,6 +235,15 @@ int gm_cmd_render(int argc, char **argv)
         return GM_EXIT_USAGE;
     }
 
+    size_t ol = strlen(o.out_path);
+    csv = csv || (ol >= 4 && strcmp(o.out_path + ol - 4, ".csv") == 0);
+    if (csv) {
+        if (n_inputs > 1 || o.baseline_name) {
+            gm_cli_error("render: --format csv takes one results file and no --baseline");
+            return GM_EXIT_USAGE;
+        }
+        return S_csv(input, o.out_path);
+    }
     if (n_inputs > 1)
         return S_compare(inputs, n_inputs, &o);
 

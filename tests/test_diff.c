@@ -1809,3 +1809,15 @@ Test(diff_cli, allow_missing_and_pair_on_the_command_line)
     cr_expect(strstr(csv, "\r\nunchanged,"), "every row, unchanged ones too");
     free(csv);
 }
+
+Test(diff_cli, render_csv_to_standard_output)
+{
+    cr_expect_eq(S_RUN("render", FX("diff-base.json"), "--format", "csv", "--out", "-"), 0);
+    char *csv = S_slurp(".stdout");
+    cr_assert(csv);
+    cr_expect_eq(strncmp(csv, "commit,device,experiment,variant,params,check,metric,value,unit\r\n",
+                         65), 0, "%.120s", csv);
+    cr_expect(strstr(csv, ",time,"), "the median time of each run");
+    cr_expect(strstr(csv, ",l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"), "its metrics");
+    free(csv);
+}
