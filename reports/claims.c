@@ -290,10 +290,15 @@ static void S_ratio(const gm_claim *c, const gm_section *s, gm_claim_result *o)
     double *sorted = gm_xcalloc(n, sizeof *sorted);
     memcpy(sorted, r, n * sizeof *r);
     double m = S_median(sorted, n);
-    size_t near = 0;
-    for (size_t i = 1; i < n; i++)
-        if (fabs(r[i] - m) < fabs(r[near] - m))
-            near = i;
+    /* the pair nearest the median explains it, a profiled one if there is one */
+    size_t near = n;
+    for (int profiled = 1; profiled >= 0 && near == n; profiled--)
+        for (size_t i = 0; i < n; i++) {
+            if (profiled && !(p[i].a->n_metrics && p[i].b->n_metrics))
+                continue;
+            if (near == n || fabs(r[i] - m) < fabs(r[near] - m))
+                near = i;
+        }
     o->measured = m;
     gm_ratio_fmt(&o->measured_md, m);
     if (n > 1) {
@@ -690,9 +695,7 @@ void gm_claims_md(gm_buf *b, const gm_results *r, const gm_sections *ss, const c
         }
         gm_buf_puts(b, x.measured_md.data);
         gm_buf_puts(b, " | ");
-        gm_buf_puts(b, x.verdict == GM_VERDICT_HOLDS || x.verdict == GM_VERDICT_NOT ? "**" : "");
         gm_buf_puts(b, gm_verdict_name(x.verdict));
-        gm_buf_puts(b, x.verdict == GM_VERDICT_HOLDS || x.verdict == GM_VERDICT_NOT ? "**" : "");
         gm_buf_puts(b, " | ");
         gm_buf_puts(b, x.why_md.data);
         gm_buf_puts(b, " |\n");

@@ -410,6 +410,21 @@ static void S_why(gm_buf *b, const gm_run *a, const gm_run *br, const char *coun
             gm_buf_puts(b, " against ");
             gm_fmt_bytes(b, db);
             gm_buf_puts(b, "): the caches serve the extra sectors, so the time hardly changes.");
+        } else if (fabs(tr - 1) < 0.1 &&
+                   isfinite(gm_run_metric_num(a, GM_M_DRAM_PCT)) &&
+                   isfinite(gm_run_metric_num(br, GM_M_DRAM_PCT)) &&
+                   gm_run_metric_num(a, GM_M_DRAM_PCT) < 50 &&
+                   gm_run_metric_num(br, GM_M_DRAM_PCT) < 50) {
+            gm_buf_puts(b, skip ? "yet the times differ by only " : ", yet the times differ by only ");
+            gm_ratio_fmt(b, tr);
+            gm_buf_puts(b, ": DRAM runs at ");
+            gm_fmt_pct(b, gm_run_metric_num(a, GM_M_DRAM_PCT));
+            gm_buf_puts(b, " of its peak against ");
+            gm_fmt_pct(b, gm_run_metric_num(br, GM_M_DRAM_PCT));
+            gm_buf_puts(b, ", so neither side is limited by the bytes it moves (at ");
+            gm_fmt_ms(b, ta);
+            gm_buf_puts(b, " per launch, issuing the accesses and starting the kernel weigh "
+                           "more).");
         } else {
             gm_buf_printf(b, skip ? "%s" : ": %s", what);
             if (cr > 1.5 * (tr > 1 ? tr : 1 / tr))
