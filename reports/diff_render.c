@@ -4,6 +4,7 @@
  * of a computed gm_diff (diff.c): same diff in, same bytes out.
  */
 #include "diff.h"
+#include "srclines.h"
 
 #include "../core/buf.h"
 #include "../core/escape.h"
@@ -493,6 +494,7 @@ char *gm_diff_to_markdown(const gm_diff *d, const gm_diff_render *ro)
     gm_buf b = GM_BUF_INIT;
     S_md_head(&b, d, ro, true);
     S_md_body(&b, d, ro);
+    gm_srclines_md_diff_section(&b, d);
     return gm_buf_detach(&b);
 }
 
@@ -523,6 +525,7 @@ void gm_diff_md_section(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
     gm_buf_puts(b, "**.\n\n");
     S_md_head(b, d, &r, false);
     S_md_body(b, d, &r);
+    gm_srclines_md_diff_section(b, d);
 }
 
 /* ======================================================================== */

@@ -353,3 +353,48 @@ size_t gm_srclines_md_diff(gm_buf *b, const gm_srclines *base, const gm_srclines
     free(v);
     return n;
 }
+
+void gm_srclines_md_diff_section(gm_buf *b, const gm_diff *d)
+{
+    const gm_run **seen = calloc(d->n_rows ? d->n_rows : 1, sizeof *seen);
+    if (!seen)
+        return;
+    size_t n_seen = 0, shown = 0;
+    for (size_t i = 0; i < d->n_rows; i++) {
+        const gm_diff_row *r = &d->rows[i];
+        if (!r->base || !r->head)
+            continue;
+        const gm_srclines *sb = &r->base->source_lines, *sh = &r->head->source_lines;
+        if (!sb->present || !sh->present || !sb->status || !sh->status ||
+            strcmp(sb->status, "collected") != 0 || strcmp(sh->status, "collected") != 0)
+            continue;
+        bool dup = false;
+        for (size_t k = 0; k < n_seen && !dup; k++)
+            dup = seen[k] == r->head;
+        if (dup)
+            continue;
+        seen[n_seen++] = r->head;
+        gm_buf t = GM_BUF_INIT;
+        size_t changed = gm_srclines_md_diff(&t, sb, sh, GM_SRCLINES_TOP * 2);
+        if (changed) {
+            if (!shown)
+                gm_buf_puts(b, "### Per source line\n\nLines whose counts changed, one launch "
+                               "on each side (base → head), largest change first:\n\n");
+            shown++;
+            gm_buf_puts(b, "**");
+            gm_esc_md_code(b, r->head->experiment ? r->head->experiment : "?");
+            gm_buf_puts(b, " ");
+            gm_esc_md_code(b, r->head->variant ? r->head->variant : "?");
+            gm_buf_puts(b, "**");
+            if (r->head->n_params) {
+                gm_buf_puts(b, " (");
+                S_params(b, r->head);
+                gm_buf_puts(b, ")");
+            }
+            gm_buf_puts(b, ":\n\n");
+            gm_buf_put(b, t.data, t.len);
+        }
+        gm_buf_free(&t);
+    }
+    free(seen);
+}

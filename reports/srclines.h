@@ -9,6 +9,7 @@
 #include "../core/buf.h"
 #include "../core/results.h"
 #include "../core/srclines.h"
+#include "diff.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -43,5 +44,11 @@ void gm_srclines_md_section(gm_buf *b, const gm_run *const *runs, size_t n);
  * number of lines that differ. */
 size_t gm_srclines_md_diff(gm_buf *b, const gm_srclines *base, const gm_srclines *head,
                            size_t max);
+
+/* For `gpumem-report diff` and the report's "Changes since": for each pair of
+ * runs that both have per-line counters, the lines that changed (a code change
+ * that moves the waste from one line to another shows as two rows).  Nothing
+ * when no pair has them or none changed. */
+void gm_srclines_md_diff_section(gm_buf *b, const gm_diff *d);
 
 #endif

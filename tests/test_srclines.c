@@ -319,3 +319,45 @@ Test(srclines, diff_of_per_line_counts)
     gm_srclines_clear(&head);
     gm_sl_records_free(r, n);
 }
+
+Test(srclines, gpumem_report_diff_shows_moved_waste)
+{
+    gm_results base, head;
+    gm_run *rb, *rh;
+    S_hostile_run(&base, &rb);
+    S_hostile_run(&head, &rh);
+    gm_run_set_metric(rb, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", gm_vint(300), "sector");
+    gm_run_set_metric(rh, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", gm_vint(350), "sector");
+    /* head: the line's waste is gone, a new line wastes instead */
+    gm_srclines *sl = &rh->source_lines;
+    sl->lines[0].count[GM_SL_SECTORS] = 100;
+    sl->lines = gm_xrealloc(sl->lines, 2 * sizeof *sl->lines);
+    gm_srcline *l = &sl->lines[sl->n_lines++];
+    memset(l, 0, sizeof *l);
+    l->file = gm_xstrdup("/src/exp_rgb.cu");
+    l->line = 61;
+    l->pc = -1;
+    l->text = gm_xstrdup("out[i] = tmp;");
+    l->count[GM_SL_SECTORS] = 250;
+    l->count[GM_SL_SECTORS_IDEAL] = 50;
+    char *dir = gmt_tmpdir("srclines-diff");
+    char *a = gmt_join(dir, "base.json"), *h = gmt_join(dir, "head.json");
+    gm_error err;
+    cr_assert_eq(gm_results_write_file(&base, a, &err), GM_OK, "%s", err.message);
+    cr_assert_eq(gm_results_write_file(&head, h, &err), GM_OK, "%s", err.message);
+    char *argv[] = {(char *)gmt_bin(), "diff", a, h, NULL};
+    char *out = NULL, *errs = NULL;
+    gmt_run(argv, NULL, &out, &errs);
+    gmt_assert_has(out, "### Per source line");
+    gmt_assert_has(out, "| `exp_rgb.cu:59` |");
+    gmt_assert_has(out, "| 300 → 100 |");
+    gmt_assert_has(out, "| `exp_rgb.cu:61` | `out[i] = tmp;` | 0 → 250 |");
+    free(out);
+    free(errs);
+    gmt_rmrf(dir);
+    free(a);
+    free(h);
+    free(dir);
+    gm_results_free(&base);
+    gm_results_free(&head);
+}
