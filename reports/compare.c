@@ -180,6 +180,17 @@ static void S_dev_label(gm_buf *b, const gm_compare_in *in, size_t d)
         gm_buf_printf(b, " (%c)", (char)('A' + (int)d));
 }
 
+/* The device's name after its letter ("A: H100 80GB HBM3"): the letter tells
+ * twins apart. */
+static void S_dev_lettered_md(gm_buf *b, const gm_compare_in *in, size_t d)
+{
+    const char *name = in->r[d]->device.name ? in->r[d]->device.name : "unknown device";
+    if (strncmp(name, "NVIDIA ", 7) == 0 && name[7])
+        name += 7;
+    gm_buf_printf(b, "%c: ", (char)('A' + (int)d));
+    gm_esc_md(b, name);
+}
+
 static void S_dev_md(gm_buf *b, const gm_compare_in *in, size_t d)
 {
     gm_buf t = GM_BUF_INIT;
@@ -524,8 +535,8 @@ static void S_devices(gm_buf *b, const S_ctx *c)
     const gm_compare_in *in = c->in;
     gm_buf_puts(b, "## Devices\n\n| |");
     for (size_t d = 0; d < in->n; d++) {
-        gm_buf_printf(b, " %c: ", (char)('A' + (int)d));
-        S_dev_md(b, in, d);
+        gm_buf_puts(b, " ");
+        S_dev_lettered_md(b, in, d);
         gm_buf_puts(b, " |");
     }
     gm_buf_puts(b, "\n|---|");
@@ -621,8 +632,8 @@ static void S_table_head(gm_buf *b, const gm_compare_in *in, const char *first)
 {
     gm_buf_printf(b, "| %s |", first);
     for (size_t d = 0; d < in->n; d++) {
-        gm_buf_printf(b, " %c: ", (char)('A' + (int)d));
-        S_dev_md(b, in, d);
+        gm_buf_puts(b, " ");
+        S_dev_lettered_md(b, in, d);
         gm_buf_puts(b, " |");
     }
     gm_buf_puts(b, "\n|---|");

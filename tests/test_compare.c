@@ -59,7 +59,7 @@ Test(compare, two_recorded_h100_runs)
     gm_charts charts;
     char *md = S_markdown(&a, &b, &charts);
     gmt_assert_has(md, "# GPU memory report: 2 devices compared");
-    gmt_assert_has(md, "| | A: H100 80GB HBM3 (A) | B: H100 80GB HBM3 (B) |");
+    gmt_assert_has(md, "| | A: H100 80GB HBM3 | B: H100 80GB HBM3 |");
     gmt_assert_lacks(md, "Not a measurement");
     /* every experiment of either file has its section and summary row */
     gm_sections ss;
