@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifdef GM_HAVE_CUDA
 #include "../kernels/suite.h"
 
 static void S_values(const long long *v)
@@ -35,7 +34,6 @@ static void S_list_suite(bool quick)
         }
     }
 }
-#endif
 
 static void S_usage(FILE *f)
 {
@@ -73,13 +71,6 @@ int gm_cmd_list(int argc, char **argv)
         }
         return GM_EXIT_OK;
     }
-#ifdef GM_HAVE_CUDA
     S_list_suite(quick);
     return GM_EXIT_OK;
-#else
-    (void)quick;
-    gm_cli_error("list: this build has no CUDA toolkit, so no kernels; "
-                 "rebuild with CUDA_HOME set (list --metrics works)");
-    return GM_EXIT_USAGE;
-#endif
 }

@@ -14,9 +14,7 @@
 #include "../reports/render.h"
 #include "../core/output.h"
 #include "../core/results.h"
-#ifdef GM_HAVE_CUDA
 #include "../kernels/suite.h"
-#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +31,6 @@
  * stderr says so.  Measurements are never touched. */
 static void S_fill_questions(gm_results *r, const char *input)
 {
-#ifdef GM_HAVE_CUDA
     size_t filled = 0;
     for (size_t i = 0; i < r->n_experiments; i++) {
         gm_experiment *e = &r->experiments[i];
@@ -54,10 +51,6 @@ static void S_fill_questions(gm_results *r, const char *input)
                 "render: %s predates the experiments' questions; the question, contrast and "
                 "source of %zu experiment%s come from this build's suite\n",
                 input, filled, filled == 1 ? "" : "s");
-#else
-    (void)r;
-    (void)input;
-#endif
 }
 
 static void S_usage(FILE *f)

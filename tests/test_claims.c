@@ -7,9 +7,7 @@
 #include "../reports/contrast.h"
 #include "helpers.h"
 
-#ifdef GM_HAVE_CUDA
 #include "../kernels/suite.h"
-#endif
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -174,7 +172,6 @@ Test(claims, claims_are_complete_data)
     }
 }
 
-#ifdef GM_HAVE_CUDA
 /* A selector of a claim or a contrast names a variant of the experiment and
  * parameters that variant has, with values it takes. */
 static void S_check_sel(const char *exp, const char *sel, const char *what)
@@ -224,7 +221,6 @@ Test(claims, selectors_name_the_suite)
         cr_assert(strncmp(d->source, "00", 2) != 0, "%s cites an internal id", d->id);
     }
 }
-#endif
 
 Test(claims, question_and_ceiling_travel_through_the_results_file)
 {
