@@ -16,9 +16,37 @@
 #include "../core/output.h"
 #include "../core/results.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* $GPUMEM_REPORT_MAX_INPUT: the largest results file read, in bytes, with an
+ * optional K, M or G (binary) suffix. */
+static bool S_size_limit_from_env(void)
+{
+    const char *v = getenv("GPUMEM_REPORT_MAX_INPUT");
+    if (!v || !*v)
+        return true;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    unsigned shift = 0;
+    if (end && (*end == 'K' || *end == 'k'))
+        shift = 10, end++;
+    else if (end && (*end == 'M' || *end == 'm'))
+        shift = 20, end++;
+    else if (end && (*end == 'G' || *end == 'g'))
+        shift = 30, end++;
+    if (end == v || *end || errno == ERANGE || v[0] == '-' || n == 0 || n > (1ULL << 50) >> shift) {
+        gm_cli_error("GPUMEM_REPORT_MAX_INPUT: '%s' is not a size in bytes (a positive number, "
+                     "optionally with K, M or G)", v);
+        return false;
+    }
+    gm_results_set_size_limit((size_t)(n << shift));
+    return true;
+}
 
 /* SIGINT, SIGTERM, SIGHUP: kill the gnuplot child, remove the temporary files
  * and directories in flight (output.h's cleanup table), then die of the same
@@ -66,6 +94,8 @@ static void S_usage(FILE *f)
 int main(int argc, char **argv)
 {
     S_install_cleanup();
+    if (!S_size_limit_from_env())
+        return GM_EXIT_USAGE;
     if (argc >= 2) {
         const char *cmd = argv[1];
         if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {

@@ -57,6 +57,15 @@ static void S_grow(gm_buf *b, size_t extra)
     b->cap = cap;
 }
 
+void gm_buf_reserve(gm_buf *b, size_t n)
+{
+    size_t need = b->len + n + 1;
+    if (need <= b->cap)
+        return;
+    b->data = gm_xrealloc(b->data, need);
+    b->cap = need;
+}
+
 void gm_buf_put(gm_buf *b, const char *s, size_t n)
 {
     S_grow(b, n);

@@ -20,6 +20,9 @@ void gm_buf_put(gm_buf *b, const char *s, size_t n);
 void gm_buf_puts(gm_buf *b, const char *s);
 void gm_buf_putc(gm_buf *b, char c);
 void gm_buf_printf(gm_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Make room for n more bytes (and the NUL) at once: an append of a known size
+ * then needs no regrowth. */
+void gm_buf_reserve(gm_buf *b, size_t n);
 /* Hand the contents to the caller (who frees them); the buffer is left empty. */
 char *gm_buf_detach(gm_buf *b);
 void gm_buf_free(gm_buf *b);

@@ -1839,20 +1839,145 @@ static bool S_read_doc(S_rd *rd, json_t *root, gm_results *r)
     return ok && S_read_links(rd, r);
 }
 
+/* ---- ranges: what every consumer may assume of a results file read ---- */
+
+static bool S_range_fail(S_rd *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool S_range_fail(S_rd *rd, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return S_fail(rd, GM_ERR_VALUE, "%s", msg);
+}
+
+/* A count, byte count or flop count: an integer in [0, GM_INT_LIMIT] or a
+ * finite real >= 0 (null: not measured). */
+static bool S_check_count(S_rd *rd, const char *key, const gm_value *v)
+{
+    size_t m = S_push_key(rd, key);
+    bool ok = true;
+    if (v->kind == GM_V_INT && (v->i < 0 || v->i > GM_INT_LIMIT))
+        ok = S_range_fail(rd, "%lld is out of range: a count is between 0 and %lld (2^53)",
+                          v->i, (long long)GM_INT_LIMIT);
+    else if (v->kind == GM_V_REAL && !(v->r >= 0 && v->r <= (double)GM_INT_LIMIT))
+        ok = S_range_fail(rd, "%.17g is out of range: a count is between 0 and %lld (2^53)",
+                          v->r, (long long)GM_INT_LIMIT);
+    S_pop(rd, m);
+    return ok;
+}
+
+static bool S_check_metrics(S_rd *rd, const char *key, const gm_metric *ms, size_t n)
+{
+    size_t m = S_push_key(rd, key);
+    bool ok = true;
+    for (size_t i = 0; ok && i < n; i++) {
+        size_t mi = S_push_key(rd, ms[i].name);
+        ok = S_check_count(rd, "value", &ms[i].value) &&
+             S_check_count(rd, "launch_min", &ms[i].launch_min) &&
+             S_check_count(rd, "launch_max", &ms[i].launch_max);
+        S_pop(rd, mi);
+    }
+    S_pop(rd, m);
+    return ok;
+}
+
+/* Times: finite, >= 0, and min <= q1 <= median <= q3 <= max among those given. */
+static bool S_check_timing(S_rd *rd, const gm_timing *t)
+{
+    if (!t->present)
+        return true;
+    size_t m = S_push_key(rd, "timing");
+    const char *names[] = {"min", "q1", "median", "q3", "max"};
+    double v[] = {t->min, t->q1, t->median, t->q3, t->max};
+    bool ok = true;
+    int prev = -1;
+    for (int k = 0; ok && k < 5; k++) {
+        if (isnan(v[k]))
+            continue;   /* null: not measured */
+        size_t mk = S_push_key(rd, names[k]);
+        if (!(v[k] >= 0) || isinf(v[k]))
+            ok = S_range_fail(rd, "%.17g ms: a time is a finite number >= 0", v[k]);
+        else if (prev >= 0 && v[k] < v[prev])
+            ok = S_range_fail(rd, "%.17g ms is less than %s (%.17g ms): the summary must hold "
+                              "min <= q1 <= median <= q3 <= max", v[k], names[prev], v[prev]);
+        S_pop(rd, mk);
+        prev = k;
+    }
+    if (ok && t->n > (size_t)GM_INT_LIMIT)
+        ok = S_range_fail(rd, "n = %zu samples is out of range", t->n);
+    for (size_t i = 0; ok && t->samples && i < t->n; i++) {
+        if (t->samples[i] >= 0 && !isinf(t->samples[i]))
+            continue;
+        size_t ms = S_push_key(rd, "samples");
+        size_t mi = S_push_index(rd, i);
+        ok = S_range_fail(rd, "%.17g ms: a time is a finite number >= 0", t->samples[i]);
+        S_pop(rd, mi);
+        S_pop(rd, ms);
+    }
+    S_pop(rd, m);
+    return ok;
+}
+
+static bool S_check_run(S_rd *rd, const gm_run *run)
+{
+    bool ok = S_check_count(rd, "bytes_read", &run->bytes_read) &&
+              S_check_count(rd, "bytes_written", &run->bytes_written) &&
+              S_check_count(rd, "flops", &run->flops) && S_check_timing(rd, &run->timing) &&
+              S_check_metrics(rd, "metrics", run->metrics, run->n_metrics);
+    if (ok && run->prediction.present) {
+        size_t m = S_push_key(rd, "prediction");
+        const gm_prediction *p = &run->prediction;
+        gm_value wt = gm_vint(p->warps_traced), wa = gm_vint(p->warps_total);
+        ok = S_check_count(rd, "warps_traced", &wt) && S_check_count(rd, "warps_total", &wa) &&
+             S_check_metrics(rd, "metrics", p->metrics, p->n_metrics);
+        S_pop(rd, m);
+    }
+    return ok;
+}
+
+static bool S_check_ranges(S_rd *rd, const gm_results *r)
+{
+    size_t m = S_push_key(rd, "runs");
+    bool ok = true;
+    for (size_t i = 0; ok && i < r->n_runs; i++) {
+        size_t mi = S_push_index(rd, i);
+        ok = S_check_run(rd, &r->runs[i]);
+        S_pop(rd, mi);
+    }
+    S_pop(rd, m);
+    return ok;
+}
+
+/* jansson's message, told in terms of the problem (not of its flags). */
+static const char *S_parse_text(const json_error_t *je)
+{
+    if (strstr(je->text, "JSON_ALLOW_NUL"))
+        return "a string holds \\u0000 (a NUL character), which a results file may not contain";
+    return je->text;
+}
+
 static gm_status S_read_buffer(const char *text, size_t len, const char *name, gm_results *out,
                                gm_error *err)
 {
     memset(out, 0, sizeof *out);
+    /* a UTF-8 byte order mark, as some editors write, is skipped */
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+        text += 3;
+        len -= 3;
+    }
     json_error_t je;
     /* Duplicate keys are refused: which of two "median"s would be meant? */
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (!root)
-        return gm_fail(err, GM_ERR_PARSE, "%s:%d:%d: %s", name, je.line, je.column, je.text);
+        return gm_fail(err, GM_ERR_PARSE, "%s:%d:%d: %s", name, je.line, je.column,
+                       S_parse_text(&je));
     S_rd rd = {name, err, {0}, 0};
     gm_error local;
     if (!rd.err)
         rd.err = &local;
-    bool ok = S_read_doc(&rd, root, out);
+    bool ok = S_read_doc(&rd, root, out) && S_check_ranges(&rd, out);
     json_decref(root);
     if (!ok) {
         gm_results_free(out);
@@ -1867,6 +1992,18 @@ gm_status gm_results_read_string(const char *json, const char *name, gm_results 
     return S_read_buffer(json, strlen(json), name ? name : "(string)", out, err);
 }
 
+static size_t S_size_limit = GM_RESULTS_SIZE_LIMIT;
+
+void gm_results_set_size_limit(size_t bytes)
+{
+    S_size_limit = bytes ? bytes : GM_RESULTS_SIZE_LIMIT;
+}
+
+size_t gm_results_size_limit(void)
+{
+    return S_size_limit;
+}
+
 gm_status gm_results_read_file(const char *path, gm_results *out, gm_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -1874,10 +2011,37 @@ gm_status gm_results_read_file(const char *path, gm_results *out, gm_error *err)
     if (!f)
         return gm_fail(err, GM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     gm_buf b = GM_BUF_INIT;
+    struct stat sb;
+    bool too_large = false;
+    if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode)) {
+        if ((unsigned long long)sb.st_size > S_size_limit)
+            too_large = true;
+        else
+            gm_buf_reserve(&b, (size_t)sb.st_size + 1);   /* one allocation, no regrowth */
+    }
     char chunk[65536];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+    while (!too_large && (n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        const char *nul = memchr(chunk, '\0', n);
+        if (nul) {
+            /* no JSON text holds a raw NUL byte: a binary file, or /dev/zero */
+            size_t at = b.len + (size_t)(nul - chunk);
+            fclose(f);
+            gm_buf_free(&b);
+            return gm_fail(err, GM_ERR_PARSE, "%s: not a JSON text: a NUL byte at offset %zu",
+                           path, at);
+        }
         gm_buf_put(&b, chunk, n);
+        too_large = b.len > S_size_limit;   /* a pipe or a device that goes on and on */
+    }
+    if (too_large) {
+        fclose(f);
+        gm_buf_free(&b);
+        return gm_fail(err, GM_ERR_VALUE,
+                       "%s: input too large: more than the limit of %zu bytes for a results "
+                       "file; raise it with GPUMEM_REPORT_MAX_INPUT=BYTES (K, M, G suffixes)",
+                       path, S_size_limit);
+    }
     if (ferror(f)) {
         int e = errno;
         fclose(f);

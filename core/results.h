@@ -290,6 +290,27 @@ typedef struct {
  * expected (GM_ERR_FIELD, e.g. "runs[3].timing.samples[2]: expected a number,
  * found a string").  *out is left zeroed on failure. */
 gm_status gm_results_read_file(const char *path, gm_results *out, gm_error *err);
+
+/* What a file read is checked for beyond its types (GM_ERR_VALUE naming the
+ * file, the JSON path such as runs[12].timing.median, and the value):
+ *   - counts, byte counts, flops, metric values, launch_min/max and the
+ *     model's warps: >= 0 and at most GM_INT_LIMIT (2^53, the largest integer
+ *     a double holds exactly: the difference of two fits in 64 bits and every
+ *     consumer computing in doubles is exact);
+ *   - times (timing min, q1, median, q3, max, samples): finite, >= 0, and
+ *     min <= q1 <= median <= q3 <= max among those that are not null.
+ * A UTF-8 byte order mark at the start is skipped. */
+#define GM_INT_LIMIT 9007199254740992LL
+
+/* The largest results file read: a bigger one (or a stream that goes on past
+ * it) is refused with "input too large" before it fills memory; a raw NUL
+ * byte (a binary file, /dev/zero) is refused where it is met.  Default
+ * GM_RESULTS_SIZE_LIMIT (1 GiB; a 200 MB file of 30,000 runs renders in well
+ * under 4x its size); the CLI takes $GPUMEM_REPORT_MAX_INPUT.  0 restores the
+ * default. */
+#define GM_RESULTS_SIZE_LIMIT ((size_t)1 << 30)
+void gm_results_set_size_limit(size_t bytes);
+size_t gm_results_size_limit(void);
 gm_status gm_results_read_string(const char *json, const char *name, gm_results *out,
                                  gm_error *err);
 
