@@ -672,6 +672,8 @@ static int S_app(int argc, char **argv, S_opts *o)
     if (!o->quiet)
         fprintf(stderr, "results: %s (%zu runs from %lld profiled launches of %lld, %.1f s)\n",
                 json_path, results.n_runs, st.profiled, st.launches, S_now() - t0);
+    if (st.timing[0] && !o->quiet)
+        fprintf(stderr, "profiling: %s\n", st.timing);
     if (st.error[0] && !o->quiet)
         fprintf(stderr, "gpumem-report: note: %s\n", st.error);
     if (o->main_job) {

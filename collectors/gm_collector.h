@@ -170,7 +170,8 @@ typedef struct {
     /* last batch: */
     int batch_passes;          /* passes run */
     size_t batch_ranges;       /* ranges decoded (launches + flushes + prepare kernels) */
-    double batch_pass_seconds; /* wall time of the pass loop */
+    double batch_pass_seconds; /* wall time of the pass loop (configuration included) */
+    double batch_config_seconds; /* of which: a fresh counter image and the configuration */
     double batch_decode_seconds; /* decode + evaluation */
 } gmc_session_info;
 

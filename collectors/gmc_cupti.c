@@ -1024,6 +1024,7 @@ gmc_status gmc_profile_batch(gmc_session *s, size_t n, int (*prepare)(void *user
         S_TRY(S_reenable(s, err));
         S_TRY(S_batch_config(s, err));
     }
+    s->info.batch_config_seconds = S_now() - t0;
 
     s->n_log = 0;
     s->log_oom = false;

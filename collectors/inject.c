@@ -170,6 +170,9 @@ static struct {
                                   exit: processes sharing the GPU profile in turns */
     char uuid[48];
     char said[8][32];          /* error kinds already printed */
+    /* where the profiling time goes (seconds, summed over profiled launches):
+     * printed at exit with GPUMEM_REPORT_DEBUG */
+    double t_open, t_sync, t_save, t_config, t_passes, t_decode, t_restore, t_copy;
 } g = {.lock = PTHREAD_MUTEX_INITIALIZER, .devlock = GM_DEVLOCK_INIT};
 
 static _Thread_local int t_busy;        /* inside our own work: ignore launches */
@@ -263,10 +266,24 @@ static void S_write_runs(void)
     free(path);
 }
 
+static double S_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static void S_at_exit(void)
 {
     if (!g.active)
         return;
+    if (g.status.profiled)
+        snprintf(g.status.timing, sizeof g.status.timing,
+                 "%lld launches: session open %.3f s (copy-bandwidth measurement %.3f s), "
+                 "synchronize %.3f s, checkpoint save %.3f s, batch configuration %.3f s, "
+                 "passes %.3f s, decode %.3f s, final restore %.3f s",
+                 g.status.profiled, g.t_open, g.t_copy, g.t_sync, g.t_save, g.t_config,
+                 g.t_passes, g.t_decode, g.t_restore);
     /* No CUDA here: the program's runtime may already be torn down. */
     pthread_mutex_lock(&g.lock);
     S_write_runs();
@@ -482,12 +499,78 @@ static void S_on_lock_wait(void *ctx, const char *path)
 
 /* Open the collector on the device of `ctx` (the calling thread's current
  * context, left current on return). */
+/* The attainable DRAM bandwidth of the device, as the suite measures it
+ * (kernels/harness.cu, gm_measure_copy_bandwidth): a device-to-device copy of
+ * S_COPY_BYTES, bytes read + written over the median of S_COPY_REPS copies, on
+ * a stream of our own.  Done once, before the first profiled launch; the
+ * buffers are freed at once.  NaN (the report says "not measured") when the
+ * program left too little memory free or a call fails. */
+#define S_COPY_BYTES ((size_t)256 << 20)
+#define S_COPY_REPS 5
+static double S_copy_bandwidth(void)
+{
+    double t0 = S_now(), gbs = NAN;
+    CUdeviceptr src = 0, dst = 0;
+    CUstream st = NULL;
+    CUevent e0 = NULL, e1 = NULL;
+    size_t fr = 0, tot = 0;
+    if (cuMemGetInfo(&fr, &tot) != CUDA_SUCCESS || fr < 4 * S_COPY_BYTES)
+        goto done;
+    if (cuMemAlloc(&src, S_COPY_BYTES) != CUDA_SUCCESS ||
+        cuMemAlloc(&dst, S_COPY_BYTES) != CUDA_SUCCESS ||
+        cuStreamCreate(&st, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS ||
+        cuEventCreate(&e0, CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
+        cuEventCreate(&e1, CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
+        cuMemsetD8Async(src, 0x3C, S_COPY_BYTES, st) != CUDA_SUCCESS ||
+        cuMemsetD8Async(dst, 0, S_COPY_BYTES, st) != CUDA_SUCCESS ||
+        cuMemcpyDtoDAsync(dst, src, S_COPY_BYTES, st) != CUDA_SUCCESS)
+        goto done;
+    float ms[S_COPY_REPS];
+    for (int r = 0; r < S_COPY_REPS; r++) {
+        if (cuEventRecord(e0, st) != CUDA_SUCCESS ||
+            cuMemcpyDtoDAsync(dst, src, S_COPY_BYTES, st) != CUDA_SUCCESS ||
+            cuEventRecord(e1, st) != CUDA_SUCCESS || cuEventSynchronize(e1) != CUDA_SUCCESS ||
+            cuEventElapsedTime(&ms[r], e0, e1) != CUDA_SUCCESS || !(ms[r] > 0))
+            goto done;
+    }
+    for (int i = 1; i < S_COPY_REPS; i++)   /* the median */
+        for (int j = i; j > 0 && ms[j] < ms[j - 1]; j--) {
+            float t = ms[j];
+            ms[j] = ms[j - 1];
+            ms[j - 1] = t;
+        }
+    gbs = 2.0 * (double)S_COPY_BYTES / (ms[S_COPY_REPS / 2] * 1e-3) / 1e9;
+done:
+    if (e0)
+        (void)cuEventDestroy(e0);
+    if (e1)
+        (void)cuEventDestroy(e1);
+    if (st)
+        (void)cuStreamDestroy(st);
+    if (src)
+        (void)cuMemFree(src);
+    if (dst)
+        (void)cuMemFree(dst);
+    g.t_copy += S_now() - t0;
+    return gbs;
+}
+
+static bool S_session_open_timed(CUcontext ctx);
+
 static bool S_session_open(CUcontext ctx)
 {
     if (g.session)
         return true;
     if (g.session_failed)
         return false;
+    double t0 = S_now();
+    bool ok = S_session_open_timed(ctx);
+    g.t_open += S_now() - t0;
+    return ok;
+}
+
+static bool S_session_open_timed(CUcontext ctx)
+{
     g.session_failed = true;   /* until it succeeds */
     CUdevice dev;
     CUresult r = cuCtxGetDevice(&dev);
@@ -542,6 +625,12 @@ static bool S_session_open(CUcontext ctx)
     pr->lock_wait_seconds = gm_vreal(g.devlock.waited_s);
     pr->lock_waits = g.devlock.waits;
     pr->lock_turns = g.devlock.turns;
+    double copy = S_copy_bandwidth();
+    (void)cuCtxSetCurrent(ctx);
+    if (isfinite(copy)) {
+        g.results.device.copy_bandwidth_gbs = gm_vreal(copy);
+        g.results.device.copy_bandwidth_bytes = gm_vint((long long)S_COPY_BYTES);
+    }
     g.session_failed = false;
     S_debug("profiler open on device %d (%s), %zu metrics, %d passes", (int)dev, info.name,
             g.n_metrics, gmc_session_passes(g.session));
@@ -726,7 +815,10 @@ static void S_profile(const S_launch *L, const char *symbol, long long index, CU
     }
     /* The checkpoint must see the program's memory as this launch will:
      * everything enqueued before it has finished. */
+    double t0 = S_now();
     CUresult cr = cuCtxSynchronize();
+    double t1 = S_now();
+    g.t_sync += t1 - t0;
     if (cr != CUDA_SUCCESS) {
         const char *n = NULL;
         (void)cuGetErrorName(cr, &n);
@@ -749,6 +841,8 @@ static void S_profile(const S_launch *L, const char *symbol, long long index, CU
                 index, symbol, d ? d : "?");
         return;
     }
+    double t2 = S_now();
+    g.t_save += t2 - t1;
     S_replay rp = {L, &cp, ""};
     gmc_error e = {GMC_OK, ""};
     for (size_t m = 0; m < g.n_metrics; m++)

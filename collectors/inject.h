@@ -146,6 +146,7 @@ typedef struct {
     char error_kind[32];      /* "" | "permission" | "device" | "profiler" | "options" ... */
     char error[1024];         /* the first error, one line */
     char note[512];           /* why launches were not profiled, each reason once, "; " between */
+    char timing[512];         /* where the profiling time went, one line of words ("" if none) */
 } gmi_status;
 
 /* Text of the status file (caller frees). */

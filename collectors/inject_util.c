@@ -286,6 +286,8 @@ char *gmi_status_format(const gmi_status *s)
         S_line(&b, "error", s->error);
     if (s->note[0])
         S_line(&b, "note", s->note);
+    if (s->timing[0])
+        S_line(&b, "timing", s->timing);
     return gm_buf_detach(&b);
 }
 
@@ -347,6 +349,8 @@ bool gmi_status_parse(const char *text, gmi_status *s, char *msg, size_t cap)
             S_copy(s->error, sizeof s->error, val);
         else if (kl == 4 && strncmp(line, "note", kl) == 0)
             S_copy(s->note, sizeof s->note, val);
+        else if (kl == 6 && strncmp(line, "timing", kl) == 0)
+            S_copy(s->timing, sizeof s->timing, val);
     }
     return true;
 }
