@@ -2,10 +2,11 @@
 """program-vs-ncu.py EACH.json NCU.csv — every count of every launch, the
 tool's (gpumem-report collect --launches each) against ncu's CSV
 (--csv --print-units base), launch by launch in program order.  Counts
-(sectors, requests, instructions, wavefronts, conflicts) must be equal;
-DRAM bytes are compared too and their largest relative difference is
-reported (DRAM traffic of a kernel varies from run to run by refreshes and
-page-table walks).  Last line: the summary bench/program-vs-ncu.sh prints."""
+(sectors, requests, instructions) must be equal; shared-memory wavefronts and
+bank conflicts, and DRAM bytes, vary between runs of one kernel (ncu against
+itself too) and are held to tests/gpu/ncu_tolerance.h's rules: within 1 % or
+0.1 per shared instruction; DRAM read within 2 % or 64 KiB, written within 2 %
+or 2 MiB.  Last line: the summary bench/program-vs-ncu.sh prints."""
 import csv, io, json, sys
 
 runs = json.load(open(sys.argv[1]))["runs"]
@@ -38,34 +39,53 @@ def launch_of(run):
 
 
 tool = sorted(runs, key=launch_of)
-exact = [m for m in (runs[0]["metrics"] if runs else {})
-         if m.endswith(".sum") and "dram__" not in m and "gpu__time" not in m and "per_second" not in m]
-dram = [m for m in (runs[0]["metrics"] if runs else {}) if m in ("dram__bytes_read.sum", "dram__bytes_write.sum")]
-n_eq = n_cmp = 0
-worst_dram = 0.0
+metrics = list(runs[0]["metrics"]) if runs else []
+
+
+def kind(m):
+    """tests/gpu/ncu_tolerance.h's classes, for the counts compared here."""
+    if m.startswith("dram__bytes_write"):
+        return "dram-write"
+    if m.startswith("dram__bytes_read"):
+        return "dram-read"
+    if "data_bank_conflicts" in m or "wavefronts_mem_shared" in m:
+        return "shared"
+    if m.endswith(".sum") and "gpu__time" not in m and "per_second" not in m:
+        return "count"
+    return None
+
+
+n = {"count": [0, 0], "shared": [0, 0], "dram-read": [0, 0], "dram-write": [0, 0]}
 bad = []
 for run in tool:
     k = launch_of(run)
     if k not in ncu:
         bad.append(f"launch {k}: ncu has no row")
         continue
-    for m in exact:
+    for m in metrics:
+        c = kind(m)
         a = run["metrics"][m]["value"]
         b = ncu[k].get(m)
-        if a is None or b is None:
+        if c is None or a is None or b is None:
             continue
-        n_cmp += 1
-        if float(a) == b:
-            n_eq += 1
+        diff, mag = abs(a - b), max(abs(a), abs(b))
+        rel = diff / mag if mag else 0.0
+        if c == "count":
+            ok = a == b                                  # exact
+        elif c == "shared":
+            inst = run["metrics"].get("smsp__inst_executed_op_shared_" +
+                                      ("st" if "_op_st" in m else "ld") + ".sum", {}).get("value") or 0
+            ok = diff <= 1 or rel <= 0.01 or diff <= 0.1 * inst
+        elif c == "dram-read":
+            ok = diff <= 65536 or rel <= 0.02
         else:
+            ok = diff <= 2 * 1048576 or rel <= 0.02
+        n[c][1] += 1
+        n[c][0] += ok
+        if not ok:
             bad.append(f"launch {k} {run['variant']}: {m} tool {a} ncu {b:.0f}")
-    for m in dram:
-        a = run["metrics"][m]["value"]
-        b = ncu[k].get(m)
-        if a is None or b is None or max(a, b) == 0:
-            continue
-        worst_dram = max(worst_dram, abs(a - b) / max(a, b))
 for line in bad[:20]:
     print(line)
-print(f"tool {len(tool)} launches, ncu {len(ncu)}; counts equal {n_eq}/{n_cmp}; "
-      f"DRAM bytes within {100 * worst_dram:.2f}%")
+print(f"tool {len(tool)} launches, ncu {len(ncu)}: counts equal {n['count'][0]}/{n['count'][1]}, "
+      f"shared wavefronts+conflicts within tolerance {n['shared'][0]}/{n['shared'][1]}, "
+      f"DRAM read {n['dram-read'][0]}/{n['dram-read'][1]}, written {n['dram-write'][0]}/{n['dram-write'][1]}")

@@ -26,7 +26,7 @@ sub() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", b - a}'; }
 
 echo "== $name: $*"
 echo "date:    $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-echo "commit:  $(git -C "$here/.." rev-parse HEAD 2>/dev/null || cat "$here/../.commit" 2>/dev/null || echo unknown)"
+echo "commit:  $(cat "$here/../.commit" 2>/dev/null || git -C "$here/.." rev-parse HEAD 2>/dev/null || echo unknown)"
 command -v nvidia-smi >/dev/null 2>&1 &&
     echo "device:  $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader -i 0)"
 echo "ncu:     $("$ncu" --version | tail -n 1)"

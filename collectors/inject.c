@@ -172,7 +172,8 @@ static struct {
     char said[8][32];          /* error kinds already printed */
     /* where the profiling time goes (seconds, summed over profiled launches):
      * printed at exit with GPUMEM_REPORT_DEBUG */
-    double t_open, t_sync, t_save, t_config, t_passes, t_decode, t_restore, t_copy;
+    double t_open, t_sync, t_save, t_config, t_passes, t_decode, t_restore, t_copy, t_batch;
+    long long reenabled;       /* batches that needed the range profiler enabled afresh */
 } g = {.lock = PTHREAD_MUTEX_INITIALIZER, .devlock = GM_DEVLOCK_INIT};
 
 static _Thread_local int t_busy;        /* inside our own work: ignore launches */
@@ -280,10 +281,11 @@ static void S_at_exit(void)
     if (g.status.profiled)
         snprintf(g.status.timing, sizeof g.status.timing,
                  "%lld launches: session open %.3f s (copy-bandwidth measurement %.3f s), "
-                 "synchronize %.3f s, checkpoint save %.3f s, batch configuration %.3f s, "
-                 "passes %.3f s, decode %.3f s, final restore %.3f s",
-                 g.status.profiled, g.t_open, g.t_copy, g.t_sync, g.t_save, g.t_config,
-                 g.t_passes, g.t_decode, g.t_restore);
+                 "synchronize %.3f s, checkpoint save %.3f s, batches %.3f s "
+                 "(configuration %.3f s, %lld re-enabled; passes %.3f s; decode %.3f s), final "
+                 "restore %.3f s",
+                 g.status.profiled, g.t_open, g.t_copy, g.t_sync, g.t_save, g.t_batch,
+                 g.t_config, g.reenabled, g.t_passes, g.t_decode, g.t_restore);
     /* No CUDA here: the program's runtime may already be torn down. */
     pthread_mutex_lock(&g.lock);
     S_write_runs();
@@ -729,6 +731,8 @@ static int S_prepare(void *user, size_t i)
 {
     (void)i;
     S_replay *rp = user;
+    if (getenv("GPUMEM_REPORT_X_NO_RESTORE"))   /* experiment: what the restores cost */
+        return 0;
     CUptiResult r = cuptiCheckpointRestore(rp->cp);
     if (r != CUPTI_SUCCESS) {
         const char *d = NULL;
@@ -847,11 +851,22 @@ static void S_profile(const S_launch *L, const char *symbol, long long index, CU
     gmc_error e = {GMC_OK, ""};
     for (size_t m = 0; m < g.n_metrics; m++)
         g.values[m] = NAN;
+    double t3 = S_now();
     gmc_status st = gmc_profile_batch(g.session, 1, S_prepare, S_launch_again, &rp, g.values, &e);
+    double t4 = S_now();
+    gmc_session_info si;
+    gmc_session_info_get(g.session, &si);
+    g.t_config += si.batch_config_seconds;
+    g.t_passes += si.batch_pass_seconds - si.batch_config_seconds;
+    g.t_decode += si.batch_decode_seconds;
+    g.t_batch += t4 - t3;
+    g.reenabled += si.batch_reenabled;
     /* Whatever happened, the program's launch must find its memory as it left it. */
+    double t5 = S_now();
     r = cuptiCheckpointRestore(&cp);
     CUresult sr = cuCtxSynchronize();
     (void)cuCtxSetCurrent(ctx);
+    g.t_restore += S_now() - t5;
     if (r != CUPTI_SUCCESS || sr != CUDA_SUCCESS) {
         g.stopped = true;
         S_error("restore", "launch %lld (%s): the program's memory could not be restored after "
