@@ -19,3 +19,7 @@ for f in evict off; do
     t1=$(date +%s.%N)
     awk -v a="$t0" -v b="$t1" -v f="$f" 'BEGIN {printf "collector --flush=%s: %.2f s\n", f, b - a}'
 done
+# the reports, for examples/app/ and examples/pytorch/ (and the run's counts), in one archive
+tar czf "$out/evidence.tgz" -C "$out" lab/report.html lab/report.md lab/report.charts lab/run.json \
+    lab/counts.txt lab/plain.out pytorch/report.html pytorch/report.md pytorch/report.charts \
+    pytorch/run.json pytorch/counts.txt pytorch/plain.out 2>/dev/null || true

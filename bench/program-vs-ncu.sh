@@ -32,6 +32,7 @@ command -v nvidia-smi >/dev/null 2>&1 &&
 echo "ncu:     $("$ncu" --version | tail -n 1)"
 
 rc_plain=0; rc_tool=0
+"$@" >/dev/null 2>&1 || true   # once untimed: files and libraries in the page cache for every side
 t0=$(now); "$@" >"$d/plain.out" 2>"$d/plain.err" || rc_plain=$?; t1=$(now)
 
     "$tool" collect --launches each --json "$d/each.json" -- "$@" >"$d/tool.out" 2>"$d/tool.err" ||

@@ -173,7 +173,6 @@ typedef struct {
     double batch_pass_seconds; /* wall time of the pass loop (configuration included) */
     double batch_config_seconds; /* of which: a fresh counter image and the configuration */
     bool batch_reenabled;      /* the range profiler had to be enabled afresh for it */
-    bool batch_reused;         /* the configuration of the batch before was kept */
     double batch_decode_seconds; /* decode + evaluation */
 } gmc_session_info;
 

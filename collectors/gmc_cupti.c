@@ -183,7 +183,6 @@ struct gmc_session {
     size_t *range_of_launch;
     size_t last_n;
     gmc_session_info info;
-    size_t batches_done;        /* batches decoded on the present configuration */
 };
 
 static gmc_session *g_session;   /* one per process: CUPTI allows one subscriber */
@@ -1022,20 +1021,7 @@ gmc_status gmc_profile_batch(gmc_session *s, size_t n, int (*prepare)(void *user
      * will not take a second configuration, make a new one. */
     gmc_error first_err;
     s->info.batch_reenabled = false;
-    s->info.batch_reused = false;
-    if (s->batches_done > 0 && getenv("GPUMEM_REPORT_REUSE_CONFIG")) {
-        /* experiment: a fresh counter image on the configuration already set */
-        CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci;
-        memset(&ci, 0, sizeof ci);
-        ci.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
-        ci.pRangeProfilerObject = s->rp;
-        ci.counterDataSize = s->counter_data_size;
-        ci.pCounterData = s->counter_data;
-        s->info.batch_reused = cuptiRangeProfilerCounterDataImageInitialize(&ci) == CUPTI_SUCCESS;
-    }
-    if (s->info.batch_reused) {
-    } else if (S_batch_config(s, &first_err) != GMC_OK) {
-        s->batches_done = 0;
+    if (S_batch_config(s, &first_err) != GMC_OK) {
         S_TRY(S_reenable(s, err));
         S_TRY(S_batch_config(s, err));
         s->info.batch_reenabled = true;
@@ -1137,7 +1123,6 @@ gmc_status gmc_profile_batch(gmc_session *s, size_t n, int (*prepare)(void *user
         memcpy(values + i * s->n_metrics, range_values, s->n_metrics * sizeof *values);
     }
     s->last_n = n;
-    s->batches_done++;
     s->info.batch_pass_seconds = t1 - t0;
     s->info.batch_decode_seconds = S_now() - t1;
 fail:

@@ -731,8 +731,6 @@ static int S_prepare(void *user, size_t i)
 {
     (void)i;
     S_replay *rp = user;
-    if (getenv("GPUMEM_REPORT_X_NO_RESTORE"))   /* experiment: what the restores cost */
-        return 0;
     CUptiResult r = cuptiCheckpointRestore(rp->cp);
     if (r != CUPTI_SUCCESS) {
         const char *d = NULL;
