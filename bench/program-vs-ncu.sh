@@ -32,10 +32,12 @@ command -v nvidia-smi >/dev/null 2>&1 &&
 echo "ncu:     $("$ncu" --version | tail -n 1)"
 
 rc_plain=0; rc_tool=0
+# the same metrics as ncu's: no per-source-line pass (a re-run of the program per kernel)
+nosl=""; "$tool" collect --help 2>&1 | grep -q -- --no-source-lines && nosl=--no-source-lines
 "$@" >/dev/null 2>&1 || true   # once untimed: files and libraries in the page cache for every side
 t0=$(now); "$@" >"$d/plain.out" 2>"$d/plain.err" || rc_plain=$?; t1=$(now)
 
-    "$tool" collect --launches each --json "$d/each.json" -- "$@" >"$d/tool.out" 2>"$d/tool.err" ||
+    "$tool" collect $nosl --launches each --json "$d/each.json" -- "$@" >"$d/tool.out" 2>"$d/tool.err" ||
     rc_tool=$?
 t2=$(now)
 n=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['runs']))" "$d/each.json")
@@ -47,12 +49,12 @@ t4=$(now)
 plain=$(sub "$t0" "$t1"); toolt=$(sub "$t1" "$t2"); ncut=$(sub "$t3" "$t4")
 # what the L2 flush ranges cost: the same collection without flushing (timing only)
 t5=$(now)
-"$tool" collect --no-cache-flush --launches each --json "$d/noflush.json" -- "$@" >/dev/null \
+"$tool" collect $nosl --no-cache-flush --launches each --json "$d/noflush.json" -- "$@" >/dev/null \
     2>"$d/noflush.err" || true
 t6=$(now)
 echo "without the L2 flush (not comparable to ncu's counts): tool $(sub "$t5" "$t6") s"
 grep -h "^profiling:" "$d/noflush.err" || true
-"$tool" --quiet --out "$d/report.html" --json "$d/run.json" -- "$@" >/dev/null 2>"$d/report.err" || true
+"$tool" --quiet $nosl --out "$d/report.html" --json "$d/run.json" -- "$@" >/dev/null 2>"$d/report.err" || true
 "$tool" render "$d/run.json" --out "$d/report.md" >/dev/null 2>&1 || true
 same=DIFFERS; cmp -s "$d/plain.out" "$d/tool.out" && same=same
 counts=$(python3 "$here/program-vs-ncu.py" "$d/each.json" "$d/ncu.csv" | tee "$d/counts.txt" | tail -n 1)

@@ -455,10 +455,26 @@ static const char *S_basename(const char *p)
     return s && s[1] ? s + 1 : p;
 }
 
+/* The program's name for the report: the command's, or for an interpreter
+ * (python3 script.py) the script's. */
+static const char *S_program_name(char **argv)
+{
+    static const char *const interp[] = {"python", "bash", "sh", "node", "ruby", "perl",
+                                         "julia", "Rscript", "env"};
+    const char *b = S_basename(argv[0]);
+    bool is = false;
+    for (size_t i = 0; i < sizeof interp / sizeof interp[0] && !is; i++)
+        is = strncmp(b, interp[i], strlen(interp[i])) == 0;
+    for (char **a = argv + 1; is && *a; a++)
+        if ((*a)[0] != '-')
+            return S_basename(*a);
+    return b;
+}
+
 /* The experiment the runs belong to: the program, what was profiled of it. */
 static void S_describe(gm_results *r, const S_opts *o, const gmi_status *st, size_t others)
 {
-    const char *name = S_basename(o->prog_argv[0]);
+    const char *name = S_program_name(o->prog_argv);
     gm_experiment *e = (gm_experiment *)gm_results_experiment(r, name);
     if (!e) {   /* gmi_group made it */
         e = gm_results_add_experiment(r);
@@ -640,7 +656,7 @@ static int S_app(int argc, char **argv, S_opts *o)
         goto done;
     }
 
-    gmi_group(&results, o->each, S_basename(o->prog_argv[0]));
+    gmi_group(&results, o->each, S_program_name(o->prog_argv));
     S_describe(&results, o, &st, S_count_others(dir));
     S_fill(&results, argc, argv, t0);
     if (!o->no_source_lines)
