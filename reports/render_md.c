@@ -862,7 +862,7 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s)
     gm_results_ceiling_gbs(r, &attainable);
     head[C_PCT_COPY] = attainable ? "% of attainable" : "% of copy bandwidth";
     head[C_DRAM_GBS] = "DRAM bandwidth";
-    head[C_PCT_CEIL] = "% of attainable";
+    head[C_PCT_CEIL] = attainable ? "% of attainable" : "% of copy bandwidth";
     head[C_DRAM_TOTAL] = "DRAM bytes, all launches";
     head[C_LD_SPR] = S_label(GM_M_LD_SPR, "ld sectors/req");
     head[C_ST_SPR] = S_label(GM_M_ST_SPR, "st sectors/req");
@@ -956,8 +956,11 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s)
             gm_buf_puts(b, ". DRAM bandwidth is the DRAM bytes read and written per launch over "
                            "the GPU time per launch");
         if (show[C_PCT_CEIL])
-            gm_buf_puts(b, ", and its share of the attainable bandwidth measured on the device "
-                           "(a device-to-device copy, bytes read + written)");
+            gm_buf_puts(b, attainable ? ", and its share of the attainable bandwidth measured on "
+                                        "the device"
+                                      : ", and its share of the copy bandwidth measured inside "
+                                        "the program (a device-to-device copy, bytes read + "
+                                        "written)");
         gm_buf_puts(b, ".\n\n");
     }
     gm_buf_free(&left_out);
