@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,6 +37,10 @@
 
 #include <cuda_runtime_api.h>
 #endif
+
+/* A suite case's child takes about half a second (bench/results/
+ * srclines-overhead-*.txt); one that takes this long is stopped. */
+#define S_CHILD_TIMEOUT_S 120.0
 
 static double S_now(void)
 {
@@ -219,7 +224,7 @@ int gm_cmd_sass_child(int argc, char **argv)
 /* Run exe with args; stdout into *out (NULL: discarded), stderr (last part)
  * into errbuf; env: NAME=VALUE to set and NAME (no '=') to unset, in the child. */
 static int S_spawn(char *const *args, gm_buf *out, char *errbuf, size_t errcap,
-                   const char *const *env)
+                   const char *const *env, double timeout_s)
 {
     int po[2];
     errbuf[0] = '\0';
@@ -272,9 +277,28 @@ static int S_spawn(char *const *args, gm_buf *out, char *errbuf, size_t errcap,
     close(po[1]);
     char chunk[65536];
     ssize_t k;
-    while ((k = read(po[0], chunk, sizeof chunk)) > 0 || (k < 0 && errno == EINTR))
-        if (k > 0 && out)
+    double deadline = timeout_s > 0 ? S_now() + timeout_s : 0;
+    bool killed = false;
+    for (;;) {
+        struct pollfd pf = {po[0], POLLIN, 0};
+        int pr = poll(&pf, 1, 1000);
+        if (pr < 0 && errno != EINTR)
+            break;
+        if (deadline > 0 && S_now() > deadline) {
+            kill(pid, SIGKILL);   /* a hung kernel or child: the pass goes on without it */
+            killed = true;
+            break;
+        }
+        if (pr <= 0)
+            continue;
+        k = read(po[0], chunk, sizeof chunk);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        if (out)
             gm_buf_put(out, chunk, (size_t)k);
+    }
     close(po[0]);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -290,6 +314,10 @@ static int S_spawn(char *const *args, gm_buf *out, char *errbuf, size_t errcap,
     size_t len = strlen(errbuf);
     while (len && errbuf[len - 1] == '\n')
         errbuf[--len] = '\0';
+    if (killed) {
+        snprintf(errbuf, errcap, "stopped after %.0f s", timeout_s);
+        return 124;
+    }
     if (WIFEXITED(status))
         return WEXITSTATUS(status);
     return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
@@ -419,7 +447,7 @@ gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progr
         {
             gm_buf out = GM_BUF_INIT;
             char errbuf[600];
-            int rc = S_spawn(args, &out, errbuf, sizeof errbuf, NULL);
+            int rc = S_spawn(args, &out, errbuf, sizeof errbuf, NULL, S_CHILD_TIMEOUT_S);
             gm_srclines_clear(sl);
             sl->present = true;
             if (rc != 0) {
@@ -498,7 +526,7 @@ void gm_source_lines_program_pass(gm_results *r, const char *prog, char *const *
             args[k] = argv[k];
         char errbuf[600];
         double t1 = S_now();
-        int rc = S_spawn(args, NULL, errbuf, sizeof errbuf, env);
+        int rc = S_spawn(args, NULL, errbuf, sizeof errbuf, env, 0);
         double dt = S_now() - t1;
         free(args);
         launches++;

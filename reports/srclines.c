@@ -223,6 +223,9 @@ void gm_srclines_md_section(gm_buf *b, const gm_run *const *runs, size_t n)
         if (!run->source_lines.status || strcmp(run->source_lines.status, "collected") != 0)
             continue;
         for (int sh = 0; sh < 2; sh++) {
+            /* compared only among layouts that use that memory at all */
+            if (gm_srclines_total(&run->source_lines, sh ? GM_SL_WAVEFRONTS : GM_SL_SECTORS) <= 0)
+                continue;
             long long x = S_total_excess(&run->source_lines, sh);
             if (!most[sh] || x > S_total_excess(&most[sh]->source_lines, sh))
                 most[sh] = run;
