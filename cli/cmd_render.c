@@ -67,8 +67,13 @@ static void S_usage(FILE *f)
           "  -o, --out FILE     the report; its extension (.md, .html or .csv) picks the\n"
           "                     format; - is standard output (Markdown unless --format).\n"
           "                     Never an input file (refused, exit 2)\n"
-          "  --format md|html|csv  the format, whatever the extension (default: from FILE;\n"
-          "                     csv: one line per run and metric)\n"
+          "  --format md|html|csv|gfm\n"
+          "                     the format, whatever the extension (default: from FILE;\n"
+          "                     csv: one line per run and metric; gfm: one Markdown file\n"
+          "                     to paste into a GitHub issue or comment, charts left out,\n"
+          "                     a line says how many)\n"
+          "  --only EXP[,EXP]   these experiments alone (ids as `gpumem-report list` gives\n"
+          "                     them), for a writeup (default: all)\n"
           "  --template FILE    HTML template (default: $GM_TEMPLATE_DIR/report.html, else\n"
           "                     templates/report.html beside the build directory, else\n"
           "                     " GM_DATADIR "/templates/report.html)\n"
@@ -179,10 +184,16 @@ int gm_cmd_render(int argc, char **argv)
                 o.format = GM_FORMAT_HTML;
             else if (strcmp(f, "csv") == 0)
                 csv = true;
+            else if (strcmp(f, "gfm") == 0 || strcmp(f, "github") == 0)
+                o.format = GM_FORMAT_GFM;
             else {
-                gm_cli_error("render: --format: '%s' is not md, html or csv", f);
+                gm_cli_error("render: --format: '%s' is not md, html, csv or gfm", f);
                 return GM_EXIT_USAGE;
             }
+        } else if (strcmp(a, "--only") == 0) {
+            if (!has_next)
+                goto missing;
+            o.only = argv[++i];
         } else if (strcmp(a, "--template") == 0) {
             if (!has_next)
                 goto missing;

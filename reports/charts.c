@@ -156,8 +156,14 @@ static int S_families(const gm_results *r, const gm_experiment *e, const gm_run 
                    {Q_SH_LD_WPI, Q_SH_ST_WPI}, 0, true, false, 1.0,
                    "ideal: 1 (no bank conflict)"};
     S_family *cand[] = {&spr, &eff, &dram, &sh};
+    bool have_spr = false;
     for (size_t c = 0; c < sizeof cand / sizeof cand[0]; c++) {
         S_family *x = cand[c];
+        /* efficiency is sectors per request seen from the other side (useful
+         * bytes over fetched bytes): its chart would repeat the one before;
+         * the tables keep the figure */
+        if (x == &eff && have_spr)
+            continue;
         S_family *use = x;
         S_quantity qs[2] = {x->q[0], x->q[1]};
         int nq = 0;
@@ -177,6 +183,7 @@ static int S_families(const gm_results *r, const gm_experiment *e, const gm_run 
         }
         if (nq == 0)
             continue;
+        have_spr |= x == &spr;
         f[k] = *use;
         f[k].q[0] = keep[0];
         f[k].q[1] = nq > 1 ? keep[1] : keep[0];
@@ -313,8 +320,10 @@ static void S_run_xtics(gm_buf *b, const gm_run *const *runs, size_t n)
         long_labels |= lab.len > 12;
     }
     gm_buf_puts(b, "set xtics noenhanced");
+    /* long labels stand upright under their bar: tilted, the first would run
+     * off the left edge and many would overlap */
     if (long_labels)
-        gm_buf_puts(b, " rotate by 30 right");
+        gm_buf_puts(b, " rotate by 90 right");
     gm_buf_puts(b, " (");
     for (size_t i = 0; i < n; i++) {
         lab.len = 0;
@@ -472,7 +481,8 @@ static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_f
     } else if (log2x) {
         gm_buf_puts(&b, "set xtics noenhanced 2\nset format x '%.0f'\n");
     }
-    gm_buf_puts(&b, "set offsets graph 0.03, graph 0.03, 0, 0\n");
+    /* the x axis spans the data (not the next round tic), a little room each side */
+    gm_buf_puts(&b, "set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n");
     S_yrange(&b, f, logy);
     free(xs);
 
@@ -496,6 +506,14 @@ static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_f
     gm_buf lab = GM_BUF_INIT;
     for (size_t l = 0; l < nl; l++) {
         for (int k = 0; k < f->nq; k++) {
+            /* a series with no value draws nothing: no legend entry for it */
+            bool any = false;
+            for (size_t i = 0; i < lines[l].n && !any; i++) {
+                double y = S_q(lines[l].runs[i], f->q[k]);
+                any = isfinite(y) && !(logy && !(y > 0));
+            }
+            if (!any)
+                continue;
             lab.len = 0;
             gm_buf_puts(&lab, "");
             gm_runs_case_label(sweep_runs, nsweep, lines[l].runs[0], p, &lab);
@@ -546,15 +564,31 @@ static void S_pred_chart(gm_charts *c, size_t si, const gm_section *s, const cha
     S_quantity use[4];
     int nq = 0;
     bool spr = false, wpi = false;
+    /* Only the quantities the model misses by more than 1% on some run: where
+     * it agrees, the bars would sit under their markers and repeat the chart
+     * of measured values (the text says the model agrees).  One unit per
+     * axis: sectors per request or wavefronts per instruction, whichever the
+     * model misses by more. */
+    double miss_spr = 0, miss_wpi = 0, miss[4] = {0, 0, 0, 0};
     for (size_t k = 0; k < sizeof qs / sizeof qs[0]; k++) {
-        bool both = false;
-        for (size_t i = 0; i < n && !both; i++)
-            both = isfinite(S_q(runs[i], qs[k])) && isfinite(S_q_pred(runs[i], qs[k]));
-        if (!both)
+        for (size_t i = 0; i < n; i++) {
+            double m = S_q(runs[i], qs[k]), p = S_q_pred(runs[i], qs[k]);
+            if (isfinite(m) && isfinite(p) && m > 0 && fabs(m - p) / m > miss[k])
+                miss[k] = fabs(m - p) / m;
+        }
+        bool is_spr = qs[k] == Q_LD_SPR || qs[k] == Q_ST_SPR;
+        if (is_spr && miss[k] > miss_spr)
+            miss_spr = miss[k];
+        if (!is_spr && miss[k] > miss_wpi)
+            miss_wpi = miss[k];
+    }
+    for (size_t k = 0; k < sizeof qs / sizeof qs[0]; k++) {
+        bool is_spr = qs[k] == Q_LD_SPR || qs[k] == Q_ST_SPR;
+        if (miss[k] <= 0.01 || (is_spr ? miss_wpi > miss_spr : miss_spr >= miss_wpi))
             continue;
         use[nq++] = qs[k];
-        spr |= qs[k] == Q_LD_SPR || qs[k] == Q_ST_SPR;
-        wpi |= qs[k] == Q_SH_LD_WPI || qs[k] == Q_SH_ST_WPI;
+        spr |= is_spr;
+        wpi |= !is_spr;
     }
     if (!nq) {
         free((void *)runs);
@@ -664,7 +698,7 @@ char *gm_charts_script(const gm_charts *c)
     gm_buf_puts(&b, "# gpumem-report: every chart of one report, drawn by one gnuplot run.\n"
                     "# Text from the results is in single quotes (no substitution) and noenhanced.\n"
                     "set encoding utf8\n"
-                    "set terminal svg size 800,480 dynamic enhanced font 'sans,11' "
+                    "set terminal svg size 800,480 dynamic enhanced font 'sans,13' "
                     "background '#ffffff'\n"
                     "set termoption noenhanced\n");
     for (int i = 0; i < S_NCOLORS; i++)

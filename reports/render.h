@@ -23,7 +23,8 @@
 
 #include <stdbool.h>
 
-typedef enum { GM_FORMAT_AUTO = 0, GM_FORMAT_MD, GM_FORMAT_HTML } gm_format;
+/* GFM: the Markdown that pastes into a GitHub issue or comment (gm_report_opts.github). */
+typedef enum { GM_FORMAT_AUTO = 0, GM_FORMAT_MD, GM_FORMAT_HTML, GM_FORMAT_GFM } gm_format;
 
 /* .md/.markdown -> MD, .html/.htm -> HTML (any case), else AUTO (unknown). */
 gm_format gm_format_from_path(const char *path);
@@ -35,6 +36,9 @@ typedef struct {
                                      a baseline (base) against these results (head); NULL: none */
     const char *baseline_name;    /* the baseline file as named by the user, for that section */
     const char *results_name;     /* these results' file, for that section; may be NULL */
+    bool github;                  /* the form pasted into a GitHub issue or comment: one
+                                     file, charts left out (a line says so), folds as
+                                     <details> */
 } gm_report_opts;
 
 /* Markdown (GitHub-flavoured: pipe tables).  chart_dir is the directory the
@@ -61,6 +65,17 @@ char *gm_render_markdown(const gm_results *r, const gm_charts *charts, const cha
 gm_status gm_render_html(const gm_results *r, const gm_charts *charts, const char *tmpl,
                          const gm_report_opts *ro, char **out, gm_error *err);
 
+/* Heading anchors as GitHub makes them, so that one link (#slug) works on
+ * GitHub and in the HTML page: the text lower-cased, punctuation dropped,
+ * each space a hyphen; a slug met before gets -1, -2, ... */
+typedef struct {
+    char **v;
+    size_t n;
+} gm_slugs;
+void gm_md_slug(const char *text, gm_buf *out);
+void gm_md_slug_unique(gm_slugs *seen, const char *text, gm_buf *out);
+void gm_slugs_free(gm_slugs *seen);
+
 typedef struct {
     const char *out_path;       /* report.md or report.html; "-": standard output (Markdown
                                    unless format says HTML); a stream gets no chart folder */
@@ -78,7 +93,17 @@ typedef struct {
     const char *const *inputs;  /* more files read (compared results...): the output may not
                                    be any of them (output.h); may be NULL */
     size_t n_inputs;
+    const char *only;           /* --only EXP[,EXP]: these experiments alone (ids, comma-
+                                   separated); NULL: all */
 } gm_render_opts;
+
+/* The results cut down to the experiments named in `only` (ids, comma-
+ * separated), in the file's order: *out shares r's strings and runs (free it
+ * with gm_results_view_free, never gm_results_free).  GM_ERR_VALUE naming the
+ * unknown id and listing the known ones. */
+gm_status gm_results_only(const gm_results *r, const char *only, gm_results *out,
+                          gm_error *err);
+void gm_results_view_free(gm_results *view);
 
 /* Where report.html is: opts->template_path if set (must exist), else
  * $GM_TEMPLATE_DIR/report.html, else <dir of exe_path>/../templates/report.html,

@@ -12,6 +12,7 @@
 #include "../core/escape.h"
 
 #include "../core/output.h"
+#include "svg.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -91,26 +92,119 @@ static bool S_details(gm_buf *b, const char **pp)
     return true;
 }
 
+/* A fold placeholder paragraph (render_md.c's S_fold_open/S_fold_close):
+ * <details> and its summary, or its end. */
+static bool S_fold(gm_buf *b, const char **pp)
+{
+    static const char open[] = "<p><img src=\"gm-fold:";
+    static const char end[] = "<p><img src=\"gm-fold-end:0\" alt=\"\" /></p>";
+    static const char *const summary[] = {
+        "", "More counters of each run: memory efficiency, DRAM traffic, bank conflicts",
+    };
+    const char *p = *pp;
+    if (strncmp(p, end, sizeof end - 1) == 0) {
+        gm_buf_puts(b, "</details>");
+        *pp = p + sizeof end - 1;
+        return true;
+    }
+    if (strncmp(p, open, sizeof open - 1) != 0)
+        return false;
+    char *e = NULL;
+    unsigned long k = strtoul(p + sizeof open - 1, &e, 10);
+    static const char close[] = "\" alt=\"\" /></p>";
+    if (e == p + sizeof open - 1 || k == 0 || k >= sizeof summary / sizeof summary[0] ||
+        strncmp(e, close, sizeof close - 1) != 0)
+        return false;
+    gm_buf_printf(b, "<details><summary>%s</summary>", summary[k]);
+    *pp = e + sizeof close - 1;
+    return true;
+}
+
+/* <hN> gets the id GitHub would give its text (gm_md_slug), so that the
+ * Markdown's links (#slug) work in the page too. */
+static void S_heading_ids(gm_buf *out, const char *html)
+{
+    gm_slugs seen = {0};
+    const char *p = html;
+    for (;;) {
+        const char *h = strstr(p, "<h");
+        if (!h) {
+            gm_buf_puts(out, p);
+            break;
+        }
+        if (!(h[2] >= '1' && h[2] <= '6' && h[3] == '>')) {
+            gm_buf_put(out, p, (size_t)(h - p) + 2);
+            p = h + 2;
+            continue;
+        }
+        char close[6] = "</h0>";
+        close[3] = h[2];
+        const char *e = strstr(h, close);
+        if (!e) {
+            gm_buf_puts(out, p);
+            break;
+        }
+        /* the heading's text: tags dropped, the entities cmark writes decoded */
+        gm_buf text = GM_BUF_INIT;
+        gm_buf_puts(&text, "");
+        bool in_tag = false;
+        for (const char *c = h + 4; c < e; c++) {
+            if (*c == '<')
+                in_tag = true;
+            else if (*c == '>')
+                in_tag = false;
+            else if (!in_tag) {
+                static const struct { const char *ent; char ch; } ents[] = {
+                    {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&#39;", '\''},
+                };
+                bool hit = false;
+                for (size_t k = 0; k < sizeof ents / sizeof ents[0] && !hit; k++)
+                    if (strncmp(c, ents[k].ent, strlen(ents[k].ent)) == 0) {
+                        gm_buf_putc(&text, ents[k].ch);
+                        c += strlen(ents[k].ent) - 1;
+                        hit = true;
+                    }
+                if (!hit)
+                    gm_buf_putc(&text, *c);
+            }
+        }
+        gm_buf slug = GM_BUF_INIT;
+        gm_md_slug_unique(&seen, text.data, &slug);
+        gm_buf_put(out, p, (size_t)(h - p));
+        gm_buf_printf(out, "<h%c id=\"", h[2]);
+        gm_esc_html(out, slug.data);
+        gm_buf_puts(out, "\">");
+        gm_buf_put(out, h + 4, (size_t)(e - (h + 4)));
+        p = e;
+        gm_buf_free(&text);
+        gm_buf_free(&slug);
+    }
+    gm_slugs_free(&seen);
+}
+
 static void S_put_body(gm_buf *b, const char *html, const gm_charts *charts)
 {
     static const char open[] = "<p><img src=\"gm-charts:";
     static const char close[] = "\" alt=\"\" /></p>";
     const char *p = html;
     for (;;) {
-        const char *hit = strstr(p, open);
-        const char *det = strstr(p, "<p><img src=\"gm-details:");
-        if (det && (!hit || det < hit)) {
-            gm_buf_put(b, p, (size_t)(det - p));
-            p = det;
-            if (!S_details(b, &p)) {
-                gm_buf_putc(b, *p);
-                p++;
-            }
-            continue;
-        }
+        const char *hit = strstr(p, "<p><img src=\"gm-");
         if (!hit) {
             gm_buf_puts(b, p);
             return;
+        }
+        if (strncmp(hit, open, sizeof open - 1) != 0) {
+            gm_buf_put(b, p, (size_t)(hit - p));
+            const char *q = hit;
+            if (!S_details(b, &q) && !S_fold(b, &q)) {
+                gm_buf_put(b, hit, 1);
+                q = hit + 1;
+            } else if (*q == '\n') {
+                gm_buf_putc(b, '\n');
+                q++;
+            }
+            p = q;
+            continue;
         }
         const char *num = hit + sizeof open - 1;
         char *end = NULL;
@@ -143,6 +237,10 @@ gm_status gm_render_html(const gm_results *r, const gm_charts *charts, const cha
     if (st != GM_OK)
         return st;
 
+    gm_buf ided = GM_BUF_INIT;
+    S_heading_ids(&ided, html);
+    free(html);
+    html = gm_buf_detach(&ided);
     gm_buf b = GM_BUF_INIT;
     for (const char *p = tmpl; *p;) {
         if (strncmp(p, "{{body}}", 8) == 0) {
@@ -420,6 +518,83 @@ static size_t S_inputs(const gm_render_opts *o, const char *tmpl_path, const cha
 
 #define S_MAX_INPUTS 64
 
+gm_status gm_results_only(const gm_results *r, const char *only, gm_results *out,
+                          gm_error *err)
+{
+    *out = *r;
+    out->experiments = gm_xcalloc(r->n_experiments + 1, sizeof *out->experiments);
+    out->runs = gm_xcalloc(r->n_runs + 1, sizeof *out->runs);
+    out->n_experiments = out->n_runs = 0;
+    char *list = gm_xstrdup(only);
+    gm_status st = GM_OK;
+    size_t named = 0;
+    for (char *save = NULL, *id = strtok_r(list, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
+        while (*id == ' ')
+            id++;
+        bool known = false;
+        for (size_t i = 0; i < r->n_experiments; i++)
+            known |= r->experiments[i].id && strcmp(r->experiments[i].id, id) == 0;
+        for (size_t i = 0; i < r->n_runs && !known; i++)
+            known |= r->runs[i].experiment && strcmp(r->runs[i].experiment, id) == 0;
+        if (!known) {
+            gm_buf ids = GM_BUF_INIT;
+            gm_buf_puts(&ids, "");
+            for (size_t i = 0; i < r->n_experiments; i++)
+                gm_buf_printf(&ids, "%s%s", i ? ", " : "",
+                              r->experiments[i].id ? r->experiments[i].id : "");
+            st = gm_fail(err, GM_ERR_VALUE, "--only: no experiment '%s' in the results "
+                         "(they have: %s)", id, ids.len ? ids.data : "none");
+            gm_buf_free(&ids);
+            break;
+        }
+        named++;
+    }
+    if (st == GM_OK && !named)
+        st = gm_fail(err, GM_ERR_VALUE, "--only: no experiment named");
+    /* the file's order, whatever the order of the list */
+    for (size_t i = 0; st == GM_OK && i < r->n_experiments; i++) {
+        char *l2 = gm_xstrdup(only);
+        bool want = false;
+        for (char *save = NULL, *id = strtok_r(l2, ",", &save); id && !want;
+             id = strtok_r(NULL, ",", &save)) {
+            while (*id == ' ')
+                id++;
+            want = r->experiments[i].id && strcmp(r->experiments[i].id, id) == 0;
+        }
+        free(l2);
+        if (want)
+            out->experiments[out->n_experiments++] = r->experiments[i];
+    }
+    for (size_t i = 0; st == GM_OK && i < r->n_runs; i++) {
+        char *l2 = gm_xstrdup(only);
+        bool want = false;
+        for (char *save = NULL, *id = strtok_r(l2, ",", &save); id && !want;
+             id = strtok_r(NULL, ",", &save)) {
+            while (*id == ' ')
+                id++;
+            want = r->runs[i].experiment && strcmp(r->runs[i].experiment, id) == 0;
+        }
+        free(l2);
+        if (want)
+            out->runs[out->n_runs++] = r->runs[i];
+    }
+    free(list);
+    if (st != GM_OK) {
+        gm_results_view_free(out);
+        memset(out, 0, sizeof *out);
+    }
+    return st;
+}
+
+void gm_results_view_free(gm_results *view)
+{
+    free(view->experiments);
+    free(view->runs);
+    view->experiments = NULL;
+    view->runs = NULL;
+    view->n_experiments = view->n_runs = 0;
+}
+
 gm_status gm_render(const gm_results *r, const gm_render_opts *o, gm_error *err)
 {
     if (!o->out_path || !*o->out_path)
@@ -444,7 +619,17 @@ gm_status gm_render(const gm_results *r, const gm_render_opts *o, gm_error *err)
     gm_status st = GM_OK;
     char *tmpl_path = NULL, *tmpl = NULL, *page = NULL;
     gm_diff d = {0};
-    gm_report_opts ro = {o->timestamp, NULL, o->baseline_name, o->results_name};
+    gm_report_opts ro = {o->timestamp, NULL, o->baseline_name, o->results_name,
+                         fmt == GM_FORMAT_GFM};
+    gm_results view = {0};
+    bool viewing = false;
+    if (o->only) {
+        st = gm_results_only(r, o->only, &view, err);
+        if (st != GM_OK)
+            return st;
+        viewing = true;
+        r = &view;
+    }
     if (fmt == GM_FORMAT_HTML) {
         st = gm_template_find(o, &tmpl_path, err);
         if (st == GM_OK)
@@ -480,12 +665,28 @@ gm_status gm_render(const gm_results *r, const gm_render_opts *o, gm_error *err)
         gm_charts_free(&charts);
         memset(&charts, 0, sizeof charts);
     }
+    if (fmt == GM_FORMAT_GFM) {
+        /* one file to paste: the charts are counted, not drawn */
+        gm_sections_free(&ss);
+        char *md = gm_render_markdown(r, &charts, NULL, &ro);
+        st = gm_output_write(o->out_path, md, strlen(md), inputs, n_inputs, err);
+        free(md);
+        gm_charts_free(&charts);
+        goto done;
+    }
     double timeout = o->gnuplot_timeout == 0 ? GM_GNUPLOT_TIMEOUT_S : o->gnuplot_timeout;
     st = gm_charts_draw_within(&charts, o->gnuplot, timeout, err);
     gm_buf failed = GM_BUF_INIT;
     if (st == GM_OK)
         S_diagnose_failed(r, &ss, &charts, &failed);
     gm_sections_free(&ss);
+    for (size_t i = 0; st == GM_OK && i < charts.n; i++) {
+        if (!charts.v[i].svg)
+            continue;
+        char *small = gm_svg_compact(charts.v[i].svg);
+        free(charts.v[i].svg);
+        charts.v[i].svg = small;
+    }
     if (st == GM_OK) {
         if (fmt == GM_FORMAT_MD) {
             S_report_doc doc = {r, &ro};
@@ -503,6 +704,8 @@ gm_status gm_render(const gm_results *r, const gm_render_opts *o, gm_error *err)
 done:
     if (ro.changes)
         gm_diff_free(&d);
+    if (viewing)
+        gm_results_view_free(&view);
     free(page);
     free(tmpl);
     free(tmpl_path);
@@ -554,6 +757,13 @@ gm_status gm_render_doc(gm_doc_markdown_fn md_fn, const void *ctx, const char *t
     gm_buf failed = GM_BUF_INIT;
     if (st == GM_OK && !(fmt == GM_FORMAT_MD && gm_output_is_stream(o->out_path)))
         S_diagnose_failed(NULL, NULL, charts, &failed);
+    for (size_t i = 0; st == GM_OK && i < charts->n; i++) {
+        if (!charts->v[i].svg)
+            continue;
+        char *small = gm_svg_compact(charts->v[i].svg);
+        free(charts->v[i].svg);
+        charts->v[i].svg = small;
+    }
     if (st == GM_OK && fmt == GM_FORMAT_MD) {
         st = S_write_markdown(md_fn, ctx, charts, o, inputs, n_inputs, err);
     } else if (st == GM_OK) {

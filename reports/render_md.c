@@ -618,9 +618,15 @@ static void S_summary(gm_buf *b, const gm_sections *ss)
                           : "");
     for (size_t i = 0; i < ss->n; i++) {
         const gm_section *s = &ss->v[i];
-        gm_buf_printf(b, "| %zu. ", i + 1);
+        /* a link to the section: its heading is "N. title" */
+        gm_buf h = GM_BUF_INIT, slug = GM_BUF_INIT;
+        gm_buf_printf(&h, "%zu. %s", i + 1, S_exp_title(s->exp));
+        gm_md_slug(h.data, &slug);
+        gm_buf_printf(b, "| [%zu. ", i + 1);
         S_text(b, S_exp_title(s->exp));
-        gm_buf_puts(b, " | ");
+        gm_buf_printf(b, "](#%s) | ", slug.data);
+        gm_buf_free(&h);
+        gm_buf_free(&slug);
         S_summary_answer(b, s);
         gm_buf_puts(b, " | ");
         S_validation(b, s);
@@ -657,7 +663,9 @@ static void S_summary(gm_buf *b, const gm_sections *ss)
 
 /* The costliest findings of the whole run, one per layout and rule.  Failed
  * runs are in the warning at the top already: their findings are not repeated. */
-static void S_findings(gm_buf *b, const gm_findings *f, const gm_sections *ss)
+static void S_findings_lean(gm_buf *b, const char *items);
+
+static void S_findings(gm_buf *b, const gm_findings *f, const gm_sections *ss, bool html)
 {
     size_t bad = 0;
     for (size_t i = 0; i < ss->n; i++)
@@ -677,7 +685,14 @@ static void S_findings(gm_buf *b, const gm_findings *f, const gm_sections *ss)
     gm_buf_puts(b, bad ? ". Runs that did not pass their check are in the warning above, not "
                          "here.\n\n"
                        : ".\n\n");
-    size_t shown = gm_findings_md_except(f, NULL, S_TOP_FINDINGS, true, skip, b);
+    gm_buf items = GM_BUF_INIT;
+    gm_buf_puts(&items, "");
+    size_t shown = gm_findings_md_except(f, NULL, S_TOP_FINDINGS, true, skip, &items);
+    if (html)
+        gm_buf_put(b, items.data, items.len);
+    else
+        S_findings_lean(b, items.data);
+    gm_buf_free(&items);
     if (all > shown)
         gm_buf_printf(b, "%zu more in the sections of their experiments.\n\n", all - shown);
 }
@@ -838,7 +853,77 @@ static void S_cell(gm_buf *b, const gm_results *r, const gm_section *s, const gm
     }
 }
 
-static void S_table(gm_buf *b, const gm_results *r, const gm_section *s)
+/* A folded block: <details> in Markdown (GitHub shows it closed), a
+ * placeholder paragraph the HTML page turns into <details> (raw HTML does not
+ * pass cmark there).  Summaries are fixed texts, by number. */
+static const char *const S_fold_summary[] = {
+    "",
+    "More counters of each run: memory efficiency, DRAM traffic, bank conflicts",
+};
+
+static void S_fold_open(gm_buf *b, bool html, int which)
+{
+    if (html)
+        gm_buf_printf(b, "![](gm-fold:%d)\n\n", which);
+    else
+        gm_buf_printf(b, "<details><summary>%s</summary>\n\n", S_fold_summary[which]);
+}
+
+static void S_fold_close(gm_buf *b, bool html)
+{
+    gm_buf_puts(b, html ? "![](gm-fold-end:0)\n\n" : "</details>\n\n");
+}
+
+/* One table of the runs `rows` with the columns `show`. */
+static void S_table_cols(gm_buf *b, const gm_results *r, const gm_section *s,
+                         const gm_run *const *rows, size_t n, const bool *show,
+                         const char *const *head, const bool *right, bool time_n, bool lean)
+{
+    for (int c = 0; c < C_COUNT; c++)
+        if (show[c]) {
+            gm_buf_puts(b, "| ");
+            S_text(b, head[c]);
+            gm_buf_puts(b, " ");
+        }
+    gm_buf_puts(b, "|\n");
+    for (int c = 0; c < C_COUNT; c++)
+        if (show[c])
+            gm_buf_puts(b, right[c] ? "|---:" : "|---");
+    gm_buf_puts(b, "|\n");
+    for (size_t i = 0; i < n; i++) {
+        for (int c = 0; c < C_COUNT; c++)
+            if (show[c]) {
+                gm_buf_puts(b, "| ");
+                if (c == C_TIME && lean) {
+                    gm_fmt_ms(b, gm_run_median_ms(rows[i]));
+                } else if (c == C_TIME && !time_n) {
+                    /* the median and its range; n is in the header */
+                    double t = gm_run_median_ms(rows[i]), scale;
+                    int dec;
+                    gm_fmt_ms(b, t);
+                    if (isfinite(t)) {
+                        gm_fmt_ms_unit(t, &scale, &dec);
+                        gm_buf_puts(b, " (");
+                        gm_fmt_fixed(b, rows[i]->timing.min * scale, dec);
+                        gm_buf_puts(b, "–");
+                        gm_fmt_fixed(b, rows[i]->timing.max * scale, dec);
+                        gm_buf_puts(b, ")");
+                    }
+                } else {
+                    S_cell(b, r, s, rows[i], (S_col)c);
+                }
+                gm_buf_puts(b, " ");
+            }
+        gm_buf_puts(b, "|\n");
+    }
+    gm_buf_puts(b, "\n");
+}
+
+/* The runs of an experiment that ran, in two tables so that each fits a
+ * screen: time, bandwidth, sectors per request, shared wavefronts and the
+ * check; then, folded, the other counters.  Runs that did not run are listed
+ * under "Not run" instead; a check column only when some run did not pass. */
+static void S_table(gm_buf *b, const gm_results *r, const gm_section *s, bool html)
 {
     bool show[C_COUNT];
     const char *head[C_COUNT];
@@ -847,15 +932,38 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s)
         show[c] = true;
         right[c] = true;
     }
-    gm_buf wl = GM_BUF_INIT, ws = GM_BUF_INIT;
+    const gm_run **rows = gm_xcalloc(s->n_runs + 1, sizeof *rows);
+    size_t n = 0;
+    for (size_t i = 0; i < s->n_runs; i++)
+        if (s->runs[i]->check.status != GM_CHECK_NOT_RUN)
+            rows[n++] = s->runs[i];
+    if (!n) {
+        free((void *)rows);
+        return;
+    }
+    bool all_passed = true, same_n = true;
+    for (size_t i = 0; i < n; i++) {
+        all_passed &= rows[i]->check.status == GM_CHECK_PASSED;
+        same_n &= rows[i]->timing.n == rows[0]->timing.n;
+    }
+    gm_buf wl = GM_BUF_INIT, ws = GM_BUF_INIT, th = GM_BUF_INIT;
     gm_buf_printf(&wl, "%s/inst", S_label(GM_M_SH_LD_WAVES, "sh ld wavefronts"));
     gm_buf_printf(&ws, "%s/inst", S_label(GM_M_SH_ST_WAVES, "sh st wavefronts"));
     head[C_VARIANT] = "Variant";
     head[C_PARAMS] = "Parameters";
     bool program = gm_section_is_program(s);
     head[C_LAUNCHES] = "Launches";
-    head[C_TIME] = program ? "Median time per launch (min–max)" : "Median time (min–max, n)";
     head[C_TOTAL_TIME] = "GPU time, all launches";
+    bool time_n = !same_n || program;
+    if (!html && time_n)
+        gm_buf_puts(&th, program ? "Median time per launch" : "Median time");
+    else if (!html)
+        gm_buf_printf(&th, "Median time of %zu", rows[0]->timing.n);
+    else if (time_n)
+        gm_buf_puts(&th, program ? "Median time per launch (min–max)" : "Median time (min–max, n)");
+    else
+        gm_buf_printf(&th, "Median time (min–max of %zu)", rows[0]->timing.n);
+    head[C_TIME] = th.data;
     head[C_SHARE] = "Share of GPU time";
     head[C_GBS] = "Effective bandwidth";
     bool attainable;
@@ -888,7 +996,8 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s)
     /* a program's kernels: where the time goes; no useful bytes are known, and
      * there is nothing to check (the section's introduction says so once) */
     show[C_SHARE] = show[C_LAUNCHES] = show[C_TOTAL_TIME] = program;
-    show[C_GBS] = show[C_PCT_COPY] = show[C_CHECK] = !program;
+    show[C_GBS] = show[C_PCT_COPY] = !program;
+    show[C_CHECK] = !program && !all_passed;
     /* a program's kernels: DRAM bytes over time, against the measured ceiling */
     show[C_DRAM_GBS] = program && S_any_metric(s, GM_M_DRAM_RD) && S_any_metric(s, GM_M_DRAM_WR);
     show[C_PCT_CEIL] = show[C_DRAM_GBS] && gm_results_ceiling_gbs(r, NULL) > 0;
@@ -921,27 +1030,32 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s)
     show[C_SH_LD_CONFL] = sh_ld && S_any_metric(s, GM_M_SH_LD_CONFL);
     show[C_SH_ST_CONFL] = sh_st && S_any_metric(s, GM_M_SH_ST_CONFL);
 
-    for (int c = 0; c < C_COUNT; c++)
-        if (show[c]) {
-            gm_buf_puts(b, "| ");
-            S_text(b, head[c]);
-            gm_buf_puts(b, " ");
-        }
-    gm_buf_puts(b, "|\n");
-    for (int c = 0; c < C_COUNT; c++)
-        if (show[c])
-            gm_buf_puts(b, right[c] ? "|---:" : "|---");
-    gm_buf_puts(b, "|\n");
-    for (size_t i = 0; i < s->n_runs; i++) {
-        for (int c = 0; c < C_COUNT; c++)
-            if (show[c]) {
-                gm_buf_puts(b, "| ");
-                S_cell(b, r, s, s->runs[i], (S_col)c);
-                gm_buf_puts(b, " ");
-            }
-        gm_buf_puts(b, "|\n");
+    /* first table: what the reader compares; second: the rest, folded */
+    static const S_col second[] = {C_LD_EFF, C_ST_EFF, C_DRAM_RD, C_DRAM_WR, C_DRAM_PCT,
+                                   C_SH_LD_CONFL, C_SH_ST_CONFL};
+    bool show1[C_COUNT], show2[C_COUNT];
+    memcpy(show1, show, sizeof show1);
+    memset(show2, 0, sizeof show2);
+    bool any2 = false;
+    for (size_t k = 0; k < sizeof second / sizeof second[0]; k++) {
+        show2[second[k]] = show[second[k]];
+        any2 |= show[second[k]];
+        show1[second[k]] = false;
     }
-    gm_buf_puts(b, "\n");
+    S_table_cols(b, r, s, rows, n, show1, head, right, time_n, !html);
+    if (all_passed && !program)
+        gm_buf_printf(b, "%s %zu run%s passed %s check against the CPU reference.\n\n",
+                      n == 1 ? "The" : n == 2 ? "Both" : "All", n, n == 1 ? "" : "s",
+                      n == 1 ? "its" : "their");
+    if (any2 && !html) {
+        gm_buf_puts(b, "Efficiency, DRAM and bank-conflict counters: in the HTML report.\n\n");
+    } else if (any2) {
+        show2[C_VARIANT] = true;
+        show2[C_PARAMS] = show[C_PARAMS];
+        S_fold_open(b, html, 1);
+        S_table_cols(b, r, s, rows, n, show2, head, right, time_n, !html);
+        S_fold_close(b, html);
+    }
     if (left_out.len) {
         gm_buf_puts(b, "No run of this experiment has a value for: ");
         S_text(b, left_out.data);
@@ -963,6 +1077,8 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s)
                                         "written)");
         gm_buf_puts(b, ".\n\n");
     }
+    free((void *)rows);
+    gm_buf_free(&th);
     gm_buf_free(&left_out);
     gm_buf_free(&wl);
     gm_buf_free(&ws);
@@ -1033,6 +1149,60 @@ static void S_predicted(gm_buf *b, const gm_section *s)
         free((void *)runs);
         return;
     }
+    /* the runs whose counts the model predicts exactly say nothing the table
+     * above does not: they are counted, the others tabled */
+    size_t exact = 0, close = 0, m = 0;
+    double tol = 0;
+    for (size_t i = 0; i < n; i++) {
+        double t;
+        gm_model_verdict v = gm_model_check(runs[i], &t);
+        if (v == GM_MODEL_AGREES && S_model_exact(runs[i])) {
+            exact++;
+        } else if (v == GM_MODEL_AGREES) {
+            close++;
+            tol = t;
+        } else {
+            runs[m++] = runs[i];
+        }
+    }
+    gm_buf_puts(b, "The address-trace model (docs/model.md) replays each warp's addresses on the "
+                   "CPU and counts what the profiler counts. ");
+    if (exact == n) {
+        gm_buf_printf(b, "For %s %zu run%s with a prediction, its sectors, requests and "
+                         "shared-memory wavefronts equal the counters exactly.\n\n",
+                      n == 1 ? "the" : "all", n, n == 1 ? "" : "s");
+    } else if (close == n) {
+        gm_buf_printf(b, "For %s %zu run%s with a prediction, its sectors, requests and "
+                         "shared-memory wavefronts agree with the counters within ",
+                      n == 1 ? "the" : "all", n, n == 1 ? "" : "s");
+        gm_fmt_pct(b, 100.0 * tol);
+        gm_buf_puts(b, ".\n\n");
+    } else {
+        gm_buf_printf(b, "Of the %zu runs with a prediction, ", n);
+        if (exact)
+            gm_buf_printf(b, "%zu match%s the counters exactly", exact, exact == 1 ? "es" : "");
+        if (close) {
+            gm_buf_printf(b, "%s%zu agree%s with them within ", exact ? ", " : "", close,
+                          close == 1 ? "s" : "");
+            gm_fmt_pct(b, 100.0 * tol);
+        }
+        if (m)
+            gm_buf_printf(b, "%s%zu differ%s:", exact || close ? " and " : "", m,
+                          m == 1 ? "s" : "");
+        gm_buf_puts(b, m ? "\n\n" : ".\n\n");
+    }
+    n = m;
+    if (!n) {
+        free((void *)runs);
+        return;
+    }
+    for (size_t k = 0; k < 4; k++) {
+        show[k] = false;
+        for (size_t i = 0; i < n && !show[k]; i++)
+            show[k] = isfinite(all[k].measured(runs[i])) && isfinite(all[k].predicted(runs[i]));
+    }
+    gm_buf_puts(b, "*Each cell reads measured / predicted; where a sample of the warps was "
+                   "traced, its counts are scaled to all of them.*\n\n");
     bool params = false;
     for (size_t i = 0; i < n && !params; i++) {
         gm_buf p = GM_BUF_INIT;
@@ -1040,11 +1210,7 @@ static void S_predicted(gm_buf *b, const gm_section *s)
         params = p.len > 0;
         gm_buf_free(&p);
     }
-    gm_buf_puts(b, "Measured beside predicted by the address-trace model (docs/model.md), "
-                   "which replays each warp's addresses on the CPU and counts what the "
-                   "profiler counts. Each cell reads *measured / predicted*; where a sample "
-                   "of the warps was traced, its counts are scaled to all of them.\n\n"
-                   "| Variant |");
+    gm_buf_puts(b, "| Variant |");
     if (params)
         gm_buf_puts(b, " Parameters |");
     gm_buf_puts(b, " Warps traced |");
@@ -1111,19 +1277,106 @@ static void S_predicted(gm_buf *b, const gm_section *s)
 /* One explanation per section, written by findings.c from the numbers, then
  * the section's findings (runs that failed or did not run are flagged above
  * the table, not again here). */
-static void S_explain(gm_buf *b, const gm_results *r, const gm_section *s, const gm_findings *f)
+/* A finding item cut to its first sentence and the count of runs the same
+ * rule fires on: the Markdown forms' length (the HTML page keeps it all). */
+static void S_findings_lean(gm_buf *b, const char *items)
+{
+    for (const char *p = items; *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        if (len < 4 || strncmp(p, "- **", 4) != 0) {
+            gm_buf_put(b, p, len);
+            gm_buf_putc(b, '\n');
+            p += len + (eol ? 1 : 0);
+            continue;
+        }
+        const char *end = p + len, *cut = NULL;
+        for (const char *c = p + 4; c + 2 < end && !cut; c++)
+            if (c[0] == '.' && c[1] == ' ' && ((c[2] >= 'A' && c[2] <= 'Z') || c[2] == '`'))
+                cut = c + 1;
+        if (!cut) {
+            gm_buf_put(b, p, len);
+        } else {
+            gm_buf_put(b, p, (size_t)(cut - p));
+            static const char same[] = " The same rule fires on ";
+            const char *hit = NULL;
+            for (const char *c = cut; c + sizeof same - 1 <= end && !hit; c++)
+                if (strncmp(c, same, sizeof same - 1) == 0)
+                    hit = c;
+            if (hit)
+                gm_buf_put(b, hit, (size_t)(end - hit));
+        }
+        gm_buf_putc(b, '\n');
+        p += len + (eol ? 1 : 0);
+    }
+}
+
+/* In the Markdown forms, a section lists this many findings in full; the
+ * HTML page lists all of them. */
+#define S_SECTION_FINDINGS_MD 2
+
+static void S_explain(gm_buf *b, const gm_results *r, const gm_section *s, const gm_findings *f,
+                      bool html)
 {
     gm_buf e = GM_BUF_INIT;
     gm_explain_section(r, s, &e);
+    if (e.len && !html) {
+        /* the Markdown forms leave out the run-by-run list (the table has the
+         * figures; the HTML page has the list) */
+        gm_buf lean = GM_BUF_INIT;
+        gm_buf_puts(&lean, "");
+        bool dropped = false;
+        for (const char *p = e.data; *p;) {
+            const char *eol = strchr(p, '\n');
+            size_t len = eol ? (size_t)(eol - p) + 1 : strlen(p);
+            bool item = len >= 2 && p[0] == '-' && p[1] == ' ';
+            if (item) {
+                dropped = true;
+            } else if (dropped && len == 1 && lean.len >= 2 &&
+                       lean.data[lean.len - 1] == '\n' && lean.data[lean.len - 2] == '\n') {
+                /* the blank line after the list */
+            } else {
+                gm_buf_put(&lean, p, len);
+            }
+            p += len;
+        }
+        if (dropped) {
+            /* say where the list went, at the end of the first paragraph */
+            const char *para = strstr(lean.data, "\n\n");
+            gm_buf out = GM_BUF_INIT;
+            if (para) {
+                gm_buf_put(&out, lean.data, (size_t)(para - lean.data));
+                gm_buf_puts(&out, " The HTML report describes each of them from its counters.");
+                gm_buf_puts(&out, para);
+            } else {
+                gm_buf_puts(&out, lean.data);
+            }
+            gm_buf_free(&lean);
+            lean = out;
+        }
+        gm_buf_free(&e);
+        e = lean;
+    }
     if (e.len) {
         gm_buf_puts(b, "**What the numbers say.** ");
         gm_buf_put(b, e.data, e.len);
     }
     gm_buf_free(&e);
     unsigned skip = GM_RULE_BIT(GM_RULE_VALIDATION) | GM_RULE_BIT(GM_RULE_NOT_RUN);
-    if (gm_findings_count(f, s->exp->id, true, skip)) {
-        gm_buf_puts(b, "**Findings** (one per layout and rule):\n\n");
-        gm_findings_md_except(f, s->exp->id, 0, true, skip, b);
+    size_t all = gm_findings_count(f, s->exp->id, true, skip);
+    if (all) {
+        gm_buf_puts(b, "**Findings** (one per layout and rule, costliest first):\n\n");
+        gm_buf items = GM_BUF_INIT;
+        gm_buf_puts(&items, "");
+        size_t shown = gm_findings_md_except(f, s->exp->id, html ? 0 : S_SECTION_FINDINGS_MD,
+                                             true, skip, &items);
+        if (html)
+            gm_buf_put(b, items.data, items.len);
+        else
+            S_findings_lean(b, items.data);
+        gm_buf_free(&items);
+        if (all > shown)
+            gm_buf_printf(b, "%zu more, of lesser cost, in the HTML report.\n\n", all - shown);
     }
 }
 
@@ -1175,11 +1428,154 @@ static void S_signatures(gm_buf *b, const gm_section *s, bool html)
         gm_buf_puts(b, "![](gm-details:close:0)\n\n");
 }
 
+/* The source documents (../shared/seeds/, README there) by name, for the
+ * experiments' "it tests 003 (...)" and notes' "seed 002": a reader does not
+ * know the numbers.  Names as the descriptors (kernels/suite.c) give them. */
+static const char *const S_docs[] = {
+    "an untitled article on memory coalescing",
+    "untitled notes on cache lines and sectors",
+    "Optimizing Memory Access Efficiency in CUDA Kernel via Data Layout Technique",
+    "Lab 4, Geavanceerde Computerarchitectuur (KU Leuven)",
+    "Part 17: Memory Hierarchy (CUDA course module)",
+};
+
+/* text with "seed 00N" and a leading or listed "00N" (after ", " or "; ",
+ * before " (", ",", ";" or the end) replaced by the document's name.  Caller frees. */
+static char *gm_doc_titles(const char *text)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, "");
+    const size_t nd = sizeof S_docs / sizeof S_docs[0];
+    for (const char *p = text ? text : ""; *p;) {
+        bool seed = strncmp(p, "seed 00", 7) == 0;
+        const char *d = seed ? p + 5 : p;
+        bool at_item = p == text || (p - text >= 2 && (p[-2] == ',' || p[-2] == ';') && p[-1] == ' ');
+        if ((seed || at_item) && d[0] == '0' && d[1] == '0' && d[2] >= '0' &&
+            (size_t)(d[2] - '0') < nd && !(d[3] >= '0' && d[3] <= '9') &&
+            (seed || d[3] == '\0' || d[3] == ',' || d[3] == ';' || (d[3] == ' ' && d[4] == '('))) {
+            gm_buf_puts(&b, S_docs[d[2] - '0']);
+            p = d + 3;
+            continue;
+        }
+        gm_buf_putc(&b, *p++);
+    }
+    return gm_buf_detach(&b);
+}
+
+/* ---- said once ---------------------------------------------------------------- */
+
+typedef struct {
+    const gm_run *run;
+    const char *text;
+} gm_run_text;
+
+/* The text with every run of digits as '#': notes that differ only in their
+ * figures have one shape. */
+static char *S_shape(const char *t)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, "");
+    for (const char *p = t ? t : ""; *p; p++) {
+        if (*p >= '0' && *p <= '9') {
+            while (p[1] >= '0' && p[1] <= '9')
+                p++;
+            gm_buf_putc(&b, '#');
+        } else {
+            gm_buf_putc(&b, *p);
+        }
+    }
+    return gm_buf_detach(&b);
+}
+
+/* A list under `title`: one item per shape of text, naming the runs it
+ * applies to ("every run", a variant's runs, or the runs themselves), with
+ * the text of its first run; when the others' figures differ, it says so. */
+static void S_said_once(gm_buf *b, const gm_section *s, const char *title,
+                        const gm_run_text *items, size_t n)
+{
+    if (!n)
+        return;
+    char **shape = gm_xcalloc(n, sizeof *shape);
+    for (size_t i = 0; i < n; i++)
+        shape[i] = S_shape(items[i].text);
+    bool *done = gm_xcalloc(n, sizeof *done);
+    const gm_run **runs = gm_xcalloc(n + 1, sizeof *runs);
+    gm_buf_printf(b, "%s\n\n", title);
+    for (size_t i = 0; i < n; i++) {
+        if (done[i])
+            continue;
+        size_t nr = 0;
+        bool same_text = true;
+        for (size_t j = i; j < n; j++) {
+            if (done[j] || strcmp(shape[i], shape[j]) != 0)
+                continue;
+            done[j] = true;
+            bool dup = false;
+            for (size_t k = 0; k < nr && !dup; k++)
+                dup = runs[k] == items[j].run;
+            if (!dup)
+                runs[nr++] = items[j].run;
+            same_text &= strcmp(items[i].text, items[j].text) == 0;
+        }
+        /* whom it concerns: every run, every run of one variant, or a few */
+        size_t all = 0, of_variant = 0;
+        const char *v = runs[0]->variant ? runs[0]->variant : "";
+        bool one_variant = true;
+        for (size_t k = 0; k < nr; k++)
+            one_variant &= runs[k]->variant && strcmp(runs[k]->variant, v) == 0;
+        for (size_t k = 0; k < s->n_runs; k++) {
+            all++;
+            of_variant += s->runs[k]->variant && strcmp(s->runs[k]->variant, v) == 0;
+        }
+        gm_buf_puts(b, "- ");
+        if (nr == all && all > 1) {
+            gm_buf_puts(b, gm_section_is_program(s) ? "every kernel" : "every run");
+        } else if (one_variant && nr == of_variant) {
+            S_code(b, v);
+            if (nr > 1)
+                gm_buf_printf(b, " (%s %zu runs)", nr == 2 ? "both" : "all", nr);
+        } else if (nr <= 3) {
+            for (size_t k = 0; k < nr; k++) {
+                if (k)
+                    gm_buf_puts(b, k + 1 == nr ? " and " : ", ");
+                S_case(b, s->runs, s->n_runs, runs[k], NULL);
+            }
+        } else if (one_variant) {
+            S_code(b, v);
+            gm_buf_printf(b, " (%zu runs)", nr);
+        } else {
+            gm_buf_printf(b, "%zu runs", nr);
+        }
+        gm_buf_puts(b, ": ");
+        char *t = gm_doc_titles(items[i].text);
+        S_text(b, t);
+        free(t);
+        if (!same_text) {
+            gm_buf_puts(b, " (");
+            if (nr > 1 || !one_variant) {
+                gm_buf_puts(b, "this for ");
+                S_case(b, s->runs, s->n_runs, items[i].run, NULL);
+                gm_buf_puts(b, "; ");
+            }
+            gm_buf_puts(b, "the others with their own figures)");
+        }
+        gm_buf_puts(b, "\n");
+    }
+    gm_buf_puts(b, "\n");
+    for (size_t i = 0; i < n; i++)
+        free(shape[i]);
+    free(shape);
+    free(done);
+    free((void *)runs);
+}
+
 /* ---- one experiment ------------------------------------------------------- */
 
 static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, size_t si,
-                      const gm_charts *charts, const char *chart_dir, const gm_findings *f)
+                      const gm_charts *charts, const char *chart_dir, const gm_findings *f,
+                      bool github)
 {
+    bool html = !chart_dir && !github;
     const gm_section *s = &ss->v[si];
     const gm_experiment *e = s->exp;
     gm_buf_printf(b, "## %zu. ", si + 1);
@@ -1200,7 +1596,9 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
         S_code(b, e->id);
         if (e->source) {
             gm_buf_puts(b, "; it tests ");
-            S_text(b, e->source);
+            char *src = gm_doc_titles(e->source);
+            S_text(b, src);
+            free(src);
         }
         if (e->sweep_param) {
             gm_buf_puts(b, "; swept parameter ");
@@ -1295,82 +1693,55 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
             gm_buf_puts(b, ".\n\n");
         }
         gm_buf_free(&common);
-        S_table(b, r, s);
+        S_table(b, r, s, html);
         if (program)
-            S_signatures(b, s, chart_dir == NULL);
+            S_signatures(b, s, html);
         S_predicted(b, s);
         gm_srclines_md_section(b, s->runs, s->n_runs);
     } else {
         gm_buf_puts(b, "The results file has no run of this experiment.\n\n");
     }
 
-    /* notes, once per variant and text; in a program's section, a note every
-     * kernel has is said once */
-    bool any_note = false;
-    for (size_t i = 0; i < s->n_runs; i++) {
-        const gm_run *run = s->runs[i];
-        for (size_t k = 0; k < run->n_notes; k++) {
-            bool everywhere = program && s->n_runs > 1 && run->notes[k];
-            for (size_t j = 0; j < s->n_runs && everywhere; j++) {
-                bool has = false;
-                for (size_t m = 0; m < s->runs[j]->n_notes && !has; m++)
-                    has = s->runs[j]->notes[m] && strcmp(s->runs[j]->notes[m], run->notes[k]) == 0;
-                everywhere = has;
+    /* notes and reasons for not running, each said once with the runs it
+     * applies to: texts that differ only in their figures are one item */
+    {
+        gm_run_text *items = gm_xcalloc(1, sizeof *items);
+        size_t n_items = 0, cap = 1;
+        for (size_t i = 0; i < s->n_runs; i++) {
+            const gm_run *run = s->runs[i];
+            if (run->check.status == GM_CHECK_NOT_RUN)
+                continue;   /* a run that did not run: its reason is enough */
+            for (size_t k = 0; k < run->n_notes; k++) {
+                if (n_items == cap)
+                    items = gm_xrealloc(items, (cap *= 2) * sizeof *items);
+                items[n_items++] = (gm_run_text){run, run->notes[k]};
             }
-            if (everywhere) {
-                if (i == 0) {
-                    bool before = false;   /* an earlier note of run 0 with this text */
-                    for (size_t m = 0; m < k && !before; m++)
-                        before = run->notes[m] && strcmp(run->notes[m], run->notes[k]) == 0;
-                    if (!before) {
-                        if (!any_note)
-                            gm_buf_puts(b, "Notes:\n\n");
-                        any_note = true;
-                        gm_buf_puts(b, "- Every kernel: ");
-                        S_text(b, run->notes[k]);
-                        gm_buf_puts(b, "\n");
-                    }
-                }
-                continue;
-            }
-            bool seen = false;
-            for (size_t j = 0; j <= i && !seen; j++) {
-                const gm_run *o = s->runs[j];
-                size_t lim = j == i ? k : o->n_notes;
-                for (size_t m = 0; m < lim && !seen; m++)
-                    seen = o->variant && run->variant && strcmp(o->variant, run->variant) == 0 &&
-                           o->notes[m] && run->notes[k] && strcmp(o->notes[m], run->notes[k]) == 0;
-            }
-            if (seen)
-                continue;
-            if (!any_note)
-                gm_buf_puts(b, "Notes:\n\n");
-            any_note = true;
-            gm_buf_puts(b, "- ");
-            S_code(b, run->variant);
-            gm_buf_puts(b, ": ");
-            S_text(b, run->notes[k]);
-            gm_buf_puts(b, "\n");
         }
-    }
-    if (any_note)
-        gm_buf_puts(b, "\n");
-
-    if (s->n_not_run) {
-        gm_buf_puts(b, "Not run:\n\n");
+        S_said_once(b, s, "Notes:", items, n_items);
+        n_items = 0;
         for (size_t i = 0; i < s->n_runs; i++) {
             const gm_run *run = s->runs[i];
             if (run->check.status != GM_CHECK_NOT_RUN)
                 continue;
-            gm_buf_puts(b, "- ");
-            S_case(b, s->runs, s->n_runs, run, NULL);
-            gm_buf_puts(b, ": ");
-            S_text(b, run->check.reason ? run->check.reason : "no reason given");
-            gm_buf_puts(b, "\n");
+            if (n_items == cap)
+                items = gm_xrealloc(items, (cap *= 2) * sizeof *items);
+            items[n_items++] =
+                (gm_run_text){run, run->check.reason ? run->check.reason : "no reason given"};
         }
-        gm_buf_puts(b, "\n");
+        S_said_once(b, s, "Not run:", items, n_items);
+        free(items);
     }
 
+    if (github) {
+        size_t nc = 0;
+        for (size_t i = 0; charts && i < charts->n; i++)
+            nc += charts->v[i].section == si;
+        if (nc)
+            gm_buf_printf(b, "*%zu chart%s left out of this form (the HTML report draws "
+                             "%s).*\n\n", nc, nc == 1 ? "" : "s", nc == 1 ? "it" : "them");
+        S_explain(b, r, s, f, false);
+        return;
+    }
     bool any_chart = false;
     for (size_t i = 0; charts && i < charts->n; i++) {
         const gm_chart *c = &charts->v[i];
@@ -1391,8 +1762,13 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
             any_chart = true;
             continue;
         }
+        /* the alt text without the experiment's title, which the heading gives */
+        const char *alt = c->title;
+        size_t tl = strlen(S_exp_title(e));
+        if (strncmp(alt, S_exp_title(e), tl) == 0 && alt[tl] == ':' && alt[tl + 1] == ' ')
+            alt += tl + 2;
         gm_buf_puts(b, "![");
-        S_text(b, c->title);
+        S_text(b, alt);
         gm_buf_puts(b, "](");
         S_url(b, chart_dir);
         gm_buf_puts(b, "/");
@@ -1402,7 +1778,7 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
     }
     (void)any_chart;
 
-    S_explain(b, r, s, f);
+    S_explain(b, r, s, f, html);
 }
 
 /* ---- how the numbers were obtained ---------------------------------------- */
@@ -1427,7 +1803,8 @@ static void S_shell_word(gm_buf *b, const char *w)
     gm_buf_putc(b, '\'');
 }
 
-static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool timestamp)
+static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool timestamp,
+                     bool html)
 {
     const gm_device *d = &r->device;
     const gm_collection *c = &r->collection;
@@ -1647,7 +2024,11 @@ static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool
     }
     gm_buf_puts(b, "\n\n");
 
-    if (c->n_metrics) {
+    if (c->n_metrics && !html) {
+        gm_buf_printf(b, "The %zu metrics collected, with the Nsight Compute name and meaning "
+                         "of each, are listed in the HTML report, which also gives the minimum and maximum "
+                         "time of each run beside its median.\n\n", c->n_metrics);
+    } else if (c->n_metrics) {
         gm_buf_puts(b, "### Metrics collected\n\n"
                        "| Label | Nsight Compute metric | Unit | What it counts |\n"
                        "|---|---|---|---|\n");
@@ -1705,6 +2086,154 @@ static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool
     }
 }
 
+/* ---- anchors and the table of contents ------------------------------------ */
+
+void gm_md_slug(const char *text, gm_buf *out)
+{
+    gm_buf_puts(out, "");
+    for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p;) {
+        unsigned char c = *p;
+        if (c < 0x80) {
+            if (c >= 'A' && c <= 'Z')
+                gm_buf_putc(out, (char)(c - 'A' + 'a'));
+            else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_')
+                gm_buf_putc(out, (char)c);
+            else if (c == ' ')
+                gm_buf_putc(out, '-');
+            p++;
+            continue;
+        }
+        /* a UTF-8 sequence: letters stay, the punctuation and symbols a title
+         * may carry go */
+        size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+        unsigned cp = len == 1 ? c : len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
+        size_t k = 1;
+        for (; k < len && (p[k] & 0xC0) == 0x80; k++)
+            cp = (cp << 6) | (p[k] & 0x3F);
+        static const unsigned drop[] = {0x00B7, 0x00D7, 0x00F7, 0x2013, 0x2014, 0x2018, 0x2019,
+                                        0x201C, 0x201D, 0x2026, 0x2192, 0x2264, 0x2265, 0x00B0};
+        bool dropped = k != len;
+        for (size_t i = 0; i < sizeof drop / sizeof drop[0] && !dropped; i++)
+            dropped = cp == drop[i];
+        if (!dropped)
+            gm_buf_put(out, (const char *)p, k);
+        p += k;
+    }
+}
+
+void gm_md_slug_unique(gm_slugs *seen, const char *text, gm_buf *out)
+{
+    gm_buf base = GM_BUF_INIT;
+    gm_md_slug(text, &base);
+    gm_buf cand = GM_BUF_INIT;
+    gm_buf_puts(&cand, base.data);
+    for (unsigned k = 1;; k++) {
+        bool taken = false;
+        for (size_t i = 0; i < seen->n && !taken; i++)
+            taken = strcmp(seen->v[i], cand.data) == 0;
+        if (!taken)
+            break;
+        cand.len = 0;
+        gm_buf_printf(&cand, "%s-%u", base.data, k);
+    }
+    seen->v = gm_xrealloc(seen->v, (seen->n + 1) * sizeof *seen->v);
+    seen->v[seen->n++] = gm_xstrdup(cand.data);
+    gm_buf_puts(out, cand.data);
+    gm_buf_free(&cand);
+    gm_buf_free(&base);
+}
+
+void gm_slugs_free(gm_slugs *seen)
+{
+    for (size_t i = 0; i < seen->n; i++)
+        free(seen->v[i]);
+    free(seen->v);
+    seen->v = NULL;
+    seen->n = 0;
+}
+
+/* The text a Markdown heading line shows: its escapes undone, code and
+ * emphasis marks dropped. */
+static void S_heading_text(const char *line, size_t len, gm_buf *out)
+{
+    gm_buf_puts(out, "");
+    size_t i = 0;
+    while (i < len && line[i] == '#')
+        i++;
+    while (i < len && line[i] == ' ')
+        i++;
+    for (; i < len; i++) {
+        char c = line[i];
+        if (c == '\\' && i + 1 < len && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", line[i + 1])) {
+            gm_buf_putc(out, line[++i]);
+            continue;
+        }
+        if (c == '`' || c == '*')
+            continue;
+        gm_buf_putc(out, c);
+    }
+}
+
+/* "## Contents": a link to every second-level heading of the document md,
+ * put before its first one.  Slugs are counted over every heading, as GitHub
+ * and the HTML page count them. */
+static char *S_with_contents(char *md)
+{
+    const char *first = strstr(md, "\n## ");
+    if (!first) 
+        return md;
+    first++;
+    gm_slugs seen = {0};
+    gm_buf toc = GM_BUF_INIT;
+    gm_buf_puts(&toc, "## Contents\n\n");
+    bool fence = false, toc_counted = false;
+    size_t n = 0;
+    for (const char *p = md; *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        if (len >= 3 && strncmp(p, "```", 3) == 0)
+            fence = !fence;
+        if (p == first && !toc_counted) {
+            gm_buf tmp = GM_BUF_INIT;
+            gm_md_slug_unique(&seen, "Contents", &tmp);
+            gm_buf_free(&tmp);
+            toc_counted = true;
+        }
+        if (!fence && len > 1 && p[0] == '#') {
+            size_t level = 0;
+            while (level < len && p[level] == '#')
+                level++;
+            if (level <= 6 && level < len && p[level] == ' ') {
+                gm_buf text = GM_BUF_INIT, slug = GM_BUF_INIT;
+                S_heading_text(p, len, &text);
+                gm_md_slug_unique(&seen, text.data, &slug);
+                if (level == 2) {
+                    gm_buf_puts(&toc, "- [");
+                    S_text(&toc, text.data);
+                    gm_buf_printf(&toc, "](#%s)\n", slug.data);
+                    n++;
+                }
+                gm_buf_free(&text);
+                gm_buf_free(&slug);
+            }
+        }
+        p = eol ? eol + 1 : p + len;
+    }
+    gm_slugs_free(&seen);
+    if (n < 2) {
+        gm_buf_free(&toc);
+        return md;
+    }
+    gm_buf_puts(&toc, "\n");
+    gm_buf out = GM_BUF_INIT;
+    gm_buf_put(&out, md, (size_t)(first - md));
+    gm_buf_put(&out, toc.data, toc.len);
+    gm_buf_puts(&out, first);
+    gm_buf_free(&toc);
+    free(md);
+    return gm_buf_detach(&out);
+}
+
 /* ---- the document ---------------------------------------------------------- */
 
 char *gm_render_markdown(const gm_results *r, const gm_charts *charts, const char *chart_dir,
@@ -1726,17 +2255,18 @@ char *gm_render_markdown(const gm_results *r, const gm_charts *charts, const cha
         suite |= ss.v[i].listed && !gm_section_is_program(&ss.v[i]);
     if (suite)
         gm_claims_md(&b, r, &ss, NULL);
-    S_findings(&b, &f, &ss);
+    bool html = !chart_dir && !ro->github;
+    S_findings(&b, &f, &ss, html);
     if (ro->changes)
         S_changes(&b, ro);
     for (size_t i = 0; i < ss.n; i++)
-        S_section(&b, r, &ss, i, charts, chart_dir, &f);
-    S_method(&b, r, &ss, ro->timestamp);
+        S_section(&b, r, &ss, i, charts, chart_dir, &f, ro->github);
+    S_method(&b, r, &ss, ro->timestamp, html);
     gm_findings_free(&f);
     gm_sections_free(&ss);
     /* one trailing newline */
     while (b.len && b.data[b.len - 1] == '\n')
         b.data[--b.len] = '\0';
     gm_buf_puts(&b, "\n");
-    return gm_buf_detach(&b);
+    return S_with_contents(gm_buf_detach(&b));
 }

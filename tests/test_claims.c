@@ -66,7 +66,7 @@ Test(claims, rgb_headline_is_interleaved_against_planar_at_one_block_size)
     cr_assert_null(strstr(h, "planar_x16"), "a secondary contrast in the headline: %s", h);
     cr_assert_eq(gmt_occurrences(h, "block="), 1, "one block size for both sides: %s", h);
     /* the summary row too */
-    char *row = S_line(md, "| 4. Interleaved vs planar RGB");
+    char *row = S_line(md, "| [4. Interleaved vs planar RGB");
     cr_assert(strstr(row, "| `interleaved` against `planar` |"), "%s", row);
     cr_assert_eq(gmt_occurrences(row, "block=256"), 1, "%s", row);
     free(row);

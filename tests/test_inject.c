@@ -818,10 +818,10 @@ Test(inject_report, long_template_is_short_with_the_signature_folded_once)
     cr_assert_eq(gm_render_html(&r, &none, "<html>{{body}}</html>", NULL, &html, &err), GM_OK,
                  "%s", err.message);
     cr_assert_eq(S_count(html, "<details class=\"signatures\">"), 1);
-    cr_assert_eq(S_count(html, "</details>"), 1);
-    const char *d = strstr(html, "<details"), *sig = strstr(html, "at::native::MeanOps");
-    cr_assert(d && sig && sig > d && sig < strstr(html, "</details>"),
-              "the signature is inside the fold");
+    /* (the table's second half, the other counters, is folded too) */
+    const char *d = strstr(html, "<details class=\"signatures\">");
+    const char *sig = d ? strstr(d, "at::native::MeanOps") : NULL;
+    cr_assert(d && sig && sig < strstr(d, "</details>"), "the signature is inside the fold");
     cr_assert_null(strstr(html, "gm-details"), "no placeholder left");
     free(html);
     gm_buf_free(&esc);

@@ -323,7 +323,7 @@ Test(merge, a_row_per_rank)
     gmt_assert_has(md, "## Ranks");
     gmt_assert_has(md, "| 1 | node1 | 101 | `GPU-fixture` |");
     gmt_assert_has(md, "waited 0.250 s");
-    gmt_assert_has(md, "(rank=1)");
+    gmt_assert_has(md, "rank=1 |");
     free(md);
     gm_charts_free(&charts);
     free(json);

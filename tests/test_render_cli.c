@@ -398,7 +398,7 @@ Test(render_cli, bad_options)
     const char *unknown[] = {"--frobnicate", NULL};
     S_expect_failure(unknown, NULL, "r.md", "unknown option '--frobnicate'");
     const char *fmt[] = {"--format", "pdf", NULL};
-    S_expect_failure(fmt, NULL, "r.md", "'pdf' is not md, html or csv");
+    S_expect_failure(fmt, NULL, "r.md", "'pdf' is not md, html, csv or gfm");
     const char *novalue[] = {"--gnuplot", NULL};
     S_expect_failure(novalue, NULL, "r.md", "--gnuplot needs a value");
     S_expect_failure(NULL, NULL, "r.txt", "cannot tell the format");
