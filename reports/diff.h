@@ -312,6 +312,7 @@ typedef struct {
     bool html;                 /* the Markdown goes to HTML: no raw <details> tags */
     size_t max_chars;          /* cap on the Markdown, 0: GM_DIFF_MD_MAX_CHARS (unless all) */
     const char *full_name;     /* where the full diff is, named by the cut line (may be NULL) */
+    const char *gnuplot;       /* the HTML's chart: gnuplot program, NULL for "gnuplot" */
 } gm_diff_render;
 
 /* GitHub-flavoured Markdown: verdict, header (commits, devices), banner when
@@ -327,7 +328,9 @@ void gm_diff_md_section(gm_buf *b, const gm_diff *d, const gm_diff_render *ro);
 
 /* A self-contained HTML page: the same Markdown through cmark-gfm (table
  * extension, raw HTML off), CSS inside, an inline SVG bar chart of the
- * largest changes; no script, no external link.  NULL with err on failure. */
+ * largest changes drawn by gnuplot through the report's chart module
+ * (charts.h); no script, no external link.  NULL with err on failure
+ * (GM_ERR_GNUPLOT when gnuplot is missing or fails). */
 char *gm_diff_to_html(const gm_diff *d, const gm_diff_render *ro, gm_error *err);
 
 /* The diff for machines (structure in docs/diff.md).  `exit_code` is written

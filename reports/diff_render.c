@@ -10,6 +10,7 @@
 #include "../core/escape.h"
 #include "../core/fmt.h"
 #include "../core/output.h"
+#include "charts.h"
 
 #include <jansson.h>
 
@@ -532,24 +533,6 @@ void gm_diff_md_section(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
 /* HTML                                                                     */
 /* ======================================================================== */
 
-/* Cut a label to at most max bytes at a UTF-8 character boundary, adding "…". */
-static void S_label_cut(gm_buf *out, const char *s, size_t max)
-{
-    size_t n = strlen(s);
-    if (n <= max) {
-        gm_esc_html(out, s);
-        return;
-    }
-    while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
-        max--;
-    char *t = gm_xmalloc(max + 1);
-    memcpy(t, s, max);
-    t[max] = '\0';
-    gm_esc_html(out, t);
-    gm_buf_puts(out, "…");
-    free(t);
-}
-
 static int S_mag_cmp(const void *a, const void *b)
 {
     const gm_diff_row *x = *(const gm_diff_row *const *)a, *y = *(const gm_diff_row *const *)b;
@@ -559,11 +542,24 @@ static int S_mag_cmp(const void *a, const void *b)
     return (x->order > y->order) - (x->order < y->order);
 }
 
-/* Horizontal bars on a log2 axis centred on ratio 1: a halving and a doubling
- * are the same length.  The axis reaches L = the largest |log2 ratio| shown,
- * rounded up to a power of two (at least 1/16, i.e. x1.044), so small timing
- * changes are not flattened to nothing when nothing larger is shown. */
-static void S_svg_chart(gm_buf *b, const gm_diff *d)
+/* A ratio as the chart's labels give it: "×278", "×1.93", "×0.489",
+ * "×0.0000153" (three significant digits, never an exponent). */
+static void S_ratio_text(gm_buf *b, double r)
+{
+    gm_buf_puts(b, "×");
+    if (r >= 99.95)
+        gm_fmt_fixed(b, r, 0);
+    else
+        gm_fmt_num(b, r, 3);
+}
+
+/* The largest changes as horizontal bars on a log2 axis centred on ratio 1
+ * (a halving and a doubling are the same length), drawn by gnuplot through
+ * the report's chart module.  The axis reaches L = the largest |log2 ratio|
+ * shown, rounded up to a power of two (at least 1/16, i.e. ×1.044), so small
+ * timing changes are not flattened to nothing when nothing larger is shown.
+ * Appends the chart (or a line saying there is none) to b. */
+static gm_status S_chart(gm_buf *b, const gm_diff *d, const char *gnuplot, gm_error *err)
 {
     enum { MAXBARS = 15 };
     const gm_diff_row **sel = gm_xcalloc(d->n_rows ? d->n_rows : 1, sizeof *sel);
@@ -581,7 +577,7 @@ static void S_svg_chart(gm_buf *b, const gm_diff *d)
     if (n == 0) {
         gm_buf_puts(b, "<p class=\"nochart\">No changes beyond a threshold to chart.</p>\n");
         free(sel);
-        return;
+        return GM_OK;
     }
     double lmax = 0.0;
     for (size_t i = 0; i < n; i++)
@@ -590,60 +586,89 @@ static void S_svg_chart(gm_buf *b, const gm_diff *d)
     while (L < lmax)
         L *= 2.0;
 
-    /* Room for the value text on both sides of the plot (a bar may reach either end). */
-    const double W = 900, label_w = 360, top = 34, bar_h = 18, gap = 6;
-    const double x0 = label_w + 64, plot_w = W - x0 - 64, xc = x0 + plot_w / 2;
-    const double H = top + (double)n * (bar_h + gap) + 30;
-    gm_buf_printf(b, "<figure class=\"chart\"><svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
-                     "height=\"%.0f\" role=\"img\" aria-labelledby=\"diffchart-title\">\n",
-                  W, H, W, H);
-    gm_buf_puts(b, "<title id=\"diffchart-title\">Largest changes, head over base "
-                   "(log scale)</title>\n");
-    gm_buf_puts(b, "<style>text{font:12px sans-serif;fill:#222}.tick{fill:#666}</style>\n");
-    /* Grid lines at ratios 2^-L, 2^(-L/2), 1, 2^(L/2), 2^L. */
+    gm_buf s = GM_BUF_INIT;
+    gm_buf_printf(&s, "reset\nset terminal svg size 900,%zu dynamic font 'sans,11' "
+                      "background '#ffffff'\nset termoption noenhanced\n", 90 + 26 * n);
+    gm_buf_puts(&s, "set title 'Largest changes: head / base, log scale' noenhanced\n"
+                    "unset key\nset grid xtics lc rgb '#dddddd'\nset logscale x 2\n"
+                    "set style fill solid 0.9 noborder\nset lmargin 52\nset rmargin 10\n");
+    gm_buf_printf(&s, "set xrange [%.17g:%.17g]\nset yrange [%zu.6:0.4]\nset xtics (", exp2(-L),
+                  exp2(L), n);
     for (int t = -2; t <= 2; t++) {
-        double lg = L * t / 2.0, x = xc + lg / L * (plot_w / 2);
-        gm_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
-                      x, top - 6, x, H - 24, t == 0 ? "#444" : "#ddd");
-        gm_buf_printf(b, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-                         "×%.3g</text>\n", x, top - 12, exp2(lg));
+        gm_buf tl = GM_BUF_INIT;
+        S_ratio_text(&tl, exp2(L * t / 2.0));
+        gm_buf_puts(&s, t > -2 ? ", " : "");
+        gm_esc_gnuplot(&s, tl.data);
+        gm_buf_printf(&s, " %.17g", exp2(L * t / 2.0));
+        gm_buf_free(&tl);
     }
+    gm_buf_puts(&s, ")\nset ytics noenhanced nomirror (");
     for (size_t i = 0; i < n; i++) {
         const gm_diff_row *r = sel[i];
         const gm_run *run = S_row_run(r);
-        double y = top + (double)i * (bar_h + gap);
-        double lg = log2(r->ratio), w = fabs(lg) / L * (plot_w / 2);
-        double x = lg < 0 ? xc - w : xc;
-        const char *fill = r->status == GM_DIFF_REGRESSED ? "#c62828" :
-                           r->status == GM_DIFF_IMPROVED ? "#2e7d32" :
-                           r->status == GM_DIFF_CHANGED ? "#5c6bc0" : "#9e9e9e";
         gm_buf label = GM_BUF_INIT;
         gm_buf_printf(&label, "%s/%s ", run->experiment ? run->experiment : "",
                       run->variant ? run->variant : "");
         gm_diff_params_text(&label, run);
         gm_buf_printf(&label, " %s", r->info ? r->info->label : r->metric);
-        gm_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", label_w,
-                      y + bar_h - 5);
-        S_label_cut(b, label.data, 60);
-        gm_buf_puts(b, "</text>\n");
-        gm_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-                         "fill=\"%s\"><title>", x, y, fmax(w, 1.0), bar_h, fill);
-        gm_esc_html(b, label.data);
-        gm_buf_printf(b, ": %s, ×%.4g</title></rect>\n", gm_diff_status_name(r->status),
-                      r->ratio);
-        double tx = lg < 0 ? x - 4 : x + fmax(w, 1.0) + 4;
-        gm_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">×%.3g</text>\n", tx,
-                      y + bar_h - 5, lg < 0 ? "end" : "start", r->ratio);
+        /* at most 60 bytes, cut at a UTF-8 character boundary */
+        size_t max = 60;
+        if (label.len > max) {
+            while (max > 0 && ((unsigned char)label.data[max] & 0xC0) == 0x80)
+                max--;
+            label.data[max] = '\0';
+            label.len = max;
+            gm_buf_puts(&label, "…");
+        }
+        /* gnuplot reads a tic label as a format: '%' doubled */
+        gm_buf pct = GM_BUF_INIT;
+        for (const char *c = label.data; *c; c++)
+            gm_buf_puts(&pct, *c == '%' ? "%%" : (char[]){*c, 0});
+        gm_buf_puts(&s, i ? ", " : "");
+        gm_esc_gnuplot(&s, pct.data);
+        gm_buf_printf(&s, " %zu", i + 1);
+        gm_buf_free(&pct);
         gm_buf_free(&label);
     }
-    gm_buf_printf(b, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-                     "head / base, log scale (colour gives the verdict)</text>\n",
-                  xc, H - 8);
-    gm_buf_puts(b, "</svg><figcaption>The largest changes (up to 15), as head / base on a "
-                   "log scale; red regressed, green improved, blue changed (no better "
-                   "direction), grey within noise. Changes to or from zero are in the table "
-                   "only.</figcaption></figure>\n");
+    gm_buf_puts(&s, ")\nset arrow from 1, graph 0 to 1, graph 1 nohead lc rgb '#444444'\n");
+    /* each bar's value beside its end, on the side away from ratio 1 */
+    for (size_t i = 0; i < n; i++) {
+        gm_buf v = GM_BUF_INIT;
+        S_ratio_text(&v, sel[i]->ratio);
+        gm_buf_printf(&s, "set label %zu ", i + 1);
+        gm_esc_gnuplot(&s, v.data);
+        gm_buf_printf(&s, " at %.17g, %zu %s offset %s,0 noenhanced\n", sel[i]->ratio, i + 1,
+                      sel[i]->ratio < 1 ? "right" : "left",
+                      sel[i]->ratio < 1 ? "-0.5" : "0.5");
+        gm_buf_free(&v);
+    }
+    gm_buf_puts(&s, "$diffbars << EOD\n");
+    for (size_t i = 0; i < n; i++) {
+        const gm_diff_row *r = sel[i];
+        unsigned rgb = r->status == GM_DIFF_REGRESSED ? 0xc62828u :
+                       r->status == GM_DIFF_IMPROVED ? 0x2e7d32u :
+                       r->status == GM_DIFF_CHANGED ? 0x5c6bc0u : 0x9e9e9eu;
+        gm_buf_printf(&s, "%zu %.17g %u\n", i + 1, r->ratio, rgb);
+    }
+    gm_buf_puts(&s, "EOD\nplot $diffbars using (1):1:($2 < 1 ? $2 : 1):($2 < 1 ? 1 : $2):"
+                    "($1 - 0.35):($1 + 0.35):3 with boxxyerror lc rgb variable\n");
+
+    gm_charts c = {gm_xcalloc(1, sizeof(gm_chart)), 1};
+    c.v[0].name = gm_xstrdup("diffchart");
+    c.v[0].title = gm_xstrdup("Largest changes, head over base (log scale)");
+    c.v[0].script = gm_buf_detach(&s);
+    gm_status st = gm_charts_draw(&c, gnuplot, err);
+    if (st == GM_OK) {
+        gm_buf_puts(b, "<figure class=\"chart\">\n");
+        gm_svg_inline(b, c.v[0].svg ? c.v[0].svg : "", c.v[0].name, c.v[0].title);
+        gm_buf_puts(b, "<figcaption>The largest changes (up to 15), as head / base on a log "
+                       "scale; red regressed, green improved, blue changed (no better "
+                       "direction), grey within noise. Changes to or from zero are in the "
+                       "table only.</figcaption></figure>\n");
+    }
+    gm_charts_free(&c);
     free(sel);
+    return st;
 }
 
 static const char S_css[] =
@@ -691,7 +716,13 @@ char *gm_diff_to_html(const gm_diff *d, const gm_diff_render *ro, gm_error *err)
     gm_buf_puts(&b, S_css);
     gm_buf_puts(&b, "</style>\n</head>\n<body>\n<main>\n");
     gm_buf_puts(&b, h1);
-    S_svg_chart(&b, d);
+    if (S_chart(&b, d, ro->gnuplot, err) != GM_OK) {
+        gm_buf_free(&b);
+        free(v);
+        free(h1);
+        free(h2);
+        return NULL;
+    }
     gm_buf_puts(&b, h2);
     gm_buf_puts(&b, "</main>\n</body>\n</html>\n");
     free(v);
