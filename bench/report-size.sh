@@ -1,0 +1,52 @@
+#!/bin/sh
+# report-size.sh — the size budgets of the report, checked on the committed
+# example runs (issue 12): the full-suite HTML page under 1 MB, its Markdown
+# under 100 KB, and the GitHub form (--format gfm) of each single experiment
+# under 65,536 characters, GitHub's limit for an issue or comment body.
+#
+#   bench/report-size.sh [BINARY]     (default build/gpumem-report)
+#
+# Prints the commit, date, every size with its budget, and exits 1 when one
+# is over.  Sizes are bytes (the HTML and Markdown files; a chart directory
+# is listed beside its Markdown) and characters (the GitHub form).
+set -eu
+bin=${1:-build/gpumem-report}
+[ -x "$bin" ] || { echo "no program at $bin: run make first" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+over=0
+check() { # label size budget unit
+    if [ "$2" -lt "$3" ]; then verdict=ok; else verdict=OVER; over=1; fi
+    printf '%-44s %10s %s  (budget < %s)  %s\n' "$1" "$2" "$4" "$3" "$verdict"
+}
+chars() { python3 -c 'import sys; print(len(open(sys.argv[1], encoding="utf-8").read()))' "$1"; }
+
+echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+echo "date:    $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+echo "binary:  $bin"
+echo
+for ex in h100 app; do
+    run=examples/$ex/run.json
+    "$bin" render "$run" --out "$tmp/$ex.html" >/dev/null 2>&1
+    "$bin" render "$run" --out "$tmp/$ex.md" >/dev/null 2>&1
+    "$bin" render "$run" --format gfm --out "$tmp/$ex.gfm.md" >/dev/null 2>&1
+    svgs=$(grep -o '<svg' "$tmp/$ex.html" | wc -l)
+    svg_bytes=$(python3 -c 'import re,sys; print(sum(map(len, re.findall(r"<svg.*?</svg>", open(sys.argv[1]).read(), re.S))))' "$tmp/$ex.html")
+    check "$run: HTML" "$(wc -c <"$tmp/$ex.html")" 1000000 bytes
+    printf '%-44s %10s bytes  (%s inline charts)\n' "  of which SVG" "$svg_bytes" "$svgs"
+    check "$run: Markdown" "$(wc -c <"$tmp/$ex.md")" 100000 bytes
+    if [ -d "$tmp/$ex.charts" ]; then
+        printf '%-44s %10s bytes  (%s files, beside the Markdown)\n' "  its chart directory" \
+            "$(cat "$tmp/$ex.charts"/*.svg | wc -c)" "$(ls "$tmp/$ex.charts" | wc -l)"
+    fi
+    printf '%-44s %10s chars  (no budget: one experiment at a time is pasted)\n' \
+        "$run: GitHub form, whole file" "$(chars "$tmp/$ex.gfm.md")"
+done
+echo
+# one experiment at a time, as pasted into an issue
+ids=$(python3 -c 'import json,sys; print(" ".join(e["id"] for e in json.load(open(sys.argv[1]))["experiments"]))' examples/h100/run.json)
+for id in $ids; do
+    "$bin" render examples/h100/run.json --only "$id" --format gfm --out "$tmp/one.md" >/dev/null 2>&1
+    check "h100 --only $id --format gfm" "$(chars "$tmp/one.md")" 65536 chars
+done
+exit $over
