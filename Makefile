@@ -24,7 +24,7 @@ CFLAGS ?= -O2 -g
 NVCCFLAGS ?= -O3 -lineinfo
 WARN := -Wall -Wextra -pedantic
 PKGS := jansson libcmark-gfm sqlite3
-DEB_PKGS := build-essential pkg-config gnuplot-nox libcmark-gfm-dev libcmark-gfm-extensions-dev \
+DEB_PKGS := build-essential pkg-config clang gnuplot-nox libcmark-gfm-dev libcmark-gfm-extensions-dev \
             libjansson-dev libcriterion-dev libsqlite3-dev
 
 HAVE_CUDA := $(shell test -x $(NVCC) && test -f $(CUDA_HOME)/include/cupti.h && echo 1)
@@ -112,7 +112,7 @@ endif
 # them next time.
 .SECONDARY:
 
-.PHONY: all test test-gpu bench install clean check-cuda deps check-layers asan
+.PHONY: all test test-gpu bench install clean check-cuda deps check-layers asan fuzz fuzz-build
 all: check-cuda $(BIN) $(GPU_TEST_BINS) $(INJECT_SO) $(APP_EXAMPLE)
 
 deps:
@@ -221,9 +221,13 @@ $(BUILD)/tests/gpu/%: $(BUILD)/tests/gpu/%.cu.o $(GPU_ARCHIVES) $(CPU_LIBS)
 check-layers:
 	@sh tests/check-layers.sh
 
+# With GM_CI=1 (as .ci/run sets it) `make test` also runs the sanitizer suite
+# (make asan) and FUZZ_SECONDS of each fuzz target (make fuzz): about 10 more
+# minutes on 2 cores.
 test: check-layers all $(TESTBIN)
 	@sh tests/gpu/gpu-available.sh || true
 	GM_TEST_BIN=$(abspath $(BIN)) GM_SRCDIR=$(CURDIR) $(TESTBIN) --jobs 2
+	@if [ "$(GM_CI)" = 1 ]; then $(MAKE) asan && $(MAKE) fuzz; fi
 
 # `make asan`: the whole CPU test suite (and the program it runs) built with
 # AddressSanitizer, UndefinedBehaviorSanitizer and LeakSanitizer in build-asan/,
@@ -238,6 +242,35 @@ asan:
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	GM_TEST_BIN=$(abspath build-asan/gpumem-report) GM_SRCDIR=$(CURDIR) \
 	    build-asan/tests/gm_tests --jobs 2
+
+# `make fuzz`: libFuzzer targets (clang) for the results reader, the report
+# rendered in memory as Markdown and HTML, and the diff (tests/fuzz/fuzz_*.c),
+# with AddressSanitizer and UndefinedBehaviorSanitizer, in build-fuzz/; each
+# runs FUZZ_SECONDS (default 60) from its committed seed corpus
+# (tests/fuzz/corpus/TARGET/; what it finds new goes to build-fuzz/corpus/).
+# A crash leaves build-fuzz/crash-* and fails the target.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := results render diff
+FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+              -fno-sanitize-recover=all
+fuzz-build:
+	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" \
+	    build-fuzz/libgm_reports.a build-fuzz/libgm_core.a
+	for t in $(FUZZ_TARGETS); do \
+	    clang $(FUZZ_FLAGS) -fsanitize=fuzzer -std=c11 $(CPPFLAGS) \
+	        $$(pkg-config --cflags $(PKGS)) tests/fuzz/fuzz_$$t.c -o build-fuzz/fuzz_$$t \
+	        build-fuzz/libgm_reports.a build-fuzz/libgm_core.a $(LIBS) || exit 1; \
+	done
+fuzz: fuzz-build
+	for t in $(FUZZ_TARGETS); do \
+	    mkdir -p build-fuzz/corpus/$$t && \
+	    build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	        -artifact_prefix=build-fuzz/ -print_final_stats=1 \
+	        build-fuzz/corpus/$$t tests/fuzz/corpus/$$t > build-fuzz/fuzz_$$t.log 2>&1; \
+	    rc=$$?; grep -E "^stat::number_of_executed_units|ERROR|SUMMARY|runtime error" \
+	        build-fuzz/fuzz_$$t.log; \
+	    if [ $$rc != 0 ]; then tail -40 build-fuzz/fuzz_$$t.log; exit 1; fi; \
+	done
 
 test-gpu: all
 	@sh tests/gpu/run.sh $(abspath $(BIN))
