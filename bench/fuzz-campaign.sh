@@ -22,13 +22,13 @@ wait
 for t in results render diff; do
     echo "" >> "$out"
     echo "## fuzz_$t" >> "$out"
-    grep -E "^stat::|Done [0-9]+ runs|ERROR|SUMMARY|runtime error" "$work/$t.log" >> "$out"
+    grep -E "^stat::|Done [0-9]+ runs|ERROR|SUMMARY|runtime error" "$work/$t.log" |
+        awk '!seen[$0]++' >> "$out"
     tail -1 "$(ls "$work/$t.log")" | grep -q "Done" || tail -5 "$work/$t.log" >> "$out"
     n=$(ls "$work" | grep -c "^$t-" || true)
     echo "findings (crash/leak/timeout files): $n" >> "$out"
     ls "$work" | grep "^$t-" >> "$out" || true
     echo "corpus grown to: $(ls "$work/$t" | wc -l) new inputs" >> "$out"
 done
-cp -r "$work" "${out%.txt}-work" 2>/dev/null || true
 rm -rf "$work"
 echo "written: $out"

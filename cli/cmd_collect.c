@@ -461,6 +461,18 @@ static int S_collect(int argc, char **argv, S_opts *o)
     if (st != GM_OK) {
         gm_cli_error("collection stopped: %s", err.message);
         rc = (st == GM_ERR_NO_DEVICE || st == GM_ERR_PERMISSION) ? GM_EXIT_USAGE : GM_EXIT_FAIL;
+        if (results.n_runs == 0 || st == GM_ERR_NO_DEVICE || st == GM_ERR_PERMISSION)
+            goto done;
+        /* the runs completed are kept: written whole, and said to be partial */
+        results.collection.partial = gm_xstrdup(err.message);
+        S_fill_header(&results, o, argc, argv, metrics, n_metrics, &dev, session);
+        results.collection.profile_seconds = session ? gm_vreal(prof.seconds) : gm_vabsent();
+        results.collection.total_seconds = gm_vreal(S_now() - t_start);
+        if (gm_results_write_file(&results, json_path, &err) != GM_OK)
+            gm_cli_error("%s", err.message);
+        else
+            fprintf(stderr, "results: %s (partial: the %zu runs completed before the stop)\n",
+                    json_path, results.n_runs);
         goto done;
     }
     S_fill_header(&results, o, argc, argv, metrics, n_metrics, &dev, session);

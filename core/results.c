@@ -407,6 +407,7 @@ void gm_results_free(gm_results *r)
     free(r->collection.replay_mode);
     free(r->collection.clock_control);
     free(r->collection.size_set);
+    free(r->collection.partial);
     S_value_free(&r->collection.profile_seconds);
     S_value_free(&r->collection.total_seconds);
     S_strv_free(r->collection.command, r->collection.n_command);
@@ -742,6 +743,8 @@ static void S_emit_collection(S_em *e, const gm_collection *c)
     }
     S_kstrv(e, "command", c->command, c->n_command);
     /* optional: files without them stay byte for byte as they were */
+    if (c->partial)
+        S_kstr(e, "partial", c->partial);
     if (c->process.present) {
         S_key(e, "process");
         S_emit_process(e, &c->process);
@@ -1365,7 +1368,10 @@ static bool S_read_process(S_rd *rd, json_t *o, gm_process *p)
 /* Optional members of the collection: absent in older files. */
 static bool S_read_collection_opt(S_rd *rd, json_t *o, gm_collection *c)
 {
-    json_t *j = json_object_get(o, "process");
+    json_t *j = json_object_get(o, "partial");
+    if (j && !S_get_str(rd, o, "partial", true, &c->partial))
+        return false;
+    j = json_object_get(o, "process");
     if (j && !json_is_null(j)) {
         size_t m = S_push_key(rd, "process");
         bool ok = S_read_process(rd, j, &c->process);

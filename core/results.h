@@ -265,6 +265,8 @@ typedef struct {
     gm_process *ranks;         /* a merged file (gpumem-report merge): the process of each
                                   file merged, in rank order; runs carry a "rank" param */
     size_t n_ranks;
+    char *partial;             /* the collection stopped before its end (why, as said then):
+                                  the runs are those completed; NULL: it ran to its end */
 } gm_collection;
 
 typedef struct {

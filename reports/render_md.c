@@ -157,6 +157,13 @@ static void S_header(gm_buf *b, const gm_results *r, bool timestamp)
         gm_buf_puts(b, ".\n\n");
     }
 
+    if (c->partial) {
+        gm_buf_puts(b, "> **Partial results.** The collection stopped before its end (");
+        S_text(b, c->partial);
+        gm_buf_printf(b, "); the %zu runs below are those completed before it stopped.\n\n",
+                      r->n_runs);
+    }
+
     gm_buf v = GM_BUF_INIT;
     gm_buf_puts(b, "| Setting | Value |\n|---|---|\n");
 

@@ -10,6 +10,7 @@
 #include "../core/output.h"
 #include "../core/results.h"
 #include "../reports/diff.h"
+#include "../reports/render.h"
 #include "helpers.h"
 
 #include <criterion/criterion.h>
@@ -678,4 +679,34 @@ Test(ranges, input_size_limit)
     free(out);
     free(err);
     free(f);
+}
+
+/* ---- partial results -------------------------------------------------------- */
+
+/* A collection that stopped midway keeps its completed runs, says so in the
+ * results file (collection.partial) and in the report. */
+Test(partial, a_stopped_collection_is_written_and_said_partial)
+{
+    gm_results r;
+    gmt_load_fixture("handwritten-small.json", &r);
+    r.collection.partial = strdup("cudaMemcpy: an illegal memory access was encountered");
+    char *j = gm_results_to_json(&r);
+    gmt_assert_has(j, "\"partial\": \"cudaMemcpy: an illegal memory access");
+    gm_results b;
+    gm_error e = {0};
+    cr_assert_eq(gm_results_read_string(j, "p.json", &b, &e), GM_OK, "%s", e.message);
+    cr_assert_str_eq(b.collection.partial, r.collection.partial);
+    char *md = gm_render_markdown(&b, NULL, NULL, NULL);
+    gmt_assert_has(md, "**Partial results.**");
+    gmt_assert_has(md, "illegal memory access");
+    free(md);
+    gm_results_free(&b);
+    /* absent: the file is as before, byte for byte */
+    free(r.collection.partial);
+    r.collection.partial = NULL;
+    char *j0 = gm_results_to_json(&r);
+    gmt_assert_lacks(j0, "\"partial\"");
+    free(j0);
+    free(j);
+    gm_results_free(&r);
 }
