@@ -496,6 +496,8 @@ static void S_put(S_metrics *ms, const char *name, gm_value v, const char *fallb
     }
     const gm_metric_info *info = gm_catalog_find(name);
     gm_metric *m = &ms->m[ms->n++];
+    memset(m, 0, sizeof *m);
+    m->launch_min = m->launch_max = gm_vabsent();
     m->name = gm_xstrdup(name);
     m->unit = gm_xstrdup(info ? info->unit : fallback_unit);
     m->value = v;

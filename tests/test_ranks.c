@@ -274,6 +274,9 @@ static void S_rank_file(gm_results *r, long long rank, double waited)
     free(p);
     gm_process *pr = &r->collection.process;
     pr->present = true;
+    free(pr->host);
+    free(pr->rank_var);
+    free(pr->device_uuid);
     pr->host = gm_xstrdup("node1");
     pr->rank = gm_vint(rank);
     pr->rank_var = gm_xstrdup("OMPI_COMM_WORLD_RANK");

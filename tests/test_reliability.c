@@ -549,6 +549,7 @@ Test(gnuplot, a_chart_gnuplot_cannot_draw_becomes_a_note)
         free(out);
     }
     gmt_rmrf(dir);
+    free(dir);
     free(src);
     free(fake);
 }
