@@ -108,6 +108,7 @@ void gm_results_view_free(gm_results *view);
 /* Where report.html is: opts->template_path if set (must exist), else
  * $GM_TEMPLATE_DIR/report.html, else <dir of exe_path>/../templates/report.html,
  * else <dir of exe_path>/../share/gpumem-report/templates/report.html (an install),
+ * else <dir of exe_path>/../../templates/report.html (make BUILD=build/nocuda),
  * else GM_DATADIR/templates/report.html.  *path is the caller's to free.
  * GM_ERR_IO naming every place tried when none has it. */
 gm_status gm_template_find(const gm_render_opts *opts, char **path, gm_error *err);

@@ -302,8 +302,9 @@ gm_status gm_template_find(const gm_render_opts *o, char **path, gm_error *err)
     gm_buf_puts(&tried, "");
     /* env, the source tree beside build/, an install relative to the binary
      * (relocatable: PREFIX at install time may differ from build time, and a
-     * DESTDIR staging tree works), then the build-time PREFIX. */
-    char *cand[4] = {NULL, NULL, NULL, NULL};
+     * DESTDIR staging tree works), the source tree beside a nested build
+     * directory, then the build-time PREFIX. */
+    char *cand[5] = {NULL, NULL, NULL, NULL, NULL};
     const char *env = getenv("GM_TEMPLATE_DIR");
     if (env && *env)
         cand[0] = gm_path_join(env, "report.html");
@@ -314,11 +315,15 @@ gm_status gm_template_find(const gm_render_opts *o, char **path, gm_error *err)
         free(up);
         up = gm_path_join(dir, "../share/gpumem-report/templates");
         cand[2] = gm_path_join(up, "report.html");
+        free(up);
+        /* a build directory one level deeper (make BUILD=build/nocuda) */
+        up = gm_path_join(dir, "../../templates");
+        cand[3] = gm_path_join(up, "report.html");
         free(dir);
         free(up);
     }
-    cand[3] = gm_xstrdup(GM_DATADIR "/templates/report.html");
-    for (int i = 0; i < 4; i++) {
+    cand[4] = gm_xstrdup(GM_DATADIR "/templates/report.html");
+    for (int i = 0; i < 5; i++) {
         if (!cand[i])
             continue;
         if (!*path && S_is_file(cand[i])) {

@@ -330,9 +330,29 @@ int main(void)
             N_LAUNCHES);
     S_check(rg.n_runs == N_LAUNCHES / 2, "grouped: %zu runs (expected %d)", rg.n_runs,
             N_LAUNCHES / 2);
-    size_t nr = r.n_runs < N_LAUNCHES ? r.n_runs : N_LAUNCHES;
+    /* The program's runs come sorted by GPU time, the costliest first; each
+     * variant ends in " #N", N the launch's index in the program. */
+    size_t at[N_LAUNCHES];
+    bool seen[N_LAUNCHES] = {false};
+    size_t nr = 0;
+    for (size_t i = 0; i < r.n_runs; i++) {
+        const char *h = r.runs[i].variant ? strrchr(r.runs[i].variant, '#') : NULL;
+        char *end = NULL;
+        long k = h ? strtol(h + 1, &end, 10) : -1;
+        if (!h || *end != '\0' || k < 0 || k >= N_LAUNCHES || seen[k]) {
+            S_check(false, "run %zu (%s) names no launch of its own", i,
+                    r.runs[i].variant ? r.runs[i].variant : "?");
+            continue;
+        }
+        seen[k] = true;
+        at[k] = i;
+    }
+    while (nr < N_LAUNCHES && seen[nr])
+        nr++;
+    S_check(nr == N_LAUNCHES, "launches 0..%d each have a run (the first missing: %zu)",
+            N_LAUNCHES - 1, nr);
     for (size_t i = 0; i < nr; i++) {
-        const gm_run *run = &r.runs[i];
+        const gm_run *run = &r.runs[at[i]];
         char range_note[128];
         snprintf(range_note, sizeof range_note, "NVTX range: %s", S_ranges[i]);
         S_check(run->kernel && strstr(run->kernel, S_kernels[i]) && S_has_note(run, range_note) &&
@@ -344,14 +364,14 @@ int main(void)
         printf("     grouped run %zu: %s (%s), %zu timing samples\n", i, rg.runs[i].variant,
                rg.runs[i].kernel, rg.runs[i].timing.n);
     if (nr == N_LAUNCHES) {
-        double c = gm_run_metric_num(&r.runs[0], GM_M_LD_SPR);
-        double s = gm_run_metric_num(&r.runs[2], GM_M_LD_SPR);
+        double c = gm_run_metric_num(&r.runs[at[0]], GM_M_LD_SPR);
+        double s = gm_run_metric_num(&r.runs[at[2]], GM_M_LD_SPR);
         S_check(fabs(c - 4) < 0.05, "coalesced: %.3f sectors per load request (4)", c);
         S_check(fabs(s - 32) < 0.5, "strided: %.3f sectors per load request (32)", s);
-        double wu = gm_run_metric_num(&r.runs[4], GM_M_SH_LD_WAVES) /
-                    gm_run_metric_num(&r.runs[4], GM_M_SH_LD_INST);
-        double wp = gm_run_metric_num(&r.runs[6], GM_M_SH_LD_WAVES) /
-                    gm_run_metric_num(&r.runs[6], GM_M_SH_LD_INST);
+        double wu = gm_run_metric_num(&r.runs[at[4]], GM_M_SH_LD_WAVES) /
+                    gm_run_metric_num(&r.runs[at[4]], GM_M_SH_LD_INST);
+        double wp = gm_run_metric_num(&r.runs[at[6]], GM_M_SH_LD_WAVES) /
+                    gm_run_metric_num(&r.runs[at[6]], GM_M_SH_LD_INST);
         S_check(wu > 16, "unpadded: %.2f shared wavefronts per load (about 32)", wu);
         S_check(wp < 1.5, "padded: %.2f shared wavefronts per load (about 1)", wp);
     }
@@ -393,14 +413,15 @@ int main(void)
                 k1[i].name);
         for (size_t j = 0; j < nm; j++) {
             metric_class c = gmt_metric_class(m[j]);
-            double t = gm_run_metric_num(&r.runs[i], m[j]), n = k1[i].v[j], n2v = k2[i].v[j];
+            double t = gm_run_metric_num(&r.runs[at[i]], m[j]);
+            double n = k1[i].v[j], n2v = k2[i].v[j];
             if (c == MC_DRAM_WRITE) {
                 n = d1[i].v[1];
                 n2v = d2[i].v[1];
             }
             double slack = 0;
             if (c == MC_CONFLICT)
-                slack = 0.1 * gm_run_metric_num(&r.runs[i], strstr(m[j], "op_ld")
+                slack = 0.1 * gm_run_metric_num(&r.runs[at[i]], strstr(m[j], "op_ld")
                                                                   ? GM_M_SH_LD_INST
                                                                   : GM_M_SH_ST_INST);
             if (isnan(slack))
