@@ -15,6 +15,7 @@
  */
 #include "../core/buf.h"
 #include "cli.h"
+#include "../core/devlock.h"
 #include "../core/pathpat.h"
 #include "../core/results.h"
 
@@ -32,6 +33,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -543,6 +545,14 @@ static void S_fill(gm_results *r, int argc, char **argv, double t0)
     c->total_seconds = gm_vreal(S_now() - t0);
 }
 
+/* Said once when the per-line pass must wait for another process's turn. */
+static void S_on_lock_wait(void *ctx, const char *path)
+{
+    if (!*(const bool *)ctx)
+        fprintf(stderr, "gpumem-report: another process is using this GPU (lock %s held); "
+                        "waiting for its turn to count per line\n", path);
+}
+
 static int S_app(int argc, char **argv, S_opts *o)
 {
     double t0 = S_now();
@@ -659,8 +669,30 @@ static int S_app(int argc, char **argv, S_opts *o)
     gmi_group(&results, o->each, S_program_name(o->prog_argv));
     S_describe(&results, o, &st, S_count_others(dir));
     S_fill(&results, argc, argv, t0);
-    if (!o->no_source_lines)
+    if (!o->no_source_lines) {
+        /* The extra runs profile the GPU too (SASS metrics): they take their
+         * turn like the program did, or another rank's profiler session on
+         * this GPU fails with CUPTI_ERROR_HARDWARE_BUSY (seen on the H200
+         * with mpirun -np 2).  The runs themselves do not lock: this process
+         * holds the lock for them. */
+        gm_process *pr = &results.collection.process;
+        gm_devlock lock = GM_DEVLOCK_INIT;
+        gm_error le = {GM_OK, ""};
+        bool locked = pr->device_uuid &&
+                      gm_devlock_acquire(&lock, pr->device_uuid, S_on_lock_wait, &o->quiet,
+                                         &le) == GM_OK;
+        if (pr->device_uuid && !locked)
+            fprintf(stderr, "gpumem-report: %s: counting per line without taking turns\n",
+                    le.message);
+        if (locked) {
+            double w = gm_value_num(&pr->lock_wait_seconds);
+            pr->lock_wait_seconds = gm_vreal((isnan(w) ? 0 : w) + lock.waited_s);
+            pr->lock_waits += lock.waits;
+            pr->lock_turns += lock.turns;
+        }
         gm_source_lines_program_pass(&results, prog, o->prog_argv, lib, !o->quiet);
+        gm_devlock_free(&lock);
+    }
     if (prc != 0)
         for (size_t i = 0; i < results.n_runs; i++)
             gm_run_add_note(&results.runs[i], "the program exited with status %d", prc);
