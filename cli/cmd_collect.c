@@ -442,7 +442,9 @@ static int S_collect(int argc, char **argv, S_opts *o)
         cfg.metrics = (const char *const *)metrics;
         cfg.n_metrics = n_metrics;
         cfg.flush_l2 = !o->no_cache_flush;
-        if (gmc_session_open(&cfg, &session, &cerr) != GMC_OK) {
+        /* the previous holder of the GPU's turn may still be releasing its
+         * counters (the driver tears a session down after its process ends) */
+        if (gmc_session_open_waiting(&cfg, &session, 30.0, NULL, &cerr) != GMC_OK) {
             gm_cli_error("cannot profile here: %s", cerr.message);
             goto done;
         }

@@ -80,6 +80,7 @@ typedef enum {
     GMC_ERR_BAD_METRIC_LIST,    /* malformed list: empty name, bad character, duplicate */
     GMC_ERR_CUDA,               /* another CUDA runtime or driver failure */
     GMC_ERR_CUPTI,              /* another CUPTI failure */
+    GMC_ERR_BUSY,               /* another profiler holds the device's counters */
     GMC_ERR_LAUNCH,             /* prepare() or launch() failed, or launch() did not enqueue exactly one kernel */
     GMC_ERR_RANGES,             /* ranges recorded != kernels launched, or ranges dropped */
     GMC_ERR_NOMEM,
@@ -132,6 +133,15 @@ typedef struct gmc_session gmc_session;
  * one), schedules the set into as few passes as CUPTI allows.  Makes the
  * device current on the calling thread.  *out is NULL on failure. */
 gmc_status gmc_session_open(const gmc_config *cfg, gmc_session **out, gmc_error *err);
+
+/* gmc_session_open, tried again while the device's counters are busy
+ * (GMC_ERR_BUSY: another process's profiler session, or one still being torn
+ * down by the driver after its process ended) for up to max_wait_s seconds;
+ * *waited_s (may be NULL) gets the time spent waiting.  Seen on the H200: a
+ * rank that took the GPU's turn the moment the previous rank's process ended
+ * found the counters busy. */
+gmc_status gmc_session_open_waiting(const gmc_config *cfg, gmc_session **out, double max_wait_s,
+                                    double *waited_s, gmc_error *err);
 
 /* Profile n launches (1 <= n <= cfg.max_launches) as one batch.  For every
  * pass, for i in 0..n-1: prepare(user, i) when prepare is not NULL (restore

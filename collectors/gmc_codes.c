@@ -59,6 +59,8 @@ gmc_status gmc_status_from_cupti(int r)
         return GMC_ERR_UNSUPPORTED_DEVICE;
     case CUPTI_ERROR_OUT_OF_MEMORY:
         return GMC_ERR_NOMEM;
+    case CUPTI_ERROR_HARDWARE_BUSY:
+        return GMC_ERR_BUSY;
     default:
         return GMC_ERR_CUPTI;
     }

@@ -736,6 +736,23 @@ fail:
     return st;
 }
 
+gmc_status gmc_session_open_waiting(const gmc_config *cfg, gmc_session **out, double max_wait_s,
+                                    double *waited_s, gmc_error *err)
+{
+    double t0 = S_now(), nap = 0.05;
+    gmc_status st;
+    while ((st = gmc_session_open(cfg, out, err)) == GMC_ERR_BUSY &&
+           S_now() - t0 + nap <= max_wait_s) {
+        struct timespec ts = {0, (long)(nap * 1e9)};
+        while (nanosleep(&ts, &ts) != 0)
+            ;
+        nap = nap < 0.4 ? 2 * nap : 0.5;
+    }
+    if (waited_s)
+        *waited_s = S_now() - t0;
+    return st;
+}
+
 gmc_status gmc_session_open(const gmc_config *cfg, gmc_session **out, gmc_error *err)
 {
     gmc_status st = GMC_OK;

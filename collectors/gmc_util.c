@@ -37,6 +37,7 @@ const char *gmc_status_name(gmc_status s)
     case GMC_ERR_BAD_METRIC_LIST: return "bad-metric-list";
     case GMC_ERR_CUDA: return "cuda";
     case GMC_ERR_CUPTI: return "cupti";
+    case GMC_ERR_BUSY: return "busy";
     case GMC_ERR_LAUNCH: return "launch";
     case GMC_ERR_RANGES: return "ranges";
     case GMC_ERR_NOMEM: return "nomem";

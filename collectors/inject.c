@@ -412,6 +412,9 @@ GMI_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get)
 
 /* ---- the profiler session ------------------------------------------------------------- */
 
+/* How long a session waits for counters another profiler still holds. */
+#define S_BUSY_WAIT_S 30.0
+
 static const char *S_kind_of(gmc_status s)
 {
     switch (s) {
@@ -609,7 +612,7 @@ static bool S_session_open_timed(CUcontext ctx)
     cfg.n_metrics = g.n_metrics;
     cfg.flush_l2 = g.opts.flush_l2;
     cfg.max_launches = 1;
-    gmc_status st = gmc_session_open(&cfg, &g.session, &e);
+    gmc_status st = gmc_session_open_waiting(&cfg, &g.session, S_BUSY_WAIT_S, NULL, &e);
     (void)cuCtxSetCurrent(ctx);
     if (st != GMC_OK) {
         S_error(S_kind_of(st), "%s", e.message);

@@ -158,6 +158,7 @@ Test(collector_errors, cupti_codes_map_to_statuses)
     cr_assert_eq(gmc_status_from_cupti(CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED),
                  GMC_ERR_UNSUPPORTED_DEVICE);
     cr_assert_eq(gmc_status_from_cupti(CUPTI_ERROR_OUT_OF_MEMORY), GMC_ERR_NOMEM);
+    cr_assert_eq(gmc_status_from_cupti(CUPTI_ERROR_HARDWARE_BUSY), GMC_ERR_BUSY);
     cr_assert_eq(gmc_status_from_cupti(CUPTI_ERROR_UNKNOWN), GMC_ERR_CUPTI);
     cr_assert_eq(gmc_status_from_cupti(CUPTI_ERROR_INVALID_PARAMETER), GMC_ERR_CUPTI);
 }
