@@ -35,7 +35,8 @@ field() {   # field FILE PYTHON-EXPR-ON-r
 
 say "# gpumem-report issue 16 evidence"
 say "date (UTC): $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-say "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+# the commit the binary was built from (make GIT_COMMIT=... on a copy of the tree)
+say "commit: $(sed -n 's/^#define GM_GIT_COMMIT "\(.*\)"$/\1/p' "$(dirname "$BIN")/gm_version.h" 2>/dev/null || echo unknown)"
 say "host: $(hostname)"
 nvidia-smi -L 2>&1 | sed 's/^/gpu: /' | tee -a "$S"
 say "driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)"
