@@ -22,9 +22,10 @@ static void S_help(FILE *f)
 {
     fputs("usage: gpumem-report history add RUN.json... [--db FILE] [--commit-time T]\n"
           "       gpumem-report history report [--out FILE] [--only EXP[,EXP]] [--device NAME]\n"
-          "                                    [--last N] [--db FILE]\n"
-          "       gpumem-report history gate HEAD.json [--out FILE] [--allow-missing]\n"
-          "                                    [--pair OLD=NEW] [--db FILE]\n"
+          "                                    [--last N] [--md-commits N] [--all] [--db FILE]\n"
+          "       gpumem-report history gate HEAD.json [--out FILE] [--threshold M=V[,F]]\n"
+          "                                    [--alpha P] [--allow-missing] [--pair OLD=NEW]\n"
+          "                                    [--all] [--max-rows N] [--db FILE]\n"
           "       gpumem-report history export --format csv [--out FILE] [--only EXP]\n"
           "                                    [--device NAME] [--db FILE]\n"
           "\n"
@@ -40,6 +41,12 @@ static void S_help(FILE *f)
           "  --only EXP[,EXP]   only these experiments (default: all)\n"
           "  --device NAME      only this device, as the results name it (default: all)\n"
           "  --last N           the last N results of each device (default: all)\n"
+          "  --md-commits N     report, Markdown: the per-commit table of each experiment\n"
+          "                     lists the last N commits, 0 for all (default: 20)\n"
+          "  --all              report, Markdown: every commit and no size cap (default:\n"
+          "                     cut at 60,000 characters); gate: every row, as for diff\n"
+          "  --threshold M=V[,F], --alpha P, --max-rows N\n"
+          "                     gate: as for gpumem-report diff (default: diff's)\n"
           "  --format csv       export: the format (csv, the only one)\n"
           "  --allow-missing, --pair OLD=NEW, --warn-only, --force\n"
           "                     gate: as for gpumem-report diff\n"
@@ -55,8 +62,11 @@ typedef struct {
     const char **files;
     size_t n_files;
     const char *db, *out, *only, *device, *format, *commit_time;
-    long long last;
-    bool allow_missing, warn_only, force;
+    long long last, md_commits, max_rows;
+    bool allow_missing, warn_only, force, all, md_commits_set;
+    gm_diff_override *overrides;
+    size_t n_overrides;
+    double alpha;
     gm_diff_pair *pairs;
     size_t n_pairs;
 } S_args;
@@ -64,6 +74,9 @@ typedef struct {
 static void S_args_free(S_args *a)
 {
     free(a->files);
+    for (size_t i = 0; i < a->n_overrides; i++)
+        free(a->overrides[i].metric);
+    free(a->overrides);
     for (size_t i = 0; i < a->n_pairs; i++) {
         free(a->pairs[i].from);
         free(a->pairs[i].to);
@@ -148,6 +161,45 @@ static int S_parse(int argc, char **argv, S_args *a)
             if (!(v = S_value(argc, argv, &i, "--last")) ||
                 !gm_cli_int("history: --last", v, 1, 1000000000, &a->last))
                 return 2;
+        } else if (S_is(arg, "--md-commits")) {
+            if (!(v = S_value(argc, argv, &i, "--md-commits")) ||
+                !gm_cli_int("history: --md-commits", v, 0, 1000000000, &a->md_commits))
+                return 2;
+            a->md_commits_set = true;
+        } else if (S_is(arg, "--max-rows")) {
+            if (!(v = S_value(argc, argv, &i, "--max-rows")) ||
+                !gm_cli_int("history: --max-rows", v, 0, 1000000000, &a->max_rows))
+                return 2;
+        } else if (S_is(arg, "--threshold")) {
+            if (!(v = S_value(argc, argv, &i, "--threshold")))
+                return 2;
+            gm_diff_override o;
+            gm_error err;
+            if (gm_threshold_parse(v, &o.metric, &o.thr, &err) != GM_OK) {
+                gm_cli_error("history: %s", err.message);
+                return 2;
+            }
+            gm_diff_override *no = realloc(a->overrides, (a->n_overrides + 1) * sizeof *no);
+            if (!no) {
+                free(o.metric);
+                gm_cli_error("out of memory");
+                return 2;
+            }
+            a->overrides = no;
+            a->overrides[a->n_overrides++] = o;
+        } else if (S_is(arg, "--alpha")) {
+            if (!(v = S_value(argc, argv, &i, "--alpha")))
+                return 2;
+            char *end = NULL;
+            errno = 0;
+            double p = strtod(v, &end);
+            if (!*v || *end || errno || !(p > 0.0 && p < 1.0)) {
+                gm_cli_error("history: --alpha: '%s' is not a number between 0 and 1", v);
+                return 2;
+            }
+            a->alpha = p;
+        } else if (strcmp(arg, "--all") == 0) {
+            a->all = true;
         } else if (S_is(arg, "--pair")) {
             if (!(v = S_value(argc, argv, &i, "--pair")))
                 return 2;
@@ -193,6 +245,21 @@ static int S_parse(int argc, char **argv, S_args *a)
     }
     if (a->commit_time && (!add || a->n_files != 1)) {
         gm_cli_error("history: --commit-time goes with add and one results file");
+        return 2;
+    }
+    bool report = strcmp(a->sub, "report") == 0;
+    if (!gate && (a->n_overrides || a->alpha > 0 || a->max_rows || a->allow_missing ||
+                  a->n_pairs || a->warn_only || a->force)) {
+        gm_cli_error("history %s: --threshold, --alpha, --max-rows, --allow-missing, --pair, "
+                     "--warn-only and --force go with gate", a->sub);
+        return 2;
+    }
+    if (!report && a->md_commits_set) {
+        gm_cli_error("history %s: --md-commits goes with report", a->sub);
+        return 2;
+    }
+    if (a->all && !gate && !report) {
+        gm_cli_error("history %s: --all goes with report and gate", a->sub);
         return 2;
     }
     if (strcmp(a->sub, "export") == 0 && !a->format) {
@@ -311,7 +378,11 @@ int gm_cmd_history(int argc, char **argv)
         return GM_EXIT_USAGE;
     }
     int rc = GM_EXIT_OK;
-    gm_history_query q = {a.only, a.device, (size_t)a.last, NULL, db};
+    gm_history_query q = {.only = a.only, .device = a.device, .last = (size_t)a.last,
+                          .db_name = db, .all = a.all,
+                          .md_commits = a.md_commits_set && a.md_commits == 0
+                                            ? (size_t)-1
+                                            : (size_t)a.md_commits};
     char *text = NULL;
     if (add) {
         rc = S_add(h, &a);
@@ -341,9 +412,12 @@ int gm_cmd_history(int argc, char **argv)
             rc = GM_EXIT_USAGE;
         } else {
             gm_diff_options o = {.force = a.force, .pairs = a.pairs, .n_pairs = a.n_pairs,
-                                 .allow_missing = a.allow_missing};
+                                 .allow_missing = a.allow_missing, .overrides = a.overrides,
+                                 .n_overrides = a.n_overrides, .alpha = a.alpha};
+            gm_diff_render ro = {.only_changed = !a.all, .all = a.all,
+                                 .max_rows = (size_t)a.max_rows};
             bool fail = true;
-            if (gm_history_gate(h, &head, a.files[0], &o, &text, &fail, &err) != GM_OK) {
+            if (gm_history_gate(h, &head, a.files[0], &o, &ro, &text, &fail, &err) != GM_OK) {
                 gm_cli_error("history gate: %s", err.message);
                 rc = GM_EXIT_USAGE;
             } else {

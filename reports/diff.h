@@ -333,14 +333,18 @@ void gm_diff_md_section(gm_buf *b, const gm_diff *d, const gm_diff_render *ro);
  * (GM_ERR_GNUPLOT when gnuplot is missing or fails). */
 char *gm_diff_to_html(const gm_diff *d, const gm_diff_render *ro, gm_error *err);
 
-/* The diff for machines (structure in docs/diff.md).  `exit_code` is written
+/* The diff for machines (structure in docs/diff.md), with the per-line
+ * counts that changed ("source_lines").  `exit_code` is written
  * into it as given.  Caller frees. */
 char *gm_diff_to_json(const gm_diff *d, const gm_diff_render *ro, int exit_code);
 
 /* Every row (unchanged ones too) as CSV (RFC 4180, CRLF line ends, a header
  * line): status, experiment, variant, params, metric, unit, base, head,
- * delta, ratio, p, base_check, head_check, note; numbers as they read back,
- * empty when absent.  Caller frees. */
+ * delta, ratio, p, base_check, head_check, note, line; numbers as they read
+ * back, empty when absent.  Then a row per source line and per-line counter
+ * that changed between runs that both have per-line counts (status
+ * "changed", metric "source_line.<counter>", note the line's code, line
+ * "file:line").  Caller frees. */
 char *gm_diff_to_csv(const gm_diff *d);
 
 #endif

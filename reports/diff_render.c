@@ -696,6 +696,7 @@ char *gm_diff_to_html(const gm_diff *d, const gm_diff_render *ro, gm_error *err)
     gm_buf md_head = GM_BUF_INIT, md_body = GM_BUF_INIT;
     S_md_head(&md_head, d, &hro, true);
     S_md_body(&md_body, d, &hro);
+    gm_srclines_md_diff_section(&md_body, d);
     char *h1 = NULL, *h2 = NULL;
     if (gm_markdown_to_html(md_head.data, &h1, err) == GM_OK)
         gm_markdown_to_html(md_body.data, &h2, err);
@@ -841,6 +842,66 @@ static json_t *S_jrow(const gm_diff_row *r)
     return o;
 }
 
+static json_t *S_jparams(const gm_run *run)
+{
+    json_t *params = json_object();
+    for (size_t i = 0; i < run->n_params; i++)
+        if (run->params[i].name)
+            json_object_set_new(params, run->params[i].name, S_jvalue(&run->params[i].value));
+    return params;
+}
+
+static json_t *S_jcounts(const gm_srcline *l)
+{
+    if (!l)
+        return json_null();
+    json_t *o = json_object();
+    for (int k = 0; k < GM_SL_N; k++)
+        json_object_set_new(o, gm_sl_counter_keys[k], json_integer((json_int_t)l->count[k]));
+    return o;
+}
+
+/* Per run pair with per-line counters on both sides: the lines that changed
+ * (an empty list when none did). */
+static json_t *S_jsrclines(const gm_diff *d)
+{
+    json_t *a = json_array();
+    const gm_diff_row **rows = NULL;
+    size_t np = gm_srclines_diff_pairs(d, &rows);
+    for (size_t i = 0; i < np; i++) {
+        const gm_run *run = rows[i]->head;
+        json_t *o = json_object();
+        json_object_set_new(o, "experiment", S_jstr(run->experiment));
+        json_object_set_new(o, "variant", S_jstr(run->variant));
+        json_object_set_new(o, "params", S_jparams(run));
+        json_t *lines = json_array();
+        gm_srcline_change *ch = NULL;
+        size_t nc = gm_srclines_changes(&rows[i]->base->source_lines,
+                                        &rows[i]->head->source_lines, &ch);
+        for (size_t k = 0; k < nc; k++) {
+            const gm_srcline *l = ch[k].head ? ch[k].head : ch[k].base;
+            char where[512];
+            gm_srcline_where(l, where, sizeof where);
+            json_t *x = json_object();
+            json_object_set_new(x, "where", json_string(where));
+            json_object_set_new(x, "file", S_jstr(l->file));
+            json_object_set_new(x, "line", json_integer((json_int_t)l->line));
+            json_object_set_new(x, "function", S_jstr(l->function));
+            json_object_set_new(x, "pc", l->line > 0 ? json_null()
+                                                     : json_integer((json_int_t)l->pc));
+            json_object_set_new(x, "text", S_jstr(l->text));
+            json_object_set_new(x, "base", S_jcounts(ch[k].base));
+            json_object_set_new(x, "head", S_jcounts(ch[k].head));
+            json_array_append_new(lines, x);
+        }
+        free(ch);
+        json_object_set_new(o, "lines", lines);
+        json_array_append_new(a, o);
+    }
+    free(rows);
+    return a;
+}
+
 char *gm_diff_to_json(const gm_diff *d, const gm_diff_render *ro, int exit_code)
 {
     gm_diff_render none = {.only_changed = true};
@@ -874,6 +935,7 @@ char *gm_diff_to_json(const gm_diff *d, const gm_diff_render *ro, int exit_code)
     for (size_t i = 0; i < d->n_rows; i++)
         json_array_append_new(rows, S_jrow(&d->rows[i]));
     json_object_set_new(o, "rows", rows);
+    json_object_set_new(o, "source_lines", S_jsrclines(d));
     char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     json_decref(o);
     gm_buf b = GM_BUF_INIT;
@@ -904,11 +966,68 @@ static void S_csv_value(gm_buf *b, const gm_value *v)
         S_csv_num(b, v->r);
 }
 
+/* The per-line counts that changed: one row per line and counter, status
+ * "changed", metric "source_line.<counter>", the line's code as the note and
+ * where it is (file:line, or function+pc) in the last column. */
+static void S_csv_srclines(gm_buf *b, const gm_diff *d)
+{
+    static const char *const units[GM_SL_N] = {"instruction", "instruction", "instruction",
+                                               "instruction", "instruction", "sector", "sector",
+                                               "wavefront", "wavefront"};
+    const gm_diff_row **rows = NULL;
+    size_t np = gm_srclines_diff_pairs(d, &rows);
+    for (size_t i = 0; i < np; i++) {
+        const gm_run *run = rows[i]->head;
+        gm_buf pt = GM_BUF_INIT;
+        gm_diff_params_text(&pt, run);
+        gm_srcline_change *ch = NULL;
+        size_t nc = gm_srclines_changes(&rows[i]->base->source_lines,
+                                        &rows[i]->head->source_lines, &ch);
+        for (size_t k = 0; k < nc; k++) {
+            const gm_srcline *l = ch[k].head ? ch[k].head : ch[k].base;
+            char where[512], metric[64];
+            gm_srcline_where(l, where, sizeof where);
+            for (int c = 0; c < GM_SL_N; c++) {
+                long long x = ch[k].base ? ch[k].base->count[c] : 0;
+                long long y = ch[k].head ? ch[k].head->count[c] : 0;
+                if (x == y)
+                    continue;
+                snprintf(metric, sizeof metric, "source_line.%s", gm_sl_counter_keys[c]);
+                gm_buf_puts(b, "changed,");
+                gm_esc_csv(b, run->experiment);
+                gm_buf_putc(b, ',');
+                gm_esc_csv(b, run->variant);
+                gm_buf_putc(b, ',');
+                gm_esc_csv(b, pt.data ? pt.data : "");
+                gm_buf_putc(b, ',');
+                gm_esc_csv(b, metric);
+                gm_buf_putc(b, ',');
+                gm_esc_csv(b, units[c]);
+                gm_buf_printf(b, ",%lld,%lld,%lld,", x, y, y - x);
+                if (x != 0)
+                    S_csv_num(b, (double)y / (double)x);
+                gm_buf_puts(b, ",,");
+                gm_esc_csv(b, gm_check_status_name(rows[i]->base->check.status));
+                gm_buf_putc(b, ',');
+                gm_esc_csv(b, gm_check_status_name(run->check.status));
+                gm_buf_putc(b, ',');
+                gm_esc_csv(b, l->text ? l->text : "");
+                gm_buf_putc(b, ',');
+                gm_esc_csv(b, where);
+                gm_buf_puts(b, "\r\n");
+            }
+        }
+        free(ch);
+        gm_buf_free(&pt);
+    }
+    free(rows);
+}
+
 char *gm_diff_to_csv(const gm_diff *d)
 {
     gm_buf b = GM_BUF_INIT;
     gm_buf_puts(&b, "status,experiment,variant,params,metric,unit,base,head,delta,ratio,p,"
-                    "base_check,head_check,note\r\n");
+                    "base_check,head_check,note,line\r\n");
     for (size_t i = 0; i < d->n_rows; i++) {
         const gm_diff_row *r = &d->rows[i];
         const gm_run *run = S_row_run(r);
@@ -942,8 +1061,9 @@ char *gm_diff_to_csv(const gm_diff *d)
         gm_esc_csv(&b, r->head ? gm_check_status_name(r->head->check.status) : "");
         gm_buf_putc(&b, ',');
         gm_esc_csv(&b, r->note);
-        gm_buf_puts(&b, "\r\n");
+        gm_buf_puts(&b, ",\r\n");
         gm_buf_free(&pt);
     }
+    S_csv_srclines(&b, d);
     return gm_buf_detach(&b);
 }

@@ -13,6 +13,7 @@
 #include "../core/escape.h"
 #include "../core/fmt.h"
 #include "../core/output.h"
+#include "../core/srclines.h"
 
 #include <sqlite3.h>
 
@@ -123,6 +124,14 @@ static const char *const S_migrations[GM_HISTORY_SCHEMA] = {
     /* 1 -> 2 */
     "CREATE INDEX runs_by_experiment ON runs(experiment, variant, params);"
     "CREATE INDEX results_by_device ON results(device, settings, commit_time);",
+    /* 2 -> 3 (then S_backfill_lines fills it from the stored JSON) */
+    "ALTER TABLE runs ADD COLUMN lines_status TEXT;"
+    "CREATE TABLE lines(run_id INTEGER NOT NULL REFERENCES runs(id), loc TEXT NOT NULL,"
+    " file TEXT, line INTEGER NOT NULL, function TEXT, pc INTEGER, text TEXT, sass TEXT,"
+    " inst_executed INTEGER NOT NULL, global_ld INTEGER NOT NULL, global_st INTEGER NOT NULL,"
+    " shared_ld INTEGER NOT NULL, shared_st INTEGER NOT NULL, sectors INTEGER NOT NULL,"
+    " sectors_ideal INTEGER NOT NULL, wavefronts INTEGER NOT NULL,"
+    " wavefronts_ideal INTEGER NOT NULL, PRIMARY KEY(run_id, loc));",
 };
 
 int gm_history_schema_version(gm_history *h)
@@ -135,6 +144,8 @@ int gm_history_schema_version(gm_history *h)
     sqlite3_finalize(st);
     return v;
 }
+
+static gm_status S_backfill_lines(gm_history *h, gm_error *err);
 
 /* Bring the schema up to date, one step per transaction; BEGIN IMMEDIATE so
  * that two processes opening a new file do not both create the tables. */
@@ -177,6 +188,7 @@ static gm_status S_migrate(gm_history *h, gm_error *err)
         char pragma[64];
         snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", v + 1);
         if ((s = S_exec(h, S_migrations[v], err)) != GM_OK ||
+            (v + 1 == 3 && (s = S_backfill_lines(h, err)) != GM_OK) ||
             (s = S_exec(h, pragma, err)) != GM_OK || (s = S_exec(h, "COMMIT", err)) != GM_OK) {
             S_exec(h, "ROLLBACK", NULL);
             return s;
@@ -253,12 +265,116 @@ static char *S_now_utc(void)
     return gm_xstrdup(s);
 }
 
+/* The per-line counts of one run, keyed by where the line is (file base
+ * name and line, or function and PC): two lines of files of one base name
+ * are summed (their counts still add up to the kernel's). */
+static gm_status S_add_lines(gm_history *h, long long run_id, const gm_srclines *sl,
+                             gm_error *err)
+{
+    if (!sl->present || sl->n_lines == 0)
+        return GM_OK;
+    sqlite3_stmt *st = NULL;
+    gm_status s = S_prepare(h,
+        "INSERT INTO lines(run_id, loc, file, line, function, pc, text, sass, inst_executed,"
+        " global_ld, global_st, shared_ld, shared_st, sectors, sectors_ideal, wavefronts,"
+        " wavefronts_ideal) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+        " ?15, ?16, ?17) ON CONFLICT(run_id, loc) DO UPDATE SET"
+        " inst_executed = inst_executed + excluded.inst_executed,"
+        " global_ld = global_ld + excluded.global_ld, global_st = global_st + excluded.global_st,"
+        " shared_ld = shared_ld + excluded.shared_ld, shared_st = shared_st + excluded.shared_st,"
+        " sectors = sectors + excluded.sectors,"
+        " sectors_ideal = sectors_ideal + excluded.sectors_ideal,"
+        " wavefronts = wavefronts + excluded.wavefronts,"
+        " wavefronts_ideal = wavefronts_ideal + excluded.wavefronts_ideal", &st, err);
+    for (size_t i = 0; i < sl->n_lines && s == GM_OK; i++) {
+        const gm_srcline *l = &sl->lines[i];
+        char where[512];
+        gm_srcline_where(l, where, sizeof where);
+        bool ok = S_bind_int(st, 1, run_id) && S_bind_text(st, 2, where) &&
+                  S_bind_text(st, 3, l->file) && S_bind_int(st, 4, l->line) &&
+                  S_bind_text(st, 5, l->function) &&
+                  (l->line > 0 ? sqlite3_bind_null(st, 6) == SQLITE_OK
+                               : S_bind_int(st, 6, l->pc)) &&
+                  S_bind_text(st, 7, l->text) && S_bind_text(st, 8, l->sass);
+        for (int k = 0; k < GM_SL_N && ok; k++)
+            ok = S_bind_int(st, 9 + k, l->count[k]);
+        s = ok ? S_step_done(h, st, "storing a source line", err)
+               : S_fail_db(h, err, "binding a source line");
+    }
+    sqlite3_finalize(st);
+    return s;
+}
+
+/* Migration 2 -> 3: the per-line counts of the runs already stored, from
+ * each results file's JSON (kept whole), inside the migration's
+ * transaction. */
+static gm_status S_backfill_lines(gm_history *h, gm_error *err)
+{
+    sqlite3_stmt *js = NULL, *run = NULL, *upd = NULL;
+    gm_status s;
+    if ((s = S_prepare(h, "SELECT id, json FROM results ORDER BY id", &js, err)) != GM_OK ||
+        (s = S_prepare(h, "SELECT id FROM runs WHERE result_id = ?1 AND experiment = ?2 AND "
+                          "variant = ?3 AND params = ?4", &run, err)) != GM_OK ||
+        (s = S_prepare(h, "UPDATE runs SET lines_status = ?2 WHERE id = ?1", &upd, err)) !=
+            GM_OK)
+        goto done;
+    int rc = SQLITE_DONE;
+    while (s == GM_OK && (rc = sqlite3_step(js)) == SQLITE_ROW) {
+        long long rid = (long long)sqlite3_column_int64(js, 0);
+        const unsigned char *text = sqlite3_column_text(js, 1);
+        char name[600];
+        snprintf(name, sizeof name, "%.500s: stored results file %lld", h->path, rid);
+        gm_results r;
+        if ((s = gm_results_read_string(text ? (const char *)text : "", name, &r, err)) != GM_OK)
+            break;
+        for (size_t i = 0; i < r.n_runs && s == GM_OK; i++) {
+            const gm_run *u = &r.runs[i];
+            if (!u->source_lines.present)
+                continue;
+            gm_buf pt = GM_BUF_INIT;
+            gm_diff_params_text(&pt, u);
+            bool ok = S_bind_int(run, 1, rid) &&
+                      S_bind_text(run, 2, u->experiment ? u->experiment : "") &&
+                      S_bind_text(run, 3, u->variant ? u->variant : "") &&
+                      S_bind_text(run, 4, pt.data ? pt.data : "");
+            gm_buf_free(&pt);
+            if (!ok) {
+                s = S_fail_db(h, err, "binding a run");
+                break;
+            }
+            int r2 = sqlite3_step(run);
+            long long run_id = r2 == SQLITE_ROW ? (long long)sqlite3_column_int64(run, 0) : -1;
+            if ((r2 != SQLITE_ROW && r2 != SQLITE_DONE) || sqlite3_reset(run) != SQLITE_OK) {
+                s = S_fail_db(h, err, "finding a run");
+                break;
+            }
+            if (run_id < 0)
+                continue;
+            if (!S_bind_int(upd, 1, run_id) || !S_bind_text(upd, 2, u->source_lines.status))
+                s = S_fail_db(h, err, "binding a run");
+            else
+                s = S_step_done(h, upd, "marking a run's source lines", err);
+            if (s == GM_OK)
+                s = S_add_lines(h, run_id, &u->source_lines, err);
+        }
+        gm_results_free(&r);
+    }
+    if (s == GM_OK && rc != SQLITE_DONE)
+        s = S_fail_db(h, err, "reading the stored results");
+done:
+    sqlite3_finalize(js);
+    sqlite3_finalize(run);
+    sqlite3_finalize(upd);
+    return s;
+}
+
 static gm_status S_add_runs(gm_history *h, const gm_results *r, long long rid, gm_error *err)
 {
     sqlite3_stmt *run = NULL, *smp = NULL, *met = NULL;
     gm_status s;
     if ((s = S_prepare(h, "INSERT INTO runs(result_id, experiment, variant, params, "
-                          "check_status, median_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+                          "check_status, median_ms, lines_status) "
+                          "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                        &run, err)) != GM_OK ||
         (s = S_prepare(h, "INSERT INTO samples(run_id, i, ms) VALUES(?1, ?2, ?3)", &smp, err)) !=
             GM_OK ||
@@ -273,7 +389,8 @@ static gm_status S_add_runs(gm_history *h, const gm_results *r, long long rid, g
                   S_bind_text(run, 3, u->variant ? u->variant : "") &&
                   S_bind_text(run, 4, pt.data ? pt.data : "") &&
                   S_bind_text(run, 5, gm_check_status_name(u->check.status)) &&
-                  S_bind_real(run, 6, u->timing.present ? u->timing.median : NAN);
+                  S_bind_real(run, 6, u->timing.present ? u->timing.median : NAN) &&
+                  S_bind_text(run, 7, u->source_lines.present ? u->source_lines.status : NULL);
         gm_buf_free(&pt);
         if (!ok) {
             s = S_fail_db(h, err, "binding a run");
@@ -297,6 +414,8 @@ static gm_status S_add_runs(gm_history *h, const gm_results *r, long long rid, g
             else
                 s = S_step_done(h, met, "storing a metric", err);
         }
+        if (s == GM_OK)
+            s = S_add_lines(h, run_id, &u->source_lines, err);
     }
 done:
     sqlite3_finalize(run);
@@ -853,6 +972,14 @@ typedef struct {
     bool exact;
 } S_step;
 
+/* A source line whose excess changed between two consecutive commits with
+ * per-line counts (of one layout). */
+typedef struct {
+    size_t series, point, prev;   /* the commit, and the one it is compared with */
+    char *loc, *text;
+    long long xs[2], xw[2];       /* excess sectors, excess wavefronts: before, after */
+} S_lstep;
+
 /* One experiment of one group: its values per series, metric and point, and
  * the steps found in them. */
 typedef struct {
@@ -861,6 +988,9 @@ typedef struct {
     bool used[S_NKEY];  /* a metric with some non-zero value */
     S_step *steps;
     size_t n_steps;
+    S_lstep *lsteps;    /* source lines whose excess changed, by commit */
+    size_t n_lsteps;
+    size_t n_lpoints;   /* (series, commit) pairs with per-line counts */
 } S_table;
 
 #define S_V(t, s, m, p, n) ((t)->v[((s) * S_NKEY + (m)) * (n) + (p)])
@@ -870,6 +1000,135 @@ static void S_table_free(S_table *t)
     S_exp_free(&t->e);
     free(t->v);
     free(t->steps);
+    for (size_t i = 0; i < t->n_lsteps; i++) {
+        free(t->lsteps[i].loc);
+        free(t->lsteps[i].text);
+    }
+    free(t->lsteps);
+}
+
+/* The per-line excess of one run, sorted by where the line is. */
+typedef struct {
+    char *loc, *text;
+    long long xs, xw;
+} S_lrow;
+
+typedef struct {
+    S_lrow *v;
+    size_t n;
+    bool have;   /* the run's per-line counts were collected */
+} S_lines;
+
+static void S_lines_free(S_lines *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->v[i].loc);
+        free(l->v[i].text);
+    }
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+static gm_status S_lines_load(gm_history *h, sqlite3_stmt *stat, sqlite3_stmt *lines,
+                              long long run, S_lines *out, gm_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (run < 0)
+        return GM_OK;
+    if (!S_bind_int(stat, 1, run))
+        return S_fail_db(h, err, "binding a run");
+    int rc = sqlite3_step(stat);
+    if (rc == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(stat, 0);
+        out->have = t && strcmp((const char *)t, "collected") == 0;
+    }
+    if ((rc != SQLITE_ROW && rc != SQLITE_DONE) || sqlite3_reset(stat) != SQLITE_OK)
+        return S_fail_db(h, err, "reading a run");
+    if (!out->have)
+        return GM_OK;
+    if (!S_bind_int(lines, 1, run))
+        return S_fail_db(h, err, "binding a run");
+    size_t cap = 0;
+    while ((rc = sqlite3_step(lines)) == SQLITE_ROW) {
+        if (out->n == cap) {
+            cap = cap ? 2 * cap : 32;
+            out->v = gm_xrealloc(out->v, cap * sizeof *out->v);
+        }
+        S_lrow *r = &out->v[out->n++];
+        r->loc = S_col_text(lines, 0);
+        r->text = sqlite3_column_type(lines, 1) == SQLITE_NULL ? NULL : S_col_text(lines, 1);
+        long long d = (long long)sqlite3_column_int64(lines, 2) -
+                      (long long)sqlite3_column_int64(lines, 3);
+        r->xs = d > 0 ? d : 0;
+        d = (long long)sqlite3_column_int64(lines, 4) - (long long)sqlite3_column_int64(lines, 5);
+        r->xw = d > 0 ? d : 0;
+    }
+    if (rc != SQLITE_DONE || sqlite3_reset(lines) != SQLITE_OK) {
+        S_lines_free(out);
+        return S_fail_db(h, err, "reading source lines");
+    }
+    return GM_OK;
+}
+
+/* The lines whose excess differs between a (commit prev) and b (commit
+ * point), appended to t; both sorted by loc (SQLite's BINARY order, which is
+ * strcmp's). */
+static void S_lines_compare(S_table *t, size_t series, size_t prev, size_t point,
+                            const S_lines *a, const S_lines *b)
+{
+    size_t i = 0, j = 0;
+    while (i < a->n || j < b->n) {
+        int c = i >= a->n ? 1 : j >= b->n ? -1 : strcmp(a->v[i].loc, b->v[j].loc);
+        const S_lrow *x = c <= 0 ? &a->v[i] : NULL, *y = c >= 0 ? &b->v[j] : NULL;
+        long long xs0 = x ? x->xs : 0, xw0 = x ? x->xw : 0;
+        long long xs1 = y ? y->xs : 0, xw1 = y ? y->xw : 0;
+        if (xs0 != xs1 || xw0 != xw1) {
+            t->lsteps = gm_xrealloc(t->lsteps, (t->n_lsteps + 1) * sizeof *t->lsteps);
+            const S_lrow *any = y ? y : x;
+            t->lsteps[t->n_lsteps++] = (S_lstep){series, point, prev, gm_xstrdup(any->loc),
+                                                 any->text ? gm_xstrdup(any->text) : NULL,
+                                                 {xs0, xs1}, {xw0, xw1}};
+        }
+        if (c <= 0)
+            i++;
+        if (c >= 0)
+            j++;
+    }
+}
+
+/* Per series, the lines whose excess changed from each commit with per-line
+ * counts to the next one with them. */
+static gm_status S_table_lines(gm_history *h, S_table *t, size_t n, gm_error *err)
+{
+    sqlite3_stmt *stat = NULL, *lines = NULL;
+    gm_status s;
+    if ((s = S_prepare(h, "SELECT lines_status FROM runs WHERE id = ?1", &stat, err)) != GM_OK ||
+        (s = S_prepare(h, "SELECT loc, text, sectors, sectors_ideal, wavefronts, "
+                          "wavefronts_ideal FROM lines WHERE run_id = ?1 ORDER BY loc",
+                       &lines, err)) != GM_OK)
+        goto done;
+    for (size_t si = 0; si < t->e.n && s == GM_OK; si++) {
+        S_lines last = {0};
+        size_t last_p = 0;
+        for (size_t p = 0; p < n && s == GM_OK; p++) {
+            S_lines cur;
+            if ((s = S_lines_load(h, stat, lines, t->e.s[si].run[p], &cur, err)) != GM_OK)
+                break;
+            if (!cur.have)
+                continue;
+            t->n_lpoints++;
+            if (last.have)
+                S_lines_compare(t, si, last_p, p, &last, &cur);
+            S_lines_free(&last);
+            last = cur;
+            last_p = p;
+        }
+        S_lines_free(&last);
+    }
+done:
+    sqlite3_finalize(stat);
+    sqlite3_finalize(lines);
+    return s;
 }
 
 static gm_status S_table_load(gm_history *h, const S_res *res, size_t n, const char *exp,
@@ -945,6 +1204,8 @@ static gm_status S_table_load(gm_history *h, const S_res *res, size_t n, const c
             free(at);
         }
     }
+    if (s == GM_OK)
+        s = S_table_lines(h, t, n, err);
 done:
     sqlite3_finalize(met);
     sqlite3_finalize(med);
@@ -995,8 +1256,83 @@ static int S_step_cmp(const void *a, const void *b)
     return (x->metric > y->metric) - (x->metric < y->metric);
 }
 
-/* The Markdown of one experiment: the steps, then the values per commit. */
-static void S_table_md(gm_buf *b, const S_table *t, const S_res *res, size_t n)
+static int S_lstep_cmp(const void *a, const void *b)
+{
+    const S_lstep *x = a, *y = b;
+    if (x->point != y->point)
+        return (x->point > y->point) - (x->point < y->point);
+    if (x->series != y->series)
+        return (x->series > y->series) - (x->series < y->series);
+    long long dx = llabs(x->xs[1] - x->xs[0]) + llabs(x->xw[1] - x->xw[0]);
+    long long dy = llabs(y->xs[1] - y->xs[0]) + llabs(y->xw[1] - y->xw[0]);
+    if (dx != dy)
+        return dx > dy ? -1 : 1;
+    return strcmp(x->loc, y->loc);
+}
+
+static void S_excess_cell(gm_buf *b, const long long x[2])
+{
+    if (x[0] == x[1]) {
+        gm_fmt_count(b, (double)x[1]);
+        return;
+    }
+    gm_fmt_count(b, (double)x[0]);
+    gm_buf_puts(b, " → ");
+    gm_fmt_count(b, (double)x[1]);
+}
+
+/* The source lines whose excess changed from one commit to the next (of
+ * those with per-line counts), at most GM_HISTORY_LINE_ROWS rows. */
+static void S_lines_md(gm_buf *b, const S_table *t, const S_res *res)
+{
+    if (t->n_lpoints == 0)
+        return;
+    if (t->n_lsteps == 0) {
+        gm_buf_printf(b, "**Per source line:** no line's excess changed between consecutive "
+                         "commits (%zu runs of these layouts with per-line counts).\n\n",
+                      t->n_lpoints);
+        return;
+    }
+    gm_buf_printf(b, "**Per source line:** %zu change%s of a line's excess (count − ideal, one "
+                     "launch) from one commit with per-line counts to the next, largest first "
+                     "at each commit. Lines are matched by file name and line number: an edit "
+                     "that moves a line shows as one line losing its excess and another "
+                     "gaining it.\n\n",
+                  t->n_lsteps, t->n_lsteps == 1 ? "" : "s");
+    gm_buf_puts(b, "| Commit | Layout | Line | Code | Excess global sectors | "
+                   "Excess shared wavefronts |\n|---|---|---|---|--:|--:|\n");
+    size_t shown = t->n_lsteps < GM_HISTORY_LINE_ROWS ? t->n_lsteps : GM_HISTORY_LINE_ROWS;
+    for (size_t i = 0; i < shown; i++) {
+        const S_lstep *l = &t->lsteps[i];
+        gm_buf_puts(b, "| ");
+        S_short(b, &res[l->point]);
+        gm_buf_puts(b, " | ");
+        gm_esc_md_code(b, t->e.s[l->series].variant);
+        gm_buf_puts(b, " | ");
+        gm_esc_md_code(b, l->loc);
+        gm_buf_puts(b, " | ");
+        const char *code = l->text;
+        while (code && *code == ' ')
+            code++;
+        if (code && *code)
+            gm_esc_md_code(b, code);
+        else
+            gm_buf_puts(b, "—");
+        gm_buf_puts(b, " | ");
+        S_excess_cell(b, l->xs);
+        gm_buf_puts(b, " | ");
+        S_excess_cell(b, l->xw);
+        gm_buf_puts(b, " |\n");
+    }
+    if (t->n_lsteps > shown)
+        gm_buf_printf(b, "\n%zu more line changes (the per-line counts of every run are in the "
+                         "database's `lines` table).\n", t->n_lsteps - shown);
+    gm_buf_putc(b, '\n');
+}
+
+/* The Markdown of one experiment: the steps, the source lines that moved,
+ * then the values per commit (the last `rows` commits; 0: all). */
+static void S_table_md(gm_buf *b, const S_table *t, const S_res *res, size_t n, size_t rows)
 {
     gm_buf_puts(b, "### ");
     gm_esc_md(b, t->e.exp);
@@ -1037,9 +1373,20 @@ static void S_table_md(gm_buf *b, const S_table *t, const S_res *res, size_t n)
         }
         gm_buf_putc(b, '\n');
     }
+    S_lines_md(b, t, res);
     /* the median time of each layout at each commit */
-    gm_buf_puts(b, "<details><summary>Median time of each layout at each commit</summary>\n\n"
-                   "| Commit | Date |");
+    size_t from = rows && n > rows ? n - rows : 0;
+    gm_buf_puts(b, "<details><summary>Median time of each layout at each commit</summary>\n\n");
+    if (from) {
+        gm_buf_printf(b, "The last %zu commits; the %zu before them, from ", n - from, from);
+        S_short(b, &res[0]);
+        gm_buf_puts(b, " to ");
+        S_short(b, &res[from - 1]);
+        gm_buf_puts(b, ", are in the HTML page and the CSV export (`history report --out "
+                       "trend.html`, `history export --format csv`; `--md-commits 0` lists them "
+                       "here).\n\n");
+    }
+    gm_buf_puts(b, "| Commit | Date |");
     for (size_t i = 0; i < t->e.n; i++) {
         gm_buf_putc(b, ' ');
         gm_esc_md_code(b, t->e.s[i].variant);
@@ -1049,7 +1396,7 @@ static void S_table_md(gm_buf *b, const S_table *t, const S_res *res, size_t n)
     for (size_t i = 0; i < t->e.n; i++)
         gm_buf_puts(b, "--:|");
     gm_buf_putc(b, '\n');
-    for (size_t p = 0; p < n; p++) {
+    for (size_t p = from; p < n; p++) {
         gm_buf_puts(b, "| ");
         S_short(b, &res[p]);
         gm_buf_puts(b, " | ");
@@ -1253,7 +1600,12 @@ static gm_status S_report(gm_history *h, const gm_history_query *q, gm_charts *c
             if (s == GM_OK) {
                 if (t.n_steps)
                     qsort(t.steps, t.n_steps, sizeof *t.steps, S_step_cmp);
-                S_table_md(&b, &t, res, n);
+                if (t.n_lsteps)
+                    qsort(t.lsteps, t.n_lsteps, sizeof *t.lsteps, S_lstep_cmp);
+                S_table_md(&b, &t, res, n,
+                           charts || q->all ? 0
+                                            : q->md_commits ? q->md_commits
+                                                            : GM_HISTORY_MD_COMMITS);
                 *blocks = gm_xrealloc(*blocks, (*nb + 1) * sizeof **blocks);
                 S_block *bl = &(*blocks)[(*nb)++];
                 bl->md = gm_buf_detach(&b);
@@ -1304,9 +1656,25 @@ gm_status gm_history_report_md(gm_history *h, const gm_history_query *q, char **
     size_t nb;
     gm_status s = S_report(h, q, NULL, &bl, &nb, err);
     if (s == GM_OK) {
+        /* a pull-request comment: whole experiments up to the cap, then a
+         * line naming what was cut and where it is */
+        size_t cap = q->all ? 0 : q->max_chars ? q->max_chars : GM_HISTORY_MD_MAX_CHARS;
         gm_buf b = GM_BUF_INIT;
-        for (size_t i = 0; i < nb; i++)
+        size_t i = 0;
+        for (; i < nb; i++) {
+            size_t len = strlen(bl[i].md);
+            /* room for the cut line unless this is the last section */
+            size_t room = i + 1 < nb && cap > 400 ? cap - 400 : cap;
+            if (cap && i > 0 && b.len + len > room)
+                break;
             gm_buf_puts(&b, bl[i].md);
+        }
+        if (i < nb) {
+            gm_buf_printf(&b, "**Cut here** to stay under %zu characters (GitHub refuses longer "
+                              "comments): %zu more experiment section%s not shown. The full "
+                              "report: `gpumem-report history report --all`, or `--out "
+                              "trend.html`.\n", cap, nb - i, nb - i == 1 ? "" : "s");
+        }
         *out = gm_buf_detach(&b);
         if (!*out)
             *out = gm_xstrdup("");
@@ -1373,7 +1741,8 @@ gm_status gm_history_report_html(gm_history *h, const gm_history_query *q, char 
 /* ======================================================================== */
 
 gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *head_name,
-                          const gm_diff_options *opts, char **md, bool *fail, gm_error *err)
+                          const gm_diff_options *opts, const gm_diff_render *render, char **md,
+                          bool *fail, gm_error *err)
 {
     *md = NULL;
     *fail = true;
@@ -1552,7 +1921,11 @@ gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *hea
     gm_buf_puts(&b, ") pooled, with the diff's thresholds and noise test; a time inside the "
                     "range of those commits' medians (widened by its threshold) is within "
                     "noise.\n\n");
-    gm_diff_render ro = {.base_name = name, .head_name = head_name, .only_changed = true};
+    gm_diff_render ro = {.only_changed = true};
+    if (render)
+        ro = *render;
+    ro.base_name = name;
+    ro.head_name = head_name;
     char *dm = gm_diff_to_markdown(&d, &ro);
     /* the diff's own heading and row counts stay: they say what was compared */
     gm_buf_puts(&b, dm);

@@ -28,8 +28,10 @@
 #include <stddef.h>
 
 /* The schema this code writes.  Version 1: results, runs, samples, metrics;
- * version 2 adds the indexes the report and the gate look runs up by. */
-#define GM_HISTORY_SCHEMA 2
+ * version 2 adds the indexes the report and the gate look runs up by;
+ * version 3 the per-source-line counts (table lines, runs.lines_status),
+ * filled for the results already stored from their kept JSON. */
+#define GM_HISTORY_SCHEMA 3
 /* How long a writer waits for another one's transaction (parallel CI jobs). */
 #define GM_HISTORY_BUSY_MS 60000
 
@@ -90,11 +92,27 @@ typedef struct {
     size_t last;          /* the last N results per device; 0: all */
     const char *gnuplot;  /* program for the HTML charts; NULL: "gnuplot" */
     const char *db_name;  /* the file named in the text; may be NULL */
+    /* Markdown only (the HTML page shows everything): */
+    size_t md_commits;    /* the per-commit table: the last N commits; 0: GM_HISTORY_MD_COMMITS,
+                             SIZE_MAX: all */
+    size_t max_chars;     /* cut whole experiment sections beyond this; 0: GM_HISTORY_MD_MAX_CHARS */
+    bool all;             /* every commit in the tables, no cut */
 } gm_history_query;
+
+/* The Markdown trend fits a pull-request comment by default (GitHub refuses
+ * comments over 65,536 characters): the per-commit table of each experiment
+ * lists the last GM_HISTORY_MD_COMMITS commits (the rest counted, named and
+ * pointed to), and sections beyond GM_HISTORY_MD_MAX_CHARS are cut with a
+ * line saying so.  Rows of source lines whose excess changed, per
+ * experiment. */
+#define GM_HISTORY_MD_COMMITS 20
+#define GM_HISTORY_MD_MAX_CHARS 60000
+#define GM_HISTORY_LINE_ROWS 20
 
 /* The trend report: per device and experiment, a table of the key counters
  * and median times of each layout over commit order, each step marked with
- * the commit that made it.  Markdown (caller frees) or a self-contained HTML
+ * the commit that made it, and the source lines whose excess (count − ideal)
+ * changed between consecutive commits with per-line counts.  Markdown (caller frees) or a self-contained HTML
  * page with gnuplot charts (NULL with err on failure). */
 gm_status gm_history_report_md(gm_history *h, const gm_history_query *q, char **out,
                                gm_error *err);
@@ -111,11 +129,14 @@ gm_status gm_history_csv(gm_history *h, const gm_history_query *q, char **out, g
  * latest stored results of them (by commit order; head itself left out when it
  * was added, and so are dirty trees when clean ones are there), its counters as stored, and each run's timing samples pooled
  * from the last GM_GATE_POOL results that hold the run, then the diff's
- * pairing, thresholds and noise test (gm_diff_compute with opts).  *md: the
- * Markdown verdict (caller frees); *fail: what the gate says.  GM_ERR_VALUE
+ * pairing, thresholds and noise test (gm_diff_compute with opts: --threshold
+ * and --alpha as for diff).  *md: the Markdown verdict (caller frees), as
+ * gm_diff_to_markdown renders it with render (NULL: the changed rows, capped;
+ * the file names are set here); *fail: what the gate says.  GM_ERR_VALUE
  * when the history holds nothing of that device and settings. */
 #define GM_GATE_POOL 5
 gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *head_name,
-                          const gm_diff_options *opts, char **md, bool *fail, gm_error *err);
+                          const gm_diff_options *opts, const gm_diff_render *render, char **md,
+                          bool *fail, gm_error *err);
 
 #endif

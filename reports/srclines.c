@@ -281,14 +281,9 @@ static const gm_srcline *S_find(const gm_srclines *sl, const gm_srcline *l)
     return NULL;
 }
 
-typedef struct {
-    const gm_srcline *b, *h;
-    double change;
-} S_pair;
-
-static int S_pair_cmp(const void *pa, const void *pb)
+static int S_change_cmp(const void *pa, const void *pb)
 {
-    const S_pair *a = pa, *b = pb;
+    const gm_srcline_change *a = pa, *b = pb;
     return a->change > b->change ? -1 : (a->change < b->change);
 }
 
@@ -301,13 +296,11 @@ static void S_delta(gm_buf *b, long long x, long long y)
     gm_fmt_count(b, (double)y);
 }
 
-size_t gm_srclines_md_diff(gm_buf *b, const gm_srclines *base, const gm_srclines *head,
-                           size_t max)
+size_t gm_srclines_changes(const gm_srclines *base, const gm_srclines *head,
+                           gm_srcline_change **out)
 {
     size_t cap = base->n_lines + head->n_lines, n = 0;
-    S_pair *v = calloc(cap ? cap : 1, sizeof *v);
-    if (!v)
-        return 0;
+    gm_srcline_change *v = gm_xcalloc(cap ? cap : 1, sizeof *v);
     static const gm_sl_counter ks[] = {GM_SL_SECTORS, GM_SL_SECTORS_IDEAL, GM_SL_WAVEFRONTS,
                                        GM_SL_WAVEFRONTS_IDEAL, GM_SL_INST};
     for (int side = 0; side < 2; side++) {
@@ -321,15 +314,36 @@ size_t gm_srclines_md_diff(gm_buf *b, const gm_srclines *base, const gm_srclines
             for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++)
                 change += fabs((double)S_c(hl, ks[k]) - (double)S_c(bl, ks[k]));
             if (change > 0)
-                v[n++] = (S_pair){bl, hl, change};
+                v[n++] = (gm_srcline_change){bl, hl, change};
         }
     }
+    /* a stable order for equal changes: qsort is not stable, so sort by
+     * change and keep the collection order (file order) among equals */
+    for (size_t i = 1; i < n; i++) {
+        gm_srcline_change x = v[i];
+        size_t j = i;
+        while (j > 0 && S_change_cmp(&v[j - 1], &x) > 0) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = x;
+    }
+    *out = v;
+    return n;
+}
+
+size_t gm_srclines_md_diff(gm_buf *b, const gm_srclines *base, const gm_srclines *head,
+                           size_t max)
+{
+    static const gm_sl_counter ks[] = {GM_SL_SECTORS, GM_SL_SECTORS_IDEAL, GM_SL_WAVEFRONTS,
+                                       GM_SL_WAVEFRONTS_IDEAL, GM_SL_INST};
+    gm_srcline_change *v = NULL;
+    size_t n = gm_srclines_changes(base, head, &v);
     if (n) {
-        qsort(v, n, sizeof *v, S_pair_cmp);
         gm_buf_puts(b, "| Line | Code | Global sectors | Ideal | Shared wavefronts | Ideal | "
                        "Instructions |\n|---|---|--:|--:|--:|--:|--:|\n");
         for (size_t i = 0; i < n && (max == 0 || i < max); i++) {
-            const gm_srcline *any = v[i].h ? v[i].h : v[i].b;
+            const gm_srcline *any = v[i].head ? v[i].head : v[i].base;
             char where[512];
             gm_srcline_where(any, where, sizeof where);
             gm_buf_puts(b, "| ");
@@ -345,7 +359,7 @@ size_t gm_srclines_md_diff(gm_buf *b, const gm_srclines *base, const gm_srclines
             }
             for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++) {
                 gm_buf_puts(b, " | ");
-                S_delta(b, S_c(v[i].b, ks[k]), S_c(v[i].h, ks[k]));
+                S_delta(b, S_c(v[i].base, ks[k]), S_c(v[i].head, ks[k]));
             }
             gm_buf_puts(b, " |\n");
         }
@@ -357,12 +371,10 @@ size_t gm_srclines_md_diff(gm_buf *b, const gm_srclines *base, const gm_srclines
     return n;
 }
 
-void gm_srclines_md_diff_section(gm_buf *b, const gm_diff *d)
+size_t gm_srclines_diff_pairs(const gm_diff *d, const gm_diff_row ***out)
 {
-    const gm_run **seen = calloc(d->n_rows ? d->n_rows : 1, sizeof *seen);
-    if (!seen)
-        return;
-    size_t n_seen = 0, shown = 0;
+    const gm_diff_row **v = gm_xcalloc(d->n_rows ? d->n_rows : 1, sizeof *v);
+    size_t n = 0;
     for (size_t i = 0; i < d->n_rows; i++) {
         const gm_diff_row *r = &d->rows[i];
         if (!r->base || !r->head)
@@ -372,13 +384,24 @@ void gm_srclines_md_diff_section(gm_buf *b, const gm_diff *d)
             strcmp(sb->status, "collected") != 0 || strcmp(sh->status, "collected") != 0)
             continue;
         bool dup = false;
-        for (size_t k = 0; k < n_seen && !dup; k++)
-            dup = seen[k] == r->head;
-        if (dup)
-            continue;
-        seen[n_seen++] = r->head;
+        for (size_t k = 0; k < n && !dup; k++)
+            dup = v[k]->head == r->head;
+        if (!dup)
+            v[n++] = r;
+    }
+    *out = v;
+    return n;
+}
+
+void gm_srclines_md_diff_section(gm_buf *b, const gm_diff *d)
+{
+    const gm_diff_row **rows = NULL;
+    size_t np = gm_srclines_diff_pairs(d, &rows), shown = 0;
+    for (size_t i = 0; i < np; i++) {
+        const gm_diff_row *r = rows[i];
         gm_buf t = GM_BUF_INIT;
-        size_t changed = gm_srclines_md_diff(&t, sb, sh, GM_SRCLINES_TOP * 2);
+        size_t changed = gm_srclines_md_diff(&t, &r->base->source_lines,
+                                             &r->head->source_lines, GM_SRCLINES_TOP * 2);
         if (changed) {
             if (!shown)
                 gm_buf_puts(b, "### Per source line\n\nLines whose counts changed, one launch "
@@ -399,5 +422,5 @@ void gm_srclines_md_diff_section(gm_buf *b, const gm_diff *d)
         }
         gm_buf_free(&t);
     }
-    free(seen);
+    free(rows);
 }

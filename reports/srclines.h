@@ -45,6 +45,26 @@ void gm_srclines_md_section(gm_buf *b, const gm_run *const *runs, size_t n);
 size_t gm_srclines_md_diff(gm_buf *b, const gm_srclines *base, const gm_srclines *head,
                            size_t max);
 
+/* One line of either run whose counts differ (base or head NULL when the
+ * line is on one side only), and the sum of the absolute changes of its
+ * sectors, ideal sectors, wavefronts, ideal wavefronts and instructions. */
+typedef struct {
+    const gm_srcline *base, *head;
+    double change;
+} gm_srcline_change;
+
+/* The lines of base and head whose counts differ, largest change first (ties
+ * in file order); lines are matched by file and line (by function and PC
+ * without line info).  *out (caller frees) borrows the lines.  Returns the
+ * count. */
+size_t gm_srclines_changes(const gm_srclines *base, const gm_srclines *head,
+                           gm_srcline_change **out);
+
+/* The rows of d whose base and head runs both have collected per-line
+ * counters, one per run pair (the first row of each head run).  *out (caller
+ * frees) borrows the rows.  Returns the count. */
+size_t gm_srclines_diff_pairs(const gm_diff *d, const gm_diff_row ***out);
+
 /* For `gpumem-report diff` and the report's "Changes since": for each pair of
  * runs that both have per-line counters, the lines that changed (a code change
  * that moves the waste from one line to another shows as two rows).  Nothing

@@ -4,6 +4,7 @@
  * series that does not shift), and the CLI's add, report, gate and export. */
 #include "../core/catalog.h"
 #include "../core/results.h"
+#include "../core/srclines.h"
 #include "../reports/history.h"
 #include "helpers.h"
 
@@ -11,6 +12,7 @@
 #include <sqlite3.h>
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,10 +149,11 @@ Test(history, schema_is_checked_and_migrated)
     sqlite3 *db;
     cr_assert_eq(sqlite3_open(S_db, &db), SQLITE_OK);
     cr_assert_eq(sqlite3_exec(db, "DROP INDEX runs_by_experiment; DROP INDEX results_by_device;"
+                                  "DROP TABLE lines; ALTER TABLE runs DROP COLUMN lines_status;"
                                   "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     gm_history *h = S_open();
-    cr_expect_eq(gm_history_schema_version(h), 2, "migrated from 1 to 2");
+    cr_expect_eq(gm_history_schema_version(h), 3, "migrated from 1 to 3");
     gm_history_close(h);
     cr_assert_eq(sqlite3_open(S_db, &db), SQLITE_OK);
     sqlite3_stmt *st;
@@ -306,6 +309,213 @@ Test(history, cli_add_gate_export)
     free(nodb);
     free(csv);
     free(md);
+    free(fx);
+    free(head);
+}
+
+/* The H100's recorded per-instruction counts of transpose/tiled (the tile
+ * read back with a 32-way conflict on exp_transpose.cu:65), as the per-line
+ * counts of run `at` of r. */
+static void S_attach_lines(gm_results *r, size_t at)
+{
+    char *path = gmt_fixture("sass-records-transpose-tiled.txt");
+    char *text = gmt_text(path);
+    gm_sl_record *rec;
+    size_t n;
+    gm_error err = {GM_OK, ""};
+    cr_assert_eq(gm_sl_records_parse(text, path, &rec, &n, &err), GM_OK, "%s", err.message);
+    gm_srclines *sl = &r->runs[at].source_lines;
+    gm_srclines_clear(sl);
+    gm_srclines_from_records(sl, rec, n);
+    sl->present = true;
+    sl->status = gm_xstrdup("collected");
+    gm_sl_records_free(rec, n);
+    free(text);
+    free(path);
+}
+
+static long long S_scalar(const char *db_path, const char *sql)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_open(db_path, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    long long v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+/* Per-line counts are stored per run, and the report names the commit at
+ * which a line's excess changed (the conflict on line 65 goes away at the
+ * third of four commits) and no other. */
+Test(history, source_lines_stored_and_their_change_attributed)
+{
+    gm_history *h = S_open();
+    const char *commits[] = {"d1d1d1d1d1d1d1", "d2d2d2d2d2d2d2", "d3d3d3d3d3d3d3",
+                             "d4d4d4d4d4d4d4"};
+    size_t nl = 0;
+    long long sectors = 0;
+    for (int k = 0; k < 4; k++) {
+        gm_results r;
+        char *json;
+        S_variant_of(&r, &json, commits[k], k);
+        free(json);
+        S_attach_lines(&r, 4);   /* transpose tiled n=4096 */
+        gm_srclines *sl = &r.runs[4].source_lines;
+        nl = sl->n_lines;
+        sectors = gm_srclines_total(sl, GM_SL_SECTORS);
+        for (size_t i = 0; k >= 2 && i < sl->n_lines; i++)
+            if (sl->lines[i].line == 65)
+                sl->lines[i].count[GM_SL_WAVEFRONTS] = sl->lines[i].count[GM_SL_WAVEFRONTS_IDEAL];
+        json = gm_results_to_json(&r);
+        gm_error err;
+        bool added;
+        cr_assert_eq(gm_history_add(h, &r, json, 2000 + k, "x.json", &added, &err), GM_OK, "%s",
+                     err.message);
+        free(json);
+        gm_results_free(&r);
+    }
+    gm_history_query q = {0};
+    char *md = NULL;
+    gm_error err;
+    cr_assert_eq(gm_history_report_md(h, &q, &md, &err), GM_OK, "%s", err.message);
+    gm_history_close(h);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM lines"), 4 * (long long)nl);
+    cr_expect_eq(S_scalar(S_db, "SELECT sum(sectors) FROM lines l JOIN runs r ON l.run_id = r.id "
+                                "JOIN results s ON r.result_id = s.id "
+                                "WHERE s.commit_id = 'd1d1d1d1d1d1d1'"), sectors,
+                 "the lines add up to the recorded total");
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM runs WHERE lines_status = 'collected'"), 4);
+    const char *row = strstr(md, "| `d3d3d3d3d3d3` | `tiled` | `exp_transpose.cu:65` |");
+    cr_assert(row, "line 65's change at the third commit:\n%s", md);
+    const char *eol = strchr(row, '\n');
+    cr_expect(strstr(row, " → 0 |") && strstr(row, " → 0 |") < eol, "%.*s", (int)(eol - row), row);
+    gmt_assert_has(md, "**Per source line:** 1 change of a line's excess");
+    gmt_assert_lacks(md, "| `d2d2d2d2d2d2` | `tiled` | `exp_transpose");
+    gmt_assert_lacks(md, "| `d4d4d4d4d4d4` | `tiled` | `exp_transpose");
+    free(md);
+}
+
+/* A version-2 database (before per-line counts) is migrated: the table is
+ * made and filled from the results files it keeps. */
+Test(history, migration_to_3_fills_the_lines_of_stored_runs)
+{
+    gm_history *h = S_open();
+    gm_results r;
+    char *json;
+    S_variant_of(&r, &json, "e1e1e1e1e1e1e1", 0);
+    free(json);
+    S_attach_lines(&r, 4);
+    json = gm_results_to_json(&r);
+    gm_error err;
+    bool added;
+    cr_assert_eq(gm_history_add(h, &r, json, 3000, "x.json", &added, &err), GM_OK, "%s",
+                 err.message);
+    free(json);
+    size_t nl = r.runs[4].source_lines.n_lines;
+    gm_results_free(&r);
+    gm_history_close(h);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(S_db, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "DROP TABLE lines; ALTER TABLE runs DROP COLUMN lines_status;"
+                                  "PRAGMA user_version = 2", NULL, NULL, NULL), SQLITE_OK,
+                 "%s", sqlite3_errmsg(db));
+    sqlite3_close(db);
+    h = S_open();
+    cr_expect_eq(gm_history_schema_version(h), 3, "migrated from 2 to 3");
+    gm_history_close(h);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM lines"), (long long)nl);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM runs WHERE lines_status = 'collected'"), 1);
+}
+
+/* Many commits: the Markdown's per-commit table keeps the last 20 and says
+ * where the rest are; a cap cuts whole sections and says so. */
+Test(history, markdown_size_is_capped)
+{
+    gm_history *h = S_open();
+    for (int k = 0; k < 26; k++) {
+        gm_results r;
+        char *json, c[32];
+        snprintf(c, sizeof c, "f%02df%02df%02df%02d", k, k, k, k);
+        S_variant_of(&r, &json, c, k);
+        gm_error err;
+        bool added;
+        cr_assert_eq(gm_history_add(h, &r, json, 4000 + k, "x.json", &added, &err), GM_OK, "%s",
+                     err.message);
+        free(json);
+        gm_results_free(&r);
+    }
+    gm_history_query q = {0};
+    char *md = NULL;
+    gm_error err;
+    cr_assert_eq(gm_history_report_md(h, &q, &md, &err), GM_OK, "%s", err.message);
+    gmt_assert_has(md, "The last 20 commits; the 6 before them, from `f00f00f00f00` to "
+                       "`f05f05f05f05`");
+    gmt_assert_lacks(md, "| `f05f05f05f05` |");
+    gmt_assert_has(md, "| `f06f06f06f06` |");
+    gmt_assert_has(md, "| `f25f25f25f25` |");
+    free(md);
+    q.md_commits = SIZE_MAX;
+    cr_assert_eq(gm_history_report_md(h, &q, &md, &err), GM_OK, "%s", err.message);
+    gmt_assert_has(md, "| `f00f00f00f00` |");
+    gmt_assert_lacks(md, "The last 20 commits");
+    size_t full = strlen(md);
+    free(md);
+    /* two sections (coalescing, transpose): a cap below the whole keeps the first */
+    q.max_chars = full - 1;
+    cr_assert_eq(gm_history_report_md(h, &q, &md, &err), GM_OK, "%s", err.message);
+    cr_expect_lt(strlen(md), full - 1);
+    gmt_assert_has(md, "### coalescing");
+    gmt_assert_lacks(md, "### transpose");
+    gmt_assert_has(md, "**Cut here** to stay under");
+    gmt_assert_has(md, "1 more experiment section not shown");
+    free(md);
+    gm_history_close(h);
+}
+
+/* history gate takes diff's --threshold and --alpha, with diff's meaning:
+ * the fixture's time regression (+17.9 %) is inside a 25 % threshold for
+ * both, and a bad value is refused the same way. */
+Test(history, gate_threshold_as_diff)
+{
+    char *fx = gmt_fixture("diff-base.json"), *head = gmt_fixture("diff-head.json");
+    char *argv1[] = {(char *)gmt_bin(), "history", "add", fx, "--db", S_db, NULL};
+    cr_assert_eq(gmt_exec(argv1, NULL, NULL, NULL), 0);
+    char *out = NULL, *errs = NULL;
+    char *g1[] = {(char *)gmt_bin(), "history", "gate", head, "--db", S_db, "--out", "-", NULL};
+    cr_expect_eq(gmt_run(g1, NULL, &out, &errs), 1);
+    gmt_assert_has(out, "history gate: fail: 5 regressions");
+    free(out);
+    free(errs);
+    char *g2[] = {(char *)gmt_bin(), "history", "gate", head, "--db", S_db, "--out", "-",
+                  "--threshold", "time=25%", NULL};
+    cr_expect_eq(gmt_run(g2, NULL, &out, &errs), 1, "still a regression in the counters");
+    gmt_assert_has(out, "history gate: fail: 4 regressions");
+    free(out);
+    free(errs);
+    char *d2[] = {(char *)gmt_bin(), "diff", fx, head, "--threshold", "time=25%", NULL};
+    cr_expect_eq(gmt_run(d2, NULL, &out, &errs), 1);
+    gmt_assert_has(out, "diff: fail: 4 regressions");
+    free(out);
+    free(errs);
+    char *g3[] = {(char *)gmt_bin(), "history", "gate", head, "--db", S_db,
+                  "--threshold=time=abc", NULL};
+    cr_expect_eq(gmt_run(g3, NULL, &out, &errs), 2);
+    gmt_assert_has(errs, "'abc' is not a non-negative number");
+    free(out);
+    free(errs);
+    char *g4[] = {(char *)gmt_bin(), "history", "gate", head, "--db", S_db, "--alpha", "1.5", NULL};
+    cr_expect_eq(gmt_run(g4, NULL, &out, &errs), 2);
+    gmt_assert_has(errs, "--alpha: '1.5' is not a number between 0 and 1");
+    free(out);
+    free(errs);
+    char *r1[] = {(char *)gmt_bin(), "history", "report", "--db", S_db, "--threshold",
+                  "time=5%", NULL};
+    cr_expect_eq(gmt_run(r1, NULL, &out, &errs), 2, "--threshold goes with gate only");
+    free(out);
+    free(errs);
     free(fx);
     free(head);
 }

@@ -9,6 +9,7 @@
 #include "helpers.h"
 
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -354,6 +355,55 @@ Test(srclines, gpumem_report_diff_shows_moved_waste)
     gmt_assert_has(out, "| `exp_rgb.cu:61` | `out[i] = tmp;` | 0 → 250 |");
     free(out);
     free(errs);
+
+    /* the HTML page, the JSON and the CSV carry the same lines */
+    char *html = gmt_join(dir, "d.html"), *js = gmt_join(dir, "d.json"),
+         *csv = gmt_join(dir, "d.csv");
+    char *argv2[] = {(char *)gmt_bin(), "diff", a, h, "--out", html, "--json", js, NULL};
+    gmt_run(argv2, NULL, &out, &errs);
+    char *page = gmt_text(html);
+    gmt_assert_has(page, "<h3>Per source line</h3>");
+    gmt_assert_has(page, "<code>exp_rgb.cu:61</code>");
+    gmt_assert_has(page, "0 → 250");
+    gmt_assert_lacks(page, "<script>alert");
+    free(page);
+    free(out);
+    free(errs);
+    json_t *root = json_load_file(js, 0, NULL);
+    cr_assert(root);
+    json_t *jsl = json_object_get(root, "source_lines");
+    cr_assert(json_is_array(jsl) && json_array_size(jsl) == 1, "one run pair with lines");
+    json_t *pair = json_array_get(jsl, 0);
+    cr_expect_str_eq(json_string_value(json_object_get(pair, "variant")), "interleaved");
+    json_t *lines = json_object_get(pair, "lines");
+    cr_assert_eq(json_array_size(lines), 2, "line 59 (300 -> 100) and line 61 (new)");
+    json_t *l0 = json_array_get(lines, 0), *l1 = json_array_get(lines, 1);
+    /* the larger change first: 61 appeared with 250 + 50, 59 lost 200 */
+    cr_expect_str_eq(json_string_value(json_object_get(l0, "where")), "exp_rgb.cu:61");
+    cr_expect(json_is_null(json_object_get(l0, "base")), "line 61 is new in head");
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(l0, "head"), "sectors")),
+                 250);
+    cr_expect_str_eq(json_string_value(json_object_get(l1, "where")), "exp_rgb.cu:59");
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(l1, "base"), "sectors")),
+                 300);
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(l1, "head"), "sectors")),
+                 100);
+    json_decref(root);
+    char *argv3[] = {(char *)gmt_bin(), "diff", a, h, "--out", csv, NULL};
+    gmt_run(argv3, NULL, &out, &errs);
+    char *c = gmt_text(csv);
+    cr_expect_eq(strncmp(c, "status,experiment,variant,params,metric,unit,base,head,delta,ratio,"
+                            "p,base_check,head_check,note,line\r\n", 90), 0, "%.100s", c);
+    gmt_assert_has(c, "changed,rgb,interleaved,,source_line.sectors,sector,0,250,250,,,"
+                      "passed,passed,out[i] = tmp;,exp_rgb.cu:61\r\n");
+    gmt_assert_has(c, "changed,rgb,interleaved,,source_line.sectors,sector,300,100,-200,");
+    gmt_assert_has(c, "source_line.sectors_ideal,sector,0,50,50,");
+    free(c);
+    free(out);
+    free(errs);
+    free(html);
+    free(js);
+    free(csv);
     gmt_rmrf(dir);
     free(a);
     free(h);
