@@ -298,6 +298,9 @@ const char *gm_diff_unit_short(const char *unit);
  * rows only, the long parts folded in <details>, and at most
  * GM_DIFF_MD_MAX_CHARS characters (GitHub refuses comments over 65,536). */
 #define GM_DIFF_MD_MAX_CHARS 60000
+/* Of that, at most this much for the per-source-line section (whole runs'
+ * tables; the rest counted): the table of rows comes first. */
+#define GM_DIFF_MD_LINES_CHARS 12000
 /* Changed rows shown before the rest are folded in <details>. */
 #define GM_DIFF_MD_OPEN_ROWS 30
 

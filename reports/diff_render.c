@@ -387,7 +387,9 @@ static void S_count_list(gm_buf *b, const size_t *n, const gm_diff_status *which
  * rows that changed, most severe first, the first GM_DIFF_MD_OPEN_ROWS open
  * and the rest folded, the legend folded, and rows cut where the text would
  * pass the cap, with a line that says so. */
-static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
+/* reserve: room kept after the body for what follows it (the per-line
+ * section). */
+static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro, size_t after)
 {
     bool fold = !ro->all && !ro->html && !ro->in_report;
     bool only_changed = ro->only_changed && !ro->all;
@@ -400,7 +402,7 @@ static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
     if (fold)
         gm_buf_puts(&legend, "</details>\n\n");
     /* room kept for what follows the table: the closing lines and the legend */
-    size_t reserve = legend.len + 1200;
+    size_t reserve = legend.len + 1200 + after;
 
     size_t hidden[GM_DIFF_N_STATUS] = {0}, n_hidden = 0, n_shown_all = 0;
     for (size_t i = 0; i < d->n_rows; i++) {
@@ -494,8 +496,13 @@ char *gm_diff_to_markdown(const gm_diff *d, const gm_diff_render *ro)
         ro = &none;
     gm_buf b = GM_BUF_INIT;
     S_md_head(&b, d, ro, true);
-    S_md_body(&b, d, ro);
-    gm_srclines_md_diff_section(&b, d);
+    /* the per-line section first, so that the table leaves room for it */
+    bool capped = !ro->all && !ro->html && !ro->in_report;
+    gm_buf sl = GM_BUF_INIT;
+    gm_srclines_md_diff_section(&sl, d, capped ? GM_DIFF_MD_LINES_CHARS : 0);
+    S_md_body(&b, d, ro, capped ? sl.len : 0);
+    gm_buf_put(&b, sl.data ? sl.data : "", sl.len);
+    gm_buf_free(&sl);
     return gm_buf_detach(&b);
 }
 
@@ -525,8 +532,8 @@ void gm_diff_md_section(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
     S_md_verdict(b, d);
     gm_buf_puts(b, "**.\n\n");
     S_md_head(b, d, &r, false);
-    S_md_body(b, d, &r);
-    gm_srclines_md_diff_section(b, d);
+    S_md_body(b, d, &r, 0);
+    gm_srclines_md_diff_section(b, d, GM_DIFF_MD_LINES_CHARS);
 }
 
 /* ======================================================================== */
@@ -695,8 +702,8 @@ char *gm_diff_to_html(const gm_diff *d, const gm_diff_render *ro, gm_error *err)
     hro.html = true;   /* cmark-gfm drops raw HTML: nothing folded */
     gm_buf md_head = GM_BUF_INIT, md_body = GM_BUF_INIT;
     S_md_head(&md_head, d, &hro, true);
-    S_md_body(&md_body, d, &hro);
-    gm_srclines_md_diff_section(&md_body, d);
+    S_md_body(&md_body, d, &hro, 0);
+    gm_srclines_md_diff_section(&md_body, d, 0);
     char *h1 = NULL, *h2 = NULL;
     if (gm_markdown_to_html(md_head.data, &h1, err) == GM_OK)
         gm_markdown_to_html(md_body.data, &h2, err);

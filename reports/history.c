@@ -1332,7 +1332,8 @@ static void S_lines_md(gm_buf *b, const S_table *t, const S_res *res)
 
 /* The Markdown of one experiment: the steps, the source lines that moved,
  * then the values per commit (the last `rows` commits; 0: all). */
-static void S_table_md(gm_buf *b, const S_table *t, const S_res *res, size_t n, size_t rows)
+static void S_table_md(gm_buf *b, const S_table *t, const S_res *res, size_t n, size_t rows,
+                       bool html)
 {
     gm_buf_puts(b, "### ");
     gm_esc_md(b, t->e.exp);
@@ -1376,7 +1377,10 @@ static void S_table_md(gm_buf *b, const S_table *t, const S_res *res, size_t n, 
     S_lines_md(b, t, res);
     /* the median time of each layout at each commit */
     size_t from = rows && n > rows ? n - rows : 0;
-    gm_buf_puts(b, "<details><summary>Median time of each layout at each commit</summary>\n\n");
+    /* the page renders Markdown without raw HTML: a heading line there */
+    gm_buf_puts(b, html ? "**Median time of each layout at each commit:**\n\n"
+                        : "<details><summary>Median time of each layout at each commit</summary>"
+                          "\n\n");
     if (from) {
         gm_buf_printf(b, "The last %zu commits; the %zu before them, from ", n - from, from);
         S_short(b, &res[0]);
@@ -1412,7 +1416,7 @@ static void S_table_md(gm_buf *b, const S_table *t, const S_res *res, size_t n, 
         }
         gm_buf_putc(b, '\n');
     }
-    gm_buf_puts(b, "\n</details>\n\n");
+    gm_buf_puts(b, html ? "\n" : "\n</details>\n\n");
 }
 
 /* A gnuplot chart of one metric of one experiment: a line per layout over
@@ -1421,11 +1425,16 @@ static void S_chart(gm_charts *c, const S_table *t, size_t m, const S_res *res, 
                     const char *device)
 {
     const char *metric = S_key_metrics[m], *unit = S_munit(metric);
-    double mx = 0;
+    double mx = 0, mn = INFINITY;
     for (size_t i = 0; i < t->e.n; i++)
         for (size_t p = 0; p < n; p++)
-            if (isfinite(S_V(t, i, m, p, n)))
+            if (isfinite(S_V(t, i, m, p, n))) {
                 mx = fmax(mx, fabs(S_V(t, i, m, p, n)));
+                mn = fmin(mn, S_V(t, i, m, p, n));
+            }
+    /* layouts a decade or more apart (a 74 µs kernel beside a 2.1 ms one):
+     * a log axis, or the small one's step is a flat line at the bottom */
+    bool logy = mn > 0 && isfinite(mn) && mx / mn >= 10.0;
     double scale = 1;
     const char *ylabel = unit;
     char ybuf[64];
@@ -1434,7 +1443,8 @@ static void S_chart(gm_charts *c, const S_table *t, size_t m, const S_res *res, 
         ylabel = gm_fmt_ms_unit(mx, &scale, &dec);
     else if (strcmp(unit, "byte") == 0)
         scale = 1.0 / (1024.0 * 1024.0), ylabel = "MiB";
-    snprintf(ybuf, sizeof ybuf, "%s%s%s", S_mlabel(metric), *ylabel ? ", " : "", ylabel);
+    snprintf(ybuf, sizeof ybuf, "%s%s%s%s", S_mlabel(metric), *ylabel ? ", " : "", ylabel,
+             logy ? " (log scale)" : "");
 
     gm_buf s = GM_BUF_INIT;
     size_t id = c->n + 1;
@@ -1446,8 +1456,9 @@ static void S_chart(gm_charts *c, const S_table *t, size_t m, const S_res *res, 
     gm_buf_puts(&s, " noenhanced\nset ylabel ");
     gm_esc_gnuplot(&s, ybuf);
     /* counts with SI prefixes (65.9M); times and MiB as plain numbers */
-    gm_buf_printf(&s, " noenhanced\nset format y '%s'\nset yrange [0:*]\n",
-                  strcmp(unit, "ms") == 0 || strcmp(unit, "byte") == 0 ? "%g" : "%.1s%c");
+    gm_buf_printf(&s, " noenhanced\nset format y '%s'\n%s\n",
+                  strcmp(unit, "ms") == 0 || strcmp(unit, "byte") == 0 ? "%g" : "%.1s%c",
+                  logy ? "set logscale y 10\nset yrange [*:*]" : "set yrange [0:*]");
     gm_buf_printf(&s, "set xrange [0.5:%zu.5]\nset xtics rotate by -45 noenhanced (", n);
     for (size_t p = 0; p < n; p++) {
         char sid[16];
@@ -1605,7 +1616,8 @@ static gm_status S_report(gm_history *h, const gm_history_query *q, gm_charts *c
                 S_table_md(&b, &t, res, n,
                            charts || q->all ? 0
                                             : q->md_commits ? q->md_commits
-                                                            : GM_HISTORY_MD_COMMITS);
+                                                            : GM_HISTORY_MD_COMMITS,
+                           charts != NULL);
                 *blocks = gm_xrealloc(*blocks, (*nb + 1) * sizeof **blocks);
                 S_block *bl = &(*blocks)[(*nb)++];
                 bl->md = gm_buf_detach(&b);

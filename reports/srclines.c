@@ -289,8 +289,13 @@ static int S_change_cmp(const void *pa, const void *pb)
 
 static long long S_c(const gm_srcline *l, gm_sl_counter k) { return l ? l->count[k] : 0; }
 
+/* "x → y", or the one number when it did not change */
 static void S_delta(gm_buf *b, long long x, long long y)
 {
+    if (x == y) {
+        gm_fmt_count(b, (double)x);
+        return;
+    }
     gm_fmt_count(b, (double)x);
     gm_buf_puts(b, " → ");
     gm_fmt_count(b, (double)y);
@@ -393,34 +398,48 @@ size_t gm_srclines_diff_pairs(const gm_diff *d, const gm_diff_row ***out)
     return n;
 }
 
-void gm_srclines_md_diff_section(gm_buf *b, const gm_diff *d)
+void gm_srclines_md_diff_section(gm_buf *b, const gm_diff *d, size_t max_chars)
 {
     const gm_diff_row **rows = NULL;
-    size_t np = gm_srclines_diff_pairs(d, &rows), shown = 0;
+    size_t np = gm_srclines_diff_pairs(d, &rows), shown = 0, left = 0;
+    gm_buf out = GM_BUF_INIT;
     for (size_t i = 0; i < np; i++) {
         const gm_diff_row *r = rows[i];
         gm_buf t = GM_BUF_INIT;
         size_t changed = gm_srclines_md_diff(&t, &r->base->source_lines,
                                              &r->head->source_lines, GM_SRCLINES_TOP * 2);
-        if (changed) {
-            if (!shown)
-                gm_buf_puts(b, "### Per source line\n\nLines whose counts changed, one launch "
-                               "on each side (base → head), largest change first:\n\n");
+        if (changed && max_chars && shown && out.len + t.len + 300 > max_chars) {
+            left++;
+        } else if (changed) {
             shown++;
-            gm_buf_puts(b, "**");
-            gm_esc_md_code(b, r->head->experiment ? r->head->experiment : "?");
-            gm_buf_puts(b, " ");
-            gm_esc_md_code(b, r->head->variant ? r->head->variant : "?");
-            gm_buf_puts(b, "**");
+            gm_buf_puts(&out, "**");
+            gm_esc_md_code(&out, r->head->experiment ? r->head->experiment : "?");
+            gm_buf_puts(&out, " ");
+            gm_esc_md_code(&out, r->head->variant ? r->head->variant : "?");
+            gm_buf_puts(&out, "**");
             if (r->head->n_params) {
-                gm_buf_puts(b, " (");
-                S_params(b, r->head);
-                gm_buf_puts(b, ")");
+                gm_buf_puts(&out, " (");
+                S_params(&out, r->head);
+                gm_buf_puts(&out, ")");
             }
-            gm_buf_puts(b, ":\n\n");
-            gm_buf_put(b, t.data, t.len);
+            gm_buf_puts(&out, ":\n\n");
+            gm_buf_put(&out, t.data, t.len);
         }
         gm_buf_free(&t);
     }
+    if (np && !shown) {
+        gm_buf_printf(b, "**Per source line:** the %zu run%s with per-line counts on both sides "
+                         "count the same on every line.\n\n", np, np == 1 ? "" : "s");
+    } else if (shown) {
+        gm_buf_printf(b, "### Per source line\n\nLines whose counts changed, one launch on each "
+                         "side (base → head), largest change first; %zu of the %zu runs with "
+                         "per-line counts on both sides changed:\n\n", shown + left, np);
+        gm_buf_put(b, out.data, out.len);
+        if (left)
+            gm_buf_printf(b, "%zu more run%s with changed lines not shown here, to keep the "
+                             "size; the JSON (`--json`) and CSV outputs have every line.\n\n",
+                          left, left == 1 ? "" : "s");
+    }
+    gm_buf_free(&out);
     free(rows);
 }

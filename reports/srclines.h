@@ -67,8 +67,10 @@ size_t gm_srclines_diff_pairs(const gm_diff *d, const gm_diff_row ***out);
 
 /* For `gpumem-report diff` and the report's "Changes since": for each pair of
  * runs that both have per-line counters, the lines that changed (a code change
- * that moves the waste from one line to another shows as two rows).  Nothing
- * when no pair has them or none changed. */
-void gm_srclines_md_diff_section(gm_buf *b, const gm_diff *d);
+ * that moves the waste from one line to another shows as two rows); one line
+ * saying so when such pairs exist and no line changed; nothing when no pair
+ * has them.  max_chars (0: no limit): whole runs' tables up to that size, then
+ * a line counting the runs left out. */
+void gm_srclines_md_diff_section(gm_buf *b, const gm_diff *d, size_t max_chars);
 
 #endif

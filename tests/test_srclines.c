@@ -411,3 +411,48 @@ Test(srclines, gpumem_report_diff_shows_moved_waste)
     gm_results_free(&base);
     gm_results_free(&head);
 }
+
+/* The H100 run against itself with every line's counts changed (43 kernels
+ * with per-line counts): the pull-request Markdown still fits a comment, the
+ * per-line section is cut to whole runs and says how many it left out, and
+ * --all shows them all. */
+Test(srclines, diff_markdown_with_many_changed_lines_fits_a_comment)
+{
+    char *path = gmt_src("examples/h100/run.json");
+    gm_results head;
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(path, &head, &err), GM_OK, "%s", err.message);
+    size_t with_lines = 0;
+    for (size_t i = 0; i < head.n_runs; i++) {
+        gm_srclines *sl = &head.runs[i].source_lines;
+        with_lines += sl->present && sl->n_lines;
+        for (size_t k = 0; k < sl->n_lines; k++)
+            sl->lines[k].count[GM_SL_SECTORS] += 1000 + (long long)k;
+    }
+    cr_assert_gt(with_lines, 40);
+    char *dir = gmt_tmpdir("srclines-many");
+    char *h = gmt_join(dir, "head.json");
+    cr_assert_eq(gm_results_write_file(&head, h, &err), GM_OK, "%s", err.message);
+    char *argv[] = {(char *)gmt_bin(), "diff", path, h, NULL};
+    char *out = NULL, *errs = NULL;
+    gmt_run(argv, NULL, &out, &errs);
+    cr_expect_lt(strlen(out), 65536, "%zu characters", strlen(out));
+    gmt_assert_has(out, "### Per source line");
+    gmt_assert_has(out, "more runs with changed lines not shown here");
+    free(out);
+    free(errs);
+    char *argv2[] = {(char *)gmt_bin(), "diff", path, h, "--all", NULL};
+    gmt_run(argv2, NULL, &out, &errs);
+    gmt_assert_lacks(out, "more runs with changed lines not shown here");
+    char want[96];
+    snprintf(want, sizeof want, "; %zu of the %zu runs with per-line counts", with_lines,
+             with_lines);
+    gmt_assert_has(out, want);
+    free(out);
+    free(errs);
+    gmt_rmrf(dir);
+    free(h);
+    free(dir);
+    free(path);
+    gm_results_free(&head);
+}
