@@ -976,6 +976,7 @@ typedef struct {
  * per-line counts (of one layout). */
 typedef struct {
     size_t series, point, prev;   /* the commit, and the one it is compared with */
+    char *params;                 /* of the run with per-line counts (may differ from the series') */
     char *loc, *text;
     long long xs[2], xw[2];       /* excess sectors, excess wavefronts: before, after */
 } S_lstep;
@@ -1003,6 +1004,7 @@ static void S_table_free(S_table *t)
     for (size_t i = 0; i < t->n_lsteps; i++) {
         free(t->lsteps[i].loc);
         free(t->lsteps[i].text);
+        free(t->lsteps[i].params);
     }
     free(t->lsteps);
 }
@@ -1074,7 +1076,7 @@ static gm_status S_lines_load(gm_history *h, sqlite3_stmt *stat, sqlite3_stmt *l
  * point), appended to t; both sorted by loc (SQLite's BINARY order, which is
  * strcmp's). */
 static void S_lines_compare(S_table *t, size_t series, size_t prev, size_t point,
-                            const S_lines *a, const S_lines *b)
+                            const char *params, const S_lines *a, const S_lines *b)
 {
     size_t i = 0, j = 0;
     while (i < a->n || j < b->n) {
@@ -1085,7 +1087,8 @@ static void S_lines_compare(S_table *t, size_t series, size_t prev, size_t point
         if (xs0 != xs1 || xw0 != xw1) {
             t->lsteps = gm_xrealloc(t->lsteps, (t->n_lsteps + 1) * sizeof *t->lsteps);
             const S_lrow *any = y ? y : x;
-            t->lsteps[t->n_lsteps++] = (S_lstep){series, point, prev, gm_xstrdup(any->loc),
+            t->lsteps[t->n_lsteps++] = (S_lstep){series, point, prev, gm_xstrdup(params),
+                                                 gm_xstrdup(any->loc),
                                                  any->text ? gm_xstrdup(any->text) : NULL,
                                                  {xs0, xs1}, {xw0, xw1}};
         }
@@ -1096,36 +1099,63 @@ static void S_lines_compare(S_table *t, size_t series, size_t prev, size_t point
     }
 }
 
-/* Per series, the lines whose excess changed from each commit with per-line
- * counts to the next one with them. */
-static gm_status S_table_lines(gm_history *h, S_table *t, size_t n, gm_error *err)
+/* Per layout, the lines whose excess changed from each commit with per-line
+ * counts to the next one with them.  The per-line pass counts one case per
+ * layout, not necessarily the series' size: the run of the layout with
+ * collected per-line counts is used (the series' parameters when they have
+ * them), and two commits are compared only when that run has the same
+ * parameters in both. */
+static gm_status S_table_lines(gm_history *h, S_table *t, const S_res *res, size_t n,
+                               gm_error *err)
 {
-    sqlite3_stmt *stat = NULL, *lines = NULL;
+    sqlite3_stmt *stat = NULL, *lines = NULL, *pick = NULL;
     gm_status s;
-    if ((s = S_prepare(h, "SELECT lines_status FROM runs WHERE id = ?1", &stat, err)) != GM_OK ||
+    if ((s = S_prepare(h, "SELECT id, params FROM runs WHERE result_id = ?1 AND "
+                          "experiment = ?2 AND variant = ?3 AND lines_status = 'collected' "
+                          "ORDER BY params = ?4 DESC, params LIMIT 1", &pick, err)) != GM_OK ||
+        (s = S_prepare(h, "SELECT lines_status FROM runs WHERE id = ?1", &stat, err)) != GM_OK ||
         (s = S_prepare(h, "SELECT loc, text, sectors, sectors_ideal, wavefronts, "
                           "wavefronts_ideal FROM lines WHERE run_id = ?1 ORDER BY loc",
                        &lines, err)) != GM_OK)
         goto done;
     for (size_t si = 0; si < t->e.n && s == GM_OK; si++) {
+        const S_series *se = &t->e.s[si];
         S_lines last = {0};
         size_t last_p = 0;
+        char *last_params = NULL;
         for (size_t p = 0; p < n && s == GM_OK; p++) {
-            S_lines cur;
-            if ((s = S_lines_load(h, stat, lines, t->e.s[si].run[p], &cur, err)) != GM_OK)
+            if (!S_bind_int(pick, 1, res[p].id) || !S_bind_text(pick, 2, t->e.exp) ||
+                !S_bind_text(pick, 3, se->variant) || !S_bind_text(pick, 4, se->params)) {
+                s = S_fail_db(h, err, "binding a run");
                 break;
-            if (!cur.have)
+            }
+            int rc = sqlite3_step(pick);
+            long long run = rc == SQLITE_ROW ? (long long)sqlite3_column_int64(pick, 0) : -1;
+            char *params = rc == SQLITE_ROW ? S_col_text(pick, 1) : NULL;
+            if ((rc != SQLITE_ROW && rc != SQLITE_DONE) || sqlite3_reset(pick) != SQLITE_OK) {
+                free(params);
+                s = S_fail_db(h, err, "finding a run with per-line counts");
+                break;
+            }
+            S_lines cur;
+            if ((s = S_lines_load(h, stat, lines, run, &cur, err)) != GM_OK || !cur.have) {
+                free(params);
                 continue;
+            }
             t->n_lpoints++;
-            if (last.have)
-                S_lines_compare(t, si, last_p, p, &last, &cur);
+            if (last.have && strcmp(last_params, params) == 0)
+                S_lines_compare(t, si, last_p, p, params, &last, &cur);
             S_lines_free(&last);
+            free(last_params);
             last = cur;
+            last_params = params;
             last_p = p;
         }
         S_lines_free(&last);
+        free(last_params);
     }
 done:
+    sqlite3_finalize(pick);
     sqlite3_finalize(stat);
     sqlite3_finalize(lines);
     return s;
@@ -1205,7 +1235,7 @@ static gm_status S_table_load(gm_history *h, const S_res *res, size_t n, const c
         }
     }
     if (s == GM_OK)
-        s = S_table_lines(h, t, n, err);
+        s = S_table_lines(h, t, res, n, err);
 done:
     sqlite3_finalize(met);
     sqlite3_finalize(med);
@@ -1308,6 +1338,10 @@ static void S_lines_md(gm_buf *b, const S_table *t, const S_res *res)
         S_short(b, &res[l->point]);
         gm_buf_puts(b, " | ");
         gm_esc_md_code(b, t->e.s[l->series].variant);
+        if (l->params && *l->params) {
+            gm_buf_putc(b, ' ');
+            gm_esc_md_code(b, l->params);
+        }
         gm_buf_puts(b, " | ");
         gm_esc_md_code(b, l->loc);
         gm_buf_puts(b, " | ");
@@ -1960,20 +1994,31 @@ out:
 /* CSV                                                                      */
 /* ======================================================================== */
 
+/* One per-line counter as rows of the export (fixed SQL: column names only). */
+#define S_LINE_COL(col, unit)                                                            \
+    "  UNION ALL SELECT run_id, 'source_line." col "', " col ", '" unit "', 2, loc FROM lines"
+
 gm_status gm_history_csv(gm_history *h, const gm_history_query *q, char **out, gm_error *err)
 {
     *out = NULL;
     sqlite3_stmt *st = NULL;
     gm_status s = S_prepare(h,
         "SELECT r.commit_id, r.dirty, r.commit_time, r.taken_at, r.device, r.driver, r.settings,"
-        " ru.experiment, ru.variant, ru.params, ru.check_status, x.name, x.value, x.unit "
+        " ru.experiment, ru.variant, ru.params, ru.check_status, x.name, x.value, x.unit,"
+        " x.line "
         "FROM results r JOIN runs ru ON ru.result_id = r.id JOIN ("
-        "  SELECT run_id, name, value, unit, 1 AS k FROM metrics"
-        "  UNION ALL SELECT id, 'time', median_ms, 'ms', 0 FROM runs) x ON x.run_id = ru.id "
+        "  SELECT run_id, name, value, unit, 1 AS k, NULL AS line FROM metrics"
+        "  UNION ALL SELECT id, 'time', median_ms, 'ms', 0, NULL FROM runs"
+        S_LINE_COL("inst_executed", "instruction") S_LINE_COL("global_ld", "instruction")
+        S_LINE_COL("global_st", "instruction") S_LINE_COL("shared_ld", "instruction")
+        S_LINE_COL("shared_st", "instruction") S_LINE_COL("sectors", "sector")
+        S_LINE_COL("sectors_ideal", "sector") S_LINE_COL("wavefronts", "wavefront")
+        S_LINE_COL("wavefronts_ideal", "wavefront")
+        ") x ON x.run_id = ru.id "
         "WHERE (?1 IS NULL OR r.device = ?1) "
         "ORDER BY r.device, r.settings, "
         "COALESCE(r.commit_time, CAST(strftime('%s', r.taken_at) AS INTEGER)), r.taken_at, r.id,"
-        " ru.experiment, ru.variant, ru.params, x.k, x.name", &st, err);
+        " ru.experiment, ru.variant, ru.params, x.k, x.line, x.name", &st, err);
     if (s != GM_OK)
         return s;
     if (!S_bind_text(st, 1, q ? q->device : NULL)) {
@@ -1982,14 +2027,14 @@ gm_status gm_history_csv(gm_history *h, const gm_history_query *q, char **out, g
     }
     gm_buf b = GM_BUF_INIT;
     gm_buf_puts(&b, "commit,dirty,commit_time,taken_at,device,driver,settings,experiment,variant,"
-                    "params,check,metric,value,unit\r\n");
+                    "params,check,metric,value,unit,line\r\n");
     /* the settings less their metric list (every row names its metric) */
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const char *exp = (const char *)sqlite3_column_text(st, 7);
         if (q && !S_listed(q->only, exp ? exp : ""))
             continue;
-        for (int c = 0; c < 14; c++) {
+        for (int c = 0; c < 15; c++) {
             if (c)
                 gm_buf_putc(&b, ',');
             int ty = sqlite3_column_type(st, c);

@@ -121,8 +121,10 @@ gm_status gm_history_report_html(gm_history *h, const gm_history_query *q, char 
 
 /* Every stored value as CSV (RFC 4180, header line): commit, dirty,
  * commit_time, taken_at, device, driver, settings (less the metric list),
- * experiment, variant, params, check, metric, value, unit; the median time as
- * metric "time" in ms. */
+ * experiment, variant, params, check, metric, value, unit, line; the median
+ * time as metric "time" in ms; each per-line count as metric
+ * "source_line.<counter>" with the line ("exp_rgb.cu:58") in the last column,
+ * empty on the other rows. */
 gm_status gm_history_csv(gm_history *h, const gm_history_query *q, char **out, gm_error *err);
 
 /* Judge head against the history of its device and settings: base is the

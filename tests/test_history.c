@@ -369,6 +369,14 @@ Test(history, source_lines_stored_and_their_change_attributed)
         for (size_t i = 0; k >= 2 && i < sl->n_lines; i++)
             if (sl->lines[i].line == 65)
                 sl->lines[i].count[GM_SL_WAVEFRONTS] = sl->lines[i].count[GM_SL_WAVEFRONTS_IDEAL];
+        /* and coalescing stride=1, not the size the trend follows for that
+         * layout (the per-line pass counts one case per layout): its line 65
+         * changes at the fourth commit */
+        S_attach_lines(&r, 0);
+        sl = &r.runs[0].source_lines;
+        for (size_t i = 0; k >= 3 && i < sl->n_lines; i++)
+            if (sl->lines[i].line == 65)
+                sl->lines[i].count[GM_SL_WAVEFRONTS] += 1000;
         json = gm_results_to_json(&r);
         gm_error err;
         bool added;
@@ -382,20 +390,38 @@ Test(history, source_lines_stored_and_their_change_attributed)
     gm_error err;
     cr_assert_eq(gm_history_report_md(h, &q, &md, &err), GM_OK, "%s", err.message);
     gm_history_close(h);
-    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM lines"), 4 * (long long)nl);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM lines"), 8 * (long long)nl);
     cr_expect_eq(S_scalar(S_db, "SELECT sum(sectors) FROM lines l JOIN runs r ON l.run_id = r.id "
                                 "JOIN results s ON r.result_id = s.id "
-                                "WHERE s.commit_id = 'd1d1d1d1d1d1d1'"), sectors,
+                                "WHERE s.commit_id = 'd1d1d1d1d1d1d1' AND r.variant = 'tiled'"),
+                 sectors,
                  "the lines add up to the recorded total");
-    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM runs WHERE lines_status = 'collected'"), 4);
-    const char *row = strstr(md, "| `d3d3d3d3d3d3` | `tiled` | `exp_transpose.cu:65` |");
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM runs WHERE lines_status = 'collected'"), 8);
+    const char *row = strstr(md, "| `d3d3d3d3d3d3` | `tiled` `n=4096, tile=32` | "
+                                 "`exp_transpose.cu:65` |");
     cr_assert(row, "line 65's change at the third commit:\n%s", md);
     const char *eol = strchr(row, '\n');
     cr_expect(strstr(row, " → 0 |") && strstr(row, " → 0 |") < eol, "%.*s", (int)(eol - row), row);
     gmt_assert_has(md, "**Per source line:** 1 change of a line's excess");
+    gmt_assert_has(md, "| `d4d4d4d4d4d4` | `stride` `n=4194304, stride=1` | "
+                       "`exp_transpose.cu:65` |");
     gmt_assert_lacks(md, "| `d2d2d2d2d2d2` | `tiled` | `exp_transpose");
     gmt_assert_lacks(md, "| `d4d4d4d4d4d4` | `tiled` | `exp_transpose");
     free(md);
+    /* the export has each line's counts at each commit: line 65's
+     * wavefronts over the four commits */
+    h = S_open();
+    char *csv = NULL;
+    cr_assert_eq(gm_history_csv(h, &q, &csv, &err), GM_OK, "%s", err.message);
+    gm_history_close(h);
+    gmt_assert_has(csv, ",metric,value,unit,line\r\n");
+    size_t rows65 = 0;
+    for (const char *p = csv; (p = strstr(p, ",source_line.wavefronts,")) != NULL; p++) {
+        const char *eol = strstr(p, "\r\n");
+        rows65 += eol && eol - p > 20 && strncmp(eol - 20, ",exp_transpose.cu:65", 20) == 0;
+    }
+    cr_expect_eq(rows65, 8, "line 65 of two runs at four commits");
+    free(csv);
 }
 
 /* A version-2 database (before per-line counts) is migrated: the table is
