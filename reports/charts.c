@@ -413,7 +413,7 @@ static void S_tic_label(gm_buf *b, double x, bool log2x)
 }
 
 static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_family *f,
-                         double copy_gbs, const gm_sweep_plan *sw)
+                         double copy_gbs, const gm_sweep_plan *sw, const char *at)
 {
     const gm_sweep_line *lines = sw->lines;
     size_t nl = sw->n_lines, nflat = sw->n_flat, nsweep = sw->n_runs;
@@ -450,7 +450,7 @@ static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_f
     gm_buf title = GM_BUF_INIT, b = GM_BUF_INIT;
     gm_buf what = GM_BUF_INIT;
     gm_buf_printf(&what, "%s by %s", f->what, p);
-    S_title(&title, s->exp, what.data, NULL);
+    S_title(&title, s->exp, what.data, at);
     gm_buf_free(&what);
     S_chart_head(&b, title.data, f->ylabel);
     size_t id = c->n + 1;
@@ -514,14 +514,23 @@ static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_f
             }
             if (!any)
                 continue;
+            /* stores that follow the loads point for point: one line for both */
+            bool same = f->nq == 2;
+            for (size_t i = 0; i < lines[l].n && same; i++) {
+                double y0 = S_q(lines[l].runs[i], f->q[0]), y1 = S_q(lines[l].runs[i], f->q[1]);
+                same = (!isfinite(y0) && !isfinite(y1)) || fabs(y0 - y1) <= 1e-9 * fabs(y0);
+            }
+            if (same && k == 1)
+                continue;
             lab.len = 0;
             gm_buf_puts(&lab, "");
             gm_runs_case_label(sweep_runs, nsweep, lines[l].runs[0], p, &lab);
             if (f->nq == 2)
-                gm_buf_printf(&lab, k == 0 ? " ld" : " st");
-            gm_buf_printf(&b, "%s$c%zu_%zu using 1:%d with linespoints lt %d%s title ",
+                gm_buf_printf(&lab, same ? " ld = st" : k == 0 ? " ld" : " st");
+            /* past the palette, the colours come again with other markers */
+            gm_buf_printf(&b, "%s$c%zu_%zu using 1:%d with linespoints lt %d%s%s title ",
                           style ? ", " : "", id, l, 2 + k, style % S_NCOLORS + 1,
-                          k == 1 ? " dt 2" : "");
+                          k == 1 ? " dt 2" : "", style >= S_NCOLORS ? " pt 2" : "");
             S_gp_label(&b, lab.data);
             gm_buf_puts(&b, " noenhanced");
             style++;
@@ -640,15 +649,105 @@ static void S_pred_chart(gm_charts *c, size_t si, const gm_section *s, const cha
     free((void *)runs);
 }
 
+/* More lines than a reader tells apart: a sweep split by a second parameter
+ * (`series_param`) into this many lines or more is drawn at one value of it. */
+#define S_MAX_LINES 7
+
+/* The value of the series parameter the charts keep: the one the question's
+ * point names (contrast_at), else the one with the most runs on lines (the
+ * larger of equals).  False when there is none to choose. */
+static bool S_series_pick(const gm_section *s, const gm_sweep_plan *sw, gm_buf *val)
+{
+    const char *p = s->exp->series_param;
+    if (!p || !sw->n_lines)
+        return false;
+    const char *at = s->exp->contrast_at;
+    size_t pl = strlen(p);
+    for (const char *q = at; q && *q;) {
+        const char *e = strchr(q, ',');
+        size_t len = e ? (size_t)(e - q) : strlen(q);
+        if (len > pl && strncmp(q, p, pl) == 0 && q[pl] == '=') {
+            gm_buf_put(val, q + pl + 1, len - pl - 1);
+            return true;
+        }
+        q += len + (e ? 1 : 0);
+    }
+    size_t best = 0;
+    double best_v = -INFINITY;
+    for (size_t l = 0; l < sw->n_lines; l++) {
+        const gm_param *x = gm_run_param(sw->lines[l].runs[0], p);
+        if (!x)
+            continue;
+        gm_buf v = GM_BUF_INIT;
+        gm_fmt_value(&v, &x->value);
+        size_t count = 0;
+        for (size_t m = 0; m < sw->n_lines; m++) {
+            const gm_param *y = gm_run_param(sw->lines[m].runs[0], p);
+            gm_buf w = GM_BUF_INIT;
+            if (y)
+                gm_fmt_value(&w, &y->value);
+            if (y && strcmp(v.data, w.data) == 0)
+                count += sw->lines[m].n;
+            gm_buf_free(&w);
+        }
+        double num = gm_value_num(&x->value);
+        if (count > best || (count == best && num > best_v)) {
+            best = count;
+            best_v = num;
+            val->len = 0;
+            gm_buf_puts(val, v.data);
+        }
+        gm_buf_free(&v);
+    }
+    return best > 0;
+}
+
 static void S_plan_sweep(const gm_results *r, gm_charts *c, size_t si, const gm_section *s)
 {
     gm_sweep_plan sw;
     gm_section_sweep(s, &sw);
+    /* too many lines: those at one value of the series parameter (the table
+     * has every run) */
+    gm_sweep_plan one = sw;
+    gm_buf val = GM_BUF_INIT, at = GM_BUF_INIT;
+    gm_buf_puts(&at, "");
+    bool cut = sw.n_lines >= S_MAX_LINES && S_series_pick(s, &sw, &val);
+    if (cut) {
+        const char *p = s->exp->series_param;
+        one.lines = gm_xcalloc(sw.n_lines, sizeof *one.lines);
+        one.runs = gm_xcalloc(sw.n_runs + 1, sizeof *one.runs);
+        one.n_lines = one.n_runs = 0;
+        for (size_t l = 0; l < sw.n_lines; l++) {
+            const gm_param *x = gm_run_param(sw.lines[l].runs[0], p);
+            gm_buf v = GM_BUF_INIT;
+            if (x)
+                gm_fmt_value(&v, &x->value);
+            if (x && strcmp(v.data, val.data) == 0) {
+                one.lines[one.n_lines++] = sw.lines[l];
+                for (size_t i = 0; i < sw.lines[l].n; i++)
+                    one.runs[one.n_runs++] = sw.lines[l].runs[i];
+            }
+            gm_buf_free(&v);
+        }
+        gm_buf_printf(&at, "%s=%s", p, val.data);
+        cut = one.n_lines > 0;
+        if (!cut) {
+            free(one.lines);
+            free((void *)one.runs);
+            one = sw;
+        }
+    }
     S_family f[S_MAX_FAMILIES];
     double copy_gbs;
-    int k = S_families(r, s->exp, sw.runs, sw.n_runs, f, &copy_gbs);
+    int k = S_families(r, s->exp, one.runs, one.n_runs, f, &copy_gbs);
     for (int i = 0; i < k; i++)
-        S_line_chart(c, si, s, &f[i], copy_gbs, &sw);
+        S_line_chart(c, si, s, &f[i], copy_gbs, &one, cut ? at.data : NULL);
+    if (cut) {
+        free(one.lines);
+        free((void *)one.runs);
+    }
+    gm_buf_free(&val);
+    gm_buf_free(&at);
     gm_sweep_plan_free(&sw);
 }
 

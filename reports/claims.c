@@ -5,6 +5,7 @@
 #include "../core/escape.h"
 #include "../core/fmt.h"
 #include "contrast.h"
+#include "render.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -658,52 +659,139 @@ void gm_claims_md(gm_buf *b, const gm_results *r, const gm_sections *ss, const c
                       "size); *holds in direction, not size* means the same side wins by 5%% or "
                       "more, by another amount; *does not hold* means the other side wins, or "
                       "neither. Ratios are median times, side a over side b, at matched "
-                      "parameters. Each experiment's section repeats its own rows.\n\n",
+                      "parameters. The claims are grouped by the document that makes them; each "
+                      "experiment's section lists its own.\n\n",
                       count[GM_VERDICT_HOLDS], count[GM_VERDICT_DIRECTION], count[GM_VERDICT_NOT],
                       count[GM_VERDICT_UNTESTED]);
     } else {
         gm_buf_puts(b, "Claims this experiment tests (judged on direction and order of magnitude: "
                        "they were measured on other hardware):\n\n");
     }
-    /* an experiment's section names its sources already: the hardware only */
-    gm_buf_puts(b, experiment ? "| Claim | Claimed (hardware) | Measured here | Verdict | Why |\n"
-                                "|---|---|---|---|---|\n"
-                              : "| Claim | Source (hardware) | Claimed | Measured here | Verdict | Why |\n"
-                                "|---|---|---|---|---|---|\n");
+    /* one table per source document (the full list, under a heading that names
+     * it) or of one experiment (whose section names its sources already) */
+    const char **srcs = gm_xcalloc(gm_claims_len + 1, sizeof *srcs);
+    size_t ns = 0;
     for (size_t i = 0; i < gm_claims_len; i++) {
         const gm_claim *c = &gm_claims[i];
         if (experiment ? !(c->experiment && !strcmp(c->experiment, experiment))
                        : !S_present(c, ss))
             continue;
-        gm_claim_result x;
-        gm_claim_eval(c, r, ss, &x);
-        gm_buf_puts(b, "| ");
-        gm_esc_md(b, c->claim);
-        gm_buf_puts(b, " | ");
-        if (experiment) {
-            gm_esc_md(b, c->claimed);
-            gm_buf_puts(b, " (");
-            gm_esc_md(b, c->hardware);
-            gm_buf_puts(b, ") | ");
-        } else {
-            gm_esc_md(b, c->source);
-            gm_buf_puts(b, " (");
-            gm_esc_md(b, c->hardware);
-            gm_buf_puts(b, ") | ");
-            gm_esc_md(b, c->claimed);
-            gm_buf_puts(b, " | ");
-        }
-        gm_buf_puts(b, x.measured_md.data);
-        gm_buf_puts(b, " | ");
-        gm_buf_puts(b, gm_verdict_name(x.verdict));
-        gm_buf_puts(b, " | ");
-        gm_buf_puts(b, x.why_md.data);
-        gm_buf_puts(b, " |\n");
-        gm_claim_result_free(&x);
+        const char *src = experiment ? "" : c->source;
+        bool seen = false;
+        for (size_t k = 0; k < ns && !seen; k++)
+            seen = !strcmp(srcs[k], src);
+        if (!seen)
+            srcs[ns++] = src;
     }
-    gm_buf_puts(b, "\n");
+    for (size_t k = 0; k < ns; k++) {
+        /* the hardware, once under the heading when all its claims share it */
+        const char *hw = NULL;
+        bool one_hw = !experiment;
+        for (size_t i = 0; i < gm_claims_len && one_hw; i++) {
+            const gm_claim *c = &gm_claims[i];
+            if (!S_present(c, ss) || strcmp(c->source, srcs[k]) != 0)
+                continue;
+            one_hw = !hw || !strcmp(hw, c->hardware);
+            hw = c->hardware;
+        }
+        if (!experiment) {
+            gm_buf_puts(b, "### ");
+            gm_esc_md(b, srcs[k]);
+            gm_buf_puts(b, "\n\n");
+            if (one_hw && hw) {
+                gm_buf_puts(b, "Hardware: ");
+                gm_esc_md(b, hw);
+                gm_buf_puts(b, ".\n\n");
+            }
+        }
+        gm_buf_puts(b, one_hw ? "| Claim | Claimed | Measured here | Verdict | Why |\n"
+                              : "| Claim | Claimed (hardware) | Measured here | Verdict | Why |\n");
+        gm_buf_puts(b, "|---|---|---|---|---|\n");
+        for (size_t i = 0; i < gm_claims_len; i++) {
+            const gm_claim *c = &gm_claims[i];
+            if (experiment ? !(c->experiment && !strcmp(c->experiment, experiment))
+                           : !S_present(c, ss) || strcmp(c->source, srcs[k]) != 0)
+                continue;
+            gm_claim_result x;
+            gm_claim_eval(c, r, ss, &x);
+            gm_buf_puts(b, "| ");
+            gm_esc_md(b, c->claim);
+            gm_buf_puts(b, " | ");
+            gm_esc_md(b, c->claimed);
+            if (!one_hw) {
+                gm_buf_puts(b, " (");
+                gm_esc_md(b, c->hardware);
+                gm_buf_puts(b, ")");
+            }
+            gm_buf_puts(b, " | ");
+            gm_buf_puts(b, x.measured_md.data);
+            gm_buf_puts(b, " | ");
+            gm_buf_puts(b, gm_verdict_name(x.verdict));
+            gm_buf_puts(b, " | ");
+            gm_buf_puts(b, x.why_md.data);
+            gm_buf_puts(b, " |\n");
+            gm_claim_result_free(&x);
+        }
+        gm_buf_puts(b, "\n");
+    }
+    free((void *)srcs);
     if (!experiment && absent)
         gm_buf_printf(b, "%zu more claim%s concern%s experiments this results file does not "
                          "have.\n\n",
                       absent, absent == 1 ? "" : "s", absent == 1 ? "s" : "");
+}
+
+void gm_claims_brief_md(gm_buf *b, const gm_results *r, const gm_sections *ss,
+                        const char *experiment)
+{
+    /* per source document: the count of each verdict */
+    const char *src[8];
+    size_t count[8][4];
+    size_t ns = 0;
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < gm_claims_len; i++) {
+        const gm_claim *c = &gm_claims[i];
+        if (!c->experiment || strcmp(c->experiment, experiment) != 0)
+            continue;
+        size_t k = 0;
+        while (k < ns && strcmp(src[k], c->source) != 0)
+            k++;
+        if (k == ns) {
+            if (ns == sizeof src / sizeof src[0])
+                continue;
+            src[ns++] = c->source;
+        }
+        gm_claim_result x;
+        gm_claim_eval(c, r, ss, &x);
+        count[k][x.verdict]++;
+        gm_claim_result_free(&x);
+    }
+    if (!ns)
+        return;
+    gm_buf_puts(b, "**Claims it tests** (figures and why under [Claims checked on this "
+                   "GPU](#claims-checked-on-this-gpu)):");
+    for (size_t k = 0; k < ns; k++) {
+        gm_buf_puts(b, k ? "; [" : " [");
+        gm_esc_md(b, src[k]);
+        gm_buf_puts(b, "](#");
+        gm_md_slug(src[k], b);
+        gm_buf_puts(b, "): ");
+        bool first = true;
+        for (int v = 0; v < 4; v++) {
+            if (!count[k][v])
+                continue;
+            gm_buf_printf(b, "%s%zu ", first ? "" : ", ", count[k][v]);
+            if (v == GM_VERDICT_HOLDS)
+                gm_buf_puts(b, count[k][v] == 1 ? "holds" : "hold");
+            else if (v == GM_VERDICT_DIRECTION)
+                gm_buf_puts(b, count[k][v] == 1 ? "holds in direction, not size"
+                                                : "hold in direction, not size");
+            else if (v == GM_VERDICT_NOT)
+                gm_buf_puts(b, count[k][v] == 1 ? "does not hold" : "do not hold");
+            else
+                gm_buf_puts(b, count[k][v] == 1 ? "is not tested here" : "are not tested here");
+            first = false;
+        }
+    }
+    gm_buf_puts(b, ".\n\n");
 }

@@ -88,5 +88,10 @@ void gm_claim_result_free(gm_claim_result *r);
  * experiment; nothing for an experiment with no claims.  Markdown, ending
  * with a blank line. */
 void gm_claims_md(gm_buf *b, const gm_results *r, const gm_sections *ss, const char *experiment);
+/* The Markdown forms' line for one experiment's section: per source
+ * document, a link to its table in "Claims checked on this GPU" and the count
+ * of each verdict; nothing for an experiment with no claims. */
+void gm_claims_brief_md(gm_buf *b, const gm_results *r, const gm_sections *ss,
+                        const char *experiment);
 
 #endif

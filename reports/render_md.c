@@ -667,6 +667,7 @@ static void S_summary(gm_buf *b, const gm_sections *ss)
 /* ---- findings --------------------------------------------------------------- */
 
 #define S_TOP_FINDINGS 10
+#define S_TOP_FINDINGS_MD 6
 
 /* The costliest findings of the whole run, one per layout and rule.  Failed
  * runs are in the warning at the top already: their findings are not repeated. */
@@ -694,14 +695,18 @@ static void S_findings(gm_buf *b, const gm_findings *f, const gm_sections *ss, b
                        : ".\n\n");
     gm_buf items = GM_BUF_INIT;
     gm_buf_puts(&items, "");
-    size_t shown = gm_findings_md_except(f, NULL, S_TOP_FINDINGS, true, skip, &items);
+    size_t shown = gm_findings_md_except(f, NULL, html ? S_TOP_FINDINGS : S_TOP_FINDINGS_MD, true,
+                                         skip, &items);
     if (html)
         gm_buf_put(b, items.data, items.len);
     else
         S_findings_lean(b, items.data);
     gm_buf_free(&items);
     if (all > shown)
-        gm_buf_printf(b, "%zu more in the sections of their experiments.\n\n", all - shown);
+        gm_buf_printf(b, html ? "%zu more in the sections of their experiments.\n\n"
+                              : "%zu more in the HTML report, each in its experiment's "
+                                "section.\n\n",
+                      all - shown);
 }
 
 /* ---- changes since a baseline ------------------------------------------------ */
@@ -926,6 +931,161 @@ static void S_table_cols(gm_buf *b, const gm_results *r, const gm_section *s,
     gm_buf_puts(b, "\n");
 }
 
+/* In the Markdown forms, an experiment with more runs than this gets its
+ * table pivoted (S_pivot); the HTML page lists every run. */
+#define S_MD_ROWS 12
+/* ... and lists this many runs where the address-trace model differs. */
+#define S_MD_MODEL_ROWS 3
+
+/* "4.0" or "4.0–5.0": the range of f over the runs of one variant (NaN
+ * values skipped); false when none has a value. */
+static bool S_range(gm_buf *b, const gm_run *const *rows, size_t n, const char *variant,
+                    double (*f)(const gm_run *), int dec)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        double v = f(rows[i]);
+        if (!isfinite(v) || strcmp(rows[i]->variant ? rows[i]->variant : "", variant) != 0)
+            continue;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    if (!isfinite(lo))
+        return false;
+    gm_buf x = GM_BUF_INIT, y = GM_BUF_INIT;
+    gm_fmt_fixed(&x, lo, dec);
+    gm_fmt_fixed(&y, hi, dec);
+    gm_buf_puts(b, x.data);
+    if (strcmp(x.data, y.data) != 0) {
+        gm_buf_puts(b, "–");
+        gm_buf_puts(b, y.data);
+    }
+    gm_buf_free(&x);
+    gm_buf_free(&y);
+    return true;
+}
+
+static double S_r_ld_spr(const gm_run *r) { return gm_run_metric_num(r, GM_M_LD_SPR); }
+static double S_r_st_spr(const gm_run *r) { return gm_run_metric_num(r, GM_M_ST_SPR); }
+static double S_r_sh_ld(const gm_run *r) { return gm_run_shared_wpi(r, false); }
+static double S_r_sh_st(const gm_run *r) { return gm_run_shared_wpi(r, true); }
+
+/* The Markdown forms' table of a large experiment: the median times, one row
+ * per set of parameters and one column per variant, then each variant's
+ * counters as the range over its runs.  The HTML page (and the results file)
+ * have every counter of every run. */
+static void S_pivot(gm_buf *b, const gm_section *s, const gm_run *const *rows, size_t n,
+                    bool same_n)
+{
+    const char **var = gm_xcalloc(n + 1, sizeof *var);
+    char **key = gm_xcalloc(n + 1, sizeof *key);
+    char **keys = gm_xcalloc(n + 1, sizeof *keys);
+    size_t nv = 0, nk = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *v = rows[i]->variant ? rows[i]->variant : "";
+        bool seen = false;
+        for (size_t j = 0; j < nv && !seen; j++)
+            seen = strcmp(var[j], v) == 0;
+        if (!seen)
+            var[nv++] = v;
+        gm_buf p = GM_BUF_INIT;
+        gm_buf_puts(&p, "");
+        gm_runs_params(s->runs, s->n_runs, rows[i], NULL, &p);
+        key[i] = gm_buf_detach(&p);
+        seen = false;
+        for (size_t j = 0; j < nk && !seen; j++)
+            seen = strcmp(keys[j], key[i]) == 0;
+        if (!seen)
+            keys[nk++] = key[i];
+    }
+    gm_buf_printf(b, "Median time of each of the %zu runs", n);
+    if (same_n && n)
+        gm_buf_printf(b, " (of %zu timed repetitions)", rows[0]->timing.n);
+    gm_buf_puts(b, ", then each variant's counters over its runs; the HTML report and the "
+                   "results file give every counter of every run.\n\n");
+    gm_buf_puts(b, "| Parameters |");
+    for (size_t j = 0; j < nv; j++) {
+        gm_buf_puts(b, " ");
+        S_code(b, var[j]);
+        gm_buf_puts(b, " |");
+    }
+    gm_buf_puts(b, "\n|---|");
+    for (size_t j = 0; j < nv; j++)
+        gm_buf_puts(b, "---:|");
+    gm_buf_puts(b, "\n");
+    for (size_t k = 0; k < nk; k++) {
+        gm_buf_puts(b, "| ");
+        S_text(b, *keys[k] ? keys[k] : DASH);
+        gm_buf_puts(b, " |");
+        for (size_t j = 0; j < nv; j++) {
+            const gm_run *hit = NULL;
+            for (size_t i = 0; i < n && !hit; i++)
+                if (strcmp(key[i], keys[k]) == 0 &&
+                    strcmp(rows[i]->variant ? rows[i]->variant : "", var[j]) == 0)
+                    hit = rows[i];
+            gm_buf_puts(b, " ");
+            if (hit)
+                gm_fmt_ms(b, gm_run_median_ms(hit));
+            else
+                gm_buf_puts(b, DASH);
+            gm_buf_puts(b, " |");
+        }
+        gm_buf_puts(b, "\n");
+    }
+    gm_buf_puts(b, "\n");
+
+    /* the counters per variant, as ranges */
+    const struct { const char *label; double (*f)(const gm_run *); int dec; } q[] = {
+        {S_label(GM_M_LD_SPR, "ld sectors/req"), S_r_ld_spr, 1},
+        {S_label(GM_M_ST_SPR, "st sectors/req"), S_r_st_spr, 1},
+        {"sh ld wavefronts/inst", S_r_sh_ld, 2},
+        {"sh st wavefronts/inst", S_r_sh_st, 2},
+    };
+    bool show[4] = {false, false, false, false}, any = false;
+    for (size_t k = 0; k < 4; k++) {
+        for (size_t i = 0; i < n && !show[k]; i++)
+            show[k] = isfinite(q[k].f(rows[i]));
+        any |= show[k];
+    }
+    if (any) {
+        gm_buf_puts(b, "| Variant | Runs |");
+        for (size_t k = 0; k < 4; k++)
+            if (show[k]) {
+                gm_buf_puts(b, " ");
+                S_text(b, q[k].label);
+                gm_buf_puts(b, " |");
+            }
+        gm_buf_puts(b, "\n|---|---:|");
+        for (size_t k = 0; k < 4; k++)
+            if (show[k])
+                gm_buf_puts(b, "---:|");
+        gm_buf_puts(b, "\n");
+        for (size_t j = 0; j < nv; j++) {
+            size_t runs = 0;
+            for (size_t i = 0; i < n; i++)
+                runs += strcmp(rows[i]->variant ? rows[i]->variant : "", var[j]) == 0;
+            gm_buf_puts(b, "| ");
+            S_code(b, var[j]);
+            gm_buf_printf(b, " | %zu |", runs);
+            for (size_t k = 0; k < 4; k++) {
+                if (!show[k])
+                    continue;
+                gm_buf_puts(b, " ");
+                if (!S_range(b, rows, n, var[j], q[k].f, q[k].dec))
+                    gm_buf_puts(b, DASH);
+                gm_buf_puts(b, " |");
+            }
+            gm_buf_puts(b, "\n");
+        }
+        gm_buf_puts(b, "\n");
+    }
+    for (size_t i = 0; i < n; i++)
+        free(key[i]);
+    free(key);
+    free(keys);
+    free((void *)var);
+}
+
 /* The runs of an experiment that ran, in two tables so that each fits a
  * screen: time, bandwidth, sectors per request, shared wavefronts and the
  * check; then, folded, the other counters.  Runs that did not run are listed
@@ -1004,6 +1164,8 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s, bool ht
      * there is nothing to check (the section's introduction says so once) */
     show[C_SHARE] = show[C_LAUNCHES] = show[C_TOTAL_TIME] = program;
     show[C_GBS] = show[C_PCT_COPY] = !program;
+    /* the Markdown forms: the bandwidth, not its share (the header gives the ceiling) */
+    show[C_PCT_COPY] &= html;
     show[C_CHECK] = !program && !all_passed;
     /* a program's kernels: DRAM bytes over time, against the measured ceiling */
     show[C_DRAM_GBS] = program && S_any_metric(s, GM_M_DRAM_RD) && S_any_metric(s, GM_M_DRAM_WR);
@@ -1049,12 +1211,18 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s, bool ht
         any2 |= show[second[k]];
         show1[second[k]] = false;
     }
-    S_table_cols(b, r, s, rows, n, show1, head, right, time_n, !html);
+    bool pivot = !html && !program && n > S_MD_ROWS;
+    if (pivot)
+        S_pivot(b, s, rows, n, same_n);
+    else
+        S_table_cols(b, r, s, rows, n, show1, head, right, time_n, !html);
     if (all_passed && !program)
         gm_buf_printf(b, "%s %zu run%s passed %s check against the CPU reference.\n\n",
                       n == 1 ? "The" : n == 2 ? "Both" : "All", n, n == 1 ? "" : "s",
                       n == 1 ? "its" : "their");
-    if (any2 && !html) {
+    if (pivot) {
+        /* the pivot's introduction sends the reader to the HTML report */
+    } else if (any2 && !html) {
         gm_buf_puts(b, "Efficiency, DRAM and bank-conflict counters: in the HTML report.\n\n");
     } else if (any2) {
         show2[C_VARIANT] = true;
@@ -1063,7 +1231,7 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s, bool ht
         S_table_cols(b, r, s, rows, n, show2, head, right, time_n, !html);
         S_fold_close(b, html);
     }
-    if (left_out.len) {
+    if (left_out.len && !pivot) {
         gm_buf_puts(b, "No run of this experiment has a value for: ");
         S_text(b, left_out.data);
         gm_buf_puts(b, " (columns left out).\n\n");
@@ -1133,7 +1301,7 @@ static void S_traced(gm_buf *b, const gm_prediction *p)
  * passed runs that carry a prediction: per request or instruction, as the
  * table above gives them, and whether the model's counts agree (the test of
  * the model-mismatch finding). */
-static void S_predicted(gm_buf *b, const gm_section *s)
+static void S_predicted(gm_buf *b, const gm_section *s, bool html)
 {
     const S_pq all[] = {
         {S_label(GM_M_LD_SPR, "ld sectors/req"), S_m_ld_spr, S_p_ld_spr, 1},
@@ -1172,9 +1340,17 @@ static void S_predicted(gm_buf *b, const gm_section *s)
             runs[m++] = runs[i];
         }
     }
-    gm_buf_puts(b, "The address-trace model (docs/model.md) replays each warp's addresses on the "
-                   "CPU and counts what the profiler counts. ");
-    if (exact == n) {
+    if (html)
+        gm_buf_puts(b, "The address-trace model (docs/model.md) replays each warp's addresses on "
+                       "the CPU and counts what the profiler counts. ");
+    else
+        gm_buf_puts(b, "**The address-trace model** (docs/model.md, each warp's addresses replayed "
+                       "on the CPU). ");
+    if (exact == n && !html) {
+        gm_buf_printf(b, "Exact for %s %zu run%s with a prediction: sectors, requests and "
+                         "wavefronts as counted.\n\n",
+                      n == 1 ? "the" : "all", n, n == 1 ? "" : "s");
+    } else if (exact == n) {
         gm_buf_printf(b, "For %s %zu run%s with a prediction, its sectors, requests and "
                          "shared-memory wavefronts equal the counters exactly.\n\n",
                       n == 1 ? "the" : "all", n, n == 1 ? "" : "s");
@@ -1235,6 +1411,10 @@ static void S_predicted(gm_buf *b, const gm_section *s)
         if (show[k])
             gm_buf_puts(b, "---:|");
     gm_buf_puts(b, "---|\n");
+    /* the Markdown forms: the first few; the HTML page: all */
+    size_t all_n = n;
+    if (!html && n > S_MD_MODEL_ROWS)
+        n = S_MD_MODEL_ROWS;
     for (size_t i = 0; i < n; i++) {
         const gm_run *run = runs[i];
         gm_buf_puts(b, "| ");
@@ -1276,6 +1456,9 @@ static void S_predicted(gm_buf *b, const gm_section *s)
         gm_buf_puts(b, " |\n");
     }
     gm_buf_puts(b, "\n");
+    if (all_n > n)
+        gm_buf_printf(b, "%zu more run%s: in the HTML report.\n\n", all_n - n,
+                      all_n - n == 1 ? "" : "s");
     free((void *)runs);
 }
 
@@ -1318,9 +1501,106 @@ static void S_findings_lean(gm_buf *b, const char *items)
     }
 }
 
-/* In the Markdown forms, a section lists this many findings in full; the
- * HTML page lists all of them. */
-#define S_SECTION_FINDINGS_MD 2
+/* In the Markdown forms, sweeps described in words: at most this many lines
+ * (the charts draw them all). */
+#define S_MD_SWEEP_LINES 3
+
+/* The explanation's paragraphs as the Markdown forms give them: without the
+ * model's summary (the section says what the model predicted above), the
+ * count of runs not compared, the fastest run against the slowest and the
+ * baseline layout against the fastest (the section's answer is the
+ * comparison the experiment exists for), and with a sweep
+ * described for its first few lines.  Without an answer (a results file
+ * that predates the experiments' questions), the comparisons stay: they are
+ * all the section says.  Writes `text` so trimmed to out. */
+static void S_explain_lean(gm_buf *out, const char *text, bool answered)
+{
+    gm_buf_puts(out, "");
+    for (const char *p = text; *p;) {
+        const char *end = strstr(p, "\n\n");
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *next = end ? end + 2 : p + len;
+        gm_buf para = GM_BUF_INIT;
+        gm_buf_put(&para, p, len);
+        gm_buf_puts(&para, "");
+        p = next;
+        char *t = para.data;
+        /* the fastest against the slowest: the section's answer is the
+         * comparison the experiment exists for */
+        bool why = answered && t[0] == '`' && strstr(t, " is the fastest (") &&
+                   (size_t)(strstr(t, " is the fastest (") - t) < 200;
+        /* "N passed runs do the same work (...), each reading ...": the
+         * introduction of the run-by-run list the Markdown forms leave out */
+        bool intro = answered && t[0] >= '0' && t[0] <= '9' && strstr(t, " do the same work") &&
+                     (size_t)(strstr(t, " do the same work") - t) < 40;
+        if (why || intro || strncmp(t, "The address-trace model", 23) == 0 ||
+            strncmp(t, "Where no predicted figure", 25) == 0) {
+            gm_buf_free(&para);
+            continue;
+        }
+        /* "N other passed runs do a different amount of work (...) and are not
+         * compared with these. " */
+        if (t[0] >= '0' && t[0] <= '9') {
+            static const char tail[] = "not compared with these.";
+            char *x = strstr(t, tail);
+            if (x && strstr(t, "other passed run") && (size_t)(strstr(t, "other passed run") - t) < 12) {
+                x += sizeof tail - 1;
+                while (*x == ' ')
+                    x++;
+                memmove(t, x, strlen(x) + 1);
+            }
+        }
+        /* the first paragraph announces the run-by-run list the Markdown
+         * forms leave out */
+        static const char *const gone[] = {", fastest first.", " The HTML report describes each "
+                                           "of them from its counters."};
+        for (size_t g = 0; g < 2; g++) {
+            char *x = strstr(t, gone[g]);
+            if (!x)
+                continue;
+            char *from = x;
+            if (g == 0) {
+                /* "; 6 of them, fastest first." */
+                char *semi = NULL;
+                for (char *c = t; c < x; c++)
+                    if (c[0] == ';' && c[1] == ' ')
+                        semi = c;
+                if (semi && strncmp(x - 8, " of them", 8) == 0)
+                    from = semi;
+                memmove(from + 1, x + strlen(gone[g]), strlen(x + strlen(gone[g])) + 1);
+                *from = '.';
+            } else {
+                memmove(from, x + strlen(gone[g]), strlen(x + strlen(gone[g])) + 1);
+            }
+        }
+        char *base = answered ? strstr(t, " The baseline layout ") : NULL;
+        if (base)
+            *base = '\0';
+        if (strncmp(t, "Along ", 6) == 0) {
+            /* "Along `p`: item; item; item. The charts show N more lines." */
+            size_t items = 1;
+            char *cut = NULL;
+            for (char *c = t; *c; c++)
+                if (c[0] == ';' && c[1] == ' ' && ++items == S_MD_SWEEP_LINES + 1 && !cut)
+                    cut = c;
+            if (cut) {
+                *cut = '\0';
+                gm_buf_put(out, t, strlen(t));
+                gm_buf_puts(out, ". The charts draw every line.\n\n");
+                gm_buf_free(&para);
+                continue;
+            }
+        }
+        size_t l = strlen(t);
+        while (l && t[l - 1] == ' ')
+            t[--l] = '\0';
+        if (l) {
+            gm_buf_put(out, t, l);
+            gm_buf_puts(out, "\n\n");
+        }
+        gm_buf_free(&para);
+    }
+}
 
 static void S_explain(gm_buf *b, const gm_results *r, const gm_section *s, const gm_findings *f,
                       bool html)
@@ -1363,6 +1643,11 @@ static void S_explain(gm_buf *b, const gm_results *r, const gm_section *s, const
         }
         gm_buf_free(&e);
         e = lean;
+        lean = (gm_buf)GM_BUF_INIT;
+        gm_contrast ct;
+        S_explain_lean(&lean, e.data, gm_contrast_find(s, &ct));
+        gm_buf_free(&e);
+        e = lean;
     }
     if (e.len) {
         gm_buf_puts(b, "**What the numbers say.** ");
@@ -1371,16 +1656,17 @@ static void S_explain(gm_buf *b, const gm_results *r, const gm_section *s, const
     gm_buf_free(&e);
     unsigned skip = GM_RULE_BIT(GM_RULE_VALIDATION) | GM_RULE_BIT(GM_RULE_NOT_RUN);
     size_t all = gm_findings_count(f, s->exp->id, true, skip);
-    if (all) {
+    if (all && !html) {
+        /* the Markdown forms: the run's costliest are in its Findings section */
+        gm_buf_printf(b, "**Findings:** %zu, in the HTML report (the run's costliest: "
+                         "[Findings](#findings)).\n\n",
+                      all);
+    } else if (all) {
         gm_buf_puts(b, "**Findings** (one per layout and rule, costliest first):\n\n");
         gm_buf items = GM_BUF_INIT;
         gm_buf_puts(&items, "");
-        size_t shown = gm_findings_md_except(f, s->exp->id, html ? 0 : S_SECTION_FINDINGS_MD,
-                                             true, skip, &items);
-        if (html)
-            gm_buf_put(b, items.data, items.len);
-        else
-            S_findings_lean(b, items.data);
+        size_t shown = gm_findings_md_except(f, s->exp->id, 0, true, skip, &items);
+        gm_buf_put(b, items.data, items.len);
         gm_buf_free(&items);
         if (all > shown)
             gm_buf_printf(b, "%zu more, of lesser cost, in the HTML report.\n\n", all - shown);
@@ -1624,8 +1910,10 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
         gm_buf_puts(b, ".*\n\n");
     }
     gm_contrast_md(b, s);
-    if (s->listed)
+    if (s->listed && html)
         gm_claims_md(b, r, ss, e->id);
+    else if (s->listed)
+        gm_claims_brief_md(b, r, ss, e->id);
 
     /* the layouts, once per variant (a program's kernels: their full
      * signatures are folded after the table) */
@@ -1648,7 +1936,7 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
             gm_buf_puts(b, ": ");
             S_text(b, run->layout);
         }
-        if (run->kernel) {
+        if (run->kernel && html) {
             gm_buf_puts(b, " (kernel ");
             S_code(b, run->kernel);
             gm_buf_puts(b, ")");
@@ -1703,8 +1991,11 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
         S_table(b, r, s, html);
         if (program)
             S_signatures(b, s, html);
-        S_predicted(b, s);
-        gm_srclines_md_section(b, s->runs, s->n_runs);
+        S_predicted(b, s, html);
+        if (html)
+            gm_srclines_md_section(b, s->runs, s->n_runs);
+        else
+            gm_srclines_md_brief(b, s->runs, s->n_runs);
     } else {
         gm_buf_puts(b, "The results file has no run of this experiment.\n\n");
     }
@@ -2256,13 +2547,13 @@ char *gm_render_markdown(const gm_results *r, const gm_charts *charts, const cha
     gm_buf b = GM_BUF_INIT;
     S_header(&b, r, ro->timestamp);
     S_top_warnings(&b, &ss);
+    bool html = !chart_dir && !ro->github;
     S_summary(&b, &ss);
     bool suite = false;
     for (size_t i = 0; i < ss.n; i++)
         suite |= ss.v[i].listed && !gm_section_is_program(&ss.v[i]);
     if (suite)
         gm_claims_md(&b, r, &ss, NULL);
-    bool html = !chart_dir && !ro->github;
     S_findings(&b, &f, &ss, html);
     if (ro->changes)
         S_changes(&b, ro);

@@ -207,20 +207,83 @@ static void S_one(gm_buf *b, const gm_run *run)
                        "accesses need.\n\n");
 }
 
-void gm_srclines_md_section(gm_buf *b, const gm_run *const *runs, size_t n)
+/* The brief form's row: a layout's hottest line in one memory, in a table
+ * "| Layout | Line | Code | Excess | Share |" opened by the caller. */
+static void S_brief_row(gm_buf *b, const gm_run *run, bool shared)
+{
+    const gm_srclines *sl = &run->source_lines;
+    const gm_srcline *top = gm_srclines_top(sl, shared, NULL);
+    if (!top)
+        return;
+    char where[512];
+    gm_srcline_where(top, where, sizeof where);
+    gm_buf_puts(b, "| ");
+    gm_esc_md_code(b, run->variant ? run->variant : "?");
+    gm_buf_puts(b, " | ");
+    gm_esc_md_code(b, where);
+    gm_buf_puts(b, " | ");
+    if (top->text && *top->text) {
+        const char *t = top->text;
+        while (*t == ' ')
+            t++;
+        gm_esc_md_code(b, t);
+    } else {
+        gm_buf_puts(b, "—");
+    }
+    gm_buf_puts(b, " | ");
+    gm_fmt_count(b, (double)S_excess(top, shared));
+    gm_buf_puts(b, shared ? " wavefronts | " : " sectors | ");
+    S_pct(b, (double)S_excess(top, shared),
+          (double)gm_srclines_total(sl, shared ? GM_SL_WAVEFRONTS : GM_SL_SECTORS));
+    gm_buf_puts(b, " |\n");
+}
+
+/* brief: one table of each layout's hottest line (the Markdown forms);
+ * else each layout's hottest lines in full (the HTML page). */
+static void S_section(gm_buf *b, const gm_run *const *runs, size_t n, bool brief)
 {
     const gm_run *most[2] = {NULL, NULL}, *least[2] = {NULL, NULL};
-    bool any = false;
+    bool any = false, head = false;
+    gm_buf clean = GM_BUF_INIT, missing = GM_BUF_INIT;
+    gm_buf_puts(&clean, "");
+    gm_buf_puts(&missing, "");
+    size_t n_clean = 0;
     for (size_t i = 0; i < n; i++) {
         const gm_run *run = runs[i];
         if (!run->source_lines.present)
             continue;
         if (!any)
-            gm_buf_puts(b, "**Per source line** (one launch of each layout, counted by "
-                           "CUPTI's SASS metrics; excess = count - ideal):\n\n");
+            gm_buf_puts(b, brief ? "**Hottest source line of each layout** (one launch; "
+                                   "excess = count - ideal; all lines in the HTML report):\n\n"
+                                 : "**Per source line** (one launch of each layout, counted by "
+                                   "CUPTI's SASS metrics; excess = count - ideal):\n\n");
         any = true;
-        S_one(b, run);
-        if (!run->source_lines.status || strcmp(run->source_lines.status, "collected") != 0)
+        bool collected =
+            run->source_lines.status && strcmp(run->source_lines.status, "collected") == 0;
+        if (!brief) {
+            S_one(b, run);
+        } else if (!collected) {
+            gm_buf_puts(&missing, "Not collected for ");
+            gm_esc_md_code(&missing, run->variant ? run->variant : "?");
+            gm_buf_puts(&missing, ": ");
+            gm_esc_md(&missing, run->source_lines.note ? run->source_lines.note
+                                                       : "no reason given");
+            gm_buf_puts(&missing, ".\n\n");
+        } else if (S_total_excess(&run->source_lines, false) <= 0 &&
+                   S_total_excess(&run->source_lines, true) <= 0) {
+            gm_buf_puts(&clean, n_clean ? ", " : "");
+            gm_esc_md_code(&clean, run->variant ? run->variant : "?");
+            n_clean++;
+        } else {
+            if (!head)
+                gm_buf_puts(b, "| Layout | Hottest line | Code | Excess | Of the kernel's |\n"
+                               "|---|---|---|--:|--:|\n");
+            head = true;
+            for (int sh = 0; sh < 2; sh++)
+                if (S_total_excess(&run->source_lines, sh) > 0)
+                    S_brief_row(b, run, sh);
+        }
+        if (!collected)
             continue;
         for (int sh = 0; sh < 2; sh++) {
             /* compared only among layouts that use that memory at all */
@@ -233,6 +296,14 @@ void gm_srclines_md_section(gm_buf *b, const gm_run *const *runs, size_t n)
                 least[sh] = run;
         }
     }
+    if (head)
+        gm_buf_puts(b, "\n");
+    if (n_clean)
+        gm_buf_printf(b, "%s: no line fetches more global sectors or shared wavefronts than "
+                         "its accesses need.\n\n", clean.data);
+    gm_buf_put(b, missing.data, missing.len);
+    gm_buf_free(&clean);
+    gm_buf_free(&missing);
     for (int sh = 0; sh < 2; sh++) {
         if (!most[sh] || most[sh] == least[sh])
             continue;
@@ -260,9 +331,26 @@ void gm_srclines_md_section(gm_buf *b, const gm_run *const *runs, size_t n)
         } else {
             gm_buf_puts(b, "most of it is ");
         }
-        gm_srcline_cite_md(b, top);
+        if (brief) {
+            /* its code is in the table above */
+            char where[512];
+            gm_srcline_where(top, where, sizeof where);
+            gm_esc_md_code(b, where);
+        } else {
+            gm_srcline_cite_md(b, top);
+        }
         gm_buf_puts(b, ".\n\n");
     }
+}
+
+void gm_srclines_md_section(gm_buf *b, const gm_run *const *runs, size_t n)
+{
+    S_section(b, runs, n, false);
+}
+
+void gm_srclines_md_brief(gm_buf *b, const gm_run *const *runs, size_t n)
+{
+    S_section(b, runs, n, true);
 }
 
 /* ---- diff ------------------------------------------------------------------ */

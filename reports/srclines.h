@@ -37,6 +37,10 @@ void gm_srcline_label_gnuplot(gm_buf *b, const gm_srcline *l);
  * layout with the most excess and the one with the least.  Nothing when no
  * run has per-line counters. */
 void gm_srclines_md_section(gm_buf *b, const gm_run *const *runs, size_t n);
+/* The same, brief (the Markdown forms): one table of each layout's hottest
+ * line (global sectors, shared wavefronts), the layouts without excess named
+ * in one sentence, then the line that makes the difference. */
+void gm_srclines_md_brief(gm_buf *b, const gm_run *const *runs, size_t n);
 
 /* Per-line comparison of two runs of the same kernel: lines of either whose
  * sectors, wavefronts or instructions differ, as a Markdown table (largest

@@ -9,6 +9,7 @@
  *   - white space between tags, runs of white space inside tags;
  *   - numbers inside tags rounded to 0.1 (a tenth of a pixel on an 800-px
  *     canvas; text is never touched);
+ *   - colours rgb(r,g,b) as #rrggbb, xlink:href as SVG 2's href;
  *   - attributes equal to SVG's defaults (stroke-linecap butt, stroke-linejoin
  *     miter), and gnuplot's "sans" font, which no browser knows, for
  *     sans-serif set once on <svg>;
@@ -87,6 +88,22 @@ static void S_tag(gm_buf *b, const char *p, const char *end)
         gm_buf_putc(b, *c);
     }
     b->data[b->len] = '\0';
+    /* rgb(r,g,b) -> #rrggbb; xlink:href -> href (SVG 2, every browser) */
+    for (char *hit = strstr(b->data + start, "rgb("); hit; hit = strstr(hit + 1, "rgb(")) {
+        int r, g, bl, n = 0;
+        if (sscanf(hit, "rgb(%d,%d,%d)%n", &r, &g, &bl, &n) != 3 || n == 0 || r < 0 || r > 255 ||
+            g < 0 || g > 255 || bl < 0 || bl > 255)
+            continue;
+        char hex[8];
+        snprintf(hex, sizeof hex, "#%02x%02x%02x", r, g, bl);
+        memcpy(hit, hex, 7);
+        memmove(hit + 7, hit + n, (size_t)(b->data + b->len - (hit + n)) + 1);
+        b->len -= (size_t)n - 7;
+    }
+    for (char *hit; (hit = strstr(b->data + start, "xlink:href=")) != NULL;) {
+        memmove(hit, hit + 6, (size_t)(b->data + b->len - (hit + 6)) + 1);
+        b->len -= 6;
+    }
     for (size_t i = 0; i < sizeof drop / sizeof drop[0]; i++) {
         char *hit;
         size_t dl = strlen(drop[i]);
