@@ -25,7 +25,7 @@ static void S_help(FILE *f)
           "                                    [--last N] [--md-commits N] [--all] [--db FILE]\n"
           "       gpumem-report history gate HEAD.json [--out FILE] [--threshold M=V[,F]]\n"
           "                                    [--alpha P] [--allow-missing] [--pair OLD=NEW]\n"
-          "                                    [--all] [--max-rows N] [--db FILE]\n"
+          "                                    [--all] [--max-rows N] [--json FILE] [--db FILE]\n"
           "       gpumem-report history export --format csv [--out FILE] [--only EXP]\n"
           "                                    [--device NAME] [--db FILE]\n"
           "\n"
@@ -45,7 +45,7 @@ static void S_help(FILE *f)
           "                     lists the last N commits, 0 for all (default: 20)\n"
           "  --all              report, Markdown: every commit and no size cap (default:\n"
           "                     cut at 60,000 characters); gate: every row, as for diff\n"
-          "  --threshold M=V[,F], --alpha P, --max-rows N\n"
+          "  --threshold M=V[,F], --alpha P, --max-rows N, --json FILE\n"
           "                     gate: as for gpumem-report diff (default: diff's)\n"
           "  --format csv       export: the format (csv, the only one)\n"
           "  --allow-missing, --pair OLD=NEW, --warn-only, --force\n"
@@ -61,7 +61,7 @@ typedef struct {
     const char *sub;
     const char **files;
     size_t n_files;
-    const char *db, *out, *only, *device, *format, *commit_time;
+    const char *db, *out, *only, *device, *format, *commit_time, *json;
     long long last, md_commits, max_rows;
     bool allow_missing, warn_only, force, all, md_commits_set;
     gm_diff_override *overrides;
@@ -161,6 +161,9 @@ static int S_parse(int argc, char **argv, S_args *a)
             if (!(v = S_value(argc, argv, &i, "--last")) ||
                 !gm_cli_int("history: --last", v, 1, 1000000000, &a->last))
                 return 2;
+        } else if (S_is(arg, "--json")) {
+            if (!(a->json = S_value(argc, argv, &i, "--json")))
+                return 2;
         } else if (S_is(arg, "--md-commits")) {
             if (!(v = S_value(argc, argv, &i, "--md-commits")) ||
                 !gm_cli_int("history: --md-commits", v, 0, 1000000000, &a->md_commits))
@@ -249,9 +252,15 @@ static int S_parse(int argc, char **argv, S_args *a)
     }
     bool report = strcmp(a->sub, "report") == 0;
     if (!gate && (a->n_overrides || a->alpha > 0 || a->max_rows || a->allow_missing ||
-                  a->n_pairs || a->warn_only || a->force)) {
+                  a->n_pairs || a->warn_only || a->force || a->json)) {
         gm_cli_error("history %s: --threshold, --alpha, --max-rows, --allow-missing, --pair, "
-                     "--warn-only and --force go with gate", a->sub);
+                     "--json, --warn-only and --force go with gate", a->sub);
+        return 2;
+    }
+    if (a->json && (strcmp(a->json, "-") == 0 ? !a->out || strcmp(a->out, "-") == 0
+                                             : a->out && strcmp(a->out, a->json) == 0)) {
+        gm_cli_error("history gate: --json and --out name the same output '%s': give each its "
+                     "own", a->json);
         return 2;
     }
     if (!report && a->md_commits_set) {
@@ -417,17 +426,22 @@ int gm_cmd_history(int argc, char **argv)
             gm_diff_render ro = {.only_changed = !a.all, .all = a.all,
                                  .max_rows = (size_t)a.max_rows};
             bool fail = true;
-            if (gm_history_gate(h, &head, a.files[0], &o, &ro, &text, &fail, &err) != GM_OK) {
+            char *json = NULL;
+            if (gm_history_gate(h, &head, a.files[0], &o, &ro, a.warn_only, &text,
+                                a.json ? &json : NULL, &fail, &err) != GM_OK) {
                 gm_cli_error("history gate: %s", err.message);
                 rc = GM_EXIT_USAGE;
             } else {
                 const char *in[] = {db, a.files[0]};
                 rc = S_emit(a.out, text, "gate", in, 2);
+                if (rc == GM_EXIT_OK && json)
+                    rc = S_emit(a.json, json, "gate JSON", in, 2);
                 if (rc == GM_EXIT_OK && fail && !a.warn_only)
                     rc = GM_EXIT_FAIL;
                 const char *nl = strstr(text, "\n");
                 fprintf(stderr, "%.*s\n", nl ? (int)(nl - text) : (int)strlen(text), text);
             }
+            free(json);
             gm_results_free(&head);
         }
     }

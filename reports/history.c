@@ -1787,10 +1787,12 @@ gm_status gm_history_report_html(gm_history *h, const gm_history_query *q, char 
 /* ======================================================================== */
 
 gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *head_name,
-                          const gm_diff_options *opts, const gm_diff_render *render, char **md,
-                          bool *fail, gm_error *err)
+                          const gm_diff_options *opts, const gm_diff_render *render,
+                          bool warn_only, char **md, char **json, bool *fail, gm_error *err)
 {
     *md = NULL;
+    if (json)
+        *json = NULL;
     *fail = true;
     char *settings = gm_history_settings(head);
     const char *dev = head->device.name ? head->device.name : "unknown GPU";
@@ -1977,6 +1979,8 @@ gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *hea
     gm_buf_puts(&b, dm);
     free(dm);
     *md = gm_buf_detach(&b);
+    if (json)
+        *json = gm_diff_to_json(&d, &ro, *fail && !warn_only ? 1 : 0);
 out:
     sqlite3_finalize(js);
     sqlite3_finalize(smp);

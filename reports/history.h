@@ -134,11 +134,14 @@ gm_status gm_history_csv(gm_history *h, const gm_history_query *q, char **out, g
  * pairing, thresholds and noise test (gm_diff_compute with opts: --threshold
  * and --alpha as for diff).  *md: the Markdown verdict (caller frees), as
  * gm_diff_to_markdown renders it with render (NULL: the changed rows, capped;
- * the file names are set here); *fail: what the gate says.  GM_ERR_VALUE
+ * the file names are set here); *json (when json is non-NULL; caller frees):
+ * the diff for machines (gm_diff_to_json) with the exit code the command
+ * gives (1 on a failed gate unless warn_only, else 0); *fail: what the gate
+ * says.  GM_ERR_VALUE
  * when the history holds nothing of that device and settings. */
 #define GM_GATE_POOL 5
 gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *head_name,
-                          const gm_diff_options *opts, const gm_diff_render *render, char **md,
-                          bool *fail, gm_error *err);
+                          const gm_diff_options *opts, const gm_diff_render *render,
+                          bool warn_only, char **md, char **json, bool *fail, gm_error *err);
 
 #endif

@@ -537,6 +537,28 @@ Test(history, gate_threshold_as_diff)
     gmt_assert_has(errs, "--alpha: '1.5' is not a number between 0 and 1");
     free(out);
     free(errs);
+    /* --json as diff's: the same structure, the exit code the command gives */
+    char *js = gmt_join(S_dir, "gate.json");
+    char *g5[] = {(char *)gmt_bin(), "history", "gate", head, "--db", S_db, "--json", js,
+                  "--out", "-", NULL};
+    cr_expect_eq(gmt_run(g5, NULL, &out, &errs), 1);
+    free(out);
+    free(errs);
+    char *jt = gmt_text(js);
+    gmt_assert_has(jt, "\"schema\": \"gpumem-report/diff\"");
+    gmt_assert_has(jt, "\"exit_code\": 1,");
+    gmt_assert_has(jt, "\"verdict\": \"5 regressions,");
+    gmt_assert_has(jt, "\"file\": \"history:4f7c2a9e1b3d\"");
+    free(jt);
+    char *g6[] = {(char *)gmt_bin(), "history", "gate", head, "--db", S_db, "--json", js,
+                  "--out", "-", "--warn-only", NULL};
+    cr_expect_eq(gmt_run(g6, NULL, &out, &errs), 0);
+    free(out);
+    free(errs);
+    jt = gmt_text(js);
+    gmt_assert_has(jt, "\"exit_code\": 0,");
+    free(jt);
+    free(js);
     char *r1[] = {(char *)gmt_bin(), "history", "report", "--db", S_db, "--threshold",
                   "time=5%", NULL};
     cr_expect_eq(gmt_run(r1, NULL, &out, &errs), 2, "--threshold goes with gate only");
