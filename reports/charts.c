@@ -312,11 +312,13 @@ static void S_yrange(gm_buf *b, const S_family *f, bool logy)
 static void S_run_xtics(gm_buf *b, const gm_run *const *runs, size_t n)
 {
     bool long_labels = n > 4;
+    gm_vary vary;
+    gm_vary_build(runs, n, &vary);
     gm_buf lab = GM_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
         lab.len = 0;
         gm_buf_puts(&lab, "");
-        gm_runs_case_label(runs, n, runs[i], NULL, &lab);
+        gm_vary_case_label(&vary, runs[i], NULL, &lab);
         long_labels |= lab.len > 12;
     }
     gm_buf_puts(b, "set xtics noenhanced");
@@ -328,12 +330,13 @@ static void S_run_xtics(gm_buf *b, const gm_run *const *runs, size_t n)
     for (size_t i = 0; i < n; i++) {
         lab.len = 0;
         gm_buf_puts(&lab, "");
-        gm_runs_case_label(runs, n, runs[i], NULL, &lab);
+        gm_vary_case_label(&vary, runs[i], NULL, &lab);
         gm_buf_puts(b, i ? ", " : "");
         S_gp_label(b, lab.data);
         gm_buf_printf(b, " %zu", i);
     }
     gm_buf_free(&lab);
+    gm_vary_free(&vary);
     gm_buf_printf(b, ")\nset xrange [-0.6:%zu.6]\n", n - 1);
 }
 

@@ -392,6 +392,48 @@ static void S_counter(const gm_claim *c, const gm_section *s, gm_claim_result *o
     free(v);
 }
 
+typedef struct {
+    gm_pair pair;
+    double x;    /* the parameter of side a */
+    size_t at;   /* place before sorting */
+} S_sized;
+
+static int S_sized_cmp(const void *pa, const void *pb)
+{
+    const S_sized *a = pa, *b = pb;
+    if (a->x != b->x)
+        return a->x < b->x ? -1 : 1;
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* Sort pairs by the parameter of side a, stable.  A pair without a number
+ * for it would stop an insertion sort where it stands: then that sort, as
+ * the result has always been. */
+static void S_sort_pairs(gm_pair *p, size_t n, const char *param)
+{
+    S_sized *v = gm_xmalloc((n ? n : 1) * sizeof *v);
+    bool nan = false;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = (S_sized){p[i], S_num_param(p[i].a, param), i};
+        nan = nan || isnan(v[i].x);
+    }
+    if (!nan) {
+        qsort(v, n, sizeof *v, S_sized_cmp);
+        for (size_t i = 0; i < n; i++)
+            p[i] = v[i].pair;
+    } else {
+        for (size_t i = 1; i < n; i++)
+            for (size_t j = i; j > 0 && S_num_param(p[j - 1].a, param) >
+                                            S_num_param(p[j].a, param);
+                 j--) {
+                gm_pair t = p[j];
+                p[j] = p[j - 1];
+                p[j - 1] = t;
+            }
+    }
+    free(v);
+}
+
 /* The GPU side b against the CPU side a along c->param: where b starts to win. */
 static void S_breakeven(const gm_claim *c, const gm_section *s, gm_claim_result *o)
 {
@@ -402,15 +444,7 @@ static void S_breakeven(const gm_claim *c, const gm_section *s, gm_claim_result 
         S_untested(o, "fewer than two sizes with both sides measured in this file");
         return;
     }
-    /* sort by the parameter (insertion: a handful of sizes) */
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && S_num_param(p[j - 1].a, c->param) >
-                                        S_num_param(p[j].a, c->param);
-             j--) {
-            gm_pair t = p[j];
-            p[j] = p[j - 1];
-            p[j - 1] = t;
-        }
+    S_sort_pairs(p, n, c->param);
     /* r > 1: the GPU side is faster */
     size_t cross = n;   /* first index from which b wins at every larger size */
     for (size_t i = n; i-- > 0;) {

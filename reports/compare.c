@@ -251,11 +251,10 @@ static const gm_run *S_any(const S_row *row, size_t n)
 
 /* The case in Markdown: its variant and the parameters that vary among
  * `set` (the experiment's cases), as the single report names runs. */
-static void S_case_md(gm_buf *b, const S_row *row, size_t n, const gm_run *const *set,
-                      size_t n_set)
+static void S_case_md(gm_buf *b, const S_row *row, size_t n, const gm_vary *set)
 {
     const gm_run *run = S_any(row, n);
-    gm_runs_case_md(set, n_set, run, NULL, b);
+    gm_vary_case_md(set, run, NULL, b);
 }
 
 /* The first present run of every row of experiment id (all: on any device;
@@ -779,12 +778,14 @@ static void S_section_md(gm_buf *b, const S_ctx *c, size_t e, const gm_charts *c
     gm_buf_puts(b, "\n");
     size_t n_set = 0;
     const gm_run **set = S_exp_runs(c, id, false, &n_set);
+    gm_vary vary;
+    gm_vary_build(set, n_set, &vary);
     for (size_t i = 0; i < c->n_rows; i++) {
         const S_row *row = &c->rows[i];
         if (row->n_present != in->n || strcmp(S_row_exp(row), id) != 0)
             continue;
         gm_buf_puts(b, "| ");
-        S_case_md(b, row, in->n, set, n_set);
+        S_case_md(b, row, in->n, &vary);
         gm_buf_puts(b, " |");
         for (size_t d = 0; d < in->n; d++) {
             gm_buf_puts(b, " ");
@@ -816,6 +817,7 @@ static void S_section_md(gm_buf *b, const S_ctx *c, size_t e, const gm_charts *c
         gm_buf_puts(b, "\n");
     }
     gm_buf_puts(b, "\n");
+    gm_vary_free(&vary);
     free((void *)set);
     bool any_chart = false;
     for (size_t k = 0; k < charts->n; k++)
@@ -867,7 +869,7 @@ static void S_one_device_only(gm_buf *b, const S_ctx *c)
         gm_esc_md(b, S_row_exp(row));
         gm_buf_puts(b, " | ");
         const gm_run *one = S_any(row, in->n);
-        S_case_md(b, row, in->n, &one, 1);
+        gm_runs_case_md(&one, 1, one, NULL, b);
         S_case_params(b, one);
         gm_buf_puts(b, " |");
         for (size_t d = 0; d < in->n; d++) {

@@ -85,56 +85,106 @@ static bool S_sel_names(const char *sel, const char *name)
     return false;
 }
 
-static bool S_matched(const gm_run *a, const gm_run *b, const char *sa, const char *sb)
+/* What a run must share with its partner: its parameters that neither
+ * selector names, as name and formatted value, sorted by name.  Two runs are
+ * matched (every such parameter of one present in the other with the same
+ * value, and no other) exactly when their keys are equal: names are unique
+ * within a run, and neither names nor values hold a NUL (the reader refuses
+ * it), which ends each. */
+typedef struct {
+    char *key;
+    size_t len;
+    size_t at;   /* the run's place in the section */
+} S_keyed;
+
+static int S_param_name_cmp(const void *pa, const void *pb)
 {
-    for (size_t i = 0; i < a->n_params; i++) {
-        const gm_param *p = &a->params[i];
-        if (!p->name || S_sel_names(sa, p->name) || S_sel_names(sb, p->name))
-            continue;
-        const gm_param *q = gm_run_param(b, p->name);
-        if (!q)
-            return false;
-        gm_buf x = GM_BUF_INIT, y = GM_BUF_INIT;
-        gm_fmt_value(&x, &p->value);
-        gm_fmt_value(&y, &q->value);
-        bool eq = strcmp(x.data, y.data) == 0;
-        gm_buf_free(&x);
-        gm_buf_free(&y);
-        if (!eq)
-            return false;
-    }
-    for (size_t i = 0; i < b->n_params; i++) {
-        const gm_param *q = &b->params[i];
-        if (q->name && !S_sel_names(sa, q->name) && !S_sel_names(sb, q->name) &&
-            !gm_run_param(a, q->name))
-            return false;
-    }
-    return true;
+    const gm_param *const *a = pa, *const *b = pb;
+    return strcmp((*a)->name, (*b)->name);
 }
 
+static S_keyed S_key(const gm_run *run, size_t at, const char *sa, const char *sb)
+{
+    const gm_param **ps = gm_xmalloc((run->n_params ? run->n_params : 1) * sizeof *ps);
+    size_t n = 0;
+    for (size_t i = 0; i < run->n_params; i++) {
+        const gm_param *p = &run->params[i];
+        if (p->name && !S_sel_names(sa, p->name) && !S_sel_names(sb, p->name))
+            ps[n++] = p;
+    }
+    qsort(ps, n, sizeof *ps, S_param_name_cmp);
+    gm_buf k = GM_BUF_INIT;
+    gm_buf_puts(&k, "");
+    for (size_t i = 0; i < n; i++) {
+        gm_buf_put(&k, ps[i]->name, strlen(ps[i]->name) + 1);
+        gm_fmt_value(&k, &ps[i]->value);
+        gm_buf_putc(&k, '\0');
+    }
+    free((void *)ps);
+    size_t len = k.len;
+    return (S_keyed){gm_buf_detach(&k), len, at};
+}
+
+static int S_key_cmp(const S_keyed *a, const S_keyed *b)
+{
+    int c = memcmp(a->key, b->key, a->len < b->len ? a->len : b->len);
+    return c ? c : a->len < b->len ? -1 : a->len > b->len;
+}
+
+static int S_keyed_cmp(const void *pa, const void *pb)
+{
+    const S_keyed *a = pa, *b = pb;
+    int c = S_key_cmp(a, b);
+    return c ? c : a->at < b->at ? -1 : a->at > b->at;
+}
+
+static bool S_pairable(const gm_run *run)
+{
+    return gm_run_passed(run) && isfinite(gm_run_median_ms(run));
+}
+
+/* For each run a of side a, the first run b of side b (section order) matched
+ * with it: side b's keys sorted, each a's key looked up (n log n, where trying
+ * every b for every a is n^2). */
 size_t gm_pairs(const gm_section *s, const char *sel_a, const char *sel_b, const char *filter,
                 gm_pair **out)
 {
     size_t n = 0, cap = 0;
     *out = NULL;
-    for (size_t i = 0; i < s->n_runs; i++) {
+    S_keyed *bs = gm_xmalloc((s->n_runs ? s->n_runs : 1) * sizeof *bs);
+    size_t nb = 0;
+    for (size_t j = 0; j < s->n_runs; j++)
+        if (S_pairable(s->runs[j]) && gm_sel_match(s->runs[j], sel_b))
+            bs[nb++] = S_key(s->runs[j], j, sel_a, sel_b);
+    qsort(bs, nb, sizeof *bs, S_keyed_cmp);
+    for (size_t i = 0; i < s->n_runs && nb; i++) {
         const gm_run *a = s->runs[i];
-        if (!gm_run_passed(a) || !isfinite(gm_run_median_ms(a)) || !gm_sel_match(a, sel_a) ||
-            !gm_filter_match(a, filter))
+        if (!S_pairable(a) || !gm_sel_match(a, sel_a) || !gm_filter_match(a, filter))
             continue;
-        for (size_t j = 0; j < s->n_runs; j++) {
-            const gm_run *b = s->runs[j];
-            if (b == a || !gm_run_passed(b) || !isfinite(gm_run_median_ms(b)) ||
-                !gm_sel_match(b, sel_b) || !S_matched(a, b, sel_a, sel_b))
-                continue;
-            if (n == cap) {
-                cap = cap ? 2 * cap : 8;
-                *out = gm_xrealloc(*out, cap * sizeof **out);
-            }
-            (*out)[n++] = (gm_pair){a, b};
-            break;
+        S_keyed ka = S_key(a, 0, sel_a, sel_b);
+        size_t lo = 0, hi = nb;   /* the first key not below ka */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (S_key_cmp(&bs[mid], &ka) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
+        while (lo < nb && S_key_cmp(&bs[lo], &ka) == 0 && s->runs[bs[lo].at] == a)
+            lo++;
+        bool found = lo < nb && S_key_cmp(&bs[lo], &ka) == 0;
+        free(ka.key);
+        if (!found)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 8;
+            *out = gm_xrealloc(*out, cap * sizeof **out);
+        }
+        (*out)[n++] = (gm_pair){a, s->runs[bs[lo].at]};
     }
+    for (size_t j = 0; j < nb; j++)
+        free(bs[j].key);
+    free(bs);
     return n;
 }
 

@@ -270,6 +270,11 @@ typedef struct {
     double copy_gbs;            /* the measured ceiling (runs.h: gm_results_ceiling_gbs), NaN if unknown */
     double ceiling_gbs;         /* copy_gbs, else the theoretical bandwidth; NaN if neither */
     char **params;              /* per run: parameters varying within its experiment */
+    const gm_run **peer;        /* per run: its fastest peer (S_fastest_peer) */
+    double *weigh;              /* per run: what its saving is weighed against (S_weigh_ms) */
+    size_t *exp_of;             /* per run: its experiment's number (S_streq on the ids) */
+    size_t *members, *exp_start;/* runs of experiment e in file order:
+                                   members[exp_start[e] .. exp_start[e + 1]) */
     gm_findings *out;
     size_t cap;
 } S_ctx;
@@ -293,20 +298,91 @@ static void S_run_label(gm_buf *b, const S_ctx *c, const gm_run *run)
 }
 
 /* The fastest passed run doing the same work as `run` (possibly run itself);
- * NULL when run has no time.  Ties go to the first in the file. */
-static const gm_run *S_fastest_peer(const gm_results *r, const gm_run *run)
+ * NULL when run has no time.  Ties go to the first in the file.  Found for
+ * every run at once (S_peers_build). */
+static const gm_run *S_fastest_peer(const S_ctx *c, const gm_run *run)
 {
     if (!isfinite(S_time_of(run)) || gm_run_is_program(run))
         return NULL;   /* a program's kernels do different work: never compared */
-    const gm_run *best = NULL;
-    for (size_t i = 0; i < r->n_runs; i++) {
-        const gm_run *x = &r->runs[i];
-        if (!gm_run_passed(x) || !S_same_work(x, run) || !isfinite(S_time_of(x)))
-            continue;
-        if (!best || S_time_of(x) < S_time_of(best))
-            best = x;
+    return c->peer[S_index(c->r, run)];
+}
+
+/* Order of experiment ids as S_streq sees them: absent first. */
+static int S_id_cmp(const char *a, const char *b)
+{
+    if (!a || !b)
+        return a ? 1 : b ? -1 : 0;
+    return strcmp(a, b);
+}
+
+typedef struct {
+    const gm_run *run;
+    size_t i;   /* its index in the file */
+} S_numbered;
+
+static int S_by_exp_work(const void *pa, const void *pb)
+{
+    const S_numbered *a = pa, *b = pb;
+    int c = S_id_cmp(a->run->experiment, b->run->experiment);
+    if (!c)
+        c = gm_runs_work_cmp(a->run, b->run);
+    return c ? c : a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Each run's fastest peer and experiment, each program experiment's GPU time,
+ * from the runs sorted by experiment and work (n log n where asking every run
+ * about every other is n^2): runs of one experiment doing the same work
+ * stand together, in file order. */
+static void S_peers_build(S_ctx *c)
+{
+    const gm_results *r = c->r;
+    size_t n = r->n_runs;
+    S_numbered *ord = gm_xmalloc((n ? n : 1) * sizeof *ord);
+    for (size_t i = 0; i < n; i++)
+        ord[i] = (S_numbered){&r->runs[i], i};
+    qsort(ord, n, sizeof *ord, S_by_exp_work);
+    c->peer = gm_xcalloc(n ? n : 1, sizeof *c->peer);
+    c->exp_of = gm_xcalloc(n ? n : 1, sizeof *c->exp_of);
+    size_t n_exp = 0;
+    for (size_t i = 0, j; i < n; i = j) {
+        const gm_run *a = ord[i].run;
+        if (i && S_streq(ord[i - 1].run->experiment, a->experiment))
+            n_exp--;   /* the same experiment as the part before */
+        for (j = i + 1; j < n && S_same_work(ord[j].run, a); j++)
+            ;
+        const gm_run *best = NULL;
+        for (size_t k = i; k < j; k++) {
+            const gm_run *x = ord[k].run;
+            c->exp_of[ord[k].i] = n_exp;
+            if (!gm_run_passed(x) || !isfinite(S_time_of(x)) || !S_same_work(x, x))
+                continue;
+            if (!best || S_time_of(x) < S_time_of(best))
+                best = x;
+        }
+        for (size_t k = i; k < j; k++)
+            c->peer[ord[k].i] = S_same_work(ord[k].run, ord[k].run) ? best : NULL;
+        n_exp++;
     }
-    return best;
+    /* the runs of each experiment in file order, and a program's GPU time */
+    c->exp_start = gm_xcalloc(n_exp + 2, sizeof *c->exp_start);
+    c->members = gm_xmalloc((n ? n : 1) * sizeof *c->members);
+    double *all = gm_xcalloc(n_exp + 1, sizeof *all);
+    for (size_t i = 0; i < n; i++)
+        c->exp_start[c->exp_of[i] + 2]++;
+    for (size_t e = 2; e < n_exp + 2; e++)
+        c->exp_start[e] += c->exp_start[e - 1];
+    for (size_t i = 0; i < n; i++) {
+        const gm_run *x = &r->runs[i];
+        c->members[c->exp_start[c->exp_of[i] + 1]++] = i;
+        double t = gm_run_total_ms(x);
+        if (gm_run_is_program(x) && isfinite(t))
+            all[c->exp_of[i]] += t;
+    }
+    c->weigh = gm_xmalloc((n ? n : 1) * sizeof *c->weigh);
+    for (size_t i = 0; i < n; i++)
+        c->weigh[i] = all[c->exp_of[i]] > 0 ? all[c->exp_of[i]] : NAN;
+    free(all);
+    free(ord);
 }
 
 static const gm_experiment *S_exp(const gm_results *r, const char *id)
@@ -362,14 +438,7 @@ static double S_weigh_ms(const S_ctx *c, const gm_run *run)
 {
     if (!gm_run_is_program(run))
         return S_time_of(run);
-    double all = 0;
-    for (size_t i = 0; i < c->r->n_runs; i++) {
-        const gm_run *x = &c->r->runs[i];
-        double t = gm_run_total_ms(x);
-        if (gm_run_is_program(x) && S_streq(x->experiment, run->experiment) && isfinite(t))
-            all += t;
-    }
-    return all > 0 ? all : NAN;
+    return c->weigh[S_index(c->r, run)];
 }
 
 /* Launches a run's values stand for: a program's grouped run, one per timing
@@ -467,7 +536,7 @@ static void S_add_saving(S_ctx *c, gm_rule rule, gm_severity sev, const gm_run *
  * same work. "  Only when it is slower than that by GM_FIND_TIME_CLOSE. */
 static double S_vs_fastest(gm_buf *b, const S_ctx *c, const gm_run *run)
 {
-    const gm_run *p = S_fastest_peer(c->r, run);
+    const gm_run *p = S_fastest_peer(c, run);
     if (!p || p == run)
         return NAN;
     double t = S_time_of(run), tp = S_time_of(p);
@@ -568,15 +637,19 @@ static void S_rule_not_run(S_ctx *c, const gm_run *run)
     /* Other layouts that ran with exactly these parameters: then this one
      * "should" have fitted, and the finding is a warning. */
     size_t others = 0;
-    for (size_t i = 0; i < r->n_runs; i++) {
-        const gm_run *x = &r->runs[i];
-        if (x == run || !gm_run_passed(x) || !S_streq(x->experiment, run->experiment) ||
-            S_streq(x->variant, run->variant) || !S_same_params(x, run))
+    size_t en = c->exp_of[S_index(r, run)];
+    const size_t *mine_v = c->members + c->exp_start[en];
+    size_t n_mine = c->exp_start[en + 1] - c->exp_start[en];
+    for (size_t i = 0; i < n_mine; i++) {
+        const gm_run *x = &r->runs[mine_v[i]];
+        if (x == run || !gm_run_passed(x) || S_streq(x->variant, run->variant) ||
+            !S_same_params(x, run))
             continue;
         bool dup = false;
-        for (size_t j = 0; j < i && !dup; j++)
-            dup = gm_run_passed(&r->runs[j]) && S_streq(r->runs[j].experiment, run->experiment) &&
-                  S_streq(r->runs[j].variant, x->variant) && S_same_params(&r->runs[j], run);
+        for (size_t j = 0; j < i && !dup; j++) {
+            const gm_run *y = &r->runs[mine_v[j]];
+            dup = gm_run_passed(y) && S_streq(y->variant, x->variant) && S_same_params(y, run);
+        }
         if (dup)
             continue;
         gm_buf_puts(&b, others ? ", " : "With the same parameters, ");
@@ -591,10 +664,9 @@ static void S_rule_not_run(S_ctx *c, const gm_run *run)
     const gm_param *mine = sp ? gm_run_param(run, sp) : NULL;
     if (mine && isfinite(gm_value_num(&mine->value))) {
         const gm_param *top = NULL;
-        for (size_t i = 0; i < r->n_runs; i++) {
-            const gm_run *x = &r->runs[i];
-            if (!gm_run_passed(x) || !S_streq(x->experiment, run->experiment) ||
-                !S_streq(x->variant, run->variant))
+        for (size_t i = 0; i < n_mine; i++) {
+            const gm_run *x = &r->runs[mine_v[i]];
+            if (!gm_run_passed(x) || !S_streq(x->variant, run->variant))
                 continue;
             const gm_param *q = gm_run_param(x, sp);
             if (q && isfinite(gm_value_num(&q->value)) &&
@@ -771,7 +843,7 @@ static void S_rule_l2(S_ctx *c, const gm_run *run)
     gm_fmt_ratio(&b, rd / nr);
     gm_buf_puts(&b, "): the extra sectors are found in the caches, so they cost tag lookups and "
                     "L1–L2 transfers, not DRAM bytes. ");
-    const gm_run *p = S_fastest_peer(c->r, run);
+    const gm_run *p = S_fastest_peer(c, run);
     double lost = NAN;
     if (p == run) {
         gm_buf_puts(&b, gm_run_is_program(run) ? "It is the fastest kernel profiled in the program."
@@ -834,7 +906,7 @@ static void S_rule_bandwidth(S_ctx *c, const gm_run *run)
     S_shr sl = S_shared(run, false), ss = S_shared(run, true);
     bool clean = !S_uncoalesced(&ld) && !S_uncoalesced(&st) && !S_conflicted(&sl) &&
                  !S_conflicted(&ss);
-    const gm_run *p = S_fastest_peer(c->r, run);
+    const gm_run *p = S_fastest_peer(c, run);
     double lost = p && p != run ? t - S_time_of(p) : NAN;
 
     if (pct < GM_FIND_DRAM_IDLE_PCT && gbs < GM_FIND_BW_SLOW_FRACTION * copy && clean) {
@@ -1085,6 +1157,20 @@ static bool S_same_group(const gm_finding *a, const gm_finding *b)
            S_streq(a->variant, b->variant);
 }
 
+/* Pointers into one array of ranked findings: rule, experiment, variant (0
+ * exactly when S_same_group), then rank. */
+static int S_group_cmp(const void *pa, const void *pb)
+{
+    gm_finding *const *pa_ = pa, *const *pb_ = pb;
+    const gm_finding *a = *pa_, *b = *pb_;
+    if (a->rule != b->rule)
+        return a->rule < b->rule ? -1 : 1;
+    int c = S_id_cmp(a->experiment, b->experiment);
+    if (!c)
+        c = S_id_cmp(a->variant, b->variant);
+    return c ? c : a < b ? -1 : a > b;
+}
+
 /* A finding about uncoalesced accesses or bank conflicts names the line that
  * causes it when its layout has per-source-line counters (issue 14). */
 static void S_name_lines(const gm_results *r, gm_findings *out)
@@ -1141,7 +1227,8 @@ void gm_findings_build(const gm_results *r, gm_findings *out)
     memset(out, 0, sizeof *out);
     double copy = gm_results_ceiling_gbs(r, NULL);
     double theo = gm_value_num(&r->device.theoretical_bandwidth_gbs);
-    S_ctx c = {r, copy, copy > 0 ? copy : theo > 0 ? theo : NAN, NULL, out, 0};
+    S_ctx c = {r, copy, copy > 0 ? copy : theo > 0 ? theo : NAN, NULL, NULL, NULL, NULL, NULL, NULL,
+               out, 0};
     /* a run is named by the parameters that vary among its experiment's runs */
     c.params = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *c.params);
     gm_sections ss;
@@ -1151,11 +1238,12 @@ void gm_findings_build(const gm_results *r, gm_findings *out)
         for (size_t k = 0; k < s->n_runs; k++) {
             gm_buf b = GM_BUF_INIT;
             gm_buf_puts(&b, "");
-            gm_runs_params(s->runs, s->n_runs, s->runs[k], NULL, &b);
+            gm_vary_params(&s->vary, s->runs[k], NULL, &b);
             c.params[S_index(r, s->runs[k])] = gm_buf_detach(&b);
         }
     }
     gm_sections_free(&ss);
+    S_peers_build(&c);
     for (size_t i = 0; i < r->n_runs; i++) {
         const gm_run *run = &r->runs[i];
         switch (run->check.status) {
@@ -1183,22 +1271,30 @@ void gm_findings_build(const gm_results *r, gm_findings *out)
     for (size_t i = 0; i < r->n_runs; i++)
         free(c.params[i]);
     free(c.params);
+    free((void *)c.peer);
+    free(c.weigh);
+    free(c.exp_of);
+    free(c.members);
+    free(c.exp_start);
 
     S_name_lines(r, out);
     if (out->n)
         qsort(out->v, out->n, sizeof *out->v, S_rank_cmp);
-    for (size_t i = 0; i < out->n; i++) {
-        gm_finding *x = &out->v[i];
-        size_t first = i, n = 0;
-        for (size_t j = 0; j < out->n; j++) {
-            if (!S_same_group(x, &out->v[j]))
-                continue;
-            if (n++ == 0)
-                first = j;
+    /* groups of the same rule, experiment and variant: sorted by those, then
+     * rank, each group stands together with its lead first */
+    gm_finding **ord = gm_xmalloc((out->n ? out->n : 1) * sizeof *ord);
+    for (size_t i = 0; i < out->n; i++)
+        ord[i] = &out->v[i];
+    qsort(ord, out->n, sizeof *ord, S_group_cmp);
+    for (size_t i = 0, j; i < out->n; i = j) {
+        for (j = i + 1; j < out->n && S_same_group(ord[i], ord[j]); j++)
+            ;
+        for (size_t k = i; k < j; k++) {
+            ord[k]->similar = j - i;
+            ord[k]->lead = k == i;
         }
-        x->similar = n;
-        x->lead = first == i;
     }
+    free(ord);
 }
 
 void gm_findings_free(gm_findings *f)
@@ -1306,12 +1402,13 @@ typedef struct {
     const gm_run *const *group;   /* the comparison group (runs.h: gm_section) */
     size_t n_group;
     bool program;                 /* a program's kernels: by share of time, not speed */
+    const gm_vary *vary;          /* the parameters varying across group */
 } S_ex;
 
 /* A run of the group, named by what tells it from the others of the group. */
 static void S_glabel(gm_buf *b, const S_ex *x, const gm_run *run)
 {
-    gm_runs_case_md(x->group, x->n_group, run, NULL, b);
+    gm_vary_case_md(x->vary, run, NULL, b);
 }
 
 /* What a warp touches in one run, as clauses: global loads, global stores,
@@ -2012,7 +2109,8 @@ void gm_explain_section(const gm_results *r, const gm_section *s, gm_buf *out)
 {
     if (!s->n_runs)
         return;
-    S_ex x = {r, s->listed ? s->exp : NULL, s->group, s->n_group, gm_section_is_program(s)};
+    S_ex x = {r, s->listed ? s->exp : NULL, s->group, s->n_group, gm_section_is_program(s),
+              &s->vary_group};
     const gm_run **timed = gm_xcalloc(x.n_group ? x.n_group : 1, sizeof *timed);
     size_t nt = 0;
     for (size_t i = 0; i < x.n_group; i++)

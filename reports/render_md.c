@@ -39,11 +39,11 @@ static void S_cuda_version(gm_buf *b, int v)
         gm_buf_printf(b, "%d.%d", v / 1000, (v % 1000) / 10);
 }
 
-/* `variant` (name=value, ...) with the parameters varying across set, escaped. */
-static void S_case(gm_buf *b, const gm_run *const *set, size_t n, const gm_run *run,
-                   const char *skip)
+/* `variant` (name=value, ...) with the parameters varying across a set (its
+ * section's runs or group: runs.h, gm_vary), escaped. */
+static void S_case(gm_buf *b, const gm_vary *v, const gm_run *run, const char *skip)
 {
-    gm_runs_case_md(set, n, run, skip, b);
+    gm_vary_case_md(v, run, skip, b);
 }
 
 static const char *S_label(const char *metric, const char *fallback)
@@ -331,7 +331,7 @@ static void S_top_warnings(gm_buf *b, const gm_sections *ss)
             gm_buf_puts(b, "> - ");
             S_text(b, S_exp_title(s->exp));
             gm_buf_puts(b, ": ");
-            S_case(b, s->runs, s->n_runs, run, NULL);
+            S_case(b, &s->vary, run, NULL);
             gm_buf_puts(b, ": ");
             S_check_text(b, run, true);
             gm_buf_puts(b, "\n");
@@ -409,10 +409,10 @@ static void S_headline(gm_buf *b, const gm_section *s)
     double r = gm_run_median_ms(s->worst) / gm_run_median_ms(s->best);
     if (!isfinite(r))
         return;
-    S_case(b, s->group, s->n_group, s->best, NULL);
+    S_case(b, &s->vary_group, s->best, NULL);
     if (r < 1.1) {
         gm_buf_puts(b, " and ");
-        S_case(b, s->group, s->n_group, s->worst, NULL);
+        S_case(b, &s->vary_group, s->worst, NULL);
         gm_buf_puts(b, " run within 10% of each other (");
         gm_fmt_ratio(b, r);
         gm_buf_puts(b, "): here the layout hardly matters.");
@@ -421,7 +421,7 @@ static void S_headline(gm_buf *b, const gm_section *s)
     gm_buf_puts(b, " is ");
     gm_fmt_ratio(b, r);
     gm_buf_puts(b, " faster than ");
-    S_case(b, s->group, s->n_group, s->worst, NULL);
+    S_case(b, &s->vary_group, s->worst, NULL);
     double q = S_sum2(s->worst, GM_M_LD_SECTORS, GM_M_ST_SECTORS) /
                S_sum2(s->best, GM_M_LD_SECTORS, GM_M_ST_SECTORS);
     double w = S_sum2(s->worst, GM_M_SH_LD_WAVES, GM_M_SH_ST_WAVES) /
@@ -549,9 +549,9 @@ static void S_summary_answer(gm_buf *b, const gm_section *s)
     }
     double tb = gm_run_median_ms(s->best), tw = gm_run_median_ms(s->worst);
     gm_buf_puts(b, "slowest ");
-    S_case(b, s->group, s->n_group, s->worst, NULL);
+    S_case(b, &s->vary_group, s->worst, NULL);
     gm_buf_puts(b, " against fastest ");
-    S_case(b, s->group, s->n_group, s->best, NULL);
+    S_case(b, &s->vary_group, s->best, NULL);
     gm_buf_puts(b, " | ");
     gm_ratio_fmt(b, tw / tb);
     gm_buf_puts(b, " (");
@@ -783,7 +783,7 @@ static bool S_any_shared(const gm_section *s, bool store)
 static void S_params_cell(gm_buf *b, const gm_section *s, const gm_run *run)
 {
     gm_buf p = GM_BUF_INIT;
-    gm_runs_params(s->runs, s->n_runs, run, NULL, &p);
+    gm_vary_params(&s->vary, run, NULL, &p);
     if (p.len)
         S_text(b, p.data);
     else
@@ -1176,7 +1176,7 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s, bool ht
     show[C_PARAMS] = false;
     for (size_t i = 0; i < s->n_runs && !show[C_PARAMS]; i++) {
         gm_buf p = GM_BUF_INIT;
-        gm_runs_params(s->runs, s->n_runs, s->runs[i], NULL, &p);
+        gm_vary_params(&s->vary, s->runs[i], NULL, &p);
         show[C_PARAMS] = p.len > 0;
         gm_buf_free(&p);
     }
@@ -1389,7 +1389,7 @@ static void S_predicted(gm_buf *b, const gm_section *s, bool html)
     bool params = false;
     for (size_t i = 0; i < n && !params; i++) {
         gm_buf p = GM_BUF_INIT;
-        gm_runs_params(s->runs, s->n_runs, runs[i], NULL, &p);
+        gm_vary_params(&s->vary, runs[i], NULL, &p);
         params = p.len > 0;
         gm_buf_free(&p);
     }
@@ -1831,7 +1831,7 @@ static void S_said_once(gm_buf *b, const gm_section *s, const char *title,
             for (size_t k = 0; k < nr; k++) {
                 if (k)
                     gm_buf_puts(b, k + 1 == nr ? " and " : ", ");
-                S_case(b, s->runs, s->n_runs, runs[k], NULL);
+                S_case(b, &s->vary, runs[k], NULL);
             }
         } else if (one_variant) {
             S_code(b, v);
@@ -1847,7 +1847,7 @@ static void S_said_once(gm_buf *b, const gm_section *s, const char *title,
             gm_buf_puts(b, " (");
             if (nr > 1 || !one_variant) {
                 gm_buf_puts(b, "this for ");
-                S_case(b, s->runs, s->n_runs, items[i].run, NULL);
+                S_case(b, &s->vary, items[i].run, NULL);
                 gm_buf_puts(b, "; ");
             }
             gm_buf_puts(b, "the others with their own figures)");
@@ -1952,7 +1952,7 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
             if (!S_failed(run))
                 continue;
             gm_buf_puts(b, "> **Warning:** ");
-            S_case(b, s->runs, s->n_runs, run, NULL);
+            S_case(b, &s->vary, run, NULL);
             gm_buf_puts(b, " ");
             S_check_text(b, run, true);
             gm_buf_puts(b, ". Its numbers are shown but no speed claim is drawn from it.\n\n");

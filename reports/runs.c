@@ -8,6 +8,7 @@
 #include "../core/escape.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,10 +151,66 @@ static void S_push_run(const gm_run ***v, size_t *n, const gm_run *run)
     (*v)[(*n)++] = run;
 }
 
+/* Stable merge sort of runs (equal runs keep their order), so that sorting a
+ * large section costs n log n, not the n^2 of an insertion sort. */
+typedef int (*S_run_cmp)(const gm_run *a, const gm_run *b, const void *ctx);
+
+static void S_merge_sort(const gm_run **v, const gm_run **tmp, size_t n, S_run_cmp cmp,
+                         const void *ctx)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2;
+    S_merge_sort(v, tmp, h, cmp, ctx);
+    S_merge_sort(v + h, tmp, n - h, cmp, ctx);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        tmp[k++] = cmp(v[j], v[i], ctx) < 0 ? v[j++] : v[i++];
+    while (i < h)
+        tmp[k++] = v[i++];
+    while (j < n)
+        tmp[k++] = v[j++];
+    memcpy(v, tmp, n * sizeof *v);
+}
+
+static void S_sort_runs(const gm_run **v, size_t n, S_run_cmp cmp, const void *ctx)
+{
+    if (n < 2)
+        return;
+    const gm_run **tmp = gm_xmalloc(n * sizeof *tmp);
+    S_merge_sort(v, tmp, n, cmp, ctx);
+    free((void *)tmp);
+}
+
 bool gm_runs_same_work(const gm_run *a, const gm_run *b)
 {
     return S_value_eq(&a->bytes_read, &b->bytes_read) &&
            S_value_eq(&a->bytes_written, &b->bytes_written) && S_value_eq(&a->flops, &b->flops);
+}
+
+/* A total order of values that is 0 exactly when S_value_eq holds (a value
+ * the reader cannot produce, a NaN or a string without text, aside). */
+static int S_value_order(const gm_value *a, const gm_value *b)
+{
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
+    switch (a->kind) {
+    case GM_V_ABSENT: return 0;
+    case GM_V_INT: return a->i < b->i ? -1 : a->i > b->i;
+    case GM_V_REAL: return a->r < b->r ? -1 : a->r > b->r;
+    case GM_V_STR: return strcmp(a->s ? a->s : "", b->s ? b->s : "");
+    }
+    return 0;
+}
+
+int gm_runs_work_cmp(const gm_run *a, const gm_run *b)
+{
+    int c = S_value_order(&a->bytes_read, &b->bytes_read);
+    if (!c)
+        c = S_value_order(&a->bytes_written, &b->bytes_written);
+    if (!c)
+        c = S_value_order(&a->flops, &b->flops);
+    return c;
 }
 
 static double S_work_bytes(const gm_run *run)
@@ -162,34 +219,56 @@ static double S_work_bytes(const gm_run *run)
     return (isnan(r) ? 0 : r) + (isnan(w) ? 0 : w);
 }
 
+/* A passed run and its place in the section. */
+typedef struct {
+    const gm_run *run;
+    size_t at;
+} S_placed;
+
+static int S_placed_work_cmp(const void *pa, const void *pb)
+{
+    const S_placed *a = pa, *b = pb;
+    int c = gm_runs_work_cmp(a->run, b->run);
+    if (c)
+        return c;
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+
 static void S_section_group(gm_section *s)
 {
-    /* Partition the passed runs by the work they do and keep the largest part. */
-    const gm_run *rep_best = NULL;
-    size_t best_count = 0;
-    for (size_t i = 0; i < s->n_runs; i++) {
-        const gm_run *a = s->runs[i];
-        if (!gm_run_passed(a))
-            continue;
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = gm_run_passed(s->runs[j]) && gm_runs_same_work(s->runs[j], a);
-        if (seen)
-            continue;
-        size_t count = 0;
-        for (size_t j = i; j < s->n_runs; j++)
-            count += gm_run_passed(s->runs[j]) && gm_runs_same_work(s->runs[j], a);
+    /* Partition the passed runs by the work they do and keep the largest part;
+     * on a tie, the one moving the most bytes, then the one whose first run
+     * comes first.  Sorted by work, then place, a part is a stretch of runs
+     * in section order (n log n, where comparing every pair is n^2). */
+    S_placed *v = gm_xmalloc((s->n_runs ? s->n_runs : 1) * sizeof *v);
+    size_t m = 0;
+    for (size_t i = 0; i < s->n_runs; i++)
+        if (gm_run_passed(s->runs[i]))
+            v[m++] = (S_placed){s->runs[i], i};
+    qsort(v, m, sizeof *v, S_placed_work_cmp);
+    size_t best_at = 0, best_count = 0;
+    for (size_t i = 0, j; i < m; i = j) {
+        for (j = i + 1; j < m && gm_runs_same_work(v[i].run, v[j].run); j++)
+            ;
+        if (!gm_runs_same_work(v[i].run, v[i].run))
+            continue;   /* equal to no run, itself included */
+        size_t count = j - i;
+        double bytes = S_work_bytes(v[i].run);
+        double best_bytes = best_count ? S_work_bytes(v[best_at].run) : 0;
         if (count > best_count ||
-            (count == best_count && S_work_bytes(a) > S_work_bytes(rep_best))) {
+            (count == best_count && (bytes > best_bytes ||
+                                     (bytes == best_bytes && v[i].at < v[best_at].at)))) {
             best_count = count;
-            rep_best = a;
+            best_at = i;
         }
     }
-    if (!rep_best)
-        return;
-    for (size_t i = 0; i < s->n_runs; i++)
-        if (gm_run_passed(s->runs[i]) && gm_runs_same_work(s->runs[i], rep_best))
-            S_push_run(&s->group, &s->n_group, s->runs[i]);
+    if (best_count) {
+        s->group = gm_xmalloc(best_count * sizeof *s->group);
+        for (size_t k = 0; k < best_count; k++)
+            s->group[k] = v[best_at + k].run;
+        s->n_group = best_count;
+    }
+    free(v);
 
     size_t timed = 0;
     for (size_t i = 0; i < s->n_group; i++) {
@@ -206,7 +285,6 @@ static void S_section_group(gm_section *s)
     if (timed < 2)
         s->best = s->worst = NULL;
 }
-
 static void S_section_sweep(gm_section *s)
 {
     const char *p = s->exp->sweep_param;
@@ -231,54 +309,83 @@ static void S_section_sweep(gm_section *s)
 
 /* A program's kernels: largest GPU time (all launches) first; stable, so
  * equal times keep the file's order.  The suite's runs keep the file's order. */
+static int S_time_desc(const gm_run *a, const gm_run *b, const void *ctx)
+{
+    (void)ctx;
+    double ta = gm_run_total_ms(a), tb = gm_run_total_ms(b);
+    if (!isfinite(ta) || !isfinite(tb))
+        return isfinite(ta) ? -1 : isfinite(tb) ? 1 : 0;
+    return ta > tb ? -1 : ta < tb;
+}
+
 static void S_sort_by_time(gm_section *s)
 {
-    if (!gm_section_is_program(s))
-        return;
-    for (size_t i = 1; i < s->n_runs; i++) {
-        const gm_run *x = s->runs[i];
-        double tx = gm_run_total_ms(x);
-        size_t j = i;
-        while (j > 0) {
-            double tp = gm_run_total_ms(s->runs[j - 1]);
-            if (!(isfinite(tx) && (!isfinite(tp) || tx > tp)))
-                break;
-            s->runs[j] = s->runs[j - 1];
-            j--;
-        }
-        s->runs[j] = x;
-    }
+    if (gm_section_is_program(s))
+        S_sort_runs(s->runs, s->n_runs, S_time_desc, NULL);
+}
+
+/* Sections by experiment id: an open-addressing table of section numbers, so
+ * that finding each run's section does not search every section. */
+typedef struct {
+    size_t *slot;   /* section number + 1; 0 = empty */
+    size_t mask;
+} S_ids;
+
+static size_t S_hash(const char *s)
+{
+    size_t h = 1469598103934665603u;   /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+/* The slot of id: the one holding it, else the empty one where it goes. */
+static size_t *S_ids_find(const S_ids *t, const gm_sections *ss, const char *id)
+{
+    for (size_t h = S_hash(id) & t->mask;; h = (h + 1) & t->mask)
+        if (!t->slot[h] || strcmp(ss->v[t->slot[h] - 1].exp->id, id) == 0)
+            return &t->slot[h];
 }
 
 void gm_sections_build(const gm_results *r, gm_sections *out)
 {
     out->n = 0;
     out->v = gm_xcalloc(r->n_experiments + r->n_runs + 1, sizeof *out->v);
+    S_ids ids;
+    size_t cap = 16;
+    while (cap < 2 * (r->n_experiments + r->n_runs + 1))
+        cap *= 2;
+    ids.slot = gm_xcalloc(cap, sizeof *ids.slot);
+    ids.mask = cap - 1;
     for (size_t i = 0; i < r->n_experiments; i++) {
         const gm_experiment *e = &r->experiments[i];
-        bool dup = false;
-        for (size_t j = 0; j < out->n && !dup; j++)
-            dup = S_streq(out->v[j].exp->id, e->id);
-        if (dup)
-            continue;
+        size_t *slot = NULL;
+        if (e->id) {   /* an experiment without id is never matched (S_streq) */
+            slot = S_ids_find(&ids, out, e->id);
+            if (*slot)
+                continue;
+        }
         gm_section *s = &out->v[out->n++];
         s->exp = e;
         s->listed = true;
+        if (slot)
+            *slot = out->n;
     }
+    size_t *of = gm_xmalloc((r->n_runs ? r->n_runs : 1) * sizeof *of);
     for (size_t i = 0; i < r->n_runs; i++) {
         const gm_run *run = &r->runs[i];
         const char *id = run->experiment ? run->experiment : "";
-        gm_section *s = NULL;
-        for (size_t j = 0; j < out->n && !s; j++)
-            if (S_streq(out->v[j].exp->id, id))
-                s = &out->v[j];
-        if (!s) {
-            s = &out->v[out->n++];
+        size_t *slot = S_ids_find(&ids, out, id);
+        if (!*slot) {
+            gm_section *s = &out->v[out->n++];
             s->synth.id = (char *)id;
             s->synth.title = (char *)id;
             s->exp = &s->synth;  /* out->v is never reallocated: the pointer stays valid */
+            *slot = out->n;
         }
-        S_push_run(&s->runs, &s->n_runs, run);
+        gm_section *s = &out->v[*slot - 1];
+        of[i] = *slot - 1;
+        s->n_runs++;
         switch (run->check.status) {
         case GM_CHECK_PASSED: s->n_passed++; break;
         case GM_CHECK_FAILED: s->n_failed++; break;
@@ -287,10 +394,23 @@ void gm_sections_build(const gm_results *r, gm_sections *out)
         case GM_CHECK_NO_REFERENCE: s->n_passed++, s->n_unchecked++; break;
         }
     }
+    free(ids.slot);
     for (size_t j = 0; j < out->n; j++) {
-        S_sort_by_time(&out->v[j]);
-        S_section_group(&out->v[j]);
-        S_section_sweep(&out->v[j]);
+        out->v[j].runs = gm_xmalloc((out->v[j].n_runs ? out->v[j].n_runs : 1) * sizeof *out->v[j].runs);
+        out->v[j].n_runs = 0;
+    }
+    for (size_t i = 0; i < r->n_runs; i++) {
+        gm_section *s = &out->v[of[i]];
+        s->runs[s->n_runs++] = &r->runs[i];
+    }
+    free(of);
+    for (size_t j = 0; j < out->n; j++) {
+        gm_section *s = &out->v[j];
+        S_sort_by_time(s);
+        S_section_group(s);
+        S_section_sweep(s);
+        gm_vary_build(s->runs, s->n_runs, &s->vary);
+        gm_vary_build(s->group, s->n_group, &s->vary_group);
     }
 }
 
@@ -299,36 +419,92 @@ void gm_sections_free(gm_sections *s)
     for (size_t i = 0; i < s->n; i++) {
         free((void *)s->v[i].runs);
         free((void *)s->v[i].group);
+        gm_vary_free(&s->v[i].vary);
+        gm_vary_free(&s->v[i].vary_group);
     }
     free(s->v);
     s->v = NULL;
     s->n = 0;
 }
 
-/* Does parameter `name` take more than one value (or go missing) among runs? */
-static bool S_param_varies(const gm_run *const *runs, size_t n, const char *name)
+/* ---- varying parameters ---------------------------------------------------- */
+
+/* One parameter of one run of the set: sorted by name, then by the run's
+ * place in the set, each name's entries are its values in set order. */
+typedef struct {
+    const char *name;
+    const gm_value *value;
+    size_t at;
+} S_entry;
+
+static int S_entry_cmp(const void *pa, const void *pb)
 {
-    const gm_param *first = NULL;
-    for (size_t i = 0; i < n; i++) {
-        const gm_param *p = gm_run_param(runs[i], name);
-        if (!p)
-            return true;
-        if (!first)
-            first = p;
-        else if (!S_value_eq(&first->value, &p->value))
-            return true;
-    }
-    return false;
+    const S_entry *a = pa, *b = pb;
+    int c = strcmp(a->name, b->name);
+    if (c)
+        return c;
+    return a->at < b->at ? -1 : a->at > b->at;
 }
 
-void gm_runs_params(const gm_run *const *set, size_t n, const gm_run *run, const char *skip,
-                    gm_buf *b)
+static int S_name_cmp(const void *pa, const void *pb)
+{
+    return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+/* A name is fixed when every run of the set has it (names are unique within
+ * a run: the reader takes them from a JSON object) and each value equals the
+ * first run's: a sort by name instead of a search of the set per name. */
+void gm_vary_build(const gm_run *const *set, size_t n, gm_vary *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += set[i]->n_params;
+    S_entry *e = gm_xmalloc((total ? total : 1) * sizeof *e);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < set[i]->n_params; k++)
+            if (set[i]->params[k].name)
+                e[m++] = (S_entry){set[i]->params[k].name, &set[i]->params[k].value, i};
+    qsort(e, m, sizeof *e, S_entry_cmp);
+    out->fixed = gm_xmalloc((m ? m : 1) * sizeof *out->fixed);
+    for (size_t i = 0, j; i < m; i = j) {
+        bool same = true;
+        size_t runs = 0, last = SIZE_MAX;
+        for (j = i; j < m && strcmp(e[j].name, e[i].name) == 0; j++) {
+            runs += e[j].at != last;   /* a name twice in one run counts once */
+            last = e[j].at;
+            same = same && S_value_eq(e[i].value, e[j].value);
+        }
+        if (runs == n && same)
+            out->fixed[out->n_fixed++] = e[i].name;
+    }
+    free(e);
+}
+
+void gm_vary_free(gm_vary *v)
+{
+    free((void *)v->fixed);
+    memset(v, 0, sizeof *v);
+}
+
+bool gm_vary_varies(const gm_vary *v, const char *name)
+{
+    if (!v->n)
+        return false;
+    if (!name)
+        return true;
+    return !bsearch(&name, v->fixed, v->n_fixed, sizeof *v->fixed, S_name_cmp);
+}
+
+void gm_vary_params(const gm_vary *v, const gm_run *run, const char *skip, gm_buf *b)
 {
     bool any = false;
     gm_buf_puts(b, "");
     for (size_t i = 0; i < run->n_params; i++) {
         const gm_param *p = &run->params[i];
-        if (S_streq(p->name, skip) || !S_param_varies(set, n, p->name))
+        if (S_streq(p->name, skip) || !gm_vary_varies(v, p->name))
             continue;
         gm_buf_printf(b, "%s%s=", any ? ", " : "", p->name ? p->name : "");
         gm_fmt_value(b, &p->value);
@@ -336,29 +512,54 @@ void gm_runs_params(const gm_run *const *set, size_t n, const gm_run *run, const
     }
 }
 
-void gm_runs_case_label(const gm_run *const *set, size_t n, const gm_run *run, const char *skip,
-                        gm_buf *b)
+void gm_vary_case_label(const gm_vary *v, const gm_run *run, const char *skip, gm_buf *b)
 {
     gm_buf_puts(b, run->variant ? run->variant : "");
     gm_buf tmp = GM_BUF_INIT;
-    gm_runs_params(set, n, run, skip, &tmp);
+    gm_vary_params(v, run, skip, &tmp);
     if (tmp.len)
         gm_buf_printf(b, " (%s)", tmp.data);
     gm_buf_free(&tmp);
 }
 
-void gm_runs_case_md(const gm_run *const *set, size_t n, const gm_run *run, const char *skip,
-                     gm_buf *b)
+void gm_vary_case_md(const gm_vary *v, const gm_run *run, const char *skip, gm_buf *b)
 {
     gm_esc_md_code(b, run->variant ? run->variant : "");
     gm_buf tmp = GM_BUF_INIT;
-    gm_runs_params(set, n, run, skip, &tmp);
+    gm_vary_params(v, run, skip, &tmp);
     if (tmp.len) {
         gm_buf_puts(b, " (");
         gm_esc_md(b, tmp.data);
         gm_buf_puts(b, ")");
     }
     gm_buf_free(&tmp);
+}
+
+void gm_runs_params(const gm_run *const *set, size_t n, const gm_run *run, const char *skip,
+                    gm_buf *b)
+{
+    gm_vary v;
+    gm_vary_build(set, n, &v);
+    gm_vary_params(&v, run, skip, b);
+    gm_vary_free(&v);
+}
+
+void gm_runs_case_label(const gm_run *const *set, size_t n, const gm_run *run, const char *skip,
+                        gm_buf *b)
+{
+    gm_vary v;
+    gm_vary_build(set, n, &v);
+    gm_vary_case_label(&v, run, skip, b);
+    gm_vary_free(&v);
+}
+
+void gm_runs_case_md(const gm_run *const *set, size_t n, const gm_run *run, const char *skip,
+                     gm_buf *b)
+{
+    gm_vary v;
+    gm_vary_build(set, n, &v);
+    gm_vary_case_md(&v, run, skip, b);
+    gm_vary_free(&v);
 }
 
 void gm_section_group_label(const gm_section *s, gm_buf *b)
@@ -370,7 +571,7 @@ void gm_section_group_label(const gm_section *s, gm_buf *b)
     bool any = false;
     for (size_t i = 0; i < first->n_params; i++) {
         const gm_param *p = &first->params[i];
-        if (S_param_varies(s->group, s->n_group, p->name))
+        if (gm_vary_varies(&s->vary_group, p->name))
             continue;
         gm_buf_printf(b, "%s%s=", any ? ", " : "", p->name ? p->name : "");
         gm_fmt_value(b, &p->value);
@@ -378,18 +579,15 @@ void gm_section_group_label(const gm_section *s, gm_buf *b)
     }
 }
 
-/* Sort a line's runs by the swept parameter (insertion sort: lines are short). */
+static int S_swept_cmp(const gm_run *a, const gm_run *b, const void *ctx)
+{
+    return S_value_cmp(&gm_run_param(a, ctx)->value, &gm_run_param(b, ctx)->value);
+}
+
+/* Sort a line's runs by the swept parameter (stable). */
 static void S_sort_line(gm_sweep_line *l, const char *p)
 {
-    for (size_t i = 1; i < l->n; i++)
-        for (size_t j = i; j > 0; j--) {
-            const gm_param *a = gm_run_param(l->runs[j - 1], p), *b = gm_run_param(l->runs[j], p);
-            if (S_value_cmp(&a->value, &b->value) <= 0)
-                break;
-            const gm_run *t = l->runs[j];
-            l->runs[j] = l->runs[j - 1];
-            l->runs[j - 1] = t;
-        }
+    S_sort_runs(l->runs, l->n, S_swept_cmp, p);
 }
 
 /* Same line: same variant and the same value of every parameter but the swept one. */

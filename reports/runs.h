@@ -17,6 +17,28 @@
 
 /* ---- analysis ------------------------------------------------------------ */
 
+/* The parameters of a set of runs that do not take one value across it (a
+ * parameter missing from some runs counts as varying), found once so that
+ * naming each run of a set costs that run's own parameters, not the whole
+ * set again: every run of a large section is named several times. */
+typedef struct {
+    size_t n;                   /* runs in the set */
+    const char **fixed;         /* names every run has with one value, sorted;
+                                   borrowed from the runs */
+    size_t n_fixed;
+} gm_vary;
+
+void gm_vary_build(const gm_run *const *set, size_t n, gm_vary *out);
+void gm_vary_free(gm_vary *v);
+/* Does the parameter `name` vary across the set?  (A name no run has varies
+ * unless the set is empty.) */
+bool gm_vary_varies(const gm_vary *v, const char *name);
+/* gm_runs_params, gm_runs_case_label and gm_runs_case_md with the set's
+ * varying parameters found beforehand: same output. */
+void gm_vary_params(const gm_vary *v, const gm_run *run, const char *skip, gm_buf *b);
+void gm_vary_case_label(const gm_vary *v, const gm_run *run, const char *skip, gm_buf *b);
+void gm_vary_case_md(const gm_vary *v, const gm_run *run, const char *skip, gm_buf *b);
+
 /* One experiment as the report sees it.  Strings and runs are borrowed from
  * the gm_results, which must outlive the section. */
 typedef struct {
@@ -37,6 +59,8 @@ typedef struct {
     const gm_run *best, *worst; /* by median time within the group; NULL when fewer
                                    than two runs of the group have a time */
     bool has_sweep;             /* sweep_param has >= 2 distinct numeric values among passed runs */
+    gm_vary vary;               /* the parameters varying across runs, found once */
+    gm_vary vary_group;         /* ... across group */
 } gm_section;
 
 typedef struct {
@@ -94,6 +118,9 @@ void gm_sweep_plan_free(gm_sweep_plan *p);
  * the comparison group is built with it, and findings compare a run with its
  * peers by it. */
 bool gm_runs_same_work(const gm_run *a, const gm_run *b);
+/* A total order of runs by their work: 0 exactly when gm_runs_same_work, so
+ * that runs sorted by it stand in parts of the same work. */
+int gm_runs_work_cmp(const gm_run *a, const gm_run *b);
 
 /* Passed: check passed, or there is nothing to check (no-reference: a
  * program's own kernels, measured as they ran).  Failed/error runs are
