@@ -238,15 +238,23 @@ static void S_gp_num(gm_buf *b, double v)
         gm_buf_puts(b, "NaN");
 }
 
-static void S_chart_head(gm_buf *b, const char *title, const char *ylabel)
+/* The SVG terminal: 800 px wide, `height` tall (a chart with upright labels
+ * under its bars is taller, so that its plot keeps its room). */
+#define S_TERMINAL "set terminal svg size 800,%d dynamic enhanced font 'sans,15' " \
+                   "background '#ffffff'\nset termoption noenhanced\n"
+#define S_HEIGHT 480
+#define S_HEIGHT_TALL 640
+
+static void S_chart_head(gm_buf *b, const char *title, const char *ylabel, int height)
 {
+    gm_buf_printf(b, S_TERMINAL, height);
     gm_buf_puts(b, "reset\nset title ");
     S_gp_text(b, title, S_MAX_TITLE);
     gm_buf_puts(b, " noenhanced\nset ylabel ");
     gm_esc_gnuplot(b, ylabel);
     gm_buf_puts(b, " noenhanced\n"
                    "set key noenhanced below center horizontal samplen 2\n"
-                   "set grid ytics lc rgb '#d9d9d9' lw 1\n"
+                   "set grid ytics lt 1 lc rgb '#d9d9d9' lw 1 dt 1\n"
                    "set border 3\n"
                    "set tics nomirror\n");
 }
@@ -271,6 +279,18 @@ static void S_title(gm_buf *b, const gm_experiment *e, const char *what, const c
     gm_buf_printf(b, "%s: %s", t, what);
     if (at && *at)
         gm_buf_printf(b, " (%s)", at);
+}
+
+/* The title drawn in the chart: what it shows, without the experiment's
+ * title (the section's heading, the figure's caption and the SVG's <title>
+ * give that), so that it fits the canvas in the chart's type size. */
+static char *S_drawn_title(const char *what, const char *at)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, what);
+    if (at && *at)
+        gm_buf_printf(&b, " (%s)", at);
+    return gm_buf_detach(&b);
 }
 
 /* Reference lines after the data: the measured ceiling (attainable, else copy bandwidth) and the ideal. */
@@ -307,9 +327,8 @@ static void S_yrange(gm_buf *b, const S_family *f, bool logy)
         gm_buf_puts(b, "set yrange [0:*]\n");
 }
 
-/* x tics for bars, one per run at x = 0, 1, ..., labelled with what tells the
- * runs apart (slanted when long or many), and the x range around them. */
-static void S_run_xtics(gm_buf *b, const gm_run *const *runs, size_t n)
+/* Bars whose labels stand upright: many, or a long one. */
+static bool S_long_labels(const gm_run *const *runs, size_t n)
 {
     bool long_labels = n > 4;
     gm_vary vary;
@@ -321,6 +340,16 @@ static void S_run_xtics(gm_buf *b, const gm_run *const *runs, size_t n)
         gm_vary_case_label(&vary, runs[i], NULL, &lab);
         long_labels |= lab.len > 12;
     }
+    gm_buf_free(&lab);
+    return long_labels;
+}
+
+/* x tics for bars, one per run at x = 0, 1, ..., labelled with what tells the
+ * runs apart (upright when long or many), and the x range around them. */
+static void S_run_xtics(gm_buf *b, const gm_run *const *runs, size_t n)
+{
+    bool long_labels = S_long_labels(runs, n);
+    gm_buf lab = GM_BUF_INIT;
     gm_buf_puts(b, "set xtics noenhanced");
     /* long labels stand upright under their bar: tilted, the first would run
      * off the left edge and many would overlap */
@@ -347,7 +376,10 @@ static void S_bar_chart(gm_charts *c, size_t si, const gm_section *s, const S_fa
     size_t n = s->n_group;
     gm_buf title = GM_BUF_INIT, b = GM_BUF_INIT;
     S_title(&title, s->exp, f->what, at);
-    S_chart_head(&b, title.data, f->ylabel);
+    char *drawn = S_drawn_title(f->what, at);
+    S_chart_head(&b, drawn, f->ylabel,
+                 S_long_labels(s->group, n) ? S_HEIGHT_TALL : S_HEIGHT);
+    free(drawn);
     size_t id = c->n + 1;
 
     S_run_xtics(&b, s->group, n);
@@ -454,8 +486,10 @@ static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_f
     gm_buf what = GM_BUF_INIT;
     gm_buf_printf(&what, "%s by %s", f->what, p);
     S_title(&title, s->exp, what.data, at);
+    char *drawn = S_drawn_title(what.data, at);
     gm_buf_free(&what);
-    S_chart_head(&b, title.data, f->ylabel);
+    S_chart_head(&b, drawn, f->ylabel, S_HEIGHT);
+    free(drawn);
     size_t id = c->n + 1;
     gm_buf_puts(&b, "set xlabel ");
     gm_esc_gnuplot(&b, p);
@@ -602,15 +636,29 @@ static void S_pred_chart(gm_charts *c, size_t si, const gm_section *s, const cha
         spr |= is_spr;
         wpi |= !is_spr;
     }
-    if (!nq) {
+    /* runs with none of the chosen quantities (no shared memory, say) draw no bar */
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool any = false;
+        for (int k = 0; k < nq && !any; k++)
+            any = isfinite(S_q(runs[i], use[k]));
+        if (any)
+            runs[kept++] = runs[i];
+    }
+    n = kept;
+    if (!nq || !n) {
         free((void *)runs);
         return;
     }
     gm_buf title = GM_BUF_INIT, b = GM_BUF_INIT;
     S_title(&title, s->exp, "measured vs predicted", at);
-    S_chart_head(&b, title.data, spr && wpi ? "sectors/request, wavefronts/instruction"
-                                 : spr      ? "sectors/request"
-                                            : "wavefronts/instruction");
+    char *drawn = S_drawn_title("measured vs predicted", at);
+    S_chart_head(&b, drawn,
+                 spr && wpi ? "sectors/request, wavefronts/instruction"
+                 : spr      ? "sectors/request"
+                            : "wavefronts/instruction",
+                 S_long_labels(runs, n) ? S_HEIGHT_TALL : S_HEIGHT);
+    free(drawn);
     size_t id = c->n + 1;
     S_run_xtics(&b, runs, n);
     gm_buf_puts(&b, "set yrange [0:*]\n");
@@ -799,10 +847,8 @@ char *gm_charts_script(const gm_charts *c)
     gm_buf b = GM_BUF_INIT;
     gm_buf_puts(&b, "# gpumem-report: every chart of one report, drawn by one gnuplot run.\n"
                     "# Text from the results is in single quotes (no substitution) and noenhanced.\n"
-                    "set encoding utf8\n"
-                    "set terminal svg size 800,480 dynamic enhanced font 'sans,13' "
-                    "background '#ffffff'\n"
-                    "set termoption noenhanced\n");
+                    "set encoding utf8\n");
+    gm_buf_printf(&b, S_TERMINAL, S_HEIGHT);
     for (int i = 0; i < S_NCOLORS; i++)
         gm_buf_printf(&b, "set linetype %d lc rgb '%s' lw 2 pt %d ps 0.8\n", i + 1, S_colors[i],
                       (int[]){7, 5, 9, 11, 13, 15, 4, 6}[i]);

@@ -98,8 +98,13 @@ static bool S_fold(gm_buf *b, const char **pp)
 {
     static const char open[] = "<p><img src=\"gm-fold:";
     static const char end[] = "<p><img src=\"gm-fold-end:0\" alt=\"\" /></p>";
+    /* "%lu": the count after the fold's number ("gm-fold:K:N"), when given */
     static const char *const summary[] = {
         "", "More counters of each run: memory efficiency, DRAM traffic, bank conflicts",
+        "Each of the %lu runs described from its counters",
+        "%lu more findings, of lesser cost",
+        "Every hot source line of each layout (%lu layouts)",
+        "Every run (%lu), with its time range and counters",
     };
     const char *p = *pp;
     if (strncmp(p, end, sizeof end - 1) == 0) {
@@ -110,14 +115,45 @@ static bool S_fold(gm_buf *b, const char **pp)
     if (strncmp(p, open, sizeof open - 1) != 0)
         return false;
     char *e = NULL;
-    unsigned long k = strtoul(p + sizeof open - 1, &e, 10);
+    unsigned long k = strtoul(p + sizeof open - 1, &e, 10), count = 0;
     static const char close[] = "\" alt=\"\" /></p>";
-    if (e == p + sizeof open - 1 || k == 0 || k >= sizeof summary / sizeof summary[0] ||
-        strncmp(e, close, sizeof close - 1) != 0)
+    if (e == p + sizeof open - 1 || k == 0 || k >= sizeof summary / sizeof summary[0])
         return false;
-    gm_buf_printf(b, "<details><summary>%s</summary>", summary[k]);
+    if (*e == ':') {
+        char *f = NULL;
+        count = strtoul(e + 1, &f, 10);
+        if (f == e + 1)
+            return false;
+        e = f;
+    }
+    if (strncmp(e, close, sizeof close - 1) != 0)
+        return false;
+    gm_buf_puts(b, "<details><summary>");
+    gm_buf_printf(b, summary[k], count);
+    gm_buf_puts(b, "</summary>");
     *pp = e + sizeof close - 1;
     return true;
+}
+
+/* "![](gm-screen:open)" and "![](gm-screen:close)" (render_md.c) become a
+ * <div class="screen"> the print stylesheet leaves out: what the page
+ * repeats for the reader on screen, said once on paper (a section's claims,
+ * whose rows the section "Claims checked on this GPU" prints). */
+static bool S_screen(gm_buf *b, const char **pp)
+{
+    static const char open[] = "<p><img src=\"gm-screen:open\" alt=\"\" /></p>";
+    static const char close[] = "<p><img src=\"gm-screen:close\" alt=\"\" /></p>";
+    if (strncmp(*pp, open, sizeof open - 1) == 0) {
+        gm_buf_puts(b, "<div class=\"screen\">");
+        *pp += sizeof open - 1;
+        return true;
+    }
+    if (strncmp(*pp, close, sizeof close - 1) == 0) {
+        gm_buf_puts(b, "</div>");
+        *pp += sizeof close - 1;
+        return true;
+    }
+    return false;
 }
 
 /* <hN> gets the id GitHub would give its text (gm_md_slug), so that the
@@ -196,7 +232,7 @@ static void S_put_body(gm_buf *b, const char *html, const gm_charts *charts)
         if (strncmp(hit, open, sizeof open - 1) != 0) {
             gm_buf_put(b, p, (size_t)(hit - p));
             const char *q = hit;
-            if (!S_details(b, &q) && !S_fold(b, &q)) {
+            if (!S_details(b, &q) && !S_fold(b, &q) && !S_screen(b, &q)) {
                 gm_buf_put(b, hit, 1);
                 q = hit + 1;
             } else if (*q == '\n') {

@@ -881,6 +881,15 @@ static void S_fold_open(gm_buf *b, bool html, int which)
         gm_buf_printf(b, "<details><summary>%s</summary>\n\n", S_fold_summary[which]);
 }
 
+/* The page's folds with a count in their summary (render_html.c's table):
+ * 2 the explanation's run-by-run list, 3 a section's findings past the
+ * first few, 4 each layout's hot lines in full, 5 every run of a large
+ * experiment (under its pivot). */
+static void S_fold_open_n(gm_buf *b, int which, size_t count)
+{
+    gm_buf_printf(b, "![](gm-fold:%d:%zu)\n\n", which, count);
+}
+
 static void S_fold_close(gm_buf *b, bool html)
 {
     gm_buf_puts(b, html ? "![](gm-fold-end:0)\n\n" : "</details>\n\n");
@@ -975,7 +984,7 @@ static double S_r_sh_st(const gm_run *r) { return gm_run_shared_wpi(r, true); }
  * counters as the range over its runs.  The HTML page (and the results file)
  * have every counter of every run. */
 static void S_pivot(gm_buf *b, const gm_section *s, const gm_run *const *rows, size_t n,
-                    bool same_n)
+                    bool same_n, bool html)
 {
     const char **var = gm_xcalloc(n + 1, sizeof *var);
     char **key = gm_xcalloc(n + 1, sizeof *key);
@@ -1001,8 +1010,10 @@ static void S_pivot(gm_buf *b, const gm_section *s, const gm_run *const *rows, s
     gm_buf_printf(b, "Median time of each of the %zu runs", n);
     if (same_n && n)
         gm_buf_printf(b, " (of %zu timed repetitions)", rows[0]->timing.n);
-    gm_buf_puts(b, ", then each variant's counters over its runs; the HTML report and the "
-                   "results file give every counter of every run.\n\n");
+    gm_buf_puts(b, html ? ", then each variant's counters over its runs; every run's counters "
+                          "are in the tables folded below.\n\n"
+                        : ", then each variant's counters over its runs; the HTML report and the "
+                          "results file give every counter of every run.\n\n");
     gm_buf_puts(b, "| Parameters |");
     for (size_t j = 0; j < nv; j++) {
         gm_buf_puts(b, " ");
@@ -1211,16 +1222,23 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s, bool ht
         any2 |= show[second[k]];
         show1[second[k]] = false;
     }
-    bool pivot = !html && !program && n > S_MD_ROWS;
-    if (pivot)
-        S_pivot(b, s, rows, n, same_n);
-    else
+    bool pivot = !program && n > S_MD_ROWS;
+    if (pivot) {
+        S_pivot(b, s, rows, n, same_n, html);
+        if (html) {
+            /* the page: every run, folded under the pivot */
+            S_fold_open_n(b, 5, n);
+            S_table_cols(b, r, s, rows, n, show1, head, right, time_n, false);
+            S_fold_close(b, true);
+        }
+    } else {
         S_table_cols(b, r, s, rows, n, show1, head, right, time_n, !html);
+    }
     if (all_passed && !program)
         gm_buf_printf(b, "%s %zu run%s passed %s check against the CPU reference.\n\n",
                       n == 1 ? "The" : n == 2 ? "Both" : "All", n, n == 1 ? "" : "s",
                       n == 1 ? "its" : "their");
-    if (pivot) {
+    if (pivot && !html) {
         /* the pivot's introduction sends the reader to the HTML report */
     } else if (any2 && !html) {
         gm_buf_puts(b, "Efficiency, DRAM and bank-conflict counters: in the HTML report.\n\n");
@@ -1231,7 +1249,7 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s, bool ht
         S_table_cols(b, r, s, rows, n, show2, head, right, time_n, !html);
         S_fold_close(b, html);
     }
-    if (left_out.len && !pivot) {
+    if (left_out.len && (html || !pivot)) {
         gm_buf_puts(b, "No run of this experiment has a value for: ");
         S_text(b, left_out.data);
         gm_buf_puts(b, " (columns left out).\n\n");
@@ -1505,6 +1523,9 @@ static void S_findings_lean(gm_buf *b, const char *items)
  * (the charts draw them all). */
 #define S_MD_SWEEP_LINES 3
 
+/* The page shows a section's costliest findings and folds the others. */
+#define S_SECTION_FINDINGS 1
+
 /* The explanation's paragraphs as the Markdown forms give them: without the
  * model's summary (the section says what the model predicted above), the
  * count of runs not compared, the fastest run against the slowest and the
@@ -1649,7 +1670,31 @@ static void S_explain(gm_buf *b, const gm_results *r, const gm_section *s, const
         gm_buf_free(&e);
         e = lean;
     }
-    if (e.len) {
+    if (e.len && html) {
+        /* the page folds the run-by-run list */
+        const char *list = strncmp(e.data, "- ", 2) == 0 ? e.data : strstr(e.data, "\n\n- ");
+        if (list && list != e.data)
+            list += 2;
+        const char *end = list ? strstr(list, "\n\n") : NULL;
+        if (list && end) {
+            size_t items = 0;
+            for (const char *q = list; q < end; q = strchr(q, '\n') + 1) {
+                items += strncmp(q, "- ", 2) == 0;
+                if (!strchr(q, '\n'))
+                    break;
+            }
+            gm_buf_puts(b, "**What the numbers say.** ");
+            gm_buf_put(b, e.data, (size_t)(list - e.data));
+            S_fold_open_n(b, 2, items);
+            gm_buf_put(b, list, (size_t)(end - list));
+            gm_buf_puts(b, "\n\n");
+            S_fold_close(b, true);
+            gm_buf_puts(b, end + 2);
+        } else {
+            gm_buf_puts(b, "**What the numbers say.** ");
+            gm_buf_put(b, e.data, e.len);
+        }
+    } else if (e.len) {
         gm_buf_puts(b, "**What the numbers say.** ");
         gm_buf_put(b, e.data, e.len);
     }
@@ -1666,7 +1711,21 @@ static void S_explain(gm_buf *b, const gm_results *r, const gm_section *s, const
         gm_buf items = GM_BUF_INIT;
         gm_buf_puts(&items, "");
         size_t shown = gm_findings_md_except(f, s->exp->id, 0, true, skip, &items);
-        gm_buf_put(b, items.data, items.len);
+        /* the costliest few in view, the others folded */
+        const char *cut = items.data;
+        for (int k = 0; k <= S_SECTION_FINDINGS && cut; k++)
+            cut = k == 0 ? cut : strstr(cut + 1, "\n- **");
+        if (cut && shown > S_SECTION_FINDINGS) {
+            cut++;
+            gm_buf_put(b, items.data, (size_t)(cut - items.data));
+            gm_buf_puts(b, "\n");
+            S_fold_open_n(b, 3, shown - S_SECTION_FINDINGS);
+            gm_buf_puts(b, cut);
+            gm_buf_puts(b, "\n");
+            S_fold_close(b, true);
+        } else {
+            gm_buf_put(b, items.data, items.len);
+        }
         gm_buf_free(&items);
         if (all > shown)
             gm_buf_printf(b, "%zu more, of lesser cost, in the HTML report.\n\n", all - shown);
@@ -1910,8 +1969,12 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
         gm_buf_puts(b, ".*\n\n");
     }
     gm_contrast_md(b, s);
-    if (s->listed && html)
+    if (s->listed && html) {
+        /* on paper, the claims are printed once, in their own section */
+        gm_buf_puts(b, "![](gm-screen:open)\n\n");
         gm_claims_md(b, r, ss, e->id);
+        gm_buf_puts(b, "![](gm-screen:close)\n\n");
+    }
     else if (s->listed)
         gm_claims_brief_md(b, r, ss, e->id);
 
@@ -1992,10 +2055,19 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
         if (program)
             S_signatures(b, s, html);
         S_predicted(b, s, html);
-        if (html)
-            gm_srclines_md_section(b, s->runs, s->n_runs);
-        else
-            gm_srclines_md_brief(b, s->runs, s->n_runs);
+        gm_srclines_md_brief(b, s->runs, s->n_runs, html);
+        if (html) {
+            /* every hot line of each layout, folded under the brief table */
+            gm_buf full = GM_BUF_INIT;
+            gm_buf_puts(&full, "");
+            size_t k = gm_srclines_md_layouts(&full, s->runs, s->n_runs);
+            if (k) {
+                S_fold_open_n(b, 4, k);
+                gm_buf_put(b, full.data, full.len);
+                S_fold_close(b, true);
+            }
+            gm_buf_free(&full);
+        }
     } else {
         gm_buf_puts(b, "The results file has no run of this experiment.\n\n");
     }

@@ -240,7 +240,7 @@ static void S_brief_row(gm_buf *b, const gm_run *run, bool shared)
 
 /* brief: one table of each layout's hottest line (the Markdown forms);
  * else each layout's hottest lines in full (the HTML page). */
-static void S_section(gm_buf *b, const gm_run *const *runs, size_t n, bool brief)
+static void S_section(gm_buf *b, const gm_run *const *runs, size_t n, bool brief, bool page)
 {
     const gm_run *most[2] = {NULL, NULL}, *least[2] = {NULL, NULL};
     bool any = false, head = false;
@@ -253,7 +253,10 @@ static void S_section(gm_buf *b, const gm_run *const *runs, size_t n, bool brief
         if (!run->source_lines.present)
             continue;
         if (!any)
-            gm_buf_puts(b, brief ? "**Hottest source line of each layout** (one launch; "
+            gm_buf_puts(b, brief && page
+                               ? "**Hottest source line of each layout** (one launch; "
+                                 "excess = count - ideal; every hot line folded below):\n\n"
+                           : brief ? "**Hottest source line of each layout** (one launch; "
                                    "excess = count - ideal; all lines in the HTML report):\n\n"
                                  : "**Per source line** (one launch of each layout, counted by "
                                    "CUPTI's SASS metrics; excess = count - ideal):\n\n");
@@ -345,12 +348,23 @@ static void S_section(gm_buf *b, const gm_run *const *runs, size_t n, bool brief
 
 void gm_srclines_md_section(gm_buf *b, const gm_run *const *runs, size_t n)
 {
-    S_section(b, runs, n, false);
+    S_section(b, runs, n, false, false);
 }
 
-void gm_srclines_md_brief(gm_buf *b, const gm_run *const *runs, size_t n)
+void gm_srclines_md_brief(gm_buf *b, const gm_run *const *runs, size_t n, bool page)
 {
-    S_section(b, runs, n, true);
+    S_section(b, runs, n, true, page);
+}
+
+size_t gm_srclines_md_layouts(gm_buf *b, const gm_run *const *runs, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (runs[i]->source_lines.present) {
+            S_one(b, runs[i]);
+            k++;
+        }
+    return k;
 }
 
 /* ---- diff ------------------------------------------------------------------ */

@@ -39,8 +39,12 @@ void gm_srcline_label_gnuplot(gm_buf *b, const gm_srcline *l);
 void gm_srclines_md_section(gm_buf *b, const gm_run *const *runs, size_t n);
 /* The same, brief (the Markdown forms): one table of each layout's hottest
  * line (global sectors, shared wavefronts), the layouts without excess named
- * in one sentence, then the line that makes the difference. */
-void gm_srclines_md_brief(gm_buf *b, const gm_run *const *runs, size_t n);
+ * in one sentence, then the line that makes the difference.  page: for the
+ * HTML page, which folds every hot line below it. */
+void gm_srclines_md_brief(gm_buf *b, const gm_run *const *runs, size_t n, bool page);
+/* Each layout's hottest lines in full (the page folds them under the brief
+ * table); returns the number of layouts with per-line counters. */
+size_t gm_srclines_md_layouts(gm_buf *b, const gm_run *const *runs, size_t n);
 
 /* Per-line comparison of two runs of the same kernel: lines of either whose
  * sectors, wavefronts or instructions differ, as a Markdown table (largest

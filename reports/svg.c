@@ -37,7 +37,7 @@ static void S_tag(gm_buf *b, const char *p, const char *end)
 {
     static const char *const drop[] = {
         " stroke-linecap=\"butt\"", " stroke-linejoin=\"miter\"", " font-family=\"sans\"",
-        " font-size=\"13\"",
+        " font-size=\"15\"",
     };
     size_t start = b->len;
     char quote = 0;
@@ -366,7 +366,7 @@ char *gm_svg_compact(const char *svg)
                 }
                 b.len = at;
                 gm_buf_put(&b, rest.data, rest.len);
-                gm_buf_puts(&b, " font-family=\"sans-serif\" font-size=\"13\"");
+                gm_buf_puts(&b, " font-family=\"sans-serif\" font-size=\"15\"");
                 gm_buf_put(&b, ns.data, ns.len);
                 gm_buf_puts(&b, "\n>\n");
                 gm_buf_free(&ns);
