@@ -1,8 +1,10 @@
 #!/bin/sh
 # report-size.sh — the size budgets of the report, checked on the committed
-# example runs (issue 12): the full-suite HTML page under 1 MB, its Markdown
-# under 100 KB, and the GitHub form (--format gfm) of each single experiment
-# under 65,536 characters, GitHub's limit for an issue or comment body.
+# example runs (issue 12): the full-suite HTML page under 1 MB and printed on
+# fewer than 46 A4 pages (the first page's count; measured when chromium is
+# installed), its Markdown under 100 KB, and the GitHub form (--format gfm) of
+# each single experiment under 65,536 characters, GitHub's limit for an issue
+# or comment body.
 #
 #   bench/report-size.sh [BINARY]     (default build/gpumem-report)
 #
@@ -41,6 +43,15 @@ for ex in h100 app; do
     fi
     printf '%-44s %10s chars  (no budget: one experiment at a time is pasted)\n' \
         "$run: GitHub form, whole file" "$(chars "$tmp/$ex.gfm.md")"
+    # the page on paper: A4 pages as headless Chromium prints it (when installed)
+    if [ "$ex" = h100 ] && command -v chromium >/dev/null 2>&1; then
+        chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
+            --print-to-pdf="$tmp/$ex.pdf" "file://$tmp/$ex.html" >/dev/null 2>&1 || true
+        if [ -s "$tmp/$ex.pdf" ]; then
+            pages=$(python3 -c 'import re,sys; print(len(re.findall(rb"/Type\s*/Page[^s]", open(sys.argv[1], "rb").read())))' "$tmp/$ex.pdf")
+            check "$run: HTML printed, A4 pages" "$pages" 46 pages
+        fi
+    fi
 done
 echo
 # one experiment at a time, as pasted into an issue
