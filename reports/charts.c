@@ -341,6 +341,7 @@ static bool S_long_labels(const gm_run *const *runs, size_t n)
         long_labels |= lab.len > 12;
     }
     gm_buf_free(&lab);
+    gm_vary_free(&vary);
     return long_labels;
 }
 
@@ -349,6 +350,8 @@ static bool S_long_labels(const gm_run *const *runs, size_t n)
 static void S_run_xtics(gm_buf *b, const gm_run *const *runs, size_t n)
 {
     bool long_labels = S_long_labels(runs, n);
+    gm_vary vary;
+    gm_vary_build(runs, n, &vary);
     gm_buf lab = GM_BUF_INIT;
     gm_buf_puts(b, "set xtics noenhanced");
     /* long labels stand upright under their bar: tilted, the first would run

@@ -946,21 +946,9 @@ static void S_table_cols(gm_buf *b, const gm_results *r, const gm_section *s,
 /* ... and lists this many runs where the address-trace model differs. */
 #define S_MD_MODEL_ROWS 3
 
-/* "4.0" or "4.0–5.0": the range of f over the runs of one variant (NaN
- * values skipped); false when none has a value. */
-static bool S_range(gm_buf *b, const gm_run *const *rows, size_t n, const char *variant,
-                    double (*f)(const gm_run *), int dec)
+/* "4.0" or "4.0–5.0": a range of values, one when both ends print alike. */
+static void S_range(gm_buf *b, double lo, double hi, int dec)
 {
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < n; i++) {
-        double v = f(rows[i]);
-        if (!isfinite(v) || strcmp(rows[i]->variant ? rows[i]->variant : "", variant) != 0)
-            continue;
-        lo = v < lo ? v : lo;
-        hi = v > hi ? v : hi;
-    }
-    if (!isfinite(lo))
-        return false;
     gm_buf x = GM_BUF_INIT, y = GM_BUF_INIT;
     gm_fmt_fixed(&x, lo, dec);
     gm_fmt_fixed(&y, hi, dec);
@@ -971,7 +959,6 @@ static bool S_range(gm_buf *b, const gm_run *const *rows, size_t n, const char *
     }
     gm_buf_free(&x);
     gm_buf_free(&y);
-    return true;
 }
 
 static double S_r_ld_spr(const gm_run *r) { return gm_run_metric_num(r, GM_M_LD_SPR); }
@@ -979,122 +966,191 @@ static double S_r_st_spr(const gm_run *r) { return gm_run_metric_num(r, GM_M_ST_
 static double S_r_sh_ld(const gm_run *r) { return gm_run_shared_wpi(r, false); }
 static double S_r_sh_st(const gm_run *r) { return gm_run_shared_wpi(r, true); }
 
+typedef struct {
+    const char *s;
+    size_t i;
+} S_keyed;
+
+static int S_keyed_cmp(const void *pa, const void *pb)
+{
+    const S_keyed *a = pa, *b = pb;
+    int c = strcmp(a->s, b->s);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* The distinct strings of v[0..n) numbered in order of first appearance:
+ * rank[i] is v[i]'s number, first[k] the index where number k first
+ * appears; returns how many there are.  n log n. */
+static size_t S_ranks(const char *const *v, size_t n, size_t *rank, size_t *first)
+{
+    S_keyed *k = gm_xcalloc(n + 1, sizeof *k);
+    for (size_t i = 0; i < n; i++)
+        k[i] = (S_keyed){v[i], i};
+    qsort(k, n, sizeof *k, S_keyed_cmp);
+    /* each group's first index (the group is sorted by index) */
+    size_t ng = 0;
+    size_t *group_first = gm_xcalloc(n + 1, sizeof *group_first);
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || strcmp(k[i].s, k[i - 1].s) != 0)
+            group_first[ng++] = k[i].i;
+        rank[k[i].i] = ng - 1;   /* provisional: the group's number */
+    }
+    /* number the groups by first appearance: sort their first indices */
+    size_t *order = gm_xcalloc(ng + 1, sizeof *order);
+    memcpy(order, group_first, ng * sizeof *order);
+    for (size_t g = 0; g < ng; g++)
+        first[g] = order[g];
+    /* first indices are distinct: a counting map from index to group */
+    size_t *group_of_index = gm_xcalloc(n + 1, sizeof *group_of_index);
+    for (size_t g = 0; g < ng; g++)
+        group_of_index[group_first[g]] = g + 1;
+    size_t *number = gm_xcalloc(ng + 1, sizeof *number);
+    size_t next = 0;
+    for (size_t i = 0; i < n; i++)
+        if (group_of_index[i]) {
+            number[group_of_index[i] - 1] = next;
+            first[next++] = i;
+        }
+    for (size_t i = 0; i < n; i++)
+        rank[i] = number[rank[i]];
+    free(k);
+    free(group_first);
+    free(order);
+    free(group_of_index);
+    free(number);
+    return ng;
+}
+
 /* The Markdown forms' table of a large experiment: the median times, one row
  * per set of parameters and one column per variant, then each variant's
  * counters as the range over its runs.  The HTML page (and the results file)
- * have every counter of every run. */
-static void S_pivot(gm_buf *b, const gm_section *s, const gm_run *const *rows, size_t n,
+ * have every counter of every run.  False (nothing written) when the runs do
+ * not fill such a table (most cells would be empty). */
+static bool S_pivot(gm_buf *b, const gm_section *s, const gm_run *const *rows, size_t n,
                     bool same_n, bool html)
 {
-    const char **var = gm_xcalloc(n + 1, sizeof *var);
+    const char **vname = gm_xcalloc(n + 1, sizeof *vname);
     char **key = gm_xcalloc(n + 1, sizeof *key);
-    char **keys = gm_xcalloc(n + 1, sizeof *keys);
-    size_t nv = 0, nk = 0;
+    size_t *vr = gm_xcalloc(n + 1, sizeof *vr), *kr = gm_xcalloc(n + 1, sizeof *kr);
+    size_t *vfirst = gm_xcalloc(n + 1, sizeof *vfirst), *kfirst = gm_xcalloc(n + 1, sizeof *kfirst);
     for (size_t i = 0; i < n; i++) {
-        const char *v = rows[i]->variant ? rows[i]->variant : "";
-        bool seen = false;
-        for (size_t j = 0; j < nv && !seen; j++)
-            seen = strcmp(var[j], v) == 0;
-        if (!seen)
-            var[nv++] = v;
+        vname[i] = rows[i]->variant ? rows[i]->variant : "";
         gm_buf p = GM_BUF_INIT;
         gm_buf_puts(&p, "");
-        gm_runs_params(s->runs, s->n_runs, rows[i], NULL, &p);
+        gm_vary_params(&s->vary, rows[i], NULL, &p);
         key[i] = gm_buf_detach(&p);
-        seen = false;
-        for (size_t j = 0; j < nk && !seen; j++)
-            seen = strcmp(keys[j], key[i]) == 0;
-        if (!seen)
-            keys[nk++] = key[i];
     }
-    gm_buf_printf(b, "Median time of each of the %zu runs", n);
-    if (same_n && n)
-        gm_buf_printf(b, " (of %zu timed repetitions)", rows[0]->timing.n);
-    gm_buf_puts(b, html ? ", then each variant's counters over its runs; every run's counters "
-                          "are in the tables folded below.\n\n"
-                        : ", then each variant's counters over its runs; the HTML report and the "
-                          "results file give every counter of every run.\n\n");
-    gm_buf_puts(b, "| Parameters |");
-    for (size_t j = 0; j < nv; j++) {
-        gm_buf_puts(b, " ");
-        S_code(b, var[j]);
-        gm_buf_puts(b, " |");
-    }
-    gm_buf_puts(b, "\n|---|");
-    for (size_t j = 0; j < nv; j++)
-        gm_buf_puts(b, "---:|");
-    gm_buf_puts(b, "\n");
-    for (size_t k = 0; k < nk; k++) {
-        gm_buf_puts(b, "| ");
-        S_text(b, *keys[k] ? keys[k] : DASH);
-        gm_buf_puts(b, " |");
+    size_t nv = S_ranks(vname, n, vr, vfirst);
+    size_t nk = S_ranks((const char *const *)key, n, kr, kfirst);
+    bool ok = nv >= 1 && nk * nv <= 4 * n + 64;
+    const gm_run **cell = ok ? gm_xcalloc(nk * nv + 1, sizeof *cell) : NULL;
+    for (size_t i = 0; ok && i < n; i++)
+        if (!cell[kr[i] * nv + vr[i]])
+            cell[kr[i] * nv + vr[i]] = rows[i];
+    if (ok) {
+        gm_buf_printf(b, "Median time of each of the %zu runs", n);
+        if (same_n && n)
+            gm_buf_printf(b, " (of %zu timed repetitions)", rows[0]->timing.n);
+        gm_buf_puts(b, html ? ", then each variant's counters over its runs; every run's "
+                              "counters are in the tables folded below.\n\n"
+                            : ", then each variant's counters over its runs; the HTML report "
+                              "and the results file give every counter of every run.\n\n");
+        gm_buf_puts(b, "| Parameters |");
         for (size_t j = 0; j < nv; j++) {
-            const gm_run *hit = NULL;
-            for (size_t i = 0; i < n && !hit; i++)
-                if (strcmp(key[i], keys[k]) == 0 &&
-                    strcmp(rows[i]->variant ? rows[i]->variant : "", var[j]) == 0)
-                    hit = rows[i];
             gm_buf_puts(b, " ");
-            if (hit)
-                gm_fmt_ms(b, gm_run_median_ms(hit));
-            else
-                gm_buf_puts(b, DASH);
+            S_code(b, vname[vfirst[j]]);
             gm_buf_puts(b, " |");
         }
+        gm_buf_puts(b, "\n|---|");
+        for (size_t j = 0; j < nv; j++)
+            gm_buf_puts(b, "---:|");
         gm_buf_puts(b, "\n");
-    }
-    gm_buf_puts(b, "\n");
-
-    /* the counters per variant, as ranges */
-    const struct { const char *label; double (*f)(const gm_run *); int dec; } q[] = {
-        {S_label(GM_M_LD_SPR, "ld sectors/req"), S_r_ld_spr, 1},
-        {S_label(GM_M_ST_SPR, "st sectors/req"), S_r_st_spr, 1},
-        {"sh ld wavefronts/inst", S_r_sh_ld, 2},
-        {"sh st wavefronts/inst", S_r_sh_st, 2},
-    };
-    bool show[4] = {false, false, false, false}, any = false;
-    for (size_t k = 0; k < 4; k++) {
-        for (size_t i = 0; i < n && !show[k]; i++)
-            show[k] = isfinite(q[k].f(rows[i]));
-        any |= show[k];
-    }
-    if (any) {
-        gm_buf_puts(b, "| Variant | Runs |");
-        for (size_t k = 0; k < 4; k++)
-            if (show[k]) {
-                gm_buf_puts(b, " ");
-                S_text(b, q[k].label);
-                gm_buf_puts(b, " |");
-            }
-        gm_buf_puts(b, "\n|---|---:|");
-        for (size_t k = 0; k < 4; k++)
-            if (show[k])
-                gm_buf_puts(b, "---:|");
-        gm_buf_puts(b, "\n");
-        for (size_t j = 0; j < nv; j++) {
-            size_t runs = 0;
-            for (size_t i = 0; i < n; i++)
-                runs += strcmp(rows[i]->variant ? rows[i]->variant : "", var[j]) == 0;
+        for (size_t k = 0; k < nk; k++) {
             gm_buf_puts(b, "| ");
-            S_code(b, var[j]);
-            gm_buf_printf(b, " | %zu |", runs);
-            for (size_t k = 0; k < 4; k++) {
-                if (!show[k])
-                    continue;
+            S_text(b, *key[kfirst[k]] ? key[kfirst[k]] : DASH);
+            gm_buf_puts(b, " |");
+            for (size_t j = 0; j < nv; j++) {
                 gm_buf_puts(b, " ");
-                if (!S_range(b, rows, n, var[j], q[k].f, q[k].dec))
+                if (cell[k * nv + j])
+                    gm_fmt_ms(b, gm_run_median_ms(cell[k * nv + j]));
+                else
                     gm_buf_puts(b, DASH);
                 gm_buf_puts(b, " |");
             }
             gm_buf_puts(b, "\n");
         }
         gm_buf_puts(b, "\n");
+
+        /* the counters per variant, as ranges (one pass over the runs) */
+        const struct { const char *label; double (*f)(const gm_run *); int dec; } q[] = {
+            {S_label(GM_M_LD_SPR, "ld sectors/req"), S_r_ld_spr, 1},
+            {S_label(GM_M_ST_SPR, "st sectors/req"), S_r_st_spr, 1},
+            {"sh ld wavefronts/inst", S_r_sh_ld, 2},
+            {"sh st wavefronts/inst", S_r_sh_st, 2},
+        };
+        double *lo = gm_xcalloc(4 * nv + 1, sizeof *lo), *hi = gm_xcalloc(4 * nv + 1, sizeof *hi);
+        size_t *runs = gm_xcalloc(nv + 1, sizeof *runs);
+        for (size_t x = 0; x < 4 * nv; x++) {
+            lo[x] = INFINITY;
+            hi[x] = -INFINITY;
+        }
+        bool show[4] = {false, false, false, false}, any = false;
+        for (size_t i = 0; i < n; i++) {
+            runs[vr[i]]++;
+            for (size_t k = 0; k < 4; k++) {
+                double v = q[k].f(rows[i]);
+                if (!isfinite(v))
+                    continue;
+                show[k] = any = true;
+                lo[vr[i] * 4 + k] = fmin(lo[vr[i] * 4 + k], v);
+                hi[vr[i] * 4 + k] = fmax(hi[vr[i] * 4 + k], v);
+            }
+        }
+        if (any) {
+            gm_buf_puts(b, "| Variant | Runs |");
+            for (size_t k = 0; k < 4; k++)
+                if (show[k]) {
+                    gm_buf_puts(b, " ");
+                    S_text(b, q[k].label);
+                    gm_buf_puts(b, " |");
+                }
+            gm_buf_puts(b, "\n|---|---:|");
+            for (size_t k = 0; k < 4; k++)
+                if (show[k])
+                    gm_buf_puts(b, "---:|");
+            gm_buf_puts(b, "\n");
+            for (size_t j = 0; j < nv; j++) {
+                gm_buf_puts(b, "| ");
+                S_code(b, vname[vfirst[j]]);
+                gm_buf_printf(b, " | %zu |", runs[j]);
+                for (size_t k = 0; k < 4; k++) {
+                    if (!show[k])
+                        continue;
+                    gm_buf_puts(b, " ");
+                    if (isfinite(lo[j * 4 + k]))
+                        S_range(b, lo[j * 4 + k], hi[j * 4 + k], q[k].dec);
+                    else
+                        gm_buf_puts(b, DASH);
+                    gm_buf_puts(b, " |");
+                }
+                gm_buf_puts(b, "\n");
+            }
+            gm_buf_puts(b, "\n");
+        }
+        free(lo);
+        free(hi);
+        free(runs);
     }
     for (size_t i = 0; i < n; i++)
         free(key[i]);
     free(key);
-    free(keys);
-    free((void *)var);
+    free((void *)vname);
+    free(vr);
+    free(kr);
+    free(vfirst);
+    free(kfirst);
+    free((void *)cell);
+    return ok;
 }
 
 /* The runs of an experiment that ran, in two tables so that each fits a
@@ -1222,9 +1278,8 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s, bool ht
         any2 |= show[second[k]];
         show1[second[k]] = false;
     }
-    bool pivot = !program && n > S_MD_ROWS;
+    bool pivot = !program && n > S_MD_ROWS && S_pivot(b, s, rows, n, same_n, html);
     if (pivot) {
-        S_pivot(b, s, rows, n, same_n, html);
         if (html) {
             /* the page: every run, folded under the pivot */
             S_fold_open_n(b, 5, n);
