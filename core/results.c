@@ -1791,7 +1791,16 @@ static bool S_read_links(S_rd *rd, gm_results *r)
     return true;
 }
 
-static bool S_read_doc(S_rd *rd, json_t *root, gm_results *r)
+/* Where the runs come from: the parsed document's "runs" array, or each
+ * element's own text in the file (S_read_split). */
+typedef struct {
+    const char *text;   /* NULL: the document's array */
+    const size_t *at;   /* where each element starts in text */
+    const size_t *to;   /* and where it ends (one past its last byte) */
+    size_t n;
+} S_runs_src;
+
+static bool S_read_doc(S_rd *rd, json_t *root, gm_results *r, const S_runs_src *src)
 {
     if (!S_read_schema(rd, root, r))
         return false;
@@ -1831,14 +1840,26 @@ static bool S_read_doc(S_rd *rd, json_t *root, gm_results *r)
     S_pop(rd, m);
     if (!ok || !S_open_arr(rd, root, "runs", false, &a, &m))
         return false;
-    n = json_array_size(a);
+    n = src ? src->n : json_array_size(a);
     r->runs = gm_xcalloc(n ? n : 1, sizeof *r->runs);
     r->n_runs = n;
     for (size_t i = 0; i < n; i++)
         S_run_init(&r->runs[i]);
     for (size_t i = 0; ok && i < n; i++) {
         size_t mi = S_push_index(rd, i);
-        ok = S_read_run(rd, json_array_get(a, i), &r->runs[i]);
+        if (!src) {
+            ok = S_read_run(rd, json_array_get(a, i), &r->runs[i]);
+        } else {
+            /* one run's tree at a time: parsed, read, freed */
+            json_error_t je;
+            size_t at = src->at[i];
+            json_t *o = json_loadb(src->text + at, src->to[i] - at,
+                                   JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK, &je);
+            ok = o && at + (size_t)je.position == src->to[i]
+                     ? S_read_run(rd, o, &r->runs[i])
+                     : S_fail(rd, GM_ERR_PARSE, "not one run");
+            json_decref(o);
+        }
         S_pop(rd, mi);
     }
     S_pop(rd, m);
@@ -1964,6 +1985,166 @@ static const char *S_parse_text(const json_error_t *je)
     return je->text;
 }
 
+/* ---- a large file, its runs one at a time ---------------------------------------
+ *
+ * The parsed tree of a whole results file takes about five times the file's
+ * size (jansson: a node per value, a hash table per object), and most of a
+ * large file is runs.  So the file is split without parsing: the top-level
+ * object with its "runs" array left empty is parsed as the document, and each
+ * run is parsed from its own text, read and freed before the next.  Anything
+ * unexpected (not an object, a second "runs", a value that does not end
+ * where it should) gives up the split: the whole file is then read as one
+ * tree, as it always was, which names the error by line and column. */
+
+static size_t S_ws(const char *t, size_t len, size_t i)
+{
+    while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+        i++;
+    return i;
+}
+
+/* One past the string starting at t[i] == '"'; 0 when it does not end. */
+static size_t S_skip_str(const char *t, size_t len, size_t i)
+{
+    for (i++; i < len; i++) {
+        if (t[i] == '\\')
+            i++;
+        else if (t[i] == '"')
+            return i + 1;
+    }
+    return 0;
+}
+
+/* One past the value starting at t[i]; 0 when it does not end.  Only its
+ * extent: jansson checks the rest. */
+static size_t S_skip_value(const char *t, size_t len, size_t i)
+{
+    if (i >= len)
+        return 0;
+    if (t[i] == '"')
+        return S_skip_str(t, len, i);
+    if (t[i] == '{' || t[i] == '[') {
+        size_t depth = 0;
+        for (; i < len; i++) {
+            char c = t[i];
+            if (c == '"') {
+                size_t e = S_skip_str(t, len, i);
+                if (!e)
+                    return 0;
+                i = e - 1;
+            } else if (c == '{' || c == '[') {
+                depth++;
+            } else if ((c == '}' || c == ']') && --depth == 0) {
+                return i + 1;
+            }
+        }
+        return 0;
+    }
+    while (i < len && !strchr(",}] \t\r\n", t[i]))
+        i++;
+    return i;
+}
+
+/* The extent [*from, *to) of the top-level "runs" array and where each of its
+ * elements starts and ends (caller frees *at and *end); false when the text
+ * is not laid out so. */
+static bool S_split_runs(const char *t, size_t len, size_t *from, size_t *to, size_t **at,
+                         size_t **end, size_t *n)
+{
+    *at = *end = NULL;
+    *n = 0;
+    bool found = false;
+    size_t i = S_ws(t, len, 0);
+    if (i >= len || t[i] != '{')
+        return false;
+    i = S_ws(t, len, i + 1);
+    while (i < len && t[i] == '"') {
+        size_t ke = S_skip_str(t, len, i);
+        if (!ke)
+            return false;
+        bool runs = ke - i == 6 && memcmp(t + i, "\"runs\"", 6) == 0;
+        i = S_ws(t, len, ke);
+        if (i >= len || t[i] != ':')
+            return false;
+        i = S_ws(t, len, i + 1);
+        size_t ve = S_skip_value(t, len, i);
+        if (!ve)
+            return false;
+        if (runs) {
+            if (found || t[i] != '[')
+                return false;
+            found = true;
+            *from = i;
+            *to = ve;
+        }
+        i = S_ws(t, len, ve);
+        if (i < len && t[i] == ',')
+            i = S_ws(t, len, i + 1);
+        else
+            break;
+    }
+    if (!found || i >= len || t[i] != '}')
+        return false;
+    /* the elements */
+    size_t cap = 0;
+    i = S_ws(t, len, *from + 1);
+    while (i < *to - 1) {
+        size_t e = S_skip_value(t, len, i);
+        if (!e || e > *to - 1)
+            break;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            *at = gm_xrealloc(*at, cap * sizeof **at);
+            *end = gm_xrealloc(*end, cap * sizeof **end);
+        }
+        (*at)[*n] = i;
+        (*end)[(*n)++] = e;
+        i = S_ws(t, len, e);
+        if (i < *to - 1 && t[i] == ',')
+            i = S_ws(t, len, i + 1);
+        else
+            break;
+    }
+    if (i == *to - 1)
+        return true;
+    free(*at);
+    free(*end);
+    *at = *end = NULL;
+    return false;
+}
+
+/* The file read run by run (see above); false when it cannot be split or
+ * anything in it is wrong (*out then freed). */
+static bool S_read_split(const char *text, size_t len, const char *name, gm_results *out)
+{
+    size_t from = 0, to = 0, *at, *end, n;
+    if (!S_split_runs(text, len, &from, &to, &at, &end, &n))
+        return false;
+    /* the document without its runs: "runs": [] */
+    gm_buf doc = GM_BUF_INIT;
+    gm_buf_put(&doc, text, from);
+    gm_buf_puts(&doc, "[]");
+    gm_buf_put(&doc, text + to, len - to);
+    json_error_t je;
+    json_t *root = json_loadb(doc.data, doc.len, JSON_REJECT_DUPLICATES, &je);
+    gm_buf_free(&doc);
+    bool ok = false;
+    if (root) {
+        gm_error local;
+        S_rd rd = {name, &local, {0}, 0};
+        S_runs_src src = {text, at, end, n};
+        ok = S_read_doc(&rd, root, out, &src) && S_check_ranges(&rd, out);
+        json_decref(root);
+    }
+    free(at);
+    free(end);
+    if (!ok) {
+        gm_results_free(out);
+        memset(out, 0, sizeof *out);
+    }
+    return ok;
+}
+
 static gm_status S_read_buffer(const char *text, size_t len, const char *name, gm_results *out,
                                gm_error *err)
 {
@@ -1973,6 +2154,8 @@ static gm_status S_read_buffer(const char *text, size_t len, const char *name, g
         text += 3;
         len -= 3;
     }
+    if (S_read_split(text, len, name, out))
+        return GM_OK;
     json_error_t je;
     /* Duplicate keys are refused: which of two "median"s would be meant? */
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
@@ -1983,7 +2166,7 @@ static gm_status S_read_buffer(const char *text, size_t len, const char *name, g
     gm_error local;
     if (!rd.err)
         rd.err = &local;
-    bool ok = S_read_doc(&rd, root, out) && S_check_ranges(&rd, out);
+    bool ok = S_read_doc(&rd, root, out, NULL) && S_check_ranges(&rd, out);
     json_decref(root);
     if (!ok) {
         gm_results_free(out);

@@ -343,3 +343,85 @@ Test(scale, finding_groups_as_defined)
         gm_results_free(&r);
     }
 }
+
+/* ---- the reader: a large file's runs parsed one at a time -------------------------- */
+
+/* The text with its top-level "runs" key spelled with an escape: the same
+ * document, but one the reader cannot split, so it is read as one tree. */
+static char *S_unsplittable(const char *text)
+{
+    const char *k = strstr(text, "\n  \"runs\":");
+    cr_assert(k, "a top-level \"runs\" key");
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_put(&b, text, (size_t)(k - text));
+    gm_buf_puts(&b, "\n  \"\\u0072uns\":");
+    gm_buf_puts(&b, k + strlen("\n  \"runs\":"));
+    return gm_buf_detach(&b);
+}
+
+Test(scale, runs_read_one_at_a_time_as_the_whole_tree)
+{
+    const char *files[] = {"examples/h100/run.json", "examples/app/run.json",
+                           "examples/pytorch/run.json", "tests/fixtures/handwritten-large.json",
+                           "tests/fixtures/handwritten-hostile.json"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        char *path = gmt_src(files[f]);
+        char *text = gmt_text(path);
+        char *whole = S_unsplittable(text);
+        gm_results a, b;
+        gm_error ea = {0}, eb = {0};
+        cr_assert_eq(gm_results_read_string(text, files[f], &a, &ea), GM_OK, "%s", ea.message);
+        cr_assert_eq(gm_results_read_string(whole, files[f], &b, &eb), GM_OK, "%s", eb.message);
+        cr_assert_gt(a.n_runs, 0);
+        char *ja = gm_results_to_json(&a), *jb = gm_results_to_json(&b);
+        cr_assert_str_eq(ja, jb, "%s", files[f]);
+        free(ja);
+        free(jb);
+        gm_results_free(&a);
+        gm_results_free(&b);
+        free(whole);
+        free(text);
+        free(path);
+    }
+}
+
+/* An error inside a run is named as before: by the line and column in the
+ * whole file, or by the run's JSON path. */
+Test(scale, an_error_in_a_run_names_the_file_line_and_path)
+{
+    char *path = gmt_fixture("handwritten-small.json");
+    char *text = gmt_text(path);
+    const char *runs = strstr(text, "\n  \"runs\":");
+    cr_assert(runs);
+    /* a syntax error in the second run: a missing comma after a value */
+    const char *v = strstr(runs, "\"variant\":");
+    v = strstr(v + 1, "\"variant\":");
+    cr_assert(v);
+    const char *comma = strchr(v, ',');
+    size_t line = 1;
+    for (const char *p = text; p < comma; p++)
+        line += *p == '\n';
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_put(&b, text, (size_t)(comma - text));
+    gm_buf_puts(&b, comma + 1);
+    gm_results r;
+    gm_error e = {0};
+    cr_assert_eq(gm_results_read_string(b.data, "small.json", &r, &e), GM_ERR_PARSE);
+    char want[64];
+    snprintf(want, sizeof want, "small.json:%zu:", line + 1);
+    gmt_assert_has(e.message, want);
+    gm_buf_free(&b);
+    /* a value of the wrong type in the third run */
+    const char *m = strstr(runs, "\"kernel\":");
+    m = strstr(m + 1, "\"kernel\":");
+    m = strstr(m + 1, "\"kernel\":");
+    cr_assert(m);
+    gm_buf_put(&b, text, (size_t)(m - text));
+    gm_buf_puts(&b, "\"kernel\": 7, \"_was\":");
+    gm_buf_puts(&b, m + strlen("\"kernel\":"));
+    cr_assert_neq(gm_results_read_string(b.data, "small.json", &r, &e), GM_OK);
+    gmt_assert_has(e.message, "small.json: runs[2].kernel: expected a string");
+    gm_buf_free(&b);
+    free(text);
+    free(path);
+}
