@@ -321,9 +321,9 @@ static void S_yrange(gm_buf *b, const S_family *f, bool logy)
 {
     if (logy)
         gm_buf_puts(b, "set logscale y 10\nset yrange [*:*]\n");
-    else if (f->pct)
-        gm_buf_puts(b, "set yrange [0:100<*]\n");
-    else if (f->from_zero)
+    else if (f->pct || f->from_zero)
+        /* from zero to where the data ends: a DRAM that runs at 2% of its
+         * peak shows its 2% on the axis, not a flat line at the bottom */
         gm_buf_puts(b, "set yrange [0:*]\n");
 }
 
@@ -373,10 +373,20 @@ static void S_run_xtics(gm_buf *b, const gm_run *const *runs, size_t n)
 }
 
 /* Bars: the runs of the comparison group side by side, one or two quantities each. */
-static void S_bar_chart(gm_charts *c, size_t si, const gm_section *s, const S_family *f,
+static void S_bar_chart(gm_charts *c, size_t si, const gm_section *s, const S_family *fam,
                         double copy_gbs, const char *at)
 {
     size_t n = s->n_group;
+    /* stores that equal the loads run for run: one bar each, labelled so */
+    S_family one = *fam;
+    const S_family *f = &one;
+    bool same = one.nq == 2;
+    for (size_t i = 0; i < n && same; i++) {
+        double y0 = S_q(s->group[i], one.q[0]), y1 = S_q(s->group[i], one.q[1]);
+        same = (!isfinite(y0) && !isfinite(y1)) || fabs(y0 - y1) <= 1e-9 * fabs(y0);
+    }
+    if (same)
+        one.nq = 1;
     gm_buf title = GM_BUF_INIT, b = GM_BUF_INIT;
     S_title(&title, s->exp, f->what, at);
     char *drawn = S_drawn_title(f->what, at);
@@ -418,7 +428,10 @@ static void S_bar_chart(gm_charts *c, size_t si, const gm_section *s, const S_fa
         double off = f->nq == 2 ? (k == 0 ? -0.2 : 0.2) : 0;
         gm_buf_printf(&b, "%s$c%zu using ($1%+.2f):%d with boxes lc rgb '%s' title ", k ? ", " : "",
                       id, off, 2 + k, S_colors[k]);
-        gm_esc_gnuplot(&b, S_q_label(f->q[k]));
+        gm_buf lab = GM_BUF_INIT;
+        gm_buf_printf(&lab, "%s%s", S_q_label(f->q[k]), same ? " (st alike)" : "");
+        gm_esc_gnuplot(&b, lab.data);
+        gm_buf_free(&lab);
         gm_buf_puts(&b, " noenhanced");
     }
     if (f->q[0] == Q_TIME)
@@ -531,6 +544,15 @@ static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_f
         gm_buf_printf(&b, "$c%zu_%zu << EOD\n", id, l);
         for (size_t i = 0; i < lines[l].n; i++) {
             const gm_run *run = lines[l].runs[i];
+            /* a point with no value of any quantity (a run too long to
+             * profile, say) would stretch the x axis past the data */
+            bool any = false;
+            for (int k = 0; k < f->nq && !any; k++) {
+                double y = S_q(run, f->q[k]);
+                any = isfinite(y) && !(logy && !(y > 0));
+            }
+            if (!any)
+                continue;
             S_gp_num(&b, gm_value_num(&gm_run_param(run, p)->value));
             for (int k = 0; k < f->nq; k++) {
                 gm_buf_putc(&b, ' ');
