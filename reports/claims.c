@@ -802,8 +802,9 @@ void gm_claims_brief_md(gm_buf *b, const gm_results *r, const gm_sections *ss,
     }
     if (!ns)
         return;
-    gm_buf_puts(b, "**Claims it tests** (figures and why under [Claims checked on this "
-                   "GPU](#claims-checked-on-this-gpu)):");
+    /* each source's table, under "Claims checked on this GPU", gives the
+     * figures and the why */
+    gm_buf_puts(b, "**Claims it tests:**");
     for (size_t k = 0; k < ns; k++) {
         gm_buf_puts(b, k ? "; [" : " [");
         gm_esc_md(b, src[k]);

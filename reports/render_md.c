@@ -1417,24 +1417,23 @@ static void S_predicted(gm_buf *b, const gm_section *s, bool html)
         gm_buf_puts(b, "The address-trace model (docs/model.md) replays each warp's addresses on "
                        "the CPU and counts what the profiler counts. ");
     else
-        gm_buf_puts(b, "**The address-trace model** (docs/model.md, each warp's addresses replayed "
-                       "on the CPU). ");
+        gm_buf_puts(b, "**Address-trace model** (docs/model.md): ");
     if (exact == n && !html) {
-        gm_buf_printf(b, "Exact for %s %zu run%s with a prediction: sectors, requests and "
-                         "wavefronts as counted.\n\n",
+        gm_buf_printf(b, "exact for %s %zu run%s with a prediction (sectors, requests, "
+                         "wavefronts).\n\n",
                       n == 1 ? "the" : "all", n, n == 1 ? "" : "s");
     } else if (exact == n) {
         gm_buf_printf(b, "For %s %zu run%s with a prediction, its sectors, requests and "
                          "shared-memory wavefronts equal the counters exactly.\n\n",
                       n == 1 ? "the" : "all", n, n == 1 ? "" : "s");
     } else if (close == n) {
-        gm_buf_printf(b, "For %s %zu run%s with a prediction, its sectors, requests and "
+        gm_buf_printf(b, "%s %s %zu run%s with a prediction, its sectors, requests and "
                          "shared-memory wavefronts agree with the counters within ",
-                      n == 1 ? "the" : "all", n, n == 1 ? "" : "s");
+                      html ? "For" : "for", n == 1 ? "the" : "all", n, n == 1 ? "" : "s");
         gm_fmt_pct(b, 100.0 * tol);
         gm_buf_puts(b, ".\n\n");
     } else {
-        gm_buf_printf(b, "Of the %zu runs with a prediction, ", n);
+        gm_buf_printf(b, "%s the %zu runs with a prediction, ", html ? "Of" : "of", n);
         if (exact)
             gm_buf_printf(b, "%zu match%s the counters exactly", exact, exact == 1 ? "es" : "");
         if (close) {
