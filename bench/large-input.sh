@@ -2,13 +2,15 @@
 # How render and diff scale with the size of the results file (issue 15): the
 # runs of examples/h100/run.json replicated to about 20 MB and 200 MB (10x),
 # each rendered as Markdown and HTML and diffed against itself; wall time and
-# peak memory (GNU time) per step.  Writes bench/results/large-input-DATE.txt.
+# peak memory (GNU time) per step, and the issue's targets checked: 10x the
+# input takes at most 12x the time, the large file renders in under 30 s and
+# in under 4x its size in memory.  Writes bench/results/large-input-DATE-COMMIT.txt.
 # Usage: sh bench/large-input.sh [BIN] [COPIES_SMALL]   (the large is 10x)
 set -e
 bin=${1:-build/gpumem-report}
 small=${2:-11}
 large=$((small * 10))
-out=bench/results/large-input-$(date -u +%Y-%m-%d).txt
+out=bench/results/large-input-$(date -u +%Y-%m-%d)-$(git rev-parse --short HEAD 2>/dev/null || echo unknown).txt
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 {
@@ -35,6 +37,29 @@ for copies in $small $large; do
         rss_mb=$((rss / 1024))
         printf '%-10s %8s %8s %-12s %10s %12s %10s\n' "$mb" "$runs" "$copies" "$step" "$wall" \
             "$rss_mb" "$(echo "scale=2; $rss_mb / $mb" | bc)" >> "$out"
+        echo "$copies $step $mb $wall $rss_mb" >> "$work/rows"
     done
 done
+# the targets (issue 15): time ratio at 10x the input <= 12; the large file's
+# render under 30 s and under 4x its size in memory
+awk -v small="$small" -v large="$large" '
+    $1 == small { t[$2] = $4 }
+    $1 == large { T[$2] = $4; mb = $3; rss[$2] = $5 }
+    END {
+        print "# targets:"
+        bad = 0
+        for (s in T) {
+            r = t[s] > 0 ? T[s] / t[s] : 0
+            ok = r <= 12
+            bad += !ok
+            printf "#   %-4s 10x input: %5.1fx the time (<= 12x)  %s\n", s, r, ok ? "met" : "NOT MET"
+        }
+        for (s in T) {
+            if (s == "diff") continue
+            ok = T[s] < 30 && rss[s] < 4 * mb
+            bad += !ok
+            printf "#   %-4s %d MB: %.1f s (< 30 s), %.2fx its size in memory (< 4x)  %s\n", s, mb, T[s], rss[s] / mb, ok ? "met" : "NOT MET"
+        }
+        printf "# %s\n", bad ? "some targets not met" : "all targets met"
+    }' "$work/rows" >> "$out"
 cat "$out"
