@@ -872,8 +872,12 @@ char *gm_charts_script(const gm_charts *c)
     gm_buf b = GM_BUF_INIT;
     gm_buf_puts(&b, "# gpumem-report: every chart of one report, drawn by one gnuplot run.\n"
                     "# Text from the results is in single quotes (no substitution) and noenhanced.\n"
-                    "set encoding utf8\n");
-    gm_buf_printf(&b, S_TERMINAL, S_HEIGHT);
+                    "set encoding utf8\n"
+                    /* the default for charts that set no terminal of their own
+                     * (history's, diff's); the report's set theirs (S_chart_head) */
+                    "set terminal svg size 800,480 dynamic enhanced font 'sans,13' "
+                    "background '#ffffff'\n"
+                    "set termoption noenhanced\n");
     for (int i = 0; i < S_NCOLORS; i++)
         gm_buf_printf(&b, "set linetype %d lc rgb '%s' lw 2 pt %d ps 0.8\n", i + 1, S_colors[i],
                       (int[]){7, 5, 9, 11, 13, 15, 4, 6}[i]);
