@@ -12,6 +12,11 @@
  * When the program exits 0: 0 with a report, 1 when nothing could be
  * profiled for a reason the output gives, 2 when it cannot run here (no such
  * program, no GPU, counters not permitted, the library was not loaded).
+ * A program that dies midway (a signal such as SIGSEGV or SIGABRT: its exit
+ * handlers never run) still gets its results file and report, with the
+ * launches profiled before it died, marked partial (collection.partial);
+ * likewise one that ends without its exit handlers (_exit) leaving profiled
+ * launches unwritten, which then gives 1 if its own status was 0.
  */
 #include "../core/buf.h"
 #include "cli.h"
@@ -372,9 +377,11 @@ static void S_setenv(const char *name, const char *value)
 }
 
 /* Run the program; its exit status as a shell gives it (128 + signal), or -1
- * when it could not be started (message printed). */
-static int S_run(const S_opts *o, const char *prog, const char *lib, const char *dir)
+ * when it could not be started (message printed).  *sig: the signal that
+ * ended it, 0 when it exited. */
+static int S_run(const S_opts *o, const char *prog, const char *lib, const char *dir, int *sig)
 {
+    *sig = 0;
     char num[32];
     /* The child's environment: set here, in the parent, before fork, and
      * removed after: the parent calls nothing that reads them. */
@@ -437,7 +444,7 @@ static int S_run(const S_opts *o, const char *prog, const char *lib, const char 
         else if (WIFEXITED(ws))
             rc = WEXITSTATUS(ws);
         else if (WIFSIGNALED(ws))
-            rc = 128 + WTERMSIG(ws);
+            rc = 128 + (*sig = WTERMSIG(ws));
     }
     close(pfd[0]);
     sigaction(SIGINT, &old_int, NULL);
@@ -553,6 +560,28 @@ static void S_on_lock_wait(void *ctx, const char *path)
                         "waiting for its turn to count per line\n", path);
 }
 
+/* Why the results of a program are partial, or NULL when they are not: it
+ * was killed by a signal (its launches after that never happened), or
+ * launches it had profiled were not written (the library writes its runs as
+ * it goes, the last ones from an exit handler, which a signal or _exit
+ * skips).  `written`: the launches in the library's runs file. */
+static char *S_partial(int sig, long long profiled, size_t written)
+{
+    long long lost = profiled > (long long)written ? profiled - (long long)written : 0;
+    if (!sig && !lost)
+        return NULL;
+    gm_buf b = GM_BUF_INIT;
+    if (sig)
+        gm_buf_printf(&b, "the program was killed by signal %d (%s) after %lld profiled launch%s",
+                      sig, strsignal(sig), profiled, profiled == 1 ? "" : "es");
+    else
+        gm_buf_printf(&b, "the program ended without running its exit handlers after %lld "
+                          "profiled launch%s", profiled, profiled == 1 ? "" : "es");
+    if (lost)
+        gm_buf_printf(&b, "; the last %lld of them had not been written", lost);
+    return gm_buf_detach(&b);
+}
+
 static int S_app(int argc, char **argv, S_opts *o)
 {
     double t0 = S_now();
@@ -610,7 +639,8 @@ static int S_app(int argc, char **argv, S_opts *o)
     if (!o->quiet)
         fprintf(stderr, "gpumem-report: running %s with the profiler loaded\n", prog);
 
-    int prc = S_run(o, prog, lib, dir);
+    int sig;
+    int prc = S_run(o, prog, lib, dir, &sig);
     if (prc < 0)
         goto done;
 
@@ -666,6 +696,11 @@ static int S_app(int argc, char **argv, S_opts *o)
         goto done;
     }
 
+    char *partial = S_partial(sig, st.profiled, results.n_runs);
+    if (partial) {
+        free(results.collection.partial);
+        results.collection.partial = partial;
+    }
     gmi_group(&results, o->each, S_program_name(o->prog_argv));
     S_describe(&results, o, &st, S_count_others(dir));
     S_fill(&results, argc, argv, t0);
@@ -720,6 +755,8 @@ static int S_app(int argc, char **argv, S_opts *o)
     if (!o->quiet)
         fprintf(stderr, "results: %s (%zu runs from %lld profiled launches of %lld, %.1f s)\n",
                 json_path, results.n_runs, st.profiled, st.launches, S_now() - t0);
+    if (results.collection.partial)
+        fprintf(stderr, "gpumem-report: partial results: %s\n", results.collection.partial);
     if (st.timing[0] && !o->quiet)
         fprintf(stderr, "profiling: %s\n", st.timing);
     if (st.error[0] && !o->quiet)
@@ -742,7 +779,7 @@ static int S_app(int argc, char **argv, S_opts *o)
         if (!o->quiet)
             fprintf(stderr, "report: %s (%.1f s in all)\n", out_path, S_now() - t0);
     }
-    rc = prc;
+    rc = prc ? prc : results.collection.partial ? GM_EXIT_FAIL : GM_EXIT_OK;
 
 done:
     if (dir[0])

@@ -626,6 +626,64 @@ Test(inject_cli, exit_status_is_passed_on)
     free(d);
 }
 
+/* A program that dies midway: what was profiled before is written whole,
+ * the report says partial, the program's status is passed on. */
+Test(inject_cli, a_program_killed_midway_leaves_partial_results)
+{
+    char *d = gmt_tmpdir("inject-test");
+    gm_buf env = GM_BUF_INIT;
+    gm_buf_printf(&env, "TMPDIR='%s' FAKE_MODE=crash", d);
+    S_result r = S_app(d, env.data, "--out report.md", "");
+    cr_assert_eq(r.rc, 128 + 11, "killed by SIGSEGV: 139; stderr: %s", r.err);
+    cr_assert(strstr(r.err, "partial results: the program was killed by signal 11"), "%s", r.err);
+    char *p = gmt_join(d, "report.json");
+    gm_results res;
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(p, &res, &err), GM_OK, "%s", err.message);
+    cr_assert_eq(res.n_runs, 5, "the 7 launches written, grouped as ever");
+    cr_assert_not_null(res.collection.partial);
+    gmt_assert_has(res.collection.partial, "killed by signal 11 (");
+    gmt_assert_has(res.collection.partial, "after 9 profiled launches; the last 2 of them had "
+                                           "not been written");
+    gm_results_free(&res);
+    free(p);
+    p = gmt_join(d, "report.md");
+    char *md = gmt_text(p);
+    gmt_assert_has(md, "**Partial results.**");
+    gmt_assert_has(md, "killed by signal 11");
+    free(md);
+    free(p);
+    S_no_leftovers(d);
+    S_free(&r);
+
+    /* ended without its exit handlers, status 0: partial, and 1 */
+    env.len = 0;
+    gm_buf_printf(&env, "TMPDIR='%s' FAKE_MODE=noexit", d);
+    r = S_app(d, env.data, "collect --json run.json", "");
+    cr_assert_eq(r.rc, 1, "stderr: %s", r.err);
+    p = gmt_join(d, "run.json");
+    cr_assert_eq(gm_results_read_file(p, &res, &err), GM_OK, "%s", err.message);
+    cr_assert_not_null(res.collection.partial);
+    gmt_assert_has(res.collection.partial, "ended without running its exit handlers after 9 "
+                                           "profiled launches; the last 2");
+    gm_results_free(&res);
+    free(p);
+    S_free(&r);
+
+    /* a program that ran to its end is not partial */
+    r = S_app(d, "", "collect --json whole.json", "");
+    cr_assert_eq(r.rc, 0, "stderr: %s", r.err);
+    p = gmt_join(d, "whole.json");
+    cr_assert_eq(gm_results_read_file(p, &res, &err), GM_OK, "%s", err.message);
+    cr_assert_null(res.collection.partial);
+    gm_results_free(&res);
+    free(p);
+    S_free(&r);
+    gm_buf_free(&env);
+    S_rm(d);
+    free(d);
+}
+
 Test(inject_cli, launches_each_keeps_every_launch)
 {
     char *d = gmt_tmpdir("inject-test");
@@ -734,6 +792,11 @@ Test(inject_cli, report_from_a_program)
 }
 
 Test(inject_cli, exit_status_is_passed_on)
+{
+    cr_skip_test("`gpumem-report -- PROGRAM` is built only with the CUDA toolkit (nvcc)");
+}
+
+Test(inject_cli, a_program_killed_midway_leaves_partial_results)
 {
     cr_skip_test("`gpumem-report -- PROGRAM` is built only with the CUDA toolkit (nvcc)");
 }
