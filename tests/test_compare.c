@@ -211,6 +211,11 @@ Test(compare, answers_the_question_per_device)
             gm_experiment *e = &both[k]->experiments[i];
             if (strcmp(e->id, "coalescing") != 0)
                 continue;
+            /* The recorded runs may already name a question: replaced. */
+            free(e->question);
+            free(e->contrast_a);
+            free(e->contrast_b);
+            free(e->contrast_counter);
             e->question = gm_xstrdup("How much longer does a strided read take?");
             e->contrast_a = gm_xstrdup("stride@stride=32");
             e->contrast_b = gm_xstrdup("stride@stride=1");
