@@ -137,6 +137,8 @@ $(BUILD)/gm_version.h: FORCE
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(BUILD)/cli/cmd_collect.o: $(BUILD)/gm_version.h
 $(BUILD)/cli/cmd_collect.o: ALL_CFLAGS += -I$(BUILD)
+$(BUILD)/cli/main.o: $(BUILD)/gm_version.h
+$(BUILD)/cli/main.o: ALL_CFLAGS += -I$(BUILD)
 
 # The build's configuration: every object is rebuilt when it changes, so that
 # `make CUDA_HOME=/nonexistent test` after a build with the toolkit (or the

@@ -26,7 +26,8 @@ sub() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", b - a}'; }
 
 echo "== $name: $*"
 echo "date:    $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-echo "commit:  $(cat "$here/../.commit" 2>/dev/null || git -C "$here/.." rev-parse HEAD 2>/dev/null || echo unknown)"
+# the commit the tool was built from (make GIT_COMMIT=... where the tree has no .git)
+echo "commit:  $("$tool" --version | sed -n 's/.*commit \([^,)]*\).*/\1/p')"
 command -v nvidia-smi >/dev/null 2>&1 &&
     echo "device:  $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader -i 0)"
 echo "ncu:     $("$ncu" --version | tail -n 1)"

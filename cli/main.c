@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "../core/output.h"
 #include "../core/results.h"
+#include "gm_version.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -113,7 +114,10 @@ int main(int argc, char **argv)
         if (strcmp(cmd, "render") == 0) return gm_cmd_render(argc - 1, argv + 1);
         if (strcmp(cmd, "merge") == 0) return gm_cmd_merge(argc - 1, argv + 1);
         if (strcmp(cmd, "--version") == 0) {
-            printf("gpumem-report %s (results schema %d)\n", GM_TOOL_VERSION, GM_SCHEMA_VERSION);
+            /* The commit the binary was built from, as its results files record it. */
+            printf("gpumem-report %s (results schema %d; commit %s%s)\n", GM_TOOL_VERSION,
+                   GM_SCHEMA_VERSION, GM_GIT_COMMIT[0] ? GM_GIT_COMMIT : "unknown",
+                   GM_GIT_DIRTY == 1 ? ", dirty" : "");
             return GM_EXIT_OK;
         }
     }

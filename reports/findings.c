@@ -484,7 +484,10 @@ static gm_severity S_saving_text(gm_buf *b, const gm_run *run, S_saving sv, cons
     gm_fmt_ms(b, sv.ms);
     if (isfinite(sv.share)) {
         gm_buf_puts(b, " (");
-        gm_fmt_pct(b, 100.0 * sv.share);
+        if (sv.share > 0 && sv.share < 0.0005)   /* what would print as 0.0% */
+            gm_buf_puts(b, "under 0.1%");
+        else
+            gm_fmt_pct(b, 100.0 * sv.share);
         gm_buf_puts(b, gm_run_is_program(run) ? " of the program's profiled GPU time)"
                                               : " of its time)");
     }

@@ -215,8 +215,12 @@ static void S_header(gm_buf *b, const gm_results *r, bool timestamp)
         gm_buf_puts(&v, ": percentages compare with the copy bandwidth, which a vectorised "
                         "kernel can beat");
     } else {
-        gm_buf_puts(&v, "not in this results file (it predates it): percentages compare with "
-                        "the copy bandwidth, which a vectorised kernel can beat");
+        bool program = c->size_set && strcmp(c->size_set, "app") == 0;
+        gm_buf_puts(&v, program ? "not measured when profiling a program (its own kernels run, "
+                                  "no others)"
+                                : "not in this results file (it predates it)");
+        gm_buf_puts(&v, ": percentages compare with the copy bandwidth, which a vectorised "
+                        "kernel can beat");
     }
     S_row(b, "Attainable bandwidth", v.data);
 
@@ -283,10 +287,15 @@ static void S_header(gm_buf *b, const gm_results *r, bool timestamp)
     if (gm_value_present(&c->profile_seconds) || gm_value_present(&c->total_seconds)) {
         v.len = 0;
         gm_buf_puts(&v, "");
-        gm_fmt_num(&v, gm_value_num(&c->profile_seconds), 3);
-        gm_buf_puts(&v, " s profiling, ");
-        gm_fmt_num(&v, gm_value_num(&c->total_seconds), 3);
-        gm_buf_puts(&v, " s in all");
+        if (gm_value_present(&c->profile_seconds)) {
+            gm_fmt_num(&v, gm_value_num(&c->profile_seconds), 3);
+            gm_buf_puts(&v, " s profiling");
+        }
+        if (gm_value_present(&c->total_seconds)) {
+            gm_buf_puts(&v, v.len ? ", " : "");
+            gm_fmt_num(&v, gm_value_num(&c->total_seconds), 3);
+            gm_buf_puts(&v, " s in all");
+        }
         S_row(b, "Collection time", v.data);
     }
     gm_md_process_rows(b, r);
@@ -1539,8 +1548,9 @@ static void S_predicted(gm_buf *b, const gm_section *s, bool html)
 /* One explanation per section, written by findings.c from the numbers, then
  * the section's findings (runs that failed or did not run are flagged above
  * the table, not again here). */
-/* A finding item cut to its first sentence and the count of runs the same
- * rule fires on: the Markdown forms' length (the HTML page keeps it all). */
+/* A finding item cut to its first sentence, its estimated saving (what ranks
+ * it) and the count of runs the same rule fires on: the Markdown forms'
+ * length (the HTML page keeps it all). */
 static void S_findings_lean(gm_buf *b, const char *items)
 {
     for (const char *p = items; *p;) {
@@ -1560,6 +1570,17 @@ static void S_findings_lean(gm_buf *b, const char *items)
             gm_buf_put(b, p, len);
         } else {
             gm_buf_put(b, p, (size_t)(cut - p));
+            /* findings.c's "Not moving the excess ... would save about ...". */
+            static const char save[] = " Not moving the excess ";
+            for (const char *c = cut; c + sizeof save - 1 <= end; c++) {
+                if (strncmp(c, save, sizeof save - 1) != 0)
+                    continue;
+                const char *stop = c + 1;
+                while (stop < end && !(stop[0] == '.' && (stop + 1 == end || stop[1] == ' ')))
+                    stop++;
+                gm_buf_put(b, c, (size_t)(stop - c) + (stop < end));
+                break;
+            }
             static const char same[] = " The same rule fires on ";
             const char *hit = NULL;
             for (const char *c = cut; c + sizeof same - 1 <= end && !hit; c++)
