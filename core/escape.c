@@ -90,6 +90,33 @@ void gm_esc_md_code(gm_buf *b, const char *s)
         gm_buf_putc(b, '`');
 }
 
+void gm_esc_md_spans(gm_buf *b, const char *s)
+{
+    if (!s)
+        return;
+    gm_buf part = GM_BUF_INIT;
+    while (*s) {
+        const char *open = strchr(s, '`');
+        const char *close = open ? strchr(open + 1, '`') : NULL;
+        if (!close || close == open + 1) {   /* no pair (or an empty one) left: text */
+            const char *upto = close ? close + 1 : s + strlen(s);
+            part.len = 0;
+            gm_buf_put(&part, s, (size_t)(upto - s));
+            gm_esc_md(b, part.data);
+            s = upto;
+            continue;
+        }
+        part.len = 0;
+        gm_buf_put(&part, s, (size_t)(open - s));
+        gm_esc_md(b, part.data);
+        part.len = 0;
+        gm_buf_put(&part, open + 1, (size_t)(close - open - 1));
+        gm_esc_md_code(b, part.data);
+        s = close + 1;
+    }
+    gm_buf_free(&part);
+}
+
 void gm_esc_gnuplot(gm_buf *b, const char *s)
 {
     gm_buf_putc(b, '\'');

@@ -22,6 +22,13 @@ void gm_esc_md(gm_buf *b, const char *s);
  * (GFM tables split on it even inside code spans), newlines become spaces. */
 void gm_esc_md_code(gm_buf *b, const char *s);
 
+/* Text that marks code the way prose does, between single backquotes
+ * ("the launches of `./app --n 4`"): each paired span becomes a code span
+ * (gm_esc_md_code of what is between), everything else is escaped as
+ * gm_esc_md escapes it, so an unpaired backquote stays a character.  The
+ * result, like gm_esc_md's, never opens raw HTML or a link. */
+void gm_esc_md_spans(gm_buf *b, const char *s);
+
 /* A gnuplot single-quoted string literal, quotes included: ' doubled, control
  * characters replaced by spaces.  Single-quoted gnuplot strings expand nothing
  * (no backquote command substitution, no escapes); use with `noenhanced` so

@@ -744,7 +744,7 @@ static void S_section_md(gm_buf *b, const S_ctx *c, size_t e, const gm_charts *c
     gm_esc_md(b, x->title ? x->title : id);
     gm_buf_puts(b, "\n\n");
     if (x->summary) {
-        gm_esc_md(b, x->summary);
+        gm_esc_md_spans(b, x->summary);
         gm_buf_puts(b, "\n\n");
     }
     size_t n_all = 0, n_some = 0;

@@ -2015,7 +2015,7 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
         gm_buf_puts(b, " but does not describe it.\n\n");
     }
     if (e->summary) {
-        S_text(b, e->summary);
+        gm_esc_md_spans(b, e->summary);   /* `...` marks code, as in the layouts */
         gm_buf_puts(b, "\n\n");
     }
     if (s->listed) {
@@ -2072,7 +2072,7 @@ static void S_section(gm_buf *b, const gm_results *r, const gm_sections *ss, siz
         S_code(b, run->variant);
         if (run->layout) {
             gm_buf_puts(b, ": ");
-            S_text(b, run->layout);
+            gm_esc_md_spans(b, run->layout);
         }
         if (run->kernel && html) {
             gm_buf_puts(b, " (kernel ");

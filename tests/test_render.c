@@ -658,3 +658,29 @@ Test(render_md, headline_follows_the_numbers)
     free(md);
     gm_results_free(&r);
 }
+
+/* Descriptions mark code between single backquotes (a program's command
+ * line, a layout's `block`): paired spans become code spans, an unpaired
+ * backquote stays a character, and nothing opens HTML or a link. */
+Test(render_md, backquoted_spans_in_descriptions)
+{
+    struct {
+        const char *in, *want;
+    } cases[] = {
+        {"The launches of `./app --n 4`, measured.", "The launches of `./app --n 4`, measured."},
+        {"a `x|y` b", "a `x\\|y` b"},
+        {"one ` alone", "one \\` alone"},
+        {"`<b>` and <i>", "`<b>` and \\<i\\>"},
+        {"[link](`u`)", "\\[link\\](`u`)"},
+        {"empty `` pair", "empty \\`\\` pair"},
+        {"``", "\\`\\`"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gm_buf b = GM_BUF_INIT;
+        gm_buf_puts(&b, "");
+        gm_esc_md_spans(&b, cases[i].in);
+        cr_assert_str_eq(b.data, cases[i].want, "%s", cases[i].in);
+        gm_buf_free(&b);
+    }
+}
