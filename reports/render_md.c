@@ -1914,14 +1914,71 @@ static char *S_shape(const char *t)
     return gm_buf_detach(&b);
 }
 
+/* A program's notes: what every kernel shares once, then one line per kernel
+ * (row) with the rest of its notes, "; "-joined, in the table's order: a
+ * reader looks a kernel up, not a kind of note. */
+static void S_said_per_kernel(gm_buf *b, const gm_section *s, const char *title,
+                              const gm_run_text *items, size_t n)
+{
+    bool *common = gm_xcalloc(n, sizeof *common);
+    gm_buf_printf(b, "%s\n\n", title);
+    for (size_t i = 0; i < n; i++) {
+        size_t with = 0;   /* runs that carry this exact text */
+        for (size_t k = 0; k < s->n_runs; k++) {
+            bool has = false;
+            for (size_t j = 0; j < n && !has; j++)
+                has = items[j].run == s->runs[k] && strcmp(items[j].text, items[i].text) == 0;
+            with += has;
+        }
+        common[i] = s->n_runs > 1 && with == s->n_runs;
+        bool first = true;
+        for (size_t j = 0; j < i && first; j++)
+            first = !(common[j] && strcmp(items[j].text, items[i].text) == 0);
+        if (common[i] && first) {
+            gm_buf_puts(b, "- every kernel: ");
+            char *t = gm_doc_titles(items[i].text);
+            S_text(b, t);
+            free(t);
+            gm_buf_puts(b, "\n");
+        }
+    }
+    for (size_t k = 0; k < s->n_runs; k++) {
+        const gm_run *run = s->runs[k];
+        size_t said = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (items[i].run != run || common[i])
+                continue;
+            if (!said++) {
+                gm_buf_puts(b, "- ");
+                S_code(b, run->variant ? run->variant : "");
+                gm_buf_puts(b, ": ");
+            } else {
+                gm_buf_puts(b, "; ");
+            }
+            char *t = gm_doc_titles(items[i].text);
+            S_text(b, t);
+            free(t);
+        }
+        if (said)
+            gm_buf_puts(b, "\n");
+    }
+    gm_buf_puts(b, "\n");
+    free(common);
+}
+
 /* A list under `title`: one item per shape of text, naming the runs it
  * applies to ("every run", a variant's runs, or the runs themselves), with
- * the text of its first run; when the others' figures differ, it says so. */
+ * the text of its first run; when the others' figures differ, it says so.
+ * A program's notes go kernel by kernel (S_said_per_kernel). */
 static void S_said_once(gm_buf *b, const gm_section *s, const char *title,
                         const gm_run_text *items, size_t n)
 {
     if (!n)
         return;
+    if (gm_section_is_program(s)) {
+        S_said_per_kernel(b, s, title, items, n);
+        return;
+    }
     char **shape = gm_xcalloc(n, sizeof *shape);
     for (size_t i = 0; i < n; i++)
         shape[i] = S_shape(items[i].text);

@@ -99,3 +99,22 @@ Test(examples, app_profile_renders)
     free(page);
     gm_results_free(&r);
 }
+
+/* A program's notes go kernel by kernel: what every kernel shares once, then
+ * one line per kernel with its launches and its NVTX range, in the table's
+ * order (examples/pytorch/run.json: the PyTorch program on the H100). */
+Test(examples, pytorch_notes_kernel_by_kernel)
+{
+    gm_results r;
+    char *page = S_render_example("examples/pytorch", &r);
+    S_self_contained(page);
+    cr_assert_eq(gmt_occurrences(page, "<li>every kernel: profiled inside the program"), 1);
+    const char *add = strstr(page, "<li><code>add-transposed</code>: 9 launches (launches 3, 9, ");
+    const char *copy = strstr(page, "<li><code>copy-transposed</code>: 9 launches (launches 4, 10, ");
+    cr_assert(add && copy && add < copy, "one line per kernel, in the table's order");
+    const char *eol = strstr(add, "</li>");
+    cr_assert(eol && strstr(add, "; NVTX range: add-transposed") < eol);
+    gmt_assert_lacks(page, "the others with their own figures");
+    free(page);
+    gm_results_free(&r);
+}
