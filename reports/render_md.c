@@ -1549,8 +1549,8 @@ static void S_predicted(gm_buf *b, const gm_section *s, bool html)
  * the section's findings (runs that failed or did not run are flagged above
  * the table, not again here). */
 /* A finding item cut to its first sentence, its estimated saving (what ranks
- * it) and the count of runs the same rule fires on: the Markdown forms'
- * length (the HTML page keeps it all). */
+ * it), the source line it names and the count of runs the same rule fires
+ * on: the Markdown forms' length (the HTML page keeps it all). */
 static void S_findings_lean(gm_buf *b, const char *items)
 {
     for (const char *p = items; *p;) {
@@ -1570,24 +1570,24 @@ static void S_findings_lean(gm_buf *b, const char *items)
             gm_buf_put(b, p, len);
         } else {
             gm_buf_put(b, p, (size_t)(cut - p));
-            /* findings.c's "Not moving the excess ... would save about ...". */
-            static const char save[] = " Not moving the excess ";
-            for (const char *c = cut; c + sizeof save - 1 <= end; c++) {
-                if (strncmp(c, save, sizeof save - 1) != 0)
-                    continue;
-                const char *stop = c + 1;
-                while (stop < end && !(stop[0] == '.' && (stop + 1 == end || stop[1] == ' ')))
-                    stop++;
-                gm_buf_put(b, c, (size_t)(stop - c) + (stop < end));
-                break;
+            /* then, of findings.c's later sentences, the estimated saving ("Not
+             * moving the excess ..."), the line that causes it ("The line:
+             * ...") and the count of similar runs, which follow one another
+             * at the end of the item: from the first of them to the end */
+            static const char *const keep[] = {" Not moving the excess ", " The line: ",
+                                               " The same rule fires on "};
+            const char *from = NULL;
+            for (size_t k = 0; k < sizeof keep / sizeof keep[0]; k++) {
+                size_t kl = strlen(keep[k]);
+                for (const char *c = cut; c + kl <= end; c++)
+                    if (strncmp(c, keep[k], kl) == 0) {
+                        if (!from || c < from)
+                            from = c;
+                        break;
+                    }
             }
-            static const char same[] = " The same rule fires on ";
-            const char *hit = NULL;
-            for (const char *c = cut; c + sizeof same - 1 <= end && !hit; c++)
-                if (strncmp(c, same, sizeof same - 1) == 0)
-                    hit = c;
-            if (hit)
-                gm_buf_put(b, hit, (size_t)(end - hit));
+            if (from)
+                gm_buf_put(b, from, (size_t)(end - from));
         }
         gm_buf_putc(b, '\n');
         p += len + (eol ? 1 : 0);

@@ -187,6 +187,17 @@ Test(report_form, markdown_brief_where_the_page_is_full)
     gm_results_free(&r);
 
     char *md = S_render("report.md", NULL);
+    /* the run's costliest findings, briefly: each with its estimated saving
+     * and, where the per-line pass found it, the line that causes it */
+    const char *top = strstr(md, "\n## Findings\n");
+    cr_assert_not_null(top);
+    const char *top_end = strstr(top + 1, "\n## ");
+    cr_assert_not_null(top_end);
+    char *findings = strndup(top, (size_t)(top_end - top));
+    gmt_assert_has(findings, "Not moving the excess wavefronts would save about ");
+    gmt_assert_has(findings, "The line: `exp_banks.cu:");
+    gmt_assert_lacks(findings, "the fastest run doing the same work");
+    free(findings);
     const char *sec = strstr(md, "\n## 8. Matrix multiplication");
     cr_assert_not_null(sec);
     const char *end = strstr(sec + 1, "\n## ");
