@@ -105,6 +105,7 @@ static bool S_fold(gm_buf *b, const char **pp)
         "%lu more findings, of lesser cost",
         "Every hot source line of each layout (%lu layouts)",
         "Every run (%lu), with its time range and counters",
+        "Shared memory of each kernel: wavefronts and bank conflicts",
     };
     const char *p = *pp;
     if (strncmp(p, end, sizeof end - 1) == 0) {

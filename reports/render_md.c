@@ -1287,6 +1287,26 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s, bool ht
         any2 |= show[second[k]];
         show1[second[k]] = false;
     }
+    /* a program's page: nine columns fit a 1280-px screen; its group totals of
+     * DRAM bytes go to the second table and its shared-memory counters to a
+     * third, both folded (the Markdown, which GitHub scrolls sideways, keeps
+     * wavefronts per instruction in the first and sends the rest to the page) */
+    bool show3[C_COUNT], any3 = false;
+    memset(show3, 0, sizeof show3);
+    if (program && html) {
+        show2[C_DRAM_TOTAL] = show[C_DRAM_TOTAL];
+        any2 |= show[C_DRAM_TOTAL];
+        show1[C_DRAM_TOTAL] = false;
+        static const S_col shared[] = {C_SH_LD_WPI, C_SH_ST_WPI, C_SH_LD_CONFL, C_SH_ST_CONFL};
+        for (size_t k = 0; k < sizeof shared / sizeof shared[0]; k++) {
+            show3[shared[k]] = show[shared[k]];
+            any3 |= show[shared[k]];
+            show1[shared[k]] = show2[shared[k]] = false;
+        }
+        any2 = false;
+        for (int k = 0; k < C_COUNT; k++)
+            any2 |= show2[k];
+    }
     bool pivot = !program && n > S_MD_ROWS && S_pivot(b, s, rows, n, same_n, html);
     if (pivot) {
         if (html) {
@@ -1312,6 +1332,12 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s, bool ht
         S_fold_open(b, html, 1);
         S_table_cols(b, r, s, rows, n, show2, head, right, time_n, !html);
         S_fold_close(b, html);
+    }
+    if (any3) {   /* a program's page only (above): fold 6 exists there alone */
+        show3[C_VARIANT] = true;
+        gm_buf_puts(b, "![](gm-fold:6)\n\n");
+        S_table_cols(b, r, s, rows, n, show3, head, right, time_n, false);
+        S_fold_close(b, true);
     }
     if (left_out.len && (html || !pivot)) {
         gm_buf_puts(b, "No run of this experiment has a value for: ");

@@ -115,6 +115,18 @@ Test(examples, pytorch_notes_kernel_by_kernel)
     const char *eol = strstr(add, "</li>");
     cr_assert(eol && strstr(add, "; NVTX range: add-transposed") < eol);
     gmt_assert_lacks(page, "the others with their own figures");
+    /* nine columns in the first table; shared memory in a fold of its own */
+    const char *t1 = strstr(page, "<th>Variant</th>");
+    cr_assert_not_null(t1);
+    const char *t1_end = strstr(t1, "</table>");
+    cr_assert_not_null(t1_end);
+    size_t cols = 0;
+    for (const char *c = t1; (c = strstr(c, "<th")) && c < t1_end; c++)
+        cols += strncmp(c, "<thead", 6) != 0;
+    cr_assert_eq(cols, 9, "%zu columns in the first table", cols);
+    const char *fold = strstr(page, "<summary>Shared memory of each kernel: wavefronts and bank "
+                                    "conflicts</summary>");
+    cr_assert(fold && fold > t1_end);
     free(page);
     gm_results_free(&r);
 }
