@@ -1943,20 +1943,38 @@ static char *S_shape(const char *t)
 /* A program's notes: what every kernel shares once, then one line per kernel
  * (row) with the rest of its notes, "; "-joined, in the table's order: a
  * reader looks a kernel up, not a kind of note. */
+/* qsort order of items: by text, then by run (its address: only equality
+ * matters). */
+static int S_item_cmp(const void *pa, const void *pb)
+{
+    const gm_run_text *a = *(const gm_run_text *const *)pa, *b = *(const gm_run_text *const *)pb;
+    int c = strcmp(a->text, b->text);
+    if (c)
+        return c;
+    return a->run < b->run ? -1 : a->run > b->run;
+}
+
 static void S_said_per_kernel(gm_buf *b, const gm_section *s, const char *title,
                               const gm_run_text *items, size_t n)
 {
     bool *common = gm_xcalloc(n, sizeof *common);
     gm_buf_printf(b, "%s\n\n", title);
+    /* common: the text is carried by every run of the section; sorted by
+     * (text, run), each group's distinct runs are counted in one walk */
+    const gm_run_text **ord = gm_xmalloc(n * sizeof *ord);
+    for (size_t i = 0; i < n; i++)
+        ord[i] = &items[i];
+    qsort(ord, n, sizeof *ord, S_item_cmp);
+    for (size_t g = 0; g < n;) {
+        size_t e = g + 1, runs = 1;
+        for (; e < n && strcmp(ord[e]->text, ord[g]->text) == 0; e++)
+            runs += ord[e]->run != ord[e - 1]->run;
+        for (size_t k = g; k < e; k++)
+            common[ord[k] - items] = s->n_runs > 1 && runs == s->n_runs;
+        g = e;
+    }
+    free((void *)ord);
     for (size_t i = 0; i < n; i++) {
-        size_t with = 0;   /* runs that carry this exact text */
-        for (size_t k = 0; k < s->n_runs; k++) {
-            bool has = false;
-            for (size_t j = 0; j < n && !has; j++)
-                has = items[j].run == s->runs[k] && strcmp(items[j].text, items[i].text) == 0;
-            with += has;
-        }
-        common[i] = s->n_runs > 1 && with == s->n_runs;
         bool first = true;
         for (size_t j = 0; j < i && first; j++)
             first = !(common[j] && strcmp(items[j].text, items[i].text) == 0);
