@@ -1335,7 +1335,7 @@ static void S_table(gm_buf *b, const gm_results *r, const gm_section *s, bool ht
     }
     if (any3) {   /* a program's page only (above): fold 6 exists there alone */
         show3[C_VARIANT] = true;
-        gm_buf_puts(b, "![](gm-fold:6)\n\n");
+        S_fold_open(b, true, 6);
         S_table_cols(b, r, s, rows, n, show3, head, right, time_n, false);
         S_fold_close(b, true);
     }
