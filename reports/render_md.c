@@ -30,6 +30,13 @@ static void S_code(gm_buf *b, const char *s) { gm_esc_md_code(b, s ? s : ""); }
 
 static void S_spr(gm_buf *b, double v) { gm_fmt_fixed(b, v, 1); }
 
+/* A collection of a program's launches (gpumem-report -- PROGRAM), whose
+ * size set is "app", rather than of the suite. */
+static bool S_program_collection(const gm_collection *c)
+{
+    return c->size_set && strcmp(c->size_set, "app") == 0;
+}
+
 /* 13000 -> "13.0", 12040 -> "12.4" (CUDA's 1000*major + 10*minor) */
 static void S_cuda_version(gm_buf *b, int v)
 {
@@ -215,8 +222,7 @@ static void S_header(gm_buf *b, const gm_results *r, bool timestamp)
         gm_buf_puts(&v, ": percentages compare with the copy bandwidth, which a vectorised "
                         "kernel can beat");
     } else {
-        bool program = c->size_set && strcmp(c->size_set, "app") == 0;
-        gm_buf_puts(&v, program ? "not measured when profiling a program (its own kernels run, "
+        gm_buf_puts(&v, S_program_collection(c) ? "not measured when profiling a program (its own kernels run, "
                                   "no others)"
                                 : "not in this results file (it predates it)");
         gm_buf_puts(&v, ": percentages compare with the copy bandwidth, which a vectorised "
@@ -271,7 +277,7 @@ static void S_header(gm_buf *b, const gm_results *r, bool timestamp)
     S_row(b, "Cache and clocks", v.data);
 
     v.len = 0;
-    if (c->size_set && strcmp(c->size_set, "app") == 0)   /* gpumem-report -- PROGRAM */
+    if (S_program_collection(c))
         gm_buf_puts(&v, "the profiler's duration of each of the program's launches "
                         "(not repeated)");
     else
