@@ -102,11 +102,16 @@ typedef enum {
     GMC_FLUSH_EVICT = 0,      /* L2 left full of clean lines of the flush buffer: a kernel
                                  misses exactly as on an empty L2, and its writes evict clean
                                  lines (no write-back).  One kernel, one extra range. */
-    GMC_FLUSH_INVALIDATE = 1  /* then discard.global.L2 those lines: L2 left empty (invalid
+    GMC_FLUSH_INVALIDATE = 1, /* then discard.global.L2 those lines: L2 left empty (invalid
                                  lines), as after ncu's flush.  sm_80+ (EVICT before); one
                                  more range per launch (~0.8 ms a pass on an H100), and on
                                  the reference kernels it changed no number beyond ncu's own
                                  run-to-run spread */
+    GMC_FLUSH_ASIDE = 2       /* EVICT's kernel run in a second context of the collector's
+                                 own, between the profiled context's kernels (each side
+                                 synchronized): L2 is physical, so it is emptied the same
+                                 way, but the flush is no range of the profiled context and
+                                 costs no range's profiling overhead */
 } gmc_flush_method;
 
 typedef struct {
@@ -184,6 +189,7 @@ typedef struct {
     double batch_config_seconds; /* of which: a fresh counter image and the configuration */
     bool batch_reenabled;      /* the range profiler had to be enabled afresh for it */
     double batch_decode_seconds; /* decode + evaluation */
+    double batch_start_stop_seconds; /* in cuptiRangeProfilerStart and Stop, all passes */
 } gmc_session_info;
 
 void gmc_session_info_get(const gmc_session *s, gmc_session_info *out);

@@ -40,6 +40,14 @@ typedef struct {
     PFN_cuModuleUnload_v2000 module_unload;
     PFN_cuLaunchKernel_v4000 launch_kernel;
     PFN_cuGetErrorName_v6000 get_error_name;
+    /* GMC_FLUSH_ASIDE: the second context and what runs in it */
+    PFN_cuCtxCreate_v11040 ctx_create;
+    PFN_cuCtxDestroy_v4000 ctx_destroy;
+    PFN_cuCtxPushCurrent_v4000 ctx_push;
+    PFN_cuCtxPopCurrent_v4000 ctx_pop;
+    PFN_cuCtxSynchronize_v2000 ctx_synchronize;
+    PFN_cuMemAlloc_v3020 mem_alloc;
+    PFN_cuMemsetD32_v3020 memset_d32;
 } S_driver;
 
 /* The grid-stride loop's start and step, shared by the two PTX kernels below:
@@ -163,6 +171,10 @@ struct gmc_session {
     unsigned long long scrub_lines; /* 128-byte lines in scrub_buf */
     void *scrub_sink;
     unsigned scrub_blocks;
+    CUcontext aside;                /* GMC_FLUSH_ASIDE: the context the flush runs in */
+    CUdeviceptr aside_buf, aside_sink;
+    CUmodule aside_module;
+    CUfunction aside_fn;
 
     /* launch tracking (CUPTI callbacks) */
     CUpti_SubscriberHandle subscriber;
@@ -303,6 +315,13 @@ static gmc_status S_driver_load(S_driver *d, gmc_error *err)
     S_TRY(S_entry((void **)&d->module_unload, "cuModuleUnload", 12000, err));
     S_TRY(S_entry((void **)&d->launch_kernel, "cuLaunchKernel", 12000, err));
     S_TRY(S_entry((void **)&d->get_error_name, "cuGetErrorName", 12000, err));
+    S_TRY(S_entry((void **)&d->ctx_create, "cuCtxCreate", 12000, err));
+    S_TRY(S_entry((void **)&d->ctx_destroy, "cuCtxDestroy", 12000, err));
+    S_TRY(S_entry((void **)&d->ctx_push, "cuCtxPushCurrent", 12000, err));
+    S_TRY(S_entry((void **)&d->ctx_pop, "cuCtxPopCurrent", 12000, err));
+    S_TRY(S_entry((void **)&d->ctx_synchronize, "cuCtxSynchronize", 12000, err));
+    S_TRY(S_entry((void **)&d->mem_alloc, "cuMemAlloc", 12000, err));
+    S_TRY(S_entry((void **)&d->memset_d32, "cuMemsetD32", 12000, err));
 fail:
     return st;
 }
@@ -669,6 +688,36 @@ fail:
  * ms per launch with GMC_FLUSH_INVALIDATE: the context switches and
  * synchronisations cost what the ranges did) plus 0.1 s to create
  * (bench/results/collector-experiments.txt, section 4). */
+/* GMC_FLUSH_ASIDE: a context of our own on the device, with the scrub kernel
+ * and its buffer in it; the profiled context is current again on return. */
+static gmc_status S_aside_setup(gmc_session *s, size_t bytes, gmc_error *err)
+{
+    gmc_status st = GMC_OK;
+    bool pushed = false;
+    S_DRV(&s->drv, s->drv.ctx_create(&s->aside, NULL, 0, 0, s->cudev));
+    pushed = true;   /* cuCtxCreate made it current */
+    S_DRV(&s->drv, s->drv.module_load_data(&s->aside_module, S_scrub_ptx));
+    S_DRV(&s->drv, s->drv.module_get_function(&s->aside_fn, s->aside_module, "gmc_l2_scrub"));
+    S_DRV(&s->drv, s->drv.mem_alloc(&s->aside_buf, bytes));
+    S_DRV(&s->drv, s->drv.mem_alloc(&s->aside_sink, sizeof(uint32_t)));
+    S_DRV(&s->drv, s->drv.memset_d32(s->aside_buf, 0, bytes / 4));
+    S_DRV(&s->drv, s->drv.ctx_synchronize());
+fail:
+    if (pushed) {
+        CUcontext popped;
+        CUresult r = s->drv.ctx_pop(&popped);
+        if (r != CUDA_SUCCESS && st == GMC_OK)
+            st = S_driver_fail(&s->drv, err, r, "cuCtxPopCurrent", __FILE__, __LINE__);
+    }
+    if (st != GMC_OK && s->aside) {
+        (void)s->drv.ctx_destroy(s->aside);   /* frees its module and memory */
+        s->aside = NULL;
+        s->aside_module = NULL;
+        s->aside_buf = s->aside_sink = 0;
+    }
+    return st;
+}
+
 static gmc_status S_flush_setup(gmc_session *s, gmc_error *err)
 {
     gmc_status st = GMC_OK;
@@ -686,6 +735,16 @@ static gmc_status S_flush_setup(gmc_session *s, gmc_error *err)
     s->flush_method = s->cfg.flush_method;
     if (s->flush_method == GMC_FLUSH_INVALIDATE && major < 8)
         s->flush_method = GMC_FLUSH_EVICT;   /* no discard before sm_80 */
+    if (s->flush_method == GMC_FLUSH_ASIDE) {
+        gmc_error aside_err;
+        if (S_aside_setup(s, bytes, &aside_err) == GMC_OK) {
+            s->flush_kernels = 0;
+            return GMC_OK;
+        }
+        /* No second context to be had (memory, compute mode): the flush
+         * becomes a range of the profiled context, as EVICT. */
+        s->flush_method = GMC_FLUSH_EVICT;
+    }
     S_CUDA(cudaMalloc(&s->scrub_buf, bytes));
     S_CUDA(cudaMalloc(&s->scrub_sink, sizeof(uint32_t)));
     S_CUDA(cudaMemset(s->scrub_buf, 0, bytes));
@@ -702,9 +761,37 @@ fail:
     return st;
 }
 
+/* The scrub in the aside context, between two kernels of the profiled one:
+ * what the profiled context enqueued has finished before it starts, and it
+ * has finished before the next launch is enqueued. */
+static gmc_status S_flush_aside(gmc_session *s, gmc_error *err)
+{
+    gmc_status st = GMC_OK;
+    bool pushed = false;
+    unsigned long long buf = (unsigned long long)s->aside_buf;
+    unsigned long long sink = (unsigned long long)s->aside_sink;
+    void *args[] = {&buf, &s->scrub_lines, &sink};
+    S_DRV(&s->drv, s->drv.ctx_synchronize());
+    S_DRV(&s->drv, s->drv.ctx_push(s->aside));
+    pushed = true;
+    S_DRV(&s->drv, s->drv.launch_kernel(s->aside_fn, s->scrub_blocks, 1, 1, 512, 1, 1, 0, NULL,
+                                        args, NULL));
+    S_DRV(&s->drv, s->drv.ctx_synchronize());
+fail:
+    if (pushed) {
+        CUcontext popped;
+        CUresult r = s->drv.ctx_pop(&popped);
+        if (r != CUDA_SUCCESS && st == GMC_OK)
+            st = S_driver_fail(&s->drv, err, r, "cuCtxPopCurrent", __FILE__, __LINE__);
+    }
+    return st;
+}
+
 static gmc_status S_flush(gmc_session *s, gmc_error *err)
 {
     gmc_status st = GMC_OK;
+    if (s->flush_method == GMC_FLUSH_ASIDE)
+        return S_flush_aside(s, err);
     unsigned long long buf = (unsigned long long)(uintptr_t)s->scrub_buf;
     unsigned long long sink = (unsigned long long)(uintptr_t)s->scrub_sink;
     void *args[] = {&buf, &s->scrub_lines, &sink};
@@ -878,6 +965,8 @@ void gmc_session_close(gmc_session *s)
         (void)s->drv.module_unload(s->discard_module);
     if (s->scrub_buf)
         (void)cudaFree(s->scrub_buf);
+    if (s->aside && s->drv.ctx_destroy)
+        (void)s->drv.ctx_destroy(s->aside);   /* with its module and memory */
     if (s->scrub_sink)
         (void)cudaFree(s->scrub_sink);
     if (s->metrics)
@@ -968,7 +1057,9 @@ static gmc_status S_pass(gmc_session *s, size_t n, int (*prepare)(void *, size_t
     memset(&sp, 0, sizeof sp);
     sp.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
     sp.pRangeProfilerObject = s->rp;
+    double t0 = S_now();
     S_CUPTI(cuptiRangeProfilerStart(&sp));
+    s->info.batch_start_stop_seconds += S_now() - t0;
 
     s->pass_count = 0;
     s->launch_depth = 0;
@@ -1003,7 +1094,9 @@ static gmc_status S_pass(gmc_session *s, size_t n, int (*prepare)(void *, size_t
     s->phase = GMC_PHASE_NONE;
 
     gmc_error stop_err;
+    double t1 = S_now();
     gmc_status stop_st = S_stop(s, all_submitted, st == GMC_OK ? err : &stop_err);
+    s->info.batch_start_stop_seconds += S_now() - t1;
     if (st == GMC_OK)
         st = stop_st;
     if (st == GMC_OK) {
@@ -1032,6 +1125,7 @@ gmc_status gmc_profile_batch(gmc_session *s, size_t n, int (*prepare)(void *user
     s->last_n = 0;
     s->info.batch_passes = 0;
     s->info.batch_ranges = 0;
+    s->info.batch_start_stop_seconds = 0;
     double t0 = S_now();
 
     /* Every batch starts from a fresh counter image.  If the profiler object

@@ -74,7 +74,7 @@ gmc_status gmc_config_check(const gmc_config *cfg, gmc_error *err)
     /* CUPTI's counter image stops accepting a few thousand ranges; past 4096
      * a caller should split its launches into batches. */
     if (cfg->flush_l2 && cfg->flush_method != GMC_FLUSH_INVALIDATE &&
-        cfg->flush_method != GMC_FLUSH_EVICT)
+        cfg->flush_method != GMC_FLUSH_EVICT && cfg->flush_method != GMC_FLUSH_ASIDE)
         return gmc_fail(err, GMC_ERR_ARG, "unknown flush_method %d", (int)cfg->flush_method);
     /* Ranges per launch, at most: the launch, the flush kernels, prepare's. */
     size_t per_launch = 1 + (cfg->flush_l2 ? 2 : 0) + cfg->prepare_kernels;

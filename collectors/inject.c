@@ -173,7 +173,22 @@ static struct {
     /* where the profiling time goes (seconds, summed over profiled launches):
      * printed at exit with GPUMEM_REPORT_DEBUG */
     double t_open, t_sync, t_save, t_config, t_passes, t_decode, t_restore, t_copy, t_batch;
+    double t_startstop;        /* of t_passes, in the range profiler's Start and Stop */
     long long reenabled;       /* batches that needed the range profiler enabled afresh */
+
+    /* the open batch (gmi_api_keeps_batch in inject.h): launches that ran
+     * since the checkpoint, waiting to be replayed */
+    struct S_pending *pending;
+    size_t n_pending;          /* read without the lock by the callback's fast path */
+    S_checkpoint before;       /* device memory before the batch's first launch */
+    long long batches, batched;           /* batches replayed, launches in them */
+    long long single;                     /* launches profiled on their own (no copy) */
+    struct { char why[40]; long long n; } ends[8];   /* what ended the batches */
+    bool exit_hook;            /* S_at_exit_batch registered */
+    struct S_op *ops;          /* memsets and copies between the batch's launches */
+    size_t n_ops, cap_ops;
+    long long ops_replayed;    /* of all batches */
+    char copy_fail[128];       /* why the last launch profiled alone could not be copied */
 } g = {.lock = PTHREAD_MUTEX_INITIALIZER, .devlock = GM_DEVLOCK_INIT};
 
 static _Thread_local int t_busy;        /* inside our own work: ignore launches */
@@ -278,14 +293,23 @@ static void S_at_exit(void)
 {
     if (!g.active)
         return;
-    if (g.status.profiled)
+    if (g.status.profiled) {
+        char ends[256] = "";
+        size_t len = 0;
+        for (size_t k = 0; k < sizeof g.ends / sizeof g.ends[0] && g.ends[k].why[0]; k++)
+            len += (size_t)snprintf(ends + len, len < sizeof ends ? sizeof ends - len : 0,
+                                    "%s%s %lld", k ? ", " : "", g.ends[k].why, g.ends[k].n);
         snprintf(g.status.timing, sizeof g.status.timing,
-                 "%lld launches: session open %.3f s (copy-bandwidth measurement %.3f s), "
-                 "synchronize %.3f s, checkpoint save %.3f s, batches %.3f s "
-                 "(configuration %.3f s, %lld re-enabled; passes %.3f s; decode %.3f s), final "
-                 "restore %.3f s",
-                 g.status.profiled, g.t_open, g.t_copy, g.t_sync, g.t_save, g.t_batch,
-                 g.t_config, g.reenabled, g.t_passes, g.t_decode, g.t_restore);
+                 "%lld launches (%lld in %lld batches with %lld memsets and copies made again, "
+                 "ended by: %s; %lld alone%s%s): session open %.3f s (copy-bandwidth measurement "
+                 "%.3f s), synchronize %.3f s, checkpoint save %.3f s, replays %.3f s "
+                 "(configuration %.3f s, %lld re-enabled; passes %.3f s, of which profiler "
+                 "start and stop %.3f s; decode %.3f s), restore %.3f s",
+                 g.status.profiled, g.batched, g.batches, g.ops_replayed, ends[0] ? ends : "-",
+                 g.single, g.single && g.copy_fail[0] ? ": " : "", g.single ? g.copy_fail : "",
+                 g.t_open, g.t_copy, g.t_sync, g.t_save, g.t_batch, g.t_config, g.reenabled,
+                 g.t_passes, g.t_startstop, g.t_decode, g.t_restore);
+    }
     /* No CUDA here: the program's runtime may already be torn down. */
     pthread_mutex_lock(&g.lock);
     S_write_runs();
@@ -611,7 +635,7 @@ static bool S_session_open_timed(CUcontext ctx)
     cfg.metrics = (const char *const *)g.metrics;
     cfg.n_metrics = g.n_metrics;
     cfg.flush_l2 = g.opts.flush_l2;
-    cfg.max_launches = 1;
+    cfg.max_launches = GMI_BATCH_MAX;
     gmc_status st = gmc_session_open_waiting(&cfg, &g.session, S_BUSY_WAIT_S, NULL, &e);
     (void)cuCtxSetCurrent(ctx);
     if (st != GMC_OK) {
@@ -619,7 +643,7 @@ static bool S_session_open_timed(CUcontext ctx)
         return false;
     }
     g.ctx = primary;
-    g.values = gm_xcalloc(g.n_metrics, sizeof *g.values);
+    g.values = gm_xcalloc(GMI_BATCH_MAX * g.n_metrics, sizeof *g.values);
     g.duration_index = g.n_metrics;
     for (size_t i = 0; i < g.n_metrics; i++)
         if (strcmp(g.metrics[i], GM_M_DURATION) == 0)
@@ -765,7 +789,8 @@ static gm_value S_value(const char *name, double v)
     return gm_vreal(v);
 }
 
-static void S_add_run(const S_launch *L, const char *symbol, long long index, const char *range)
+static void S_add_run(const S_launch *L, const char *symbol, long long index, const char *range,
+                      const double *values, const char *how)
 {
     gm_run *run = gm_results_add_run(&g.results);
     run->experiment = gm_xstrdup("app");
@@ -785,10 +810,10 @@ static void S_add_run(const S_launch *L, const char *symbol, long long index, co
     run->launch.shared_bytes = (long long)L->shm + stat;
     run->launch.registers = regs;
     for (size_t m = 0; m < g.n_metrics; m++)
-        gm_run_set_metric(run, g.metrics[m], S_value(g.metrics[m], g.values[m]),
+        gm_run_set_metric(run, g.metrics[m], S_value(g.metrics[m], values[m]),
                           gmc_session_metric_unit(g.session, m));
-    if (g.duration_index < g.n_metrics && isfinite(g.values[g.duration_index])) {
-        double ms = g.values[g.duration_index] * 1e-6;   /* ns -> ms */
+    if (g.duration_index < g.n_metrics && isfinite(values[g.duration_index])) {
+        double ms = values[g.duration_index] * 1e-6;   /* ns -> ms */
         gm_timing_set_samples(&run->timing, &ms, 1);
         run->timing.present = true;
         run->timing.warmup = 0;
@@ -796,10 +821,9 @@ static void S_add_run(const S_launch *L, const char *symbol, long long index, co
     }
     run->check.status = GM_CHECK_NO_REFERENCE;
     run->check.reason = gm_xstrdup("a program's output is its own; nothing to compare it with");
-    gm_run_add_note(run, "profiled inside the program: %d passes, each restoring the memory "
-                         "the launch found (CUPTI checkpoint)%s",
-                    gmc_session_passes(g.session),
-                    g.opts.flush_l2 ? ", L2 flushed before each pass" : "");
+    gm_run_add_note(run, "profiled inside the program: %d passes, %s%s",
+                    gmc_session_passes(g.session), how,
+                    g.opts.flush_l2 ? "; L2 flushed before the launch in each pass" : "");
 }
 
 /* Profile the launch about to be enqueued.  Called with g.lock held and t_busy
@@ -882,13 +906,535 @@ static void S_profile(const S_launch *L, const char *symbol, long long index, CU
         return;
     }
     char *range = S_range_path();
-    S_add_run(L, symbol, index, range);
+    S_add_run(L, symbol, index, range, g.values,
+              "each replaying the launch alone from the memory it found (CUPTI checkpoint)");
     free(range);
     g.status.profiled++;
+    g.single++;
     S_debug("profiled launch %lld %s", index, symbol);
     if (g.results.n_runs <= 256 || g.results.n_runs % 64 == 0)
         S_write_runs();
     S_write_status();
+}
+
+/* ---- batches (inject.h, "batches") -------------------------------------------------------- */
+
+/* A launch of the open batch: a copy of everything needed to make it again
+ * after the program's own call has returned. */
+struct S_pending {
+    S_launch L;                /* params, extra and config point into the fields below */
+    unsigned char *args;       /* the arguments' bytes, at their offsets */
+    void **argv;
+    void *extra_buf;           /* CU_LAUNCH_PARAM_BUFFER_POINTER's bytes */
+    size_t extra_size;
+    void *extra[5];
+    CUlaunchConfig config;
+    CUlaunchAttribute *attrs;
+    char *symbol;
+    long long index;
+    char *range;
+};
+
+static void S_pending_free(struct S_pending *p)
+{
+    free(p->args);
+    free(p->argv);
+    free(p->extra_buf);
+    free(p->attrs);
+    free(p->symbol);
+    free(p->range);
+    memset(p, 0, sizeof *p);
+}
+
+/* Copy the launch L into p; false when its arguments cannot be copied (the
+ * driver will not say their sizes, or `extra` holds something we do not
+ * know), and the launch is then profiled on its own. */
+static bool S_pending_copy(struct S_pending *p, const S_launch *L)
+{
+    memset(p, 0, sizeof *p);
+    p->L = *L;
+    p->L.params = NULL;
+    p->L.extra = NULL;
+    p->L.config = NULL;
+    /* Replays go to the legacy default stream, in the order the program made
+     * them, behind the L2 flush (the order of the program's streams is one
+     * its dependencies allow: each waits only on work enqueued before it). */
+    p->L.stream = NULL;
+    p->L.ptsz = false;
+    switch (L->cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        p->L.cbid = CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel;
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+        p->L.cbid = CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx;
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        p->L.cbid = CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel;
+        break;
+    default:
+        break;
+    }
+    if (L->params) {
+        /* The handle a launch carries is a CUfunction or, from the runtime, a
+         * CUkernel; whichever query answers for parameter 0 is used.  A kernel
+         * of no parameters answers neither and is profiled on its own. */
+        size_t n = 0, end = 0, off, size;
+        CUresult rf = cuFuncGetParamInfo(L->f, 0, &off, &size), r = rf;
+        bool by_kernel = false;
+        if (rf != CUDA_SUCCESS) {
+            CUresult rk = cuKernelGetParamInfo((CUkernel)L->f, 0, &off, &size);
+            if (rk != CUDA_SUCCESS) {
+                const char *a = NULL, *b = NULL;
+                (void)cuGetErrorName(rf, &a);
+                (void)cuGetErrorName(rk, &b);
+                snprintf(g.copy_fail, sizeof g.copy_fail, "parameter sizes unknown "
+                         "(cuFuncGetParamInfo %s, cuKernelGetParamInfo %s)", a ? a : "?",
+                         b ? b : "?");
+                return false;
+            }
+            by_kernel = true;
+        }
+        do {
+            if (off + size > end)
+                end = off + size;
+            n++;
+            r = by_kernel ? cuKernelGetParamInfo((CUkernel)L->f, n, &off, &size)
+                          : cuFuncGetParamInfo(L->f, n, &off, &size);
+        } while (r == CUDA_SUCCESS);
+        if (r != CUDA_ERROR_INVALID_VALUE) {
+            const char *a = NULL;
+            (void)cuGetErrorName(r, &a);
+            snprintf(g.copy_fail, sizeof g.copy_fail, "parameter %zu's size unknown (%s)", n,
+                     a ? a : "?");
+            return false;
+        }
+        p->args = gm_xmalloc(end ? end : 1);
+        p->argv = gm_xcalloc(n, sizeof *p->argv);
+        for (size_t i = 0; i < n; i++) {
+            r = by_kernel ? cuKernelGetParamInfo((CUkernel)L->f, i, &off, &size)
+                          : cuFuncGetParamInfo(L->f, i, &off, &size);
+            if (r != CUDA_SUCCESS || !L->params[i])
+                goto no;
+            memcpy(p->args + off, L->params[i], size);
+            p->argv[i] = p->args + off;
+        }
+        p->L.params = p->argv;
+    }
+    if (L->extra) {
+        void *buf = NULL;
+        size_t *size = NULL;
+        for (size_t k = 0; L->extra[k] != CU_LAUNCH_PARAM_END; k += 2) {
+            if (L->extra[k] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+                buf = L->extra[k + 1];
+            else if (L->extra[k] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+                size = L->extra[k + 1];
+            else {
+                snprintf(g.copy_fail, sizeof g.copy_fail, "launch options in `extra` other "
+                         "than a parameter buffer");
+                goto no;
+            }
+        }
+        if (buf && size) {
+            p->extra_size = *size;
+            p->extra_buf = gm_xmalloc(p->extra_size ? p->extra_size : 1);
+            memcpy(p->extra_buf, buf, p->extra_size);
+            p->extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
+            p->extra[1] = p->extra_buf;
+            p->extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
+            p->extra[3] = &p->extra_size;
+            p->extra[4] = CU_LAUNCH_PARAM_END;
+            p->L.extra = p->extra;
+        } else if (buf || size) {
+            goto no;
+        }
+    }
+    if (L->config) {
+        p->config = *L->config;
+        p->config.hStream = NULL;
+        if (L->config->numAttrs) {
+            p->attrs = gm_xcalloc(L->config->numAttrs, sizeof *p->attrs);
+            memcpy(p->attrs, L->config->attrs, L->config->numAttrs * sizeof *p->attrs);
+        }
+        p->config.attrs = p->attrs;
+        p->L.config = &p->config;
+    }
+    return true;
+no:
+    S_pending_free(p);
+    return false;
+}
+
+/* A memset or device-to-device copy the program made inside the batch, made
+ * again before launch `before` in every pass. */
+struct S_op {
+    gmi_op_kind kind;
+    CUdeviceptr dst, src;
+    unsigned value;
+    size_t n;                  /* elements (memset) or bytes (copy) */
+    size_t before;
+};
+
+/* The memset and copy parameter structs as generated_cuda_meta.h has them
+ * (the Async forms add a stream after these fields). */
+typedef struct { CUdeviceptr dst; unsigned char v; size_t n; } S_memset8_params;
+typedef struct { CUdeviceptr dst; unsigned short v; size_t n; } S_memset16_params;
+typedef struct { CUdeviceptr dst; unsigned int v; size_t n; } S_memset32_params;
+typedef struct { CUdeviceptr dst, src; size_t n; } S_copy_params;
+
+static CUresult S_op_make(const struct S_op *o)
+{
+    switch (o->kind) {
+    case GMI_OP_MEMSET8:
+        return cuMemsetD8Async(o->dst, (unsigned char)o->value, o->n, NULL);
+    case GMI_OP_MEMSET16:
+        return cuMemsetD16Async(o->dst, (unsigned short)o->value, o->n, NULL);
+    case GMI_OP_MEMSET32:
+        return cuMemsetD32Async(o->dst, o->value, o->n, NULL);
+    case GMI_OP_COPY_DTOD:
+        return cuMemcpyDtoDAsync(o->dst, o->src, o->n, NULL);
+    default:
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+}
+
+/* Record the call (params: its functionParams) as an operation of the open
+ * batch; false when it cannot be (then it ends the batch). */
+static bool S_op_record(gmi_op_kind kind, const void *params)
+{
+    struct S_op o = {kind, 0, 0, 0, 0, g.n_pending};
+    switch (kind) {
+    case GMI_OP_MEMSET8: {
+        const S_memset8_params *a = params;
+        o.dst = a->dst, o.value = a->v, o.n = a->n;
+        break;
+    }
+    case GMI_OP_MEMSET16: {
+        const S_memset16_params *a = params;
+        o.dst = a->dst, o.value = a->v, o.n = a->n;
+        break;
+    }
+    case GMI_OP_MEMSET32: {
+        const S_memset32_params *a = params;
+        o.dst = a->dst, o.value = a->v, o.n = a->n;
+        break;
+    }
+    case GMI_OP_COPY_DTOD: {
+        const S_copy_params *a = params;
+        o.dst = a->dst, o.src = a->src, o.n = a->n;
+        break;
+    }
+    default:
+        return false;
+    }
+    if (g.n_ops == g.cap_ops) {
+        g.cap_ops = g.cap_ops ? 2 * g.cap_ops : 16;
+        g.ops = gm_xrealloc(g.ops, g.cap_ops * sizeof *g.ops);
+    }
+    g.ops[g.n_ops++] = o;
+    return true;
+}
+
+typedef struct {
+    struct S_pending *p;
+    char why[256];
+} S_batch_replay;
+
+/* Before launch i of a pass: the memory the first launch found (i = 0), then
+ * the memsets and copies the program made before launch i; launch i > 0
+ * otherwise finds what launch i - 1's replay left. */
+static int S_batch_prepare(void *user, size_t i)
+{
+    S_batch_replay *rp = user;
+    if (i == 0) {
+        CUptiResult r = cuptiCheckpointRestore(&g.before);
+        if (r != CUPTI_SUCCESS) {
+            const char *d = NULL;
+            (void)cuptiGetResultString(r, &d);
+            snprintf(rp->why, sizeof rp->why, "cuptiCheckpointRestore: %s (%d)", d ? d : "?",
+                     (int)r);
+            return 1;
+        }
+    }
+    for (size_t k = 0; k < g.n_ops; k++) {
+        if (g.ops[k].before != i)
+            continue;
+        CUresult r = S_op_make(&g.ops[k]);
+        if (r != CUDA_SUCCESS) {
+            const char *n = NULL;
+            (void)cuGetErrorName(r, &n);
+            snprintf(rp->why, sizeof rp->why, "memset or copy before launch %lld: %s (%d)",
+                     rp->p[i].index, n ? n : "?", (int)r);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int S_batch_launch(void *user, size_t i)
+{
+    S_batch_replay *rp = user;
+    CUresult r = S_relaunch(&rp->p[i].L);
+    if (r != CUDA_SUCCESS) {
+        const char *n = NULL;
+        (void)cuGetErrorName(r, &n);
+        snprintf(rp->why, sizeof rp->why, "relaunch of launch %lld: %s (%d)", rp->p[i].index,
+                 n ? n : "?", (int)r);
+        return 1;
+    }
+    return 0;
+}
+
+static void S_batch_count_end(const char *why)
+{
+    size_t k, n = sizeof g.ends / sizeof g.ends[0];
+    for (k = 0; k < n && g.ends[k].why[0]; k++)
+        if (strcmp(g.ends[k].why, why) == 0)
+            break;
+    if (k == n)
+        return;
+    if (!g.ends[k].why[0])
+        snprintf(g.ends[k].why, sizeof g.ends[k].why, "%s", why);
+    g.ends[k].n++;
+}
+
+/* Replay the open batch and close it.  Called with g.lock held and t_busy
+ * set, at the entry of the call that ends it (why: its name), so nothing the
+ * program enqueued after the batch has run. */
+static void S_batch_end(const char *why)
+{
+    size_t n = g.n_pending;
+    if (n == 0)
+        return;
+    S_batch_count_end(why);
+    S_debug("batch of %zu launches ended by %s", n, why);
+    CUcontext cur = NULL;
+    (void)cuCtxGetCurrent(&cur);
+    (void)cuCtxSetCurrent(g.ctx);
+    double t0 = S_now();
+    CUresult cr = cuCtxSynchronize();
+    double t1 = S_now();
+    g.t_sync += t1 - t0;
+    S_checkpoint after;
+    memset(&after, 0, sizeof after);
+    after.structSize = S_CHECKPOINT_SIZE;
+    after.ctx = g.ctx;
+    bool saved = false;
+    gmc_status st = GMC_ERR_LAUNCH;
+    gmc_error e = {GMC_OK, ""};
+    S_batch_replay rp = {g.pending, ""};
+    if (cr != CUDA_SUCCESS) {
+        const char *nm = NULL;
+        (void)cuGetErrorName(cr, &nm);
+        snprintf(e.message, sizeof e.message, "the batch's launches failed (%s)", nm ? nm : "?");
+        goto out;
+    }
+    CUptiResult r = cuptiCheckpointSave(&after);
+    g.t_save += S_now() - t1;
+    if (r != CUPTI_SUCCESS) {
+        const char *d = NULL;
+        (void)cuptiGetResultString(r, &d);
+        snprintf(e.message, sizeof e.message, "cannot save the program's memory "
+                 "(cuptiCheckpointSave: %s)", d ? d : "?");
+        goto out;
+    }
+    saved = true;
+    for (size_t k = 0; k < n * g.n_metrics; k++)
+        g.values[k] = NAN;
+    double t3 = S_now();
+    st = gmc_profile_batch(g.session, n, S_batch_prepare, S_batch_launch, &rp, g.values, &e);
+    double t4 = S_now();
+    gmc_session_info si;
+    gmc_session_info_get(g.session, &si);
+    g.t_config += si.batch_config_seconds;
+    g.t_passes += si.batch_pass_seconds - si.batch_config_seconds;
+    g.t_decode += si.batch_decode_seconds;
+    g.t_startstop += si.batch_start_stop_seconds;
+    g.t_batch += t4 - t3;
+    g.reenabled += si.batch_reenabled;
+out:;
+    /* The program goes on from the memory it left, whatever happened. */
+    double t5 = S_now();
+    CUptiResult rr = saved ? cuptiCheckpointRestore(&after) : CUPTI_SUCCESS;
+    CUresult sr = cuCtxSynchronize();
+    g.t_restore += S_now() - t5;
+    if (rr != CUPTI_SUCCESS || sr != CUDA_SUCCESS) {
+        g.stopped = true;
+        S_error("restore", "the program's memory could not be restored after profiling "
+                "launches %lld to %lld (restore %d, synchronize %d); its results may be "
+                "wrong. Nothing more is profiled", g.pending[0].index, g.pending[n - 1].index,
+                (int)rr, (int)sr);
+    }
+    if (saved)
+        (void)cuptiCheckpointFree(&after);
+    (void)cuptiCheckpointFree(&g.before);
+    if (st == GMC_OK) {
+        char how[160];
+        snprintf(how, sizeof how, "replaying the %zu launch%s of its batch from the memory the "
+                 "first found (CUPTI checkpoint)", n, n == 1 ? "" : "es");
+        for (size_t i = 0; i < n; i++) {
+            struct S_pending *p = &g.pending[i];
+            S_add_run(&p->L, p->symbol, p->index, p->range, g.values + i * g.n_metrics, how);
+        }
+        g.status.profiled += (long long)n;
+        g.batches++;
+        g.batched += (long long)n;
+        if (g.results.n_runs <= 256 || g.results.n_runs / 64 != (g.results.n_runs - n) / 64)
+            S_write_runs();
+    } else {
+        g.status.failed += (long long)n;
+        S_error(S_kind_of(st), "launches %lld to %lld (%s ...): %s%s%s", g.pending[0].index,
+                g.pending[n - 1].index, g.pending[0].symbol, e.message, rp.why[0] ? ": " : "",
+                rp.why);
+    }
+    for (size_t i = 0; i < n; i++)
+        S_pending_free(&g.pending[i]);
+    for (size_t k = 0; k < g.n_ops; k++)
+        g.ops_replayed += g.ops[k].before < n;
+    g.n_ops = 0;
+    __atomic_store_n(&g.n_pending, 0, __ATOMIC_RELEASE);
+    S_write_status();
+    (void)cuCtxSetCurrent(cur);
+}
+
+/* At exit, registered when the first batch opens (so it runs before the CUDA
+ * runtime's own exit handlers, registered earlier): the last batch. */
+static void S_at_exit_batch(void)
+{
+    if (__atomic_load_n(&g.n_pending, __ATOMIC_ACQUIRE) == 0)
+        return;
+    pthread_mutex_lock(&g.lock);
+    t_busy = 1;
+    if (!g.ctx_dead)
+        S_batch_end("the program's exit");
+    t_busy = 0;
+    pthread_mutex_unlock(&g.lock);
+}
+
+/* Add the launch about to be enqueued to the open batch, opening one when
+ * there is none.  false: it could not be copied (profile it on its own).
+ * Called with g.lock held and t_busy set. */
+static bool S_batch_add(const S_launch *L, const char *symbol, long long index, CUcontext ctx)
+{
+    struct S_pending p;
+    if (!S_pending_copy(&p, L))
+        return false;
+    if (g.n_pending == GMI_BATCH_MAX)
+        S_batch_end("a full batch");
+    if (g.stopped) {
+        S_pending_free(&p);
+        g.status.failed++;
+        return true;
+    }
+    if (g.n_pending == 0) {
+        /* The checkpoint must see the program's memory as this launch will. */
+        double t0 = S_now();
+        CUresult cr = cuCtxSynchronize();
+        double t1 = S_now();
+        g.t_sync += t1 - t0;
+        memset(&g.before, 0, sizeof g.before);
+        g.before.structSize = S_CHECKPOINT_SIZE;
+        g.before.ctx = ctx;
+        CUptiResult r = cr == CUDA_SUCCESS ? cuptiCheckpointSave(&g.before) : CUPTI_SUCCESS;
+        g.t_save += S_now() - t1;
+        if (cr != CUDA_SUCCESS || r != CUPTI_SUCCESS) {
+            const char *d = NULL;
+            if (cr != CUDA_SUCCESS)
+                (void)cuGetErrorName(cr, &d);
+            else
+                (void)cuptiGetResultString(r, &d);
+            g.status.failed++;
+            S_error(cr != CUDA_SUCCESS ? "cuda" : "checkpoint",
+                    "launch %lld (%s): %s (%s): not profiled", index, symbol,
+                    cr != CUDA_SUCCESS ? "the program's earlier work failed"
+                                       : "cannot save the program's memory",
+                    d ? d : "?");
+            S_pending_free(&p);
+            return true;
+        }
+        if (!g.exit_hook) {
+            g.exit_hook = true;
+            if (atexit(S_at_exit_batch) != 0)
+                S_error("io", "atexit failed: the launches after the program's last CUDA "
+                              "call that ends a batch may be missing");
+        }
+        if (!g.pending)
+            g.pending = gm_xcalloc(GMI_BATCH_MAX, sizeof *g.pending);
+    }
+    p.symbol = gm_xstrdup(symbol);
+    p.index = index;
+    p.range = S_range_path();
+    g.pending[g.n_pending] = p;
+    __atomic_store_n(&g.n_pending, g.n_pending + 1, __ATOMIC_RELEASE);
+    S_debug("launch %lld %s: batched (%zu)", index, symbol, g.n_pending);
+    return true;
+}
+
+/* The memory type of an address: host (pageable memory, which the driver does
+ * not know, or host-allocated) or device (device or managed allocation). */
+static bool S_is_host(CUdeviceptr p)
+{
+    unsigned type = 0;
+    CUresult r = cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p);
+    return r == CUDA_ERROR_INVALID_VALUE || (r == CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST);
+}
+
+static bool S_is_device(CUdeviceptr p)
+{
+    unsigned type = 0, managed = 0;
+    if (cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p) != CUDA_SUCCESS ||
+        type != CU_MEMORYTYPE_DEVICE)
+        return false;
+    /* managed memory moves between host and device: not within a checkpoint */
+    return cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, p) == CUDA_SUCCESS &&
+           !managed;
+}
+
+/* A driver call (not a launch) at its entry: end the open batch unless the
+ * call cannot change device memory, or is a memset or copy the batch can
+ * make again. */
+static void S_on_driver_call(const CUpti_CallbackData *cb)
+{
+    if (__atomic_load_n(&g.n_pending, __ATOMIC_ACQUIRE) == 0)
+        return;
+    const char *name = cb->functionName ? cb->functionName : "?";
+    if (gmi_api_keeps_batch(name))
+        return;
+    t_busy = 1;
+    gmi_op_kind op = gmi_api_replayable(name);
+    if (gmi_api_is_generic_copy(name) && cb->functionParams) {
+        /* cuMemcpy(dst, src, n) and cuMemcpyAsync(dst, src, n, stream): to the
+         * host changes nothing; device to device is made again */
+        const S_copy_params *a = cb->functionParams;
+        bool dst_host = S_is_host(a->dst);
+        if (dst_host) {
+            t_busy = 0;
+            return;
+        }
+        if (S_is_device(a->dst) && S_is_device(a->src))
+            op = GMI_OP_COPY_DTOD;
+    }
+    pthread_mutex_lock(&g.lock);
+    if (!(op != GMI_OP_NONE && g.n_pending && cb->functionParams &&
+          S_op_record(op, cb->functionParams)))
+        S_batch_end(name);
+    pthread_mutex_unlock(&g.lock);
+    t_busy = 0;
+}
+
+/* A launch chosen for profiling: into the batch (true), or false when it must
+ * be profiled on its own, now (S_profile), its arguments being uncopyable. */
+static bool S_batch_try(const S_launch *L, const char *symbol, long long index, CUcontext ctx)
+{
+    if (!S_session_open(ctx)) {
+        g.status.failed++;
+        return true;
+    }
+    if (g.ctx_dead || ctx != g.ctx)
+        return false;   /* S_profile says why it is not profiled */
+    if (S_batch_add(L, symbol, index, ctx))
+        return true;
+    S_batch_end("a launch whose arguments cannot be copied");
+    return false;
 }
 
 static void S_on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
@@ -925,10 +1471,16 @@ static void S_on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *
                                          : d == GMI_SKIP_BEFORE ? "skipped" : "past the count");
     if (d == GMI_PROFILE && !g.stopped) {
         t_busy = 1;
-        S_profile(&L, symbol, index, cb->context);
+        if (!S_batch_try(&L, symbol, index, cb->context))
+            S_profile(&L, symbol, index, cb->context);
         t_busy = 0;
     } else if (d == GMI_PROFILE) {
         g.status.failed++;
+    } else if (g.n_pending) {
+        /* it changes memory the batch's replays would not see changed */
+        t_busy = 1;
+        S_batch_end("a launch that is not profiled");
+        t_busy = 0;
     }
     if (first_refusal) {
         g.status.limit_reached = true;
@@ -950,6 +1502,11 @@ static void CUPTIAPI S_callback(void *user, CUpti_CallbackDomain dom, CUpti_Call
             /* The session's context is going away (cudaDeviceReset, exit): the
              * session is left alone, not closed, and used no more. */
             pthread_mutex_lock(&g.lock);
+            if (g.n_pending) {   /* normally ended already, at the call that destroys it */
+                t_busy = 1;
+                S_batch_end("the context's destruction");
+                t_busy = 0;
+            }
             g.ctx_dead = true;
             pthread_mutex_unlock(&g.lock);
         }
@@ -958,6 +1515,9 @@ static void CUPTIAPI S_callback(void *user, CUpti_CallbackDomain dom, CUpti_Call
     const CUpti_CallbackData *cb = data;
     if (!cb || t_busy)
         return;
+    if (dom == CUPTI_CB_DOMAIN_DRIVER_API && cb->callbackSite == CUPTI_API_ENTER &&
+        !gmc_is_launch_callback(dom, cbid))
+        S_on_driver_call(cb);   /* may end the open batch */
     if (dom == CUPTI_CB_DOMAIN_RUNTIME_API) {
         if (cb->callbackSite == CUPTI_API_ENTER) {
             t_rt_pending = 1;
@@ -1049,6 +1609,8 @@ static bool S_subscribe(void)
     for (size_t k = 0; k < sizeof graph / sizeof graph[0]; k++)
         ok &= cuptiEnableCallback(1, g.sub, CUPTI_CB_DOMAIN_DRIVER_API, graph[k]) ==
               CUPTI_SUCCESS;
+    /* every driver call: those that could change device memory end a batch */
+    ok &= cuptiEnableDomain(1, g.sub, CUPTI_CB_DOMAIN_DRIVER_API) == CUPTI_SUCCESS;
     ok &= cuptiEnableCallback(1, g.sub, CUPTI_CB_DOMAIN_RESOURCE,
                               CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) == CUPTI_SUCCESS;
     if (!ok) {

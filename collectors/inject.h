@@ -129,6 +129,43 @@ char *gmi_full_name(const char *demangled);
 #define GMI_SHORT_MAX 40
 char *gmi_short_name(const char *demangled);
 
+/* ---- batches ------------------------------------------------------------------------- */
+
+/* A program's profiled launches are replayed in batches (collectors/inject.c):
+ * the first launch of a batch has its device memory saved (CUPTI checkpoint);
+ * it and the profiled launches after it run as the program makes them, their
+ * arguments copied, until a driver call that could change device memory by
+ * other means (or GMI_BATCH_MAX launches, or the end of the program); then
+ * the memory is saved again, restored to the first save, every launch of the
+ * batch replayed once per pass, and the second save restored.
+ *
+ * May the driver API function `name` (as CUPTI names it: "cuMemcpyHtoD_v2")
+ * run inside a batch?  true for calls that change no device memory: queries
+ * and getters, synchronization, events, stream creation and waits, context
+ * switches, function attributes, copies to the host, allocations (not
+ * frees).  Everything else (copies to the device, frees, module loads, graph
+ * and host-function launches, a context's destruction, calls this list does
+ * not know) ends the batch first.  Generic copies ("cuMemcpy", "cuMemcpyAsync"
+ * and their _ptds/_ptsz forms) return false here: the caller decides them by
+ * the destination's memory type (gmi_api_is_generic_copy). */
+bool gmi_api_keeps_batch(const char *name);
+bool gmi_api_is_generic_copy(const char *name);
+
+/* Calls that change device memory in a way the batch can make again: a 1-D
+ * memset of device memory or a device-to-device copy.  The program's call
+ * runs as made; it is recorded and made again, on the replays' stream,
+ * between the same two launches in every pass, and the batch goes on. */
+typedef enum {
+    GMI_OP_NONE = 0,
+    GMI_OP_MEMSET8,
+    GMI_OP_MEMSET16,
+    GMI_OP_MEMSET32,
+    GMI_OP_COPY_DTOD
+} gmi_op_kind;
+gmi_op_kind gmi_api_replayable(const char *name);
+
+#define GMI_BATCH_MAX 64
+
 /* ---- the status file ---------------------------------------------------------- */
 
 /* What the library tells the CLI, one "key value" line each. */
@@ -146,7 +183,7 @@ typedef struct {
     char error_kind[32];      /* "" | "permission" | "device" | "profiler" | "options" ... */
     char error[1024];         /* the first error, one line */
     char note[512];           /* why launches were not profiled, each reason once, "; " between */
-    char timing[512];         /* where the profiling time went, one line of words ("" if none) */
+    char timing[1024];        /* where the profiling time went, one line of words ("" if none) */
 } gmi_status;
 
 /* Text of the status file (caller frees). */

@@ -741,3 +741,87 @@ void gmi_group(gm_results *r, bool each, const char *exp_id)
         run->n_params = 0;
     }
 }
+
+/* ---- batches ------------------------------------------------------------- */
+
+/* name without a trailing "_v2"/"_v3"... and "_ptds"/"_ptsz" suffixes into buf */
+static const char *S_api_base(const char *name, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s", name);
+    for (;;) {
+        size_t n = strlen(buf);
+        char *us = strrchr(buf, '_');
+        if (!us)
+            break;
+        const char *suf = us + 1;
+        bool version = suf[0] == 'v' && suf[1] && strspn(suf + 1, "0123456789") == strlen(suf + 1);
+        if (!version && strcmp(suf, "ptds") != 0 && strcmp(suf, "ptsz") != 0)
+            break;
+        *us = '\0';
+        if (strlen(buf) == n)
+            break;
+    }
+    return buf;
+}
+
+bool gmi_api_is_generic_copy(const char *name)
+{
+    if (!name)
+        return false;
+    char b[128];
+    S_api_base(name, b, sizeof b);
+    return strcmp(b, "cuMemcpy") == 0 || strcmp(b, "cuMemcpyAsync") == 0;
+}
+
+bool gmi_api_keeps_batch(const char *name)
+{
+    if (!name || strncmp(name, "cu", 2) != 0)
+        return false;
+    char b[128];
+    S_api_base(name, b, sizeof b);
+    /* Functions that read state and nothing else. */
+    static const char *const reads[] = {"Get", "Query", "Synchronize", "IsCapturing",
+                                        "ElapsedTime", "CanAccessPeer", "Occupancy"};
+    for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++)
+        if (strstr(b, reads[i]))
+            return true;
+    static const char *const exact[] = {
+        "cuInit", "cuDriverGetVersion", "cuDevicePrimaryCtxRetain",
+        "cuCtxSetCurrent", "cuCtxPushCurrent", "cuCtxPopCurrent",
+        "cuEventCreate", "cuEventDestroy", "cuEventRecord", "cuEventRecordWithFlags",
+        "cuStreamCreate", "cuStreamCreateWithPriority", "cuStreamWaitEvent",
+        "cuFuncSetAttribute", "cuFuncSetCacheConfig", "cuFuncSetSharedMemConfig",
+        "cuKernelSetAttribute", "cuKernelSetCacheConfig", "cuCtxSetCacheConfig",
+        "cuMemcpyDtoH", "cuMemcpyDtoHAsync", "cuProfilerStart", "cuProfilerStop",
+        /* a new allocation changes no memory the batch's launches had; the
+         * replays find in it what the last pass left (a launch that reads
+         * memory no one wrote reads undefined values with or without us) */
+        "cuMemAlloc", "cuMemAllocPitch", "cuMemAllocHost", "cuMemHostAlloc",
+        "cuMemHostRegister",
+    };
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        if (strcmp(b, exact[i]) == 0)
+            return true;
+    return false;
+}
+
+gmi_op_kind gmi_api_replayable(const char *name)
+{
+    if (!name)
+        return GMI_OP_NONE;
+    char b[128];
+    S_api_base(name, b, sizeof b);
+    static const struct {
+        const char *name;
+        gmi_op_kind kind;
+    } ops[] = {
+        {"cuMemsetD8", GMI_OP_MEMSET8},        {"cuMemsetD8Async", GMI_OP_MEMSET8},
+        {"cuMemsetD16", GMI_OP_MEMSET16},      {"cuMemsetD16Async", GMI_OP_MEMSET16},
+        {"cuMemsetD32", GMI_OP_MEMSET32},      {"cuMemsetD32Async", GMI_OP_MEMSET32},
+        {"cuMemcpyDtoD", GMI_OP_COPY_DTOD},    {"cuMemcpyDtoDAsync", GMI_OP_COPY_DTOD},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(b, ops[i].name) == 0)
+            return ops[i].kind;
+    return GMI_OP_NONE;
+}

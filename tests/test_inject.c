@@ -224,6 +224,67 @@ Test(inject_names, long_template_is_shortened)
 
 /* ---- the status file --------------------------------------------------------------- */
 
+/* ---- batches -------------------------------------------------------------- */
+
+Test(inject_batch, calls_that_change_no_device_memory_keep_the_batch)
+{
+    static const char *const keep[] = {
+        "cuCtxGetCurrent", "cuDeviceGetAttribute", "cuPointerGetAttribute",
+        "cuFuncGetAttribute", "cuMemGetInfo_v2", "cuStreamQuery", "cuEventQuery",
+        "cuCtxSynchronize", "cuStreamSynchronize", "cuStreamSynchronize_ptsz",
+        "cuEventSynchronize", "cuEventRecord", "cuEventRecord_ptsz", "cuEventCreate",
+        "cuEventDestroy_v2", "cuEventElapsedTime", "cuStreamWaitEvent_ptsz",
+        "cuStreamCreate", "cuStreamIsCapturing", "cuCtxPushCurrent_v2", "cuCtxSetCurrent",
+        "cuFuncSetAttribute", "cuMemcpyDtoH_v2", "cuMemcpyDtoHAsync_v2_ptsz",
+        "cuMemcpyDtoH_v2_ptds", "cuMemAlloc_v2", "cuMemAllocHost_v2", "cuMemHostAlloc",
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+    };
+    for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++)
+        cr_assert(gmi_api_keeps_batch(keep[i]), "%s should keep the batch", keep[i]);
+}
+
+Test(inject_batch, calls_that_may_change_device_memory_end_it)
+{
+    static const char *const end[] = {
+        "cuMemcpyHtoD_v2", "cuMemcpyHtoDAsync_v2", "cuMemcpy2D_v2", "cuMemcpy3D_v2",
+        "cuMemcpyPeer", "cuMemcpy", "cuMemcpyAsync_ptsz", "cuMemsetD8_v2",
+        "cuMemsetD2D32_v2", "cuMemFree_v2", "cuMemFreeAsync", "cuMemAllocManaged",
+        "cuMemAllocAsync", "cuModuleLoadData", "cuLibraryLoadData", "cuModuleUnload",
+        "cuGraphLaunch", "cuLaunchHostFunc", "cuStreamDestroy_v2", "cuCtxDestroy_v2",
+        "cuDevicePrimaryCtxReset_v2", "cuDevicePrimaryCtxRelease_v2", "cuMemPrefetchAsync",
+        "cuSomethingNew", "", "Get", "cu", "cuMemcpyDtoD_v2",
+    };
+    for (size_t i = 0; i < sizeof end / sizeof end[0]; i++)
+        cr_assert(!gmi_api_keeps_batch(end[i]), "%s should end the batch", end[i]);
+    cr_assert(!gmi_api_keeps_batch(NULL));
+}
+
+Test(inject_batch, generic_copies_and_replayable_calls)
+{
+    cr_assert(gmi_api_is_generic_copy("cuMemcpy"));
+    cr_assert(gmi_api_is_generic_copy("cuMemcpyAsync"));
+    cr_assert(gmi_api_is_generic_copy("cuMemcpyAsync_ptsz"));
+    cr_assert(gmi_api_is_generic_copy("cuMemcpy_ptds"));
+    cr_assert(!gmi_api_is_generic_copy("cuMemcpyHtoD_v2"));
+    cr_assert(!gmi_api_is_generic_copy("cuMemcpyPeer"));
+    cr_assert(!gmi_api_is_generic_copy(NULL));
+
+    cr_assert_eq(gmi_api_replayable("cuMemsetD8_v2"), GMI_OP_MEMSET8);
+    cr_assert_eq(gmi_api_replayable("cuMemsetD8Async"), GMI_OP_MEMSET8);
+    cr_assert_eq(gmi_api_replayable("cuMemsetD8Async_ptsz"), GMI_OP_MEMSET8);
+    cr_assert_eq(gmi_api_replayable("cuMemsetD16_v2_ptds"), GMI_OP_MEMSET16);
+    cr_assert_eq(gmi_api_replayable("cuMemsetD32Async"), GMI_OP_MEMSET32);
+    cr_assert_eq(gmi_api_replayable("cuMemcpyDtoD_v2"), GMI_OP_COPY_DTOD);
+    cr_assert_eq(gmi_api_replayable("cuMemcpyDtoDAsync_v2_ptsz"), GMI_OP_COPY_DTOD);
+    /* 2-D memsets, copies that cross the bus and everything else are not made again */
+    cr_assert_eq(gmi_api_replayable("cuMemsetD2D8_v2"), GMI_OP_NONE);
+    cr_assert_eq(gmi_api_replayable("cuMemcpyHtoD_v2"), GMI_OP_NONE);
+    cr_assert_eq(gmi_api_replayable("cuMemcpyDtoH_v2"), GMI_OP_NONE);
+    cr_assert_eq(gmi_api_replayable("cuMemsetD8_v22"), GMI_OP_MEMSET8);
+    cr_assert_eq(gmi_api_replayable("cuMemsetD8_vx"), GMI_OP_NONE);
+    cr_assert_eq(gmi_api_replayable(NULL), GMI_OP_NONE);
+}
+
 Test(inject_status, round_trip)
 {
     gmi_status a;

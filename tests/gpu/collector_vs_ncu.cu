@@ -678,6 +678,7 @@ static int S_mode_collect(const options &o)
     printf("collect: %zu launches, %zu metrics, %d passes, flush %s; setup %.3f s, process so "
            "far %.3f s\n",
            n, M, passes, !cfg.flush_l2 ? "off" : info.flush_method == GMC_FLUSH_EVICT ? "evict"
+           : info.flush_method == GMC_FLUSH_ASIDE ? "aside"
                                                                                     : "invalidate",
            info.setup_seconds,
            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
@@ -841,7 +842,8 @@ static int S_mode_compare(const options &o)
     printf("session: chip %s, %zu metrics in %d passes, launch tracking %s, L2 flush %s, setup "
            "%.3f s\n",
            gmc_session_chip(s), M, gmc_session_passes(s), info.launch_tracking ? "on" : "off",
-           info.flush_method == GMC_FLUSH_EVICT ? "evict" : "invalidate", info.setup_seconds);
+           info.flush_method == GMC_FLUSH_EVICT ? "evict"
+           : info.flush_method == GMC_FLUSH_ASIDE ? "aside" : "invalidate", info.setup_seconds);
     S_check(true, "all %zu catalog default metrics exist on %s", M, gmc_session_chip(s));
 
     /* batch 1: every case once; the in-place kernel's input restored by a copy */
@@ -1091,8 +1093,9 @@ int main(int argc, char **argv)
             if (strcmp(f, "off") == 0) o.flush = -1;
             else if (strcmp(f, "evict") == 0) o.flush = GMC_FLUSH_EVICT;
             else if (strcmp(f, "invalidate") == 0) o.flush = GMC_FLUSH_INVALIDATE;
+            else if (strcmp(f, "aside") == 0) o.flush = GMC_FLUSH_ASIDE;
             else {
-                fprintf(stderr, "--flush: '%s' is not off, evict or invalidate\n", f);
+                fprintf(stderr, "--flush: '%s' is not off, evict, invalidate or aside\n", f);
                 return 2;
             }
         } else if (strncmp(a, "--metrics=", 10) == 0) {
@@ -1109,7 +1112,7 @@ int main(int argc, char **argv)
             o.restore_out = true;
         } else {
             fprintf(stderr, "usage: %s [--mode=compare|plain|collect|ncu|metrics] [--repeat=R] "
-                            "[--batches=K] [--flush=off|evict|invalidate] [--metrics=A,B] "
+                            "[--batches=K] [--flush=off|evict|invalidate|aside] [--metrics=A,B] "
                             "[--cache=all|none] [--print] [--restore-out]\n",
                     argv[0]);
             return strcmp(a, "--help") == 0 ? 0 : 2;
