@@ -101,8 +101,9 @@ static void S_usage(FILE *f, bool main_job)
               "                      (default: 60; 0: no limit)\n",
               f);
     fputs("  --help              this text\n\n"
-          "Each launch is replayed once per profiler pass, its memory restored in between, so\n"
-          "the program computes what it computes without the tool; it runs slower.  Exit\n"
+          "Profiled launches are replayed in batches, once per profiler pass, from device\n"
+          "memory saved before the batch, and the memory the program left is restored after,\n"
+          "so the program computes what it computes without the tool; it runs slower.  Exit\n"
           "status: the program's when it is not 0; else 0 done, 1 nothing could be profiled,\n"
           "2 cannot run here (no such program, no GPU, counters not permitted).\n",
           f);

@@ -2501,11 +2501,17 @@ static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool
                        "and the counts of one launch come from the runs together. Only the "
                        "first run's output reached the terminal.\n");
     else if (program)
-        gm_buf_puts(b, "- **Replay.** Each profiled launch of the program is replayed once per "
-                       "pass inside the program: before each pass its device memory is restored "
-                       "from a CUPTI checkpoint saved just before the launch, and once more "
-                       "after the last, so the program computes what it computes without the "
-                       "tool.\n");
+        gm_buf_puts(b, "- **Replay.** User replay inside the program, in batches. A batch "
+                       "begins at a profiled launch, with the device memory it finds saved "
+                       "(CUPTI checkpoint), and takes in the profiled launches after it as the "
+                       "program makes them, until a call that could change device memory "
+                       "otherwise (a copy to the device, a free, a module load, a kernel not "
+                       "profiled), 64 launches or the program's end. Then every launch of the "
+                       "batch is replayed once per pass from the saved memory, with the "
+                       "program's memsets and device-to-device copies between them made again, "
+                       "and the memory the program had left is restored, so it computes what "
+                       "it computes without the tool. A kernel's notes say how large its batch "
+                       "was; a launch whose arguments could not be copied is replayed alone.\n");
     if (program)
         gm_buf_puts(b, "- **Per launch.** A kernel's launches with one NVTX range and one launch "
                        "configuration are one row. Its counts are per launch: their sum over the "

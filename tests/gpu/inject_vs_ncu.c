@@ -291,14 +291,21 @@ int main(void)
     int rc_plain = S_sh(cmd, &t_plain);
     /* the same counters as ncu collects, and nothing more: the per-line pass
      * (extra runs of the program) is timed on its own, in the grouped run */
-    cmd = S_f("'%s' collect --quiet --no-source-lines --launches each --json '%s/each.json' -- "
-             "'%s' > '%s/tool.out'", bin, dir, lab, dir);
+    cmd = S_f("GPUMEM_REPORT_DEBUG=1 '%s' collect --quiet --no-source-lines --launches each "
+              "--json '%s/each.json' -- '%s' > '%s/tool.out' 2> '%s/tool.err'", bin, dir, lab,
+              dir, dir);
     int rc_tool = S_sh(cmd, &t_tool);
     a = S_f("%s/plain.out", dir);
     b = S_f("%s/tool.out", dir);
     S_check(rc_plain == 0, "the lab alone exits 0 (%d)", rc_plain);
     S_check(rc_tool == rc_plain, "under the tool it exits %d, alone %d", rc_tool, rc_plain);
     S_check(S_same_file(a, b), "its stdout is the same byte for byte (%s, %s)", a, b);
+    /* Its launches are replayed in batches (their arguments copied, the
+     * memsets between them made again), none alone. */
+    char *trace = S_read(S_f("%s/tool.err", dir));
+    S_check(trace && strstr(trace, "debug: batch of ") && !strstr(trace, "debug: profiled launch"),
+            "every launch replayed in a batch, none alone (trace in %s/tool.err)", dir);
+    free(trace);
 
     cmd = S_f("'%s' --exit 3 > '%s/plain3.out'", lab, dir);
     int rc3 = S_sh(cmd, NULL);
