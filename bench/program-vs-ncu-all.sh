@@ -1,8 +1,9 @@
 #!/bin/sh
 # program-vs-ncu-all.sh OUTDIR — the evidence of bench/results/program-vs-ncu-*.txt:
-# the example lab program (build/examples/app/lab) and the PyTorch program
-# examples/pytorch/layouts.py, each plainly, under gpumem-report and under
-# ncu (bench/program-vs-ncu.sh), then the suite's collector at the 336
+# the example lab program (build/examples/app/lab), the PyTorch program
+# examples/pytorch/layouts.py and bench/libraries.py (cuBLAS, cuDNN and other
+# library kernels), each plainly, under gpumem-report and under ncu
+# (bench/program-vs-ncu.sh), then the suite's collector at the 336
 # launches of bench/collector-vs-ncu.sh.  Run after `make` on the GPU machine.
 set -u
 out=${1:?usage: program-vs-ncu-all.sh OUTDIR}
@@ -11,6 +12,7 @@ mkdir -p "$out"
 
 sh "$here/program-vs-ncu.sh" "$out" lab build/examples/app/lab 2>&1 | grep -v "^gpumem-report: \[debug\] launch\|profiled launch\|loaded in process\|profiler open"
 sh "$here/program-vs-ncu.sh" "$out" pytorch python3 "$here/../examples/pytorch/layouts.py" 2>&1 | grep -v "^gpumem-report: \[debug\] launch\|profiled launch\|loaded in process\|profiler open"
+sh "$here/program-vs-ncu.sh" "$out" libraries python3 "$here/libraries.py" 2>&1 | grep -v "^gpumem-report: \[debug\] launch\|profiled launch\|loaded in process\|profiler open"
 
 echo "== the suite's collector, 336 launches (24 x 14), 24 metrics: L2 flush as a range vs none"
 for f in evict off; do
