@@ -922,7 +922,8 @@ static void S_profile(const S_launch *L, const char *symbol, long long index, CU
 /* A launch of the open batch: a copy of everything needed to make it again
  * after the program's own call has returned. */
 struct S_pending {
-    S_launch L;                /* params, extra and config point into the fields below */
+    S_launch L;                /* params, extra and config point into the fields below
+                                  (extra and config into the struct: moved, it is re-pointed) */
     unsigned char *args;       /* the arguments' bytes, at their offsets */
     void **argv;
     void *extra_buf;           /* CU_LAUNCH_PARAM_BUFFER_POINTER's bytes */
@@ -1363,7 +1364,13 @@ static bool S_batch_add(const S_launch *L, const char *symbol, long long index, 
     p.symbol = gm_xstrdup(symbol);
     p.index = index;
     p.range = S_range_path();
-    g.pending[g.n_pending] = p;
+    struct S_pending *slot = &g.pending[g.n_pending];
+    *slot = p;
+    /* extra and config point into the struct itself: at its new place now */
+    if (slot->L.extra)
+        slot->L.extra = slot->extra;
+    if (slot->L.config)
+        slot->L.config = &slot->config;
     __atomic_store_n(&g.n_pending, g.n_pending + 1, __ATOMIC_RELEASE);
     S_debug("launch %lld %s: batched (%zu)", index, symbol, g.n_pending);
     return true;

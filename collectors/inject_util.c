@@ -786,7 +786,8 @@ bool gmi_api_keeps_batch(const char *name)
         if (strstr(b, reads[i]))
             return true;
     static const char *const exact[] = {
-        "cuInit", "cuDriverGetVersion", "cuDevicePrimaryCtxRetain",
+        "cuInit", "cuDriverGetVersion", "cuDevicePrimaryCtxRetain", "cuDeviceTotalMem",
+        "cuDeviceComputeCapability",
         "cuCtxSetCurrent", "cuCtxPushCurrent", "cuCtxPopCurrent",
         "cuEventCreate", "cuEventDestroy", "cuEventRecord", "cuEventRecordWithFlags",
         "cuStreamCreate", "cuStreamCreateWithPriority", "cuStreamWaitEvent",

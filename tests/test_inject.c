@@ -237,7 +237,7 @@ Test(inject_batch, calls_that_change_no_device_memory_keep_the_batch)
         "cuStreamCreate", "cuStreamIsCapturing", "cuCtxPushCurrent_v2", "cuCtxSetCurrent",
         "cuFuncSetAttribute", "cuMemcpyDtoH_v2", "cuMemcpyDtoHAsync_v2_ptsz",
         "cuMemcpyDtoH_v2_ptds", "cuMemAlloc_v2", "cuMemAllocHost_v2", "cuMemHostAlloc",
-        "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor", "cuDeviceTotalMem_v2",
     };
     for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++)
         cr_assert(gmi_api_keeps_batch(keep[i]), "%s should keep the batch", keep[i]);
