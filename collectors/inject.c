@@ -907,7 +907,8 @@ static void S_profile(const S_launch *L, const char *symbol, long long index, CU
     }
     char *range = S_range_path();
     S_add_run(L, symbol, index, range, g.values,
-              "each replaying the launch alone from the memory it found (CUPTI checkpoint)");
+              "replayed alone, from the memory it found (CUPTI checkpoint): its arguments could "
+              "not be copied for a batch");
     free(range);
     g.status.profiled++;
     g.single++;
@@ -1269,9 +1270,8 @@ out:;
         (void)cuptiCheckpointFree(&after);
     (void)cuptiCheckpointFree(&g.before);
     if (st == GMC_OK) {
-        char how[160];
-        snprintf(how, sizeof how, "replaying the %zu launch%s of its batch from the memory the "
-                 "first found (CUPTI checkpoint)", n, n == 1 ? "" : "es");
+        const char *how = "replayed in a batch of the program's profiled launches, from the "
+                          "memory the batch's first launch found (CUPTI checkpoint)";
         for (size_t i = 0; i < n; i++) {
             struct S_pending *p = &g.pending[i];
             S_add_run(&p->L, p->symbol, p->index, p->range, g.values + i * g.n_metrics, how);

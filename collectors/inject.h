@@ -15,7 +15,9 @@
  *                                           (O_EXCL: the first CUDA process of the
  *                                           tree is the one profiled), writes
  *                                           <dir>/status ("loaded")
- *                                           each kernel launch: filter, profile,
+ *                                           each kernel launch: filter, add to the
+ *                                           open batch (see "batches"); at the batch's
+ *                                           end replay and profile it,
  *                                           append a run, rewrite <dir>/runs.json
  *                                           and <dir>/status (temp + rename)
  *                                           exit: final <dir>/status
@@ -50,8 +52,10 @@
 #define GMI_ENV_SASS_KERNEL "GPUMEM_REPORT_SASS_KERNEL"
 #define GMI_ENV_SASS_OUT "GPUMEM_REPORT_SASS_OUT"
 
-/* Launches profiled when --launch-count is not given: each profiled launch
- * costs ~15 ms plus its passes' replays, so 200 is a few seconds. */
+/* Launches profiled when --launch-count is not given: a launch costs about
+ * 2 x 1.4 ms in each of the 5 passes (its range and the L2 flush's), and a
+ * batch a few tens of ms per pass more (bench/results/program-vs-ncu-*), so
+ * 200 is a few seconds. */
 #define GMI_DEFAULT_LIMIT 200
 #define GMI_MAX_COUNT 100000
 

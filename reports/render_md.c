@@ -2510,8 +2510,8 @@ static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool
                        "batch is replayed once per pass from the saved memory, with the "
                        "program's memsets and device-to-device copies between them made again, "
                        "and the memory the program had left is restored, so it computes what "
-                       "it computes without the tool. A kernel's notes say how large its batch "
-                       "was; a launch whose arguments could not be copied is replayed alone.\n");
+                       "it computes without the tool. A launch whose arguments could not be "
+                       "copied is replayed alone, and its notes say so.\n");
     if (program)
         gm_buf_puts(b, "- **Per launch.** A kernel's launches with one NVTX range and one launch "
                        "configuration are one row. Its counts are per launch: their sum over the "
