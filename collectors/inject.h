@@ -147,7 +147,8 @@ char *gmi_short_name(const char *demangled);
  * run inside a batch?  true for calls that change no device memory: queries
  * and getters, synchronization, events, stream creation and waits, context
  * switches, function attributes, copies to the host, allocations (not
- * frees).  Everything else (copies to the device, frees, module loads, graph
+ * frees), module and library loads (not unloads).  Everything else (copies
+ * to the device, frees, unloads, graph
  * and host-function launches, a context's destruction, calls this list does
  * not know) ends the batch first.  Generic copies ("cuMemcpy", "cuMemcpyAsync"
  * and their _ptds/_ptsz forms) return false here: the caller decides them by

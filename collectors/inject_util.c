@@ -799,6 +799,11 @@ bool gmi_api_keeps_batch(const char *name)
          * memory no one wrote reads undefined values with or without us) */
         "cuMemAlloc", "cuMemAllocPitch", "cuMemAllocHost", "cuMemHostAlloc",
         "cuMemHostRegister",
+        /* loading code (the runtime loads libraries lazily, at their first
+         * use) writes only the new module's own globals, which no launch
+         * before it can have touched */
+        "cuModuleLoad", "cuModuleLoadData", "cuModuleLoadDataEx", "cuModuleLoadFatBinary",
+        "cuLibraryLoadData", "cuLibraryLoadFromFile",
     };
     for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
         if (strcmp(b, exact[i]) == 0)

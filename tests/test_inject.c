@@ -238,6 +238,7 @@ Test(inject_batch, calls_that_change_no_device_memory_keep_the_batch)
         "cuFuncSetAttribute", "cuMemcpyDtoH_v2", "cuMemcpyDtoHAsync_v2_ptsz",
         "cuMemcpyDtoH_v2_ptds", "cuMemAlloc_v2", "cuMemAllocHost_v2", "cuMemHostAlloc",
         "cuOccupancyMaxActiveBlocksPerMultiprocessor", "cuDeviceTotalMem_v2",
+        "cuLibraryLoadData", "cuModuleLoadDataEx",
     };
     for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++)
         cr_assert(gmi_api_keeps_batch(keep[i]), "%s should keep the batch", keep[i]);
@@ -249,7 +250,7 @@ Test(inject_batch, calls_that_may_change_device_memory_end_it)
         "cuMemcpyHtoD_v2", "cuMemcpyHtoDAsync_v2", "cuMemcpy2D_v2", "cuMemcpy3D_v2",
         "cuMemcpyPeer", "cuMemcpy", "cuMemcpyAsync_ptsz", "cuMemsetD8_v2",
         "cuMemsetD2D32_v2", "cuMemFree_v2", "cuMemFreeAsync", "cuMemAllocManaged",
-        "cuMemAllocAsync", "cuModuleLoadData", "cuLibraryLoadData", "cuModuleUnload",
+        "cuMemAllocAsync", "cuLibraryUnload", "cuModuleUnload",
         "cuGraphLaunch", "cuLaunchHostFunc", "cuStreamDestroy_v2", "cuCtxDestroy_v2",
         "cuDevicePrimaryCtxReset_v2", "cuDevicePrimaryCtxRelease_v2", "cuMemPrefetchAsync",
         "cuSomethingNew", "", "Get", "cu", "cuMemcpyDtoD_v2",
