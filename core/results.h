@@ -239,8 +239,8 @@ typedef struct {
     char *device_uuid;         /* "GPU-8c1f...": the lock's key; NULL if unknown */
     gm_value lock_wait_seconds;/* waited for other processes using the GPU; ABSENT: no lock */
     long long lock_waits;      /* turns that had to wait */
-    long long lock_turns;      /* turns taken (one for the suite; one per profiled launch
-                                  of a program) */
+    long long lock_turns;      /* turns taken (one per collection or program run: the
+                                  lock is held from the first profiled launch to exit) */
 } gm_process;
 
 typedef struct {
