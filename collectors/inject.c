@@ -826,6 +826,26 @@ static void S_add_run(const S_launch *L, const char *symbol, long long index, co
                     g.opts.flush_l2 ? "; L2 flushed before the launch in each pass" : "");
 }
 
+/* Replay n launches once per pass into g.values (gmc_profile_batch), adding
+ * where the time went to the totals the status line reports. */
+static gmc_status S_passes(size_t n, int (*prepare)(void *, size_t),
+                           int (*launch)(void *, size_t), void *user, gmc_error *e)
+{
+    for (size_t k = 0; k < n * g.n_metrics; k++)
+        g.values[k] = NAN;
+    double t0 = S_now();
+    gmc_status st = gmc_profile_batch(g.session, n, prepare, launch, user, g.values, e);
+    g.t_batch += S_now() - t0;
+    gmc_session_info si;
+    gmc_session_info_get(g.session, &si);
+    g.t_config += si.batch_config_seconds;
+    g.t_passes += si.batch_pass_seconds - si.batch_config_seconds;
+    g.t_decode += si.batch_decode_seconds;
+    g.t_startstop += si.batch_start_stop_seconds;
+    g.reenabled += si.batch_reenabled;
+    return st;
+}
+
 /* Profile the launch about to be enqueued.  Called with g.lock held and t_busy
  * set; every CUDA call of the program is blocked behind us on this thread. */
 static void S_profile(const S_launch *L, const char *symbol, long long index, CUcontext ctx)
@@ -874,18 +894,7 @@ static void S_profile(const S_launch *L, const char *symbol, long long index, CU
     g.t_save += t2 - t1;
     S_replay rp = {L, &cp, ""};
     gmc_error e = {GMC_OK, ""};
-    for (size_t m = 0; m < g.n_metrics; m++)
-        g.values[m] = NAN;
-    double t3 = S_now();
-    gmc_status st = gmc_profile_batch(g.session, 1, S_prepare, S_launch_again, &rp, g.values, &e);
-    double t4 = S_now();
-    gmc_session_info si;
-    gmc_session_info_get(g.session, &si);
-    g.t_config += si.batch_config_seconds;
-    g.t_passes += si.batch_pass_seconds - si.batch_config_seconds;
-    g.t_decode += si.batch_decode_seconds;
-    g.t_batch += t4 - t3;
-    g.reenabled += si.batch_reenabled;
+    gmc_status st = S_passes(1, S_prepare, S_launch_again, &rp, &e);
     /* Whatever happened, the program's launch must find its memory as it left it. */
     double t5 = S_now();
     r = cuptiCheckpointRestore(&cp);
@@ -1240,19 +1249,7 @@ static void S_batch_end(const char *why)
         goto out;
     }
     saved = true;
-    for (size_t k = 0; k < n * g.n_metrics; k++)
-        g.values[k] = NAN;
-    double t3 = S_now();
-    st = gmc_profile_batch(g.session, n, S_batch_prepare, S_batch_launch, &rp, g.values, &e);
-    double t4 = S_now();
-    gmc_session_info si;
-    gmc_session_info_get(g.session, &si);
-    g.t_config += si.batch_config_seconds;
-    g.t_passes += si.batch_pass_seconds - si.batch_config_seconds;
-    g.t_decode += si.batch_decode_seconds;
-    g.t_startstop += si.batch_start_stop_seconds;
-    g.t_batch += t4 - t3;
-    g.reenabled += si.batch_reenabled;
+    st = S_passes(n, S_batch_prepare, S_batch_launch, &rp, &e);
 out:;
     /* The program goes on from the memory it left, whatever happened. */
     double t5 = S_now();
