@@ -826,6 +826,37 @@ static void S_add_run(const S_launch *L, const char *symbol, long long index, co
                     g.opts.flush_l2 ? "; L2 flushed before the launch in each pass" : "");
 }
 
+/* Wait for everything ctx has enqueued, then save its device memory into cp,
+ * adding the time to the totals.  NULL when saved; else the error kind
+ * ("cuda": the program's earlier work failed, "checkpoint") with the words in
+ * msg. */
+static const char *S_sync_save(S_checkpoint *cp, CUcontext ctx, char *msg, size_t cap)
+{
+    double t0 = S_now();
+    CUresult cr = cuCtxSynchronize();
+    double t1 = S_now();
+    g.t_sync += t1 - t0;
+    if (cr != CUDA_SUCCESS) {
+        const char *n = NULL;
+        (void)cuGetErrorName(cr, &n);
+        snprintf(msg, cap, "the program's earlier work failed (%s)", n ? n : "?");
+        return "cuda";
+    }
+    memset(cp, 0, sizeof *cp);
+    cp->structSize = S_CHECKPOINT_SIZE;
+    cp->ctx = ctx;
+    CUptiResult r = cuptiCheckpointSave(cp);
+    g.t_save += S_now() - t1;
+    if (r != CUPTI_SUCCESS) {
+        const char *d = NULL;
+        (void)cuptiGetResultString(r, &d);
+        snprintf(msg, cap, "cannot save the program's memory (cuptiCheckpointSave: %s)",
+                 d ? d : "?");
+        return "checkpoint";
+    }
+    return NULL;
+}
+
 /* Replay n launches once per pass into g.values (gmc_profile_batch), adding
  * where the time went to the totals the status line reports. */
 static gmc_status S_passes(size_t n, int (*prepare)(void *, size_t),
@@ -864,40 +895,20 @@ static void S_profile(const S_launch *L, const char *symbol, long long index, CU
     }
     /* The checkpoint must see the program's memory as this launch will:
      * everything enqueued before it has finished. */
-    double t0 = S_now();
-    CUresult cr = cuCtxSynchronize();
-    double t1 = S_now();
-    g.t_sync += t1 - t0;
-    if (cr != CUDA_SUCCESS) {
-        const char *n = NULL;
-        (void)cuGetErrorName(cr, &n);
-        g.status.failed++;
-        S_error("cuda", "launch %lld (%s): the program's earlier work failed (%s): not profiled",
-                index, symbol, n ? n : "?");
-        return;
-    }
     S_checkpoint cp;
-    memset(&cp, 0, sizeof cp);
-    cp.structSize = S_CHECKPOINT_SIZE;
-    cp.ctx = ctx;
-    CUptiResult r = cuptiCheckpointSave(&cp);
-    if (r != CUPTI_SUCCESS) {
-        const char *d = NULL;
-        (void)cuptiGetResultString(r, &d);
+    char why[256];
+    const char *kind = S_sync_save(&cp, ctx, why, sizeof why);
+    if (kind) {
         g.status.failed++;
-        S_error("checkpoint", "launch %lld (%s): cannot save the program's memory "
-                "(cuptiCheckpointSave: %s), so it cannot be replayed: not profiled",
-                index, symbol, d ? d : "?");
+        S_error(kind, "launch %lld (%s): %s: not profiled", index, symbol, why);
         return;
     }
-    double t2 = S_now();
-    g.t_save += t2 - t1;
     S_replay rp = {L, &cp, ""};
     gmc_error e = {GMC_OK, ""};
     gmc_status st = S_passes(1, S_prepare, S_launch_again, &rp, &e);
     /* Whatever happened, the program's launch must find its memory as it left it. */
     double t5 = S_now();
-    r = cuptiCheckpointRestore(&cp);
+    CUptiResult r = cuptiCheckpointRestore(&cp);
     CUresult sr = cuCtxSynchronize();
     (void)cuCtxSetCurrent(ctx);
     g.t_restore += S_now() - t5;
@@ -1221,36 +1232,13 @@ static void S_batch_end(const char *why)
     CUcontext cur = NULL;
     (void)cuCtxGetCurrent(&cur);
     (void)cuCtxSetCurrent(g.ctx);
-    double t0 = S_now();
-    CUresult cr = cuCtxSynchronize();
-    double t1 = S_now();
-    g.t_sync += t1 - t0;
     S_checkpoint after;
-    memset(&after, 0, sizeof after);
-    after.structSize = S_CHECKPOINT_SIZE;
-    after.ctx = g.ctx;
-    bool saved = false;
     gmc_status st = GMC_ERR_LAUNCH;
     gmc_error e = {GMC_OK, ""};
     S_batch_replay rp = {g.pending, ""};
-    if (cr != CUDA_SUCCESS) {
-        const char *nm = NULL;
-        (void)cuGetErrorName(cr, &nm);
-        snprintf(e.message, sizeof e.message, "the batch's launches failed (%s)", nm ? nm : "?");
-        goto out;
-    }
-    CUptiResult r = cuptiCheckpointSave(&after);
-    g.t_save += S_now() - t1;
-    if (r != CUPTI_SUCCESS) {
-        const char *d = NULL;
-        (void)cuptiGetResultString(r, &d);
-        snprintf(e.message, sizeof e.message, "cannot save the program's memory "
-                 "(cuptiCheckpointSave: %s)", d ? d : "?");
-        goto out;
-    }
-    saved = true;
-    st = S_passes(n, S_batch_prepare, S_batch_launch, &rp, &e);
-out:;
+    bool saved = !S_sync_save(&after, g.ctx, e.message, sizeof e.message);
+    if (saved)
+        st = S_passes(n, S_batch_prepare, S_batch_launch, &rp, &e);
     /* The program goes on from the memory it left, whatever happened. */
     double t5 = S_now();
     CUptiResult rr = saved ? cuptiCheckpointRestore(&after) : CUPTI_SUCCESS;
@@ -1325,27 +1313,11 @@ static bool S_batch_add(const S_launch *L, const char *symbol, long long index, 
     }
     if (g.n_pending == 0) {
         /* The checkpoint must see the program's memory as this launch will. */
-        double t0 = S_now();
-        CUresult cr = cuCtxSynchronize();
-        double t1 = S_now();
-        g.t_sync += t1 - t0;
-        memset(&g.before, 0, sizeof g.before);
-        g.before.structSize = S_CHECKPOINT_SIZE;
-        g.before.ctx = ctx;
-        CUptiResult r = cr == CUDA_SUCCESS ? cuptiCheckpointSave(&g.before) : CUPTI_SUCCESS;
-        g.t_save += S_now() - t1;
-        if (cr != CUDA_SUCCESS || r != CUPTI_SUCCESS) {
-            const char *d = NULL;
-            if (cr != CUDA_SUCCESS)
-                (void)cuGetErrorName(cr, &d);
-            else
-                (void)cuptiGetResultString(r, &d);
+        char why[256];
+        const char *kind = S_sync_save(&g.before, ctx, why, sizeof why);
+        if (kind) {
             g.status.failed++;
-            S_error(cr != CUDA_SUCCESS ? "cuda" : "checkpoint",
-                    "launch %lld (%s): %s (%s): not profiled", index, symbol,
-                    cr != CUDA_SUCCESS ? "the program's earlier work failed"
-                                       : "cannot save the program's memory",
-                    d ? d : "?");
+            S_error(kind, "launch %lld (%s): %s: not profiled", index, symbol, why);
             S_pending_free(&p);
             return true;
         }

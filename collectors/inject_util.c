@@ -748,18 +748,13 @@ void gmi_group(gm_results *r, bool each, const char *exp_id)
 static const char *S_api_base(const char *name, char *buf, size_t cap)
 {
     snprintf(buf, cap, "%s", name);
-    for (;;) {
-        size_t n = strlen(buf);
-        char *us = strrchr(buf, '_');
-        if (!us)
-            break;
+    char *us;
+    while ((us = strrchr(buf, '_')) != NULL) {
         const char *suf = us + 1;
         bool version = suf[0] == 'v' && suf[1] && strspn(suf + 1, "0123456789") == strlen(suf + 1);
         if (!version && strcmp(suf, "ptds") != 0 && strcmp(suf, "ptsz") != 0)
             break;
         *us = '\0';
-        if (strlen(buf) == n)
-            break;
     }
     return buf;
 }
