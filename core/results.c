@@ -794,6 +794,8 @@ static void S_emit_timing(S_em *e, const gm_timing *t)
     S_open(e, '{', true);
     S_kint(e, "warmup", t->warmup);
     S_kbool(e, "l2_flushed", t->l2_flushed);
+    if (t->gated)   /* optional: absent means false, as in files before it */
+        S_kbool(e, "gated", true);
     S_kint(e, "n", (long long)t->n);
     S_kreal(e, "min", t->min);
     S_kreal(e, "q1", t->q1);
@@ -1525,6 +1527,8 @@ static bool S_read_timing(S_rd *rd, json_t *o, gm_timing *t)
              S_get_real(rd, tj, "q1", true, &t->q1) &&
              S_get_real(rd, tj, "median", true, &t->median) &&
              S_get_real(rd, tj, "q3", true, &t->q3) && S_get_real(rd, tj, "max", true, &t->max);
+        if (ok && json_object_get(tj, "gated"))
+            ok = S_get_bool(rd, tj, "gated", &t->gated);
         if (ok && n < 0) {
             size_t mn = S_push_key(rd, "n");
             ok = S_fail(rd, GM_ERR_VALUE, "%lld samples: a count cannot be negative", n);

@@ -65,6 +65,9 @@ typedef struct {
     bool present;
     int warmup;            /* launches run and discarded before sampling */
     bool l2_flushed;       /* L2 flushed before each timed repetition */
+    bool gated;            /* repetitions enqueued behind a gate kernel and released
+                              together: no sample holds the host's time to submit its
+                              launch (optional key; false in older files) */
     size_t n;              /* number of samples */
     double *samples;       /* n samples in ms, in measurement order (may be NULL: summary only) */
     double median, min, max, q1, q3; /* ms */

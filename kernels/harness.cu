@@ -20,6 +20,7 @@ extern "C" {
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 gm_status gm_poison(void *dev, size_t bytes, cudaStream_t s, gm_error *err)
 {
@@ -41,6 +42,16 @@ gm_status gm_case_query_kernel(gm_case *c, const void *kernel, gm_error *err)
 static void *S_stage;
 static size_t S_stage_bytes;
 
+static void S_stage_free(void)
+{
+    if (S_stage)
+        cudaFreeHost(S_stage);
+    S_stage = NULL;
+    S_stage_bytes = 0;
+}
+
+static void S_gate_free(void);
+
 gm_status gm_copy_back(const void *dev, size_t bytes, void **host, gm_error *err)
 {
     *host = NULL;
@@ -48,7 +59,7 @@ gm_status gm_copy_back(const void *dev, size_t bytes, void **host, gm_error *err
         /* Grow by at least half again, so a sweep of growing sizes pins a few times. */
         size_t want = bytes > S_stage_bytes + S_stage_bytes / 2 ? bytes
                                                                 : S_stage_bytes + S_stage_bytes / 2;
-        gm_harness_release();
+        S_stage_free();
         GM_CUDA(cudaMallocHost(&S_stage, want));
         S_stage_bytes = want;
     }
@@ -59,10 +70,8 @@ gm_status gm_copy_back(const void *dev, size_t bytes, void **host, gm_error *err
 
 void gm_harness_release(void)
 {
-    if (S_stage)
-        cudaFreeHost(S_stage);
-    S_stage = NULL;
-    S_stage_bytes = 0;
+    S_stage_free();
+    S_gate_free();
 }
 
 gm_status gm_check_f32(const float *dev, const float *ref, size_t n, double atol, double rtol,
@@ -129,6 +138,87 @@ void gm_l2flush_free(gm_l2flush *f)
     f->bytes = 0;
 }
 
+/* ---- the launch gate ------------------------------------------------------- */
+
+/* A kernel shorter than what the host spends enqueueing it (a few µs a
+ * launch) would be timed with the host in it: the GPU reaches the start event,
+ * then idles until the launch is submitted, and the sample grows with the
+ * host's speed (an H100 run timed the same 3 µs matmul at 7 and at 14 µs on
+ * two runs of one commit: bench/results/launch-gate-*.txt).  The gate is a
+ * one-thread kernel that holds the stream until the host has enqueued a chunk
+ * of repetitions, so they run back to back as the GPU reaches them.  It waits
+ * for a word in mapped host memory to reach the chunk's generation (a number
+ * that only grows, so a late gate never waits for a word already moved on),
+ * and gives up after S_GATE_TIMEOUT_NS, saying so, in case the host could not
+ * finish enqueueing (a full launch queue): the wait is never longer than that,
+ * and the case is timed again without the gate. */
+#define S_GATE_TIMEOUT_NS 1000000000ull   /* 1 s */
+#define S_GATE_CHUNK_MS 0.25              /* GPU time enqueued behind one gate, about */
+#define S_GATE_MAX_CHUNK 16               /* repetitions behind one gate, at most */
+#define S_GATE_MIN_REP_MS 2.0             /* a repetition this long is not gated */
+
+static unsigned *S_gate_words;   /* mapped host memory: [0] open generation, [1] timed out */
+static unsigned S_gate_gen;
+
+static void S_gate_free(void)
+{
+    if (S_gate_words)
+        cudaFreeHost(S_gate_words);
+    S_gate_words = NULL;
+}
+
+__device__ static unsigned long long S_globaltimer(void)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+__global__ void gm_gate_kernel(const volatile unsigned *open, unsigned gen,
+                               unsigned long long timeout_ns, volatile unsigned *timed_out)
+{
+    unsigned long long t0 = S_globaltimer();
+    while ((int)(gen - *open) > 0) {
+        if (S_globaltimer() - t0 > timeout_ns) {
+            *timed_out = 1;
+            return;
+        }
+    }
+}
+
+/* The words, allocated once; the timed-out word cleared (the stream is idle). */
+static gm_status S_gate_init(gm_error *err)
+{
+    if (!S_gate_words) {
+        GM_CUDA(cudaHostAlloc((void **)&S_gate_words, 2 * sizeof(unsigned), cudaHostAllocMapped));
+        S_gate_words[0] = S_gate_gen;
+    }
+    S_gate_words[1] = 0;
+    return GM_OK;
+}
+
+static gm_status S_gate_close(cudaStream_t s, unsigned *gen, gm_error *err)
+{
+    unsigned *dev = NULL;
+    GM_CUDA(cudaHostGetDevicePointer((void **)&dev, S_gate_words, 0));
+    *gen = ++S_gate_gen;
+    gm_gate_kernel<<<1, 1, 0, s>>>(dev, *gen, S_GATE_TIMEOUT_NS, dev + 1);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+static void S_gate_open(unsigned gen)
+{
+    __atomic_store_n(&S_gate_words[0], gen, __ATOMIC_RELEASE);
+}
+
+static double S_host_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
 /* ---- timing --------------------------------------------------------------- */
 
 /* Everything before the launch (reset, flush) is enqueued outside the pair of
@@ -147,25 +237,21 @@ static gm_status S_prepare(gm_case *c, cudaStream_t s, const gm_l2flush *flush, 
     return GM_OK;
 }
 
-gm_status gm_time_case(gm_case *c, cudaStream_t s, int warmup, int reps,
-                       const gm_l2flush *flush, double *samples_ms, gm_error *err)
+/* The repetitions themselves: `chunk` of them behind each gate, or none gated
+ * when chunk is 0.  *timed_out: a gate gave up waiting. */
+static gm_status S_time_reps(gm_case *c, cudaStream_t s, int reps, int chunk,
+                             const gm_l2flush *flush, double *samples_ms, bool *timed_out,
+                             gm_error *err)
 {
     const gm_variant *v = c->variant;
-    if (reps <= 0)
-        return gm_fail(err, GM_ERR_VALUE, "gm_time_case: %d repetitions (need at least 1)", reps);
     gm_status st = GM_OK;
-    for (int w = 0; w < warmup && st == GM_OK; w++) {
-        st = S_prepare(c, s, flush, err);
-        if (st == GM_OK)
-            st = v->launch(c, s, err);
-    }
-    if (st != GM_OK)
-        return st;
-
+    *timed_out = false;
     cudaEvent_t *ev = (cudaEvent_t *)calloc(2 * (size_t)reps, sizeof *ev);
     if (!ev)
         return gm_fail(err, GM_ERR_NOMEM, "out of memory for %d timing events", 2 * reps);
     int created = 0;
+    unsigned gen = 0;
+    bool closed = false;
     cudaError_t rc = cudaSuccess;
     const char *what = "";
     for (; created < 2 * reps; created++) {
@@ -175,7 +261,18 @@ gm_status gm_time_case(gm_case *c, cudaStream_t s, int warmup, int reps,
             goto cuda_failed;
         }
     }
+    if (chunk > 0) {
+        st = S_gate_init(err);
+        if (st != GM_OK)
+            goto done;
+    }
     for (int r = 0; r < reps; r++) {
+        if (chunk > 0 && r % chunk == 0) {
+            st = S_gate_close(s, &gen, err);
+            if (st != GM_OK)
+                goto done;
+            closed = true;
+        }
         st = S_prepare(c, s, flush, err);
         if (st != GM_OK)
             goto done;
@@ -190,11 +287,17 @@ gm_status gm_time_case(gm_case *c, cudaStream_t s, int warmup, int reps,
             what = "cudaEventRecord(stop)";
             goto cuda_failed;
         }
+        if (closed && (r % chunk == chunk - 1 || r == reps - 1)) {
+            S_gate_open(gen);
+            closed = false;
+        }
     }
     if ((rc = cudaStreamSynchronize(s)) != cudaSuccess) {
         what = "cudaStreamSynchronize";
         goto cuda_failed;
     }
+    if (chunk > 0 && __atomic_load_n(&S_gate_words[1], __ATOMIC_ACQUIRE) != 0)
+        *timed_out = true;
     for (int r = 0; r < reps; r++) {
         float ms = 0.0f;
         if ((rc = cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1])) != cudaSuccess) {
@@ -208,9 +311,63 @@ cuda_failed:
     st = gm_fail(err, GM_ERR_CUDA, "%s:%d: timing %s: %s: %s (%s)", __FILE__, __LINE__, c->kernel,
                  what, cudaGetErrorString(rc), cudaGetErrorName(rc));
 done:
+    /* A failure between closing a gate and opening it must not leave the
+     * stream held: the gate would wait out its timeout. */
+    if (closed)
+        S_gate_open(gen);
     for (int k = 0; k < created; k++)
         cudaEventDestroy(ev[k]);
     free(ev);
+    return st;
+}
+
+gm_status gm_time_case(gm_case *c, cudaStream_t s, int warmup, int reps,
+                       const gm_l2flush *flush, double *samples_ms, bool *gated, gm_error *err)
+{
+    const gm_variant *v = c->variant;
+    if (gated)
+        *gated = false;
+    if (reps <= 0)
+        return gm_fail(err, GM_ERR_VALUE, "gm_time_case: %d repetitions (need at least 1)", reps);
+    gm_status st = GM_OK;
+    /* The last warm-up repetition is timed on the host, to its end: what one
+     * repetition costs, enqueueing included, sizes the gate's chunks. */
+    double rep_ms = -1.0;
+    for (int w = 0; w < warmup && st == GM_OK; w++) {
+        double t0 = S_host_ms();
+        st = S_prepare(c, s, flush, err);
+        if (st == GM_OK)
+            st = v->launch(c, s, err);
+        if (st == GM_OK && w == warmup - 1) {
+            GM_CUDA(cudaStreamSynchronize(s));
+            rep_ms = S_host_ms() - t0;
+        }
+    }
+    if (st != GM_OK)
+        return st;
+
+    /* Not gated: repetitions of 2 ms or more (the host's few µs a launch are
+     * lost in them, and one may hold many launches).  Otherwise about
+     * S_GATE_CHUNK_MS of them behind each gate (one when the warm-up did not
+     * say how long they take), so that what waits behind a gate is never more
+     * than the launch queue holds. */
+    int chunk = 0;
+    if (rep_ms < 0)
+        chunk = 1;
+    else if (rep_ms < S_GATE_MIN_REP_MS) {
+        double fit = S_GATE_CHUNK_MS / (rep_ms > 1e-3 ? rep_ms : 1e-3);
+        chunk = fit < 1 ? 1 : fit > S_GATE_MAX_CHUNK ? S_GATE_MAX_CHUNK : (int)fit;
+    }
+    bool timed_out = false;
+    st = S_time_reps(c, s, reps, chunk, flush, samples_ms, &timed_out, err);
+    if (st == GM_OK && timed_out) {
+        /* A gate gave up before the host opened it: its samples may hold host
+         * time.  Time the case again, as it would be without the gate. */
+        chunk = 0;
+        st = S_time_reps(c, s, reps, 0, flush, samples_ms, &timed_out, err);
+    }
+    if (st == GM_OK && gated)
+        *gated = chunk > 0;
     return st;
 }
 

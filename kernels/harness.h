@@ -66,9 +66,13 @@ void gm_l2flush_free(gm_l2flush *f);
 /* Time a case with device events around each launch alone: `warmup` launches
  * discarded, then `reps` samples in ms.  reset() runs before every launch when
  * the variant is not idempotent, and L2 is flushed before every launch when
- * flush is non-NULL; both outside the events. */
+ * flush is non-NULL; both outside the events.  Repetitions shorter than 2 ms
+ * are enqueued in chunks behind a gate kernel and released together, so no
+ * sample holds the host's time to submit its launch; *gated (may be NULL) says
+ * whether they were (false for long repetitions, or when a gate timed out and
+ * the case was timed again without). */
 gm_status gm_time_case(gm_case *c, cudaStream_t s, int warmup, int reps,
-                       const gm_l2flush *flush, double *samples_ms, gm_error *err);
+                       const gm_l2flush *flush, double *samples_ms, bool *gated, gm_error *err);
 
 /* Device-to-device cudaMemcpy bandwidth: GB/s (1e9 B/s) counting bytes read
  * plus bytes written, median of reps, on a buffer of `bytes`. */

@@ -275,6 +275,7 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
         st = v->check(c, &run->check, &e);
     if (st == GM_OK && !x->o->validate_only) {
         int taken = x->repeat, warm = x->warmup;
+        bool gated = false;
         if (v->on_host) {
             st = S_time_host(c, x->stream, x->warmup, x->repeat, x->samples, &taken, &e);
             warm = x->warmup > 1 ? 1 : x->warmup;
@@ -313,13 +314,14 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
             taken = reps;
             const gm_l2flush *f = v->experiment->bandwidth_bound ? x->flush : NULL;
             if (st == GM_OK)
-                st = gm_time_case(c, x->stream, warm, reps, f, x->samples, &e);
+                st = gm_time_case(c, x->stream, warm, reps, f, x->samples, &gated, &e);
         }
         if (st == GM_OK) {
             gm_timing_set_samples(&run->timing, x->samples, (size_t)taken);
             run->timing.present = true;
             run->timing.warmup = warm;
             run->timing.l2_flushed = !v->on_host && v->experiment->bandwidth_bound && x->flush;
+            run->timing.gated = gated;
         }
     }
     if (st != GM_OK) {

@@ -870,6 +870,14 @@ static void S_time_row(S_ctx *c, const gm_run *b, const gm_run *h)
                  tb->l2_flushed ? "base" : "head");
         return;
     }
+    if (tb->gated != th->gated) {
+        S_judge(r);
+        r->status = GM_DIFF_INCOMPARABLE;
+        snprintf(r->note, sizeof r->note,
+                 "launches gated (no host time in a sample) in %s only",
+                 tb->gated ? "base" : "head");
+        return;
+    }
     S_judge(r);
     if (tb->samples && th->samples)
         r->test = gm_mann_whitney(tb->samples, tb->n, th->samples, th->n);

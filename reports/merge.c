@@ -85,9 +85,12 @@ static void S_add_into(gm_run *into, const gm_run *from, size_t *n_real)
         memcpy(s + into->timing.n, from->timing.samples, from->timing.n * sizeof *s);
         int warm = into->timing.warmup;
         bool fl = into->timing.l2_flushed;
+        /* Gated only if every part was: a mix holds samples with host time. */
+        bool gated = into->timing.gated && from->timing.gated;
         gm_timing_set_samples(&into->timing, s, n);
         into->timing.warmup = warm;
         into->timing.l2_flushed = fl;
+        into->timing.gated = gated;
         into->timing.present = true;
         free(s);
     }

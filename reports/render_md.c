@@ -2360,12 +2360,13 @@ static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool
 {
     const gm_device *d = &r->device;
     const gm_collection *c = &r->collection;
-    size_t timed = 0, flushed = 0, passed = 0, failed = 0, errors = 0, not_run = 0, unchecked = 0;
+    size_t timed = 0, flushed = 0, gated = 0, passed = 0, failed = 0, errors = 0, not_run = 0, unchecked = 0;
     for (size_t i = 0; i < r->n_runs; i++) {
         const gm_run *run = &r->runs[i];
         if (run->timing.present) {
             timed++;
             flushed += run->timing.l2_flushed;
+            gated += run->timing.gated;
         }
         switch (run->check.status) {
         case GM_CHECK_PASSED: passed++; break;
@@ -2414,6 +2415,11 @@ static void S_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool
                          "the tables give the median with the minimum, maximum and number of "
                          "samples. ",
                       c->timing_warmup, c->timing_repetitions);
+    if (!program && gated > 0)
+        gm_buf_printf(b, "Runs whose repetitions take under 2 ms (%zu of the %zu timed) enqueue "
+                         "them behind a one-thread gate kernel and release them together, so a "
+                         "sample is the kernel on the GPU, not the host's time to submit it. ",
+                      gated, timed);
     if (timed == 0)
         gm_buf_puts(b, "No run in this file has a time.\n");
     else if (flushed == timed && program)

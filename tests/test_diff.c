@@ -972,6 +972,30 @@ Test(diff_time, summary_only_and_l2_flush_mismatch)
     gm_results_free(&h);
 }
 
+/* A time taken with the launch gate holds no host time; one taken without may
+ * (a few µs on a short kernel): the two are not compared. */
+Test(diff_time, launch_gate_on_one_side_only)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    double fast[8];
+    for (int i = 0; i < 8; i++)
+        fast[i] = S_T0[i] * 0.5;
+    S_samples(S_find(&h, "stride", 1), fast, 8);
+    S_find(&h, "stride", 1)->timing.gated = true;
+    S_find(&b, "stride", 8)->timing.gated = true;
+    S_find(&h, "stride", 8)->timing.gated = true;
+    gm_diff d = S_compute(&b, &h, NULL);
+    const gm_diff_row *r = S_row(&d, "stride", 1, GM_DIFF_TIME);
+    cr_expect_eq(r->status, GM_DIFF_INCOMPARABLE, "halved, but gated in head only");
+    cr_expect(strstr(r->note, "gated") && strstr(r->note, "head only"), "note: %s", r->note);
+    r = S_row(&d, "stride", 8, GM_DIFF_TIME);
+    cr_expect_eq(r->status, GM_DIFF_UNCHANGED, "gated on both sides: compared");
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
 /* ---- every other row status ----------------------------------------------- */
 
 Test(diff_status, failed_not_run_new_removed_metrics_units)

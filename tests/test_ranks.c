@@ -347,6 +347,10 @@ Test(merge, summed_with_least_and_most)
         twice[i] = 2 * r1->timing.samples[i];
     gm_timing_set_samples(&r1->timing, twice, r1->timing.n);
     free(twice);
+    /* gated on one rank only: the sum is not; gated on both: it is */
+    in[0].runs[0].timing.gated = true;
+    cr_assert(in[0].n_runs >= 2 && in[0].runs[1].timing.samples);
+    in[0].runs[1].timing.gated = in[1].runs[1].timing.gated = true;
     const gm_run *r0 = &in[0].runs[0];
     double t0 = gm_run_total_ms(r0), t1 = gm_run_total_ms(r1);
     size_t n0 = r0->timing.n, nruns = in[0].n_runs;
@@ -362,6 +366,8 @@ Test(merge, summed_with_least_and_most)
     cr_assert_eq(out.n_runs, nruns);
     const gm_run *s = &out.runs[0];
     cr_assert_eq(s->timing.n, 2 * n0);
+    cr_assert(!s->timing.gated, "samples with and without the gate");
+    cr_assert(out.runs[1].timing.gated);
     cr_assert_float_eq(gm_run_total_ms(s), t0 + t1, 1e-9 * (t0 + t1));
     for (size_t m = 0; m < s->n_metrics; m++)
         if (s->metrics[m].value.kind == GM_V_INT) {

@@ -118,6 +118,35 @@ Test(render_md, timestamp_only_when_asked)
     gm_results_free(&r);
 }
 
+/* The method section says how many runs were timed behind the launch gate,
+ * and says nothing of it for files without the key. */
+Test(render_md, method_counts_the_gated_runs)
+{
+    gm_results r;
+    gmt_load_fixture("handwritten-small.json", &r);
+    char *md = S_markdown(&r, "x.charts", false);
+    cr_assert_null(strstr(md, "gate kernel"), "no run is gated in the fixture");
+    free(md);
+    size_t timed = 0, gated = 0;
+    for (size_t i = 0; i < r.n_runs; i++) {
+        if (!r.runs[i].timing.present)
+            continue;
+        timed++;
+        if (timed % 2) {
+            r.runs[i].timing.gated = true;
+            gated++;
+        }
+    }
+    cr_assert(gated > 0);
+    md = S_markdown(&r, "x.charts", false);
+    char want[160];
+    snprintf(want, sizeof want, "under 2 ms (%zu of the %zu timed) enqueue them behind a one-thread "
+             "gate kernel", gated, timed);
+    gmt_assert_has(md, want);
+    free(md);
+    gm_results_free(&r);
+}
+
 static gm_run *S_find_run(gm_results *r, const char *exp, const char *variant, const char *param,
                           long long value)
 {

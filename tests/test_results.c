@@ -416,6 +416,7 @@ static void build_full(gm_results *r)
         gm_timing_set_samples(&run->timing, samples, 4);
         run->timing.warmup = 3;
         run->timing.l2_flushed = true;
+        run->timing.gated = s == 2;   /* one run gated: the key is written only then */
         gm_run_set_metric(run, "dram__bytes_read.sum", gm_vint(4LL << 20), "byte");
         gm_run_set_metric(run, "lts__t_sector_hit_rate.pct", gm_vreal(12.5), "%");
         run->check.status = GM_CHECK_PASSED;
@@ -478,6 +479,7 @@ Test(results_build, builder_to_json_to_read_equals)
         cr_assert(same_bits(y->timing.q3, x->timing.q3));
         cr_assert_eq(y->timing.warmup, 3);
         cr_assert(y->timing.l2_flushed);
+        cr_assert_eq(y->timing.gated, x->timing.gated);
         cr_assert_eq(y->n_metrics, 2);
         cr_assert_str_eq(y->metrics[1].unit, "%");
         cr_assert_eq(y->check.status, GM_CHECK_PASSED);
@@ -729,6 +731,8 @@ Test(results_errors, mutations_name_the_field)
                  "runs[0].check.status: unknown status \"pass\"");
     expect_error("\"cache_flush\": true", "\"cache_flush\": 1", GM_ERR_FIELD,
                  "collection.cache_flush: expected true or false, found an integer");
+    expect_error("\"l2_flushed\": true,", "\"l2_flushed\": true, \"gated\": \"yes\",",
+                 GM_ERR_FIELD, "runs[0].timing.gated: expected true or false, found a string");
     expect_error("\"dirty\": false", "\"dirty\": \"no\"", GM_ERR_FIELD,
                  "dirty: expected true, false or null, found a string");
     expect_error("\"block\": [256, 1, 1]", "\"block\": [256, 1]", GM_ERR_FIELD,
