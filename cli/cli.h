@@ -55,7 +55,7 @@ char *gm_cli_expand(const char *opt, const char *pattern, int device);
 /* gpumem-report sass-child ...: one suite case under SASS metrics (cmd_sass.c). */
 int gm_cmd_sass_child(int argc, char **argv);
 /* The per-source-line pass over a collected suite run: one child process per
- * variant (its most wasteful profiled case), after everything else.  A child that fails
+ * variant (the case gm_srclines_pick chooses), after everything else.  A child that fails
  * leaves its run's source_lines with status "failed" and a note; the pass
  * itself never fails the collection. */
 gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progress,

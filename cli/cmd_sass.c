@@ -359,59 +359,15 @@ static bool S_fill_lines(gm_srclines *sl, const char *text, const char *name)
     return true;
 }
 
-static bool S_profiled(const gm_run *r)
-{
-    return r->n_metrics > 0 && r->kernel &&
-           (r->check.status == GM_CHECK_PASSED);
-}
-
-static bool S_same_variant(const gm_run *a, const gm_run *b)
-{
-    return strcmp(a->experiment, b->experiment) == 0 && strcmp(a->variant, b->variant) == 0;
-}
-
-static double S_ratio(const gm_run *r, const char *num, const char *den)
-{
-    double n = gm_run_metric_num(r, num), d = gm_run_metric_num(r, den);
-    return d > 0 && n >= 0 ? n / d : 0;
-}
-
-/* How much the case wastes, from the counters already collected: sectors per
- * request (loads and stores) plus shared wavefronts per instruction. */
-static double S_waste(const gm_run *r)
-{
-    return S_ratio(r, GM_M_LD_SECTORS, GM_M_LD_REQUESTS) +
-           S_ratio(r, GM_M_ST_SECTORS, GM_M_ST_REQUESTS) +
-           S_ratio(r, GM_M_SH_LD_WAVES, GM_M_SH_LD_INST) +
-           S_ratio(r, GM_M_SH_ST_WAVES, GM_M_SH_ST_INST);
-}
-
 gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progress,
                                gm_error *err)
 {
     (void)err;
     char *exe = gm_cli_exe_path();
     double t0 = S_now();
-    size_t launches = 0, failed = 0, total = 0;
+    size_t launches = 0, failed = 0;
     bool *pick = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *pick);
-    for (size_t i = 0; i < r->n_runs; i++) {
-        gm_run *run = &r->runs[i];
-        if (!S_profiled(run))
-            continue;
-        /* one case per variant: the one that wastes most (ties: the later) */
-        size_t best = i;
-        bool first = true;
-        for (size_t j = 0; j < i && first; j++)
-            first = !(S_profiled(&r->runs[j]) && S_same_variant(&r->runs[j], run));
-        if (!first)
-            continue;
-        for (size_t j = i + 1; j < r->n_runs; j++)
-            if (S_profiled(&r->runs[j]) && S_same_variant(&r->runs[j], run) &&
-                S_waste(&r->runs[j]) >= S_waste(&r->runs[best]))
-                best = j;
-        pick[best] = true;
-        total++;
-    }
+    size_t total = gm_srclines_pick(r, pick);
     size_t done = 0;
     for (size_t i = 0; i < r->n_runs; i++) {
         gm_run *run = &r->runs[i];

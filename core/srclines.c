@@ -1,5 +1,7 @@
 #include "srclines.h"
 
+#include "catalog.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -312,4 +314,61 @@ void gm_srcline_where(const gm_srcline *l, char *out, size_t cap)
         snprintf(out, cap, "%s+0x%llx", l->function ? l->function : "?",
                  (unsigned long long)(l->pc < 0 ? 0 : l->pc));
     }
+}
+
+/* ---- which runs the per-line pass measures --------------------------------- */
+
+static bool S_pick_candidate(const gm_run *r)
+{
+    return r->n_metrics > 0 && r->kernel && r->experiment && r->variant &&
+           r->check.status == GM_CHECK_PASSED;
+}
+
+static bool S_same_variant(const gm_run *a, const gm_run *b)
+{
+    return strcmp(a->experiment, b->experiment) == 0 && strcmp(a->variant, b->variant) == 0;
+}
+
+static double S_ratio(const gm_run *r, const char *num, const char *den)
+{
+    double n = gm_run_metric_num(r, num), d = gm_run_metric_num(r, den);
+    return d > 0 && n >= 0 ? n / d : 0;   /* NaN compares false: 0 */
+}
+
+static double S_waste(const gm_run *r)
+{
+    return S_ratio(r, GM_M_LD_SECTORS, GM_M_LD_REQUESTS) +
+           S_ratio(r, GM_M_ST_SECTORS, GM_M_ST_REQUESTS) +
+           S_ratio(r, GM_M_SH_LD_WAVES, GM_M_SH_LD_INST) +
+           S_ratio(r, GM_M_SH_ST_WAVES, GM_M_SH_ST_INST);
+}
+
+size_t gm_srclines_pick(const gm_results *r, bool *pick)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < r->n_runs; i++)
+        pick[i] = false;
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const gm_run *run = &r->runs[i];
+        if (!S_pick_candidate(run))
+            continue;
+        bool first = true;
+        for (size_t j = 0; j < i && first; j++)
+            first = !(S_pick_candidate(&r->runs[j]) && S_same_variant(&r->runs[j], run));
+        if (!first)
+            continue;
+        double most = 0;
+        for (size_t j = i; j < r->n_runs; j++)
+            if (S_pick_candidate(&r->runs[j]) && S_same_variant(&r->runs[j], run) &&
+                S_waste(&r->runs[j]) > most)
+                most = S_waste(&r->runs[j]);
+        size_t best = i;
+        for (size_t j = i; j < r->n_runs; j++)
+            if (S_pick_candidate(&r->runs[j]) && S_same_variant(&r->runs[j], run) &&
+                S_waste(&r->runs[j]) >= 0.9 * most)
+                best = j;
+        pick[best] = true;
+        total++;
+    }
+    return total;
 }

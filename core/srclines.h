@@ -63,6 +63,18 @@ long long gm_srcline_excess_wavefronts(const gm_srcline *l);
  * out.  Returns how many (<= max) were written to idx. */
 size_t gm_srclines_rank(const gm_srclines *sl, bool shared, size_t *idx, size_t max);
 
+/* Which runs the per-line pass measures: one per variant (experiment and
+ * variant name) among the runs that passed their check and have counters.
+ * The one that wastes most by the counters already collected (global sectors
+ * per request, loads plus stores, plus shared wavefronts per instruction,
+ * loads plus stores); wastes within 10 % of the variant's largest count as
+ * equal, and of those the last in the file (the largest case of a sweep) is
+ * taken.  The tolerance keeps the choice the same from run to run where the
+ * wastes differ only by the counters' noise (shared wavefronts move by a few
+ * per cent), so that history and diff find the same case on both sides.
+ * pick[i] is set for the chosen runs (r->n_runs entries); returns how many. */
+size_t gm_srclines_pick(const gm_results *r, bool *pick);
+
 /* "exp_rgb.cu:42" (base name of the file) or "fn+0x1a0" without line info. */
 void gm_srcline_where(const gm_srcline *l, char *out, size_t cap);
 

@@ -3,6 +3,7 @@
  * (tests/fixtures/sass-records-*.txt, provenance in their header), mapped to
  * lines, aggregated, ranked, rendered (escaped for Markdown, HTML, gnuplot),
  * stored in and read back from the results file, and compared (diff). */
+#include "../core/catalog.h"
 #include "../core/results.h"
 #include "../core/srclines.h"
 #include "../reports/srclines.h"
@@ -455,4 +456,63 @@ Test(srclines, diff_markdown_with_many_changed_lines_fits_a_comment)
     free(dir);
     free(path);
     gm_results_free(&head);
+}
+
+/* ---- which runs the per-line pass measures --------------------------------- */
+
+static gm_run *S_pick_run(gm_results *r, const char *variant, long long n, double ld_spr,
+                          double sh_wpi, gm_check_status status)
+{
+    gm_run *run = gm_results_add_run(r);
+    run->experiment = gm_xstrdup("transpose");
+    run->variant = gm_xstrdup(variant);
+    run->kernel = gm_xstrdup("k");
+    gm_run_set_param(run, "n", gm_vint(n));
+    gm_run_set_metric(run, GM_M_LD_SECTORS, gm_vreal(ld_spr * 1000), "sector");
+    gm_run_set_metric(run, GM_M_LD_REQUESTS, gm_vint(1000), "request");
+    gm_run_set_metric(run, GM_M_SH_LD_WAVES, gm_vreal(sh_wpi * 500), "");
+    gm_run_set_metric(run, GM_M_SH_LD_INST, gm_vint(500), "inst");
+    run->check.status = status;
+    return run;
+}
+
+Test(srclines, pick_one_case_per_variant_stable_under_noise)
+{
+    gm_results r;
+    gm_results_init(&r);
+    /* padded: shared wavefronts per instruction 1.00-1.07 by noise: the
+     * largest case, whichever size the noise favoured */
+    S_pick_run(&r, "padded", 1024, 4, 1.07, GM_CHECK_PASSED);
+    S_pick_run(&r, "padded", 2048, 4, 1.00, GM_CHECK_PASSED);
+    S_pick_run(&r, "padded", 4096, 4, 1.03, GM_CHECK_PASSED);
+    /* naive: one size wastes clearly most: that one */
+    S_pick_run(&r, "naive", 1024, 4, 32.0, GM_CHECK_PASSED);
+    S_pick_run(&r, "naive", 2048, 4, 4.0, GM_CHECK_PASSED);
+    /* tiled: the most wasteful case failed its check, one has no counters */
+    S_pick_run(&r, "tiled", 1024, 4, 1.0, GM_CHECK_PASSED);
+    S_pick_run(&r, "tiled", 2048, 8, 1.0, GM_CHECK_FAILED);
+    gm_run *bare = gm_results_add_run(&r);
+    bare->experiment = gm_xstrdup("transpose");
+    bare->variant = gm_xstrdup("tiled");
+    bare->kernel = gm_xstrdup("k");
+    bare->check.status = GM_CHECK_PASSED;
+    /* cpu: never profiled */
+    gm_run *cpu = gm_results_add_run(&r);
+    cpu->experiment = gm_xstrdup("transpose");
+    cpu->variant = gm_xstrdup("cpu");
+    cpu->check.status = GM_CHECK_PASSED;
+
+    bool pick[16];
+    cr_assert_eq(gm_srclines_pick(&r, pick), 3);
+    bool want[] = {false, false, true, true, false, true, false, false, false};
+    for (size_t i = 0; i < r.n_runs; i++)
+        cr_expect_eq(pick[i], want[i], "run %zu (%s n=%lld)", i, r.runs[i].variant,
+                     gm_run_param(&r.runs[i], "n")->value.i);
+
+    /* the same sweep with the noise the other way picks the same case */
+    r.runs[0].metrics[2].value = gm_vreal(1.00 * 500);
+    r.runs[2].metrics[2].value = gm_vreal(1.06 * 500);
+    cr_assert_eq(gm_srclines_pick(&r, pick), 3);
+    cr_expect(pick[2] && !pick[0] && !pick[1]);
+    gm_results_free(&r);
 }
