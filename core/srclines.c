@@ -365,7 +365,7 @@ size_t gm_srclines_pick(const gm_results *r, bool *pick)
         size_t best = i;
         for (size_t j = i; j < r->n_runs; j++)
             if (S_pick_candidate(&r->runs[j]) && S_same_variant(&r->runs[j], run) &&
-                S_waste(&r->runs[j]) >= 0.9 * most)
+                S_waste(&r->runs[j]) >= 0.98 * most)
                 best = j;
         pick[best] = true;
         total++;

@@ -67,11 +67,14 @@ size_t gm_srclines_rank(const gm_srclines *sl, bool shared, size_t *idx, size_t 
  * variant name) among the runs that passed their check and have counters.
  * The one that wastes most by the counters already collected (global sectors
  * per request, loads plus stores, plus shared wavefronts per instruction,
- * loads plus stores); wastes within 10 % of the variant's largest count as
+ * loads plus stores); wastes within 2 % of the variant's largest count as
  * equal, and of those the last in the file (the largest case of a sweep) is
  * taken.  The tolerance keeps the choice the same from run to run where the
- * wastes differ only by the counters' noise (shared wavefronts move by a few
- * per cent), so that history and diff find the same case on both sides.
+ * wastes differ only by the counters' noise (shared wavefronts per
+ * instruction move by up to 0.07, under 2 % of a sum that holds two sector
+ * ratios of 1 or more), so that history and diff find the same case on both
+ * sides; a real difference, such as 2.5 against 2.0 load sectors per
+ * request, stays one.
  * pick[i] is set for the chosen runs (r->n_runs entries); returns how many. */
 size_t gm_srclines_pick(const gm_results *r, bool *pick);
 
