@@ -73,4 +73,11 @@ do = [sets["old-idle"][k][0] - sets["profiled"][k][2] for k in short if sets["pr
 if dd:
     print("median over them of time - duration (idle):  old %+.2f us   new %+.2f us" % (
         statistics.median(do), statistics.median(dd)))
+tiny = [k for k in short if sets["profiled"][k][2] is not None and sets["profiled"][k][2] < 5]
+for load in ["idle", "busy"]:
+    if tiny:
+        print("runs whose duration is under 5 us (%d), median of time - duration, %s:  old %+.2f us"
+              "   new %+.2f us" % (len(tiny), load,
+              statistics.median(sets["old-" + load][k][0] - sets["profiled"][k][2] for k in tiny),
+              statistics.median(sets["new-" + load][k][0] - sets["profiled"][k][2] for k in tiny)))
 PY
