@@ -521,6 +521,29 @@ static void S_c_runs(gm_buf *b, const gm_results *r)
     gm_buf_printf(b, "%zu (%zu passed or measured)", r->n_runs, passed);
 }
 
+static void S_gated_count(const gm_results *r, size_t *timed, size_t *gated)
+{
+    *timed = *gated = 0;
+    for (size_t i = 0; i < r->n_runs; i++)
+        if (r->runs[i].timing.present) {
+            (*timed)++;
+            *gated += r->runs[i].timing.gated;
+        }
+}
+
+static void S_c_timing(gm_buf *b, const gm_results *r)
+{
+    size_t timed, gated;
+    S_gated_count(r, &timed, &gated);
+    if (timed == 0)
+        gm_buf_puts(b, "no run timed");
+    else if (gated == 0)
+        gm_buf_printf(b, "%zu runs timed, none behind the launch gate", timed);
+    else
+        gm_buf_printf(b, "%zu runs timed, %zu of them (those under 2 ms) behind the launch gate",
+                      timed, gated);
+}
+
 static void S_c_origin(gm_buf *b, const gm_results *r)
 {
     bool measured = r->origin && strncmp(r->origin, "measured", 8) == 0;
@@ -562,7 +585,24 @@ static void S_devices(gm_buf *b, const S_ctx *c)
     S_cells(b, in, "Software", S_c_software);
     S_cells(b, in, "Tool", S_c_tool);
     S_cells(b, in, "Runs", S_c_runs);
+    S_cells(b, in, "Timing", S_c_timing);
     gm_buf_puts(b, "\n");
+    /* A file that gated its short repetitions against one that did not: the
+     * few-µs kernels of the second hold the host's time to submit them. */
+    size_t with = 0, without = 0;
+    for (size_t d = 0; d < in->n; d++) {
+        size_t timed, gated;
+        S_gated_count(in->r[d], &timed, &gated);
+        with += gated > 0;
+        without += timed > 0 && gated == 0;
+    }
+    if (with && without)
+        gm_buf_puts(b, "**Short kernels were not timed the same way.** Where a file times "
+                       "repetitions under 2 ms behind the launch gate, a sample is the kernel "
+                       "on the GPU; where it does not (files from before the gate), a kernel of "
+                       "a few µs can read a few µs longer, the host's time to submit it. Compare "
+                       "the times of such kernels across these files with care; longer ones are "
+                       "not affected.\n\n");
 }
 
 /* One device's answer for an experiment: its fastest layout, at what share

@@ -61,6 +61,19 @@ Test(compare, two_recorded_h100_runs)
     gmt_assert_has(md, "# GPU memory report: 2 devices compared");
     gmt_assert_has(md, "| | A: H100 80GB HBM3 | B: H100 80GB HBM3 |");
     gmt_assert_lacks(md, "Not a measurement");
+    /* the committed run gated its short repetitions; the older one did not */
+    size_t timed = 0, gated = 0;
+    for (size_t i = 0; i < a.n_runs; i++) {
+        timed += a.runs[i].timing.present;
+        gated += a.runs[i].timing.gated;
+    }
+    cr_assert_gt(gated, 0);
+    char row[160];
+    snprintf(row, sizeof row, "%zu runs timed, %zu of them (those under 2 ms) behind the launch "
+             "gate", timed, gated);
+    gmt_assert_has(md, row);
+    gmt_assert_has(md, "none behind the launch gate |");
+    gmt_assert_has(md, "**Short kernels were not timed the same way.**");
     /* every experiment of either file has its section and summary row */
     gm_sections ss;
     gm_sections_build(&a, &ss);
@@ -138,6 +151,7 @@ Test(compare, fixture_device_normalised_to_its_own_ceiling)
     gmt_assert_has(md, "> **Not a measurement of Test fixture GPU.**");
     gmt_assert_has(md, "test fixture: examples/h100/run.json");
     gmt_assert_has(md, "3 cases, not paired");
+    gmt_assert_lacks(md, "not timed the same way");   /* both files gate their short kernels */
     /* a run on both: its share of A's copy bandwidth, and half of it on B */
     const gm_run *ra = S_first_bw_run(&b);   /* present in both (b lost only its first 3) */
     cr_assert_not_null(ra);
