@@ -124,7 +124,7 @@ static const char *const S_migrations[GM_HISTORY_SCHEMA] = {
     /* 1 -> 2 */
     "CREATE INDEX runs_by_experiment ON runs(experiment, variant, params);"
     "CREATE INDEX results_by_device ON results(device, settings, commit_time);",
-    /* 2 -> 3 (then S_backfill_lines fills it from the stored JSON) */
+    /* 2 -> 3 (then S_backfill fills it from the stored JSON) */
     "ALTER TABLE runs ADD COLUMN lines_status TEXT;"
     "CREATE TABLE lines(run_id INTEGER NOT NULL REFERENCES runs(id), loc TEXT NOT NULL,"
     " file TEXT, line INTEGER NOT NULL, function TEXT, pc INTEGER, text TEXT, sass TEXT,"
@@ -132,6 +132,8 @@ static const char *const S_migrations[GM_HISTORY_SCHEMA] = {
     " shared_ld INTEGER NOT NULL, shared_st INTEGER NOT NULL, sectors INTEGER NOT NULL,"
     " sectors_ideal INTEGER NOT NULL, wavefronts INTEGER NOT NULL,"
     " wavefronts_ideal INTEGER NOT NULL, PRIMARY KEY(run_id, loc));",
+    /* 3 -> 4 (then S_backfill marks the stored runs that were gated) */
+    "ALTER TABLE runs ADD COLUMN gated INTEGER NOT NULL DEFAULT 0;",
 };
 
 int gm_history_schema_version(gm_history *h)
@@ -145,7 +147,7 @@ int gm_history_schema_version(gm_history *h)
     return v;
 }
 
-static gm_status S_backfill_lines(gm_history *h, gm_error *err);
+static gm_status S_backfill(gm_history *h, int version, gm_error *err);
 
 /* Bring the schema up to date, one step per transaction; BEGIN IMMEDIATE so
  * that two processes opening a new file do not both create the tables. */
@@ -188,7 +190,7 @@ static gm_status S_migrate(gm_history *h, gm_error *err)
         char pragma[64];
         snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", v + 1);
         if ((s = S_exec(h, S_migrations[v], err)) != GM_OK ||
-            (v + 1 == 3 && (s = S_backfill_lines(h, err)) != GM_OK) ||
+            ((v + 1 == 3 || v + 1 == 4) && (s = S_backfill(h, v + 1, err)) != GM_OK) ||
             (s = S_exec(h, pragma, err)) != GM_OK || (s = S_exec(h, "COMMIT", err)) != GM_OK) {
             S_exec(h, "ROLLBACK", NULL);
             return s;
@@ -308,15 +310,18 @@ static gm_status S_add_lines(gm_history *h, long long run_id, const gm_srclines 
 /* Migration 2 -> 3: the per-line counts of the runs already stored, from
  * each results file's JSON (kept whole), inside the migration's
  * transaction. */
-static gm_status S_backfill_lines(gm_history *h, gm_error *err)
+/* What a migration adds to the rows of runs already stored, from each stored
+ * results file: version 3 the per-line counts, version 4 the launch gate. */
+static gm_status S_backfill(gm_history *h, int version, gm_error *err)
 {
     sqlite3_stmt *js = NULL, *run = NULL, *upd = NULL;
     gm_status s;
     if ((s = S_prepare(h, "SELECT id, json FROM results ORDER BY id", &js, err)) != GM_OK ||
         (s = S_prepare(h, "SELECT id FROM runs WHERE result_id = ?1 AND experiment = ?2 AND "
                           "variant = ?3 AND params = ?4", &run, err)) != GM_OK ||
-        (s = S_prepare(h, "UPDATE runs SET lines_status = ?2 WHERE id = ?1", &upd, err)) !=
-            GM_OK)
+        (s = S_prepare(h, version == 3 ? "UPDATE runs SET lines_status = ?2 WHERE id = ?1"
+                                       : "UPDATE runs SET gated = 1 WHERE id = ?1", &upd,
+                       err)) != GM_OK)
         goto done;
     int rc = SQLITE_DONE;
     while (s == GM_OK && (rc = sqlite3_step(js)) == SQLITE_ROW) {
@@ -329,7 +334,7 @@ static gm_status S_backfill_lines(gm_history *h, gm_error *err)
             break;
         for (size_t i = 0; i < r.n_runs && s == GM_OK; i++) {
             const gm_run *u = &r.runs[i];
-            if (!u->source_lines.present)
+            if (version == 3 ? !u->source_lines.present : !u->timing.gated)
                 continue;
             gm_buf pt = GM_BUF_INIT;
             gm_diff_params_text(&pt, u);
@@ -350,11 +355,12 @@ static gm_status S_backfill_lines(gm_history *h, gm_error *err)
             }
             if (run_id < 0)
                 continue;
-            if (!S_bind_int(upd, 1, run_id) || !S_bind_text(upd, 2, u->source_lines.status))
+            if (!S_bind_int(upd, 1, run_id) ||
+                (version == 3 && !S_bind_text(upd, 2, u->source_lines.status)))
                 s = S_fail_db(h, err, "binding a run");
             else
-                s = S_step_done(h, upd, "marking a run's source lines", err);
-            if (s == GM_OK)
+                s = S_step_done(h, upd, "marking a stored run", err);
+            if (s == GM_OK && version == 3)
                 s = S_add_lines(h, run_id, &u->source_lines, err);
         }
         gm_results_free(&r);
@@ -373,8 +379,8 @@ static gm_status S_add_runs(gm_history *h, const gm_results *r, long long rid, g
     sqlite3_stmt *run = NULL, *smp = NULL, *met = NULL;
     gm_status s;
     if ((s = S_prepare(h, "INSERT INTO runs(result_id, experiment, variant, params, "
-                          "check_status, median_ms, lines_status) "
-                          "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                          "check_status, median_ms, lines_status, gated) "
+                          "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                        &run, err)) != GM_OK ||
         (s = S_prepare(h, "INSERT INTO samples(run_id, i, ms) VALUES(?1, ?2, ?3)", &smp, err)) !=
             GM_OK ||
@@ -390,7 +396,8 @@ static gm_status S_add_runs(gm_history *h, const gm_results *r, long long rid, g
                   S_bind_text(run, 4, pt.data ? pt.data : "") &&
                   S_bind_text(run, 5, gm_check_status_name(u->check.status)) &&
                   S_bind_real(run, 6, u->timing.present ? u->timing.median : NAN) &&
-                  S_bind_text(run, 7, u->source_lines.present ? u->source_lines.status : NULL);
+                  S_bind_text(run, 7, u->source_lines.present ? u->source_lines.status : NULL) &&
+                  S_bind_int(run, 8, u->timing.present && u->timing.gated);
         gm_buf_free(&pt);
         if (!ok) {
             s = S_fail_db(h, err, "binding a run");
@@ -906,6 +913,22 @@ static gm_status S_value(gm_history *h, sqlite3_stmt *met, sqlite3_stmt *med, lo
     return GM_OK;
 }
 
+/* Whether a run's times were taken behind the launch gate: 1 or 0; -1 for no run. */
+static gm_status S_gated(gm_history *h, sqlite3_stmt *st, long long run, int *g, gm_error *err)
+{
+    *g = -1;
+    if (run < 0)
+        return GM_OK;
+    if (!S_bind_int(st, 1, run))
+        return S_fail_db(h, err, "binding a run");
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *g = sqlite3_column_int(st, 0) != 0;
+    if ((rc != SQLITE_ROW && rc != SQLITE_DONE) || sqlite3_reset(st) != SQLITE_OK)
+        return S_fail_db(h, err, "reading a run");
+    return GM_OK;
+}
+
 static gm_status S_samples(gm_history *h, sqlite3_stmt *st, long long run, double **out,
                            size_t *n, gm_error *err)
 {
@@ -992,6 +1015,9 @@ typedef struct {
     S_lstep *lsteps;    /* source lines whose excess changed, by commit */
     size_t n_lsteps;
     size_t n_lpoints;   /* (series, commit) pairs with per-line counts */
+    S_step *gates;      /* where a layout's times start or stop being taken behind the
+                           launch gate (series, point; after: 1 gated from here, 0 not) */
+    size_t n_gates;
 } S_table;
 
 #define S_V(t, s, m, p, n) ((t)->v[((s) * S_NKEY + (m)) * (n) + (p)])
@@ -1001,6 +1027,7 @@ static void S_table_free(S_table *t)
     S_exp_free(&t->e);
     free(t->v);
     free(t->steps);
+    free(t->gates);
     for (size_t i = 0; i < t->n_lsteps; i++) {
         free(t->lsteps[i].loc);
         free(t->lsteps[i].text);
@@ -1168,10 +1195,12 @@ static gm_status S_table_load(gm_history *h, const S_res *res, size_t n, const c
     gm_status s = S_load_exp(h, res, n, exp, &t->e, err);
     if (s != GM_OK)
         return s;
-    sqlite3_stmt *met = NULL, *med = NULL, *smp = NULL;
+    sqlite3_stmt *met = NULL, *med = NULL, *smp = NULL, *gat = NULL;
+    size_t gcap = 0;
     if ((s = S_prepare(h, "SELECT value FROM metrics WHERE run_id = ?1 AND name = ?2", &met,
                        err)) != GM_OK ||
         (s = S_prepare(h, "SELECT median_ms FROM runs WHERE id = ?1", &med, err)) != GM_OK ||
+        (s = S_prepare(h, "SELECT gated FROM runs WHERE id = ?1", &gat, err)) != GM_OK ||
         (s = S_prepare(h, "SELECT ms FROM samples WHERE run_id = ?1 ORDER BY i", &smp, err)) !=
             GM_OK)
         goto done;
@@ -1205,6 +1234,28 @@ static gm_status S_table_load(gm_history *h, const S_res *res, size_t n, const c
                     free(sm[p]);
                 free(sm);
                 free(sn);
+                /* Where the times start (or stop) being taken behind the launch
+                 * gate, a change is the method's: noted, not called a step. */
+                int prev = -1;
+                for (size_t p = 0; p < n && s == GM_OK; p++) {
+                    int g = -1;
+                    s = S_gated(h, gat, se->run[p], &g, err);
+                    if (s != GM_OK || g < 0 || !isfinite(v[p]))
+                        continue;
+                    if (prev >= 0 && g != prev) {
+                        if (t->n_gates == gcap) {
+                            gcap = gcap ? 2 * gcap : 8;
+                            t->gates = gm_xrealloc(t->gates, gcap * sizeof *t->gates);
+                        }
+                        t->gates[t->n_gates++] = (S_step){si, m, p, prev, g, false};
+                        size_t kept = 0;
+                        for (size_t i = 0; i < k; i++)
+                            if (at[i] != p)
+                                at[kept++] = at[i];
+                        k = kept;
+                    }
+                    prev = g;
+                }
             } else {
                 /* the diff's bounds: shared conflicts per shared instruction,
                  * DRAM bytes 2 % and 2 MiB, others 5 % */
@@ -1240,6 +1291,7 @@ done:
     sqlite3_finalize(met);
     sqlite3_finalize(med);
     sqlite3_finalize(smp);
+    sqlite3_finalize(gat);
     return s;
 }
 
@@ -1407,6 +1459,32 @@ static void S_table_md(gm_buf *b, const S_table *t, const S_res *res, size_t n, 
                                     : " | change point beyond the diff's bound |\n");
         }
         gm_buf_putc(b, '\n');
+    }
+    if (t->n_gates) {
+        /* one sentence per commit and direction, the layouts listed in it */
+        gm_buf_puts(b, "**How the times were taken changed.**");
+        for (size_t i = 0; i < t->n_gates; i++) {
+            const S_step *g = &t->gates[i];
+            bool seen = false;
+            for (size_t j = 0; j < i && !seen; j++)
+                seen = t->gates[j].point == g->point && t->gates[j].after == g->after;
+            if (seen)
+                continue;
+            gm_buf_puts(b, " From ");
+            S_short(b, &res[g->point]);
+            gm_buf_puts(b, g->after ? " on, behind the launch gate: " : " on, without the launch "
+                                                                        "gate: ");
+            size_t k = 0;
+            for (size_t j = i; j < t->n_gates; j++)
+                if (t->gates[j].point == g->point && t->gates[j].after == g->after) {
+                    gm_buf_puts(b, k++ ? ", " : "");
+                    S_layout(b, &t->e.s[t->gates[j].series]);
+                }
+            gm_buf_puts(b, ".");
+        }
+        gm_buf_puts(b, " The gate enqueues repetitions under 2 ms and releases them together, "
+                       "so a sample holds no host time to submit a launch; a time that changes "
+                       "at such a commit changed with the method, and is not called a step.\n\n");
     }
     S_lines_md(b, t, res);
     /* the median time of each layout at each commit */
@@ -1848,9 +1926,12 @@ gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *hea
         goto out;
     have_base = true;
     /* each run's samples, pooled from the last GM_GATE_POOL results */
+    /* only samples taken as the latest's were (with or without the launch
+     * gate): a pool across the change would mix the host's time into it */
     if ((s = S_prepare(h, "SELECT s.ms FROM samples s JOIN runs ru ON s.run_id = ru.id "
                           "WHERE ru.result_id = ?1 AND ru.experiment = ?2 AND ru.variant = ?3 "
-                          "AND ru.params = ?4 ORDER BY s.i", &smp, err)) != GM_OK)
+                          "AND ru.params = ?4 AND ru.gated = ?5 ORDER BY s.i", &smp, err)) !=
+        GM_OK)
         goto out;
     size_t pool_from = n > GM_GATE_POOL ? n - GM_GATE_POOL : 0;
     for (size_t i = 0; i < base.n_runs && s == GM_OK; i++) {
@@ -1865,7 +1946,8 @@ gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *hea
             if (!S_bind_int(smp, 1, all.v[idx[k]].id) ||
                 !S_bind_text(smp, 2, run->experiment ? run->experiment : "") ||
                 !S_bind_text(smp, 3, run->variant ? run->variant : "") ||
-                !S_bind_text(smp, 4, pt.data ? pt.data : "")) {
+                !S_bind_text(smp, 4, pt.data ? pt.data : "") ||
+                !S_bind_int(smp, 5, run->timing.gated)) {
                 s = S_fail_db(h, err, "binding a run");
                 break;
             }
@@ -1900,7 +1982,7 @@ gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *hea
     sqlite3_finalize(smp);
     smp = NULL;
     if ((s = S_prepare(h, "SELECT median_ms FROM runs WHERE result_id = ?1 AND experiment = ?2 "
-                          "AND variant = ?3 AND params = ?4", &smp, err)) != GM_OK)
+                          "AND variant = ?3 AND params = ?4 AND gated = ?5", &smp, err)) != GM_OK)
         goto out;
     for (size_t i = 0; i < d.n_rows && s == GM_OK; i++) {
         gm_diff_row *r = &d.rows[i];
@@ -1914,7 +1996,8 @@ gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *hea
             if (!S_bind_int(smp, 1, all.v[idx[k]].id) ||
                 !S_bind_text(smp, 2, r->base->experiment ? r->base->experiment : "") ||
                 !S_bind_text(smp, 3, r->base->variant ? r->base->variant : "") ||
-                !S_bind_text(smp, 4, pt.data ? pt.data : "")) {
+                !S_bind_text(smp, 4, pt.data ? pt.data : "") ||
+                !S_bind_int(smp, 5, r->base->timing.gated)) {
                 s = S_fail_db(h, err, "binding a run");
                 break;
             }

@@ -31,7 +31,7 @@
  * version 2 adds the indexes the report and the gate look runs up by;
  * version 3 the per-source-line counts (table lines, runs.lines_status),
  * filled for the results already stored from their kept JSON. */
-#define GM_HISTORY_SCHEMA 3
+#define GM_HISTORY_SCHEMA 4
 /* How long a writer waits for another one's transaction (parallel CI jobs). */
 #define GM_HISTORY_BUSY_MS 60000
 
@@ -130,7 +130,8 @@ gm_status gm_history_csv(gm_history *h, const gm_history_query *q, char **out, g
 /* Judge head against the history of its device and settings: base is the
  * latest stored results of them (by commit order; head itself left out when it
  * was added, and so are dirty trees when clean ones are there), its counters as stored, and each run's timing samples pooled
- * from the last GM_GATE_POOL results that hold the run, then the diff's
+ * from the last GM_GATE_POOL results that hold the run timed as the latest
+ * timed it (with or without the launch gate: runs.gated), then the diff's
  * pairing, thresholds and noise test (gm_diff_compute with opts: --threshold
  * and --alpha as for diff).  *md: the Markdown verdict (caller frees), as
  * gm_diff_to_markdown renders it with render (NULL: the changed rows, capped;

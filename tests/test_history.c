@@ -150,10 +150,11 @@ Test(history, schema_is_checked_and_migrated)
     cr_assert_eq(sqlite3_open(S_db, &db), SQLITE_OK);
     cr_assert_eq(sqlite3_exec(db, "DROP INDEX runs_by_experiment; DROP INDEX results_by_device;"
                                   "DROP TABLE lines; ALTER TABLE runs DROP COLUMN lines_status;"
+                                  "ALTER TABLE runs DROP COLUMN gated;"
                                   "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     gm_history *h = S_open();
-    cr_expect_eq(gm_history_schema_version(h), 3, "migrated from 1 to 3");
+    cr_expect_eq(gm_history_schema_version(h), 4, "migrated from 1 to 4");
     gm_history_close(h);
     cr_assert_eq(sqlite3_open(S_db, &db), SQLITE_OK);
     sqlite3_stmt *st;
@@ -446,11 +447,12 @@ Test(history, migration_to_3_fills_the_lines_of_stored_runs)
     sqlite3 *db;
     cr_assert_eq(sqlite3_open(S_db, &db), SQLITE_OK);
     cr_assert_eq(sqlite3_exec(db, "DROP TABLE lines; ALTER TABLE runs DROP COLUMN lines_status;"
+                                  "ALTER TABLE runs DROP COLUMN gated;"
                                   "PRAGMA user_version = 2", NULL, NULL, NULL), SQLITE_OK,
                  "%s", sqlite3_errmsg(db));
     sqlite3_close(db);
     h = S_open();
-    cr_expect_eq(gm_history_schema_version(h), 3, "migrated from 2 to 3");
+    cr_expect_eq(gm_history_schema_version(h), 4, "migrated from 2 to 4");
     gm_history_close(h);
     cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM lines"), (long long)nl);
     cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM runs WHERE lines_status = 'collected'"), 1);
@@ -566,4 +568,124 @@ Test(history, gate_threshold_as_diff)
     free(errs);
     free(fx);
     free(head);
+}
+
+/* Commits c1..cN of the fixture; from commit first_gated on, each run's times
+ * are taken behind the launch gate and read 40 % lower (a kernel of a few µs
+ * without the host's submission time in it). */
+static void S_add_gated_series(gm_history *h, size_t n, size_t first_gated)
+{
+    for (size_t k = 0; k < n; k++) {
+        gm_results r;
+        char *json, commit[16];
+        snprintf(commit, sizeof commit, "g%zug%zug%zug%zug%zug%zug", k, k, k, k, k, k);
+        S_variant_of(&r, &json, commit, (int)k);
+        free(json);
+        for (size_t i = 0; k >= first_gated && i < r.n_runs; i++) {
+            gm_timing *t = &r.runs[i].timing;
+            if (!t->present || !t->samples)
+                continue;
+            double *x = gm_xmalloc(t->n * sizeof *x);
+            for (size_t j = 0; j < t->n; j++)
+                x[j] = 0.6 * t->samples[j];
+            gm_timing_set_samples(t, x, t->n);
+            free(x);
+            t->gated = true;
+        }
+        json = gm_results_to_json(&r);
+        gm_error err;
+        bool added;
+        cr_assert_eq(gm_history_add(h, &r, json, 1000 + (long long)k, "x.json", &added, &err),
+                     GM_OK, "%s", err.message);
+        free(json);
+        gm_results_free(&r);
+    }
+}
+
+/* Times that drop where the launch gate starts: noted, not a step; the gate
+ * pools only samples taken the same way as the latest commit's. */
+Test(history, times_across_the_launch_gate)
+{
+    gm_history *h = S_open();
+    S_add_gated_series(h, 5, 4);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(DISTINCT result_id) FROM runs WHERE gated = 1"), 1);
+    gm_history_query q = {0};
+    char *md = NULL;
+    gm_error err;
+    cr_assert_eq(gm_history_report_md(h, &q, &md, &err), GM_OK, "%s", err.message);
+    gmt_assert_has(md, "**How the times were taken changed.** From `g4g4g4g4g4g4` on, behind "
+                       "the launch gate: `naive` `n=4096, tile=32`, `tiled` `n=4096, tile=32`.");
+    const char *step = strstr(md, "| `g4g4g4g4g4g4` | `");
+    cr_expect(!step || !strstr(step, "time (median)") ||
+                  strstr(step, "time (median)") > strchr(step, '\n'),
+              "a time step at the gate's commit:\n%s", md);
+    free(md);
+
+    /* a head timed as the latest (gated, as fast): nothing changed, although
+     * the four commits before read 1/0.6 as long */
+    gm_results head;
+    char *json;
+    S_variant_of(&head, &json, "headheadheadhead", 30);
+    free(json);
+    for (size_t i = 0; i < head.n_runs; i++) {
+        gm_timing *t = &head.runs[i].timing;
+        if (!t->present || !t->samples)
+            continue;
+        double *x = gm_xmalloc(t->n * sizeof *x);
+        for (size_t j = 0; j < t->n; j++)
+            x[j] = 0.6 * t->samples[j];
+        gm_timing_set_samples(t, x, t->n);
+        free(x);
+        t->gated = true;
+    }
+    char *gmd = NULL;
+    bool fail = true;
+    cr_assert_eq(gm_history_gate(h, &head, "head.json", NULL, NULL, false, &gmd, NULL, &fail,
+                                 &err),
+                 GM_OK, "%s", err.message);
+    cr_expect(!fail, "%s", gmd);
+    gmt_assert_lacks(gmd, "improved");
+    free(gmd);
+    gm_results_free(&head);
+    gm_history_close(h);
+
+    /* the same values with no change of method: the drop is a step */
+    free(S_db);
+    S_db = gmt_join(S_dir, "control.sqlite");
+    h = S_open();
+    S_add_gated_series(h, 5, 4);
+    gm_history_close(h);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(S_db, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "UPDATE runs SET gated = 0", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    h = S_open();
+    cr_assert_eq(gm_history_report_md(h, &q, &md, &err), GM_OK, "%s", err.message);
+    gmt_assert_lacks(md, "How the times were taken changed");
+    step = strstr(md, "| `g4g4g4g4g4g4` | `");
+    cr_assert(step, "no step at the fourth commit:\n%s", md);
+    cr_expect(strstr(step, "time (median)") && strstr(step, "time (median)") < strchr(step, '\n'),
+              "%s", md);
+    free(md);
+    gm_history_close(h);
+}
+
+/* Version 3 databases get the column, filled from the stored JSON. */
+Test(history, migration_to_4_marks_the_gated_runs)
+{
+    gm_history *h = S_open();
+    S_add_gated_series(h, 2, 1);
+    long long gated = S_scalar(S_db, "SELECT count(*) FROM runs WHERE gated = 1");
+    cr_assert_gt(gated, 0);
+    gm_history_close(h);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(S_db, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN gated; PRAGMA user_version = 3",
+                              NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(db));
+    sqlite3_close(db);
+    h = S_open();
+    cr_expect_eq(gm_history_schema_version(h), 4, "migrated from 3 to 4");
+    gm_history_close(h);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM runs WHERE gated = 1"), gated);
 }
