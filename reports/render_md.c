@@ -280,9 +280,17 @@ static void S_header(gm_buf *b, const gm_results *r, bool timestamp)
     if (S_program_collection(c))
         gm_buf_puts(&v, "the profiler's duration of each of the program's launches "
                         "(not repeated)");
-    else
+    else {
         gm_buf_printf(&v, "%d warm-up launches, then %d timed repetitions per run",
                       c->timing_warmup, c->timing_repetitions);
+        size_t gated = 0;
+        for (size_t i = 0; i < r->n_runs; i++)
+            gated += r->runs[i].timing.present && r->runs[i].timing.gated;
+        if (gated)
+            gm_buf_printf(&v, "; %zu run%s under 2 ms a repetition timed behind the launch gate "
+                              "(no host time in a sample)",
+                          gated, gated == 1 ? "" : "s");
+    }
     S_row(b, "Timing", v.data);
 
     v.len = 0;

@@ -143,6 +143,9 @@ Test(render_md, method_counts_the_gated_runs)
     snprintf(want, sizeof want, "under 2 ms (%zu of the %zu timed) enqueue them behind a one-thread "
              "gate kernel", gated, timed);
     gmt_assert_has(md, want);
+    snprintf(want, sizeof want, "20 timed repetitions per run; %zu run%s under 2 ms a repetition "
+             "timed behind the launch gate", gated, gated == 1 ? "" : "s");
+    gmt_assert_has(md, want);
     free(md);
     gm_results_free(&r);
 }
