@@ -463,6 +463,29 @@ static void S_tic_label(gm_buf *b, double x, bool log2x)
     gm_buf_free(&tmp);
 }
 
+/* Does every point of series (a, qa) lie on series (b, qb): a run of b at the
+ * same value of p with the same value (within 1e-9 relative)?  Points with
+ * no value, or none a log axis can draw, are not points. */
+static bool S_series_within(const gm_sweep_line *a, S_quantity qa, const gm_sweep_line *b,
+                            S_quantity qb, const char *p, bool logy)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        double y = S_q(a->runs[i], qa);
+        if (!isfinite(y) || (logy && !(y > 0)))
+            continue;
+        double x = gm_value_num(&gm_run_param(a->runs[i], p)->value);
+        bool on = false;
+        for (size_t j = 0; j < b->n && !on; j++) {
+            double yb = S_q(b->runs[j], qb);
+            on = gm_value_num(&gm_run_param(b->runs[j], p)->value) == x && isfinite(yb) &&
+                 fabs(y - yb) <= 1e-9 * fabs(y);
+        }
+        if (!on)
+            return false;
+    }
+    return true;
+}
+
 static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_family *f,
                          double copy_gbs, const gm_sweep_plan *sw, const char *at)
 {
@@ -563,41 +586,91 @@ static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_f
         }
         gm_buf_puts(&b, "EOD\n");
     }
-    gm_buf_puts(&b, "plot ");
-    int style = 0;
-    gm_buf lab = GM_BUF_INIT;
+    /* The series to draw, (line, quantity) in order: a series with no value
+     * draws nothing; stores that follow the loads point for point are one
+     * line ("ld = st"); and a series whose every point lies on an earlier
+     * series (same x, same value) is drawn as that series, its name added to
+     * the earlier one's legend entry, so that coinciding layouts (the tiled
+     * matmuls at 4.0 sectors per request) are one line, not five on top of
+     * each other. */
+    size_t ns = nl * (size_t)f->nq;
+    int *rep = gm_xmalloc((ns + 1) * sizeof *rep);   /* -1: not drawn; else its series */
+    bool *both = gm_xcalloc(nl + 1, sizeof *both);
     for (size_t l = 0; l < nl; l++) {
+        bool same = f->nq == 2;
+        for (size_t i = 0; i < lines[l].n && same; i++) {
+            double y0 = S_q(lines[l].runs[i], f->q[0]), y1 = S_q(lines[l].runs[i], f->q[1]);
+            same = (!isfinite(y0) && !isfinite(y1)) || fabs(y0 - y1) <= 1e-9 * fabs(y0);
+        }
+        both[l] = same;
         for (int k = 0; k < f->nq; k++) {
-            /* a series with no value draws nothing: no legend entry for it */
+            size_t sid = l * (size_t)f->nq + (size_t)k;
             bool any = false;
             for (size_t i = 0; i < lines[l].n && !any; i++) {
                 double y = S_q(lines[l].runs[i], f->q[k]);
                 any = isfinite(y) && !(logy && !(y > 0));
             }
-            if (!any)
-                continue;
-            /* stores that follow the loads point for point: one line for both */
-            bool same = f->nq == 2;
-            for (size_t i = 0; i < lines[l].n && same; i++) {
-                double y0 = S_q(lines[l].runs[i], f->q[0]), y1 = S_q(lines[l].runs[i], f->q[1]);
-                same = (!isfinite(y0) && !isfinite(y1)) || fabs(y0 - y1) <= 1e-9 * fabs(y0);
-            }
-            if (same && k == 1)
-                continue;
-            lab.len = 0;
-            gm_buf_puts(&lab, "");
-            gm_runs_case_label(sweep_runs, nsweep, lines[l].runs[0], p, &lab);
-            if (f->nq == 2)
-                gm_buf_printf(&lab, same ? " ld = st" : k == 0 ? " ld" : " st");
-            /* past the palette, the colours come again with other markers */
-            gm_buf_printf(&b, "%s$c%zu_%zu using 1:%d with linespoints lt %d%s%s title ",
-                          style ? ", " : "", id, l, 2 + k, style % S_NCOLORS + 1,
-                          k == 1 ? " dt 2" : "", style >= S_NCOLORS ? " pt 2" : "");
-            S_gp_label(&b, lab.data);
-            gm_buf_puts(&b, " noenhanced");
-            style++;
+            rep[sid] = any && !(same && k == 1) ? (int)sid : -1;
+            for (size_t e = 0; e < sid && rep[sid] == (int)sid; e++)
+                if (rep[e] == (int)e &&
+                    S_series_within(&lines[l], f->q[k], &lines[e / (size_t)f->nq],
+                                    f->q[e % (size_t)f->nq], p, logy))
+                    rep[sid] = (int)e;
         }
     }
+    gm_buf_puts(&b, "plot ");
+    int style = 0;
+    gm_buf lab = GM_BUF_INIT;
+    for (size_t sid = 0; sid < ns; sid++) {
+        if (rep[sid] != (int)sid)
+            continue;
+        size_t l = sid / (size_t)f->nq;
+        int k = (int)(sid % (size_t)f->nq);
+        lab.len = 0;
+        gm_buf_puts(&lab, "");
+        /* the names that fit in a legend entry, then how many more */
+        size_t nn = 0;
+        for (size_t o = sid; o < ns; o++)
+            nn += rep[o] == (int)sid;
+        char **names = gm_xcalloc(nn, sizeof *names);
+        nn = 0;
+        for (size_t o = sid; o < ns; o++) {
+            if (rep[o] != (int)sid)
+                continue;
+            size_t ol = o / (size_t)f->nq;
+            int ok = (int)(o % (size_t)f->nq);
+            gm_buf one = GM_BUF_INIT;
+            gm_buf_puts(&one, "");
+            gm_runs_case_label(sweep_runs, nsweep, lines[ol].runs[0], p, &one);
+            if (f->nq == 2)
+                gm_buf_puts(&one, both[ol] ? " ld = st" : ok == 0 ? " ld" : " st");
+            names[nn++] = gm_buf_detach(&one);
+        }
+        size_t named = 0;
+        for (; named < nn; named++) {
+            /* the next name, and room for " and 99 more alike" unless it is the last */
+            size_t want = lab.len + (named ? 2 : 0) + strlen(names[named]) +
+                          (named + 1 < nn ? 18 : 0);
+            if (named && want > S_MAX_LABEL)
+                break;
+            gm_buf_puts(&lab, named ? ", " : "");
+            gm_buf_puts(&lab, names[named]);
+        }
+        if (named < nn)
+            gm_buf_printf(&lab, " and %zu more alike", nn - named);
+        for (size_t i = 0; i < nn; i++)
+            free(names[i]);
+        free(names);
+        /* past the palette, the colours come again with other markers */
+        gm_buf_printf(&b, "%s$c%zu_%zu using 1:%d with linespoints lt %d%s%s title ",
+                      style ? ", " : "", id, l, 2 + k, style % S_NCOLORS + 1,
+                      k == 1 ? " dt 2" : "", style >= S_NCOLORS ? " pt 2" : "");
+        S_gp_label(&b, lab.data);
+        gm_buf_puts(&b, " noenhanced");
+        style++;
+    }
+    free(rep);
+    free(both);
     /* runs without the swept parameter: constant lines across the sweep */
     for (size_t i = 0; i < nflat; i++) {
         double y = S_q(flat[i], f->q[0]);

@@ -521,6 +521,37 @@ Test(render_charts, hostile_prediction_chart_and_table)
     gm_results_free(&r);
 }
 
+/* Series that lie on an earlier one point for point are drawn once, their
+ * names joined in its legend entry (as many as fit, then how many more): the
+ * committed H100 run's matmul sectors per request, where seven layouts read
+ * 4.0 at every size they ran. */
+Test(render_charts, coinciding_series_are_one_line)
+{
+    gm_results r;
+    char *p = gmt_src("examples/h100/run.json");
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(p, &r, &err), GM_OK, "%s", err.message);
+    free(p);
+    gm_sections ss;
+    gm_sections_build(&r, &ss);
+    gm_charts c;
+    gm_charts_plan(&r, &ss, &c);
+    const char *script = NULL;
+    for (size_t i = 0; i < c.n && !script; i++)
+        if (strstr(c.v[i].title, "Matrix multiplication") &&
+            strstr(c.v[i].title, "sectors per request by n (block=16)"))
+            script = c.v[i].script;
+    cr_assert_not_null(script);
+    S_check_script(script);
+    cr_expect_eq(gmt_occurrences(script, "with linespoints"), 3, "%s", script);
+    gmt_assert_has(script, "title 'naive ld' noenhanced");
+    gmt_assert_has(script, "title 'naive st, tiled ld = st and 5 more alike' noenhanced");
+    gmt_assert_has(script, "title 'constant ld' noenhanced");
+    gm_charts_free(&c);
+    gm_sections_free(&ss);
+    gm_results_free(&r);
+}
+
 Test(render_charts, large_plan_has_sweeps_and_bars)
 {
     gm_results r;
