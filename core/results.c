@@ -2246,3 +2246,16 @@ gm_status gm_results_read_file(const char *path, gm_results *out, gm_error *err)
     gm_buf_free(&b);
     return st;
 }
+
+size_t gm_results_count_gated(const gm_results *r, size_t *timed)
+{
+    size_t t = 0, g = 0;
+    for (size_t i = 0; i < r->n_runs; i++)
+        if (r->runs[i].timing.present) {
+            t++;
+            g += r->runs[i].timing.gated;
+        }
+    if (timed)
+        *timed = t;
+    return g;
+}

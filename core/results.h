@@ -349,6 +349,9 @@ void gm_timing_set_samples(gm_timing *t, const double *ms, size_t n); /* copies,
 
 const gm_metric *gm_run_metric(const gm_run *run, const char *name);    /* NULL if none */
 double gm_run_metric_num(const gm_run *run, const char *name);          /* NaN if absent */
+/* How many runs have a time, and how many of those were timed behind the
+ * launch gate (timing.gated); timed may be NULL. */
+size_t gm_results_count_gated(const gm_results *r, size_t *timed);
 const gm_param *gm_run_param(const gm_run *run, const char *name);
 const gm_experiment *gm_results_experiment(const gm_results *r, const char *id);
 const gm_metric *gm_prediction_metric(const gm_prediction *p, const char *name);

@@ -212,7 +212,7 @@ static void S_gate_open(unsigned gen)
     __atomic_store_n(&S_gate_words[0], gen, __ATOMIC_RELEASE);
 }
 
-static double S_host_ms(void)
+double gm_host_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -334,13 +334,13 @@ gm_status gm_time_case(gm_case *c, cudaStream_t s, int warmup, int reps,
      * repetition costs, enqueueing included, sizes the gate's chunks. */
     double rep_ms = -1.0;
     for (int w = 0; w < warmup && st == GM_OK; w++) {
-        double t0 = S_host_ms();
+        double t0 = gm_host_ms();
         st = S_prepare(c, s, flush, err);
         if (st == GM_OK)
             st = v->launch(c, s, err);
         if (st == GM_OK && w == warmup - 1) {
             GM_CUDA(cudaStreamSynchronize(s));
-            rep_ms = S_host_ms() - t0;
+            rep_ms = gm_host_ms() - t0;
         }
     }
     if (st != GM_OK)

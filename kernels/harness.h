@@ -63,6 +63,9 @@ gm_status gm_l2flush_init(gm_l2flush *f, int device, gm_error *err);
 gm_status gm_l2flush_run(const gm_l2flush *f, cudaStream_t s, gm_error *err);
 void gm_l2flush_free(gm_l2flush *f);
 
+/* The host's monotonic clock, in ms. */
+double gm_host_ms(void);
+
 /* Time a case with device events around each launch alone: `warmup` launches
  * discarded, then `reps` samples in ms.  reset() runs before every launch when
  * the variant is not idempotent, and L2 is flushed before every launch when

@@ -131,13 +131,6 @@ static gm_status S_describe_device(int dev, gm_device *d, gm_error *err)
 
 /* ---- one case ------------------------------------------------------------- */
 
-static double S_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
 /* on_host variants run synchronously on the CPU: the host clock around each
  * launch is the sample; resets are outside it.  A CPU baseline can take a
  * second a launch (the serial DP at n = 1024 took 0.4 s), and its samples vary
@@ -160,10 +153,10 @@ static gm_status S_time_host(gm_case *c, cudaStream_t s, int warmup, int reps, d
                 return st;
             GM_CUDA(cudaStreamSynchronize(s));
         }
-        double t0 = S_now_ms();
+        double t0 = gm_host_ms();
         gm_status st = v->launch(c, s, err);
         GM_CUDA(cudaStreamSynchronize(s));
-        double t1 = S_now_ms();
+        double t1 = gm_host_ms();
         if (st != GM_OK)
             return st;
         if (r >= 0) {
@@ -261,12 +254,12 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
     /* Validation: poisoned output, one launch, compare with the reference. */
     if (v->reset)
         st = v->reset(c, x->stream, &e);
-    double t_launch = S_now_ms();
+    double t_launch = gm_host_ms();
     if (st == GM_OK)
         st = v->launch(c, x->stream, &e);
     if (st == GM_OK) {
         cudaError_t rc = cudaStreamSynchronize(x->stream);
-        t_launch = S_now_ms() - t_launch;
+        t_launch = gm_host_ms() - t_launch;
         if (rc != cudaSuccess)
             st = gm_fail(&e, GM_ERR_CUDA, "%s: %s (%s)", c->kernel, cudaGetErrorString(rc),
                          cudaGetErrorName(rc));
@@ -288,13 +281,13 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
             if (t_launch > 0 && t_launch * reps > GM_SUITE_GPU_BUDGET_MS) {
                 /* The first launch of a kernel also loads its module (lazy
                  * loading): time a second one before believing it is long. */
-                double t2 = S_now_ms();
+                double t2 = gm_host_ms();
                 if (!v->idempotent && v->reset)
                     st = v->reset(c, x->stream, &e);
                 if (st == GM_OK)
                     st = v->launch(c, x->stream, &e);
                 if (st == GM_OK && cudaStreamSynchronize(x->stream) == cudaSuccess)
-                    t2 = S_now_ms() - t2;
+                    t2 = gm_host_ms() - t2;
                 else
                     t2 = t_launch;
                 if (t2 < t_launch)

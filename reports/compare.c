@@ -521,20 +521,9 @@ static void S_c_runs(gm_buf *b, const gm_results *r)
     gm_buf_printf(b, "%zu (%zu passed or measured)", r->n_runs, passed);
 }
 
-static void S_gated_count(const gm_results *r, size_t *timed, size_t *gated)
-{
-    *timed = *gated = 0;
-    for (size_t i = 0; i < r->n_runs; i++)
-        if (r->runs[i].timing.present) {
-            (*timed)++;
-            *gated += r->runs[i].timing.gated;
-        }
-}
-
 static void S_c_timing(gm_buf *b, const gm_results *r)
 {
-    size_t timed, gated;
-    S_gated_count(r, &timed, &gated);
+    size_t timed, gated = gm_results_count_gated(r, &timed);
     if (timed == 0)
         gm_buf_puts(b, "no run timed");
     else if (gated == 0)
@@ -591,8 +580,7 @@ static void S_devices(gm_buf *b, const S_ctx *c)
      * few-µs kernels of the second hold the host's time to submit them. */
     size_t with = 0, without = 0;
     for (size_t d = 0; d < in->n; d++) {
-        size_t timed, gated;
-        S_gated_count(in->r[d], &timed, &gated);
+        size_t timed, gated = gm_results_count_gated(in->r[d], &timed);
         with += gated > 0;
         without += timed > 0 && gated == 0;
     }

@@ -283,9 +283,7 @@ static void S_header(gm_buf *b, const gm_results *r, bool timestamp)
     else {
         gm_buf_printf(&v, "%d warm-up launches, then %d timed repetitions per run",
                       c->timing_warmup, c->timing_repetitions);
-        size_t gated = 0;
-        for (size_t i = 0; i < r->n_runs; i++)
-            gated += r->runs[i].timing.present && r->runs[i].timing.gated;
+        size_t gated = gm_results_count_gated(r, NULL);
         if (gated)
             gm_buf_printf(&v, "; %zu run%s under 2 ms a repetition timed behind the launch gate "
                               "(no host time in a sample)",
