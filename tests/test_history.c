@@ -570,9 +570,25 @@ Test(history, gate_threshold_as_diff)
     free(head);
 }
 
-/* Commits c1..cN of the fixture; from commit first_gated on, each run's times
- * are taken behind the launch gate and read 40 % lower (a kernel of a few µs
- * without the host's submission time in it). */
+/* Each run's times as taken behind the launch gate: 40 % lower (a kernel of a
+ * few µs without the host's submission time in it), and marked so. */
+static void S_gate_times(gm_results *r)
+{
+    for (size_t i = 0; i < r->n_runs; i++) {
+        gm_timing *t = &r->runs[i].timing;
+        if (!t->present || !t->samples)
+            continue;
+        double *x = gm_xmalloc(t->n * sizeof *x);
+        for (size_t j = 0; j < t->n; j++)
+            x[j] = 0.6 * t->samples[j];
+        gm_timing_set_samples(t, x, t->n);
+        free(x);
+        t->gated = true;
+    }
+}
+
+/* Commits c1..cN of the fixture; from commit first_gated on, their times are
+ * gated (S_gate_times). */
 static void S_add_gated_series(gm_history *h, size_t n, size_t first_gated)
 {
     for (size_t k = 0; k < n; k++) {
@@ -581,17 +597,8 @@ static void S_add_gated_series(gm_history *h, size_t n, size_t first_gated)
         snprintf(commit, sizeof commit, "g%zug%zug%zug%zug%zug%zug", k, k, k, k, k, k);
         S_variant_of(&r, &json, commit, (int)k);
         free(json);
-        for (size_t i = 0; k >= first_gated && i < r.n_runs; i++) {
-            gm_timing *t = &r.runs[i].timing;
-            if (!t->present || !t->samples)
-                continue;
-            double *x = gm_xmalloc(t->n * sizeof *x);
-            for (size_t j = 0; j < t->n; j++)
-                x[j] = 0.6 * t->samples[j];
-            gm_timing_set_samples(t, x, t->n);
-            free(x);
-            t->gated = true;
-        }
+        if (k >= first_gated)
+            S_gate_times(&r);
         json = gm_results_to_json(&r);
         gm_error err;
         bool added;
@@ -627,17 +634,7 @@ Test(history, times_across_the_launch_gate)
     char *json;
     S_variant_of(&head, &json, "headheadheadhead", 30);
     free(json);
-    for (size_t i = 0; i < head.n_runs; i++) {
-        gm_timing *t = &head.runs[i].timing;
-        if (!t->present || !t->samples)
-            continue;
-        double *x = gm_xmalloc(t->n * sizeof *x);
-        for (size_t j = 0; j < t->n; j++)
-            x[j] = 0.6 * t->samples[j];
-        gm_timing_set_samples(t, x, t->n);
-        free(x);
-        t->gated = true;
-    }
+    S_gate_times(&head);
     char *gmd = NULL;
     bool fail = true;
     cr_assert_eq(gm_history_gate(h, &head, "head.json", NULL, NULL, false, &gmd, NULL, &fail,
