@@ -24,7 +24,7 @@ CFLAGS ?= -O2 -g
 NVCCFLAGS ?= -O3 -lineinfo
 WARN := -Wall -Wextra -pedantic
 PKGS := jansson libcmark-gfm sqlite3
-DEB_PKGS := build-essential pkg-config clang gnuplot-nox libcmark-gfm-dev libcmark-gfm-extensions-dev \
+DEB_PKGS := build-essential pkg-config clang libclang-rt-14-dev gnuplot-nox libcmark-gfm-dev libcmark-gfm-extensions-dev \
             libjansson-dev libcriterion-dev libsqlite3-dev
 
 HAVE_CUDA := $(shell test -x $(NVCC) && test -f $(CUDA_HOME)/include/cupti.h && echo 1)
@@ -219,6 +219,10 @@ $(BUILD)/tests/gpu/%: $(BUILD)/tests/gpu/%.o $(GPU_ARCHIVES) $(CPU_LIBS)
 
 $(BUILD)/tests/gpu/%: $(BUILD)/tests/gpu/%.cu.o $(GPU_ARCHIVES) $(CPU_LIBS)
 	$(CC) $(CFLAGS) -o $@ $< $(GPU_ARCHIVES) $(CPU_LIBS) $(LIBS) $(GPU_LIBS)
+
+# Benchmark programs (bench/*.c), linked like the tests; run by their scripts.
+$(BUILD)/bench/trace-cost: $(BUILD)/bench/trace-cost.o $(TEST_KERNELS) $(GPU_ARCHIVES) $(CPU_LIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(TEST_KERNELS) $(GPU_ARCHIVES) $(CPU_LIBS) $(LIBS) $(GPU_LIBS)
 
 check-layers:
 	@sh tests/check-layers.sh

