@@ -787,6 +787,17 @@ gm_status gm_render_doc(gm_doc_markdown_fn md_fn, const void *ctx, const char *t
     size_t n_inputs = S_inputs(o, tmpl_path, inputs, S_MAX_INPUTS);
     if (st == GM_OK)
         st = gm_output_check(o->out_path, inputs, n_inputs, err);
+    if (st == GM_OK && fmt == GM_FORMAT_GFM) {
+        /* one file to paste: no charts (the page has them) */
+        gm_charts_free(charts);
+        memset(charts, 0, sizeof *charts);
+        md = md_fn(ctx, charts, NULL);
+        st = gm_output_write(o->out_path, md, strlen(md), inputs, n_inputs, err);
+        free(md);
+        free(tmpl);
+        free(tmpl_path);
+        return st;
+    }
     if (st == GM_OK && fmt == GM_FORMAT_MD && gm_output_is_stream(o->out_path)) {
         /* a stream has no folder beside it for the charts */
         for (size_t i = 0; i < charts->n; i++)

@@ -190,6 +190,18 @@ Test(compare, cli_html_and_refusals)
     gmt_assert_lacks(html, "gm-charts:");
     free(html);
 
+    /* gfm: one file to paste, no chart (it crashed: the template was never read) */
+    char *gfm = gmt_join(dir, "cmp.txt");
+    char *argvg[] = {(char *)gmt_bin(), "render", a, b, "--out", gfm, "--format", "gfm", NULL};
+    cr_assert_eq(gmt_run(argvg, NULL, NULL, &err), 0, "%s", err);
+    free(err);
+    char *md = gmt_text(gfm);
+    gmt_assert_has(md, "| A: H100 80GB HBM3 | B: H100 80GB HBM3 |");
+    gmt_assert_lacks(md, "![");
+    gmt_assert_lacks(md, "<svg");
+    free(md);
+    free(gfm);
+
     char *argv2[] = {(char *)gmt_bin(), "render", a, b, "--out", out, "--baseline", a, NULL};
     cr_assert_eq(gmt_run(argv2, NULL, NULL, &err), 2);
     gmt_assert_has(err, "--baseline takes one results file");
