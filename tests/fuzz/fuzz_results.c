@@ -1,4 +1,4 @@
-/* fuzz_results.c — libFuzzer target: the results reader (core/results.c) on
+/* fuzz_results.c — libFuzzer target: the results reader (core/results_read.c) on
  * any bytes, then the writer and the reader again on what it accepted (the
  * round trip must be exact).  Built and run by `make fuzz`. */
 #include "../../core/results.h"
