@@ -8,6 +8,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     char *data;   /* always NUL-terminated once anything was appended */
     size_t len;
@@ -32,5 +36,9 @@ void *gm_xmalloc(size_t n);
 void *gm_xcalloc(size_t n, size_t size);
 void *gm_xrealloc(void *p, size_t n);
 char *gm_xstrdup(const char *s);   /* NULL in, NULL out */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -9,6 +9,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     GM_BETTER_LOWER = -1,
     GM_BETTER_NEITHER = 0,   /* informative only (e.g. request counts) */
@@ -57,5 +61,9 @@ const gm_metric_info *gm_catalog_find(const char *name);
 #define GM_M_L2_HIT         "lts__t_sector_hit_rate.pct"
 #define GM_M_DURATION       "gpu__time_duration.sum"
 #define GM_M_OCCUPANCY      "sm__warps_active.avg.pct_of_peak_sustained_active"
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     int fd;             /* -1 when not held */
     char *path;
@@ -48,5 +52,9 @@ void gm_devlock_release(gm_devlock *lk);
 
 /* Release and free the path. */
 void gm_devlock_free(gm_devlock *lk);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,6 +6,10 @@
 
 #include "buf.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* HTML text and attribute values: & < > " ' escaped; control characters other
  * than \n and \t dropped. */
 void gm_esc_html(gm_buf *b, const char *s);
@@ -41,5 +45,9 @@ void gm_esc_gnuplot(gm_buf *b, const char *s);
  * (OWASP's advice for CSV injection); numbers are written by the caller, not
  * through this function. */
 void gm_esc_csv(gm_buf *b, const char *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

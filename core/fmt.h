@@ -16,6 +16,10 @@
 
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define GM_FMT_ABSENT "—"
 
 /* v with `decimals` digits after the point (0 to 9), grouped: "1,234.5". */
@@ -61,5 +65,9 @@ void gm_fmt_value(gm_buf *b, const gm_value *v);
 void gm_fmt_quantity(gm_buf *b, double v, const char *unit, bool sign);
 /* A relative change in percent, signed: "+27,700%", "+45.7%", "-0.12%". */
 void gm_fmt_pct_change(gm_buf *b, double pct);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 
 #include <stdarg.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     GM_OK = 0,
     GM_ERR_IO,          /* a file could not be opened, read, written or renamed */
@@ -40,5 +44,9 @@ gm_status gm_fail(gm_error *err, gm_status status, const char *fmt, ...)
 
 /* Short stable name of a status ("io", "parse", ...), for messages and tests. */
 const char *gm_status_name(gm_status status);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

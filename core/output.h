@@ -41,6 +41,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- the rule ------------------------------------------------------------- */
 
 /* Refuse path when it is the same file as one of inputs[0..n_inputs) (NULL
@@ -155,5 +159,9 @@ gm_status gm_file_replace(const char *tmp, const char *path, gm_error *err);
 /* Temporary file + rename, without the checks of the rule: prefer
  * gm_output_write. */
 gm_status gm_file_write_atomic(const char *path, const char *data, size_t len, gm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

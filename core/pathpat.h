@@ -18,6 +18,10 @@
 
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The launcher variables that carry a rank, in the order they are believed. */
 extern const char *const gm_rank_vars[];
 extern const int gm_n_rank_vars;
@@ -49,5 +53,9 @@ gm_status gm_process_identify(gm_process *p, gm_error *err);
 
 /* pattern holds %c (c one of h d r p); "%%" does not count. */
 bool gm_path_uses(const char *pattern, char c);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

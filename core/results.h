@@ -17,6 +17,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define GM_SCHEMA_NAME "gpumem-report/results"
 #define GM_SCHEMA_VERSION 1
 
@@ -369,5 +373,9 @@ const char *gm_check_status_name(gm_check_status s);  /* "passed", "failed", "no
 double gm_theoretical_dram_gbs(long long memory_clock_khz, int bus_width_bits);
 
 #define GM_TOOL_VERSION "0.1.0"
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

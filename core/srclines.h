@@ -22,6 +22,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     char *function;
     unsigned long long pc;
@@ -80,5 +84,9 @@ size_t gm_srclines_pick(const gm_results *r, bool *pick);
 
 /* "exp_rgb.cu:42" (base name of the file) or "fn+0x1a0" without line info. */
 void gm_srcline_where(const gm_srcline *l, char *out, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -4,6 +4,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     size_t n;
     double min, q1, median, q3, max, mean;
@@ -15,5 +19,9 @@ gm_summary gm_summarize(const double *samples, size_t n);
 
 /* Quantile p in [0,1] of already sorted values. */
 double gm_quantile_sorted(const double *sorted, size_t n, double p);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
