@@ -225,52 +225,45 @@ static void S_peers_build(S_ctx *c)
     free(ord);
 }
 
+/* A run is named by the parameters that vary among its experiment's runs:
+ * c->params, one string per run ("" when none vary). */
+static void S_params_build(S_ctx *c)
+{
+    const gm_results *r = c->r;
+    c->params = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *c->params);
+    gm_sections ss;
+    gm_sections_build(r, &ss);
+    for (size_t i = 0; i < ss.n; i++) {
+        const gm_section *s = &ss.v[i];
+        for (size_t k = 0; k < s->n_runs; k++) {
+            gm_buf b = GM_BUF_INIT;
+            gm_buf_puts(&b, "");
+            gm_vary_params(&s->vary, s->runs[k], NULL, &b);
+            c->params[S_index(r, s->runs[k])] = gm_buf_detach(&b);
+        }
+    }
+    gm_sections_free(&ss);
+}
+
+/* Frees what S_params_build and S_peers_build made (not the findings). */
+static void S_ctx_free(S_ctx *c)
+{
+    for (size_t i = 0; i < c->r->n_runs; i++)
+        free(c->params[i]);
+    free(c->params);
+    free((void *)c->peer);
+    free(c->weigh);
+    free(c->exp_of);
+    free(c->members);
+    free(c->exp_start);
+}
+
 static const gm_experiment *S_exp(const gm_results *r, const char *id)
 {
     return id ? gm_results_experiment(r, id) : NULL;
 }
 
-/* ---- findings ----------------------------------------------------------------- */
-
-static const struct {
-    const char *id, *title;
-} S_rules[GM_RULE_COUNT] = {
-    [GM_RULE_VALIDATION] = {"validation", "Output check failed"},
-    [GM_RULE_NOT_RUN] = {"not-run", "Not run at this size"},
-    [GM_RULE_UNCOALESCED_LOAD] = {"uncoalesced-load", "Uncoalesced global loads"},
-    [GM_RULE_UNCOALESCED_STORE] = {"uncoalesced-store", "Uncoalesced global stores"},
-    [GM_RULE_BANK_CONFLICT_LOAD] = {"bank-conflict-load", "Shared-memory bank conflicts on loads"},
-    [GM_RULE_BANK_CONFLICT_STORE] = {"bank-conflict-store", "Shared-memory bank conflicts on stores"},
-    [GM_RULE_DRAM_OVERFETCH] = {"dram-overfetch", "DRAM moves bytes nobody asked for"},
-    [GM_RULE_L2_ABSORBS] = {"l2-absorbs", "L2 absorbs the excess sectors"},
-    [GM_RULE_DRAM_UNDERUSED] = {"dram-underused", "Low DRAM utilisation"},
-    [GM_RULE_NOT_MEMORY_BOUND] = {"not-memory-bound", "Bound by something other than memory"},
-    [GM_RULE_CONSTANT_SERIAL] = {"constant-serialised", "Constant-memory reads serialised"},
-    [GM_RULE_MODEL_MISMATCH] = {"model-mismatch", "Model and measurement disagree"},
-};
-
-const char *gm_rule_id(gm_rule rule)
-{
-    return (unsigned)rule < GM_RULE_COUNT ? S_rules[rule].id : "unknown";
-}
-
-const char *gm_rule_title(gm_rule rule)
-{
-    return (unsigned)rule < GM_RULE_COUNT ? S_rules[rule].title : "Unknown rule";
-}
-
-const char *gm_severity_name(gm_severity s)
-{
-    switch (s) {
-    case GM_SEV_INFO:
-        return "info";
-    case GM_SEV_WARNING:
-        return "warning";
-    case GM_SEV_PROBLEM:
-        return "problem";
-    }
-    return "unknown";
-}
+/* ---- the rules ----------------------------------------------------------------- */
 
 /* The GPU time a run's saving is weighed against: for a program's kernel,
  * every profiled launch of its experiment; in the suite, the run's own time. */
@@ -577,6 +570,16 @@ static void S_rule_uncoalesced(S_ctx *c, const gm_run *run, bool store)
                  lost, sv, &b);
 }
 
+static void S_rule_uncoalesced_load(S_ctx *c, const gm_run *run)
+{
+    S_rule_uncoalesced(c, run, false);
+}
+
+static void S_rule_uncoalesced_store(S_ctx *c, const gm_run *run)
+{
+    S_rule_uncoalesced(c, run, true);
+}
+
 static void S_rule_banks(S_ctx *c, const gm_run *run, bool store)
 {
     S_shr s = S_shared(run, store);
@@ -607,6 +610,16 @@ static void S_rule_banks(S_ctx *c, const gm_run *run, bool store)
     gm_severity sev = S_saving_text(&b, run, sv, "wavefronts");
     S_add_saving(c, store ? GM_RULE_BANK_CONFLICT_STORE : GM_RULE_BANK_CONFLICT_LOAD, sev, run,
                  s.excess * WAVEFRONT_BYTES, lost, sv, &b);
+}
+
+static void S_rule_banks_load(S_ctx *c, const gm_run *run)
+{
+    S_rule_banks(c, run, false);
+}
+
+static void S_rule_banks_store(S_ctx *c, const gm_run *run)
+{
+    S_rule_banks(c, run, true);
 }
 
 static void S_rule_overfetch(S_ctx *c, const gm_run *run)
@@ -734,82 +747,128 @@ static void S_small(gm_buf *b, const S_ctx *c, double need, double t)
                    "not streaming bytes. ");
 }
 
-static void S_rule_bandwidth(S_ctx *c, const gm_run *run)
+/* What the two bandwidth rules read of a run (not-memory-bound and
+ * dram-underused): its time and the bytes it must move against the copy
+ * bandwidth, how busy DRAM is, and whether its accesses waste sectors or
+ * wavefronts.  known: false when the time, the bytes, the copy bandwidth or
+ * the DRAM utilisation is missing (then neither rule fires). */
+typedef struct {
+    bool known;
+    bool bw_bound;        /* its experiment is about bandwidth */
+    double t, need, copy, pct;
+    double gbs;           /* the useful bytes' rate */
+    double t_copy;        /* ms the bytes take at the copy bandwidth */
+    double forgone;       /* bytes the copy rate moves in t, less need */
+    S_glob ld, st;
+    S_shr sl, ss;
+    bool clean;           /* no excess sectors or wavefronts */
+    double lost;          /* ms against its fastest peer; NaN when it is the fastest */
+} S_bw;
+
+static S_bw S_bw_read(const S_ctx *c, const gm_run *run)
 {
+    S_bw w;
+    memset(&w, 0, sizeof w);
     const gm_experiment *e = S_exp(c->r, run->experiment);
-    bool bw_bound = e && e->bandwidth_bound;
+    w.bw_bound = e && e->bandwidth_bound;
     double t = S_time_of(run), need = S_need(run), copy = c->copy_gbs;
     double pct = S_m(run, GM_M_DRAM_PCT);
     if (!isfinite(t) || !(need > 0) || !(copy > 0) || !isfinite(pct))
-        return;
-    double gbs = need / (t * 1e6);            /* bytes / (ms * 1e-3) / 1e9 */
-    double t_copy = need / (copy * 1e6);      /* ms the bytes take at the copy bandwidth */
-    double forgone = copy * 1e6 * t - need;   /* bytes the copy rate moves in t, less need */
-    S_glob ld = S_global(run, false), st = S_global(run, true);
-    S_shr sl = S_shared(run, false), ss = S_shared(run, true);
-    bool clean = !S_uncoalesced(&ld) && !S_uncoalesced(&st) && !S_conflicted(&sl) &&
-                 !S_conflicted(&ss);
+        return w;
+    w.known = true;
+    w.t = t, w.need = need, w.copy = copy, w.pct = pct;
+    w.gbs = need / (t * 1e6);            /* bytes / (ms * 1e-3) / 1e9 */
+    w.t_copy = need / (copy * 1e6);      /* ms the bytes take at the copy bandwidth */
+    w.forgone = copy * 1e6 * t - need;   /* bytes the copy rate moves in t, less need */
+    w.ld = S_global(run, false), w.st = S_global(run, true);
+    w.sl = S_shared(run, false), w.ss = S_shared(run, true);
+    w.clean = !S_uncoalesced(&w.ld) && !S_uncoalesced(&w.st) && !S_conflicted(&w.sl) &&
+              !S_conflicted(&w.ss);
     const gm_run *p = S_fastest_peer(c, run);
-    double lost = p && p != run ? t - S_time_of(p) : NAN;
+    w.lost = p && p != run ? t - S_time_of(p) : NAN;
+    return w;
+}
 
-    if (pct < GM_FIND_DRAM_IDLE_PCT && gbs < GM_FIND_BW_SLOW_FRACTION * copy && clean) {
-        gm_buf b = GM_BUF_INIT;
-        S_run_label(&b, c, run);
-        gm_buf_puts(&b, " is limited by something other than memory: DRAM runs at ");
-        gm_fmt_pct(&b, pct);
-        gm_buf_puts(&b, " of its peak");
-        if (ld.known) {
-            gm_buf_puts(&b, ", its global loads fetch ");
-            gm_fmt_fixed(&b, ld.spr, 1);
-            gm_buf_puts(&b, " sectors per request against an ideal of ");
-            gm_fmt_fixed(&b, ld.ideal, 1);
-        }
-        if (sl.known) {
-            gm_buf_puts(&b, ", its shared loads take ");
-            gm_fmt_fixed(&b, sl.wpi, 2);
-            gm_buf_puts(&b, " wavefronts per instruction against an ideal of ");
-            gm_fmt_fixed(&b, sl.ideal, 2);
-        }
-        gm_buf_puts(&b, ", yet it takes ");
-        gm_fmt_ms(&b, t);
-        gm_buf_puts(&b, ", ");
-        gm_fmt_ratio(&b, t / t_copy);
-        gm_buf_puts(&b, " the ");
-        gm_fmt_ms(&b, t_copy);
-        gm_buf_puts(&b, " its ");
-        gm_fmt_bytes(&b, need);
-        gm_buf_printf(&b, " would take at %s (", gm_results_ceiling_name(c->r));
-        gm_fmt_gbs(&b, copy);
-        gm_buf_puts(&b, "). ");
-        double fl = gm_value_num(&run->flops);
-        if (fl > 0) {
-            gm_buf_puts(&b, "It performs ");
-            gm_fmt_flop(&b, fl);
-            gm_buf_puts(&b, " at ");
-            gm_fmt_flop(&b, fl / (t * 1e-3));
-            gm_buf_puts(&b, "/s. ");
-        }
-        bool small = S_is_small(c, need);
-        if (small) {
-            S_small(&b, c, need, t);
-        } else {
-            gm_buf_puts(&b, "The time goes to arithmetic, latency or synchronisation rather than "
-                            "to moving bytes");
-            double l2 = S_m(run, GM_M_L2_HIT);
-            if (l2 >= 50.0) {
-                gm_buf_puts(&b, "; L2 serves ");
-                gm_fmt_pct(&b, l2);
-                gm_buf_puts(&b, " of its sectors, so L2 bandwidth is a candidate too");
-            }
-            gm_buf_puts(&b, ". ");
-        }
-        /* A warning only where bandwidth is the point and size is not the
-         * explanation. */
-        S_add(c, GM_RULE_NOT_MEMORY_BOUND, bw_bound && !small ? GM_SEV_WARNING : GM_SEV_INFO, run,
-              forgone, lost, &b);
+/* The not-memory-bound test; dram-underused fires only where it does not. */
+static bool S_bw_idle(const S_bw *w)
+{
+    return w->known && w->pct < GM_FIND_DRAM_IDLE_PCT &&
+           w->gbs < GM_FIND_BW_SLOW_FRACTION * w->copy && w->clean;
+}
+
+static void S_rule_not_memory_bound(S_ctx *c, const gm_run *run)
+{
+    S_bw w = S_bw_read(c, run);
+    if (!S_bw_idle(&w))
         return;
+    double t = w.t, need = w.need, copy = w.copy, pct = w.pct, t_copy = w.t_copy;
+    const S_glob ld = w.ld;
+    const S_shr sl = w.sl;
+    gm_buf b = GM_BUF_INIT;
+    S_run_label(&b, c, run);
+    gm_buf_puts(&b, " is limited by something other than memory: DRAM runs at ");
+    gm_fmt_pct(&b, pct);
+    gm_buf_puts(&b, " of its peak");
+    if (ld.known) {
+        gm_buf_puts(&b, ", its global loads fetch ");
+        gm_fmt_fixed(&b, ld.spr, 1);
+        gm_buf_puts(&b, " sectors per request against an ideal of ");
+        gm_fmt_fixed(&b, ld.ideal, 1);
     }
-    if (!bw_bound || pct >= GM_FIND_DRAM_LOW_PCT || gbs >= GM_FIND_BW_LOW_FRACTION * copy)
+    if (sl.known) {
+        gm_buf_puts(&b, ", its shared loads take ");
+        gm_fmt_fixed(&b, sl.wpi, 2);
+        gm_buf_puts(&b, " wavefronts per instruction against an ideal of ");
+        gm_fmt_fixed(&b, sl.ideal, 2);
+    }
+    gm_buf_puts(&b, ", yet it takes ");
+    gm_fmt_ms(&b, t);
+    gm_buf_puts(&b, ", ");
+    gm_fmt_ratio(&b, t / t_copy);
+    gm_buf_puts(&b, " the ");
+    gm_fmt_ms(&b, t_copy);
+    gm_buf_puts(&b, " its ");
+    gm_fmt_bytes(&b, need);
+    gm_buf_printf(&b, " would take at %s (", gm_results_ceiling_name(c->r));
+    gm_fmt_gbs(&b, copy);
+    gm_buf_puts(&b, "). ");
+    double fl = gm_value_num(&run->flops);
+    if (fl > 0) {
+        gm_buf_puts(&b, "It performs ");
+        gm_fmt_flop(&b, fl);
+        gm_buf_puts(&b, " at ");
+        gm_fmt_flop(&b, fl / (t * 1e-3));
+        gm_buf_puts(&b, "/s. ");
+    }
+    bool small = S_is_small(c, need);
+    if (small) {
+        S_small(&b, c, need, t);
+    } else {
+        gm_buf_puts(&b, "The time goes to arithmetic, latency or synchronisation rather than "
+                        "to moving bytes");
+        double l2 = S_m(run, GM_M_L2_HIT);
+        if (l2 >= 50.0) {
+            gm_buf_puts(&b, "; L2 serves ");
+            gm_fmt_pct(&b, l2);
+            gm_buf_puts(&b, " of its sectors, so L2 bandwidth is a candidate too");
+        }
+        gm_buf_puts(&b, ". ");
+    }
+    /* A warning only where bandwidth is the point and size is not the
+     * explanation. */
+    S_add(c, GM_RULE_NOT_MEMORY_BOUND, w.bw_bound && !small ? GM_SEV_WARNING : GM_SEV_INFO, run,
+          w.forgone, w.lost, &b);
+}
+
+static void S_rule_dram_underused(S_ctx *c, const gm_run *run)
+{
+    S_bw w = S_bw_read(c, run);
+    if (!w.known || S_bw_idle(&w))
+        return;
+    double t = w.t, need = w.need, copy = w.copy, pct = w.pct, gbs = w.gbs;
+    const S_glob ld = w.ld;
+    const S_shr sl = w.sl;
+    if (!w.bw_bound || pct >= GM_FIND_DRAM_LOW_PCT || gbs >= GM_FIND_BW_LOW_FRACTION * copy)
         return;
     gm_buf b = GM_BUF_INIT;
     S_run_label(&b, c, run);
@@ -843,8 +902,8 @@ static void S_rule_bandwidth(S_ctx *c, const gm_run *run)
         S_small(&b, c, need, t);
     /* Info when size alone explains it (no excess sectors or wavefronts). */
     S_add(c, GM_RULE_DRAM_UNDERUSED,
-          small && clean ? GM_SEV_INFO : GM_SEV_WARNING, run,
-          forgone, lost, &b);
+          small && w.clean ? GM_SEV_INFO : GM_SEV_WARNING, run,
+          w.forgone, w.lost, &b);
 }
 
 static void S_rule_constant(S_ctx *c, const gm_run *run)
@@ -977,6 +1036,91 @@ static void S_rule_model(S_ctx *c, const gm_run *run)
     S_add(c, GM_RULE_MODEL_MISMATCH, GM_SEV_WARNING, run, cost, NAN, &b);
 }
 
+/* ---- the rule table ------------------------------------------------------------ */
+
+/* Which runs a rule reads, by their check.  A run whose check failed or that
+ * stopped with an error gets only a validation finding: no other rule reads
+ * its numbers, and no comparison of another run uses them (S_peers_build
+ * leaves it out).  A run that did not run has no numbers. */
+typedef enum {
+    S_ON_NUMBERS = 0,   /* passed, or measured with no reference */
+    S_ON_FAILED,        /* failed its check or stopped with an error */
+    S_ON_NOT_RUN
+} S_on;
+
+static S_on S_reads(const gm_run *run)
+{
+    switch (run->check.status) {
+    case GM_CHECK_FAILED:
+    case GM_CHECK_ERROR:
+        return S_ON_FAILED;
+    case GM_CHECK_NOT_RUN:
+        return S_ON_NOT_RUN;
+    case GM_CHECK_PASSED:
+    case GM_CHECK_NO_REFERENCE:
+        break;
+    }
+    return S_ON_NUMBERS;
+}
+
+/* Every rule, one row each: its stable id and title (gm_rule_id,
+ * gm_rule_title), the runs it reads, and the function that adds its finding
+ * to a run when it fires.  gm_findings_build tries the rows in this order on
+ * every run; the order of the findings is their rank, not this order. */
+static const struct {
+    const char *id, *title;
+    S_on on;
+    void (*fire)(S_ctx *c, const gm_run *run);
+} S_rules[GM_RULE_COUNT] = {
+    [GM_RULE_VALIDATION] = {"validation", "Output check failed", S_ON_FAILED,
+                            S_rule_validation},
+    [GM_RULE_NOT_RUN] = {"not-run", "Not run at this size", S_ON_NOT_RUN, S_rule_not_run},
+    [GM_RULE_UNCOALESCED_LOAD] = {"uncoalesced-load", "Uncoalesced global loads", S_ON_NUMBERS,
+                                  S_rule_uncoalesced_load},
+    [GM_RULE_UNCOALESCED_STORE] = {"uncoalesced-store", "Uncoalesced global stores", S_ON_NUMBERS,
+                                   S_rule_uncoalesced_store},
+    [GM_RULE_BANK_CONFLICT_LOAD] = {"bank-conflict-load", "Shared-memory bank conflicts on loads",
+                                    S_ON_NUMBERS, S_rule_banks_load},
+    [GM_RULE_BANK_CONFLICT_STORE] = {"bank-conflict-store",
+                                     "Shared-memory bank conflicts on stores", S_ON_NUMBERS,
+                                     S_rule_banks_store},
+    [GM_RULE_DRAM_OVERFETCH] = {"dram-overfetch", "DRAM moves bytes nobody asked for",
+                                S_ON_NUMBERS, S_rule_overfetch},
+    [GM_RULE_L2_ABSORBS] = {"l2-absorbs", "L2 absorbs the excess sectors", S_ON_NUMBERS,
+                            S_rule_l2},
+    [GM_RULE_DRAM_UNDERUSED] = {"dram-underused", "Low DRAM utilisation", S_ON_NUMBERS,
+                                S_rule_dram_underused},
+    [GM_RULE_NOT_MEMORY_BOUND] = {"not-memory-bound", "Bound by something other than memory",
+                                  S_ON_NUMBERS, S_rule_not_memory_bound},
+    [GM_RULE_CONSTANT_SERIAL] = {"constant-serialised", "Constant-memory reads serialised",
+                                 S_ON_NUMBERS, S_rule_constant},
+    [GM_RULE_MODEL_MISMATCH] = {"model-mismatch", "Model and measurement disagree", S_ON_NUMBERS,
+                                S_rule_model},
+};
+
+const char *gm_rule_id(gm_rule rule)
+{
+    return (unsigned)rule < GM_RULE_COUNT ? S_rules[rule].id : "unknown";
+}
+
+const char *gm_rule_title(gm_rule rule)
+{
+    return (unsigned)rule < GM_RULE_COUNT ? S_rules[rule].title : "Unknown rule";
+}
+
+const char *gm_severity_name(gm_severity s)
+{
+    switch (s) {
+    case GM_SEV_INFO:
+        return "info";
+    case GM_SEV_WARNING:
+        return "warning";
+    case GM_SEV_PROBLEM:
+        return "problem";
+    }
+    return "unknown";
+}
+
 /* ---- ranking ---------------------------------------------------------------- */
 
 static int S_rank_cmp(const void *pa, const void *pb)
@@ -1012,6 +1156,28 @@ static int S_group_cmp(const void *pa, const void *pb)
     if (!c)
         c = S_id_cmp(a->variant, b->variant);
     return c ? c : a < b ? -1 : a > b;
+}
+
+/* Groups of the same rule, experiment and variant (a sweep fires the same
+ * rule at many sizes): each finding learns its group's size, and the first
+ * in rank order is the group's lead.  out is ranked. */
+static void S_fold(gm_findings *out)
+{
+    /* sorted by rule, experiment, variant, then rank, each group stands
+     * together with its lead first */
+    gm_finding **ord = gm_xmalloc((out->n ? out->n : 1) * sizeof *ord);
+    for (size_t i = 0; i < out->n; i++)
+        ord[i] = &out->v[i];
+    qsort(ord, out->n, sizeof *ord, S_group_cmp);
+    for (size_t i = 0, j; i < out->n; i = j) {
+        for (j = i + 1; j < out->n && S_same_group(ord[i], ord[j]); j++)
+            ;
+        for (size_t k = i; k < j; k++) {
+            ord[k]->similar = j - i;
+            ord[k]->lead = k == i;
+        }
+    }
+    free(ord);
 }
 
 /* A finding about uncoalesced accesses or bank conflicts names the line that
@@ -1065,6 +1231,8 @@ static void S_name_lines(const gm_results *r, gm_findings *out)
     }
 }
 
+/* ---- building the findings ------------------------------------------------------- */
+
 void gm_findings_build(const gm_results *r, gm_findings *out)
 {
     memset(out, 0, sizeof *out);
@@ -1072,72 +1240,21 @@ void gm_findings_build(const gm_results *r, gm_findings *out)
     double theo = gm_value_num(&r->device.theoretical_bandwidth_gbs);
     S_ctx c = {r, copy, copy > 0 ? copy : theo > 0 ? theo : NAN, NULL, NULL, NULL, NULL, NULL, NULL,
                out, 0};
-    /* a run is named by the parameters that vary among its experiment's runs */
-    c.params = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *c.params);
-    gm_sections ss;
-    gm_sections_build(r, &ss);
-    for (size_t i = 0; i < ss.n; i++) {
-        const gm_section *s = &ss.v[i];
-        for (size_t k = 0; k < s->n_runs; k++) {
-            gm_buf b = GM_BUF_INIT;
-            gm_buf_puts(&b, "");
-            gm_vary_params(&s->vary, s->runs[k], NULL, &b);
-            c.params[S_index(r, s->runs[k])] = gm_buf_detach(&b);
-        }
-    }
-    gm_sections_free(&ss);
+    S_params_build(&c);
     S_peers_build(&c);
     for (size_t i = 0; i < r->n_runs; i++) {
         const gm_run *run = &r->runs[i];
-        switch (run->check.status) {
-        case GM_CHECK_FAILED:
-        case GM_CHECK_ERROR:
-            S_rule_validation(&c, run);
-            continue;
-        case GM_CHECK_NOT_RUN:
-            S_rule_not_run(&c, run);
-            continue;
-        case GM_CHECK_PASSED:
-        case GM_CHECK_NO_REFERENCE:
-            break;
-        }
-        S_rule_uncoalesced(&c, run, false);
-        S_rule_uncoalesced(&c, run, true);
-        S_rule_banks(&c, run, false);
-        S_rule_banks(&c, run, true);
-        S_rule_overfetch(&c, run);
-        S_rule_l2(&c, run);
-        S_rule_bandwidth(&c, run);
-        S_rule_constant(&c, run);
-        S_rule_model(&c, run);
+        S_on on = S_reads(run);
+        for (size_t k = 0; k < GM_RULE_COUNT; k++)
+            if (S_rules[k].on == on)
+                S_rules[k].fire(&c, run);
     }
-    for (size_t i = 0; i < r->n_runs; i++)
-        free(c.params[i]);
-    free(c.params);
-    free((void *)c.peer);
-    free(c.weigh);
-    free(c.exp_of);
-    free(c.members);
-    free(c.exp_start);
+    S_ctx_free(&c);
 
     S_name_lines(r, out);
     if (out->n)
         qsort(out->v, out->n, sizeof *out->v, S_rank_cmp);
-    /* groups of the same rule, experiment and variant: sorted by those, then
-     * rank, each group stands together with its lead first */
-    gm_finding **ord = gm_xmalloc((out->n ? out->n : 1) * sizeof *ord);
-    for (size_t i = 0; i < out->n; i++)
-        ord[i] = &out->v[i];
-    qsort(ord, out->n, sizeof *ord, S_group_cmp);
-    for (size_t i = 0, j; i < out->n; i = j) {
-        for (j = i + 1; j < out->n && S_same_group(ord[i], ord[j]); j++)
-            ;
-        for (size_t k = i; k < j; k++) {
-            ord[k]->similar = j - i;
-            ord[k]->lead = k == i;
-        }
-    }
-    free(ord);
+    S_fold(out);
 }
 
 void gm_findings_free(gm_findings *f)
