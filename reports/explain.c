@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- explanations ------------------------------------------------------------------ */
+/* ---- ordering and naming the runs ---------------------------------------------- */
 
 static int S_time_cmp(const void *pa, const void *pb)
 {
@@ -53,6 +53,8 @@ static void S_glabel(gm_buf *b, const S_ex *x, const gm_run *run)
 {
     gm_vary_case_md(x->vary, run, NULL, b);
 }
+
+/* ---- what a warp touches ------------------------------------------------------- */
 
 /* What a warp touches in one run, as clauses: global loads, global stores,
  * shared loads, shared stores (S_CLAUSES of them; an empty clause when the
@@ -146,6 +148,8 @@ static void S_clause(gm_buf *b, const gm_run *run, int which)
     }
     S_model_says(b, gm_run_predicted_shared_wpi(run, store), s.wpi, 2, false);
 }
+
+/* ---- the runs described -------------------------------------------------------- */
 
 /* One layout: what a warp touches (the clauses not in `common`), then DRAM
  * traffic and time. */
@@ -360,6 +364,8 @@ static size_t S_pick(const S_ex *x, const gm_run **timed, size_t nt, const gm_ru
     return np;
 }
 
+/* ---- fastest against slowest --------------------------------------------------- */
+
 static double S_sum2(double a, double b)
 {
     if (!isfinite(a) && !isfinite(b))
@@ -367,10 +373,21 @@ static double S_sum2(double a, double b)
     return (isfinite(a) ? a : 0) + (isfinite(b) ? b : 0);
 }
 
-/* Compare a faster run F with a slower run S of the group: the sectors, the
- * DRAM bytes and the shared wavefronts each needs, and which of them the time
- * follows, or why the time does not follow them. */
-static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S, double T)
+/* What S_compare reads of a faster run F and a slower run S that takes T
+ * times as long: the ratios S over F of the global-load sectors (Q; Qs with
+ * the store sectors counted), of the DRAM bytes (D, of ds against df) and of
+ * the shared wavefronts per load instruction (H), and which of them differ. */
+typedef struct {
+    const gm_run *F, *S;
+    double T;
+    S_glob lf, ls;
+    double Q, Qs, df, ds, D;
+    S_shr hf, hs;
+    double H;
+    bool stores_dilute, more_sectors, more_waves, slower;
+} S_pair;
+
+static S_pair S_pair_read(const gm_run *F, const gm_run *S, double T)
 {
     S_glob lf = S_global(F, false), ls = S_global(S, false);
     double Q = lf.sectors > 0 && ls.sectors >= 0 ? ls.sectors / lf.sectors : NAN;
@@ -386,6 +403,19 @@ static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S
     bool more_sectors = isfinite(Q) && Q >= 1.0 + GM_FIND_SECTOR_EXCESS;
     bool more_waves = isfinite(H) && H >= 1.0 + GM_FIND_WAVEFRONT_EXCESS;
     bool slower = T >= 1.05;
+    return (S_pair){F, S, T, lf, ls, Q, Qs, df, ds, D, hf, hs, H,
+                    stores_dilute, more_sectors, more_waves, slower};
+}
+
+/* The sectors and the shared wavefronts each needs, where they differ. */
+static void S_compare_traffic(gm_buf *b, const S_ex *x, const S_pair *p)
+{
+    const gm_run *F = p->F, *S = p->S;
+    const S_glob lf = p->lf, ls = p->ls;
+    const S_shr hf = p->hf, hs = p->hs;
+    double Q = p->Q, Qs = p->Qs, D = p->D, df = p->df, ds = p->ds;
+    bool stores_dilute = p->stores_dilute, more_sectors = p->more_sectors;
+    bool more_waves = p->more_waves, slower = p->slower;
 
     if (more_sectors) {
         S_glabel(b, x, S);
@@ -440,70 +470,46 @@ static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S
         S_glabel(b, x, F);
         gm_buf_puts(b, ": each extra wavefront is a bank conflict served after the others. ");
     }
+}
 
-    /* The counter the time should follow: DRAM bytes for a bandwidth-bound
-     * experiment, else the sectors (all of them when stores dilute the load
-     * ratio), else the shared wavefronts when only they differ. */
-    bool bw = x->e && x->e->bandwidth_bound;
-    const char *what = NULL, *unit = NULL;
-    double ref = NAN;
-    if (bw && isfinite(D) && (more_sectors || D >= 1.0 + GM_FIND_SECTOR_EXCESS)) {
-        ref = D, what = "the DRAM traffic", unit = "bytes";
-    } else if (more_sectors) {
-        ref = stores_dilute ? Qs : Q, what = "the sectors", unit = "sectors";
+/* S loses more time than the counter `what` (its ratio ref) grows: why. */
+static void S_compare_loses(gm_buf *b, const S_ex *x, const S_pair *p, double ref,
+                            const char *what)
+{
+    const gm_run *F = p->F, *S = p->S;
+    double T = p->T, H = p->H;
+    bool more_waves = p->more_waves;
+
+    S_glabel(b, x, S);
+    gm_buf_puts(b, " loses more time (");
+    gm_fmt_ratio(b, T);
+    gm_buf_puts(b, ") than ");
+    gm_buf_puts(b, what);
+    gm_buf_puts(b, " grows (");
+    gm_fmt_ratio(b, ref);
+    gm_buf_puts(b, ")");
+    double pf = S_m(F, GM_M_DRAM_PCT), ps = S_m(S, GM_M_DRAM_PCT);
+    if (isfinite(pf) && isfinite(ps) && ps < pf / (1.0 + GM_FIND_SECTOR_EXCESS)) {
+        gm_buf_puts(b, ": it keeps DRAM at ");
+        gm_fmt_pct(b, ps);
+        gm_buf_puts(b, " of peak against ");
+        gm_fmt_pct(b, pf);
+        gm_buf_puts(b, ", so it waits on its accesses rather than moving bytes");
+    } else if (more_waves && ref != H) {
+        gm_buf_puts(b, ": its shared-memory bank conflicts add to it");
     }
-    if (more_waves && (!isfinite(ref) || ref < 1.0 + GM_FIND_SECTOR_EXCESS)) {
-        ref = H, what = "the shared-memory wavefronts", unit = "wavefronts";
-    }
-    if (!what) {
-        double pf = S_m(F, GM_M_DRAM_PCT), ps = S_m(S, GM_M_DRAM_PCT);
-        if (slower && isfinite(pf) && isfinite(ps) &&
-            fabs(pf - ps) > 0.1 * fmax(pf, ps)) {
-            gm_buf_puts(b, "With traffic alike, the gap shows in how busy DRAM is: ");
-            gm_fmt_pct(b, ps);
-            gm_buf_puts(b, " of peak for ");
-            S_glabel(b, x, S);
-            gm_buf_puts(b, " against ");
-            gm_fmt_pct(b, pf);
-            gm_buf_puts(b, " for ");
-            S_glabel(b, x, F);
-            gm_buf_puts(b, ". ");
-        }
-        return;
-    }
-    if (slower && T <= ref * GM_FIND_FOLLOWS && T >= ref / GM_FIND_FOLLOWS) {
-        gm_buf_puts(b, "The time follows ");
-        gm_buf_puts(b, what);
-        gm_buf_puts(b, ": ");
-        gm_fmt_ratio(b, T);
-        gm_buf_puts(b, " the time for ");
-        gm_fmt_ratio(b, ref);
-        gm_buf_printf(b, " the %s. ", unit);
-        return;
-    }
-    if (T > ref * GM_FIND_FOLLOWS) {
-        S_glabel(b, x, S);
-        gm_buf_puts(b, " loses more time (");
-        gm_fmt_ratio(b, T);
-        gm_buf_puts(b, ") than ");
-        gm_buf_puts(b, what);
-        gm_buf_puts(b, " grows (");
-        gm_fmt_ratio(b, ref);
-        gm_buf_puts(b, ")");
-        double pf = S_m(F, GM_M_DRAM_PCT), ps = S_m(S, GM_M_DRAM_PCT);
-        if (isfinite(pf) && isfinite(ps) && ps < pf / (1.0 + GM_FIND_SECTOR_EXCESS)) {
-            gm_buf_puts(b, ": it keeps DRAM at ");
-            gm_fmt_pct(b, ps);
-            gm_buf_puts(b, " of peak against ");
-            gm_fmt_pct(b, pf);
-            gm_buf_puts(b, ", so it waits on its accesses rather than moving bytes");
-        } else if (more_waves && ref != H) {
-            gm_buf_puts(b, ": its shared-memory bank conflicts add to it");
-        }
-        gm_buf_puts(b, ". ");
-        return;
-    }
-    /* the time grows less than the counter (or not at all) */
+    gm_buf_puts(b, ". ");
+}
+
+/* The time grows less than the counter `what` (its ratio ref), or not at
+ * all: what the counters say of the difference. */
+static void S_compare_less(gm_buf *b, const S_ex *x, const S_pair *p, double ref,
+                           const char *what)
+{
+    const gm_run *F = p->F, *S = p->S;
+    double T = p->T, D = p->D, H = p->H, df = p->df, ds = p->ds;
+    bool slower = p->slower;
+
     if (slower) {
         S_glabel(b, x, F);
         gm_buf_puts(b, " wins by ");
@@ -550,6 +556,65 @@ static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S
     if (!why)
         gm_buf_puts(b, "; none of the counters recorded here accounts for the rest");
     gm_buf_puts(b, ". ");
+}
+
+/* Compare a faster run F with a slower run S of the group: the sectors, the
+ * DRAM bytes and the shared wavefronts each needs, and which of them the time
+ * follows, or why the time does not follow them. */
+static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S, double T)
+{
+    S_pair p = S_pair_read(F, S, T);
+    double Q = p.Q, Qs = p.Qs, D = p.D, H = p.H;
+    bool stores_dilute = p.stores_dilute, more_sectors = p.more_sectors;
+    bool more_waves = p.more_waves, slower = p.slower;
+    S_compare_traffic(b, x, &p);
+
+    /* The counter the time should follow: DRAM bytes for a bandwidth-bound
+     * experiment, else the sectors (all of them when stores dilute the load
+     * ratio), else the shared wavefronts when only they differ. */
+    bool bw = x->e && x->e->bandwidth_bound;
+    const char *what = NULL, *unit = NULL;
+    double ref = NAN;
+    if (bw && isfinite(D) && (more_sectors || D >= 1.0 + GM_FIND_SECTOR_EXCESS)) {
+        ref = D, what = "the DRAM traffic", unit = "bytes";
+    } else if (more_sectors) {
+        ref = stores_dilute ? Qs : Q, what = "the sectors", unit = "sectors";
+    }
+    if (more_waves && (!isfinite(ref) || ref < 1.0 + GM_FIND_SECTOR_EXCESS)) {
+        ref = H, what = "the shared-memory wavefronts", unit = "wavefronts";
+    }
+    if (!what) {
+        double pf = S_m(F, GM_M_DRAM_PCT), ps = S_m(S, GM_M_DRAM_PCT);
+        if (slower && isfinite(pf) && isfinite(ps) &&
+            fabs(pf - ps) > 0.1 * fmax(pf, ps)) {
+            gm_buf_puts(b, "With traffic alike, the gap shows in how busy DRAM is: ");
+            gm_fmt_pct(b, ps);
+            gm_buf_puts(b, " of peak for ");
+            S_glabel(b, x, S);
+            gm_buf_puts(b, " against ");
+            gm_fmt_pct(b, pf);
+            gm_buf_puts(b, " for ");
+            S_glabel(b, x, F);
+            gm_buf_puts(b, ". ");
+        }
+        return;
+    }
+    if (slower && T <= ref * GM_FIND_FOLLOWS && T >= ref / GM_FIND_FOLLOWS) {
+        gm_buf_puts(b, "The time follows ");
+        gm_buf_puts(b, what);
+        gm_buf_puts(b, ": ");
+        gm_fmt_ratio(b, T);
+        gm_buf_puts(b, " the time for ");
+        gm_fmt_ratio(b, ref);
+        gm_buf_printf(b, " the %s. ", unit);
+        return;
+    }
+    if (T > ref * GM_FIND_FOLLOWS) {
+        S_compare_loses(b, x, &p, ref, what);
+        return;
+    }
+    /* the time grows less than the counter (or not at all) */
+    S_compare_less(b, x, &p, ref, what);
 }
 
 /* Why the fastest wins (against the slowest, and against the baseline layout
@@ -623,6 +688,8 @@ static void S_why(gm_buf *b, const S_ex *x, const gm_run *const *timed, size_t n
         gm_buf_puts(b, ". ");
     }
 }
+
+/* ---- along the sweep ----------------------------------------------------------- */
 
 /* "name=value" of the swept parameter of run, escaped. */
 static void S_at(gm_buf *b, const char *p, const gm_run *run)
@@ -740,12 +807,124 @@ static void S_sweep(gm_buf *b, const gm_section *s)
     gm_sweep_plan_free(&sw);
 }
 
+/* ---- the paragraphs ------------------------------------------------------------ */
+
 static void S_end_paragraph(gm_buf *b, size_t start)
 {
     while (b->len > start && b->data[b->len - 1] == ' ')
         b->data[--b->len] = '\0';
     if (b->len > start)
         gm_buf_puts(b, "\n\n");
+}
+
+/* Part 1, its first sentence: the group and the work each of its runs does,
+ * "3 passed runs do the same work (n=4096), each reading 64.0 MiB and
+ * writing 64.0 MiB", left open for S_layouts. */
+static void S_group_work(gm_buf *out, const gm_section *s, const S_ex *x)
+{
+    const gm_run *g0 = x->group[0];
+    double rd = gm_value_num(&g0->bytes_read), wr = gm_value_num(&g0->bytes_written);
+    double fl = gm_value_num(&g0->flops);
+    bool program = x->program;
+    if (x->n_group == 1) {
+        gm_buf_puts(out, program ? "One kernel of the program" : "One passed run");
+    } else if (program) {
+        /* different kernels: no "same work", no winner (part 2 is left out) */
+        gm_buf_printf(out, "The program's %zu profiled kernels, each doing its own work",
+                      x->n_group);
+    } else {
+        gm_buf_printf(out, "%zu passed runs do the same work", x->n_group);
+        gm_buf at = GM_BUF_INIT;
+        gm_section_group_label(s, &at);
+        if (at.len) {
+            gm_buf_puts(out, " (");
+            S_text(out, at.data);
+            gm_buf_puts(out, ")");
+        }
+        gm_buf_free(&at);
+    }
+    if (isfinite(rd) || isfinite(wr) || fl > 0) {
+        gm_buf_puts(out, x->n_group == 1 ? ", " : ", each ");
+        bool any = false;
+        if (isfinite(rd)) {
+            gm_buf_puts(out, "reading ");
+            gm_fmt_bytes(out, rd);
+            any = true;
+        }
+        if (isfinite(wr)) {
+            gm_buf_puts(out, any ? (fl > 0 ? ", writing " : " and writing ") : "writing ");
+            gm_fmt_bytes(out, wr);
+            any = true;
+        }
+        if (fl > 0) {
+            gm_buf_puts(out, any ? " and performing " : "performing ");
+            gm_fmt_flop(out, fl);
+        }
+    }
+}
+
+/* Part 1: the group (S_group_work), the runs described one by one (S_pick;
+ * a list when there are several), what the model says of them, and how many
+ * more the table holds.  start: where the paragraph began; returns where the
+ * paragraph still open begins. */
+static size_t S_layouts(gm_buf *out, const gm_section *s, const S_ex *x, const gm_run **timed,
+                        size_t nt, size_t start)
+{
+    S_group_work(out, s, x);
+    bool program = x->program;
+    const gm_run *pick[GM_EXPLAIN_MAX_RUNS];
+    size_t np = S_pick(x, timed, nt, pick);
+    const char *order = program ? ", largest share of the GPU time first" : ", fastest first";
+    if (np < x->n_group)
+        gm_buf_printf(out, "; %zu of them%s", np, np == 1 ? "" : order);
+    else if (np > 1)
+        gm_buf_puts(out, order);
+    gm_buf_puts(out, np ? ". " : ", but none has a time. ");
+    bool common[S_CLAUSES];
+    S_common(out, pick, np, common);
+    if (np > 1) {
+        /* one item per run: a reader compares them line by line */
+        S_end_paragraph(out, start);
+        for (size_t i = 0; i < np; i++) {
+            gm_buf_puts(out, "- ");
+            S_describe(out, x, pick[i], common);
+            while (out->len && out->data[out->len - 1] == ' ')
+                out->data[--out->len] = '\0';
+            gm_buf_putc(out, '\n');
+        }
+        gm_buf_putc(out, '\n');
+        start = out->len;
+    } else {
+        for (size_t i = 0; i < np; i++)
+            S_describe(out, x, pick[i], common);
+    }
+    S_model_summary(out, x, pick, np);
+    if (np < nt)
+        gm_buf_printf(out, nt - np == 1 ? "The other run is in the table. "
+                                        : "The other %zu are in the table. ", nt - np);
+    return start;
+}
+
+/* Part 4: what the comparison leaves out (runs that did not run are listed
+ * beside the table; those that failed are flagged there and above). */
+static void S_left_out(gm_buf *out, const gm_section *s)
+{
+    size_t start = out->len;
+    size_t other = s->n_passed - s->n_group, bad = s->n_failed + s->n_error;
+    if (other)
+        gm_buf_printf(out, "%zu other passed run%s a different amount of work (other "
+                           "parameters) and %s not compared with these. ",
+                      other, other == 1 ? " does" : "s do", other == 1 ? "is" : "are");
+    if (bad && s->n_passed) {
+        const char *why = s->n_error == 0   ? (bad == 1 ? "failed its check" : "failed their check")
+                          : s->n_failed == 0 ? "stopped with an error"
+                                             : "failed their check or stopped with an error";
+        if (bad == 1)
+            gm_buf_printf(out, "The run that %s is left out of all of this. ", why);
+        else
+            gm_buf_printf(out, "The %zu runs that %s are left out of all of this. ", bad, why);
+    }
+    S_end_paragraph(out, start);
 }
 
 void gm_explain_section(const gm_results *r, const gm_section *s, gm_buf *out)
@@ -763,80 +942,11 @@ void gm_explain_section(const gm_results *r, const gm_section *s, gm_buf *out)
 
     /* 1. each layout of the group */
     size_t start = out->len;
-    if (x.n_group) {
-        const gm_run *g0 = x.group[0];
-        double rd = gm_value_num(&g0->bytes_read), wr = gm_value_num(&g0->bytes_written);
-        double fl = gm_value_num(&g0->flops);
-        bool program = gm_section_is_program(s);
-        if (x.n_group == 1) {
-            gm_buf_puts(out, program ? "One kernel of the program" : "One passed run");
-        } else if (program) {
-            /* different kernels: no "same work", no winner (part 2 is left out) */
-            gm_buf_printf(out, "The program's %zu profiled kernels, each doing its own work",
-                          x.n_group);
-        } else {
-            gm_buf_printf(out, "%zu passed runs do the same work", x.n_group);
-            gm_buf at = GM_BUF_INIT;
-            gm_section_group_label(s, &at);
-            if (at.len) {
-                gm_buf_puts(out, " (");
-                S_text(out, at.data);
-                gm_buf_puts(out, ")");
-            }
-            gm_buf_free(&at);
-        }
-        if (isfinite(rd) || isfinite(wr) || fl > 0) {
-            gm_buf_puts(out, x.n_group == 1 ? ", " : ", each ");
-            bool any = false;
-            if (isfinite(rd)) {
-                gm_buf_puts(out, "reading ");
-                gm_fmt_bytes(out, rd);
-                any = true;
-            }
-            if (isfinite(wr)) {
-                gm_buf_puts(out, any ? (fl > 0 ? ", writing " : " and writing ") : "writing ");
-                gm_fmt_bytes(out, wr);
-                any = true;
-            }
-            if (fl > 0) {
-                gm_buf_puts(out, any ? " and performing " : "performing ");
-                gm_fmt_flop(out, fl);
-            }
-        }
-        const gm_run *pick[GM_EXPLAIN_MAX_RUNS];
-        size_t np = S_pick(&x, timed, nt, pick);
-        const char *order = program ? ", largest share of the GPU time first" : ", fastest first";
-        if (np < x.n_group)
-            gm_buf_printf(out, "; %zu of them%s", np, np == 1 ? "" : order);
-        else if (np > 1)
-            gm_buf_puts(out, order);
-        gm_buf_puts(out, np ? ". " : ", but none has a time. ");
-        bool common[S_CLAUSES];
-        S_common(out, pick, np, common);
-        if (np > 1) {
-            /* one item per run: a reader compares them line by line */
-            S_end_paragraph(out, start);
-            for (size_t i = 0; i < np; i++) {
-                gm_buf_puts(out, "- ");
-                S_describe(out, &x, pick[i], common);
-                while (out->len && out->data[out->len - 1] == ' ')
-                    out->data[--out->len] = '\0';
-                gm_buf_putc(out, '\n');
-            }
-            gm_buf_putc(out, '\n');
-            start = out->len;
-        } else {
-            for (size_t i = 0; i < np; i++)
-                S_describe(out, &x, pick[i], common);
-        }
-        S_model_summary(out, &x, pick, np);
-        if (np < nt)
-            gm_buf_printf(out, nt - np == 1 ? "The other run is in the table. "
-                                            : "The other %zu are in the table. ", nt - np);
-    } else {
+    if (x.n_group)
+        start = S_layouts(out, s, &x, timed, nt, start);
+    else
         gm_buf_puts(out, "No run of this experiment passed its check, so no layout is compared and "
                          "no speed is claimed here. ");
-    }
     S_end_paragraph(out, start);
 
     /* 2. why the fastest wins */
@@ -851,24 +961,8 @@ void gm_explain_section(const gm_results *r, const gm_section *s, gm_buf *out)
         S_sweep(out, s);
     S_end_paragraph(out, start);
 
-    /* 4. what the comparison leaves out (runs that did not run are listed
-     * beside the table; those that failed are flagged there and above) */
-    start = out->len;
-    size_t other = s->n_passed - s->n_group, bad = s->n_failed + s->n_error;
-    if (other)
-        gm_buf_printf(out, "%zu other passed run%s a different amount of work (other "
-                           "parameters) and %s not compared with these. ",
-                      other, other == 1 ? " does" : "s do", other == 1 ? "is" : "are");
-    if (bad && s->n_passed) {
-        const char *why = s->n_error == 0   ? (bad == 1 ? "failed its check" : "failed their check")
-                          : s->n_failed == 0 ? "stopped with an error"
-                                             : "failed their check or stopped with an error";
-        if (bad == 1)
-            gm_buf_printf(out, "The run that %s is left out of all of this. ", why);
-        else
-            gm_buf_printf(out, "The %zu runs that %s are left out of all of this. ", bad, why);
-    }
-    S_end_paragraph(out, start);
+    /* 4. what the comparison leaves out */
+    S_left_out(out, s);
     free(timed);
 }
 
