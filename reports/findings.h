@@ -10,6 +10,10 @@
  * notes) is escaped for Markdown (escape.h): identifiers as code spans, the
  * rest as text.  docs/findings.md lists the rules, their thresholds and why.
  *
+ * Two files stand behind this header: findings.c (the rules, their table,
+ * ranking and the Markdown list) and explain.c (the explanations); what both
+ * read of a run is in findings_internal.h.
+ *
  * How the renderer uses it (render_md.c, once per report):
  *
  *     gm_findings f;

@@ -1,0 +1,987 @@
+/* explain.c — the explanation of each experiment, written from its numbers:
+ * what a warp touches in each layout, what that costs, why the fastest wins,
+ * how each line of a sweep moves (findings.h: gm_explain_section,
+ * gm_explain_experiment; docs/findings.md).  What it reads of a run is
+ * shared with the rules (findings_internal.h).
+ *
+ * Layout: ordering and naming the runs, what a warp touches (clauses),
+ * the runs described, fastest against slowest, the sweep, the paragraphs.
+ */
+#include "findings_internal.h"
+
+#include "runs.h"
+#include "../core/escape.h"
+#include "../core/fmt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- ordering and naming the runs ---------------------------------------------- */
+
+static int S_time_cmp(const void *pa, const void *pb)
+{
+    const gm_run *a = *(const gm_run *const *)pa, *b = *(const gm_run *const *)pb;
+    double ta = S_time_of(a), tb = S_time_of(b);
+    if (ta != tb)
+        return ta < tb ? -1 : 1;
+    return a < b ? -1 : a > b;   /* file order */
+}
+
+/* A program's kernels: largest GPU time over all launches first. */
+static int S_share_cmp(const void *pa, const void *pb)
+{
+    const gm_run *a = *(const gm_run *const *)pa, *b = *(const gm_run *const *)pb;
+    double ta = gm_run_total_ms(a), tb = gm_run_total_ms(b);
+    if (ta != tb && isfinite(ta) && isfinite(tb))
+        return ta > tb ? -1 : 1;
+    return a < b ? -1 : a > b;   /* file order */
+}
+
+typedef struct {
+    const gm_results *r;
+    const gm_experiment *e;
+    const gm_run *const *group;   /* the comparison group (runs.h: gm_section) */
+    size_t n_group;
+    bool program;                 /* a program's kernels: by share of time, not speed */
+    const gm_vary *vary;          /* the parameters varying across group */
+} S_ex;
+
+/* A run of the group, named by what tells it from the others of the group. */
+static void S_glabel(gm_buf *b, const S_ex *x, const gm_run *run)
+{
+    gm_vary_case_md(x->vary, run, NULL, b);
+}
+
+/* ---- what a warp touches ------------------------------------------------------- */
+
+/* What a warp touches in one run, as clauses: global loads, global stores,
+ * shared loads, shared stores (S_CLAUSES of them; an empty clause when the
+ * counters are absent). */
+#define S_CLAUSES 4
+
+/* Does the model's figure p (runs.h: gm_run_predicted_*; NaN when the run
+ * has none) read the same as the measured one at the printed precision?
+ * 1 yes, -1 no, 0 nothing to compare. */
+static int S_model_agrees(double p, double measured, int dec)
+{
+    if (!isfinite(p) || !isfinite(measured))
+        return 0;
+    gm_buf m = GM_BUF_INIT, q = GM_BUF_INIT;
+    gm_fmt_fixed(&m, measured, dec);
+    gm_fmt_fixed(&q, p, dec);
+    int same = strcmp(m.data, q.data) == 0 ? 1 : -1;
+    gm_buf_free(&m);
+    gm_buf_free(&q);
+    return same;
+}
+
+/* ", where the address-trace model predicts 28.0" beside a measured ratio the
+ * model gets wrong; agreement is said once for all the runs described
+ * (S_model_summary).  `more`: the clause goes on, so close with a comma. */
+static void S_model_says(gm_buf *b, double p, double measured, int dec, bool more)
+{
+    if (S_model_agrees(p, measured, dec) >= 0)
+        return;
+    gm_buf_puts(b, ", where the address-trace model predicts ");
+    gm_fmt_fixed(b, p, dec);
+    if (more)
+        gm_buf_putc(b, ',');
+}
+
+static void S_clause(gm_buf *b, const gm_run *run, int which)
+{
+    bool store = which & 1;
+    if (which < 2) {
+        S_glob g = S_global(run, store);
+        if (!g.known)
+            return;
+        if (!store) {
+            gm_buf_puts(b, "each warp load request touches ");
+            gm_fmt_fixed(b, g.spr, 1);
+            gm_buf_puts(b, " sectors (");
+            gm_fmt_bytes(b, g.spr * SECTOR_BYTES);
+            gm_buf_puts(b, ")");
+            S_model_says(b, gm_run_predicted_spr(run, false), g.spr, 1, isfinite(g.eff));
+            if (isfinite(g.eff)) {
+                gm_buf_puts(b, " for the ");
+                gm_fmt_bytes(b, g.spr * SECTOR_BYTES * g.eff / 100.0);
+                gm_buf_puts(b, " its threads ask for");
+                if (g.eff > 100.05) {
+                    gm_buf_puts(b, ", more than is fetched because lanes share bytes");
+                } else {
+                    gm_buf_puts(b, ", so ");
+                    gm_fmt_pct(b, g.eff);
+                    gm_buf_puts(b, " of the fetched bytes are used");
+                }
+            }
+        } else {
+            gm_buf_puts(b, "each warp store request writes to ");
+            gm_fmt_fixed(b, g.spr, 1);
+            gm_buf_puts(b, " sectors (");
+            gm_fmt_bytes(b, g.spr * SECTOR_BYTES);
+            gm_buf_puts(b, ")");
+            S_model_says(b, gm_run_predicted_spr(run, true), g.spr, 1, false);
+            if (isfinite(g.eff)) {
+                gm_buf_puts(b, ", ");
+                gm_fmt_pct(b, fmin(g.eff, 100.0));
+                gm_buf_puts(b, " of them filled by its threads");
+            }
+        }
+        return;
+    }
+    S_shr s = S_shared(run, store);
+    if (!s.known)
+        return;
+    gm_buf_puts(b, store ? "each shared store instruction takes " : "each shared load instruction takes ");
+    gm_fmt_fixed(b, s.wpi, 2);
+    gm_buf_puts(b, " wavefronts");
+    if (S_conflicted(&s)) {
+        gm_buf_puts(b, " (");
+        S_ways(b, s.ways);
+        gm_buf_puts(b, ")");
+    } else {
+        gm_buf_puts(b, " (ideal ");
+        gm_fmt_fixed(b, s.ideal, 2);
+        gm_buf_puts(b, ")");
+    }
+    S_model_says(b, gm_run_predicted_shared_wpi(run, store), s.wpi, 2, false);
+}
+
+/* ---- the runs described -------------------------------------------------------- */
+
+/* One layout: what a warp touches (the clauses not in `common`), then DRAM
+ * traffic and time. */
+static void S_describe(gm_buf *b, const S_ex *x, const gm_run *run, const bool common[S_CLAUSES])
+{
+    S_glabel(b, x, run);
+    gm_buf_puts(b, ": ");
+    gm_buf acc = GM_BUF_INIT;
+    for (int k = 0; k < S_CLAUSES; k++) {
+        if (common[k])
+            continue;
+        gm_buf c = GM_BUF_INIT;
+        S_clause(&c, run, k);
+        if (c.len) {
+            gm_buf_puts(&acc, acc.len ? "; " : "");
+            gm_buf_put(&acc, c.data, c.len);
+        }
+        gm_buf_free(&c);
+    }
+    bool lower = true;   /* the next sentence continues after "label: " */
+    if (acc.len) {
+        gm_buf_put(b, acc.data, acc.len);
+        gm_buf_puts(b, ". ");
+        lower = false;
+    }
+    gm_buf_free(&acc);
+
+    double rd = S_m(run, GM_M_DRAM_RD), wr = S_m(run, GM_M_DRAM_WR);
+    double rate = S_m(run, GM_M_DRAM_RATE), pct = S_m(run, GM_M_DRAM_PCT);
+    double t = S_time_of(run);
+    bool dram = isfinite(rd) || isfinite(wr) || isfinite(rate) || isfinite(pct);
+    if (dram) {
+        gm_buf_puts(b, "DRAM ");
+        if (isfinite(rd)) {
+            gm_buf_puts(b, "reads ");
+            gm_fmt_bytes(b, rd);
+        }
+        if (isfinite(wr)) {
+            gm_buf_puts(b, isfinite(rd) ? " and writes " : "writes ");
+            gm_fmt_bytes(b, wr);
+        }
+        if (isfinite(rate)) {
+            gm_buf_puts(b, isfinite(rd) || isfinite(wr) ? " at " : "moves data at ");
+            gm_fmt_gbs(b, rate / 1e9);
+        }
+        if (isfinite(pct)) {
+            if (isfinite(rd) || isfinite(wr) || isfinite(rate)) {
+                gm_buf_puts(b, " (");
+                gm_fmt_pct(b, pct);
+                gm_buf_puts(b, " of peak)");
+            } else {
+                gm_buf_puts(b, "runs at ");
+                gm_fmt_pct(b, pct);
+                gm_buf_puts(b, " of peak");
+            }
+        }
+    }
+    if (isfinite(t)) {
+        gm_buf_puts(b, dram ? "; the median time is " : lower ? "the median time is "
+                                                               : "The median time is ");
+        gm_fmt_ms(b, t);
+        double gbs = gm_run_effective_gbs(run);
+        if (x->e && x->e->bandwidth_bound && isfinite(gbs)) {
+            gm_buf_puts(b, ", ");
+            gm_fmt_gbs(b, gbs);
+            gm_buf_puts(b, " of useful bytes");
+        }
+    }
+    if (dram || isfinite(t))
+        gm_buf_puts(b, ". ");
+}
+
+/* Clauses that read the same for every picked run (two or more) are said
+ * once, before the runs: "In both, each warp store request ...". */
+static void S_common(gm_buf *b, const gm_run *const *pick, size_t np, bool common[S_CLAUSES])
+{
+    gm_buf all = GM_BUF_INIT;
+    for (int k = 0; k < S_CLAUSES; k++) {
+        common[k] = false;
+        if (np < 2)
+            continue;
+        gm_buf first = GM_BUF_INIT;
+        S_clause(&first, pick[0], k);
+        bool same = first.len > 0;
+        for (size_t i = 1; i < np && same; i++) {
+            gm_buf o = GM_BUF_INIT;
+            S_clause(&o, pick[i], k);
+            same = o.len == first.len && memcmp(o.data, first.data, o.len) == 0;
+            gm_buf_free(&o);
+        }
+        if (same) {
+            common[k] = true;
+            gm_buf_puts(&all, all.len ? "; " : "");
+            gm_buf_put(&all, first.data, first.len);
+        }
+        gm_buf_free(&first);
+    }
+    if (all.len) {
+        if (np == 2)
+            gm_buf_puts(b, "In both, ");
+        else
+            gm_buf_printf(b, "In all %zu, ", np);
+        gm_buf_put(b, all.data, all.len);
+        gm_buf_puts(b, ". ");
+    }
+    gm_buf_free(&all);
+}
+
+/* After the runs are described: what the address-trace model says of the
+ * per-request and per-instruction figures given (disagreements were named
+ * where they stand). */
+static void S_model_summary(gm_buf *b, const S_ex *x, const gm_run *const *pick, size_t np)
+{
+    size_t agree = 0, differ = 0, with = 0;
+    bool spr = false, wpi = false;
+    for (size_t i = 0; i < np; i++) {
+        const gm_run *run = pick[i];
+        size_t before = agree + differ;
+        for (int st = 0; st < 2; st++) {
+            S_glob g = S_global(run, st);
+            int k = g.known ? S_model_agrees(gm_run_predicted_spr(run, st), g.spr, 1) : 0;
+            agree += k > 0, differ += k < 0, spr |= k != 0;
+            S_shr h = S_shared(run, st);
+            k = h.known ? S_model_agrees(gm_run_predicted_shared_wpi(run, st), h.wpi, 2) : 0;
+            agree += k > 0, differ += k < 0, wpi |= k != 0;
+        }
+        with += agree + differ > before;
+    }
+    if (!agree)
+        return;
+    const char *what = spr && wpi ? "sectors per request and wavefronts per instruction"
+                       : spr      ? "sectors per request"
+                                  : "wavefronts per instruction";
+    if (differ) {
+        gm_buf_printf(b, "Where no predicted figure is given, the address-trace model predicts "
+                         "the %s measured", what);
+    } else {
+        gm_buf_printf(b, "The address-trace model, replaying each warp's addresses, predicts "
+                         "the same %s", what);
+        gm_buf_puts(b, with == np ? (np == 1 ? "" : " for every run described")
+                                  : " for each run described that has a prediction");
+    }
+    if (with < np) {
+        size_t k = 0;
+        for (size_t i = 0; i < np; i++) {
+            if (gm_run_has_prediction(pick[i]))
+                continue;
+            gm_buf_puts(b, k++ ? ", " : " (none for ");
+            S_glabel(b, x, pick[i]);
+        }
+        if (k)
+            gm_buf_puts(b, ")");
+    }
+    gm_buf_puts(b, ". ");
+}
+
+/* Which runs of the group are described one by one (at most
+ * GM_EXPLAIN_MAX_RUNS): the fastest, the slowest, the baseline layout's
+ * fastest, each other layout's fastest, runs with sectors per request not yet
+ * shown, then the fastest of the rest; listed fastest first. */
+static size_t S_pick(const S_ex *x, const gm_run **timed, size_t nt, const gm_run **pick)
+{
+    size_t np = 0;
+#define S_PICK(run)                                                   \
+    do {                                                              \
+        const gm_run *p_ = (run);                                     \
+        bool dup_ = false;                                            \
+        for (size_t q_ = 0; q_ < np; q_++)                            \
+            dup_ |= pick[q_] == p_;                                   \
+        if (p_ && !dup_ && np < GM_EXPLAIN_MAX_RUNS)                  \
+            pick[np++] = p_;                                          \
+    } while (0)
+    if (nt <= GM_EXPLAIN_MAX_RUNS || x->program) {   /* a program's: the largest shares */
+        for (size_t i = 0; i < nt && np < GM_EXPLAIN_MAX_RUNS; i++)
+            pick[np++] = timed[i];
+        return np;
+    }
+    S_PICK(timed[0]);
+    S_PICK(timed[nt - 1]);
+    const char *base = x->e ? x->e->baseline_variant : NULL;
+    for (size_t i = 0; base && i < nt; i++)
+        if (S_streq(timed[i]->variant, base)) {
+            S_PICK(timed[i]);
+            break;
+        }
+    for (size_t g = 0; g < x->n_group; g++) {
+        const gm_run *v = x->group[g];
+        for (size_t i = 0; i < nt; i++)
+            if (S_streq(timed[i]->variant, v->variant)) {
+                S_PICK(timed[i]);
+                break;
+            }
+    }
+    /* then runs whose load sectors per request (to 0.1) no picked run shows,
+     * fastest first: the sweep of access patterns, not of noise */
+    for (size_t i = 0; i < nt && np < GM_EXPLAIN_MAX_RUNS; i++) {
+        double si = S_global(timed[i], false).spr;
+        if (!isfinite(si))
+            continue;
+        bool seen = false;
+        for (size_t q = 0; q < np && !seen; q++) {
+            double sq = S_global(pick[q], false).spr;
+            seen = isfinite(sq) && llround(sq * 10) == llround(si * 10);
+        }
+        if (!seen)
+            S_PICK(timed[i]);
+    }
+    for (size_t i = 0; i < nt && np < GM_EXPLAIN_MAX_RUNS; i++)
+        S_PICK(timed[i]);
+#undef S_PICK
+    qsort(pick, np, sizeof *pick, x->program ? S_share_cmp : S_time_cmp);
+    return np;
+}
+
+/* ---- fastest against slowest --------------------------------------------------- */
+
+static double S_sum2(double a, double b)
+{
+    if (!isfinite(a) && !isfinite(b))
+        return NAN;
+    return (isfinite(a) ? a : 0) + (isfinite(b) ? b : 0);
+}
+
+/* What S_compare reads of a faster run F and a slower run S that takes T
+ * times as long: the ratios S over F of the global-load sectors (Q; Qs with
+ * the store sectors counted), of the DRAM bytes (D, of ds against df) and of
+ * the shared wavefronts per load instruction (H), and which of them differ. */
+typedef struct {
+    const gm_run *F, *S;
+    double T;
+    S_glob lf, ls;
+    double Q, Qs, df, ds, D;
+    S_shr hf, hs;
+    double H;
+    bool stores_dilute, more_sectors, more_waves, slower;
+} S_pair;
+
+static S_pair S_pair_read(const gm_run *F, const gm_run *S, double T)
+{
+    S_glob lf = S_global(F, false), ls = S_global(S, false);
+    double Q = lf.sectors > 0 && ls.sectors >= 0 ? ls.sectors / lf.sectors : NAN;
+    double sf = S_sum2(lf.sectors, S_m(F, GM_M_ST_SECTORS));
+    double ss = S_sum2(ls.sectors, S_m(S, GM_M_ST_SECTORS));
+    double Qs = sf > 0 && isfinite(ss) ? ss / sf : NAN;
+    bool stores_dilute = isfinite(Q) && isfinite(Qs) && Qs < Q / (1.0 + GM_FIND_SECTOR_EXCESS);
+    double df = S_sum2(S_m(F, GM_M_DRAM_RD), S_m(F, GM_M_DRAM_WR));
+    double ds = S_sum2(S_m(S, GM_M_DRAM_RD), S_m(S, GM_M_DRAM_WR));
+    double D = df > 0 && isfinite(ds) ? ds / df : NAN;
+    S_shr hf = S_shared(F, false), hs = S_shared(S, false);
+    double H = hf.known && hs.known && hf.wpi > 0 ? hs.wpi / hf.wpi : NAN;
+    bool more_sectors = isfinite(Q) && Q >= 1.0 + GM_FIND_SECTOR_EXCESS;
+    bool more_waves = isfinite(H) && H >= 1.0 + GM_FIND_WAVEFRONT_EXCESS;
+    bool slower = T >= 1.05;
+    return (S_pair){F, S, T, lf, ls, Q, Qs, df, ds, D, hf, hs, H,
+                    stores_dilute, more_sectors, more_waves, slower};
+}
+
+/* The sectors and the shared wavefronts each needs, where they differ. */
+static void S_compare_traffic(gm_buf *b, const S_ex *x, const S_pair *p)
+{
+    const gm_run *F = p->F, *S = p->S;
+    const S_glob lf = p->lf, ls = p->ls;
+    const S_shr hf = p->hf, hs = p->hs;
+    double Q = p->Q, Qs = p->Qs, D = p->D, df = p->df, ds = p->ds;
+    bool stores_dilute = p->stores_dilute, more_sectors = p->more_sectors;
+    bool more_waves = p->more_waves, slower = p->slower;
+
+    if (more_sectors) {
+        S_glabel(b, x, S);
+        gm_buf_puts(b, " fetches ");
+        gm_fmt_ratio(b, Q);
+        gm_buf_puts(b, " the global-load sectors of ");
+        S_glabel(b, x, F);
+        gm_buf_puts(b, " (");
+        gm_fmt_count(b, ls.sectors);
+        gm_buf_puts(b, " against ");
+        gm_fmt_count(b, lf.sectors);
+        gm_buf_puts(b, ")");
+        if (stores_dilute) {
+            gm_buf_puts(b, ", ");
+            gm_fmt_ratio(b, Qs);
+            gm_buf_puts(b, " once store sectors are counted");
+        }
+        if (isfinite(D)) {
+            gm_buf_puts(b, ", and DRAM moves ");
+            gm_fmt_ratio(b, D);
+            gm_buf_puts(b, " the bytes (");
+            gm_fmt_bytes(b, ds);
+            gm_buf_puts(b, " against ");
+            gm_fmt_bytes(b, df);
+            gm_buf_puts(b, ")");
+        }
+        gm_buf_puts(b, ". ");
+    } else if (isfinite(Q) && Q <= 1.0 / (1.0 + GM_FIND_SECTOR_EXCESS) && slower) {
+        S_glabel(b, x, S);
+        gm_buf_puts(b, " fetches fewer global-load sectors than ");
+        S_glabel(b, x, F);
+        gm_buf_puts(b, " (");
+        gm_fmt_count(b, ls.sectors);
+        gm_buf_puts(b, " against ");
+        gm_fmt_count(b, lf.sectors);
+        gm_buf_puts(b, "), so sectors do not explain its time. ");
+    } else if (isfinite(Q) && slower) {
+        gm_buf_puts(b, "Both fetch about the same global-load sectors (");
+        gm_fmt_count(b, ls.sectors);
+        gm_buf_puts(b, " and ");
+        gm_fmt_count(b, lf.sectors);
+        gm_buf_puts(b, "), so the difference does not come from wasted sectors. ");
+    }
+    if (more_waves) {
+        gm_buf_puts(b, "In shared memory ");
+        S_glabel(b, x, S);
+        gm_buf_puts(b, " needs ");
+        gm_fmt_fixed(b, hs.wpi, 2);
+        gm_buf_puts(b, " wavefronts per load instruction against ");
+        gm_fmt_fixed(b, hf.wpi, 2);
+        gm_buf_puts(b, " for ");
+        S_glabel(b, x, F);
+        gm_buf_puts(b, ": each extra wavefront is a bank conflict served after the others. ");
+    }
+}
+
+/* S loses more time than the counter `what` (its ratio ref) grows: why. */
+static void S_compare_loses(gm_buf *b, const S_ex *x, const S_pair *p, double ref,
+                            const char *what)
+{
+    const gm_run *F = p->F, *S = p->S;
+    double T = p->T, H = p->H;
+    bool more_waves = p->more_waves;
+
+    S_glabel(b, x, S);
+    gm_buf_puts(b, " loses more time (");
+    gm_fmt_ratio(b, T);
+    gm_buf_puts(b, ") than ");
+    gm_buf_puts(b, what);
+    gm_buf_puts(b, " grows (");
+    gm_fmt_ratio(b, ref);
+    gm_buf_puts(b, ")");
+    double pf = S_m(F, GM_M_DRAM_PCT), ps = S_m(S, GM_M_DRAM_PCT);
+    if (isfinite(pf) && isfinite(ps) && ps < pf / (1.0 + GM_FIND_SECTOR_EXCESS)) {
+        gm_buf_puts(b, ": it keeps DRAM at ");
+        gm_fmt_pct(b, ps);
+        gm_buf_puts(b, " of peak against ");
+        gm_fmt_pct(b, pf);
+        gm_buf_puts(b, ", so it waits on its accesses rather than moving bytes");
+    } else if (more_waves && ref != H) {
+        gm_buf_puts(b, ": its shared-memory bank conflicts add to it");
+    }
+    gm_buf_puts(b, ". ");
+}
+
+/* The time grows less than the counter `what` (its ratio ref), or not at
+ * all: what the counters say of the difference. */
+static void S_compare_less(gm_buf *b, const S_ex *x, const S_pair *p, double ref,
+                           const char *what)
+{
+    const gm_run *F = p->F, *S = p->S;
+    double T = p->T, D = p->D, H = p->H, df = p->df, ds = p->ds;
+    bool slower = p->slower;
+
+    if (slower) {
+        S_glabel(b, x, F);
+        gm_buf_puts(b, " wins by ");
+        gm_fmt_ratio(b, T);
+        gm_buf_puts(b, ", less than the ");
+    } else {
+        gm_buf_puts(b, "The time does not follow the ");
+    }
+    gm_fmt_ratio(b, ref);
+    gm_buf_puts(b, " of ");
+    gm_buf_puts(b, what);
+    gm_buf_puts(b, slower ? " suggests" : "");
+    size_t why = 0;
+    if (ref != D && ref != H && isfinite(D) && D < ref / GM_FIND_FOLLOWS) {
+        gm_buf_puts(b, why++ ? "; " : ": ");
+        gm_buf_puts(b, "the caches absorb part of the extra sectors, so DRAM moves only ");
+        gm_fmt_ratio(b, D);
+        gm_buf_puts(b, " the bytes");
+    }
+    if (ref == H && isfinite(D) && D < 1.0 + GM_FIND_SECTOR_EXCESS && isfinite(df)) {
+        gm_buf_puts(b, why++ ? "; " : ": ");
+        gm_buf_puts(b, "both move about the same DRAM bytes (");
+        gm_fmt_bytes(b, ds);
+        gm_buf_puts(b, " and ");
+        gm_fmt_bytes(b, df);
+        gm_buf_puts(b, "), and the bank conflicts do not multiply the time that traffic takes");
+    }
+    double pf = S_m(F, GM_M_DRAM_PCT);
+    if (isfinite(pf) && pf < GM_FIND_DRAM_LOW_PCT && ref != H) {
+        gm_buf_puts(b, why++ ? "; " : ": ");
+        gm_buf_puts(b, "the faster layout keeps DRAM at only ");
+        gm_fmt_pct(b, pf);
+        gm_buf_puts(b, " of its peak, so the bytes it saves were not what held it back");
+    }
+    double rf = S_m(F, GM_M_DRAM_RATE), rs = S_m(S, GM_M_DRAM_RATE);
+    if (isfinite(rf) && isfinite(rs) && rs > rf * (1.0 + GM_FIND_SECTOR_EXCESS)) {
+        gm_buf_puts(b, why++ ? "; " : ": ");
+        gm_buf_puts(b, "the slower layout drives DRAM harder (");
+        gm_fmt_gbs(b, rs / 1e9);
+        gm_buf_puts(b, " against ");
+        gm_fmt_gbs(b, rf / 1e9);
+        gm_buf_puts(b, ")");
+    }
+    if (!why)
+        gm_buf_puts(b, "; none of the counters recorded here accounts for the rest");
+    gm_buf_puts(b, ". ");
+}
+
+/* Compare a faster run F with a slower run S of the group: the sectors, the
+ * DRAM bytes and the shared wavefronts each needs, and which of them the time
+ * follows, or why the time does not follow them. */
+static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S, double T)
+{
+    S_pair p = S_pair_read(F, S, T);
+    double Q = p.Q, Qs = p.Qs, D = p.D, H = p.H;
+    bool stores_dilute = p.stores_dilute, more_sectors = p.more_sectors;
+    bool more_waves = p.more_waves, slower = p.slower;
+    S_compare_traffic(b, x, &p);
+
+    /* The counter the time should follow: DRAM bytes for a bandwidth-bound
+     * experiment, else the sectors (all of them when stores dilute the load
+     * ratio), else the shared wavefronts when only they differ. */
+    bool bw = x->e && x->e->bandwidth_bound;
+    const char *what = NULL, *unit = NULL;
+    double ref = NAN;
+    if (bw && isfinite(D) && (more_sectors || D >= 1.0 + GM_FIND_SECTOR_EXCESS)) {
+        ref = D, what = "the DRAM traffic", unit = "bytes";
+    } else if (more_sectors) {
+        ref = stores_dilute ? Qs : Q, what = "the sectors", unit = "sectors";
+    }
+    if (more_waves && (!isfinite(ref) || ref < 1.0 + GM_FIND_SECTOR_EXCESS)) {
+        ref = H, what = "the shared-memory wavefronts", unit = "wavefronts";
+    }
+    if (!what) {
+        double pf = S_m(F, GM_M_DRAM_PCT), ps = S_m(S, GM_M_DRAM_PCT);
+        if (slower && isfinite(pf) && isfinite(ps) &&
+            fabs(pf - ps) > 0.1 * fmax(pf, ps)) {
+            gm_buf_puts(b, "With traffic alike, the gap shows in how busy DRAM is: ");
+            gm_fmt_pct(b, ps);
+            gm_buf_puts(b, " of peak for ");
+            S_glabel(b, x, S);
+            gm_buf_puts(b, " against ");
+            gm_fmt_pct(b, pf);
+            gm_buf_puts(b, " for ");
+            S_glabel(b, x, F);
+            gm_buf_puts(b, ". ");
+        }
+        return;
+    }
+    if (slower && T <= ref * GM_FIND_FOLLOWS && T >= ref / GM_FIND_FOLLOWS) {
+        gm_buf_puts(b, "The time follows ");
+        gm_buf_puts(b, what);
+        gm_buf_puts(b, ": ");
+        gm_fmt_ratio(b, T);
+        gm_buf_puts(b, " the time for ");
+        gm_fmt_ratio(b, ref);
+        gm_buf_printf(b, " the %s. ", unit);
+        return;
+    }
+    if (T > ref * GM_FIND_FOLLOWS) {
+        S_compare_loses(b, x, &p, ref, what);
+        return;
+    }
+    /* the time grows less than the counter (or not at all) */
+    S_compare_less(b, x, &p, ref, what);
+}
+
+/* Why the fastest wins (against the slowest, and against the baseline layout
+ * when that is neither), or why it wins by less than the counters suggest. */
+static void S_why(gm_buf *b, const S_ex *x, const gm_run *const *timed, size_t nt)
+{
+    const gm_run *B = timed[0], *W = timed[nt - 1];
+    double tb = S_time_of(B), tw = S_time_of(W), T = tw / tb;
+    if (T < 1.05) {
+        gm_buf sb = GM_BUF_INIT, sw = GM_BUF_INIT;
+        gm_fmt_ms(&sb, tb);
+        gm_fmt_ms(&sw, tw);
+        gm_buf_puts(b, nt == 2 ? "Both take " : "All of them take ");
+        if (strcmp(sb.data, sw.data) == 0) {
+            gm_buf_puts(b, sb.data);
+        } else {
+            gm_buf_puts(b, "between ");
+            gm_buf_puts(b, sb.data);
+            gm_buf_puts(b, " and ");
+            gm_buf_puts(b, sw.data);
+        }
+        gm_buf_free(&sb);
+        gm_buf_free(&sw);
+        gm_buf_puts(b, ", within 5% of each other: here the layout does not change the time. ");
+    } else {
+        S_glabel(b, x, B);
+        gm_buf_puts(b, " is the fastest (");
+        gm_fmt_ms(b, tb);
+        gm_buf_puts(b, ") and ");
+        S_glabel(b, x, W);
+        gm_buf_puts(b, " the slowest (");
+        gm_fmt_ms(b, tw);
+        gm_buf_puts(b, ", ");
+        gm_fmt_ratio(b, T);
+        gm_buf_puts(b, " as long). ");
+    }
+    S_compare(b, x, B, W, T);
+
+    const char *base = x->e ? x->e->baseline_variant : NULL;
+    const gm_run *R = NULL;
+    for (size_t i = 0; base && i < nt && !R; i++)
+        if (S_streq(timed[i]->variant, base))
+            R = timed[i];
+    if (R && R != B && R != W && T >= 1.05) {
+        double tr = S_time_of(R);
+        gm_buf_puts(b, "The baseline layout ");
+        S_glabel(b, x, R);
+        gm_buf_puts(b, " takes ");
+        gm_fmt_ms(b, tr);
+        gm_buf_puts(b, ", ");
+        gm_fmt_ratio(b, tr / tb);
+        gm_buf_puts(b, " as long as the fastest. ");
+        S_compare(b, x, B, R, tr / tb);
+    }
+
+    double copy = gm_results_ceiling_gbs(x->r, NULL);
+    double gb = gm_run_effective_gbs(B);
+    if (x->e && x->e->bandwidth_bound && copy > 0 && isfinite(gb)) {
+        S_glabel(b, x, B);
+        gm_buf_puts(b, " moves its useful bytes at ");
+        gm_fmt_gbs(b, gb);
+        gm_buf_puts(b, ", ");
+        gm_fmt_pct(b, 100.0 * gb / copy);
+        gm_buf_printf(b, " of %s measured on this device (", gm_results_ceiling_name(x->r));
+        gm_fmt_gbs(b, copy);
+        gm_buf_puts(b, ")");
+        /* a streaming kernel with enough bytes in flight reaches 80-90 % of
+         * a device-to-device copy (docs/findings.md) */
+        if (gb >= 0.8 * copy)
+            gm_buf_puts(b, ", close to what its memory delivers");
+        gm_buf_puts(b, ". ");
+    }
+}
+
+/* ---- along the sweep ----------------------------------------------------------- */
+
+/* "name=value" of the swept parameter of run, escaped. */
+static void S_at(gm_buf *b, const char *p, const gm_run *run)
+{
+    gm_buf v = GM_BUF_INIT;
+    gm_buf_printf(&v, "%s=", p);
+    gm_fmt_value(&v, &gm_run_param(run, p)->value);
+    gm_esc_md(b, v.data);
+    gm_buf_free(&v);
+}
+
+/* The y of a sweep line: bandwidth when bandwidth is the point, else time. */
+static double S_sweep_y(const gm_run *run, bool bw)
+{
+    return bw ? gm_run_effective_gbs(run) : S_time_of(run);
+}
+
+static void S_sweep_fmt(gm_buf *b, double y, bool bw)
+{
+    if (bw)
+        gm_fmt_gbs(b, y);
+    else
+        gm_fmt_ms(b, y);
+}
+
+/* Along the swept parameter (the charts' lines): each line from its first
+ * point to its last in one clause, with its peak or dip when they stand out
+ * by 10 %, and its load sectors per request when they change by 5 %. */
+static void S_sweep(gm_buf *b, const gm_section *s)
+{
+    gm_sweep_plan sw;
+    gm_section_sweep(s, &sw);
+    const char *p = sw.param;
+    bool bw = s->exp->bandwidth_bound;
+    size_t told = 0, lines_with_points = 0;
+    for (size_t l = 0; l < sw.n_lines; l++) {
+        const gm_sweep_line *line = &sw.lines[l];
+        const gm_run *a = NULL, *z = NULL, *peak = NULL, *dip = NULL;
+        for (size_t i = 0; i < line->n; i++) {
+            double y = S_sweep_y(line->runs[i], bw);
+            if (!isfinite(y))
+                continue;
+            if (!a)
+                a = line->runs[i];
+            z = line->runs[i];
+            if (!peak || y > S_sweep_y(peak, bw))
+                peak = line->runs[i];
+            if (!dip || y < S_sweep_y(dip, bw))
+                dip = line->runs[i];
+        }
+        if (!a || a == z)
+            continue;
+        lines_with_points++;
+        if (told == 6)
+            continue;
+        if (told++ == 0) {
+            gm_buf_puts(b, "Along ");
+            S_code(b, p);
+            gm_buf_puts(b, ": ");
+        } else {
+            gm_buf_puts(b, "; ");
+        }
+        double ya = S_sweep_y(a, bw), yz = S_sweep_y(z, bw);
+        gm_runs_case_md(sw.runs, sw.n_runs, line->runs[0], p, b);
+        gm_buf_puts(b, bw ? " goes from " : " takes from ");
+        S_sweep_fmt(b, ya, bw);
+        gm_buf_puts(b, " at ");
+        S_at(b, p, a);
+        gm_buf_puts(b, " to ");
+        S_sweep_fmt(b, yz, bw);
+        gm_buf_puts(b, " at ");
+        S_at(b, p, z);
+        double q = ya > 0 && yz > 0 ? (yz >= ya ? yz / ya : ya / yz) : NAN;
+        if (!isfinite(q)) {
+            /* a zero at an end: no ratio to give */
+        } else if (q < 1.05) {
+            gm_buf_puts(b, " (within 5%)");
+        } else {
+            gm_buf_puts(b, " (");
+            gm_fmt_ratio(b, q);
+            gm_buf_puts(b, yz >= ya ? (bw ? " higher)" : " longer)") : (bw ? " lower)" : " shorter)"));
+        }
+        /* for bandwidth the peak is the news, for time the dip */
+        const gm_run *best = bw ? peak : dip;
+        double yb = S_sweep_y(best, bw);
+        if (best != a && best != z &&
+            (bw ? yb > 1.1 * fmax(ya, yz) : yb < fmin(ya, yz) / 1.1)) {
+            gm_buf_puts(b, bw ? ", peaking at " : ", shortest at ");
+            S_sweep_fmt(b, yb, bw);
+            gm_buf_puts(b, " at ");
+            S_at(b, p, best);
+        }
+        const gm_run *worst = bw ? dip : peak;
+        double yw = S_sweep_y(worst, bw);
+        if (worst != a && worst != z &&
+            (bw ? yw < fmin(ya, yz) / 1.1 : yw > 1.1 * fmax(ya, yz))) {
+            gm_buf_puts(b, bw ? ", dipping to " : ", longest at ");
+            S_sweep_fmt(b, yw, bw);
+            gm_buf_puts(b, " at ");
+            S_at(b, p, worst);
+        }
+        double sa = gm_run_metric_num(a, GM_M_LD_SPR), sz = gm_run_metric_num(z, GM_M_LD_SPR);
+        if (isfinite(sa) && isfinite(sz) && fabs(sz - sa) > 0.05 * fmax(sa, sz)) {
+            gm_buf_puts(b, ", while its load sectors per request go from ");
+            gm_fmt_fixed(b, sa, 1);
+            gm_buf_puts(b, " to ");
+            gm_fmt_fixed(b, sz, 1);
+        }
+    }
+    if (told)
+        gm_buf_puts(b, ". ");
+    if (lines_with_points > told)
+        gm_buf_printf(b, "The charts show %zu more line%s. ", lines_with_points - told,
+                      lines_with_points - told == 1 ? "" : "s");
+    gm_sweep_plan_free(&sw);
+}
+
+/* ---- the paragraphs ------------------------------------------------------------ */
+
+static void S_end_paragraph(gm_buf *b, size_t start)
+{
+    while (b->len > start && b->data[b->len - 1] == ' ')
+        b->data[--b->len] = '\0';
+    if (b->len > start)
+        gm_buf_puts(b, "\n\n");
+}
+
+/* Part 1, its first sentence: the group and the work each of its runs does,
+ * "3 passed runs do the same work (n=4096), each reading 64.0 MiB and
+ * writing 64.0 MiB", left open for S_layouts. */
+static void S_group_work(gm_buf *out, const gm_section *s, const S_ex *x)
+{
+    const gm_run *g0 = x->group[0];
+    double rd = gm_value_num(&g0->bytes_read), wr = gm_value_num(&g0->bytes_written);
+    double fl = gm_value_num(&g0->flops);
+    bool program = x->program;
+    if (x->n_group == 1) {
+        gm_buf_puts(out, program ? "One kernel of the program" : "One passed run");
+    } else if (program) {
+        /* different kernels: no "same work", no winner (part 2 is left out) */
+        gm_buf_printf(out, "The program's %zu profiled kernels, each doing its own work",
+                      x->n_group);
+    } else {
+        gm_buf_printf(out, "%zu passed runs do the same work", x->n_group);
+        gm_buf at = GM_BUF_INIT;
+        gm_section_group_label(s, &at);
+        if (at.len) {
+            gm_buf_puts(out, " (");
+            S_text(out, at.data);
+            gm_buf_puts(out, ")");
+        }
+        gm_buf_free(&at);
+    }
+    if (isfinite(rd) || isfinite(wr) || fl > 0) {
+        gm_buf_puts(out, x->n_group == 1 ? ", " : ", each ");
+        bool any = false;
+        if (isfinite(rd)) {
+            gm_buf_puts(out, "reading ");
+            gm_fmt_bytes(out, rd);
+            any = true;
+        }
+        if (isfinite(wr)) {
+            gm_buf_puts(out, any ? (fl > 0 ? ", writing " : " and writing ") : "writing ");
+            gm_fmt_bytes(out, wr);
+            any = true;
+        }
+        if (fl > 0) {
+            gm_buf_puts(out, any ? " and performing " : "performing ");
+            gm_fmt_flop(out, fl);
+        }
+    }
+}
+
+/* Part 1: the group (S_group_work), the runs described one by one (S_pick;
+ * a list when there are several), what the model says of them, and how many
+ * more the table holds.  start: where the paragraph began; returns where the
+ * paragraph still open begins. */
+static size_t S_layouts(gm_buf *out, const gm_section *s, const S_ex *x, const gm_run **timed,
+                        size_t nt, size_t start)
+{
+    S_group_work(out, s, x);
+    bool program = x->program;
+    const gm_run *pick[GM_EXPLAIN_MAX_RUNS];
+    size_t np = S_pick(x, timed, nt, pick);
+    const char *order = program ? ", largest share of the GPU time first" : ", fastest first";
+    if (np < x->n_group)
+        gm_buf_printf(out, "; %zu of them%s", np, np == 1 ? "" : order);
+    else if (np > 1)
+        gm_buf_puts(out, order);
+    gm_buf_puts(out, np ? ". " : ", but none has a time. ");
+    bool common[S_CLAUSES];
+    S_common(out, pick, np, common);
+    if (np > 1) {
+        /* one item per run: a reader compares them line by line */
+        S_end_paragraph(out, start);
+        for (size_t i = 0; i < np; i++) {
+            gm_buf_puts(out, "- ");
+            S_describe(out, x, pick[i], common);
+            while (out->len && out->data[out->len - 1] == ' ')
+                out->data[--out->len] = '\0';
+            gm_buf_putc(out, '\n');
+        }
+        gm_buf_putc(out, '\n');
+        start = out->len;
+    } else {
+        for (size_t i = 0; i < np; i++)
+            S_describe(out, x, pick[i], common);
+    }
+    S_model_summary(out, x, pick, np);
+    if (np < nt)
+        gm_buf_printf(out, nt - np == 1 ? "The other run is in the table. "
+                                        : "The other %zu are in the table. ", nt - np);
+    return start;
+}
+
+/* Part 4: what the comparison leaves out (runs that did not run are listed
+ * beside the table; those that failed are flagged there and above). */
+static void S_left_out(gm_buf *out, const gm_section *s)
+{
+    size_t start = out->len;
+    size_t other = s->n_passed - s->n_group, bad = s->n_failed + s->n_error;
+    if (other)
+        gm_buf_printf(out, "%zu other passed run%s a different amount of work (other "
+                           "parameters) and %s not compared with these. ",
+                      other, other == 1 ? " does" : "s do", other == 1 ? "is" : "are");
+    if (bad && s->n_passed) {
+        const char *why = s->n_error == 0   ? (bad == 1 ? "failed its check" : "failed their check")
+                          : s->n_failed == 0 ? "stopped with an error"
+                                             : "failed their check or stopped with an error";
+        if (bad == 1)
+            gm_buf_printf(out, "The run that %s is left out of all of this. ", why);
+        else
+            gm_buf_printf(out, "The %zu runs that %s are left out of all of this. ", bad, why);
+    }
+    S_end_paragraph(out, start);
+}
+
+void gm_explain_section(const gm_results *r, const gm_section *s, gm_buf *out)
+{
+    if (!s->n_runs)
+        return;
+    S_ex x = {r, s->listed ? s->exp : NULL, s->group, s->n_group, gm_section_is_program(s),
+              &s->vary_group};
+    const gm_run **timed = gm_xcalloc(x.n_group ? x.n_group : 1, sizeof *timed);
+    size_t nt = 0;
+    for (size_t i = 0; i < x.n_group; i++)
+        if (isfinite(S_time_of(x.group[i])))
+            timed[nt++] = x.group[i];
+    qsort(timed, nt, sizeof *timed, x.program ? S_share_cmp : S_time_cmp);
+
+    /* 1. each layout of the group */
+    size_t start = out->len;
+    if (x.n_group)
+        start = S_layouts(out, s, &x, timed, nt, start);
+    else
+        gm_buf_puts(out, "No run of this experiment passed its check, so no layout is compared and "
+                         "no speed is claimed here. ");
+    S_end_paragraph(out, start);
+
+    /* 2. why the fastest wins */
+    start = out->len;
+    if (nt >= 2 && !gm_section_is_program(s))
+        S_why(out, &x, timed, nt);
+    S_end_paragraph(out, start);
+
+    /* 3. along the sweep */
+    start = out->len;
+    if (s->has_sweep)
+        S_sweep(out, s);
+    S_end_paragraph(out, start);
+
+    /* 4. what the comparison leaves out */
+    S_left_out(out, s);
+    free(timed);
+}
+
+gm_status gm_explain_experiment(const gm_results *r, const char *experiment_id, gm_buf *out,
+                                gm_error *err)
+{
+    if (!experiment_id)
+        return gm_fail(err, GM_ERR_VALUE, "no experiment id given");
+    gm_sections ss;
+    gm_sections_build(r, &ss);
+    const gm_section *s = NULL;
+    for (size_t i = 0; i < ss.n && !s; i++)
+        if (S_streq(ss.v[i].exp->id, experiment_id))
+            s = &ss.v[i];
+    gm_status st = GM_OK;
+    if (s)
+        gm_explain_section(r, s, out);
+    else
+        st = gm_fail(err, GM_ERR_VALUE, "no experiment or run has the id \"%s\"", experiment_id);
+    gm_sections_free(&ss);
+    return st;
+}
