@@ -30,31 +30,44 @@ static void S_shell_word(gm_buf *b, const char *w)
     gm_buf_putc(b, '\'');
 }
 
-void md_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool timestamp,
-               bool html)
+/* The runs of a results file counted by how they were timed and checked. */
+typedef struct {
+    size_t timed, flushed, gated, passed, failed, errors, not_run, unchecked;
+} S_counts;
+
+static S_counts S_count(const gm_results *r)
 {
-    const gm_device *d = &r->device;
-    const gm_collection *c = &r->collection;
-    size_t timed = 0, flushed = 0, gated = 0, passed = 0, failed = 0, errors = 0, not_run = 0, unchecked = 0;
+    S_counts n = {0};
     for (size_t i = 0; i < r->n_runs; i++) {
         const gm_run *run = &r->runs[i];
         if (run->timing.present) {
-            timed++;
-            flushed += run->timing.l2_flushed;
-            gated += run->timing.gated;
+            n.timed++;
+            n.flushed += run->timing.l2_flushed;
+            n.gated += run->timing.gated;
         }
         switch (run->check.status) {
-        case GM_CHECK_PASSED: passed++; break;
-        case GM_CHECK_FAILED: failed++; break;
-        case GM_CHECK_ERROR: errors++; break;
-        case GM_CHECK_NOT_RUN: not_run++; break;
-        case GM_CHECK_NO_REFERENCE: unchecked++; break;
+        case GM_CHECK_PASSED: n.passed++; break;
+        case GM_CHECK_FAILED: n.failed++; break;
+        case GM_CHECK_ERROR: n.errors++; break;
+        case GM_CHECK_NOT_RUN: n.not_run++; break;
+        case GM_CHECK_NO_REFERENCE: n.unchecked++; break;
         }
     }
-    (void)ss;
+    return n;
+}
 
-    gm_buf_puts(b, "## How these numbers were obtained\n\n");
+/* Whether every run is a kernel of a program (gpumem-report -- PROGRAM). */
+static bool S_all_program(const gm_results *r)
+{
+    bool program = r->n_runs > 0;
+    for (size_t i = 0; i < r->n_runs; i++)
+        program = program && gm_run_is_program(&r->runs[i]);
+    return program;
+}
 
+static void S_device_software(gm_buf *b, const gm_results *r)
+{
+    const gm_device *d = &r->device;
     gm_buf_puts(b, "- **Device and software.** ");
     md_text(b, d->name ? d->name : "unknown device");
     gm_buf_printf(b, " (compute capability %d.%d), driver ", d->cc_major, d->cc_minor);
@@ -74,10 +87,10 @@ void md_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool times
         gm_buf_puts(b, r->dirty == 1 ? " with uncommitted changes" : "");
     }
     gm_buf_puts(b, ".\n");
+}
 
-    bool program = r->n_runs > 0;
-    for (size_t i = 0; i < r->n_runs; i++)
-        program = program && gm_run_is_program(&r->runs[i]);
+static void S_times(gm_buf *b, const gm_collection *c, const S_counts *n, bool program)
+{
     if (program)
         gm_buf_puts(b, "- **Times** are the profiler's own duration of each launch "
                        "(`gpu__time_duration.sum`, measured in one of its passes): the "
@@ -90,25 +103,28 @@ void md_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool times
                          "the tables give the median with the minimum, maximum and number of "
                          "samples. ",
                       c->timing_warmup, c->timing_repetitions);
-    if (!program && gated > 0)
+    if (!program && n->gated > 0)
         gm_buf_printf(b, "Runs whose repetitions take under 2 ms (%zu of the %zu timed) enqueue "
                          "them behind a one-thread gate kernel and release them together, so a "
                          "sample is the kernel on the GPU, not the host's time to submit it. ",
-                      gated, timed);
-    if (timed == 0)
+                      n->gated, n->timed);
+    if (n->timed == 0)
         gm_buf_puts(b, "No run in this file has a time.\n");
-    else if (flushed == timed && program)
+    else if (n->flushed == n->timed && program)
         gm_buf_puts(b, "L2 was flushed before every pass, so each launch starts from DRAM.\n");
-    else if (flushed == timed)
+    else if (n->flushed == n->timed)
         gm_buf_printf(b, "L2 was flushed before every timed repetition (all %zu timed runs), so "
-                         "each repetition starts from DRAM.\n", timed);
-    else if (flushed == 0)
+                         "each repetition starts from DRAM.\n", n->timed);
+    else if (n->flushed == 0)
         gm_buf_printf(b, "L2 was not flushed between repetitions (%zu timed runs): data left in "
-                         "L2 by one repetition can serve the next.\n", timed);
+                         "L2 by one repetition can serve the next.\n", n->timed);
     else
         gm_buf_printf(b, "L2 was flushed before every timed repetition for %zu of the %zu timed "
-                         "runs.\n", flushed, timed);
+                         "runs.\n", n->flushed, n->timed);
+}
 
+static void S_counters(gm_buf *b, const gm_collection *c)
+{
     gm_buf_printf(b, "- **Counters** (sectors, requests, efficiency, DRAM bytes, bank conflicts) "
                      "come from CUPTI's range profiler: %zu metrics in ", c->n_metrics);
     if (c->passes >= 0)
@@ -133,47 +149,55 @@ void md_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool times
         gm_buf_puts(b, " s collection.");
     }
     gm_buf_puts(b, "\n");
-    if (c->source_lines) {
-        size_t got = 0, failed = 0;
-        for (size_t i = 0; i < r->n_runs; i++) {
-            const gm_srclines *sl = &r->runs[i].source_lines;
-            if (!sl->present)
-                continue;
-            if (sl->status && strcmp(sl->status, "collected") == 0)
-                got++;
-            else
-                failed++;
-        }
-        gm_buf_puts(b, "- **Per source line.** After the counter passes and the timing, one "
-                       "launch of each layout's kernel ran once more, alone, under CUPTI's SASS "
-                       "metrics: per instruction, global sectors and their ideal, shared "
-                       "wavefronts and their ideal, instructions executed; mapped to file and "
-                       "line with CUPTI's SASS-to-source correlation on the module's cubin "
-                       "(kernels built with `-lineinfo`). CUPTI 13.0 instruments only the first "
-                       "kernel function launched in a process, so ");
-        gm_buf_puts(b, program ? "the program ran once more per kernel, with its output "
-                                 "discarded, and that kernel's first launch was counted. "
-                               : "each kernel ran in a process of its own, one case per "
-                                 "layout: the one whose counters show the most sectors per "
-                                 "request and wavefronts per shared instruction. ");
-        gm_buf_printf(b, "%zu kernel%s counted", got, got == 1 ? "" : "s");
-        if (failed)
-            gm_buf_printf(b, ", %zu not (the section says why)", failed);
-        if (gm_value_present(&c->source_lines_seconds)) {
-            gm_buf_puts(b, "; the pass took ");
-            gm_fmt_num(b, gm_value_num(&c->source_lines_seconds), 3);
-            gm_buf_puts(b, " s");
-            if (c->source_lines_launches > 0) {
-                gm_buf_puts(b, " (");
-                gm_fmt_num(b, gm_value_num(&c->source_lines_seconds) * 1e3 /
-                                  (double)c->source_lines_launches, 3);
-                gm_buf_puts(b, " ms a kernel, process start included)");
-            }
-            gm_buf_puts(b, ", not counted in the profiling time above");
-        }
-        gm_buf_puts(b, ".\n");
-    }
+}
 
+/* The pass under CUPTI's SASS metrics (collect --source-lines). */
+static void S_source_lines(gm_buf *b, const gm_results *r, bool program)
+{
+    const gm_collection *c = &r->collection;
+    size_t got = 0, failed = 0;
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const gm_srclines *sl = &r->runs[i].source_lines;
+        if (!sl->present)
+            continue;
+        if (sl->status && strcmp(sl->status, "collected") == 0)
+            got++;
+        else
+            failed++;
+    }
+    gm_buf_puts(b, "- **Per source line.** After the counter passes and the timing, one "
+                   "launch of each layout's kernel ran once more, alone, under CUPTI's SASS "
+                   "metrics: per instruction, global sectors and their ideal, shared "
+                   "wavefronts and their ideal, instructions executed; mapped to file and "
+                   "line with CUPTI's SASS-to-source correlation on the module's cubin "
+                   "(kernels built with `-lineinfo`). CUPTI 13.0 instruments only the first "
+                   "kernel function launched in a process, so ");
+    gm_buf_puts(b, program ? "the program ran once more per kernel, with its output "
+                             "discarded, and that kernel's first launch was counted. "
+                           : "each kernel ran in a process of its own, one case per "
+                             "layout: the one whose counters show the most sectors per "
+                             "request and wavefronts per shared instruction. ");
+    gm_buf_printf(b, "%zu kernel%s counted", got, got == 1 ? "" : "s");
+    if (failed)
+        gm_buf_printf(b, ", %zu not (the section says why)", failed);
+    if (gm_value_present(&c->source_lines_seconds)) {
+        gm_buf_puts(b, "; the pass took ");
+        gm_fmt_num(b, gm_value_num(&c->source_lines_seconds), 3);
+        gm_buf_puts(b, " s");
+        if (c->source_lines_launches > 0) {
+            gm_buf_puts(b, " (");
+            gm_fmt_num(b, gm_value_num(&c->source_lines_seconds) * 1e3 /
+                              (double)c->source_lines_launches, 3);
+            gm_buf_puts(b, " ms a kernel, process start included)");
+        }
+        gm_buf_puts(b, ", not counted in the profiling time above");
+    }
+    gm_buf_puts(b, ".\n");
+}
+
+/* How a program's launches were replayed for the counters. */
+static void S_replay(gm_buf *b, const gm_collection *c, bool program)
+{
     if (program && c->replay_mode && strcmp(c->replay_mode, "application") == 0)
         gm_buf_puts(b, "- **Replay.** Application replay: the program ran once per profiler "
                        "pass, each run collecting one pass's metrics for every profiled launch "
@@ -193,6 +217,12 @@ void md_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool times
                        "and the memory the program had left is restored, so it computes what "
                        "it computes without the tool. A launch whose arguments could not be "
                        "copied is replayed alone, and its notes say so.\n");
+}
+
+/* What a bandwidth in the tables means: a program's DRAM traffic, or the
+ * suite's effective bandwidth and the ceiling it is compared with. */
+static void S_bandwidth(gm_buf *b, const gm_device *d, bool program)
+{
     if (program)
         gm_buf_puts(b, "- **Per launch.** A kernel's launches with one NVTX range and one launch "
                        "configuration are one row. Its counts are per launch: their sum over the "
@@ -227,19 +257,26 @@ void md_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool times
         }
         gm_buf_puts(b, ", bytes read plus bytes written.\n");
     }
+}
 
-    if (unchecked && !(passed || failed || errors || not_run))
+static void S_validation(gm_buf *b, const S_counts *n)
+{
+    if (n->unchecked && !(n->passed || n->failed || n->errors || n->not_run))
         gm_buf_printf(b, "- **Validation.** None: the %zu runs are kernels of a program, measured "
                          "as it ran them. A program's output is its own; there is no CPU "
                          "reference to compare it with.\n",
-                      unchecked);
+                      n->unchecked);
     else
         gm_buf_printf(b, "- **Validation.** Each run's output is compared with a CPU reference "
                          "before it is measured: %zu passed, %zu failed, %zu stopped with an "
                          "error, %zu did not run%s. Runs that did not pass are never compared or "
                          "charted.\n",
-                      passed, failed, errors, not_run,
-                      unchecked ? "; the kernels of a program have no reference" : "");
+                      n->passed, n->failed, n->errors, n->not_run,
+                      n->unchecked ? "; the kernels of a program have no reference" : "");
+}
+
+static void S_predictions(gm_buf *b, const gm_results *r)
+{
     size_t predicted = 0, scaled = 0;
     for (size_t i = 0; i < r->n_runs; i++) {
         predicted += gm_run_has_prediction(&r->runs[i]);
@@ -253,6 +290,11 @@ void md_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool times
                          "model says nothing of caches, DRAM or time.\n",
                       predicted, r->n_runs, scaled);
     }
+}
+
+static void S_sizes(gm_buf *b, const gm_results *r, bool timestamp)
+{
+    const gm_collection *c = &r->collection;
     gm_buf_puts(b, "- **Sizes**: the ");
     md_text(b, c->size_set ? c->size_set : DASH);
     gm_buf_puts(b, " size set.");
@@ -262,7 +304,13 @@ void md_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool times
         gm_buf_puts(b, ".");
     }
     gm_buf_puts(b, "\n\n");
+}
 
+/* The Markdown forms send the reader to the HTML report; the page lists
+ * every metric with its Nsight Compute name and meaning. */
+static void S_metrics(gm_buf *b, const gm_results *r, bool html)
+{
+    const gm_collection *c = &r->collection;
     if (c->n_metrics && !html) {
         gm_buf_printf(b, "The %zu metrics collected, with the Nsight Compute name and meaning "
                          "of each, are listed in the HTML report, which also gives the minimum and maximum "
@@ -292,35 +340,62 @@ void md_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool times
         }
         gm_buf_puts(b, "\n");
     }
+}
 
-    if (c->n_command) {
-        gm_buf cmd = GM_BUF_INIT;
-        for (size_t i = 0; i < c->n_command; i++) {
-            if (i)
-                gm_buf_putc(&cmd, ' ');
-            S_shell_word(&cmd, c->command[i] ? c->command[i] : "");
-        }
-        /* a fence longer than any run of backquotes inside */
-        size_t longest = 0, run = 0;
-        for (size_t i = 0; i < cmd.len; i++) {
-            run = cmd.data[i] == '`' ? run + 1 : 0;
-            if (run > longest)
-                longest = run;
-        }
-        size_t fence = longest < 3 ? 3 : longest + 1;
-        gm_buf_puts(b, "### The command that produced the results\n\n");
-        for (size_t i = 0; i < fence; i++)
-            gm_buf_putc(b, '`');
-        gm_buf_puts(b, "sh\n");
-        /* control characters other than newline would not survive a code block */
-        for (size_t i = 0; i < cmd.len; i++) {
-            unsigned char ch = (unsigned char)cmd.data[i];
-            gm_buf_putc(b, (ch < 0x20 && ch != '\n') || ch == 0x7f ? ' ' : (char)ch);
-        }
-        gm_buf_puts(b, "\n");
-        for (size_t i = 0; i < fence; i++)
-            gm_buf_putc(b, '`');
-        gm_buf_puts(b, "\n\n");
-        gm_buf_free(&cmd);
+/* The command line of the collection, in a code block a shell can take. */
+static void S_command(gm_buf *b, const gm_collection *c)
+{
+    gm_buf cmd = GM_BUF_INIT;
+    for (size_t i = 0; i < c->n_command; i++) {
+        if (i)
+            gm_buf_putc(&cmd, ' ');
+        S_shell_word(&cmd, c->command[i] ? c->command[i] : "");
     }
+    /* a fence longer than any run of backquotes inside */
+    size_t longest = 0, run = 0;
+    for (size_t i = 0; i < cmd.len; i++) {
+        run = cmd.data[i] == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    size_t fence = longest < 3 ? 3 : longest + 1;
+    gm_buf_puts(b, "### The command that produced the results\n\n");
+    for (size_t i = 0; i < fence; i++)
+        gm_buf_putc(b, '`');
+    gm_buf_puts(b, "sh\n");
+    /* control characters other than newline would not survive a code block */
+    for (size_t i = 0; i < cmd.len; i++) {
+        unsigned char ch = (unsigned char)cmd.data[i];
+        gm_buf_putc(b, (ch < 0x20 && ch != '\n') || ch == 0x7f ? ' ' : (char)ch);
+    }
+    gm_buf_puts(b, "\n");
+    for (size_t i = 0; i < fence; i++)
+        gm_buf_putc(b, '`');
+    gm_buf_puts(b, "\n\n");
+    gm_buf_free(&cmd);
+}
+
+void md_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool timestamp,
+               bool html)
+{
+    const gm_collection *c = &r->collection;
+    S_counts n = S_count(r);
+    bool program = S_all_program(r);
+    (void)ss;
+
+    gm_buf_puts(b, "## How these numbers were obtained\n\n");
+
+    S_device_software(b, r);
+    S_times(b, c, &n, program);
+    S_counters(b, c);
+    if (c->source_lines)
+        S_source_lines(b, r, program);
+    S_replay(b, c, program);
+    S_bandwidth(b, &r->device, program);
+    S_validation(b, &n);
+    S_predictions(b, r);
+    S_sizes(b, r, timestamp);
+    S_metrics(b, r, html);
+    if (c->n_command)
+        S_command(b, c);
 }

@@ -292,11 +292,11 @@ static void S_said_once(gm_buf *b, const gm_section *s, const char *title,
 
 /* ---- one experiment ------------------------------------------------------- */
 
-void md_section(gm_buf *b, const gm_results *r, const gm_sections *ss, size_t si,
-                const gm_charts *charts, const char *chart_dir, const gm_findings *f,
-                bool github)
+/* The heading, what the experiment is and tests, its contrast and the claims
+ * it judges. */
+static void S_intro(gm_buf *b, const gm_results *r, const gm_sections *ss, size_t si,
+                    bool html)
 {
-    bool html = !chart_dir && !github;
     const gm_section *s = &ss->v[si];
     const gm_experiment *e = s->exp;
     gm_buf_printf(b, "## %zu. ", si + 1);
@@ -346,9 +346,12 @@ void md_section(gm_buf *b, const gm_results *r, const gm_sections *ss, size_t si
     }
     else if (s->listed)
         gm_claims_brief_md(b, r, ss, e->id);
+}
 
-    /* the layouts, once per variant (a program's kernels: their full
-     * signatures are folded after the table) */
+/* The layouts, once per variant (a program's kernels: their full signatures
+ * are folded after the table). */
+static void S_layouts(gm_buf *b, const gm_section *s, bool html)
+{
     bool any_layout = false;
     bool program = gm_section_is_program(s);
     for (size_t i = 0; i < s->n_runs && !program; i++) {
@@ -377,7 +380,11 @@ void md_section(gm_buf *b, const gm_results *r, const gm_sections *ss, size_t si
     }
     if (any_layout)
         gm_buf_puts(b, "\n");
+}
 
+/* A warning per run that failed its check or stopped with an error. */
+static void S_run_warnings(gm_buf *b, const gm_section *s)
+{
     if (s->n_failed || s->n_error) {
         for (size_t i = 0; i < s->n_runs; i++) {
             const gm_run *run = s->runs[i];
@@ -390,36 +397,47 @@ void md_section(gm_buf *b, const gm_results *r, const gm_sections *ss, size_t si
             gm_buf_puts(b, ". Its numbers are shown but no speed claim is drawn from it.\n\n");
         }
     }
+}
 
+/* The parameters every run shares, said once. */
+static void S_common_params(gm_buf *b, const gm_section *s)
+{
+    const gm_run *first = s->runs[0];
+    gm_buf common = GM_BUF_INIT;
+    gm_buf_puts(&common, "");
+    for (size_t i = 0; i < first->n_params; i++) {
+        const gm_param *p = &first->params[i];
+        bool same = true;
+        for (size_t k = 1; k < s->n_runs && same; k++) {
+            const gm_param *q = gm_run_param(s->runs[k], p->name);
+            gm_buf x = GM_BUF_INIT, y = GM_BUF_INIT;
+            gm_fmt_value(&x, &p->value);
+            if (q)
+                gm_fmt_value(&y, &q->value);
+            same = q && q->value.kind == p->value.kind && strcmp(x.data, y.data) == 0;
+            gm_buf_free(&x);
+            gm_buf_free(&y);
+        }
+        if (!same)
+            continue;
+        gm_buf_printf(&common, "%s%s=", common.len ? ", " : "", p->name ? p->name : "");
+        gm_fmt_value(&common, &p->value);
+    }
+    if (common.len) {
+        gm_buf_puts(b, "Every run: ");
+        md_text(b, common.data);
+        gm_buf_puts(b, ".\n\n");
+    }
+    gm_buf_free(&common);
+}
+
+/* The runs: their table, a program's kernel signatures, the model beside the
+ * counters, the hot source lines. */
+static void S_runs(gm_buf *b, const gm_results *r, const gm_section *s, bool html)
+{
+    bool program = gm_section_is_program(s);
     if (s->n_runs) {
-        /* parameters every run shares, said once */
-        const gm_run *first = s->runs[0];
-        gm_buf common = GM_BUF_INIT;
-        gm_buf_puts(&common, "");
-        for (size_t i = 0; i < first->n_params; i++) {
-            const gm_param *p = &first->params[i];
-            bool same = true;
-            for (size_t k = 1; k < s->n_runs && same; k++) {
-                const gm_param *q = gm_run_param(s->runs[k], p->name);
-                gm_buf x = GM_BUF_INIT, y = GM_BUF_INIT;
-                gm_fmt_value(&x, &p->value);
-                if (q)
-                    gm_fmt_value(&y, &q->value);
-                same = q && q->value.kind == p->value.kind && strcmp(x.data, y.data) == 0;
-                gm_buf_free(&x);
-                gm_buf_free(&y);
-            }
-            if (!same)
-                continue;
-            gm_buf_printf(&common, "%s%s=", common.len ? ", " : "", p->name ? p->name : "");
-            gm_fmt_value(&common, &p->value);
-        }
-        if (common.len) {
-            gm_buf_puts(b, "Every run: ");
-            md_text(b, common.data);
-            gm_buf_puts(b, ".\n\n");
-        }
-        gm_buf_free(&common);
+        S_common_params(b, s);
         md_table(b, r, s, html);
         if (program)
             S_signatures(b, s, html);
@@ -440,47 +458,56 @@ void md_section(gm_buf *b, const gm_results *r, const gm_sections *ss, size_t si
     } else {
         gm_buf_puts(b, "The results file has no run of this experiment.\n\n");
     }
+}
 
-    /* notes and reasons for not running, each said once with the runs it
-     * applies to: texts that differ only in their figures are one item */
-    {
-        gm_run_text *items = gm_xcalloc(1, sizeof *items);
-        size_t n_items = 0, cap = 1;
-        for (size_t i = 0; i < s->n_runs; i++) {
-            const gm_run *run = s->runs[i];
-            if (run->check.status == GM_CHECK_NOT_RUN)
-                continue;   /* a run that did not run: its reason is enough */
-            for (size_t k = 0; k < run->n_notes; k++) {
-                if (n_items == cap)
-                    items = gm_xrealloc(items, (cap *= 2) * sizeof *items);
-                items[n_items++] = (gm_run_text){run, run->notes[k]};
-            }
-        }
-        S_said_once(b, s, "Notes:", items, n_items);
-        n_items = 0;
-        for (size_t i = 0; i < s->n_runs; i++) {
-            const gm_run *run = s->runs[i];
-            if (run->check.status != GM_CHECK_NOT_RUN)
-                continue;
+/* Notes and reasons for not running, each said once with the runs it
+ * applies to: texts that differ only in their figures are one item. */
+static void S_notes(gm_buf *b, const gm_section *s)
+{
+    gm_run_text *items = gm_xcalloc(1, sizeof *items);
+    size_t n_items = 0, cap = 1;
+    for (size_t i = 0; i < s->n_runs; i++) {
+        const gm_run *run = s->runs[i];
+        if (run->check.status == GM_CHECK_NOT_RUN)
+            continue;   /* a run that did not run: its reason is enough */
+        for (size_t k = 0; k < run->n_notes; k++) {
             if (n_items == cap)
                 items = gm_xrealloc(items, (cap *= 2) * sizeof *items);
-            items[n_items++] =
-                (gm_run_text){run, run->check.reason ? run->check.reason : "no reason given"};
+            items[n_items++] = (gm_run_text){run, run->notes[k]};
         }
-        S_said_once(b, s, "Not run:", items, n_items);
-        free(items);
     }
+    S_said_once(b, s, "Notes:", items, n_items);
+    n_items = 0;
+    for (size_t i = 0; i < s->n_runs; i++) {
+        const gm_run *run = s->runs[i];
+        if (run->check.status != GM_CHECK_NOT_RUN)
+            continue;
+        if (n_items == cap)
+            items = gm_xrealloc(items, (cap *= 2) * sizeof *items);
+        items[n_items++] =
+            (gm_run_text){run, run->check.reason ? run->check.reason : "no reason given"};
+    }
+    S_said_once(b, s, "Not run:", items, n_items);
+    free(items);
+}
 
-    if (github) {
-        size_t nc = 0;
-        for (size_t i = 0; charts && i < charts->n; i++)
-            nc += charts->v[i].section == si;
-        if (nc)
-            gm_buf_printf(b, "*%zu chart%s left out of this form (the HTML report draws "
-                             "%s).*\n\n", nc, nc == 1 ? "" : "s", nc == 1 ? "it" : "them");
-        md_explain(b, r, s, f, false);
-        return;
-    }
+/* The form for a GitHub issue has no charts: how many it leaves out. */
+static void S_charts_left_out(gm_buf *b, size_t si, const gm_charts *charts)
+{
+    size_t nc = 0;
+    for (size_t i = 0; charts && i < charts->n; i++)
+        nc += charts->v[i].section == si;
+    if (nc)
+        gm_buf_printf(b, "*%zu chart%s left out of this form (the HTML report draws "
+                         "%s).*\n\n", nc, nc == 1 ? "" : "s", nc == 1 ? "it" : "them");
+}
+
+/* Section si's charts: links to their SVG files in chart_dir, or (chart_dir
+ * NULL) the placeholder the HTML page replaces with them. */
+static void S_charts(gm_buf *b, const gm_section *s, size_t si, const gm_charts *charts,
+                     const char *chart_dir)
+{
+    const gm_experiment *e = s->exp;
     bool any_chart = false;
     for (size_t i = 0; charts && i < charts->n; i++) {
         const gm_chart *c = &charts->v[i];
@@ -516,6 +543,24 @@ void md_section(gm_buf *b, const gm_results *r, const gm_sections *ss, size_t si
         any_chart = true;
     }
     (void)any_chart;
+}
 
+void md_section(gm_buf *b, const gm_results *r, const gm_sections *ss, size_t si,
+                const gm_charts *charts, const char *chart_dir, const gm_findings *f,
+                bool github)
+{
+    bool html = !chart_dir && !github;
+    const gm_section *s = &ss->v[si];
+    S_intro(b, r, ss, si, html);
+    S_layouts(b, s, html);
+    S_run_warnings(b, s);
+    S_runs(b, r, s, html);
+    S_notes(b, s);
+    if (github) {
+        S_charts_left_out(b, si, charts);
+        md_explain(b, r, s, f, false);
+        return;
+    }
+    S_charts(b, s, si, charts, chart_dir);
     md_explain(b, r, s, f, html);
 }
