@@ -4,8 +4,8 @@
 #include "../core/catalog.h"
 #include "../core/escape.h"
 #include "../core/fmt.h"
+#include "../core/slug.h"
 #include "contrast.h"
-#include "render.h"
 
 #include <math.h>
 #include <stdlib.h>

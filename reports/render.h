@@ -20,6 +20,7 @@
 #include "diff.h"
 #include "../core/gm_error.h"
 #include "../core/results.h"
+#include "../core/slug.h"   /* heading anchors: gm_md_slug, gm_slugs */
 
 #include <stdbool.h>
 
@@ -64,17 +65,6 @@ char *gm_render_markdown(const gm_results *r, const gm_charts *charts, const cha
  * (caller frees). GM_ERR_VALUE when the template lacks {{body}}. */
 gm_status gm_render_html(const gm_results *r, const gm_charts *charts, const char *tmpl,
                          const gm_report_opts *ro, char **out, gm_error *err);
-
-/* Heading anchors as GitHub makes them, so that one link (#slug) works on
- * GitHub and in the HTML page: the text lower-cased, punctuation dropped,
- * each space a hyphen; a slug met before gets -1, -2, ... */
-typedef struct {
-    char **v;
-    size_t n;
-} gm_slugs;
-void gm_md_slug(const char *text, gm_buf *out);
-void gm_md_slug_unique(gm_slugs *seen, const char *text, gm_buf *out);
-void gm_slugs_free(gm_slugs *seen);
 
 typedef struct {
     const char *out_path;       /* report.md or report.html; "-": standard output (Markdown

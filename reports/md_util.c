@@ -1,0 +1,155 @@
+/* md_util.c — what every part of the Markdown report shares (md_int.h):
+ * escaping shorthands, the check of a run in words, a run's name and
+ * parameters, and the folds the HTML page turns into <details>.
+ */
+#include "md_int.h"
+
+#include "../core/catalog.h"
+#include "../core/escape.h"
+
+#include <math.h>
+
+/* ---- formatting ----------------------------------------------------------- */
+
+void md_text(gm_buf *b, const char *s) { gm_esc_md(b, s ? s : ""); }
+void md_code(gm_buf *b, const char *s) { gm_esc_md_code(b, s ? s : ""); }
+
+void md_spr(gm_buf *b, double v) { gm_fmt_fixed(b, v, 1); }
+
+/* 13000 -> "13.0", 12040 -> "12.4" (CUDA's 1000*major + 10*minor) */
+void md_cuda_version(gm_buf *b, int v)
+{
+    if (v <= 0)
+        gm_buf_puts(b, DASH);
+    else
+        gm_buf_printf(b, "%d.%d", v / 1000, (v % 1000) / 10);
+}
+
+/* `variant` (name=value, ...) with the parameters varying across a set (its
+ * section's runs or group: runs.h, gm_vary), escaped. */
+void md_case(gm_buf *b, const gm_vary *v, const gm_run *run, const char *skip)
+{
+    gm_vary_case_md(v, run, skip, b);
+}
+
+const char *md_label(const char *metric, const char *fallback)
+{
+    const gm_metric_info *m = gm_catalog_find(metric);
+    return m ? m->label : fallback;
+}
+
+bool md_failed(const gm_run *run)
+{
+    return run->check.status == GM_CHECK_FAILED || run->check.status == GM_CHECK_ERROR;
+}
+
+static void S_num17(gm_buf *b, double v)
+{
+    if (isnan(v))
+        gm_buf_puts(b, "NaN");
+    else if (isinf(v))
+        gm_buf_puts(b, v > 0 ? "inf" : "-inf");
+    else
+        gm_fmt_value(b, &(gm_value){.kind = GM_V_REAL, .r = v});
+}
+
+/* The check of a run in words (escaped Markdown, one line). */
+void md_check_text(gm_buf *b, const gm_run *run, bool loud)
+{
+    const gm_check *c = &run->check;
+    switch (c->status) {
+    case GM_CHECK_PASSED:
+        gm_buf_puts(b, "passed");
+        return;
+    case GM_CHECK_FAILED:
+        gm_buf_puts(b, loud ? "**FAILED**" : "failed");
+        if (c->checked > 0) {
+            gm_buf_puts(b, ": ");
+            gm_fmt_count(b, (double)c->mismatches);
+            gm_buf_puts(b, " of ");
+            gm_fmt_count(b, (double)c->checked);
+            gm_buf_puts(b, " elements differ");
+        }
+        if (c->has_first_mismatch) {
+            gm_buf_puts(b, ", first at index ");
+            gm_fmt_count(b, (double)c->first_index);
+            gm_buf_puts(b, ": got ");
+            gm_buf tmp = GM_BUF_INIT;
+            S_num17(&tmp, c->first_value);
+            gm_buf_puts(&tmp, ", expected ");
+            S_num17(&tmp, c->first_expected);
+            md_text(b, tmp.data);
+            gm_buf_free(&tmp);
+        } else if (c->reason) {
+            /* the checker's own words when there is no first mismatch to show */
+            gm_buf_puts(b, c->checked > 0 ? " (" : ": ");
+            md_text(b, c->reason);
+            gm_buf_puts(b, c->checked > 0 ? ")" : "");
+        }
+        return;
+    case GM_CHECK_NOT_RUN:
+        gm_buf_puts(b, "not run: ");
+        md_text(b, c->reason ? c->reason : "no reason given");
+        return;
+    case GM_CHECK_ERROR:
+        gm_buf_puts(b, loud ? "**ERROR**: " : "error: ");
+        md_text(b, c->reason ? c->reason : "no reason given");
+        return;
+    case GM_CHECK_NO_REFERENCE:
+        gm_buf_puts(b, "no reference");
+        if (c->reason) {
+            gm_buf_puts(b, ": ");
+            md_text(b, c->reason);
+        }
+        return;
+    }
+}
+
+const char *md_exp_title(const gm_experiment *e)
+{
+    return e->title ? e->title : e->id ? e->id : "";
+}
+
+/* The parameters that tell a run from the others of its section, or "—". */
+void md_params_cell(gm_buf *b, const gm_section *s, const gm_run *run)
+{
+    gm_buf p = GM_BUF_INIT;
+    gm_vary_params(&s->vary, run, NULL, &p);
+    if (p.len)
+        md_text(b, p.data);
+    else
+        gm_buf_puts(b, DASH);
+    gm_buf_free(&p);
+}
+
+/* ---- folds ----------------------------------------------------------------- */
+
+/* A folded block: <details> in Markdown (GitHub shows it closed), a
+ * placeholder paragraph the HTML page turns into <details> (raw HTML does not
+ * pass cmark there).  Summaries are fixed texts, by number. */
+static const char *const S_fold_summary[] = {
+    "",
+    "More counters of each run: memory efficiency, DRAM traffic, bank conflicts",
+};
+
+void md_fold_open(gm_buf *b, bool html, int which)
+{
+    if (html)
+        gm_buf_printf(b, "![](gm-fold:%d)\n\n", which);
+    else
+        gm_buf_printf(b, "<details><summary>%s</summary>\n\n", S_fold_summary[which]);
+}
+
+/* The page's folds with a count in their summary (render_html.c's table):
+ * 2 the explanation's run-by-run list, 3 a section's findings past the
+ * first few, 4 each layout's hot lines in full, 5 every run of a large
+ * experiment (under its pivot). */
+void md_fold_open_n(gm_buf *b, int which, size_t count)
+{
+    gm_buf_printf(b, "![](gm-fold:%d:%zu)\n\n", which, count);
+}
+
+void md_fold_close(gm_buf *b, bool html)
+{
+    gm_buf_puts(b, html ? "![](gm-fold-end:0)\n\n" : "</details>\n\n");
+}
