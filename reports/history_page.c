@@ -181,19 +181,9 @@ static void S_lines_md(gm_buf *b, const gmh_table *t, const gmh_res *res)
     gm_buf_putc(b, '\n');
 }
 
-/* The Markdown of one experiment: the steps, the source lines that moved,
- * then the values per commit (the last `rows` commits; 0: all). */
-static void S_table_md(gm_buf *b, const gmh_table *t, const gmh_res *res, size_t n, size_t rows,
-                       bool html)
+/* The steps of one experiment, each at the commit that introduced it. */
+static void S_steps_md(gm_buf *b, const gmh_table *t, const gmh_res *res)
 {
-    gm_buf_puts(b, "### ");
-    gm_esc_md(b, t->e.exp);
-    gm_buf_puts(b, "\n\nLayouts, each at the size run most often: ");
-    for (size_t i = 0; i < t->e.n; i++) {
-        gm_buf_puts(b, i ? ", " : "");
-        S_layout(b, &t->e.s[i]);
-    }
-    gm_buf_puts(b, ".\n\n");
     if (t->n_steps == 0) {
         gm_buf_puts(b, "No step: no exact counter changed and no time or noisy counter moved "
                        "beyond its bound.\n\n");
@@ -225,34 +215,41 @@ static void S_table_md(gm_buf *b, const gmh_table *t, const gmh_res *res, size_t
         }
         gm_buf_putc(b, '\n');
     }
-    if (t->n_gates) {
-        /* one sentence per commit and direction, the layouts listed in it */
-        gm_buf_puts(b, "**How the times were taken changed.**");
-        for (size_t i = 0; i < t->n_gates; i++) {
-            const gmh_step *g = &t->gates[i];
-            bool seen = false;
-            for (size_t j = 0; j < i && !seen; j++)
-                seen = t->gates[j].point == g->point && t->gates[j].after == g->after;
-            if (seen)
-                continue;
-            gm_buf_puts(b, " From ");
-            gmh_md_commit(b, &res[g->point]);
-            gm_buf_puts(b, g->after ? " on, behind the launch gate: " : " on, without the launch "
-                                                                        "gate: ");
-            size_t k = 0;
-            for (size_t j = i; j < t->n_gates; j++)
-                if (t->gates[j].point == g->point && t->gates[j].after == g->after) {
-                    gm_buf_puts(b, k++ ? ", " : "");
-                    S_layout(b, &t->e.s[t->gates[j].series]);
-                }
-            gm_buf_puts(b, ".");
-        }
-        gm_buf_puts(b, " The gate enqueues repetitions under 2 ms and releases them together, "
-                       "so a sample holds no host time to submit a launch; a time that changes "
-                       "at such a commit changed with the method, and is not called a step.\n\n");
+}
+
+/* Where a layout's times start or stop being taken behind the launch gate. */
+static void S_gates_md(gm_buf *b, const gmh_table *t, const gmh_res *res)
+{
+    /* one sentence per commit and direction, the layouts listed in it */
+    gm_buf_puts(b, "**How the times were taken changed.**");
+    for (size_t i = 0; i < t->n_gates; i++) {
+        const gmh_step *g = &t->gates[i];
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = t->gates[j].point == g->point && t->gates[j].after == g->after;
+        if (seen)
+            continue;
+        gm_buf_puts(b, " From ");
+        gmh_md_commit(b, &res[g->point]);
+        gm_buf_puts(b, g->after ? " on, behind the launch gate: " : " on, without the launch "
+                                                                    "gate: ");
+        size_t k = 0;
+        for (size_t j = i; j < t->n_gates; j++)
+            if (t->gates[j].point == g->point && t->gates[j].after == g->after) {
+                gm_buf_puts(b, k++ ? ", " : "");
+                S_layout(b, &t->e.s[t->gates[j].series]);
+            }
+        gm_buf_puts(b, ".");
     }
-    S_lines_md(b, t, res);
-    /* the median time of each layout at each commit */
+    gm_buf_puts(b, " The gate enqueues repetitions under 2 ms and releases them together, "
+                   "so a sample holds no host time to submit a launch; a time that changes "
+                   "at such a commit changed with the method, and is not called a step.\n\n");
+}
+
+/* The median time of each layout at each commit (the last `rows`; 0: all). */
+static void S_times_md(gm_buf *b, const gmh_table *t, const gmh_res *res, size_t n, size_t rows,
+                       bool html)
+{
     size_t from = rows && n > rows ? n - rows : 0;
     /* the page renders Markdown without raw HTML: a heading line there */
     gm_buf_puts(b, html ? "**Median time of each layout at each commit:**\n\n"
@@ -294,6 +291,26 @@ static void S_table_md(gm_buf *b, const gmh_table *t, const gmh_res *res, size_t
         gm_buf_putc(b, '\n');
     }
     gm_buf_puts(b, html ? "\n" : "\n</details>\n\n");
+}
+
+/* The Markdown of one experiment: the steps, the source lines that moved,
+ * then the values per commit (the last `rows` commits; 0: all). */
+static void S_table_md(gm_buf *b, const gmh_table *t, const gmh_res *res, size_t n, size_t rows,
+                       bool html)
+{
+    gm_buf_puts(b, "### ");
+    gm_esc_md(b, t->e.exp);
+    gm_buf_puts(b, "\n\nLayouts, each at the size run most often: ");
+    for (size_t i = 0; i < t->e.n; i++) {
+        gm_buf_puts(b, i ? ", " : "");
+        S_layout(b, &t->e.s[i]);
+    }
+    gm_buf_puts(b, ".\n\n");
+    S_steps_md(b, t, res);
+    if (t->n_gates)
+        S_gates_md(b, t, res);
+    S_lines_md(b, t, res);
+    S_times_md(b, t, res, n, rows, html);
 }
 
 /* A gnuplot chart of one metric of one experiment: a line per layout over
@@ -389,6 +406,130 @@ typedef struct {
     size_t chart_from, chart_to;
 } S_block;
 
+/* The report's heading and what it shows, for nres results. */
+static void S_intro_md(gm_buf *b, const gm_history_query *q, size_t nres)
+{
+    gm_buf_puts(b, "# gpumem-report history\n\n");
+    if (q->db_name) {
+        gm_buf_puts(b, "From ");
+        gm_esc_md_code(b, q->db_name);
+        gm_buf_puts(b, ": ");
+    }
+    gm_buf_printf(b, "%zu results file%s", nres, nres == 1 ? "" : "s");
+    if (q->device) {
+        gm_buf_puts(b, " of ");
+        gm_esc_md(b, q->device);
+    }
+    gm_buf_puts(b, ", in commit order (the commit's time as given to `history add "
+                   "--commit-time`, else when the run was taken). One history per device and "
+                   "collection settings. Exact counters (sectors, requests, instructions) are "
+                   "flagged on any change; times and noisy counters (shared bank conflicts, "
+                   "DRAM bytes) by a change-point fit whose steps must also pass the bound "
+                   "`gpumem-report diff` uses (docs/history.md says how). A step is marked at "
+                   "the first commit that shows it.\n\n");
+    if (nres == 0)
+        gm_buf_puts(b, "The history holds nothing yet (`gpumem-report history add RUN.json`).\n\n");
+}
+
+/* The heading of one group (device and settings), its points res[0..n). */
+static void S_group_md(gm_buf *b, const gmh_res *res, size_t n)
+{
+    gm_buf_puts(b, "## ");
+    gm_esc_md(b, res[0].device);
+    gm_buf_printf(b, "\n\n%zu results from ", n);
+    gmh_md_commit(b, &res[0]);
+    gm_buf_puts(b, " (");
+    gmh_md_when(b, &res[0]);
+    gm_buf_puts(b, ") to ");
+    gmh_md_commit(b, &res[n - 1]);
+    gm_buf_puts(b, " (");
+    gmh_md_when(b, &res[n - 1]);
+    gm_buf_puts(b, "); driver ");
+    gm_esc_md(b, res[n - 1].driver);
+    gm_buf_puts(b, "; settings: ");
+    /* the metric list is long: its count says enough here (the CSV has it) */
+    const char *ml = strstr(res[0].settings, "metrics=");
+    gm_buf sb = GM_BUF_INIT;
+    if (ml) {
+        size_t nm = ml[8] ? 1 : 0;
+        for (const char *c = ml + 8; *c; c++)
+            nm += *c == ',';
+        gm_buf_put(&sb, res[0].settings, (size_t)(ml - res[0].settings));
+        gm_buf_printf(&sb, "%zu metrics", nm);
+    } else {
+        gm_buf_puts(&sb, res[0].settings);
+    }
+    gm_esc_md_code(b, sb.data);
+    gm_buf_free(&sb);
+    gm_buf_puts(b, ".\n\n");
+}
+
+/* The experiments of the group of r listed in q->only, sorted, into
+ * *exps[0..*ne) (the caller frees them, also on failure). */
+static gm_status S_group_exps(gm_history *h, const gm_history_query *q, const gmh_res *r,
+                              char ***exps, size_t *ne, gm_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    gm_status s = gmh_prepare(h, "SELECT DISTINCT ru.experiment FROM runs ru JOIN results r "
+                                 "ON ru.result_id = r.id WHERE r.device = ?1 AND r.settings = ?2 "
+                                 "ORDER BY 1", &st, err);
+    *exps = NULL;
+    *ne = 0;
+    if (s == GM_OK && (!gmh_bind_text(st, 1, r->device) || !gmh_bind_text(st, 2, r->settings)))
+        s = gmh_fail_db(h, err, "binding a device");
+    int rc = SQLITE_DONE;
+    while (s == GM_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        char *x = gmh_col_text(st, 0);
+        if (!S_listed(q->only, x)) {
+            free(x);
+            continue;
+        }
+        *exps = gm_xrealloc(*exps, (*ne + 1) * sizeof **exps);
+        (*exps)[(*ne)++] = x;
+    }
+    if (s == GM_OK && rc != SQLITE_DONE)
+        s = gmh_fail_db(h, err, "reading experiments");
+    sqlite3_finalize(st);
+    return s;
+}
+
+/* Experiment exp over the points res[0..n) appended to b, which then
+ * becomes a block of its own, followed by its charts (when charts is
+ * non-NULL). */
+static gm_status S_exp_block(gm_history *h, const gm_history_query *q, gm_charts *charts,
+                             const gmh_res *res, size_t n, const char *exp, gm_buf *b,
+                             S_block **blocks, size_t *nb, gm_error *err)
+{
+    gmh_table t;
+    gm_status s = gmh_table_load(h, res, n, exp, &t, err);
+    if (s == GM_OK) {
+        if (t.n_steps)
+            qsort(t.steps, t.n_steps, sizeof *t.steps, S_step_cmp);
+        if (t.n_lsteps)
+            qsort(t.lsteps, t.n_lsteps, sizeof *t.lsteps, S_lstep_cmp);
+        S_table_md(b, &t, res, n,
+                   charts || q->all ? 0
+                                    : q->md_commits ? q->md_commits : GM_HISTORY_MD_COMMITS,
+                   charts != NULL);
+        *blocks = gm_xrealloc(*blocks, (*nb + 1) * sizeof **blocks);
+        S_block *bl = &(*blocks)[(*nb)++];
+        bl->md = gm_buf_detach(b);
+        bl->chart_from = bl->chart_to = charts ? charts->n : 0;
+        /* the time, and each counter that stepped: a flat line says
+         * no more than the table's "no step" */
+        for (size_t m = 0; charts && m < GMH_NKEY; m++) {
+            bool stepped = false;
+            for (size_t k = 0; k < t.n_steps; k++)
+                stepped |= t.steps[k].metric == m;
+            if (t.used[m] && (m == 0 || stepped))
+                S_chart(charts, &t, m, res, n, res[0].device);
+        }
+        bl->chart_to = charts ? charts->n : 0;
+    }
+    gmh_table_free(&t);
+    return s;
+}
+
 /* The report as blocks of Markdown, each followed by its charts (when
  * charts is non-NULL). */
 static gm_status S_report(gm_history *h, const gm_history_query *q, gm_charts *charts,
@@ -401,26 +542,7 @@ static gm_status S_report(gm_history *h, const gm_history_query *q, gm_charts *c
     if (s != GM_OK)
         return s;
     gm_buf b = GM_BUF_INIT;
-    gm_buf_puts(&b, "# gpumem-report history\n\n");
-    if (q->db_name) {
-        gm_buf_puts(&b, "From ");
-        gm_esc_md_code(&b, q->db_name);
-        gm_buf_puts(&b, ": ");
-    }
-    gm_buf_printf(&b, "%zu results file%s", all.n, all.n == 1 ? "" : "s");
-    if (q->device) {
-        gm_buf_puts(&b, " of ");
-        gm_esc_md(&b, q->device);
-    }
-    gm_buf_puts(&b, ", in commit order (the commit's time as given to `history add "
-                    "--commit-time`, else when the run was taken). One history per device and "
-                    "collection settings. Exact counters (sectors, requests, instructions) are "
-                    "flagged on any change; times and noisy counters (shared bank conflicts, "
-                    "DRAM bytes) by a change-point fit whose steps must also pass the bound "
-                    "`gpumem-report diff` uses (docs/history.md says how). A step is marked at "
-                    "the first commit that shows it.\n\n");
-    if (all.n == 0)
-        gm_buf_puts(&b, "The history holds nothing yet (`gpumem-report history add RUN.json`).\n\n");
+    S_intro_md(&b, q, all.n);
     for (size_t g = 0; g < all.n && s == GM_OK;) {
         size_t e = g;
         while (e < all.n && S_same_group(&all.v[g], &all.v[e]))
@@ -430,88 +552,12 @@ static gm_status S_report(gm_history *h, const gm_history_query *q, gm_charts *c
             from = e - q->last;
         const gmh_res *res = &all.v[from];
         size_t n = e - from;
-        gm_buf_puts(&b, "## ");
-        gm_esc_md(&b, res[0].device);
-        gm_buf_printf(&b, "\n\n%zu results from ", n);
-        gmh_md_commit(&b, &res[0]);
-        gm_buf_puts(&b, " (");
-        gmh_md_when(&b, &res[0]);
-        gm_buf_puts(&b, ") to ");
-        gmh_md_commit(&b, &res[n - 1]);
-        gm_buf_puts(&b, " (");
-        gmh_md_when(&b, &res[n - 1]);
-        gm_buf_puts(&b, "); driver ");
-        gm_esc_md(&b, res[n - 1].driver);
-        gm_buf_puts(&b, "; settings: ");
-        /* the metric list is long: its count says enough here (the CSV has it) */
-        const char *ml = strstr(res[0].settings, "metrics=");
-        gm_buf sb = GM_BUF_INIT;
-        if (ml) {
-            size_t nm = ml[8] ? 1 : 0;
-            for (const char *c = ml + 8; *c; c++)
-                nm += *c == ',';
-            gm_buf_put(&sb, res[0].settings, (size_t)(ml - res[0].settings));
-            gm_buf_printf(&sb, "%zu metrics", nm);
-        } else {
-            gm_buf_puts(&sb, res[0].settings);
-        }
-        gm_esc_md_code(&b, sb.data);
-        gm_buf_free(&sb);
-        gm_buf_puts(&b, ".\n\n");
-
-        /* the experiments of the group */
-        sqlite3_stmt *st = NULL;
-        s = gmh_prepare(h, "SELECT DISTINCT ru.experiment FROM runs ru JOIN results r "
-                           "ON ru.result_id = r.id WHERE r.device = ?1 AND r.settings = ?2 "
-                           "ORDER BY 1", &st, err);
-        char **exps = NULL;
-        size_t ne = 0;
-        if (s == GM_OK && (!gmh_bind_text(st, 1, res[0].device) ||
-                           !gmh_bind_text(st, 2, res[0].settings)))
-            s = gmh_fail_db(h, err, "binding a device");
-        int rc = SQLITE_DONE;
-        while (s == GM_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-            char *x = gmh_col_text(st, 0);
-            if (!S_listed(q->only, x)) {
-                free(x);
-                continue;
-            }
-            exps = gm_xrealloc(exps, (ne + 1) * sizeof *exps);
-            exps[ne++] = x;
-        }
-        if (s == GM_OK && rc != SQLITE_DONE)
-            s = gmh_fail_db(h, err, "reading experiments");
-        sqlite3_finalize(st);
-        for (size_t x = 0; x < ne && s == GM_OK; x++) {
-            gmh_table t;
-            s = gmh_table_load(h, res, n, exps[x], &t, err);
-            if (s == GM_OK) {
-                if (t.n_steps)
-                    qsort(t.steps, t.n_steps, sizeof *t.steps, S_step_cmp);
-                if (t.n_lsteps)
-                    qsort(t.lsteps, t.n_lsteps, sizeof *t.lsteps, S_lstep_cmp);
-                S_table_md(&b, &t, res, n,
-                           charts || q->all ? 0
-                                            : q->md_commits ? q->md_commits
-                                                            : GM_HISTORY_MD_COMMITS,
-                           charts != NULL);
-                *blocks = gm_xrealloc(*blocks, (*nb + 1) * sizeof **blocks);
-                S_block *bl = &(*blocks)[(*nb)++];
-                bl->md = gm_buf_detach(&b);
-                bl->chart_from = bl->chart_to = charts ? charts->n : 0;
-                /* the time, and each counter that stepped: a flat line says
-                 * no more than the table's "no step" */
-                for (size_t m = 0; charts && m < GMH_NKEY; m++) {
-                    bool stepped = false;
-                    for (size_t k = 0; k < t.n_steps; k++)
-                        stepped |= t.steps[k].metric == m;
-                    if (t.used[m] && (m == 0 || stepped))
-                        S_chart(charts, &t, m, res, n, res[0].device);
-                }
-                bl->chart_to = charts ? charts->n : 0;
-            }
-            gmh_table_free(&t);
-        }
+        S_group_md(&b, res, n);
+        char **exps;
+        size_t ne;
+        s = S_group_exps(h, q, &res[0], &exps, &ne, err);
+        for (size_t x = 0; x < ne && s == GM_OK; x++)
+            s = S_exp_block(h, q, charts, res, n, exps[x], &b, blocks, nb, err);
         for (size_t x = 0; x < ne; x++)
             free(exps[x]);
         free(exps);

@@ -93,6 +93,53 @@ static double S_step_score(const double *x, const size_t *at, size_t lo, size_t 
     return t.p < GM_STEP_ALPHA ? score : 0;
 }
 
+/* The best piecewise constant fit of y[0..m), beta the penalty per change:
+ * the boundaries of its segments, oldest first, in b (room for m + 2):
+ * b[0] = 0 < b[1] < ... < b[nb-1] = m.  Returns nb. */
+static size_t S_partition(const double *y, size_t m, double beta, size_t *b)
+{
+    /* optimal partitioning: F[i] = min over j of F[j] + cost(j, i) + beta,
+     * segments of at least 2 points except the last (a change at the newest
+     * commit is seen at once) */
+    double *F = gm_xmalloc((m + 1) * sizeof *F), *s1 = gm_xmalloc((m + 1) * sizeof *s1),
+           *s2 = gm_xmalloc((m + 1) * sizeof *s2);
+    size_t *prev = gm_xmalloc((m + 1) * sizeof *prev);
+    s1[0] = s2[0] = 0;
+    for (size_t i = 0; i < m; i++)
+        s1[i + 1] = s1[i] + y[i], s2[i + 1] = s2[i] + y[i] * y[i];
+    F[0] = -beta;
+    for (size_t i = 1; i <= m; i++) {
+        F[i] = INFINITY;
+        prev[i] = 0;
+        for (size_t j = 0; j < i; j++) {
+            if (i - j < 2 && i != m)
+                continue;
+            if (j > 0 && !isfinite(F[j]))
+                continue;
+            double len = (double)(i - j), sum = s1[i] - s1[j];
+            double cost = (s2[i] - s2[j]) - sum * sum / len;
+            double f = F[j] + cost + beta;
+            if (f < F[i])
+                F[i] = f, prev[i] = j;
+        }
+    }
+    /* the boundaries, oldest first */
+    size_t nb = 0;
+    for (size_t i = m; i > 0; i = prev[i])
+        b[nb++] = i;
+    b[nb++] = 0;
+    for (size_t i = 0; i < nb / 2; i++) {
+        size_t t = b[i];
+        b[i] = b[nb - 1 - i];
+        b[nb - 1 - i] = t;
+    }
+    free(F);
+    free(s1);
+    free(s2);
+    free(prev);
+    return nb;
+}
+
 size_t gm_steps_noisy(const double *v, size_t n, double min_rel, double min_abs,
                       const double *const *samples, const size_t *n_samples, size_t *steps)
 {
@@ -124,41 +171,8 @@ size_t gm_steps_noisy(const double *v, size_t n, double min_rel, double min_abs,
     double sigma = fmax(1.4826 * S_median(d, m - 1) / sqrt(2.0), 1e-3);
     double beta = GM_STEP_PENALTY * sigma * sigma * log((double)m);
 
-    /* optimal partitioning: F[i] = min over j of F[j] + cost(j, i) + beta,
-     * segments of at least 2 points except the last (a change at the newest
-     * commit is seen at once) */
-    double *F = gm_xmalloc((m + 1) * sizeof *F), *s1 = gm_xmalloc((m + 1) * sizeof *s1),
-           *s2 = gm_xmalloc((m + 1) * sizeof *s2);
-    size_t *prev = gm_xmalloc((m + 1) * sizeof *prev);
-    s1[0] = s2[0] = 0;
-    for (size_t i = 0; i < m; i++)
-        s1[i + 1] = s1[i] + y[i], s2[i + 1] = s2[i] + y[i] * y[i];
-    F[0] = -beta;
-    for (size_t i = 1; i <= m; i++) {
-        F[i] = INFINITY;
-        prev[i] = 0;
-        for (size_t j = 0; j < i; j++) {
-            if (i - j < 2 && i != m)
-                continue;
-            if (j > 0 && !isfinite(F[j]))
-                continue;
-            double len = (double)(i - j), sum = s1[i] - s1[j];
-            double cost = (s2[i] - s2[j]) - sum * sum / len;
-            double f = F[j] + cost + beta;
-            if (f < F[i])
-                F[i] = f, prev[i] = j;
-        }
-    }
-    /* the boundaries, oldest first */
-    size_t nb = 0, *b = gm_xmalloc((m + 2) * sizeof *b);
-    for (size_t i = m; i > 0; i = prev[i])
-        b[nb++] = i;
-    b[nb++] = 0;
-    for (size_t i = 0; i < nb / 2; i++) {
-        size_t t = b[i];
-        b[i] = b[nb - 1 - i];
-        b[nb - 1 - i] = t;
-    }
+    size_t *b = gm_xmalloc((m + 2) * sizeof *b);
+    size_t nb = S_partition(y, m, beta, b);
     /* b[0] = 0 < b[1] < ... < b[nb-1] = m: drop the weakest change that is
      * not large enough, compare its neighbours again, until all are */
     for (;;) {
@@ -178,10 +192,6 @@ size_t gm_steps_noisy(const double *v, size_t n, double min_rel, double min_abs,
     for (size_t q = 1; q + 1 < nb; q++)
         steps[k++] = at[b[q]];
     free(b);
-    free(F);
-    free(s1);
-    free(s2);
-    free(prev);
     free(y);
     free(d);
 out:
@@ -544,6 +554,75 @@ done:
     return s;
 }
 
+/* The steps of the median time (metric m) of layout si over the points
+ * 0..n, at[0..*k): change points tested with the runs' samples, less the
+ * commits where the launch gate came or went (t->gates, room *gcap). */
+static gm_status S_time_steps(gm_history *h, gmh_table *t, sqlite3_stmt *smp, sqlite3_stmt *gat,
+                              size_t si, size_t m, size_t n, size_t *gcap, size_t *at,
+                              size_t *k, gm_error *err)
+{
+    const gmh_series *se = &t->e.s[si];
+    const double *v = &GMH_V(t, si, m, 0, n);
+    gm_status s = GM_OK;
+    double **sm = gm_xcalloc(n ? n : 1, sizeof *sm);
+    size_t *sn = gm_xcalloc(n ? n : 1, sizeof *sn);
+    for (size_t p = 0; p < n && s == GM_OK; p++)
+        s = S_samples(h, smp, se->run[p], &sm[p], &sn[p], err);
+    *k = s == GM_OK ? gm_steps_noisy(v, n, GM_DIFF_TIME_REL, 0.0,
+                                     (const double *const *)sm, sn, at)
+                    : 0;
+    for (size_t p = 0; p < n; p++)
+        free(sm[p]);
+    free(sm);
+    free(sn);
+    /* Where the times start (or stop) being taken behind the launch
+     * gate, a change is the method's: noted, not called a step. */
+    int prev = -1;
+    for (size_t p = 0; p < n && s == GM_OK; p++) {
+        int g = -1;
+        s = S_gated(h, gat, se->run[p], &g, err);
+        if (s != GM_OK || g < 0 || !isfinite(v[p]))
+            continue;
+        if (prev >= 0 && g != prev) {
+            if (t->n_gates == *gcap) {
+                *gcap = *gcap ? 2 * *gcap : 8;
+                t->gates = gm_xrealloc(t->gates, *gcap * sizeof *t->gates);
+            }
+            t->gates[t->n_gates++] = (gmh_step){si, m, p, prev, g, false};
+            size_t kept = 0;
+            for (size_t i = 0; i < *k; i++)
+                if (at[i] != p)
+                    at[kept++] = at[i];
+            *k = kept;
+        }
+        prev = g;
+    }
+    return s;
+}
+
+/* The steps of a noisy counter (metric) of layout se over the points 0..n,
+ * at[0..*k): change points beyond the diff's bound. */
+static gm_status S_counter_steps(gm_history *h, sqlite3_stmt *met, sqlite3_stmt *med,
+                                 const gmh_series *se, const char *metric, const double *v,
+                                 size_t n, size_t *at, size_t *k, gm_error *err)
+{
+    gm_status s = GM_OK;
+    /* the diff's bounds: shared conflicts per shared instruction,
+     * DRAM bytes 2 % and 2 MiB, others 5 % */
+    gm_threshold thr = gm_diff_default_threshold(metric);
+    double floor = thr.floor_kind == GM_FLOOR_ABSOLUTE ? thr.floor : 0.0;
+    const char *im = gm_diff_inst_metric(metric);
+    if (thr.floor_kind == GM_FLOOR_PER_INST && im) {
+        double inst = NAN;
+        for (size_t p = n; p-- > 0 && isnan(inst) && s == GM_OK;)
+            s = S_value(h, met, med, se->run[p], im, &inst, err);
+        floor = isfinite(inst) ? thr.floor * inst : 0.0;
+    }
+    *k = gm_steps_noisy(v, n, thr.kind == GM_THR_RELATIVE ? thr.value : 0.05, floor, NULL, NULL,
+                        at);
+    return s;
+}
+
 gm_status gmh_table_load(gm_history *h, const gmh_res *res, size_t n, const char *exp,
                          gmh_table *t, gm_error *err)
 {
@@ -577,57 +656,12 @@ gm_status gmh_table_load(gm_history *h, const gmh_res *res, size_t n, const char
             const double *v = &GMH_V(t, si, m, 0, n);
             size_t *at = gm_xmalloc((n ? n : 1) * sizeof *at), k;
             bool exact = S_mexact(gmh_key_metrics[m]);
-            if (exact) {
+            if (exact)
                 k = gm_steps_exact(v, n, at);
-            } else if (strcmp(gmh_key_metrics[m], GM_DIFF_TIME) == 0) {
-                double **sm = gm_xcalloc(n ? n : 1, sizeof *sm);
-                size_t *sn = gm_xcalloc(n ? n : 1, sizeof *sn);
-                for (size_t p = 0; p < n && s == GM_OK; p++)
-                    s = S_samples(h, smp, se->run[p], &sm[p], &sn[p], err);
-                k = s == GM_OK ? gm_steps_noisy(v, n, GM_DIFF_TIME_REL, 0.0,
-                                                (const double *const *)sm, sn, at)
-                               : 0;
-                for (size_t p = 0; p < n; p++)
-                    free(sm[p]);
-                free(sm);
-                free(sn);
-                /* Where the times start (or stop) being taken behind the launch
-                 * gate, a change is the method's: noted, not called a step. */
-                int prev = -1;
-                for (size_t p = 0; p < n && s == GM_OK; p++) {
-                    int g = -1;
-                    s = S_gated(h, gat, se->run[p], &g, err);
-                    if (s != GM_OK || g < 0 || !isfinite(v[p]))
-                        continue;
-                    if (prev >= 0 && g != prev) {
-                        if (t->n_gates == gcap) {
-                            gcap = gcap ? 2 * gcap : 8;
-                            t->gates = gm_xrealloc(t->gates, gcap * sizeof *t->gates);
-                        }
-                        t->gates[t->n_gates++] = (gmh_step){si, m, p, prev, g, false};
-                        size_t kept = 0;
-                        for (size_t i = 0; i < k; i++)
-                            if (at[i] != p)
-                                at[kept++] = at[i];
-                        k = kept;
-                    }
-                    prev = g;
-                }
-            } else {
-                /* the diff's bounds: shared conflicts per shared instruction,
-                 * DRAM bytes 2 % and 2 MiB, others 5 % */
-                gm_threshold thr = gm_diff_default_threshold(gmh_key_metrics[m]);
-                double floor = thr.floor_kind == GM_FLOOR_ABSOLUTE ? thr.floor : 0.0;
-                const char *im = gm_diff_inst_metric(gmh_key_metrics[m]);
-                if (thr.floor_kind == GM_FLOOR_PER_INST && im) {
-                    double inst = NAN;
-                    for (size_t p = n; p-- > 0 && isnan(inst) && s == GM_OK;)
-                        s = S_value(h, met, med, se->run[p], im, &inst, err);
-                    floor = isfinite(inst) ? thr.floor * inst : 0.0;
-                }
-                k = gm_steps_noisy(v, n, thr.kind == GM_THR_RELATIVE ? thr.value : 0.05, floor,
-                                   NULL, NULL, at);
-            }
+            else if (strcmp(gmh_key_metrics[m], GM_DIFF_TIME) == 0)
+                s = S_time_steps(h, t, smp, gat, si, m, n, &gcap, at, &k, err);
+            else
+                s = S_counter_steps(h, met, med, se, gmh_key_metrics[m], v, n, at, &k, err);
             for (size_t i = 0; i < k; i++) {
                 if (t->n_steps == cap) {
                     cap = cap ? 2 * cap : 16;
@@ -656,32 +690,20 @@ done:
 /* The gate                                                                 */
 /* ======================================================================== */
 
-gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *head_name,
-                          const gm_diff_options *opts, const gm_diff_render *render,
-                          bool warn_only, char **md, char **json, bool *fail, gm_error *err)
+/* The group of head's settings, less head itself and trees with
+ * uncommitted changes (no commit anyone can check out) when there are
+ * clean ones: their indexes in all, in commit order, into idx (room for
+ * all->n).  Returns their count; *any_clean: clean trees were there. */
+static size_t S_gate_group(const gmh_resv *all, const gm_results *head, const char *settings,
+                           size_t *idx, bool *any_clean)
 {
-    *md = NULL;
-    if (json)
-        *json = NULL;
-    *fail = true;
-    char *settings = gm_history_settings(head);
-    const char *dev = head->device.name ? head->device.name : "unknown GPU";
-    gmh_resv all;
-    gm_status s = gmh_load_results(h, dev, &all, err);
-    if (s != GM_OK) {
-        free(settings);
-        return s;
-    }
-    /* the group of head's settings, less head itself and trees with
-     * uncommitted changes (no commit anyone can check out) when there are
-     * clean ones */
-    size_t *idx = gm_xmalloc((all.n ? all.n : 1) * sizeof *idx), n = 0;
-    bool any_clean = false;
-    for (size_t i = 0; i < all.n; i++)
-        any_clean |= strcmp(all.v[i].settings, settings) == 0 && all.v[i].dirty == 0;
-    for (size_t i = 0; i < all.n; i++) {
-        const gmh_res *r = &all.v[i];
-        if (strcmp(r->settings, settings) != 0 || (any_clean && r->dirty != 0))
+    size_t n = 0;
+    *any_clean = false;
+    for (size_t i = 0; i < all->n; i++)
+        *any_clean |= strcmp(all->v[i].settings, settings) == 0 && all->v[i].dirty == 0;
+    for (size_t i = 0; i < all->n; i++) {
+        const gmh_res *r = &all->v[i];
+        if (strcmp(r->settings, settings) != 0 || (*any_clean && r->dirty != 0))
             continue;
         if (strcmp(r->commit, head->commit ? head->commit : "unknown") == 0 &&
             r->dirty == head->dirty &&
@@ -689,18 +711,16 @@ gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *hea
             continue;
         idx[n++] = i;
     }
-    gm_results base;
-    bool have_base = false;
-    gm_diff d;
-    bool have_diff = false;
-    sqlite3_stmt *js = NULL, *smp = NULL;
-    if (n == 0) {
-        s = gm_fail(err, GM_ERR_VALUE,
-                    "%s: the history holds no run of %s collected with these settings (%s): "
-                    "add some with `gpumem-report history add`", h->path, dev, settings);
-        goto out;
-    }
-    const gmh_res *latest = &all.v[idx[n - 1]];
+    return n;
+}
+
+/* The stored results file of latest, read back as name (base: the caller
+ * frees it when GM_OK). */
+static gm_status S_gate_base(gm_history *h, const gmh_res *latest, const char *name,
+                             gm_results *base, gm_error *err)
+{
+    sqlite3_stmt *js = NULL;
+    gm_status s;
     if ((s = gmh_prepare(h, "SELECT json FROM results WHERE id = ?1", &js, err)) != GM_OK)
         goto out;
     if (!gmh_bind_int(js, 1, latest->id)) {
@@ -711,31 +731,37 @@ gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *hea
         s = gmh_fail_db(h, err, "reading a stored results file");
         goto out;
     }
-    char name[96];
-    snprintf(name, sizeof name, "history:%.12s", latest->commit);
     const unsigned char *text = sqlite3_column_text(js, 0);
-    if ((s = gm_results_read_string(text ? (const char *)text : "", name, &base, err)) != GM_OK)
-        goto out;
-    have_base = true;
-    /* each run's samples, pooled from the last GM_GATE_POOL results */
+    s = gm_results_read_string(text ? (const char *)text : "", name, base, err);
+out:
+    sqlite3_finalize(js);
+    return s;
+}
+
+/* Each timed run of base given the samples of its run in the results
+ * all.v[idx[from..n)] pooled. */
+static gm_status S_gate_pool(gm_history *h, gm_results *base, const gmh_resv *all,
+                             const size_t *idx, size_t from, size_t n, gm_error *err)
+{
+    sqlite3_stmt *smp = NULL;
+    gm_status s;
     /* only samples taken as the latest's were (with or without the launch
      * gate): a pool across the change would mix the host's time into it */
     if ((s = gmh_prepare(h, "SELECT s.ms FROM samples s JOIN runs ru ON s.run_id = ru.id "
                             "WHERE ru.result_id = ?1 AND ru.experiment = ?2 AND ru.variant = ?3 "
                             "AND ru.params = ?4 AND ru.gated = ?5 ORDER BY s.i", &smp, err)) !=
         GM_OK)
-        goto out;
-    size_t pool_from = n > GM_GATE_POOL ? n - GM_GATE_POOL : 0;
-    for (size_t i = 0; i < base.n_runs && s == GM_OK; i++) {
-        gm_run *run = &base.runs[i];
+        return s;
+    for (size_t i = 0; i < base->n_runs && s == GM_OK; i++) {
+        gm_run *run = &base->runs[i];
         if (!run->timing.present)
             continue;
         gm_buf pt = GM_BUF_INIT;
         gm_diff_params_text(&pt, run);
         double *pool = NULL;
         size_t np = 0, cap = 0;
-        for (size_t k = pool_from; k < n && s == GM_OK; k++) {
-            if (!gmh_bind_int(smp, 1, all.v[idx[k]].id) ||
+        for (size_t k = from; k < n && s == GM_OK; k++) {
+            if (!gmh_bind_int(smp, 1, all->v[idx[k]].id) ||
                 !gmh_bind_text(smp, 2, run->experiment ? run->experiment : "") ||
                 !gmh_bind_text(smp, 3, run->variant ? run->variant : "") ||
                 !gmh_bind_text(smp, 4, pt.data ? pt.data : "") ||
@@ -759,33 +785,34 @@ gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *hea
         free(pool);
         gm_buf_free(&pt);
     }
-    if (s != GM_OK)
-        goto out;
-    gm_diff_options o = opts ? *opts : (gm_diff_options){0};
-    o.base_name = name;
-    o.head_name = head_name;
-    if ((s = gm_diff_compute(&base, head, &o, &d, err)) != GM_OK)
-        goto out;
-    have_diff = true;
-    /* a time beyond the pooled samples but inside the range the medians of
-     * those commits already took is the history's noise, not a change (the
-     * medians of 7 µs kernels wandered from 5.8 to 11.2 µs over the committed
-     * example's commits with no change to their code) */
     sqlite3_finalize(smp);
-    smp = NULL;
+    return s;
+}
+
+/* A time beyond the pooled samples but inside the range the medians of
+ * those commits (all.v[idx[from..n)]) already took is the history's noise,
+ * not a change (the medians of 7 µs kernels wandered from 5.8 to 11.2 µs
+ * over the committed example's commits with no change to their code): such
+ * rows of d become GM_DIFF_NOISE, with a note. */
+static gm_status S_gate_noise(gm_history *h, gm_diff *d, const gmh_resv *all, const size_t *idx,
+                              size_t from, size_t n, gm_error *err)
+{
+    sqlite3_stmt *smp = NULL;
+    gm_status s;
     if ((s = gmh_prepare(h, "SELECT median_ms FROM runs WHERE result_id = ?1 AND experiment = ?2 "
-                            "AND variant = ?3 AND params = ?4 AND gated = ?5", &smp, err)) != GM_OK)
-        goto out;
-    for (size_t i = 0; i < d.n_rows && s == GM_OK; i++) {
-        gm_diff_row *r = &d.rows[i];
+                            "AND variant = ?3 AND params = ?4 AND gated = ?5", &smp, err)) !=
+        GM_OK)
+        return s;
+    for (size_t i = 0; i < d->n_rows && s == GM_OK; i++) {
+        gm_diff_row *r = &d->rows[i];
         if (!r->metric || strcmp(r->metric, GM_DIFF_TIME) != 0 || !r->base || !r->head ||
             (r->status != GM_DIFF_REGRESSED && r->status != GM_DIFF_IMPROVED))
             continue;
         gm_buf pt = GM_BUF_INIT;
         gm_diff_params_text(&pt, r->base);
         double lo = INFINITY, hi = -INFINITY;
-        for (size_t k = pool_from; k < n && s == GM_OK; k++) {
-            if (!gmh_bind_int(smp, 1, all.v[idx[k]].id) ||
+        for (size_t k = from; k < n && s == GM_OK; k++) {
+            if (!gmh_bind_int(smp, 1, all->v[idx[k]].id) ||
                 !gmh_bind_text(smp, 2, r->base->experiment ? r->base->experiment : "") ||
                 !gmh_bind_text(smp, 3, r->base->variant ? r->base->variant : "") ||
                 !gmh_bind_text(smp, 4, pt.data ? pt.data : "") ||
@@ -806,8 +833,8 @@ gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *hea
         double v = gm_value_num(&r->vhead), t = r->thr.kind == GM_THR_RELATIVE ? r->thr.value : 0;
         bool inside = r->status == GM_DIFF_REGRESSED ? v <= hi * (1 + t) : v >= lo * (1 - t);
         if (isfinite(lo) && inside) {
-            d.counts[r->status]--;
-            d.counts[GM_DIFF_NOISE]++;
+            d->counts[r->status]--;
+            d->counts[GM_DIFF_NOISE]++;
             r->status = GM_DIFF_NOISE;
             gm_buf nb = GM_BUF_INIT;
             gm_buf_puts(&nb, "inside the medians of the last commits, ");
@@ -818,32 +845,92 @@ gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *hea
             gm_buf_free(&nb);
         }
     }
-    if (s != GM_OK)
+    sqlite3_finalize(smp);
+    return s;
+}
+
+/* The verdict's heading, and what head was judged against: the group
+ * all.v[idx[0..n)], its latest for the counters, idx[from..n) for the
+ * times. */
+static void S_gate_head_md(gm_buf *b, const gm_diff *d, const char *head_name, const char *dev,
+                           const gmh_resv *all, const size_t *idx, size_t from, size_t n,
+                           bool any_clean)
+{
+    const gmh_res *latest = &all->v[idx[n - 1]];
+    char *g = gm_diff_gate_line(d);
+    gm_buf_puts(b, "### gpumem-report history gate: ");
+    gm_esc_md(b, g);
+    free(g);
+    gm_buf_puts(b, "\n\n");
+    gm_esc_md_code(b, head_name ? head_name : "head");
+    gm_buf_puts(b, " against the history of ");
+    gm_esc_md(b, dev);
+    gm_buf_printf(b, " with the same collection settings (%zu results%s): counters against the "
+                     "latest, ", n, any_clean ? ", clean trees only" : "");
+    gmh_md_commit(b, latest);
+    gm_buf_puts(b, " (");
+    gmh_md_when(b, latest);
+    gm_buf_printf(b, "); times against the samples of the last %zu (", n - from);
+    for (size_t k = from; k < n; k++) {
+        gm_buf_puts(b, k > from ? ", " : "");
+        gmh_md_commit(b, &all->v[idx[k]]);
+    }
+    gm_buf_puts(b, ") pooled, with the diff's thresholds and noise test; a time inside the "
+                   "range of those commits' medians (widened by its threshold) is within "
+                   "noise.\n\n");
+}
+
+gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *head_name,
+                          const gm_diff_options *opts, const gm_diff_render *render,
+                          bool warn_only, char **md, char **json, bool *fail, gm_error *err)
+{
+    *md = NULL;
+    if (json)
+        *json = NULL;
+    *fail = true;
+    char *settings = gm_history_settings(head);
+    const char *dev = head->device.name ? head->device.name : "unknown GPU";
+    gmh_resv all;
+    gm_status s = gmh_load_results(h, dev, &all, err);
+    if (s != GM_OK) {
+        free(settings);
+        return s;
+    }
+    size_t *idx = gm_xmalloc((all.n ? all.n : 1) * sizeof *idx);
+    bool any_clean;
+    size_t n = S_gate_group(&all, head, settings, idx, &any_clean);
+    gm_results base;
+    bool have_base = false;
+    gm_diff d;
+    bool have_diff = false;
+    if (n == 0) {
+        s = gm_fail(err, GM_ERR_VALUE,
+                    "%s: the history holds no run of %s collected with these settings (%s): "
+                    "add some with `gpumem-report history add`", h->path, dev, settings);
+        goto out;
+    }
+    const gmh_res *latest = &all.v[idx[n - 1]];
+    char name[96];
+    snprintf(name, sizeof name, "history:%.12s", latest->commit);
+    if ((s = S_gate_base(h, latest, name, &base, err)) != GM_OK)
+        goto out;
+    have_base = true;
+    /* each run's samples, pooled from the last GM_GATE_POOL results */
+    size_t pool_from = n > GM_GATE_POOL ? n - GM_GATE_POOL : 0;
+    if ((s = S_gate_pool(h, &base, &all, idx, pool_from, n, err)) != GM_OK)
+        goto out;
+    gm_diff_options o = opts ? *opts : (gm_diff_options){0};
+    o.base_name = name;
+    o.head_name = head_name;
+    if ((s = gm_diff_compute(&base, head, &o, &d, err)) != GM_OK)
+        goto out;
+    have_diff = true;
+    if ((s = S_gate_noise(h, &d, &all, idx, pool_from, n, err)) != GM_OK)
         goto out;
     *fail = gm_diff_has_regression(&d) || (!d.comparable && !o.force);
 
     gm_buf b = GM_BUF_INIT;
-    char *g = gm_diff_gate_line(&d);
-    gm_buf_puts(&b, "### gpumem-report history gate: ");
-    gm_esc_md(&b, g);
-    free(g);
-    gm_buf_puts(&b, "\n\n");
-    gm_esc_md_code(&b, head_name ? head_name : "head");
-    gm_buf_puts(&b, " against the history of ");
-    gm_esc_md(&b, dev);
-    gm_buf_printf(&b, " with the same collection settings (%zu results%s): counters against the "
-                      "latest, ", n, any_clean ? ", clean trees only" : "");
-    gmh_md_commit(&b, latest);
-    gm_buf_puts(&b, " (");
-    gmh_md_when(&b, latest);
-    gm_buf_printf(&b, "); times against the samples of the last %zu (", n - pool_from);
-    for (size_t k = pool_from; k < n; k++) {
-        gm_buf_puts(&b, k > pool_from ? ", " : "");
-        gmh_md_commit(&b, &all.v[idx[k]]);
-    }
-    gm_buf_puts(&b, ") pooled, with the diff's thresholds and noise test; a time inside the "
-                    "range of those commits' medians (widened by its threshold) is within "
-                    "noise.\n\n");
+    S_gate_head_md(&b, &d, head_name, dev, &all, idx, pool_from, n, any_clean);
     gm_diff_render ro = {.only_changed = true};
     if (render)
         ro = *render;
@@ -857,8 +944,6 @@ gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *hea
     if (json)
         *json = gm_diff_to_json(&d, &ro, *fail && !warn_only ? 1 : 0);
 out:
-    sqlite3_finalize(js);
-    sqlite3_finalize(smp);
     if (have_diff)
         gm_diff_free(&d);
     if (have_base)
