@@ -15,6 +15,11 @@
  * The statistics and their assumptions are documented for users in
  * docs/history.md.  Every SQL statement takes outside text through bind
  * parameters only; every sqlite3 call is checked and a failure named.
+ *
+ * Behind this header: history_store.c (the SQLite file: open, migrate, add,
+ * load), history_series.c (change points, the series, the gate) and
+ * history_page.c (the trend report and its charts, the CSV export);
+ * history_private.h holds what they share.
  */
 #ifndef GM_HISTORY_H
 #define GM_HISTORY_H

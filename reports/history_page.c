@@ -1,0 +1,755 @@
+/* history_page.c — the history for readers: the trend report (Markdown, or an
+ * HTML page with gnuplot charts) and the CSV export (history.h,
+ * history_private.h).
+ */
+#include "history_private.h"
+
+#include "charts.h"
+
+#include "../core/catalog.h"
+#include "../core/escape.h"
+#include "../core/fmt.h"
+#include "../core/output.h"
+
+#include <sqlite3.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ======================================================================== */
+/* The report                                                               */
+/* ======================================================================== */
+
+static bool S_same_group(const gmh_res *a, const gmh_res *b)
+{
+    return strcmp(a->device, b->device) == 0 && strcmp(a->settings, b->settings) == 0;
+}
+
+/* Is `exp` in the comma-separated list (NULL: every experiment)? */
+static bool S_listed(const char *list, const char *exp)
+{
+    if (!list)
+        return true;
+    size_t n = strlen(exp);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && strncmp(p, exp, n) == 0)
+            return true;
+        p += len + (e != NULL);
+    }
+    return false;
+}
+
+static const char *S_mlabel(const char *m)
+{
+    if (strcmp(m, GM_DIFF_TIME) == 0)
+        return "time (median)";
+    const gm_metric_info *i = gm_catalog_find(m);
+    return i ? i->label : m;
+}
+
+static const char *S_munit(const char *m)
+{
+    if (strcmp(m, GM_DIFF_TIME) == 0)
+        return "ms";
+    const gm_metric_info *i = gm_catalog_find(m);
+    return i ? i->unit : "";
+}
+
+void gmh_md_commit(gm_buf *b, const gmh_res *r)
+{
+    char id[13];
+    snprintf(id, sizeof id, "%s", r->commit);
+    gm_esc_md_code(b, id);
+    if (r->dirty == 1)
+        gm_buf_puts(b, " (dirty)");
+}
+
+void gmh_md_when(gm_buf *b, const gmh_res *r)
+{
+    if (r->ctime >= 0) {
+        time_t t = (time_t)r->ctime;
+        struct tm tm;
+        char s[32];
+        if (gmtime_r(&t, &tm) && strftime(s, sizeof s, "%Y-%m-%d %H:%M UTC", &tm)) {
+            gm_buf_puts(b, s);
+            return;
+        }
+    }
+    gm_buf_puts(b, "taken ");
+    gm_esc_md(b, r->taken_at);
+}
+
+static void S_layout(gm_buf *b, const gmh_series *s)
+{
+    gm_esc_md_code(b, s->variant);
+    if (*s->params) {
+        gm_buf_putc(b, ' ');
+        gm_esc_md_code(b, s->params);
+    }
+}
+
+static int S_step_cmp(const void *a, const void *b)
+{
+    const gmh_step *x = a, *y = b;
+    if (x->point != y->point)
+        return (x->point > y->point) - (x->point < y->point);
+    if (x->series != y->series)
+        return (x->series > y->series) - (x->series < y->series);
+    return (x->metric > y->metric) - (x->metric < y->metric);
+}
+
+static int S_lstep_cmp(const void *a, const void *b)
+{
+    const gmh_lstep *x = a, *y = b;
+    if (x->point != y->point)
+        return (x->point > y->point) - (x->point < y->point);
+    if (x->series != y->series)
+        return (x->series > y->series) - (x->series < y->series);
+    long long dx = llabs(x->xs[1] - x->xs[0]) + llabs(x->xw[1] - x->xw[0]);
+    long long dy = llabs(y->xs[1] - y->xs[0]) + llabs(y->xw[1] - y->xw[0]);
+    if (dx != dy)
+        return dx > dy ? -1 : 1;
+    return strcmp(x->loc, y->loc);
+}
+
+static void S_excess_cell(gm_buf *b, const long long x[2])
+{
+    if (x[0] == x[1]) {
+        gm_fmt_count(b, (double)x[1]);
+        return;
+    }
+    gm_fmt_count(b, (double)x[0]);
+    gm_buf_puts(b, " → ");
+    gm_fmt_count(b, (double)x[1]);
+}
+
+/* The source lines whose excess changed from one commit to the next (of
+ * those with per-line counts), at most GM_HISTORY_LINE_ROWS rows. */
+static void S_lines_md(gm_buf *b, const gmh_table *t, const gmh_res *res)
+{
+    if (t->n_lpoints == 0)
+        return;
+    if (t->n_lsteps == 0) {
+        gm_buf_printf(b, "**Per source line:** no line's excess changed between consecutive "
+                         "commits (%zu runs of these layouts with per-line counts).\n\n",
+                      t->n_lpoints);
+        return;
+    }
+    gm_buf_printf(b, "**Per source line:** %zu change%s of a line's excess (count − ideal, one "
+                     "launch) from one commit with per-line counts to the next, largest first "
+                     "at each commit. Lines are matched by file name and line number: an edit "
+                     "that moves a line shows as one line losing its excess and another "
+                     "gaining it.\n\n",
+                  t->n_lsteps, t->n_lsteps == 1 ? "" : "s");
+    gm_buf_puts(b, "| Commit | Layout | Line | Code | Excess global sectors | "
+                   "Excess shared wavefronts |\n|---|---|---|---|--:|--:|\n");
+    size_t shown = t->n_lsteps < GM_HISTORY_LINE_ROWS ? t->n_lsteps : GM_HISTORY_LINE_ROWS;
+    for (size_t i = 0; i < shown; i++) {
+        const gmh_lstep *l = &t->lsteps[i];
+        gm_buf_puts(b, "| ");
+        gmh_md_commit(b, &res[l->point]);
+        gm_buf_puts(b, " | ");
+        gm_esc_md_code(b, t->e.s[l->series].variant);
+        if (l->params && *l->params) {
+            gm_buf_putc(b, ' ');
+            gm_esc_md_code(b, l->params);
+        }
+        gm_buf_puts(b, " | ");
+        gm_esc_md_code(b, l->loc);
+        gm_buf_puts(b, " | ");
+        const char *code = l->text;
+        while (code && *code == ' ')
+            code++;
+        if (code && *code)
+            gm_esc_md_code(b, code);
+        else
+            gm_buf_puts(b, "—");
+        gm_buf_puts(b, " | ");
+        S_excess_cell(b, l->xs);
+        gm_buf_puts(b, " | ");
+        S_excess_cell(b, l->xw);
+        gm_buf_puts(b, " |\n");
+    }
+    if (t->n_lsteps > shown)
+        gm_buf_printf(b, "\n%zu more line changes (the per-line counts of every run are in the "
+                         "database's `lines` table).\n", t->n_lsteps - shown);
+    gm_buf_putc(b, '\n');
+}
+
+/* The steps of one experiment, each at the commit that introduced it. */
+static void S_steps_md(gm_buf *b, const gmh_table *t, const gmh_res *res)
+{
+    if (t->n_steps == 0) {
+        gm_buf_puts(b, "No step: no exact counter changed and no time or noisy counter moved "
+                       "beyond its bound.\n\n");
+    } else {
+        gm_buf_printf(b, "%zu step%s, each at the commit that introduced it:\n\n", t->n_steps,
+                      t->n_steps == 1 ? "" : "s");
+        gm_buf_puts(b, "| Commit | Layout | Metric | Before | After | Change | Found by |\n"
+                       "|---|---|---|--:|--:|--:|---|\n");
+        for (size_t i = 0; i < t->n_steps; i++) {
+            const gmh_step *s = &t->steps[i];
+            const char *m = gmh_key_metrics[s->metric], *u = S_munit(m);
+            gm_buf_puts(b, "| ");
+            gmh_md_commit(b, &res[s->point]);
+            gm_buf_puts(b, " | ");
+            S_layout(b, &t->e.s[s->series]);
+            gm_buf_puts(b, " | ");
+            gm_esc_md(b, S_mlabel(m));
+            gm_buf_puts(b, " | ");
+            gm_fmt_quantity(b, s->before, u, false);
+            gm_buf_puts(b, " | ");
+            gm_fmt_quantity(b, s->after, u, false);
+            gm_buf_puts(b, " | ");
+            if (s->before != 0)
+                gm_fmt_pct_change(b, (s->after / s->before - 1.0) * 100.0);
+            else
+                gm_fmt_quantity(b, s->after - s->before, u, true);
+            gm_buf_puts(b, s->exact ? " | exact count: any change |\n"
+                                    : " | change point beyond the diff's bound |\n");
+        }
+        gm_buf_putc(b, '\n');
+    }
+}
+
+/* Where a layout's times start or stop being taken behind the launch gate. */
+static void S_gates_md(gm_buf *b, const gmh_table *t, const gmh_res *res)
+{
+    /* one sentence per commit and direction, the layouts listed in it */
+    gm_buf_puts(b, "**How the times were taken changed.**");
+    for (size_t i = 0; i < t->n_gates; i++) {
+        const gmh_step *g = &t->gates[i];
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = t->gates[j].point == g->point && t->gates[j].after == g->after;
+        if (seen)
+            continue;
+        gm_buf_puts(b, " From ");
+        gmh_md_commit(b, &res[g->point]);
+        gm_buf_puts(b, g->after ? " on, behind the launch gate: " : " on, without the launch "
+                                                                    "gate: ");
+        size_t k = 0;
+        for (size_t j = i; j < t->n_gates; j++)
+            if (t->gates[j].point == g->point && t->gates[j].after == g->after) {
+                gm_buf_puts(b, k++ ? ", " : "");
+                S_layout(b, &t->e.s[t->gates[j].series]);
+            }
+        gm_buf_puts(b, ".");
+    }
+    gm_buf_puts(b, " The gate enqueues repetitions under 2 ms and releases them together, "
+                   "so a sample holds no host time to submit a launch; a time that changes "
+                   "at such a commit changed with the method, and is not called a step.\n\n");
+}
+
+/* The median time of each layout at each commit (the last `rows`; 0: all). */
+static void S_times_md(gm_buf *b, const gmh_table *t, const gmh_res *res, size_t n, size_t rows,
+                       bool html)
+{
+    size_t from = rows && n > rows ? n - rows : 0;
+    /* the page renders Markdown without raw HTML: a heading line there */
+    gm_buf_puts(b, html ? "**Median time of each layout at each commit:**\n\n"
+                        : "<details><summary>Median time of each layout at each commit</summary>"
+                          "\n\n");
+    if (from) {
+        gm_buf_printf(b, "The last %zu commits; the %zu before them, from ", n - from, from);
+        gmh_md_commit(b, &res[0]);
+        gm_buf_puts(b, " to ");
+        gmh_md_commit(b, &res[from - 1]);
+        gm_buf_puts(b, ", are in the HTML page and the CSV export (`history report --out "
+                       "trend.html`, `history export --format csv`; `--md-commits 0` lists them "
+                       "here).\n\n");
+    }
+    gm_buf_puts(b, "| Commit | Date |");
+    for (size_t i = 0; i < t->e.n; i++) {
+        gm_buf_putc(b, ' ');
+        gm_esc_md_code(b, t->e.s[i].variant);
+        gm_buf_puts(b, " |");
+    }
+    gm_buf_puts(b, "\n|---|---|");
+    for (size_t i = 0; i < t->e.n; i++)
+        gm_buf_puts(b, "--:|");
+    gm_buf_putc(b, '\n');
+    for (size_t p = from; p < n; p++) {
+        gm_buf_puts(b, "| ");
+        gmh_md_commit(b, &res[p]);
+        gm_buf_puts(b, " | ");
+        gmh_md_when(b, &res[p]);
+        gm_buf_puts(b, " |");
+        for (size_t i = 0; i < t->e.n; i++) {
+            gm_buf_putc(b, ' ');
+            gm_fmt_quantity(b, GMH_V(t, i, 0, p, n), "ms", false);
+            for (size_t k = 0; k < t->n_steps; k++)
+                if (t->steps[k].series == i && t->steps[k].point == p && t->steps[k].metric == 0)
+                    gm_buf_puts(b, " **step**");
+            gm_buf_puts(b, " |");
+        }
+        gm_buf_putc(b, '\n');
+    }
+    gm_buf_puts(b, html ? "\n" : "\n</details>\n\n");
+}
+
+/* The Markdown of one experiment: the steps, the source lines that moved,
+ * then the values per commit (the last `rows` commits; 0: all). */
+static void S_table_md(gm_buf *b, const gmh_table *t, const gmh_res *res, size_t n, size_t rows,
+                       bool html)
+{
+    gm_buf_puts(b, "### ");
+    gm_esc_md(b, t->e.exp);
+    gm_buf_puts(b, "\n\nLayouts, each at the size run most often: ");
+    for (size_t i = 0; i < t->e.n; i++) {
+        gm_buf_puts(b, i ? ", " : "");
+        S_layout(b, &t->e.s[i]);
+    }
+    gm_buf_puts(b, ".\n\n");
+    S_steps_md(b, t, res);
+    if (t->n_gates)
+        S_gates_md(b, t, res);
+    S_lines_md(b, t, res);
+    S_times_md(b, t, res, n, rows, html);
+}
+
+/* A gnuplot chart of one metric of one experiment: a line per layout over
+ * the commits, a dashed line at each step. */
+static void S_chart(gm_charts *c, const gmh_table *t, size_t m, const gmh_res *res, size_t n,
+                    const char *device)
+{
+    const char *metric = gmh_key_metrics[m], *unit = S_munit(metric);
+    double mx = 0, mn = INFINITY;
+    for (size_t i = 0; i < t->e.n; i++)
+        for (size_t p = 0; p < n; p++)
+            if (isfinite(GMH_V(t, i, m, p, n))) {
+                mx = fmax(mx, fabs(GMH_V(t, i, m, p, n)));
+                mn = fmin(mn, GMH_V(t, i, m, p, n));
+            }
+    /* layouts a decade or more apart (a 74 µs kernel beside a 2.1 ms one):
+     * a log axis, or the small one's step is a flat line at the bottom */
+    bool logy = mn > 0 && isfinite(mn) && mx / mn >= 10.0;
+    double scale = 1;
+    const char *ylabel = unit;
+    char ybuf[64];
+    int dec;
+    if (strcmp(unit, "ms") == 0)
+        ylabel = gm_fmt_ms_unit(mx, &scale, &dec);
+    else if (strcmp(unit, "byte") == 0)
+        scale = 1.0 / (1024.0 * 1024.0), ylabel = "MiB";
+    snprintf(ybuf, sizeof ybuf, "%s%s%s%s", S_mlabel(metric), *ylabel ? ", " : "", ylabel,
+             logy ? " (log scale)" : "");
+
+    gm_buf s = GM_BUF_INIT;
+    size_t id = c->n + 1;
+    gm_buf_puts(&s, "reset\nset grid ytics lc rgb '#dddddd'\nset key below noenhanced\n");
+    gm_buf_puts(&s, "set title ");
+    gm_buf title = GM_BUF_INIT;
+    gm_buf_printf(&title, "%s: %s on %s", t->e.exp, S_mlabel(metric), device);
+    gm_esc_gnuplot(&s, title.data);
+    gm_buf_puts(&s, " noenhanced\nset ylabel ");
+    gm_esc_gnuplot(&s, ybuf);
+    /* counts with SI prefixes (65.9M); times and MiB as plain numbers */
+    gm_buf_printf(&s, " noenhanced\nset format y '%s'\n%s\n",
+                  strcmp(unit, "ms") == 0 || strcmp(unit, "byte") == 0 ? "%g" : "%.1s%c",
+                  logy ? "set logscale y 10\nset yrange [*:*]" : "set yrange [0:*]");
+    gm_buf_printf(&s, "set xrange [0.5:%zu.5]\nset xtics rotate by -45 noenhanced (", n);
+    for (size_t p = 0; p < n; p++) {
+        char sid[16];
+        snprintf(sid, sizeof sid, "%.7s%s", res[p].commit, res[p].dirty == 1 ? "+" : "");
+        gm_buf_puts(&s, p ? ", " : "");
+        gm_esc_gnuplot(&s, sid);
+        gm_buf_printf(&s, " %zu", p + 1);
+    }
+    gm_buf_puts(&s, ")\n");
+    for (size_t k = 0; k < t->n_steps; k++) {
+        if (t->steps[k].metric != m)
+            continue;
+        gm_buf_printf(&s, "set arrow from %zu, graph 0 to %zu, graph 1 nohead dt 2 lw 1.5 "
+                          "lc rgb '#c0392b' back\n", t->steps[k].point + 1,
+                      t->steps[k].point + 1);
+    }
+    gm_buf_printf(&s, "$h%zu << EOD\n", id);
+    for (size_t p = 0; p < n; p++) {
+        gm_buf_printf(&s, "%zu", p + 1);
+        for (size_t i = 0; i < t->e.n; i++) {
+            double v = GMH_V(t, i, m, p, n) * scale;
+            if (isfinite(v))
+                gm_buf_printf(&s, " %.17g", v);
+            else
+                gm_buf_puts(&s, " NaN");
+        }
+        gm_buf_putc(&s, '\n');
+    }
+    gm_buf_puts(&s, "EOD\nplot");
+    for (size_t i = 0; i < t->e.n; i++) {
+        gm_buf l = GM_BUF_INIT;
+        gm_buf_printf(&l, "%s %s", t->e.s[i].variant, t->e.s[i].params);
+        gm_buf_printf(&s, "%s $h%zu using 1:%zu with linespoints lt %zu title ", i ? "," : "", id,
+                      i + 2, i % 8 + 1);
+        gm_esc_gnuplot(&s, l.data);
+        gm_buf_free(&l);
+    }
+    gm_buf_putc(&s, '\n');
+    c->v = gm_xrealloc(c->v, (c->n + 1) * sizeof *c->v);
+    gm_chart *ch = &c->v[c->n++];
+    memset(ch, 0, sizeof *ch);
+    char name[32];
+    snprintf(name, sizeof name, "trend-%02zu", id);
+    ch->name = gm_xstrdup(name);
+    ch->title = gm_buf_detach(&title);
+    ch->script = gm_buf_detach(&s);
+}
+
+typedef struct {
+    char *md;
+    size_t chart_from, chart_to;
+} S_block;
+
+/* The report's heading and what it shows, for nres results. */
+static void S_intro_md(gm_buf *b, const gm_history_query *q, size_t nres)
+{
+    gm_buf_puts(b, "# gpumem-report history\n\n");
+    if (q->db_name) {
+        gm_buf_puts(b, "From ");
+        gm_esc_md_code(b, q->db_name);
+        gm_buf_puts(b, ": ");
+    }
+    gm_buf_printf(b, "%zu results file%s", nres, nres == 1 ? "" : "s");
+    if (q->device) {
+        gm_buf_puts(b, " of ");
+        gm_esc_md(b, q->device);
+    }
+    gm_buf_puts(b, ", in commit order (the commit's time as given to `history add "
+                   "--commit-time`, else when the run was taken). One history per device and "
+                   "collection settings. Exact counters (sectors, requests, instructions) are "
+                   "flagged on any change; times and noisy counters (shared bank conflicts, "
+                   "DRAM bytes) by a change-point fit whose steps must also pass the bound "
+                   "`gpumem-report diff` uses (docs/history.md says how). A step is marked at "
+                   "the first commit that shows it.\n\n");
+    if (nres == 0)
+        gm_buf_puts(b, "The history holds nothing yet (`gpumem-report history add RUN.json`).\n\n");
+}
+
+/* The heading of one group (device and settings), its points res[0..n). */
+static void S_group_md(gm_buf *b, const gmh_res *res, size_t n)
+{
+    gm_buf_puts(b, "## ");
+    gm_esc_md(b, res[0].device);
+    gm_buf_printf(b, "\n\n%zu results from ", n);
+    gmh_md_commit(b, &res[0]);
+    gm_buf_puts(b, " (");
+    gmh_md_when(b, &res[0]);
+    gm_buf_puts(b, ") to ");
+    gmh_md_commit(b, &res[n - 1]);
+    gm_buf_puts(b, " (");
+    gmh_md_when(b, &res[n - 1]);
+    gm_buf_puts(b, "); driver ");
+    gm_esc_md(b, res[n - 1].driver);
+    gm_buf_puts(b, "; settings: ");
+    /* the metric list is long: its count says enough here (the CSV has it) */
+    const char *ml = strstr(res[0].settings, "metrics=");
+    gm_buf sb = GM_BUF_INIT;
+    if (ml) {
+        size_t nm = ml[8] ? 1 : 0;
+        for (const char *c = ml + 8; *c; c++)
+            nm += *c == ',';
+        gm_buf_put(&sb, res[0].settings, (size_t)(ml - res[0].settings));
+        gm_buf_printf(&sb, "%zu metrics", nm);
+    } else {
+        gm_buf_puts(&sb, res[0].settings);
+    }
+    gm_esc_md_code(b, sb.data);
+    gm_buf_free(&sb);
+    gm_buf_puts(b, ".\n\n");
+}
+
+/* The experiments of the group of r listed in q->only, sorted, into
+ * *exps[0..*ne) (the caller frees them, also on failure). */
+static gm_status S_group_exps(gm_history *h, const gm_history_query *q, const gmh_res *r,
+                              char ***exps, size_t *ne, gm_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    gm_status s = gmh_prepare(h, "SELECT DISTINCT ru.experiment FROM runs ru JOIN results r "
+                                 "ON ru.result_id = r.id WHERE r.device = ?1 AND r.settings = ?2 "
+                                 "ORDER BY 1", &st, err);
+    *exps = NULL;
+    *ne = 0;
+    if (s == GM_OK && (!gmh_bind_text(st, 1, r->device) || !gmh_bind_text(st, 2, r->settings)))
+        s = gmh_fail_db(h, err, "binding a device");
+    int rc = SQLITE_DONE;
+    while (s == GM_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        char *x = gmh_col_text(st, 0);
+        if (!S_listed(q->only, x)) {
+            free(x);
+            continue;
+        }
+        *exps = gm_xrealloc(*exps, (*ne + 1) * sizeof **exps);
+        (*exps)[(*ne)++] = x;
+    }
+    if (s == GM_OK && rc != SQLITE_DONE)
+        s = gmh_fail_db(h, err, "reading experiments");
+    sqlite3_finalize(st);
+    return s;
+}
+
+/* Experiment exp over the points res[0..n) appended to b, which then
+ * becomes a block of its own, followed by its charts (when charts is
+ * non-NULL). */
+static gm_status S_exp_block(gm_history *h, const gm_history_query *q, gm_charts *charts,
+                             const gmh_res *res, size_t n, const char *exp, gm_buf *b,
+                             S_block **blocks, size_t *nb, gm_error *err)
+{
+    gmh_table t;
+    gm_status s = gmh_table_load(h, res, n, exp, &t, err);
+    if (s == GM_OK) {
+        if (t.n_steps)
+            qsort(t.steps, t.n_steps, sizeof *t.steps, S_step_cmp);
+        if (t.n_lsteps)
+            qsort(t.lsteps, t.n_lsteps, sizeof *t.lsteps, S_lstep_cmp);
+        S_table_md(b, &t, res, n,
+                   charts || q->all ? 0
+                                    : q->md_commits ? q->md_commits : GM_HISTORY_MD_COMMITS,
+                   charts != NULL);
+        *blocks = gm_xrealloc(*blocks, (*nb + 1) * sizeof **blocks);
+        S_block *bl = &(*blocks)[(*nb)++];
+        bl->md = gm_buf_detach(b);
+        bl->chart_from = bl->chart_to = charts ? charts->n : 0;
+        /* the time, and each counter that stepped: a flat line says
+         * no more than the table's "no step" */
+        for (size_t m = 0; charts && m < GMH_NKEY; m++) {
+            bool stepped = false;
+            for (size_t k = 0; k < t.n_steps; k++)
+                stepped |= t.steps[k].metric == m;
+            if (t.used[m] && (m == 0 || stepped))
+                S_chart(charts, &t, m, res, n, res[0].device);
+        }
+        bl->chart_to = charts ? charts->n : 0;
+    }
+    gmh_table_free(&t);
+    return s;
+}
+
+/* The report as blocks of Markdown, each followed by its charts (when
+ * charts is non-NULL). */
+static gm_status S_report(gm_history *h, const gm_history_query *q, gm_charts *charts,
+                          S_block **blocks, size_t *nb, gm_error *err)
+{
+    *blocks = NULL;
+    *nb = 0;
+    gmh_resv all;
+    gm_status s = gmh_load_results(h, q->device, &all, err);
+    if (s != GM_OK)
+        return s;
+    gm_buf b = GM_BUF_INIT;
+    S_intro_md(&b, q, all.n);
+    for (size_t g = 0; g < all.n && s == GM_OK;) {
+        size_t e = g;
+        while (e < all.n && S_same_group(&all.v[g], &all.v[e]))
+            e++;
+        size_t from = g;
+        if (q->last && e - g > q->last)
+            from = e - q->last;
+        const gmh_res *res = &all.v[from];
+        size_t n = e - from;
+        S_group_md(&b, res, n);
+        char **exps;
+        size_t ne;
+        s = S_group_exps(h, q, &res[0], &exps, &ne, err);
+        for (size_t x = 0; x < ne && s == GM_OK; x++)
+            s = S_exp_block(h, q, charts, res, n, exps[x], &b, blocks, nb, err);
+        for (size_t x = 0; x < ne; x++)
+            free(exps[x]);
+        free(exps);
+        g = e;
+    }
+    if (b.len || *nb == 0) {
+        *blocks = gm_xrealloc(*blocks, (*nb + 1) * sizeof **blocks);
+        S_block *bl = &(*blocks)[(*nb)++];
+        bl->md = gm_buf_detach(&b);
+        if (!bl->md)
+            bl->md = gm_xstrdup("");
+        bl->chart_from = bl->chart_to = charts ? charts->n : 0;
+    }
+    gm_buf_free(&b);
+    gmh_resv_free(&all);
+    return s;
+}
+
+static void S_blocks_free(S_block *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(b[i].md);
+    free(b);
+}
+
+gm_status gm_history_report_md(gm_history *h, const gm_history_query *q, char **out,
+                               gm_error *err)
+{
+    *out = NULL;
+    S_block *bl;
+    size_t nb;
+    gm_status s = S_report(h, q, NULL, &bl, &nb, err);
+    if (s == GM_OK) {
+        /* a pull-request comment: whole experiments up to the cap, then a
+         * line naming what was cut and where it is */
+        size_t cap = q->all ? 0 : q->max_chars ? q->max_chars : GM_HISTORY_MD_MAX_CHARS;
+        gm_buf b = GM_BUF_INIT;
+        size_t i = 0;
+        for (; i < nb; i++) {
+            size_t len = strlen(bl[i].md);
+            /* room for the cut line unless this is the last section */
+            size_t room = i + 1 < nb && cap > 400 ? cap - 400 : cap;
+            if (cap && i > 0 && b.len + len > room)
+                break;
+            gm_buf_puts(&b, bl[i].md);
+        }
+        if (i < nb) {
+            gm_buf_printf(&b, "**Cut here** to stay under %zu characters (GitHub refuses longer "
+                              "comments): %zu more experiment section%s not shown. The full "
+                              "report: `gpumem-report history report --all`, or `--out "
+                              "trend.html`.\n", cap, nb - i, nb - i == 1 ? "" : "s");
+        }
+        *out = gm_buf_detach(&b);
+        if (!*out)
+            *out = gm_xstrdup("");
+    }
+    S_blocks_free(bl, nb);
+    return s;
+}
+
+static const char S_css[] =
+    "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#222;"
+    "background:#fff}main{max-width:1180px;margin:0 auto;padding:1.5rem}"
+    "table{border-collapse:collapse;margin:0.8rem 0;font-size:0.9rem}"
+    "th,td{border:1px solid #ccc;padding:0.25rem 0.5rem}th{background:#f3f3f3}"
+    "code{font-size:0.88em}"
+    ".charts{display:flex;flex-wrap:wrap;gap:0.5rem}.charts figure{margin:0;flex:1 1 560px;"
+    "max-width:580px}.charts svg{width:100%;height:auto}h2{border-bottom:2px solid #ddd;"
+    "padding-bottom:0.2rem;margin-top:2rem}\n";
+
+gm_status gm_history_report_html(gm_history *h, const gm_history_query *q, char **out,
+                                 gm_error *err)
+{
+    *out = NULL;
+    gm_charts c = {NULL, 0};
+    S_block *bl = NULL;
+    size_t nb = 0;
+    gm_status s = S_report(h, q, &c, &bl, &nb, err);
+    if (s == GM_OK)
+        s = gm_charts_draw(&c, q->gnuplot, err);
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                    "<title>gpumem-report history</title>\n<style>\n");
+    gm_buf_puts(&b, S_css);
+    gm_buf_puts(&b, "</style>\n</head>\n<body>\n<main>\n");
+    for (size_t i = 0; i < nb && s == GM_OK; i++) {
+        char *html = NULL;
+        if ((s = gm_markdown_to_html(bl[i].md, &html, err)) != GM_OK)
+            break;
+        gm_buf_puts(&b, html);
+        free(html);
+        if (bl[i].chart_to > bl[i].chart_from) {
+            gm_buf_puts(&b, "<div class=\"charts\">\n");
+            for (size_t k = bl[i].chart_from; k < bl[i].chart_to; k++) {
+                gm_buf_puts(&b, "<figure>\n");
+                gm_svg_inline(&b, c.v[k].svg ? c.v[k].svg : "", c.v[k].name, c.v[k].title);
+                gm_buf_puts(&b, "</figure>\n");
+            }
+            gm_buf_puts(&b, "</div>\n");
+        }
+    }
+    gm_buf_puts(&b, "</main>\n</body>\n</html>\n");
+    S_blocks_free(bl, nb);
+    gm_charts_free(&c);
+    if (s != GM_OK) {
+        gm_buf_free(&b);
+        return s;
+    }
+    *out = gm_buf_detach(&b);
+    return GM_OK;
+}
+
+/* ======================================================================== */
+/* CSV                                                                      */
+/* ======================================================================== */
+
+/* One per-line counter as rows of the export (fixed SQL: column names only). */
+#define S_LINE_COL(col, unit)                                                            \
+    "  UNION ALL SELECT run_id, 'source_line." col "', " col ", '" unit "', 2, loc FROM lines"
+
+gm_status gm_history_csv(gm_history *h, const gm_history_query *q, char **out, gm_error *err)
+{
+    *out = NULL;
+    sqlite3_stmt *st = NULL;
+    gm_status s = gmh_prepare(h,
+        "SELECT r.commit_id, r.dirty, r.commit_time, r.taken_at, r.device, r.driver, r.settings,"
+        " ru.experiment, ru.variant, ru.params, ru.check_status, x.name, x.value, x.unit,"
+        " x.line "
+        "FROM results r JOIN runs ru ON ru.result_id = r.id JOIN ("
+        "  SELECT run_id, name, value, unit, 1 AS k, NULL AS line FROM metrics"
+        "  UNION ALL SELECT id, 'time', median_ms, 'ms', 0, NULL FROM runs"
+        S_LINE_COL("inst_executed", "instruction") S_LINE_COL("global_ld", "instruction")
+        S_LINE_COL("global_st", "instruction") S_LINE_COL("shared_ld", "instruction")
+        S_LINE_COL("shared_st", "instruction") S_LINE_COL("sectors", "sector")
+        S_LINE_COL("sectors_ideal", "sector") S_LINE_COL("wavefronts", "wavefront")
+        S_LINE_COL("wavefronts_ideal", "wavefront")
+        ") x ON x.run_id = ru.id "
+        "WHERE (?1 IS NULL OR r.device = ?1) "
+        "ORDER BY r.device, r.settings, "
+        "COALESCE(r.commit_time, CAST(strftime('%s', r.taken_at) AS INTEGER)), r.taken_at, r.id,"
+        " ru.experiment, ru.variant, ru.params, x.k, x.line, x.name", &st, err);
+    if (s != GM_OK)
+        return s;
+    if (!gmh_bind_text(st, 1, q ? q->device : NULL)) {
+        sqlite3_finalize(st);
+        return gmh_fail_db(h, err, "binding the device");
+    }
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, "commit,dirty,commit_time,taken_at,device,driver,settings,experiment,variant,"
+                    "params,check,metric,value,unit,line\r\n");
+    /* the settings less their metric list (every row names its metric) */
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *exp = (const char *)sqlite3_column_text(st, 7);
+        if (q && !S_listed(q->only, exp ? exp : ""))
+            continue;
+        for (int c = 0; c < 15; c++) {
+            if (c)
+                gm_buf_putc(&b, ',');
+            int ty = sqlite3_column_type(st, c);
+            if (c == 2 && ty == SQLITE_INTEGER) {
+                time_t t = (time_t)sqlite3_column_int64(st, c);
+                struct tm tm;
+                char ts[32];
+                if (gmtime_r(&t, &tm) && strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm))
+                    gm_buf_puts(&b, ts);
+            } else if (ty == SQLITE_INTEGER) {
+                gm_buf_printf(&b, "%lld", (long long)sqlite3_column_int64(st, c));
+            } else if (ty == SQLITE_FLOAT) {
+                gm_value v = gm_vreal(sqlite3_column_double(st, c));
+                gm_fmt_value(&b, &v);
+            } else if (ty == SQLITE_TEXT && c == 6) {
+                const char *t = (const char *)sqlite3_column_text(st, c);
+                const char *ml = t ? strstr(t, "; metrics=") : NULL;
+                char *cut = gm_xstrdup(t ? t : "");
+                if (ml)
+                    cut[ml - t] = '\0';
+                gm_esc_csv(&b, cut);
+                free(cut);
+            } else if (ty == SQLITE_TEXT) {
+                gm_esc_csv(&b, (const char *)sqlite3_column_text(st, c));
+            }
+        }
+        gm_buf_puts(&b, "\r\n");
+    }
+    if (rc != SQLITE_DONE) {
+        s = gmh_fail_db(h, err, "reading the history");
+        gm_buf_free(&b);
+    } else {
+        *out = gm_buf_detach(&b);
+    }
+    sqlite3_finalize(st);
+    return s;
+}
