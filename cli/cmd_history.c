@@ -1,5 +1,5 @@
 /* cmd_history.c — `gpumem-report history add|report|gate|export`: the command
- * line around reports/history.c.
+ * line around reports/history.h (history_store.c, history_series.c, history_page.c).
  *   add RUN.json... [--db FILE] [--commit-time T]  store runs (a no-op for one stored already)
  *   report --out trend.html|trend.md|-              trends and steps over commits
  *   gate HEAD.json [--out FILE]                     HEAD against the history: exit 1 on regression
