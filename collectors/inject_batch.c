@@ -342,26 +342,16 @@ static void S_batch_count_end(const char *why)
     gmi.ends[k].n++;
 }
 
-/* Replay the open batch and close it.  Called with gmi.lock held and gmi_busy
- * set, at the entry of the call that ends it (why: its name), so nothing the
- * program enqueued after the batch has run. */
-void gmi_batch_end(const char *why)
+/* Save the memory the batch left, replay its n launches once per pass from
+ * the memory its first launch found, and restore what it left.  The
+ * collector's status; e and rp->why say what failed. */
+static gmc_status S_batch_profile(size_t n, S_batch_replay *rp, gmc_error *e)
 {
-    size_t n = gmi.n_pending;
-    if (n == 0)
-        return;
-    S_batch_count_end(why);
-    gmi_debug("batch of %zu launches ended by %s", n, why);
-    CUcontext cur = NULL;
-    (void)cuCtxGetCurrent(&cur);
-    (void)cuCtxSetCurrent(gmi.ctx);
     gmi_checkpoint after;
     gmc_status st = GMC_ERR_LAUNCH;
-    gmc_error e = {GMC_OK, ""};
-    S_batch_replay rp = {gmi.pending, ""};
-    bool saved = !S_sync_save(&after, gmi.ctx, e.message, sizeof e.message);
+    bool saved = !S_sync_save(&after, gmi.ctx, e->message, sizeof e->message);
     if (saved)
-        st = S_passes(n, S_batch_prepare, S_batch_launch, &rp, &e);
+        st = S_passes(n, S_batch_prepare, S_batch_launch, rp, e);
     /* The program goes on from the memory it left, whatever happened. */
     double t5 = gmi_now();
     CUptiResult rr = saved ? cuptiCheckpointRestore(&after) : CUPTI_SUCCESS;
@@ -377,6 +367,14 @@ void gmi_batch_end(const char *why)
     if (saved)
         (void)cuptiCheckpointFree(&after);
     (void)cuptiCheckpointFree(&gmi.before);
+    return st;
+}
+
+/* The batch's n launches as runs when its replay went well (st), else counted
+ * as failed, with the reason. */
+static void S_batch_results(size_t n, gmc_status st, const gmc_error *e,
+                            const S_batch_replay *rp)
+{
     if (st == GMC_OK) {
         const char *how = "replayed in a batch of the program's profiled launches, from the "
                           "memory the batch's first launch found (CUPTI checkpoint)";
@@ -392,9 +390,28 @@ void gmi_batch_end(const char *why)
     } else {
         gmi.status.failed += (long long)n;
         gmi_error(gmi_kind_of(st), "launches %lld to %lld (%s ...): %s%s%s", gmi.pending[0].index,
-                  gmi.pending[n - 1].index, gmi.pending[0].symbol, e.message, rp.why[0] ? ": " : "",
-                  rp.why);
+                  gmi.pending[n - 1].index, gmi.pending[0].symbol, e->message,
+                  rp->why[0] ? ": " : "", rp->why);
     }
+}
+
+/* Replay the open batch and close it.  Called with gmi.lock held and gmi_busy
+ * set, at the entry of the call that ends it (why: its name), so nothing the
+ * program enqueued after the batch has run. */
+void gmi_batch_end(const char *why)
+{
+    size_t n = gmi.n_pending;
+    if (n == 0)
+        return;
+    S_batch_count_end(why);
+    gmi_debug("batch of %zu launches ended by %s", n, why);
+    CUcontext cur = NULL;
+    (void)cuCtxGetCurrent(&cur);
+    (void)cuCtxSetCurrent(gmi.ctx);
+    gmc_error e = {GMC_OK, ""};
+    S_batch_replay rp = {gmi.pending, ""};
+    gmc_status st = S_batch_profile(n, &rp, &e);
+    S_batch_results(n, st, &e, &rp);
     for (size_t i = 0; i < n; i++)
         gmi_pending_free(&gmi.pending[i]);
     for (size_t k = 0; k < gmi.n_ops; k++)

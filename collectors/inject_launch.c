@@ -132,6 +132,103 @@ void gmi_pending_free(struct gmi_pending *p)
     memset(p, 0, sizeof *p);
 }
 
+/* The kernel's parameters (kernelParams), by the sizes and offsets the driver
+ * gives, into p->args; false when they cannot be copied. */
+static bool S_copy_params(struct gmi_pending *p, const gmi_launch *L)
+{
+    /* The handle a launch carries is a CUfunction or, from the runtime, a
+     * CUkernel; whichever query answers for parameter 0 is used.  A kernel
+     * of no parameters answers neither and is profiled on its own. */
+    size_t n = 0, end = 0, off, size;
+    CUresult rf = cuFuncGetParamInfo(L->f, 0, &off, &size), r = rf;
+    bool by_kernel = false;
+    if (rf != CUDA_SUCCESS) {
+        CUresult rk = cuKernelGetParamInfo((CUkernel)L->f, 0, &off, &size);
+        if (rk != CUDA_SUCCESS) {
+            const char *a = NULL, *b = NULL;
+            (void)cuGetErrorName(rf, &a);
+            (void)cuGetErrorName(rk, &b);
+            snprintf(gmi.copy_fail, sizeof gmi.copy_fail, "parameter sizes unknown "
+                     "(cuFuncGetParamInfo %s, cuKernelGetParamInfo %s)", a ? a : "?",
+                     b ? b : "?");
+            return false;
+        }
+        by_kernel = true;
+    }
+    do {
+        if (off + size > end)
+            end = off + size;
+        n++;
+        r = by_kernel ? cuKernelGetParamInfo((CUkernel)L->f, n, &off, &size)
+                      : cuFuncGetParamInfo(L->f, n, &off, &size);
+    } while (r == CUDA_SUCCESS);
+    if (r != CUDA_ERROR_INVALID_VALUE) {
+        const char *a = NULL;
+        (void)cuGetErrorName(r, &a);
+        snprintf(gmi.copy_fail, sizeof gmi.copy_fail, "parameter %zu's size unknown (%s)", n,
+                 a ? a : "?");
+        return false;
+    }
+    p->args = gm_xmalloc(end ? end : 1);
+    p->argv = gm_xcalloc(n, sizeof *p->argv);
+    for (size_t i = 0; i < n; i++) {
+        r = by_kernel ? cuKernelGetParamInfo((CUkernel)L->f, i, &off, &size)
+                      : cuFuncGetParamInfo(L->f, i, &off, &size);
+        if (r != CUDA_SUCCESS || !L->params[i])
+            return false;
+        memcpy(p->args + off, L->params[i], size);
+        p->argv[i] = p->args + off;
+    }
+    p->L.params = p->argv;
+    return true;
+}
+
+/* `extra`: a parameter buffer (CU_LAUNCH_PARAM_BUFFER_POINTER and
+ * CU_LAUNCH_PARAM_BUFFER_SIZE) is copied; false for any other option. */
+static bool S_copy_extra(struct gmi_pending *p, const gmi_launch *L)
+{
+    void *buf = NULL;
+    size_t *size = NULL;
+    for (size_t k = 0; L->extra[k] != CU_LAUNCH_PARAM_END; k += 2) {
+        if (L->extra[k] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+            buf = L->extra[k + 1];
+        else if (L->extra[k] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+            size = L->extra[k + 1];
+        else {
+            snprintf(gmi.copy_fail, sizeof gmi.copy_fail, "launch options in `extra` other "
+                     "than a parameter buffer");
+            return false;
+        }
+    }
+    if (buf && size) {
+        p->extra_size = *size;
+        p->extra_buf = gm_xmalloc(p->extra_size ? p->extra_size : 1);
+        memcpy(p->extra_buf, buf, p->extra_size);
+        p->extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
+        p->extra[1] = p->extra_buf;
+        p->extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
+        p->extra[3] = &p->extra_size;
+        p->extra[4] = CU_LAUNCH_PARAM_END;
+        p->L.extra = p->extra;
+    } else if (buf || size) {
+        return false;
+    }
+    return true;
+}
+
+/* cuLaunchKernelEx's configuration and its attributes, without the stream. */
+static void S_copy_config(struct gmi_pending *p, const gmi_launch *L)
+{
+    p->config = *L->config;
+    p->config.hStream = NULL;
+    if (L->config->numAttrs) {
+        p->attrs = gm_xcalloc(L->config->numAttrs, sizeof *p->attrs);
+        memcpy(p->attrs, L->config->attrs, L->config->numAttrs * sizeof *p->attrs);
+    }
+    p->config.attrs = p->attrs;
+    p->L.config = &p->config;
+}
+
 /* Copy the launch L into p; false when its arguments cannot be copied (the
  * driver will not say their sizes, or `extra` holds something we do not
  * know), and the launch is then profiled on its own. */
@@ -160,92 +257,11 @@ bool gmi_pending_copy(struct gmi_pending *p, const gmi_launch *L)
     default:
         break;
     }
-    if (L->params) {
-        /* The handle a launch carries is a CUfunction or, from the runtime, a
-         * CUkernel; whichever query answers for parameter 0 is used.  A kernel
-         * of no parameters answers neither and is profiled on its own. */
-        size_t n = 0, end = 0, off, size;
-        CUresult rf = cuFuncGetParamInfo(L->f, 0, &off, &size), r = rf;
-        bool by_kernel = false;
-        if (rf != CUDA_SUCCESS) {
-            CUresult rk = cuKernelGetParamInfo((CUkernel)L->f, 0, &off, &size);
-            if (rk != CUDA_SUCCESS) {
-                const char *a = NULL, *b = NULL;
-                (void)cuGetErrorName(rf, &a);
-                (void)cuGetErrorName(rk, &b);
-                snprintf(gmi.copy_fail, sizeof gmi.copy_fail, "parameter sizes unknown "
-                         "(cuFuncGetParamInfo %s, cuKernelGetParamInfo %s)", a ? a : "?",
-                         b ? b : "?");
-                return false;
-            }
-            by_kernel = true;
-        }
-        do {
-            if (off + size > end)
-                end = off + size;
-            n++;
-            r = by_kernel ? cuKernelGetParamInfo((CUkernel)L->f, n, &off, &size)
-                          : cuFuncGetParamInfo(L->f, n, &off, &size);
-        } while (r == CUDA_SUCCESS);
-        if (r != CUDA_ERROR_INVALID_VALUE) {
-            const char *a = NULL;
-            (void)cuGetErrorName(r, &a);
-            snprintf(gmi.copy_fail, sizeof gmi.copy_fail, "parameter %zu's size unknown (%s)", n,
-                     a ? a : "?");
-            return false;
-        }
-        p->args = gm_xmalloc(end ? end : 1);
-        p->argv = gm_xcalloc(n, sizeof *p->argv);
-        for (size_t i = 0; i < n; i++) {
-            r = by_kernel ? cuKernelGetParamInfo((CUkernel)L->f, i, &off, &size)
-                          : cuFuncGetParamInfo(L->f, i, &off, &size);
-            if (r != CUDA_SUCCESS || !L->params[i])
-                goto no;
-            memcpy(p->args + off, L->params[i], size);
-            p->argv[i] = p->args + off;
-        }
-        p->L.params = p->argv;
+    if ((L->params && !S_copy_params(p, L)) || (L->extra && !S_copy_extra(p, L))) {
+        gmi_pending_free(p);
+        return false;
     }
-    if (L->extra) {
-        void *buf = NULL;
-        size_t *size = NULL;
-        for (size_t k = 0; L->extra[k] != CU_LAUNCH_PARAM_END; k += 2) {
-            if (L->extra[k] == CU_LAUNCH_PARAM_BUFFER_POINTER)
-                buf = L->extra[k + 1];
-            else if (L->extra[k] == CU_LAUNCH_PARAM_BUFFER_SIZE)
-                size = L->extra[k + 1];
-            else {
-                snprintf(gmi.copy_fail, sizeof gmi.copy_fail, "launch options in `extra` other "
-                         "than a parameter buffer");
-                goto no;
-            }
-        }
-        if (buf && size) {
-            p->extra_size = *size;
-            p->extra_buf = gm_xmalloc(p->extra_size ? p->extra_size : 1);
-            memcpy(p->extra_buf, buf, p->extra_size);
-            p->extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
-            p->extra[1] = p->extra_buf;
-            p->extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
-            p->extra[3] = &p->extra_size;
-            p->extra[4] = CU_LAUNCH_PARAM_END;
-            p->L.extra = p->extra;
-        } else if (buf || size) {
-            goto no;
-        }
-    }
-    if (L->config) {
-        p->config = *L->config;
-        p->config.hStream = NULL;
-        if (L->config->numAttrs) {
-            p->attrs = gm_xcalloc(L->config->numAttrs, sizeof *p->attrs);
-            memcpy(p->attrs, L->config->attrs, L->config->numAttrs * sizeof *p->attrs);
-        }
-        p->config.attrs = p->attrs;
-        p->L.config = &p->config;
-    }
+    if (L->config)
+        S_copy_config(p, L);
     return true;
-no:
-    gmi_pending_free(p);
-    return false;
 }
