@@ -78,7 +78,7 @@ GPU_ARCHIVES := $(BUILD)/libgm_kernels.a $(BUILD)/libgm_collectors.a
 CLI_SRC += cli/profile.c
 # `gpumem-report -- PROGRAM`: the collector and the results writer again, as
 # position-independent objects of their own, in the library the CUDA driver
-# loads into the program (collectors/inject.c); and the example program.
+# loads into the program (collectors/inject*.c); and the example program.
 INJECT_SO := $(BUILD)/libgpumem-inject.so
 INJECT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(COLLECT_SRC) core/results.c core/results_read.c \
               core/results_write.c core/buf.c core/srclines.c core/output.c core/gm_error.c \

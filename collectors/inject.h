@@ -1,5 +1,5 @@
 /* inject.h — profiling someone else's program: the pieces of the injection
- * library (build/libgpumem-inject.so, collectors/inject.c) and of
+ * library (build/libgpumem-inject.so, collectors/inject*.c) and of
  * `gpumem-report -- PROGRAM` (cli/cmd_app.c) that touch no GPU, so
  * tests/test_inject.c runs them on CI.
  *
@@ -135,7 +135,7 @@ char *gmi_short_name(const char *demangled);
 
 /* ---- batches ------------------------------------------------------------------------- */
 
-/* A program's profiled launches are replayed in batches (collectors/inject.c):
+/* A program's profiled launches are replayed in batches (collectors/inject_batch.c):
  * the first launch of a batch has its device memory saved (CUPTI checkpoint);
  * it and the profiled launches after it run as the program makes them, their
  * arguments copied, until a driver call that could change device memory by
