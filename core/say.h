@@ -19,9 +19,10 @@
  * placeholders and the call's values differ in number, or when two choices
  * of a format differ.
  *
- * THE VALUES: one macro per kind, each a gm_say_arg.  The compiler rejects a
- * number given for text, text given for a number, and (as a warning, which
- * the build keeps at zero) a bare value given without its macro.
+ * THE VALUES: one macro per kind, each a gm_say_arg.  Text given for a number,
+ * or a double for text, does not compile; an integer given for text, or a
+ * bare string without its macro, is a warning (the build keeps warnings at
+ * zero); too few values for the macro's parameters is an error.
  *   numbers (core/fmt.h; NaN and infinity are "—" where that function says so)
  *     GM_COUNT(x)           gm_fmt_count       "16,777,216"
  *     GM_INT(i)             printf "%lld"      "1234": an integer as it is,
@@ -38,14 +39,17 @@
  *     GM_NUM(x, sig)        gm_fmt_num         sig significant digits: "0.0531"
  *     GM_GENERAL(x, sig)    gm_fmt_general     "%.<sig>g": "1e+30", "NaN"
  *     GM_QUANTITY(x, unit, sign)  gm_fmt_quantity  in a catalogue unit: "2.00 ms",
- *                           "1,048,576 sector"; the unit is program text, not escaped
+ *                           "1,048,576 sector"; sign: "+" before a positive value;
+ *                           the unit is program text, not escaped
  *   text
- *     GM_TEXT(s)    outside text in prose or a table cell      gm_esc_md
- *     GM_CODE(s)    outside text as a code span: names, paths gm_esc_md_code
- *     GM_SPANS(s)   outside text marking code with backquotes  gm_esc_md_spans
- *     GM_HTML(s)    outside text in HTML                       gm_esc_html
+ *     GM_TEXT(s)    gm_esc_md        outside text in prose or a table cell
+ *     GM_CODE(s)    gm_esc_md_code   outside text as a code span: a name, a path
+ *     GM_SPANS(s)   gm_esc_md_spans  outside text that marks code with backquotes
+ *     GM_HTML(s)    gm_esc_html      outside text in HTML
  *     GM_VALUE(v)   a parameter's value (const gm_value *): gm_fmt_value, then
- *                   escaped as GM_TEXT (a string value comes from outside)
+ *                   escaped as GM_TEXT, since a string value comes from outside
+ *                   (so a number too: "0.5" is written "0\.5", which Markdown
+ *                   shows as 0.5; for a number alone use a number kind)
  *     GM_LIT(s)     text of the program, not escaped: a word chosen by the code
  *                   (`GM_LIT(n == 1 ? "" : "s")`, `GM_LIT(shared ? "wavefronts" : "sectors")`)
  *     GM_BUF(&pb)   a gm_buf the program built with these escapers, appended as
@@ -54,25 +58,31 @@
  * GM_HTML, GM_LIT and an empty GM_BUF; an empty code span for GM_CODE.  Put
  * the text to show instead at the call: GM_CODE(run->variant ? run->variant : "?").
  *
- * CHECKED.  A placeholder without a value writes "{?}"; a value without a
- * placeholder is written at the end as "{?+value}"; anything else between
- * braces ("{x}", "{0}", "{:.2}"), a lone brace, or a gm_say_arg not made by a
- * macro above writes a marker of its own that starts with "{?".  The text
- * goes on after it, so a broken sentence shows where it broke.  When
+ * CHECKED.  Each problem writes a marker that starts with "{?" where it is,
+ * and the text goes on, so a broken sentence shows where it broke:
+ *     "{?}"         a placeholder without a value (or a lone "}")
+ *     "{?+value}"   a value without a placeholder, at the end of the text
+ *     "{?x}"        an unknown placeholder "{x}" ("{0}", "{:.2}", "{ }": there is
+ *                   no position, width or precision; the kind says it all)
+ *     "{?{"         a lone "{"
+ *     "{?value}"    a gm_say_arg that no macro made (kind GM_SAY_AS_NONE)
+ * gm_say is an expression: true when the format and the values matched.  When
  * GM_SAY_STRICT is set in the environment (to anything but "" or "0") the
  * problem is also printed to stderr with its format, and the program
  * aborts: `make test`, `make asan` and tests/snapshot.sh set it, so a broken
  * sentence fails a test instead of reaching a report.
  *
  * HOW TO WRITE ONE
- *   - One sentence (or one table row) per call; the values are computed first,
- *     so a value is never a call that appends.
+ *   - One sentence (or one table row) per call.  Every value is computed
+ *     before anything is written, so a value is never a call that appends.
  *   - A choice of words: a choice of formats with the same placeholders, or
  *     GM_LIT of a choice of literals.  A choice of kinds: a conditional of two
  *     gm_say_args (`whole > 0 ? GM_PCT(p) : GM_LIT("—")`), or a static helper
  *     that returns one (`static gm_say_arg S_share(double part, double whole)`).
  *   - An optional clause: one gm_say (or gm_buf_puts) per part, split at the
- *     condition.  A list: a loop, the separator with gm_buf_puts.
+ *     condition; or, when the shapes are few, one whole call per shape (a
+ *     heading with or without its kernel).  A list: a loop, the separator
+ *     with gm_buf_puts.
  *   - A piece that a helper appends (a run's label, a source line's citation):
  *     call it between two calls, or build it in a gm_buf and pass GM_BUF.
  *   - Text with no value: gm_buf_puts (gm_say needs at least one value; the
