@@ -230,9 +230,11 @@ check-layers:
 # With GM_CI=1 (as .ci/run sets it) `make test` also runs the sanitizer suite
 # (make asan) and FUZZ_SECONDS of each fuzz target (make fuzz): about 10 more
 # minutes on 2 cores.
+# GM_SAY_STRICT: a sentence whose values do not match its format aborts
+# (core/say.h) instead of showing a marker, in the tests and the programs they run.
 test: check-layers all $(TESTBIN)
 	@sh tests/gpu/gpu-available.sh || true
-	GM_TEST_BIN=$(abspath $(BIN)) GM_SRCDIR=$(CURDIR) $(TESTBIN) --jobs 2
+	GM_SAY_STRICT=1 GM_TEST_BIN=$(abspath $(BIN)) GM_SRCDIR=$(CURDIR) $(TESTBIN) --jobs 2
 	@if [ "$(GM_CI)" = 1 ]; then $(MAKE) asan && $(MAKE) fuzz; fi
 
 # `make asan`: the whole CPU test suite (and the program it runs) built with
@@ -246,7 +248,7 @@ asan:
 	    build-asan/gpumem-report build-asan/tests/gm_tests
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	GM_TEST_BIN=$(abspath build-asan/gpumem-report) GM_SRCDIR=$(CURDIR) \
+	GM_SAY_STRICT=1 GM_TEST_BIN=$(abspath build-asan/gpumem-report) GM_SRCDIR=$(CURDIR) \
 	    build-asan/tests/gm_tests --jobs 2 > build-asan/tests.log 2>&1; \
 	    rc=$$?; grep -v 'predates the experiments' build-asan/tests.log; \
 	    test $$rc = 0 || exit 1; \

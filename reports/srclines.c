@@ -2,6 +2,7 @@
 
 #include "../core/escape.h"
 #include "../core/fmt.h"
+#include "../core/say.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -51,18 +52,31 @@ const gm_srcline *gm_srclines_top(const gm_srclines *sl, bool shared, const char
     return best;
 }
 
+/* A line's code without its indentation, as a code span; "—" without code. */
+static gm_say_arg S_code(const gm_srcline *l)
+{
+    if (!l->text || !*l->text)
+        return GM_LIT("—");
+    const char *t = l->text;
+    while (*t == ' ')
+        t++;
+    return GM_CODE(t);
+}
+
+/* part as a percentage of whole; "—" without a whole. */
+static gm_say_arg S_share(double part, double whole)
+{
+    return whole > 0 ? GM_PCT(100.0 * part / whole) : GM_LIT("—");
+}
+
 void gm_srcline_cite_md(gm_buf *b, const gm_srcline *l)
 {
     char where[512];
     gm_srcline_where(l, where, sizeof where);
-    gm_esc_md_code(b, where);
-    if (l->text && *l->text) {
-        gm_buf_puts(b, " ");
-        const char *t = l->text;
-        while (*t == ' ')
-            t++;
-        gm_esc_md_code(b, t);
-    }
+    if (l->text && *l->text)
+        gm_say(b, "{} {}", GM_CODE(where), S_code(l));
+    else
+        gm_esc_md_code(b, where);
 }
 
 void gm_srcline_label_gnuplot(gm_buf *b, const gm_srcline *l)
@@ -82,14 +96,6 @@ void gm_srcline_label_gnuplot(gm_buf *b, const gm_srcline *l)
     gm_buf_free(&s);
 }
 
-static void S_pct(gm_buf *b, double part, double whole)
-{
-    if (whole > 0)
-        gm_fmt_pct(b, 100.0 * part / whole);
-    else
-        gm_buf_puts(b, "—");
-}
-
 /* One table: the top lines of sl by excess sectors (shared: wavefronts). */
 static void S_table(gm_buf *b, const gm_srclines *sl, bool shared)
 {
@@ -98,37 +104,19 @@ static void S_table(gm_buf *b, const gm_srclines *sl, bool shared)
     gm_sl_counter c = shared ? GM_SL_WAVEFRONTS : GM_SL_SECTORS;
     gm_sl_counter ci = shared ? GM_SL_WAVEFRONTS_IDEAL : GM_SL_SECTORS_IDEAL;
     double total = (double)gm_srclines_total(sl, c);
-    gm_buf_printf(b, "| %s | Code | SASS | %s | Ideal | Excess | Excess, %% of the kernel's %s |\n",
-                  sl->line_info ? "Line" : "Instruction",
-                  shared ? "Shared wavefronts" : "Global sectors",
-                  shared ? "wavefronts" : "sectors");
-    gm_buf_puts(b, "|---|---|---|--:|--:|--:|--:|\n");
+    gm_say(b, "| {} | Code | SASS | {} | Ideal | Excess | Excess, % of the kernel's {} |\n"
+              "|---|---|---|--:|--:|--:|--:|\n",
+           GM_LIT(sl->line_info ? "Line" : "Instruction"),
+           GM_LIT(shared ? "Shared wavefronts" : "Global sectors"),
+           GM_LIT(shared ? "wavefronts" : "sectors"));
     for (size_t i = 0; i < k; i++) {
         const gm_srcline *l = &sl->lines[idx[i]];
         char where[512];
         gm_srcline_where(l, where, sizeof where);
-        gm_buf_puts(b, "| ");
-        gm_esc_md_code(b, where);
-        gm_buf_puts(b, " | ");
-        if (l->text && *l->text) {
-            const char *t = l->text;
-            while (*t == ' ')
-                t++;
-            gm_esc_md_code(b, t);
-        } else {
-            gm_buf_puts(b, "—");
-        }
-        gm_buf_puts(b, " | ");
-        gm_esc_md(b, l->sass ? l->sass : "—");
-        gm_buf_puts(b, " | ");
-        gm_fmt_count(b, (double)l->count[c]);
-        gm_buf_puts(b, " | ");
-        gm_fmt_count(b, (double)l->count[ci]);
-        gm_buf_puts(b, " | ");
-        gm_fmt_count(b, (double)S_excess(l, shared));
-        gm_buf_puts(b, " | ");
-        S_pct(b, (double)S_excess(l, shared), total);
-        gm_buf_puts(b, " |\n");
+        double excess = (double)S_excess(l, shared);
+        gm_say(b, "| {} | {} | {} | {} | {} | {} | {} |\n", GM_CODE(where), S_code(l),
+               GM_TEXT(l->sass ? l->sass : "—"), GM_COUNT((double)l->count[c]),
+               GM_COUNT((double)l->count[ci]), GM_COUNT(excess), S_share(excess, total));
     }
     gm_buf_puts(b, "\n");
 }
@@ -144,59 +132,46 @@ static long long S_total_excess(const gm_srclines *sl, bool shared)
 static void S_params(gm_buf *b, const gm_run *run)
 {
     for (size_t p = 0; p < run->n_params; p++) {
-        gm_buf_puts(b, p ? ", " : "");
-        gm_esc_md(b, run->params[p].name ? run->params[p].name : "");
-        gm_buf_puts(b, "=");
-        gm_buf v = GM_BUF_INIT;
-        gm_fmt_value(&v, &run->params[p].value);
-        gm_esc_md(b, v.data ? v.data : "");
-        gm_buf_free(&v);
+        if (p)
+            gm_buf_puts(b, ", ");
+        gm_say(b, "{}={}", GM_TEXT(run->params[p].name ? run->params[p].name : ""),
+               GM_VALUE(&run->params[p].value));
     }
 }
 
 static void S_one(gm_buf *b, const gm_run *run)
 {
     const gm_srclines *sl = &run->source_lines;
-    gm_buf_puts(b, "**Hottest lines of ");
-    gm_esc_md_code(b, run->variant ? run->variant : "?");
-    gm_buf_puts(b, "**");
-    if (run->kernel) {
-        gm_buf_puts(b, " (kernel ");
-        gm_esc_md_code(b, run->kernel);
-        if (run->n_params) {
-            gm_buf_puts(b, ", ");
-            S_params(b, run);
-        }
-        gm_buf_puts(b, ")");
+    gm_say_arg variant = GM_CODE(run->variant ? run->variant : "?");
+    if (!run->kernel) {
+        gm_say(b, "**Hottest lines of {}**. ", variant);
+    } else if (!run->n_params) {
+        gm_say(b, "**Hottest lines of {}** (kernel {}). ", variant, GM_CODE(run->kernel));
+    } else {
+        gm_buf params = GM_BUF_INIT;
+        S_params(&params, run);
+        gm_say(b, "**Hottest lines of {}** (kernel {}, {}). ", variant, GM_CODE(run->kernel),
+               GM_BUF(&params));
+        gm_buf_free(&params);
     }
-    gm_buf_puts(b, ". ");
     if (strcmp(sl->status ? sl->status : "", "collected") != 0) {
-        gm_buf_puts(b, "Not collected: ");
-        gm_esc_md(b, sl->note ? sl->note : "no reason given");
-        gm_buf_puts(b, ".\n\n");
+        gm_say(b, "Not collected: {}.\n\n", GM_TEXT(sl->note ? sl->note : "no reason given"));
         return;
     }
     double sec = (double)gm_srclines_total(sl, GM_SL_SECTORS);
     double wav = (double)gm_srclines_total(sl, GM_SL_WAVEFRONTS);
     long long xs = S_total_excess(sl, false), xw = S_total_excess(sl, true);
-    gm_buf_puts(b, "Its lines fetch ");
-    gm_fmt_count(b, sec);
-    gm_buf_puts(b, " global sectors (ideal ");
-    gm_fmt_count(b, (double)gm_srclines_total(sl, GM_SL_SECTORS_IDEAL));
-    gm_buf_puts(b, ")");
-    if (wav > 0) {
-        gm_buf_puts(b, " and ");
-        gm_fmt_count(b, wav);
-        gm_buf_puts(b, " shared wavefronts (ideal ");
-        gm_fmt_count(b, (double)gm_srclines_total(sl, GM_SL_WAVEFRONTS_IDEAL));
-        gm_buf_puts(b, ")");
-    }
-    gm_buf_puts(b, " in one launch.");
-    if (sl->note) {
-        gm_buf_puts(b, " ");
-        gm_esc_md(b, sl->note);
-        gm_buf_puts(b, ".");
-    }
+    double sec_ideal = (double)gm_srclines_total(sl, GM_SL_SECTORS_IDEAL);
+    double wav_ideal = (double)gm_srclines_total(sl, GM_SL_WAVEFRONTS_IDEAL);
+    if (wav > 0)
+        gm_say(b, "Its lines fetch {} global sectors (ideal {}) and {} shared wavefronts "
+                  "(ideal {}) in one launch.",
+               GM_COUNT(sec), GM_COUNT(sec_ideal), GM_COUNT(wav), GM_COUNT(wav_ideal));
+    else
+        gm_say(b, "Its lines fetch {} global sectors (ideal {}) in one launch.", GM_COUNT(sec),
+               GM_COUNT(sec_ideal));
+    if (sl->note)
+        gm_say(b, " {}.", GM_TEXT(sl->note));
     gm_buf_puts(b, "\n\n");
     if (xs > 0)
         S_table(b, sl, false);
@@ -217,25 +192,12 @@ static void S_brief_row(gm_buf *b, const gm_run *run, bool shared)
         return;
     char where[512];
     gm_srcline_where(top, where, sizeof where);
-    gm_buf_puts(b, "| ");
-    gm_esc_md_code(b, run->variant ? run->variant : "?");
-    gm_buf_puts(b, " | ");
-    gm_esc_md_code(b, where);
-    gm_buf_puts(b, " | ");
-    if (top->text && *top->text) {
-        const char *t = top->text;
-        while (*t == ' ')
-            t++;
-        gm_esc_md_code(b, t);
-    } else {
-        gm_buf_puts(b, "—");
-    }
-    gm_buf_puts(b, " | ");
-    gm_fmt_count(b, (double)S_excess(top, shared));
-    gm_buf_puts(b, shared ? " wavefronts | " : " sectors | ");
-    S_pct(b, (double)S_excess(top, shared),
-          (double)gm_srclines_total(sl, shared ? GM_SL_WAVEFRONTS : GM_SL_SECTORS));
-    gm_buf_puts(b, " |\n");
+    double excess = (double)S_excess(top, shared);
+    gm_say(b, "| {} | {} | {} | {} {} | {} |\n", GM_CODE(run->variant ? run->variant : "?"),
+           GM_CODE(where), S_code(top), GM_COUNT(excess),
+           GM_LIT(shared ? "wavefronts" : "sectors"),
+           S_share(excess, (double)gm_srclines_total(sl, shared ? GM_SL_WAVEFRONTS
+                                                                : GM_SL_SECTORS)));
 }
 
 /* brief: one table of each layout's hottest line (the Markdown forms);
@@ -266,12 +228,9 @@ static void S_section(gm_buf *b, const gm_run *const *runs, size_t n, bool brief
         if (!brief) {
             S_one(b, run);
         } else if (!collected) {
-            gm_buf_puts(&missing, "Not collected for ");
-            gm_esc_md_code(&missing, run->variant ? run->variant : "?");
-            gm_buf_puts(&missing, ": ");
-            gm_esc_md(&missing, run->source_lines.note ? run->source_lines.note
-                                                       : "no reason given");
-            gm_buf_puts(&missing, ".\n\n");
+            gm_say(&missing, "Not collected for {}: {}.\n\n",
+                   GM_CODE(run->variant ? run->variant : "?"),
+                   GM_TEXT(run->source_lines.note ? run->source_lines.note : "no reason given"));
         } else if (S_total_excess(&run->source_lines, false) <= 0 &&
                    S_total_excess(&run->source_lines, true) <= 0) {
             gm_buf_puts(&clean, n_clean ? ", " : "");
@@ -302,8 +261,9 @@ static void S_section(gm_buf *b, const gm_run *const *runs, size_t n, bool brief
     if (head)
         gm_buf_puts(b, "\n");
     if (n_clean)
-        gm_buf_printf(b, "%s: no line fetches more global sectors or shared wavefronts than "
-                         "its accesses need.\n\n", clean.data);
+        gm_say(b, "{}: no line fetches more global sectors or shared wavefronts than its "
+                  "accesses need.\n\n",
+               GM_BUF(&clean));
     gm_buf_put(b, missing.data, missing.len);
     gm_buf_free(&clean);
     gm_buf_free(&missing);
@@ -315,34 +275,27 @@ static void S_section(gm_buf *b, const gm_run *const *runs, size_t n, bool brief
             continue;
         long long xm = S_total_excess(&most[sh]->source_lines, sh);
         long long xl = S_total_excess(&least[sh]->source_lines, sh);
-        gm_buf_puts(b, "**The line that makes the difference");
-        gm_buf_puts(b, sh ? " (shared memory)" : " (global memory)");
-        gm_buf_puts(b, ".** ");
-        gm_esc_md_code(b, most[sh]->variant ? most[sh]->variant : "?");
-        gm_buf_puts(b, sh ? " spends " : " fetches ");
-        gm_fmt_count(b, (double)xm);
-        gm_buf_puts(b, sh ? " shared wavefronts" : " global sectors");
-        gm_buf_puts(b, " beyond the ideal, ");
-        gm_esc_md_code(b, least[sh]->variant ? least[sh]->variant : "?");
-        gm_buf_puts(b, " ");
-        gm_fmt_count(b, (double)xl);
-        gm_buf_puts(b, "; ");
-        double share = xm > 0 ? 100.0 * (double)S_excess(top, sh) / (double)xm : NAN;
-        if (isfinite(share)) {
-            gm_fmt_pct(b, share);
-            gm_buf_puts(b, " of that excess is ");
-        } else {
-            gm_buf_puts(b, "most of it is ");
-        }
+        gm_say(b, sh ? "**The line that makes the difference (shared memory).** {} spends {} "
+                       "shared wavefronts beyond the ideal, {} {}; "
+                     : "**The line that makes the difference (global memory).** {} fetches {} "
+                       "global sectors beyond the ideal, {} {}; ",
+               GM_CODE(most[sh]->variant ? most[sh]->variant : "?"), GM_COUNT((double)xm),
+               GM_CODE(least[sh]->variant ? least[sh]->variant : "?"), GM_COUNT((double)xl));
+        gm_buf cite = GM_BUF_INIT;
         if (brief) {
             /* its code is in the table above */
             char where[512];
             gm_srcline_where(top, where, sizeof where);
-            gm_esc_md_code(b, where);
+            gm_esc_md_code(&cite, where);
         } else {
-            gm_srcline_cite_md(b, top);
+            gm_srcline_cite_md(&cite, top);
         }
-        gm_buf_puts(b, ".\n\n");
+        double share = xm > 0 ? 100.0 * (double)S_excess(top, sh) / (double)xm : NAN;
+        if (isfinite(share))
+            gm_say(b, "{} of that excess is {}.\n\n", GM_PCT(share), GM_BUF(&cite));
+        else
+            gm_say(b, "most of it is {}.\n\n", GM_BUF(&cite));
+        gm_buf_free(&cite);
     }
 }
 
@@ -394,13 +347,10 @@ static long long S_c(const gm_srcline *l, gm_sl_counter k) { return l ? l->count
 /* "x → y", or the one number when it did not change */
 static void S_delta(gm_buf *b, long long x, long long y)
 {
-    if (x == y) {
+    if (x == y)
         gm_fmt_count(b, (double)x);
-        return;
-    }
-    gm_fmt_count(b, (double)x);
-    gm_buf_puts(b, " → ");
-    gm_fmt_count(b, (double)y);
+    else
+        gm_say(b, "{} → {}", GM_COUNT((double)x), GM_COUNT((double)y));
 }
 
 size_t gm_srclines_changes(const gm_srclines *base, const gm_srclines *head,
@@ -453,17 +403,7 @@ size_t gm_srclines_md_diff(gm_buf *b, const gm_srclines *base, const gm_srclines
             const gm_srcline *any = v[i].head ? v[i].head : v[i].base;
             char where[512];
             gm_srcline_where(any, where, sizeof where);
-            gm_buf_puts(b, "| ");
-            gm_esc_md_code(b, where);
-            gm_buf_puts(b, " | ");
-            if (any->text && *any->text) {
-                const char *t = any->text;
-                while (*t == ' ')
-                    t++;
-                gm_esc_md_code(b, t);
-            } else {
-                gm_buf_puts(b, "—");
-            }
+            gm_say(b, "| {} | {}", GM_CODE(where), S_code(any));
             for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++) {
                 gm_buf_puts(b, " | ");
                 S_delta(b, S_c(v[i].base, ks[k]), S_c(v[i].head, ks[k]));
@@ -471,7 +411,7 @@ size_t gm_srclines_md_diff(gm_buf *b, const gm_srclines *base, const gm_srclines
             gm_buf_puts(b, " |\n");
         }
         if (max && n > max)
-            gm_buf_printf(b, "\n%zu more lines differ.\n", n - max);
+            gm_say(b, "\n{} more lines differ.\n", GM_INT(n - max));
         gm_buf_puts(b, "\n");
     }
     free(v);
@@ -514,33 +454,34 @@ void gm_srclines_md_diff_section(gm_buf *b, const gm_diff *d, size_t max_chars)
             left++;
         } else if (changed) {
             shown++;
-            gm_buf_puts(&out, "**");
-            gm_esc_md_code(&out, r->head->experiment ? r->head->experiment : "?");
-            gm_buf_puts(&out, " ");
-            gm_esc_md_code(&out, r->head->variant ? r->head->variant : "?");
-            gm_buf_puts(&out, "**");
+            gm_say_arg experiment = GM_CODE(r->head->experiment ? r->head->experiment : "?");
+            gm_say_arg variant = GM_CODE(r->head->variant ? r->head->variant : "?");
             if (r->head->n_params) {
-                gm_buf_puts(&out, " (");
-                S_params(&out, r->head);
-                gm_buf_puts(&out, ")");
+                gm_buf params = GM_BUF_INIT;
+                S_params(&params, r->head);
+                gm_say(&out, "**{} {}** ({}):\n\n", experiment, variant, GM_BUF(&params));
+                gm_buf_free(&params);
+            } else {
+                gm_say(&out, "**{} {}**:\n\n", experiment, variant);
             }
-            gm_buf_puts(&out, ":\n\n");
             gm_buf_put(&out, t.data, t.len);
         }
         gm_buf_free(&t);
     }
     if (np && !shown) {
-        gm_buf_printf(b, "**Per source line:** the %zu run%s with per-line counts on both sides "
-                         "count the same on every line.\n\n", np, np == 1 ? "" : "s");
+        gm_say(b, "**Per source line:** the {} run{} with per-line counts on both sides count "
+                  "the same on every line.\n\n",
+               GM_INT(np), GM_LIT(np == 1 ? "" : "s"));
     } else if (shown) {
-        gm_buf_printf(b, "### Per source line\n\nLines whose counts changed, one launch on each "
-                         "side (base → head), largest change first; %zu of the %zu runs with "
-                         "per-line counts on both sides changed:\n\n", shown + left, np);
+        gm_say(b, "### Per source line\n\nLines whose counts changed, one launch on each side "
+                  "(base → head), largest change first; {} of the {} runs with per-line counts "
+                  "on both sides changed:\n\n",
+               GM_INT(shown + left), GM_INT(np));
         gm_buf_put(b, out.data, out.len);
         if (left)
-            gm_buf_printf(b, "%zu more run%s with changed lines not shown here, to keep the "
-                             "size; the JSON (`--json`) and CSV outputs have every line.\n\n",
-                          left, left == 1 ? "" : "s");
+            gm_say(b, "{} more run{} with changed lines not shown here, to keep the size; the "
+                      "JSON (`--json`) and CSV outputs have every line.\n\n",
+                   GM_INT(left), GM_LIT(left == 1 ? "" : "s"));
     }
     gm_buf_free(&out);
     free(rows);

@@ -20,6 +20,8 @@ bin=${2:-$here/build/gpumem-report}
 rm -rf "$out" && mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 export GM_TEMPLATE_DIR="$here/templates"
+# a sentence whose values do not match its format aborts (core/say.h): status 134
+export GM_SAY_STRICT=1
 cd "$here" || exit 2
 : >"$out/status"
 
