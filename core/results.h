@@ -246,6 +246,10 @@ typedef struct {
                                   lock is held from the first profiled launch to exit) */
 } gm_process;
 
+/* Ranks are whole numbers below GM_RANK_LIMIT (2^20): a launcher's variable
+ * past it is refused (pathpat.h), and so is a file recording one (merge.h). */
+#define GM_RANK_LIMIT 1048576LL
+
 typedef struct {
     char **metrics;            /* metric names requested, in order */
     size_t n_metrics;

@@ -397,6 +397,7 @@ Test(merge, refusals)
     const char *names[] = {"a.json", "b.json"};
     S_rank_file(&in[0], 2, 0);
     S_rank_file(&in[1], 2, 0);
+    in[1].collection.process.pid = 999;   /* two processes, one rank */
     cr_assert_eq(gm_results_merge(in, names, 2, false, &out, &err), GM_ERR_VALUE);
     gmt_assert_has(err.message, "a.json and b.json are both rank 2");
     gm_results_free(&in[0]);
@@ -421,11 +422,11 @@ Test(merge, refusals)
 Test(merge, cli_positions_when_no_rank)
 {
     char *dir = gmt_tmpdir("merge");
-    char *src = gmt_src("examples/app/run.json");
+    char *a = gmt_src("examples/diff/base.json"), *b = gmt_src("examples/diff/head.json");
     char *out = gmt_join(dir, "all.json");
-    char *argv[] = {(char *)gmt_bin(), "merge", src, src, "--json", out, NULL};
+    char *argv[] = {(char *)gmt_bin(), "merge", a, b, "--json", out, NULL};
     char *e = NULL;
-    /* the same file twice: no process record, ranks 0 and 1 by position */
+    /* two files without a process record: ranks 0 and 1 by position */
     cr_assert_eq(gmt_run(argv, NULL, NULL, &e), 0, "%s", e);
     gmt_assert_has(e, "merged:");
     gm_results r;
@@ -436,7 +437,238 @@ Test(merge, cli_positions_when_no_rank)
     gm_results_free(&r);
     free(e);
     free(out);
+    free(a);
+    free(b);
+    gmt_rmrf(dir);
+    free(dir);
+}
+
+/* One process's file given twice is one rank, not two: the same name, a
+ * second name of the same file, or a copy of it are refused, nothing
+ * written (issue 24). */
+Test(merge, one_file_given_twice_is_refused)
+{
+    char *dir = gmt_tmpdir("merge");
+    char *src = gmt_src("examples/app/run.json");
+    char *out = gmt_join(dir, "all.json"), *link = gmt_join(dir, "link.json");
+    char *copy = gmt_join(dir, "copy.json"), *spaced = gmt_join(dir, "spaced.json");
+    cr_assert_eq(symlink(src, link), 0);
+    char *text = gmt_text(src);
+    FILE *f = fopen(copy, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+    /* the same results, written another way (spacing), are the same file */
+    f = fopen(spaced, "w");
+    cr_assert_not_null(f);
+    for (const char *c = text; *c; c++)
+        fputs(*c == '\n' ? "\n  " : (char[2]){*c, 0}, f);
+    fclose(f);
+    struct {
+        const char *second, *says;
+    } cases[] = {
+        {src, "is given twice"},
+        {link, "are the same file"},
+        {copy, "hold the same results: one process's file given twice"},
+        {spaced, "hold the same results"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char *argv[] = {(char *)gmt_bin(), "merge", src, (char *)cases[k].second, "--json", out,
+                        NULL};
+        char *e = NULL;
+        cr_assert_eq(gmt_run(argv, NULL, NULL, &e), 2, "%s", e);
+        gmt_assert_has(e, cases[k].says);
+        gmt_assert_has(e, "merge gathers one file per rank");
+        cr_assert_not(gmt_exists(out), "written after: %s", e);
+        free(e);
+    }
+    /* the library too, whatever the names */
+    gm_results in[2], m;
+    gm_error err;
+    const char *names[] = {"a.json", "b.json"};
+    S_rank_file(&in[0], 3, 0);
+    S_rank_file(&in[1], 3, 0);
+    cr_assert_eq(gm_results_merge(in, names, 2, true, &m, &err), GM_ERR_VALUE);
+    gmt_assert_has(err.message, "a.json and b.json hold the same results");
+    gm_results_free(&in[0]);
+    gm_results_free(&in[1]);
+    free(text);
     free(src);
+    free(out);
+    free(link);
+    free(copy);
+    free(spaced);
+    gmt_rmrf(dir);
+    free(dir);
+}
+
+/* A recorded rank is 0 <= rank < 2^20: -1 and 2^40 are refused. */
+Test(merge, rank_out_of_range_is_refused)
+{
+    long long bad[] = {-1, 1LL << 40, GM_RANK_LIMIT};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        gm_results in[2], out;
+        gm_error err;
+        const char *names[] = {"r0.json", "bad.json"};
+        S_rank_file(&in[0], 0, 0);
+        S_rank_file(&in[1], bad[k], 0);
+        size_t runs = in[1].n_runs;
+        cr_assert_eq(gm_results_merge(in, names, 2, false, &out, &err), GM_ERR_VALUE);
+        char want[128];
+        snprintf(want, sizeof want, "bad.json records rank %lld: a rank is a whole number from "
+                 "0 to 1048575 (below 2^20)", bad[k]);
+        gmt_assert_has(err.message, want);
+        cr_assert_eq(in[1].n_runs, runs, "the inputs are untouched");
+        cr_assert_eq(out.n_runs, 0);
+        gm_results_free(&in[0]);
+        gm_results_free(&in[1]);
+    }
+    /* the largest rank is fine */
+    gm_results in[2], out;
+    gm_error err;
+    const char *names[] = {"r0.json", "last.json"};
+    S_rank_file(&in[0], 0, 0);
+    S_rank_file(&in[1], GM_RANK_LIMIT - 1, 0);
+    cr_assert_eq(gm_results_merge(in, names, 2, false, &out, &err), GM_OK, "%s", err.message);
+    cr_assert_eq(out.collection.ranks[1].rank.i, GM_RANK_LIMIT - 1);
+    gm_results_free(&out);
+}
+
+/* A one-run file of rank `rank` whose one count is `count`. */
+static void S_count_file(gm_results *r, long long rank, long long count)
+{
+    gm_results_init(r);
+    gm_experiment *e = gm_results_add_experiment(r);
+    e->id = gm_xstrdup("coalescing");
+    e->title = gm_xstrdup("Coalesced vs strided reads");
+    gm_run *run = gm_results_add_run(r);
+    run->experiment = gm_xstrdup("coalescing");
+    run->variant = gm_xstrdup("strided");
+    gm_run_set_param(run, "n", gm_vint(4096));
+    gm_run_set_metric(run, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", gm_vint(count),
+                      "sector");
+    gm_run_set_metric(run, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio",
+                      gm_vreal(4.0 + (double)rank), "sector/request");
+    r->collection.process.present = true;
+    r->collection.process.host = gm_xstrdup("node1");
+    r->collection.process.rank = gm_vint(rank);
+    r->collection.process.pid = 1000 + rank;
+}
+
+/* --sum adds counts exactly: 1,024 ranks of 2^43 sectors are exactly 2^53
+ * (the most a results file holds), the 1,025th is refused with the metric,
+ * the run and the value, and nothing moves (issue 24: 1,025 ranks of a count
+ * near 2^53 overflowed a long long, and a release build wrote a negative
+ * count). */
+Test(merge, sum_is_exact_up_to_2_53_and_refused_past_it)
+{
+    enum { N = 1025 };
+    gm_results *in = gm_xcalloc(N, sizeof *in);
+    const char **names = gm_xcalloc(N, sizeof *names);
+    char (*nb)[32] = gm_xcalloc(N, sizeof *nb);
+    for (int i = 0; i < N; i++) {
+        snprintf(nb[i], sizeof nb[i], "r%d.json", i);
+        names[i] = nb[i];
+    }
+    gm_error err;
+    gm_results out;
+    for (int i = 0; i < N - 1; i++)
+        S_count_file(&in[i], i, 1LL << 43);
+    cr_assert_eq(gm_results_merge(in, names, N - 1, true, &out, &err), GM_OK, "%s", err.message);
+    cr_assert_eq(out.n_runs, 1);
+    const gm_metric *m = &out.runs[0].metrics[0];
+    cr_assert_eq(m->value.kind, GM_V_INT);
+    cr_assert_eq(m->value.i, GM_INT_LIMIT, "%lld", m->value.i);
+    cr_assert_float_eq(out.runs[0].metrics[1].value.r, 4.0 + (N - 2) / 2.0, 1e-9);
+    /* written and read back: the reader takes 2^53 */
+    char *json = gm_results_to_json(&out);
+    gm_results back;
+    cr_assert_eq(gm_results_read_string(json, "sum.json", &back, &err), GM_OK, "%s", err.message);
+    gm_results_free(&back);
+    free(json);
+    gm_results_free(&out);
+
+    for (int i = 0; i < N; i++)
+        S_count_file(&in[i], i, 1LL << 43);
+    cr_assert_eq(gm_results_merge(in, names, N, true, &out, &err), GM_ERR_VALUE);
+    gmt_assert_has(err.message, "--sum: l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum of run "
+                                "coalescing/strided (n=4096) would add up to 9015995347763200 "
+                                "with rank 1024 (r1024.json runs[0]): past 2^53 "
+                                "(9007199254740992)");
+    cr_assert_eq(out.n_runs, 0);
+    for (int i = 0; i < N; i++) {
+        cr_assert_eq(in[i].n_runs, 1, "input %d untouched", i);
+        cr_assert_eq(in[i].runs[0].metrics[0].value.i, 1LL << 43);
+    }
+    /* without --sum each rank keeps its count */
+    cr_assert_eq(gm_results_merge(in, names, N, false, &out, &err), GM_OK, "%s", err.message);
+    cr_assert_eq(out.n_runs, N);
+    gm_results_free(&out);
+
+    /* in memory, where no reader stands guard: a long long's overflow is
+     * caught, not wrapped */
+    gm_results two[2];
+    S_count_file(&two[0], 0, 9223372036854775807LL - 1);
+    S_count_file(&two[1], 1, 5);
+    cr_assert_eq(gm_results_merge(two, names, 2, true, &out, &err), GM_ERR_VALUE);
+    gmt_assert_has(err.message, "would add up to more than 9223372036854775807 with rank 1");
+    gm_results_free(&two[0]);
+    gm_results_free(&two[1]);
+    free(in);
+    free(names);
+    free(nb);
+}
+
+/* A two-rank job whose counts are `c0` and `c1`, written to dir/r0.json and
+ * dir/r1.json (files[]: the caller frees). */
+static void S_count_files(const char *dir, long long c0, long long c1, char *files[2])
+{
+    for (int i = 0; i < 2; i++) {
+        gm_results r;
+        S_count_file(&r, i, i ? c1 : c0);
+        char name[32];
+        snprintf(name, sizeof name, "r%d.json", i);
+        files[i] = gmt_join(dir, name);
+        gm_error err;
+        cr_assert_eq(gm_results_write_file(&r, files[i], &err), GM_OK, "%s", err.message);
+        gm_results_free(&r);
+    }
+}
+
+/* The CLI: a sum past 2^53 is exit 2 and nothing written; 2^53 itself is
+ * written and read back exactly. */
+Test(merge, cli_sum_past_2_53_writes_nothing)
+{
+    char *dir = gmt_tmpdir("merge"), *files[2];
+    char *out = gmt_join(dir, "all.json");
+    S_count_files(dir, GM_INT_LIMIT - 1, GM_INT_LIMIT, files);
+    char *argv[] = {(char *)gmt_bin(), "merge", files[0], files[1], "--sum", "--json", out, NULL};
+    char *e = NULL;
+    cr_assert_eq(gmt_run(argv, NULL, NULL, &e), 2, "%s", e);
+    gmt_assert_has(e, "merge: --sum: l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum of run "
+                      "coalescing/strided (n=4096) would add up to 18014398509481983 with rank "
+                      "1 (");
+    gmt_assert_has(e, "r1.json runs[0]): past 2^53 (9007199254740992)");
+    cr_assert_not(gmt_exists(out));
+    cr_assert_eq(gmt_count_entries(dir), 2, "nothing but the inputs");
+    free(e);
+    for (int i = 0; i < 2; i++)
+        free(files[i]);
+
+    S_count_files(dir, GM_INT_LIMIT - 1, 1, files);
+    argv[2] = files[0];
+    argv[3] = files[1];
+    cr_assert_eq(gmt_run(argv, NULL, NULL, &e), 0, "%s", e);
+    gm_results r;
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(out, &r, &err), GM_OK, "%s", err.message);
+    cr_assert_eq(r.runs[0].metrics[0].value.kind, GM_V_INT);
+    cr_assert_eq(r.runs[0].metrics[0].value.i, GM_INT_LIMIT);
+    gm_results_free(&r);
+    free(e);
+    for (int i = 0; i < 2; i++)
+        free(files[i]);
+    free(out);
     gmt_rmrf(dir);
     free(dir);
 }
