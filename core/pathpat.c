@@ -3,6 +3,7 @@
 #include "buf.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -64,6 +65,27 @@ bool gm_path_uses(const char *pattern, char c)
     return false;
 }
 
+/* A value put into a path as one safe piece of a file name: letters, digits,
+ * '.', '_' and '-' kept, anything else ('/', a newline, ESC, a space, bytes
+ * of UTF-8) becomes '_'; an empty value or one of dots only ("..") becomes
+ * "_", so that no expansion climbs out of a directory or names none. */
+static void S_put_safe(gm_buf *b, const char *value)
+{
+    bool dots = true;
+    for (const char *p = value; *p; p++)
+        dots = dots && *p == '.';
+    if (dots) {
+        gm_buf_putc(b, '_');
+        return;
+    }
+    for (const char *p = value; *p; p++) {
+        char c = *p;
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '.' || c == '_' || c == '-';
+        gm_buf_putc(b, ok ? c : '_');
+    }
+}
+
 gm_status gm_path_expand(const char *pattern, const gm_path_vars *v, char **out, gm_error *err)
 {
     *out = NULL;
@@ -81,26 +103,34 @@ gm_status gm_path_expand(const char *pattern, const gm_path_vars *v, char **out,
         }
         char c = *++p;
         long long rank;
+        char num[32];
         switch (c) {
         case '%': gm_buf_putc(&b, '%'); break;
         case 'h':
             if (!v->host && !host)
                 host = gm_host_short();
-            gm_buf_puts(&b, v->host ? v->host : host);
+            S_put_safe(&b, v->host ? v->host : host);
             break;
         case 'd':
-            if (v->device < 0)
+            if (v->device < 0) {
                 st = gm_fail(err, GM_ERR_VALUE, "'%s': %%d (the device) is not known here",
                              pattern);
-            else
-                gm_buf_printf(&b, "%d", v->device);
+                break;
+            }
+            snprintf(num, sizeof num, "%d", v->device);
+            S_put_safe(&b, num);
             break;
         case 'r':
             gm_rank_from_env(&rank, NULL, &st, err);
-            if (st == GM_OK)
-                gm_buf_printf(&b, "%lld", rank);
+            if (st != GM_OK)
+                break;
+            snprintf(num, sizeof num, "%lld", rank);
+            S_put_safe(&b, num);
             break;
-        case 'p': gm_buf_printf(&b, "%lld", v->pid > 0 ? v->pid : (long long)getpid()); break;
+        case 'p':
+            snprintf(num, sizeof num, "%lld", v->pid > 0 ? v->pid : (long long)getpid());
+            S_put_safe(&b, num);
+            break;
         case '\0':
             st = gm_fail(err, GM_ERR_VALUE, "'%s' ends in a lone %%: write %%%% for a percent sign",
                          pattern);

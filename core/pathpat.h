@@ -9,6 +9,10 @@
  *   %p  process id
  *   %%  a percent sign
  * Any other character after % is an error, so a typo never names a file.
+ * Every value goes in as a safe piece of one file name: only letters,
+ * digits, '.', '_' and '-', anything else replaced by '_', and a value that
+ * is empty or dots only ("..") becomes "_", so no expansion adds a '/', a
+ * control character, ".." or an empty path component.
  */
 #ifndef GM_PATHPAT_H
 #define GM_PATHPAT_H

@@ -132,6 +132,53 @@ Test(pathpat, refusals)
     cr_assert(gm_path_uses("a-%%%d", 'd'));
 }
 
+/* Every expansion is a safe piece of one file name: a host name of "..",
+ * with a slash, a newline or ESC never climbs out of the directory, names
+ * an empty component or puts a control character in a path (issue 24). */
+Test(pathpat, expansions_are_safe_components)
+{
+    S_clear_ranks();
+    struct {
+        const char *host, *want;
+    } cases[] = {
+        {"..", "out/_/run.json"},
+        {".", "out/_/run.json"},
+        {"...", "out/_/run.json"},
+        {"", "out/_/run.json"},
+        {"../../etc", "out/.._.._etc/run.json"},
+        {"a/b", "out/a_b/run.json"},
+        {"node\nrm -rf", "out/node_rm_-rf/run.json"},
+        {"\033[31mred\033[0m", "out/__31mred__0m/run.json"},
+        {"n\xc3\xa9ud", "out/n__ud/run.json"},
+        {"node-01.cluster_a", "out/node-01.cluster_a/run.json"},
+        {"..x", "out/..x/run.json"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        gm_path_vars v = {cases[k].host, 0, 4242};
+        char *out = NULL;
+        gm_error err;
+        cr_assert_eq(gm_path_expand("out/%h/run.json", &v, &out, &err), GM_OK, "%s", err.message);
+        cr_assert_str_eq(out, cases[k].want, "host '%s'", cases[k].host);
+        for (const char *c = out; *c; c++)
+            cr_assert((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                      (*c >= '0' && *c <= '9') || strchr("._-/", *c), "'%s'", out);
+        cr_assert_null(strstr(out, "//"));
+        cr_assert_null(strstr(out, "/../"));
+        free(out);
+    }
+    /* the pattern itself is the user's: its own ".." and '/' stay */
+    gm_path_vars v = {"..", 0, 4242};
+    char *out = NULL;
+    gm_error err;
+    cr_assert_eq(gm_path_expand("../r-%h.json", &v, &out, &err), GM_OK, "%s", err.message);
+    cr_assert_str_eq(out, "../r-_.json");
+    free(out);
+    /* this machine's own name too */
+    cr_assert_eq(gm_path_expand("%h", NULL, &out, &err), GM_OK, "%s", err.message);
+    cr_assert(*out && strcmp(out, "..") != 0 && !strchr(out, '/'));
+    free(out);
+}
+
 Test(pathpat, cli_collect_refuses_bad_pattern_before_the_gpu)
 {
 #ifndef GM_HAVE_CUDA
