@@ -48,8 +48,9 @@ bool gm_cli_report_opts(gm_render_opts *ro, const char *out, const char *format,
                         const char *json_path, char **template_path);
 
 /* An output path (--json, --out) with its patterns expanded (pathpat.h: %h
- * host, %d device, %r rank, %p pid, %%) for this process and `device` (< 0:
- * not known, %d refused).  NULL after printing why (naming opt).  Caller frees. */
+ * host, %d device, %r rank, %l local rank, %p pid, %%) for this process and
+ * `device` (< 0: not known, %d refused).  NULL after printing why (naming
+ * opt).  Caller frees. */
 char *gm_cli_expand(const char *opt, const char *pattern, int device);
 
 /* gpumem-report sass-child ...: one suite case under SASS metrics (cmd_sass.c). */

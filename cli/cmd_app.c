@@ -90,7 +90,9 @@ static void S_usage(FILE *f, bool main_job)
           "  --no-source-lines   skip the per-source-line pass (by default the program runs\n"
           "                      once more per kernel, that kernel's first launch counted per\n"
           "                      line under CUPTI SASS metrics; needs nvcc -lineinfo for lines)\n"
-          "  --quiet             no progress on stderr\n",
+          "  --quiet             no progress on stderr\n"
+          "  (--json and --out take %h host, %d device, %r rank, %l local rank, %p pid,\n"
+          "  %% patterns; man gpumem-report says where the ranks come from)\n",
           f);
     if (main_job)
         fputs("  --timestamp         show when the run was taken in the report\n"
@@ -610,7 +612,16 @@ static int S_app(int argc, char **argv, S_opts *o)
         }
         gmc_metric_list_free(names, n);
     }
-    /* patterns (%h %d %r %p): checked now, with device 0 for %d; expanded
+    /* the launcher's rank variable, which the profiler records in the
+     * program: checked now, not after the program ran */
+    long long rank;
+    gm_status rank_st;
+    gm_rank_from_env(&rank, NULL, &rank_st, &err);
+    if (rank_st != GM_OK) {
+        gm_cli_error("%s", err.message);
+        goto done;
+    }
+    /* patterns (%h %d %r %l %p): checked now, with device 0 for %d; expanded
      * again once the device the program used is known */
     if (o->main_job && !(out_path = gm_cli_expand("--out", o->out, 0)))
         goto done;

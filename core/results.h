@@ -235,8 +235,8 @@ typedef struct {
 typedef struct {
     bool present;
     char *host;                /* host name up to its first dot */
-    gm_value rank;             /* INT from SLURM_PROCID / OMPI_COMM_WORLD_RANK / PMI_RANK;
-                                  ABSENT when no launcher set one */
+    gm_value rank;             /* INT from the launcher's variable (pathpat.h: RANK,
+                                  SLURM_PROCID, ...); ABSENT when no launcher set one */
     char *rank_var;            /* the variable it came from; NULL when none */
     long long pid;
     char *device_uuid;         /* "GPU-8c1f...": the lock's key; NULL if unknown */

@@ -24,6 +24,8 @@ static void S_clear_ranks(void)
 {
     for (int i = 0; i < gm_n_rank_vars; i++)
         unsetenv(gm_rank_vars[i]);
+    for (int i = 0; i < gm_n_local_rank_vars; i++)
+        unsetenv(gm_local_rank_vars[i]);
 }
 
 static char *S_expand(const char *pattern, int device, gm_status *st, gm_error *err)
@@ -64,17 +66,117 @@ Test(pathpat, rank_from_each_variable_in_order)
         cr_assert_str_eq(s, want, "from %s", gm_rank_vars[i]);
         free(s);
     }
-    /* all set: SLURM_PROCID wins, then OMPI, then PMI */
-    setenv("SLURM_PROCID", "7", 1);
-    setenv("OMPI_COMM_WORLD_RANK", "8", 1);
-    setenv("PMI_RANK", "9", 1);
-    char *s = S_expand("%r", 0, &st, &err);
-    cr_assert_str_eq(s, "7");
+    /* the launchers of issue 26, in the order they are believed: all set,
+     * the first wins; unset it and the next does */
+    const char *order[] = {"RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
+                           "PMIX_RANK", "MV2_COMM_WORLD_RANK", "PALS_RANKID"};
+    cr_assert_eq(gm_n_rank_vars, (int)(sizeof order / sizeof *order));
+    for (int i = 0; i < gm_n_rank_vars; i++) {
+        cr_assert_str_eq(gm_rank_vars[i], order[i]);
+        char val[16];
+        snprintf(val, sizeof val, "%d", 20 + i);
+        setenv(order[i], val, 1);
+    }
+    for (int i = 0; i < gm_n_rank_vars; i++) {
+        char *s = S_expand("%r", 0, &st, &err);
+        char want[16];
+        snprintf(want, sizeof want, "%d", 20 + i);
+        cr_assert_str_eq(s, want, "with %s the first one set", order[i]);
+        free(s);
+        unsetenv(order[i]);
+    }
+    S_clear_ranks();
+}
+
+/* %l: the local rank, from each launcher's variable, first set wins; 0
+ * when none is; %r and %l are independent (issue 26). */
+Test(pathpat, local_rank_from_each_variable_in_order)
+{
+    S_clear_ranks();
+    gm_status st;
+    gm_error err;
+    const char *order[] = {"LOCAL_RANK", "SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK",
+                           "MPI_LOCALRANKID", "PALS_LOCAL_RANKID", "MV2_COMM_WORLD_LOCAL_RANK"};
+    cr_assert_eq(gm_n_local_rank_vars, (int)(sizeof order / sizeof *order));
+    char *s = S_expand("n%l-r%r.json", 0, &st, &err);
+    cr_assert_str_eq(s, "n0-r0.json");
     free(s);
-    unsetenv("SLURM_PROCID");
-    s = S_expand("%r", 0, &st, &err);
-    cr_assert_str_eq(s, "8");
-    free(s);
+    for (int i = 0; i < gm_n_local_rank_vars; i++) {
+        cr_assert_str_eq(gm_local_rank_vars[i], order[i]);
+        S_clear_ranks();
+        char val[16];
+        snprintf(val, sizeof val, "%d", 3 + i);
+        setenv(order[i], val, 1);
+        setenv("RANK", "11", 1);
+        s = S_expand("n%l-r%r.json", 0, &st, &err);
+        cr_assert_eq(st, GM_OK, "%s", err.message);
+        char want[32];
+        snprintf(want, sizeof want, "n%d-r11.json", 3 + i);
+        cr_assert_str_eq(s, want, "from %s", order[i]);
+        free(s);
+    }
+    for (int i = 0; i < gm_n_local_rank_vars; i++) {
+        char val[16];
+        snprintf(val, sizeof val, "%d", 30 + i);
+        setenv(order[i], val, 1);
+    }
+    for (int i = 0; i < gm_n_local_rank_vars; i++) {
+        s = S_expand("%l", 0, &st, &err);
+        char want[16];
+        snprintf(want, sizeof want, "%d", 30 + i);
+        cr_assert_str_eq(s, want, "with %s the first one set", order[i]);
+        free(s);
+        unsetenv(order[i]);
+    }
+    cr_assert(gm_path_uses("a-%l", 'l'));
+    cr_assert_not(gm_path_uses("a-%%l", 'l'));
+    S_clear_ranks();
+}
+
+/* A rank variable is digits only and below 2^20; anything else is refused
+ * with the variable's name and its value quoted safely (issue 26). */
+Test(pathpat, rank_variables_validated)
+{
+    gm_status st;
+    gm_error err;
+    const char *bad[] = {"", "-1", "+1", " 1", "1 ", "1e3", "0x10", "1048576", "4294967296",
+                         "99999999999999999999999", "1\n", "١"};
+    const char *vars[] = {"RANK", "PALS_RANKID", "LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK"};
+    for (size_t v = 0; v < sizeof vars / sizeof *vars; v++)
+        for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+            S_clear_ranks();
+            setenv(vars[v], bad[k], 1);
+            bool local = strstr(vars[v], "LOCAL") != NULL;
+            char *s = S_expand(local ? "a-%l.json" : "a-%r.json", 0, &st, &err);
+            cr_assert_null(s, "%s='%s' taken: %s", vars[v], bad[k], s);
+            cr_assert_eq(st, GM_ERR_VALUE);
+            char want[64];
+            snprintf(want, sizeof want, "%s='", vars[v]);
+            gmt_assert_has(err.message, want);
+            gmt_assert_has(err.message, local ? "' is not a local rank (digits only: a whole "
+                                                "number from 0 to 1048575)"
+                                              : "' is not a rank (digits only: a whole number "
+                                                "from 0 to 1048575)");
+            for (const char *c = err.message; *c; c++)
+                cr_assert((unsigned char)*c >= 0x20 && (unsigned char)*c < 0x7f,
+                          "a raw byte 0x%02x in the message", (unsigned char)*c);
+        }
+    S_clear_ranks();
+    setenv("RANK", "1\x1b[2J", 1);
+    cr_assert_null(S_expand("%r", 0, &st, &err));
+    gmt_assert_has(err.message, "RANK='1\\x1b[2J' is not a rank");
+    /* the good ones, leading zeros included */
+    const char *good[][2] = {{"0", "0"}, {"007", "7"}, {"1048575", "1048575"}};
+    for (size_t k = 0; k < sizeof good / sizeof *good; k++) {
+        setenv("RANK", good[k][0], 1);
+        setenv("LOCAL_RANK", good[k][0], 1);
+        char *s = S_expand("%r.%l", 0, &st, &err);
+        cr_assert_eq(st, GM_OK, "%s", err.message);
+        char want[32];
+        snprintf(want, sizeof want, "%s.%s", good[k][1], good[k][1]);
+        cr_assert_str_eq(s, want);
+        free(s);
+    }
     S_clear_ranks();
 }
 
@@ -122,7 +224,10 @@ Test(pathpat, refusals)
     gmt_assert_has(err.message, "SLURM_PROCID='x1' is not a rank");
     setenv("SLURM_PROCID", "-1", 1);
     cr_assert_null(S_expand("%r.json", 0, &st, &err));
-    /* a bad variable does not matter to a pattern without %r */
+    /* a bad variable does not matter to a pattern without %r (or %l) */
+    setenv("SLURM_LOCALID", "x", 1);
+    cr_assert_null(S_expand("%l.json", 0, &st, &err));
+    gmt_assert_has(err.message, "SLURM_LOCALID='x' is not a local rank");
     char *s = S_expand("a.json", 0, &st, &err);
     cr_assert_str_eq(s, "a.json");
     free(s);
@@ -190,6 +295,40 @@ Test(pathpat, cli_collect_refuses_bad_pattern_before_the_gpu)
     cr_assert_eq(rc, 2);
     gmt_assert_has(err, "--json 'r-%q.json': %q is not a pattern");
     free(err);
+}
+
+/* A program run checks the rank variable before the program runs (the
+ * profiler in it records the rank), and a bad %l is refused there too. */
+Test(pathpat, cli_program_refuses_bad_rank_before_running_it)
+{
+#ifndef GM_HAVE_CUDA
+    cr_skip_test("a program run is built only with the CUDA toolkit (nvcc)");
+#endif
+    char *dir = gmt_tmpdir("ranks");
+    char *mark = gmt_join(dir, "ran"), *json = gmt_join(dir, "r.json");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "touch '%s'", mark);
+    char *argv[] = {(char *)gmt_bin(), "collect", "--json", json, "--", "/bin/sh", "-c", cmd,
+                    NULL};
+    const char *env[] = {"RANK=1 ", "PMIX_RANK", NULL};
+    char *err = NULL;
+    cr_assert_eq(gmt_run(argv, env, NULL, &err), 2, "%s", err);
+    gmt_assert_has(err, "RANK='1 ' is not a rank");
+    cr_assert_not(gmt_exists(mark), "the program ran");
+    free(err);
+    char *pat = gmt_join(dir, "r-%l.json");
+    argv[3] = pat;
+    const char *env2[] = {"RANK", "SLURM_LOCALID=-2", NULL};
+    cr_assert_eq(gmt_run(argv, env2, NULL, &err), 2, "%s", err);
+    gmt_assert_has(err, "--json '");
+    gmt_assert_has(err, "r-%l.json': SLURM_LOCALID='-2' is not a local rank");
+    cr_assert_not(gmt_exists(mark), "the program ran");
+    free(err);
+    free(pat);
+    free(mark);
+    free(json);
+    gmt_rmrf(dir);
+    free(dir);
 }
 
 /* ---- the GPU lock ---------------------------------------------------------- */
