@@ -592,6 +592,7 @@ static int S_app(int argc, char **argv, S_opts *o)
     char *prog = NULL, *lib = NULL, *exe = gm_cli_exe_path(), *json_path = NULL, *out_path = NULL;
     char *template_path = NULL, *status_path = NULL, *runs_path = NULL, *text = NULL;
     char dir[PATH_MAX] = "";
+    gm_claim out_claim = GM_CLAIM_INIT, json_claim = GM_CLAIM_INIT;
     gm_results results;
     gm_results_init(&results);
     gm_error err = {GM_OK, ""};
@@ -639,6 +640,14 @@ static int S_app(int argc, char **argv, S_opts *o)
             goto done;
         ro.results_name = json_path;
     }
+    /* one writer per output: another process of the job writing the same
+     * file is refused now, before the program runs (core/claim.h); a path
+     * with %d is claimed once the device is known */
+    bool out_late = o->main_job && gm_path_uses(o->out, 'd');
+    bool json_late = o->json ? gm_path_uses(o->json, 'd') : out_late;
+    if ((o->main_job && !out_late && !gm_cli_claim("--out", out_path, &out_claim)) ||
+        (!json_late && !gm_cli_claim("--json", json_path, &json_claim)))
+        goto done;
     if (!(prog = S_find_program(o->prog_argv[0])) || !(lib = S_find_library(exe)))
         goto done;
     const char *tmp = getenv("TMPDIR");
@@ -754,7 +763,9 @@ static int S_app(int argc, char **argv, S_opts *o)
         json_path = o->json ? gm_cli_expand("--json", o->json, dev)
                             : out_path ? gm_cli_json_beside(out_path) : NULL;
         ro.results_name = json_path;
-        if (!json_path || (o->main_job && !out_path)) {
+        if (!json_path || (o->main_job && !out_path) ||
+            (out_late && !gm_cli_claim("--out", out_path, &out_claim)) ||
+            (json_late && !gm_cli_claim("--json", json_path, &json_claim))) {
             rc = prc ? prc : GM_EXIT_USAGE;
             goto done;
         }
@@ -796,6 +807,8 @@ static int S_app(int argc, char **argv, S_opts *o)
 done:
     if (dir[0])
         S_rmdir(dir);
+    gm_claim_release(&out_claim);
+    gm_claim_release(&json_claim);
     gm_results_free(&results);
     free(prog);
     free(lib);

@@ -4,18 +4,22 @@
 #include "helpers.h"
 
 #include "../core/buf.h"
+#include "../core/claim.h"
 #include "../core/devlock.h"
+#include "../core/output.h"
 #include "../core/pathpat.h"
 #include "../core/results.h"
 #include "../reports/merge.h"
 #include "../reports/render.h"
 
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -456,6 +460,345 @@ Test(devlock, killed_holder_releases)
     free(dir);
     close(ready[0]);
     close(ready[1]);
+}
+
+/* ---- one writer per output (core/claim.h) ----------------------------------- */
+
+static const char *const S_job_vars[] = {"SLURM_JOB_ID", "SLURM_STEP_ID", "PMIX_NAMESPACE",
+                                         "OMPI_MCA_ess_base_jobid", "PALS_APID",
+                                         "TORCHELASTIC_RUN_ID", "MASTER_ADDR", "MASTER_PORT"};
+
+static void S_clear_job(void)
+{
+    S_clear_ranks();
+    for (size_t i = 0; i < sizeof S_job_vars / sizeof *S_job_vars; i++)
+        unsetenv(S_job_vars[i]);
+}
+
+/* In a child process: RANK=rank (and the job, NULL: none), expand pattern
+ * in dir, claim it, write it when claimed; the message goes to dir/msg-N.
+ * With hold_fd >= 0, says "c" on it once claimed and waits for a byte on
+ * go_fd before writing.  Exit 0 claimed and written, 1 refused. */
+static pid_t S_claimer(const char *dir, const char *pattern, int rank, const char *job,
+                       int hold_fd, int go_fd)
+{
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid != 0)
+        return pid;
+    S_clear_job();
+    char val[16];
+    snprintf(val, sizeof val, "%d", rank);
+    setenv("RANK", val, 1);
+    if (job)
+        setenv("TORCHELASTIC_RUN_ID", job, 1);
+    char *pat = gmt_join(dir, pattern), *path = NULL;
+    gm_error err = {GM_OK, ""};
+    gm_claim c = GM_CLAIM_INIT;
+    int rc = 1;
+    if (gm_path_expand(pat, NULL, &path, &err) == GM_OK && gm_claim_take(&c, path, &err) == GM_OK) {
+        if (hold_fd >= 0) {
+            char b = 0;
+            if (write(hold_fd, "c", 1) != 1 || read(go_fd, &b, 1) != 1)
+                _exit(3);
+        }
+        rc = gm_output_write(path, val, strlen(val), NULL, 0, &err) == GM_OK ? 0 : 2;
+        gm_claim_release(&c);
+    }
+    char name[32];
+    snprintf(name, sizeof name, "msg-%d", rank);
+    char *mp = gmt_join(dir, name);
+    FILE *f = fopen(mp, "w");
+    if (f) {
+        fputs(err.message, f);
+        fclose(f);
+    }
+    _exit(rc);
+}
+
+static int S_wait_exit(pid_t pid)
+{
+    int st = 0;
+    waitpid(pid, &st, 0);
+    cr_assert(WIFEXITED(st), "a claimer was killed");
+    return WEXITSTATUS(st);
+}
+
+static char *S_msg(const char *dir, int rank)
+{
+    char name[32];
+    snprintf(name, sizeof name, "msg-%d", rank);
+    char *p = gmt_join(dir, name), *t = gmt_text(p);
+    free(p);
+    return t;
+}
+
+/* Two processes of one job, RANK=0 and RANK=1, one pattern without %r: the
+ * second is refused while the first writes, and after it has written; the
+ * same rank again (a rerun) and another job are not.  With %r both write
+ * (issue 24: the second rank replaced the first one's file). */
+Test(claim, two_ranks_one_path_the_second_refused)
+{
+    char *dir = gmt_tmpdir("claim");
+    int hold[2], go[2];
+    cr_assert_eq(pipe(hold), 0);
+    cr_assert_eq(pipe(go), 0);
+    pid_t first = S_claimer(dir, "run.json", 0, "job-1", hold[1], go[0]);
+    char b = 0;
+    cr_assert_eq(read(hold[0], &b, 1), 1, "rank 0 never claimed");
+    /* while rank 0 holds it */
+    cr_assert_eq(S_wait_exit(S_claimer(dir, "run.json", 1, "job-1", -1, -1)), 1);
+    char *m = S_msg(dir, 1);
+    char want[256];
+    snprintf(want, sizeof want, "/run.json is being written by another process (rank 0, pid %d "
+             "on ", (int)first);
+    gmt_assert_has(m, want);
+    gmt_assert_has(m, "put %r (the rank) or %p (the pid) in the pattern so that each process "
+                      "writes its own file");
+    free(m);
+    /* another job is refused too while the lock is held */
+    cr_assert_eq(S_wait_exit(S_claimer(dir, "run.json", 1, "job-2", -1, -1)), 1);
+    cr_assert_eq(write(go[1], "g", 1), 1);
+    cr_assert_eq(S_wait_exit(first), 0);
+    char *out = gmt_join(dir, "run.json"), *text = gmt_text(out);
+    cr_assert_str_eq(text, "0", "rank 0's file");
+    free(text);
+    /* after rank 0 has written: rank 1 of the same job is still refused */
+    cr_assert_eq(S_wait_exit(S_claimer(dir, "run.json", 1, "job-1", -1, -1)), 1);
+    m = S_msg(dir, 1);
+    gmt_assert_has(m, "/run.json was claimed by another process of this job (rank 0, pid ");
+    gmt_assert_has(m, "job TORCHELASTIC_RUN_ID=job-1)");
+    free(m);
+    text = gmt_text(out);
+    cr_assert_str_eq(text, "0", "rank 0's file is kept");
+    free(text);
+    /* rank 0 again (a rerun of the same rank), or another job: written */
+    cr_assert_eq(S_wait_exit(S_claimer(dir, "run.json", 0, "job-1", -1, -1)), 0);
+    cr_assert_eq(S_wait_exit(S_claimer(dir, "run.json", 1, "job-2", -1, -1)), 0);
+    text = gmt_text(out);
+    cr_assert_str_eq(text, "1");
+    free(text);
+    /* the claim file stays while a job is named (later ranks must see it) */
+    char *cl = gmt_join(dir, ".run.json.claim");
+    char *rec = gmt_text(cl);
+    gmt_assert_has(rec, "rank 1\njob TORCHELASTIC_RUN_ID=job-2\n");
+    free(rec);
+
+    /* with %r, both at once: each its own file */
+    pid_t r0 = S_claimer(dir, "run-%r.json", 0, "job-3", hold[1], go[0]);
+    cr_assert_eq(read(hold[0], &b, 1), 1);
+    cr_assert_eq(S_wait_exit(S_claimer(dir, "run-%r.json", 1, "job-3", -1, -1)), 0);
+    cr_assert_eq(write(go[1], "g", 1), 1);
+    cr_assert_eq(S_wait_exit(r0), 0);
+    for (int r = 0; r < 2; r++) {
+        char name[32], v[16];
+        snprintf(name, sizeof name, "run-%d.json", r);
+        snprintf(v, sizeof v, "%d", r);
+        char *p = gmt_join(dir, name), *t = gmt_text(p);
+        cr_assert_str_eq(t, v);
+        free(t);
+        free(p);
+    }
+    for (int i = 0; i < 2; i++) {
+        close(hold[i]);
+        close(go[i]);
+    }
+    free(cl);
+    free(out);
+    gmt_rmrf(dir);
+    free(dir);
+}
+
+/* Without a job (no launcher): the claim is removed when released, a
+ * second claim of the same path in flight is refused, streams are left
+ * alone, and a directory that does not exist leaves the error to the
+ * write. */
+Test(claim, without_a_job_nothing_is_left)
+{
+    S_clear_job();
+    char *dir = gmt_tmpdir("claim");
+    char *out = gmt_join(dir, "r.json"), *cl = gmt_join(dir, ".r.json.claim");
+    gm_claim a = GM_CLAIM_INIT, b = GM_CLAIM_INIT;
+    gm_error err;
+    cr_assert_eq(gm_claim_take(&a, out, &err), GM_OK, "%s", err.message);
+    cr_assert(gmt_exists(cl));
+    char *rec = gmt_text(cl);
+    gmt_assert_has(rec, "gpumem-report output claim\npid ");
+    gmt_assert_lacks(rec, "rank");
+    gmt_assert_lacks(rec, "job");
+    free(rec);
+    /* a second description of the same file is another holder */
+    cr_assert_eq(gm_claim_take(&b, out, &err), GM_ERR_VALUE);
+    gmt_assert_has(err.message, "is being written by another process (pid ");
+    cr_assert_eq(b.fd, -1);
+    /* a link to it shares the claim */
+    char *link = gmt_join(dir, "link.json");
+    cr_assert_eq(gm_file_create(out, "x", 1, &err), GM_OK);
+    cr_assert_eq(symlink(out, link), 0);
+    cr_assert_eq(gm_claim_take(&b, link, &err), GM_ERR_VALUE);
+    gm_claim_release(&a);
+    gm_claim_release(&a);   /* idempotent */
+    cr_assert_not(gmt_exists(cl), "the claim file is removed");
+    cr_assert_eq(gmt_count_entries(dir), 2);
+    cr_assert_eq(gm_claim_take(&b, out, &err), GM_OK, "%s", err.message);
+    gm_claim_release(&b);
+    /* streams and missing directories: no claim */
+    const char *none[] = {"-", "/dev/null", "/dev/stdout"};
+    for (size_t k = 0; k < sizeof none / sizeof *none; k++) {
+        cr_assert_eq(gm_claim_take(&a, none[k], &err), GM_OK);
+        cr_assert_eq(a.fd, -1);
+    }
+    char *missing = gmt_join(dir, "no/such/dir/r.json");
+    cr_assert_eq(gm_claim_take(&a, missing, &err), GM_OK);
+    cr_assert_eq(a.fd, -1);
+    /* a symlink planted as the claim file is not followed */
+    char *victim = gmt_join(dir, "victim"), *o2 = gmt_join(dir, "o2.json");
+    char *c2 = gmt_join(dir, ".o2.json.claim");
+    cr_assert_eq(gm_file_create(victim, "keep", 4, &err), GM_OK);
+    cr_assert_eq(symlink(victim, c2), 0);
+    cr_assert_eq(gm_claim_take(&a, o2, &err), GM_OK);
+    cr_assert_eq(a.fd, -1);
+    char *v = gmt_text(victim);
+    cr_assert_str_eq(v, "keep");
+    free(v);
+    free(victim);
+    free(o2);
+    free(c2);
+    free(missing);
+    free(link);
+    free(out);
+    free(cl);
+    gmt_rmrf(dir);
+    free(dir);
+}
+
+/* The job key: the launcher's ids, reduced to safe characters. */
+Test(claim, job_key_from_the_launcher)
+{
+    S_clear_job();
+    cr_assert_null(gm_claim_job_key());
+    setenv("MASTER_PORT", "29500", 1);   /* alone: not torchrun */
+    cr_assert_null(gm_claim_job_key());
+    setenv("SLURM_JOB_ID", "123", 1);
+    setenv("SLURM_STEP_ID", "4", 1);
+    setenv("TORCHELASTIC_RUN_ID", "none\n\033x", 1);
+    setenv("MASTER_ADDR", "node7", 1);
+    char *k = gm_claim_job_key();
+    cr_assert_str_eq(k, "SLURM_JOB_ID=123;SLURM_STEP_ID=4;TORCHELASTIC_RUN_ID=none__x;"
+                        "MASTER_ADDR=node7;MASTER_PORT=29500");
+    free(k);
+    S_clear_job();
+    char *p = gm_claim_path("a/b/run.json");
+    cr_assert_str_eq(p, "a/b/.run.json.claim");
+    free(p);
+    p = gm_claim_path("run.json");
+    cr_assert_str_eq(p, ".run.json.claim");
+    free(p);
+    cr_assert_null(gm_claim_path("dir/"));
+    cr_assert_null(gm_claim_path(""));
+}
+
+/* `RANK=rank TORCHELASTIC_RUN_ID=job gpumem-report collect --json pattern
+ * -- sh` whose program touches `started` and waits for `go` (a minute at
+ * most); stdout and stderr to err_path.  Returns its pid.  The injection
+ * library is a stand-in (a regular file: sh never loads CUDA), so that the
+ * run needs no build of the library (make asan has none). */
+static pid_t S_rank_run(int rank, const char *job, const char *pattern, const char *started,
+                        const char *go, const char *err_path)
+{
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid != 0)
+        return pid;
+    S_clear_job();
+    char val[16];
+    snprintf(val, sizeof val, "%d", rank);
+    setenv("RANK", val, 1);
+    setenv("TORCHELASTIC_RUN_ID", job, 1);
+    setenv("GPUMEM_REPORT_INJECT", gmt_src("tests/fixtures/inject-launches.json"), 1);
+    int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, 2);
+    dup2(fd, 1);
+    execl(gmt_bin(), gmt_bin(), "collect", "--json", pattern, "--", "/bin/sh", "-c",
+          "touch \"$0\"; i=0; while [ ! -e \"$1\" ] && [ $i -lt 1200 ]; do sleep 0.05; "
+          "i=$((i+1)); done", started, go, (char *)NULL);
+    _exit(127);
+}
+
+static bool S_wait_for(const char *path)
+{
+    for (int i = 0; i < 600 && !gmt_exists(path); i++) {
+        struct timespec nap = {0, 50 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    return gmt_exists(path);
+}
+
+/* The program: a second rank writing the same --json is refused before its
+ * program starts, exit 2, naming the path and %r; the suite too, before the
+ * GPU.  With %r in the pattern both run at once. */
+Test(claim, cli_second_rank_refused_before_it_runs, .timeout = 120)
+{
+#ifndef GM_HAVE_CUDA
+    cr_skip_test("a program run is built only with the CUDA toolkit (nvcc)");
+#endif
+    char *dir = gmt_tmpdir("claim");
+    char *json = gmt_join(dir, "run.json"), *go = gmt_join(dir, "go");
+    char *started[2] = {gmt_join(dir, "started-0"), gmt_join(dir, "started-1")};
+    char *errs[2] = {gmt_join(dir, "rank0.err"), gmt_join(dir, "rank1.err")};
+    /* rank 0 holds run.json while its program waits for "go" */
+    pid_t r0 = S_rank_run(0, "cli-job", json, started[0], go, errs[0]);
+    cr_assert(S_wait_for(started[0]), "rank 0's program never started");
+    pid_t r1 = S_rank_run(1, "cli-job", json, started[1], go, errs[1]);
+    cr_assert_eq(S_wait_exit(r1), 2);
+    char *e = gmt_text(errs[1]);
+    char want[4200];
+    snprintf(want, sizeof want, "gpumem-report: --json %s is being written by another process "
+             "(rank 0, pid %d on ", json, (int)r0);
+    gmt_assert_has(e, want);
+    gmt_assert_has(e, "put %r (the rank) or %p (the pid) in the pattern");
+    cr_assert_not(gmt_exists(started[1]), "rank 1's program ran");
+    free(e);
+    /* the suite, too: refused before the GPU */
+    char *html = gmt_join(dir, "r.html");
+    char *argv[] = {(char *)gmt_bin(), "--quick", "--out", html, "--json", json, NULL};
+    const char *env[] = {"RANK=1", "TORCHELASTIC_RUN_ID=cli-job", NULL};
+    cr_assert_eq(gmt_run(argv, env, NULL, &e), 2, "%s", e);
+    gmt_assert_has(e, "is being written by another process (rank 0");
+    gmt_assert_lacks(e, "cannot collect here");
+    free(e);
+    cr_assert_eq(gm_file_create(go, "", 0, NULL), GM_OK);
+    S_wait_exit(r0);
+    e = gmt_text(errs[0]);
+    gmt_assert_lacks(e, "being written");
+    free(e);
+
+    /* with %r: both programs run at once */
+    unlink(go);
+    unlink(started[0]);
+    char *pat = gmt_join(dir, "run-%r.json");
+    r0 = S_rank_run(0, "cli-job-2", pat, started[0], go, errs[0]);
+    r1 = S_rank_run(1, "cli-job-2", pat, started[1], go, errs[1]);
+    cr_assert(S_wait_for(started[0]) && S_wait_for(started[1]), "a rank's program did not run");
+    cr_assert_eq(gm_file_create(go, "", 0, NULL), GM_OK);
+    S_wait_exit(r0);
+    S_wait_exit(r1);
+    for (int r = 0; r < 2; r++) {
+        e = gmt_text(errs[r]);
+        gmt_assert_lacks(e, "being written");
+        gmt_assert_lacks(e, "was claimed");
+        free(e);
+    }
+    free(pat);
+    free(html);
+    free(json);
+    free(go);
+    for (int r = 0; r < 2; r++) {
+        free(started[r]);
+        free(errs[r]);
+    }
+    gmt_rmrf(dir);
+    free(dir);
 }
 
 /* ---- merge ----------------------------------------------------------------- */
