@@ -93,6 +93,15 @@ bool gm_cli_report_opts(gm_render_opts *ro, const char *out, const char *format,
     return true;
 }
 
+bool gm_cli_claim(const char *opt, const char *path, gm_claim *c)
+{
+    gm_error err = {GM_OK, ""};
+    if (gm_claim_take(c, path, &err) == GM_OK)
+        return true;
+    gm_cli_error("%s %s", opt, err.message);
+    return false;
+}
+
 char *gm_cli_expand(const char *opt, const char *pattern, int device)
 {
     gm_path_vars v = {NULL, device, 0};

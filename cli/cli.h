@@ -4,6 +4,7 @@
 #ifndef GM_CLI_H
 #define GM_CLI_H
 
+#include "../core/claim.h"
 #include "../core/results.h"
 #include "../reports/render.h"
 
@@ -48,9 +49,16 @@ bool gm_cli_report_opts(gm_render_opts *ro, const char *out, const char *format,
                         const char *json_path, char **template_path);
 
 /* An output path (--json, --out) with its patterns expanded (pathpat.h: %h
- * host, %d device, %r rank, %p pid, %%) for this process and `device` (< 0:
- * not known, %d refused).  NULL after printing why (naming opt).  Caller frees. */
+ * host, %d device, %r rank, %l local rank, %p pid, %%) for this process and
+ * `device` (< 0: not known, %d refused).  NULL after printing why (naming
+ * opt).  Caller frees. */
 char *gm_cli_expand(const char *opt, const char *pattern, int device);
+
+/* Claim an output path (opt's, patterns expanded) for this process before
+ * anything runs (core/claim.h): false after printing why (another process
+ * of the job writes it), and the caller exits 2.  Release with
+ * gm_claim_release. */
+bool gm_cli_claim(const char *opt, const char *path, gm_claim *c);
 
 /* gpumem-report sass-child ...: one suite case under SASS metrics (cmd_sass.c). */
 int gm_cmd_sass_child(int argc, char **argv);

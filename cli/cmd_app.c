@@ -90,7 +90,9 @@ static void S_usage(FILE *f, bool main_job)
           "  --no-source-lines   skip the per-source-line pass (by default the program runs\n"
           "                      once more per kernel, that kernel's first launch counted per\n"
           "                      line under CUPTI SASS metrics; needs nvcc -lineinfo for lines)\n"
-          "  --quiet             no progress on stderr\n",
+          "  --quiet             no progress on stderr\n"
+          "  (--json and --out take %h host, %d device, %r rank, %l local rank, %p pid,\n"
+          "  %% patterns; man gpumem-report says where the ranks come from)\n",
           f);
     if (main_job)
         fputs("  --timestamp         show when the run was taken in the report\n"
@@ -590,6 +592,7 @@ static int S_app(int argc, char **argv, S_opts *o)
     char *prog = NULL, *lib = NULL, *exe = gm_cli_exe_path(), *json_path = NULL, *out_path = NULL;
     char *template_path = NULL, *status_path = NULL, *runs_path = NULL, *text = NULL;
     char dir[PATH_MAX] = "";
+    gm_claim out_claim = GM_CLAIM_INIT, json_claim = GM_CLAIM_INIT;
     gm_results results;
     gm_results_init(&results);
     gm_error err = {GM_OK, ""};
@@ -610,7 +613,16 @@ static int S_app(int argc, char **argv, S_opts *o)
         }
         gmc_metric_list_free(names, n);
     }
-    /* patterns (%h %d %r %p): checked now, with device 0 for %d; expanded
+    /* the launcher's rank variable, which the profiler records in the
+     * program: checked now, not after the program ran */
+    long long rank;
+    gm_status rank_st;
+    gm_rank_from_env(&rank, NULL, &rank_st, &err);
+    if (rank_st != GM_OK) {
+        gm_cli_error("%s", err.message);
+        goto done;
+    }
+    /* patterns (%h %d %r %l %p): checked now, with device 0 for %d; expanded
      * again once the device the program used is known */
     if (o->main_job && !(out_path = gm_cli_expand("--out", o->out, 0)))
         goto done;
@@ -628,6 +640,14 @@ static int S_app(int argc, char **argv, S_opts *o)
             goto done;
         ro.results_name = json_path;
     }
+    /* one writer per output: another process of the job writing the same
+     * file is refused now, before the program runs (core/claim.h); a path
+     * with %d is claimed once the device is known */
+    bool out_late = o->main_job && gm_path_uses(o->out, 'd');
+    bool json_late = o->json ? gm_path_uses(o->json, 'd') : out_late;
+    if ((o->main_job && !out_late && !gm_cli_claim("--out", out_path, &out_claim)) ||
+        (!json_late && !gm_cli_claim("--json", json_path, &json_claim)))
+        goto done;
     if (!(prog = S_find_program(o->prog_argv[0])) || !(lib = S_find_library(exe)))
         goto done;
     const char *tmp = getenv("TMPDIR");
@@ -743,7 +763,9 @@ static int S_app(int argc, char **argv, S_opts *o)
         json_path = o->json ? gm_cli_expand("--json", o->json, dev)
                             : out_path ? gm_cli_json_beside(out_path) : NULL;
         ro.results_name = json_path;
-        if (!json_path || (o->main_job && !out_path)) {
+        if (!json_path || (o->main_job && !out_path) ||
+            (out_late && !gm_cli_claim("--out", out_path, &out_claim)) ||
+            (json_late && !gm_cli_claim("--json", json_path, &json_claim))) {
             rc = prc ? prc : GM_EXIT_USAGE;
             goto done;
         }
@@ -785,6 +807,8 @@ static int S_app(int argc, char **argv, S_opts *o)
 done:
     if (dir[0])
         S_rmdir(dir);
+    gm_claim_release(&out_claim);
+    gm_claim_release(&json_claim);
     gm_results_free(&results);
     free(prog);
     free(lib);

@@ -94,7 +94,8 @@ static void S_usage(FILE *f, bool main_job)
           "                      the device; without it, -gpuN goes before the extension\n"
           "                      when there are several); the main job then renders the\n"
           "                      devices side by side. A GPU that fails does not stop the others\n"
-          "  (--json and --out take %h host, %d device, %r rank, %p pid, %% patterns)\n"
+          "  (--json and --out take %h host, %d device, %r rank, %l local rank, %p pid,\n"
+          "  %% patterns; man gpumem-report says where the ranks come from)\n"
           "  --no-cache-flush    do not flush L2 before profiled and timed launches\n"
           "                      (default: flush, as ncu --cache-control all)\n"
           "  --no-profile        validate and time only; no counters\n"
@@ -354,6 +355,7 @@ static int S_collect(int argc, char **argv, S_opts *o)
     char *json_path = NULL, *out_path = NULL, *template_path = NULL, *exe = gm_cli_exe_path();
     gmc_session *session = NULL;
     gm_devlock lock = GM_DEVLOCK_INIT;
+    gm_claim out_claim = GM_CLAIM_INIT, json_claim = GM_CLAIM_INIT;
     gm_process proc = {0};
     gm_results results, baseline = {0};
     gm_results_init(&results);
@@ -415,6 +417,11 @@ static int S_collect(int argc, char **argv, S_opts *o)
         ro.baseline_name = o->baseline;
         ro.results_name = json_path;
     }
+    /* one writer per output: another process of the job writing the same
+     * file is refused now, before the GPU (core/claim.h) */
+    if ((o->main_job && !gm_cli_claim("--out", out_path, &out_claim)) ||
+        !gm_cli_claim("--json", json_path, &json_claim))
+        goto done;
 
     gmc_device_info dev;
     if (gmc_device_info_get((int)o->device, &dev, &cerr) != GMC_OK) {
@@ -546,6 +553,8 @@ static int S_collect(int argc, char **argv, S_opts *o)
 done:
     gmc_session_close(session);
     gm_devlock_free(&lock);
+    gm_claim_release(&out_claim);
+    gm_claim_release(&json_claim);
     gm_process_free(&proc);
     gm_results_free(&results);
     gm_results_free(&baseline);
@@ -758,6 +767,7 @@ static int S_fan_out(int argc, char **argv, S_opts *o)
     const char *self = getenv("GPUMEM_REPORT_SELF");
     char *exe = self && *self ? gm_xstrdup(self) : gm_cli_exe_path();
     char *out_path = NULL, *template_path = NULL;
+    gm_claim out_claim = GM_CLAIM_INIT;   /* each device's process claims its --json */
     S_child *c = gm_xcalloc((size_t)n, sizeof *c);
     for (int i = 0; i < n; i++)
         c[i].fd = -1;
@@ -801,6 +811,8 @@ static int S_fan_out(int argc, char **argv, S_opts *o)
                 gm_cli_error("--json and --out name the same file '%s'", out_path);
                 goto done;
             }
+        if (!gm_cli_claim("--out", out_path, &out_claim))
+            goto done;
     }
 
     if (!o->quiet)
@@ -919,6 +931,7 @@ done:
     }
     free(c);
     free(exe);
+    gm_claim_release(&out_claim);
     free(out_path);
     free(template_path);
     return rc;

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void S_usage(FILE *f)
 {
@@ -21,16 +23,64 @@ static void S_usage(FILE *f)
           "Gathers the results files of the ranks of one job (e.g. written by\n"
           "`srun gpumem-report --json app-%r.json -- ./app`) into one file whose report\n"
           "shows the ranks side by side.  Each file's rank is the one it recorded\n"
-          "(SLURM_PROCID, OMPI_COMM_WORLD_RANK or PMI_RANK); a file without one takes its\n"
-          "place on the command line.\n"
+          "(RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK,\n"
+          "MV2_COMM_WORLD_RANK or PALS_RANKID), 0 to 2^20 - 1; a file without one takes\n"
+          "its place on the command line.  A file given twice (by any name, or a copy of\n"
+          "it) is refused.\n"
           "\n"
           "  --json FILE   the merged results file (required; - for standard output;\n"
-          "                %h %r %p expand as in collect)\n"
+          "                %h %r %l %p expand as in collect)\n"
           "  --sum         one run per kernel, the ranks added up (GPU time over the job,\n"
-          "                counts summed, ratios averaged, the least and most busy rank\n"
-          "                noted); default: every rank's runs, with a parameter rank\n"
+          "                counts summed exactly, ratios averaged, the least and most busy\n"
+          "                rank noted; a count past 2^53 is refused); default: every\n"
+          "                rank's runs, with a parameter rank\n"
           "  -h, --help    this text\n",
           f);
+}
+
+typedef struct {
+    dev_t dev;
+    ino_t ino;
+    size_t i;
+} S_file_id;
+
+static int S_file_id_cmp(const void *a, const void *b)
+{
+    const S_file_id *x = a, *y = b;
+    if (x->dev != y->dev)
+        return (x->dev > y->dev) - (x->dev < y->dev);
+    if (x->ino != y->ino)
+        return (x->ino > y->ino) - (x->ino < y->ino);
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* One file given twice (the same name, or two names of one file: a link, a
+ * path through another directory) would count one rank twice.  False after
+ * printing which.  A file that cannot be stat'ed is left to the read. */
+static bool S_distinct(const char *const *files, size_t n)
+{
+    S_file_id *ids = gm_xcalloc(n + 1, sizeof *ids);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct stat sb;
+        int r = strcmp(files[i], "-") == 0 ? fstat(STDIN_FILENO, &sb) : stat(files[i], &sb);
+        if (r == 0)
+            ids[m++] = (S_file_id){sb.st_dev, sb.st_ino, i};
+    }
+    qsort(ids, m, sizeof *ids, S_file_id_cmp);
+    bool ok = true;
+    for (size_t k = 1; k < m && ok; k++)
+        if (ids[k].dev == ids[k - 1].dev && ids[k].ino == ids[k - 1].ino) {
+            const char *a = files[ids[k - 1].i], *b = files[ids[k].i];
+            if (strcmp(a, b) == 0)
+                gm_cli_error("merge: %s is given twice: merge gathers one file per rank", a);
+            else
+                gm_cli_error("merge: %s and %s are the same file: merge gathers one file per "
+                             "rank", a, b);
+            ok = false;
+        }
+    free(ids);
+    return ok;
 }
 
 int gm_cmd_merge(int argc, char **argv)
@@ -69,6 +119,8 @@ int gm_cmd_merge(int argc, char **argv)
         gm_cli_error("merge: no results files given");
         goto out;
     }
+    if (!S_distinct(files, n))
+        goto out;
     char *path = gm_cli_expand("--json", json, -1);
     if (!path)
         goto out;

@@ -4,11 +4,19 @@
  *
  *   %h  host name, up to its first dot ("node012")
  *   %d  CUDA device ordinal the run uses
- *   %r  rank: SLURM_PROCID, else OMPI_COMM_WORLD_RANK, else PMI_RANK; a
- *       process that no launcher started is rank 0 of one
+ *   %r  rank: the first set of RANK (torchrun), SLURM_PROCID,
+ *       OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, MV2_COMM_WORLD_RANK,
+ *       PALS_RANKID; a process that no launcher started is rank 0 of one
+ *   %l  local rank (on its node): the first set of LOCAL_RANK, SLURM_LOCALID,
+ *       OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID, PALS_LOCAL_RANKID,
+ *       MV2_COMM_WORLD_LOCAL_RANK; 0 when none is
  *   %p  process id
  *   %%  a percent sign
  * Any other character after % is an error, so a typo never names a file.
+ * Every value goes in as a safe piece of one file name: only letters,
+ * digits, '.', '_' and '-', anything else replaced by '_', and a value that
+ * is empty or dots only ("..") becomes "_", so no expansion adds a '/', a
+ * control character, ".." or an empty path component.
  */
 #ifndef GM_PATHPAT_H
 #define GM_PATHPAT_H
@@ -22,15 +30,21 @@
 extern "C" {
 #endif
 
-/* The launcher variables that carry a rank, in the order they are believed. */
+/* The launcher variables that carry a rank (and a local rank), in the order
+ * they are believed. */
 extern const char *const gm_rank_vars[];
 extern const int gm_n_rank_vars;
+extern const char *const gm_local_rank_vars[];
+extern const int gm_n_local_rank_vars;
 
 /* The rank from the environment: true and *rank set when one of gm_rank_vars
  * is set (*var names it); false with *rank = 0 when none is.  A set variable
- * that is not a whole number in [0, 2^31) is GM_ERR_VALUE naming it (the
+ * that is not digits only (no sign, no space, not empty) or not below
+ * GM_RANK_LIMIT (2^20) is GM_ERR_VALUE naming it and quoting its value (the
  * status goes to *st; GM_OK otherwise). */
 bool gm_rank_from_env(long long *rank, const char **var, gm_status *st, gm_error *err);
+/* The same for the local rank (gm_local_rank_vars). */
+bool gm_local_rank_from_env(long long *rank, const char **var, gm_status *st, gm_error *err);
 
 /* The host name up to its first dot, '/' replaced by '_' (caller frees);
  * "unknown-host" when gethostname fails. */
@@ -51,7 +65,7 @@ gm_status gm_path_expand(const char *pattern, const gm_path_vars *v, char **out,
  * from), pid; present = true.  A bad rank variable is GM_ERR_VALUE. */
 gm_status gm_process_identify(gm_process *p, gm_error *err);
 
-/* pattern holds %c (c one of h d r p); "%%" does not count. */
+/* pattern holds %c (c one of h d r l p); "%%" does not count. */
 bool gm_path_uses(const char *pattern, char c);
 
 #ifdef __cplusplus

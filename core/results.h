@@ -239,8 +239,8 @@ typedef struct {
 typedef struct {
     bool present;
     char *host;                /* host name up to its first dot */
-    gm_value rank;             /* INT from SLURM_PROCID / OMPI_COMM_WORLD_RANK / PMI_RANK;
-                                  ABSENT when no launcher set one */
+    gm_value rank;             /* INT from the launcher's variable (pathpat.h: RANK,
+                                  SLURM_PROCID, ...); ABSENT when no launcher set one */
     char *rank_var;            /* the variable it came from; NULL when none */
     long long pid;
     char *device_uuid;         /* "GPU-8c1f...": the lock's key; NULL if unknown */
@@ -249,6 +249,10 @@ typedef struct {
     long long lock_turns;      /* turns taken (one per collection or program run: the
                                   lock is held from the first profiled launch to exit) */
 } gm_process;
+
+/* Ranks are whole numbers below GM_RANK_LIMIT (2^20): a launcher's variable
+ * past it is refused (pathpat.h), and so is a file recording one (merge.h). */
+#define GM_RANK_LIMIT 1048576LL
 
 typedef struct {
     char **metrics;            /* metric names requested, in order */
