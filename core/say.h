@@ -98,6 +98,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     GM_SAY_AS_NONE,   /* 0: not made by a macro (a zeroed or stray element) */
     GM_SAY_AS_COUNT,
@@ -182,5 +186,9 @@ bool gm_say_value(gm_buf *b, gm_say_arg v);
 /* The placeholders in fmt, or -1 when it holds anything else between braces
  * or a lone brace: what tests/test_say.c checks each call's values against. */
 int gm_say_placeholders(const char *fmt);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

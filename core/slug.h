@@ -9,6 +9,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Heading anchors as GitHub makes them, so that one link (#slug) works on
  * GitHub and in the HTML page: the text lower-cased, punctuation dropped,
  * each space a hyphen; a slug met before gets -1, -2, ... */
@@ -19,5 +23,9 @@ typedef struct {
 void gm_md_slug(const char *text, gm_buf *out);
 void gm_md_slug_unique(gm_slugs *seen, const char *text, gm_buf *out);
 void gm_slugs_free(gm_slugs *seen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
