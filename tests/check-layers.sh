@@ -52,6 +52,13 @@ for f in $(find core kernels collectors reports -name '*.[ch]' -o -name '*.cu' -
         fi ;;
     esac
 done
+# every core/ header declares C linkage, so the .cu files include them as they are
+for h in core/*.h; do
+    if ! grep -q 'extern "C"' "$h"; then
+        echo "$h: no extern \"C\" guard (#ifdef __cplusplus extern \"C\" { #endif)"
+        echo x >> "${TMPDIR:-/tmp}/gm-layers.$$"
+    fi
+done
 if [ -e "${TMPDIR:-/tmp}/gm-layers.$$" ]; then
     rm -f "${TMPDIR:-/tmp}/gm-layers.$$"
     echo "check-layers: includes cross the layers (docs/architecture.md)"
