@@ -179,20 +179,21 @@ static const char *S_label(const gm_diff_row *r)
     return r->info ? r->info->label : r->metric;
 }
 
-/* "32", "1.1": a number of wavefronts per instruction. */
-static void S_ways(gm_buf *b, double w)
+/* "32", "1.1": wavefronts per instruction (whole from 10 up), or sectors per
+ * request ("19.6", "4"). */
+static void S_ways(gm_buf *b, double w, bool whole)
 {
-    if (w >= 9.95 || fabs(w - round(w)) < 0.05)
+    if ((whole && w >= 9.95) || fabs(w - round(w)) < 0.05)
         gm_buf_printf(b, "%.0f", w);
     else
         gm_buf_printf(b, "%.1f", w);
 }
 
-static void S_ways_range(gm_buf *b, double lo, double hi)
+static void S_ways_range(gm_buf *b, double lo, double hi, bool whole)
 {
     gm_buf x = GM_BUF_INIT, y = GM_BUF_INIT;
-    S_ways(&x, lo);
-    S_ways(&y, hi);
+    S_ways(&x, lo, whole);
+    S_ways(&y, hi, whole);
     gm_buf_puts(b, x.data);
     if (strcmp(x.data, y.data) != 0)
         gm_buf_printf(b, "..%s", y.data);
@@ -252,9 +253,9 @@ static bool S_shared_phrase(S_line *l, const char *confl, const char *waves, con
     if (!any)
         return false;
     S_sep(l);
-    S_ways_range(l->b, blo, bhi);
+    S_ways_range(l->b, blo, bhi, true);
     gm_buf_puts(l->b, " → ");
-    S_ways_range(l->b, hlo, hhi);
+    S_ways_range(l->b, hlo, hhi, true);
     gm_buf_printf(l->b, "-way %s conflict", what);
     return true;
 }
@@ -310,9 +311,9 @@ static void S_count_phrase(S_line *l, const gm_diff_row *first)
     if (!isfinite(blo))
         return;
     gm_buf_puts(l->b, " (sectors/request ");
-    S_ways_range(l->b, blo, bhi);
+    S_ways_range(l->b, blo, bhi, false);
     gm_buf_puts(l->b, " → ");
-    S_ways_range(l->b, hlo, hhi);
+    S_ways_range(l->b, hlo, hhi, false);
     gm_buf_putc(l->b, ')');
 }
 

@@ -1801,6 +1801,300 @@ Test(diff_real, h100_rerun_of_the_same_kernels)
     gm_results_free(&h);
 }
 
+/* ---- time: few samples, time alone, nothing profiled (issue 27) -------------- */
+
+/* stride 1's samples in head: n copies of S_T0 (base's) scaled */
+static void S_head_time(gm_results *h, long long stride, double scale)
+{
+    double t[8];
+    for (int i = 0; i < 8; i++)
+        t[i] = S_T0[i] * scale;
+    S_samples(S_find(h, "stride", stride), t, 8);
+}
+
+Test(diff_time, time_alone_against_the_noise_between_sessions)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    S_head_time(&h, 1, 1.12);   /* 1 ms, +12 %, p = 2/12870: no count moved */
+    S_head_time(&h, 8, 2.40);   /* 2 ms, +20 % (+0.4 ms): beyond 15 % and 10 us */
+    gm_diff d = S_compute(&b, &h, NULL);
+    const gm_diff_row *r = S_row(&d, "stride", 1, GM_DIFF_TIME);
+    cr_expect_eq(r->status, GM_DIFF_NOISE);
+    cr_expect(r->alone);
+    cr_expect(strstr(r->note, "no count moved") && strstr(r->note, "between sessions"), "%s",
+              r->note);
+    r = S_row(&d, "stride", 8, GM_DIFF_TIME);
+    cr_expect_eq(r->status, GM_DIFF_REGRESSED, "a time alone still gates beyond the floor");
+    cr_expect(r->alone);
+    cr_expect(gm_diff_has_regression(&d));
+    gm_diff_free(&d);
+
+    /* a count that moved the other way does not corroborate a slower time */
+    S_set(S_find(&h, "stride", 1), GM_M_LD_SECTORS, gm_vint((1 << 20) / 8 - 32));
+    d = S_compute(&b, &h, NULL);
+    cr_expect_eq(S_status(&d, "stride", 1, GM_DIFF_TIME), GM_DIFF_NOISE);
+    gm_diff_free(&d);
+    /* one that moved the same way does */
+    S_set(S_find(&h, "stride", 1), GM_M_LD_SECTORS, gm_vint((1 << 20) / 8 + 32));
+    d = S_compute(&b, &h, NULL);
+    cr_expect_eq(S_status(&d, "stride", 1, GM_DIFF_TIME), GM_DIFF_REGRESSED);
+    cr_expect_not(S_row(&d, "stride", 1, GM_DIFF_TIME)->alone);
+    gm_diff_free(&d);
+
+    /* --threshold for time judges it by that alone, floor or not */
+    S_set(S_find(&h, "stride", 1), GM_M_LD_SECTORS, gm_vint((1 << 20) / 8));
+    gm_diff_override ov[] = {{"time", {GM_THR_RELATIVE, 0.05, GM_FLOOR_NONE, 0}}};
+    gm_diff_options o = {.overrides = ov, .n_overrides = 1};
+    d = S_compute(&b, &h, &o);
+    cr_expect_eq(S_status(&d, "stride", 1, GM_DIFF_TIME), GM_DIFF_REGRESSED);
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+Test(diff_time, a_run_with_no_counter_shows_its_time)
+{
+    /* A loop on the host (dp/cpu_serial), timed by a host clock: +48 %. */
+    gm_results b, h;
+    S_header(&b, "1111111111111111111111111111111111111111");
+    S_header(&h, "2222222222222222222222222222222222222222");
+    double tb[8], th[8];
+    for (int i = 0; i < 8; i++)
+        tb[i] = S_T0[i] * 0.074, th[i] = S_T0[i] * 0.074 * 1.48;
+    gm_results *both[2] = {&b, &h};
+    for (int k = 0; k < 2; k++) {
+        gm_run *run = gm_results_add_run(both[k]);
+        run->experiment = strdup("dp");
+        run->variant = strdup("cpu_serial");
+        gm_run_set_param(run, "n", gm_vint(64));
+        S_samples(run, k ? th : tb, 8);
+        run->check.status = GM_CHECK_PASSED;
+    }
+    gm_diff d = S_compute(&b, &h, NULL);
+    cr_assert_eq(d.n_rows, 1);
+    cr_expect_eq(d.rows[0].status, GM_DIFF_CHANGED);
+    cr_expect_not(d.rows[0].gates);
+    cr_expect(strstr(d.rows[0].note, "not profiled"), "%s", d.rows[0].note);
+    cr_expect_not(gm_diff_has_regression(&d));
+    gm_diff_group *g;
+    size_t ng = gm_diff_groups(&d, &g);
+    cr_assert_eq(ng, 1);
+    cr_expect_str_eq(g[0].summary, "+48% time (not profiled: not gated)");
+    gm_diff_groups_free(g, ng);
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+/* A program's file: kernels with no reference, their launches' profiled
+ * durations as the samples, named as the injection library names them. */
+static void S_prog_header(gm_results *r, const char *commit)
+{
+    S_header(r, commit);
+    free(r->collection.size_set);
+    r->collection.size_set = strdup("app");
+}
+
+static gm_run *S_prog(gm_results *r, const char *var, const char *kernel, const char *range,
+                      unsigned grid, const double *t, size_t n, long long first)
+{
+    gm_run *run = gm_results_add_run(r);
+    run->experiment = strdup("app");
+    run->variant = strdup(var);
+    run->kernel = strdup(kernel);
+    run->has_launch = true;
+    run->launch.grid[0] = grid, run->launch.grid[1] = run->launch.grid[2] = 1;
+    run->launch.block[0] = 256, run->launch.block[1] = run->launch.block[2] = 1;
+    S_samples(run, t, n);
+    run->check.status = GM_CHECK_NO_REFERENCE;
+    if (range)
+        gm_run_add_note(run, "NVTX range: %s", range);
+    if (n == 1)
+        gm_run_add_note(run, "launch %lld of the program", first);
+    else
+        gm_run_add_note(run, "%zu launches (launches %lld, ... of the program)", n, first);
+    gm_run_set_metric(run, GM_M_LD_SECTORS, gm_vint(4096 * grid), "sector");
+    gm_run_set_metric(run, GM_M_LD_REQUESTS, gm_vint(1024 * grid), "request");
+    gm_run_set_metric(run, GM_M_L2_HIT, gm_vreal(60.0), "%");
+    return run;
+}
+
+static const gm_diff_row *S_prog_row(const gm_diff *d, const char *kernel, const char *metric)
+{
+    for (size_t i = 0; i < d->n_rows; i++) {
+        const gm_diff_row *r = &d->rows[i];
+        const gm_run *run = r->head ? r->head : r->base;
+        if (strcmp(run->kernel, kernel) == 0 &&
+            ((!metric && !r->metric) || (metric && r->metric && strcmp(r->metric, metric) == 0)))
+            return r;
+    }
+    return NULL;
+}
+
+Test(diff_program, kernels_pair_by_kernel_and_range_not_launch_configuration)
+{
+    static const double t1[2] = {0.050, 0.051};
+    gm_results b, h;
+    S_prog_header(&b, "1111111111111111111111111111111111111111");
+    S_prog_header(&h, "2222222222222222222222222222222222222222");
+    /* a changed grid (the name the injection library gives changed with it) */
+    S_prog(&b, "step: scale 64x1x1/256x1x1", "scale(float*, int)", "step", 64, t1, 2, 0);
+    S_prog(&b, "step: scale 128x1x1/256x1x1", "scale(float*, int)", "step", 128, t1, 2, 2);
+    S_prog(&h, "step: scale 64x1x1/256x1x1", "scale(float*, int)", "step", 64, t1, 2, 0);
+    S_prog(&h, "step: scale 512x1x1/256x1x1", "scale(float*, int)", "step", 512, t1, 2, 2);
+    /* the same kernel outside the range is another kernel */
+    S_prog(&b, "scale", "scale(float*, int)", NULL, 64, t1, 2, 4);
+    S_prog(&h, "scale", "scale(float*, int)", NULL, 64, t1, 2, 4);
+    /* a kernel only in head */
+    S_prog(&h, "copy", "copy(float*)", NULL, 64, t1, 2, 6);
+    gm_diff d = S_compute(&b, &h, NULL);
+    cr_expect_eq(d.n_runs_paired, 3, "64 with 64, 128 with 512 (the one left), scale alone");
+    cr_expect_eq(d.n_runs_new, 1);
+    cr_expect_eq(d.n_runs_removed, 0);
+    size_t moved = 0;
+    for (size_t i = 0; i < d.n_rows; i++) {
+        const gm_diff_row *r = &d.rows[i];
+        cr_expect(r->program);
+        if (r->base && r->head && r->base->launch.grid[0] != r->head->launch.grid[0]) {
+            cr_expect_eq(r->base->launch.grid[0], 128);
+            cr_expect_eq(r->head->launch.grid[0], 512);
+            moved += r->metric && strcmp(r->metric, GM_M_LD_SECTORS) == 0;
+        }
+    }
+    cr_expect_eq(moved, 1);
+    cr_assert(S_prog_row(&d, "copy(float*)", NULL));
+    cr_expect_eq(S_prog_row(&d, "copy(float*)", NULL)->status, GM_DIFF_NEW);
+    /* the configuration is shown beside the row */
+    gm_diff_render ro = {.only_changed = true};
+    char *md = gm_diff_to_markdown(&d, &ro);
+    cr_expect(strstr(md, "| `128x1x1/256x1x1 → 512x1x1/256x1x1` | ld sectors |"), "%s", md);
+    free(md);
+    char *js = gm_diff_to_json(&d, &ro, 1);
+    cr_expect(strstr(js, "\"launch\": {"), "launch configurations in the JSON");
+    free(js);
+    gm_diff_free(&d);
+
+    /* one --pair rule covers every configuration of a renamed kernel */
+    gm_results h2;
+    S_prog_header(&h2, "3333333333333333333333333333333333333333");
+    S_prog(&h2, "step: scale2 64x1x1/256x1x1", "scale2(float*, int)", "step", 64, t1, 2, 0);
+    S_prog(&h2, "step: scale2 128x1x1/256x1x1", "scale2(float*, int)", "step", 128, t1, 2, 2);
+    S_prog(&h2, "scale", "scale(float*, int)", NULL, 64, t1, 2, 4);
+    d = S_compute(&b, &h2, NULL);
+    cr_expect_eq(d.n_runs_paired, 1, "a renamed kernel is another kernel");
+    gm_diff_free(&d);
+    gm_diff_pair p;
+    gm_error err;
+    cr_assert_eq(gm_diff_pair_parse("step: scale=step: scale2", &p, &err), GM_OK, "%s",
+                 err.message);
+    gm_diff_options o = {.pairs = &p, .n_pairs = 1};
+    d = S_compute(&b, &h2, &o);
+    cr_expect_eq(d.n_runs_paired, 3, "one rule, both configurations");
+    cr_expect_eq(d.n_runs_removed + d.n_runs_new, 0);
+    cr_expect_not(gm_diff_has_regression(&d));
+    gm_diff_free(&d);
+    free(p.from);
+    free(p.to);
+    gm_results_free(&h2);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+Test(diff_program, one_launch_is_judged_against_a_stated_floor)
+{
+    gm_results b, h;
+    S_prog_header(&b, "1111111111111111111111111111111111111111");
+    S_prog_header(&h, "2222222222222222222222222222222222222222");
+    double one[1] = {0.050}, twice[1] = {0.100}, plus12[1] = {0.056}, plus8[1] = {0.054};
+    S_prog(&b, "a", "a(float*)", NULL, 64, one, 1, 0);
+    S_prog(&h, "a", "a(float*)", NULL, 64, twice, 1, 0);   /* doubled, no count moved */
+    S_prog(&b, "b", "b(float*)", NULL, 64, one, 1, 1);
+    S_prog(&h, "b", "b(float*)", NULL, 64, plus12, 1, 1);
+    S_prog(&b, "c", "c(float*)", NULL, 64, one, 1, 2);
+    S_prog(&h, "c", "c(float*)", NULL, 64, plus8, 1, 2);
+    /* b and c read more sectors: the time is the code's */
+    gm_run_set_metric(&h.runs[1], GM_M_LD_SECTORS, gm_vint(4096 * 64 + 32), "sector");
+    gm_run_set_metric(&h.runs[2], GM_M_LD_SECTORS, gm_vint(4096 * 64 + 32), "sector");
+    gm_diff d = S_compute(&b, &h, NULL);
+    const gm_diff_row *r = S_prog_row(&d, "a(float*)", GM_DIFF_TIME);
+    cr_expect_eq(r->status, GM_DIFF_REGRESSED, "doubled: %s", r->note);
+    cr_expect_eq(r->noise, GM_NOISE_ONE_SAMPLE);
+    cr_expect_float_eq(r->noise_floor, GM_DIFF_ONE_SAMPLE_REL, 1e-15);
+    cr_expect(strstr(r->note, "one launch a side") && strstr(r->note, "10 %"), "%s", r->note);
+    r = S_prog_row(&d, "b(float*)", GM_DIFF_TIME);
+    cr_expect_eq(r->status, GM_DIFF_REGRESSED, "+12 %%: %s", r->note);
+    r = S_prog_row(&d, "c(float*)", GM_DIFF_TIME);
+    cr_expect_eq(r->status, GM_DIFF_NOISE, "+8 %%: %s", r->note);
+    cr_expect(strstr(r->note, "floor for one sample (10 %)"), "%s", r->note);
+    gm_diff_render ro = {.only_changed = true};
+    char *md = gm_diff_to_markdown(&d, &ro);
+    cr_expect(strstr(md, "+50.0 µs (+100%), one launch a side |"), "%s", md);
+    free(md);
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+Test(diff_program, few_launches_are_judged_against_their_spread)
+{
+    gm_results b, h;
+    S_prog_header(&b, "1111111111111111111111111111111111111111");
+    S_prog_header(&h, "2222222222222222222222222222222222222222");
+    /* 3 launches a side (the rank test cannot reach 0.05): base spread 20 % */
+    double tb[3] = {0.045, 0.050, 0.055}, in[3] = {0.056, 0.057, 0.058},
+           out[3] = {0.064, 0.065, 0.066};
+    S_prog(&b, "a", "a(float*)", NULL, 64, tb, 3, 0);
+    S_prog(&h, "a", "a(float*)", NULL, 64, in, 3, 0);    /* +14 % */
+    S_prog(&b, "b", "b(float*)", NULL, 64, tb, 3, 3);
+    S_prog(&h, "b", "b(float*)", NULL, 64, out, 3, 3);   /* +30 % */
+    for (int i = 0; i < 2; i++)
+        gm_run_set_metric(&h.runs[i], GM_M_LD_SECTORS, gm_vint(4096 * 64 + 32), "sector");
+    gm_diff d = S_compute(&b, &h, NULL);
+    const gm_diff_row *r = S_prog_row(&d, "a(float*)", GM_DIFF_TIME);
+    cr_expect_eq(r->noise, GM_NOISE_SPREAD);
+    cr_expect_float_eq(r->noise_floor, 0.2, 1e-12);
+    cr_expect_eq(r->status, GM_DIFF_NOISE, "+14 %% inside a 20 %% spread: %s", r->note);
+    cr_expect(strstr(r->note, "spread of its 3 and 3 launches (20 %)"), "%s", r->note);
+    r = S_prog_row(&d, "b(float*)", GM_DIFF_TIME);
+    cr_expect_eq(r->status, GM_DIFF_REGRESSED, "+30 %%: %s", r->note);
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
+/* The layer-norm of the issue: 8.1 x faster, sectors per request 19.6 -> 4.0,
+ * its L1 and L2 hit rates lower because it re-reads less. */
+Test(diff_gate, faster_kernel_with_lower_hit_rates_passes)
+{
+    gm_results b, h;
+    S_pair(&b, &h);
+    gm_run *run = S_find(&h, "stride", 8);
+    long long req = (1 << 20) / 32;
+    S_set(S_find(&b, "stride", 8), GM_M_LD_SECTORS, gm_vint(req * 196 / 10));
+    S_set(run, GM_M_LD_SECTORS, gm_vint(req * 4));
+    S_set(run, GM_M_L2_HIT, gm_vreal(39.4));
+    gm_run_set_metric(S_find(&b, "stride", 8), GM_M_L1_HIT, gm_vreal(85.0), "%");
+    gm_run_set_metric(run, GM_M_L1_HIT, gm_vreal(12.0), "%");
+    S_head_time(&h, 8, 2.0 / 8.1);
+    gm_diff d = S_compute(&b, &h, NULL);
+    cr_expect_not(gm_diff_has_regression(&d));
+    cr_expect_eq(S_status(&d, "stride", 8, GM_DIFF_TIME), GM_DIFF_IMPROVED);
+    cr_expect_eq(S_status(&d, "stride", 8, GM_M_LD_SECTORS), GM_DIFF_IMPROVED);
+    cr_expect_eq(S_status(&d, "stride", 8, GM_M_L1_HIT), GM_DIFF_CHANGED);
+    cr_expect_eq(S_status(&d, "stride", 8, GM_M_L2_HIT), GM_DIFF_CHANGED);
+    gm_diff_group *g;
+    size_t ng = gm_diff_groups(&d, &g);
+    cr_assert_gt(ng, 0);
+    cr_expect_eq(g[0].status, GM_DIFF_IMPROVED);
+    cr_expect_str_eq(g[0].summary, "ld sectors -80% (sectors/request 19.6 → 4), -88% time in 1 "
+                                   "of 2 runs; beside them: L1 hit -73.0pp, L2 hit -10.6pp");
+    gm_diff_groups_free(g, ng);
+    gm_diff_free(&d);
+    gm_results_free(&b);
+    gm_results_free(&h);
+}
+
 /* ---- the gate (issue 13) ------------------------------------------------- */
 
 Test(diff_gate, pair_pairs_a_renamed_kernel)
