@@ -1196,7 +1196,7 @@ static void S_rate_judged(gm_diff_row *r)
 {
     if (r->gates || (r->status != GM_DIFF_REGRESSED && r->status != GM_DIFF_IMPROVED))
         return;
-    snprintf(r->note, sizeof r->note, "%s; a rate: explains, gates only with --threshold",
+    snprintf(r->note, sizeof r->note, "%s; a rate, not gated",
              r->status == GM_DIFF_REGRESSED ? "worse" : "better");
     r->status = GM_DIFF_CHANGED;
 }
