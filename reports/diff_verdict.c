@@ -53,8 +53,9 @@ static size_t S_metric_rank(const gm_diff_row *r)
     return gm_catalog_len + 1;
 }
 
+/* A row and its index, for qsort (which passes no context). */
 typedef struct {
-    const gm_diff *d;
+    const gm_diff_row *r;
     size_t i;
 } S_ref;
 
@@ -82,12 +83,9 @@ static int S_in_group_cmp(const gm_diff_row *x, const gm_diff_row *y)
     return (x->order > y->order) - (x->order < y->order);
 }
 
-static const gm_diff *S_sort_d;   /* qsort has no context argument */
-
-static int S_idx_cmp(const void *pa, const void *pb)
+static int S_ref_cmp(const void *pa, const void *pb)
 {
-    const gm_diff_row *x = &S_sort_d->rows[*(const size_t *)pa];
-    const gm_diff_row *y = &S_sort_d->rows[*(const size_t *)pb];
+    const gm_diff_row *x = ((const S_ref *)pa)->r, *y = ((const S_ref *)pb)->r;
     int c = S_group_key_cmp(x, y);
     return c ? c : S_in_group_cmp(x, y);
 }
@@ -497,12 +495,14 @@ size_t gm_diff_groups(const gm_diff *d, gm_diff_group **out)
     *out = NULL;
     if (!d->n_rows)
         return 0;
+    S_ref *ref = gm_xmalloc(d->n_rows * sizeof *ref);
+    for (size_t i = 0; i < d->n_rows; i++)
+        ref[i] = (S_ref){&d->rows[i], i};
+    qsort(ref, d->n_rows, sizeof *ref, S_ref_cmp);
     size_t *idx = gm_xmalloc(d->n_rows * sizeof *idx);
     for (size_t i = 0; i < d->n_rows; i++)
-        idx[i] = i;
-    S_sort_d = d;
-    qsort(idx, d->n_rows, sizeof *idx, S_idx_cmp);
-    S_sort_d = NULL;
+        idx[i] = ref[i].i;
+    free(ref);
     gm_diff_group *g = gm_xcalloc(d->n_rows, sizeof *g);
     size_t ng = 0;
     for (size_t a = 0; a < d->n_rows;) {
