@@ -2007,6 +2007,44 @@ Test(diff_program, kernels_pair_by_kernel_and_range_not_launch_configuration)
     gm_results_free(&h);
 }
 
+/* The committed program runs: the lab and a PyTorch script pair with
+ * themselves kernel by kernel, and still when a kernel's grid changed and
+ * the injection library's name for it with it. */
+Test(diff_program, committed_program_runs_pair_across_a_changed_grid)
+{
+    const char *files[] = {"examples/app/run.json", "examples/pytorch/run.json"};
+    for (size_t f = 0; f < 2; f++) {
+        gm_results b, h;
+        gm_error err;
+        char *p = gmt_src(files[f]);
+        cr_assert_eq(gm_results_read_file(p, &b, &err), GM_OK, "%s", err.message);
+        cr_assert_eq(gm_results_read_file(p, &h, &err), GM_OK, "%s", err.message);
+        free(p);
+        gm_diff d = S_compute(&b, &h, NULL);
+        cr_expect_eq(d.n_runs_paired, b.n_runs, "%s", files[f]);
+        cr_expect_not(gm_diff_has_regression(&d), "%s", files[f]);
+        for (size_t i = 0; i < d.n_rows; i++)
+            cr_expect(d.rows[i].program, "%s: a program's kernel", files[f]);
+        gm_diff_free(&d);
+        /* head launched its first kernel with twice the blocks: a new name */
+        gm_run *run = &h.runs[0];
+        run->launch.grid[0] *= 2;
+        char name[512];
+        snprintf(name, sizeof name, "%s %ux%ux%u/%ux%ux%u", run->variant, run->launch.grid[0],
+                 run->launch.grid[1], run->launch.grid[2], run->launch.block[0],
+                 run->launch.block[1], run->launch.block[2]);
+        free(run->variant);
+        run->variant = strdup(name);
+        d = S_compute(&b, &h, NULL);
+        cr_expect_eq(d.n_runs_paired, b.n_runs, "%s: paired across the grid", files[f]);
+        cr_expect_eq(d.n_runs_new + d.n_runs_removed, 0, "%s", files[f]);
+        cr_expect_not(gm_diff_has_regression(&d), "%s", files[f]);
+        gm_diff_free(&d);
+        gm_results_free(&b);
+        gm_results_free(&h);
+    }
+}
+
 Test(diff_program, one_launch_is_judged_against_a_stated_floor)
 {
     gm_results b, h;
