@@ -549,8 +549,9 @@ static int S_value_cmp(const gm_value *a, const gm_value *b)
 }
 
 /* The key two runs pair by: experiment, variant and parameters; for a
- * program's kernels, experiment (the program) and identity (kernel and NVTX
- * range) only, their launch configurations being what may change. */
+ * program's kernels, experiment (the program), identity (kernel and NVTX
+ * range) and parameters (none, or those a merge adds: the rank), their
+ * launch configurations being what may change. */
 static int S_key_cmp(const S_key *a, const S_key *b)
 {
     if (a->prog != b->prog)
@@ -560,8 +561,6 @@ static int S_key_cmp(const S_key *a, const S_key *b)
         return c;
     if ((c = S_str_cmp(a->var, b->var)))
         return c;
-    if (a->prog)
-        return 0;
     size_t n = a->run->n_params < b->run->n_params ? a->run->n_params : b->run->n_params;
     for (size_t i = 0; i < n; i++) {
         if ((c = S_str_cmp(a->params[i]->name, b->params[i]->name)))

@@ -10,6 +10,7 @@
  */
 #include "../core/catalog.h"
 #include "../reports/diff.h"
+#include "../reports/merge.h"
 #include "../core/results.h"
 #include "helpers.h"
 
@@ -2043,6 +2044,31 @@ Test(diff_program, committed_program_runs_pair_across_a_changed_grid)
         gm_results_free(&b);
         gm_results_free(&h);
     }
+    /* the ranks of a merged program run pair rank with rank */
+    const char *names[] = {"examples/h100-vs-h200/app-0.json", "examples/h100-vs-h200/app-1.json"};
+    gm_results m[2];
+    for (int k = 0; k < 2; k++) {
+        gm_results in[2];
+        gm_error err;
+        for (int i = 0; i < 2; i++) {
+            char *p = gmt_src(names[i]);
+            cr_assert_eq(gm_results_read_file(p, &in[i], &err), GM_OK, "%s", err.message);
+            free(p);
+        }
+        cr_assert_eq(gm_results_merge(in, names, 2, false, &m[k], &err), GM_OK, "%s",
+                     err.message);
+    }
+    gm_diff d = S_compute(&m[0], &m[1], NULL);
+    cr_expect_eq(d.n_runs_paired, m[0].n_runs);
+    for (size_t i = 0; i < d.n_rows; i++) {
+        const gm_diff_row *r = &d.rows[i];
+        cr_expect(r->program);
+        cr_expect_eq(gm_run_param(r->base, "rank")->value.i,
+                     gm_run_param(r->head, "rank")->value.i);
+    }
+    gm_diff_free(&d);
+    gm_results_free(&m[0]);
+    gm_results_free(&m[1]);
 }
 
 Test(diff_program, one_launch_is_judged_against_a_stated_floor)
