@@ -6,7 +6,10 @@
  */
 #include "diff.h"
 
+#include "runs.h"
+
 #include "../core/buf.h"
+#include "../core/fmt.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -222,6 +225,42 @@ gm_direction gm_diff_direction(const char *metric)
         return GM_BETTER_LOWER;
     const gm_metric_info *info = gm_catalog_find(metric);
     return info ? info->better : GM_BETTER_NEITHER;
+}
+
+/* Counts: what the code decides for a given input (sectors, requests,
+ * instructions), and what it moves through the memory system (conflicts,
+ * wavefronts, DRAM bytes).  Rates: what divides one of them by another or by
+ * time, or by a peak.  A name the catalog does not know is a count when ncu
+ * would sum it (".sum", not a percentage or a rate), a rate otherwise. */
+gm_diff_role gm_diff_metric_role(const char *metric)
+{
+    if (!metric)
+        return GM_DIFF_ROLE_RUN;
+    if (strcmp(metric, GM_DIFF_TIME) == 0)
+        return GM_DIFF_ROLE_TIME;
+    const gm_metric_info *info = gm_catalog_find(metric);
+    if (info) {
+        static const char *const rate_units[] = {"%", "byte/second", "sector/request", "ns"};
+        for (size_t i = 0; i < sizeof rate_units / sizeof rate_units[0]; i++)
+            if (strcmp(info->unit, rate_units[i]) == 0)
+                return GM_DIFF_ROLE_RATE;
+        return GM_DIFF_ROLE_COUNT;
+    }
+    size_t n = strlen(metric);
+    bool sum = n > 4 && strcmp(metric + n - 4, ".sum") == 0;
+    return sum && !strstr(metric, "pct") && !strstr(metric, "per_second") ? GM_DIFF_ROLE_COUNT
+                                                                           : GM_DIFF_ROLE_RATE;
+}
+
+const char *gm_diff_role_name(gm_diff_role r)
+{
+    switch (r) {
+    case GM_DIFF_ROLE_RUN: return "run";
+    case GM_DIFF_ROLE_TIME: return "time";
+    case GM_DIFF_ROLE_COUNT: return "count";
+    case GM_DIFF_ROLE_RATE: return "rate";
+    }
+    return "run";
 }
 
 /* The ncu name behind a name or a catalog label; the text itself otherwise. */
@@ -477,6 +516,9 @@ typedef struct {
     const gm_param **params;   /* sorted by name */
     const char *exp, *var;     /* the names it pairs by: the run's, or a --pair rule's */
     char *renamed;             /* owned storage of exp and var when a rule renamed them */
+    bool prog;                 /* a program's kernel: var is its identity, params unused */
+    char *ident;               /* prog: "\x01" NVTX range "\x1f" kernel (owned) */
+    long long first;           /* prog: index of its first launch in the program; -1 */
 } S_key;
 
 static int S_param_name_cmp(const void *a, const void *b)
@@ -506,8 +548,14 @@ static int S_value_cmp(const gm_value *a, const gm_value *b)
     return 0;
 }
 
+/* The key two runs pair by: experiment, variant and parameters; for a
+ * program's kernels, experiment (the program), identity (kernel and NVTX
+ * range) and parameters (none, or those a merge adds: the rank), their
+ * launch configurations being what may change. */
 static int S_key_cmp(const S_key *a, const S_key *b)
 {
+    if (a->prog != b->prog)
+        return (int)a->prog - (int)b->prog;
     int c = S_str_cmp(a->exp, b->exp);
     if (c)
         return c;
@@ -523,11 +571,87 @@ static int S_key_cmp(const S_key *a, const S_key *b)
     return (a->run->n_params > b->run->n_params) - (a->run->n_params < b->run->n_params);
 }
 
+/* Launch configurations in a fixed order: none first, then grid, block,
+ * shared memory. */
+static int S_launch_cmp(const gm_run *a, const gm_run *b)
+{
+    if (a->has_launch != b->has_launch)
+        return (int)a->has_launch - (int)b->has_launch;
+    if (!a->has_launch)
+        return 0;
+    for (int i = 0; i < 3; i++)
+        if (a->launch.grid[i] != b->launch.grid[i])
+            return a->launch.grid[i] < b->launch.grid[i] ? -1 : 1;
+    for (int i = 0; i < 3; i++)
+        if (a->launch.block[i] != b->launch.block[i])
+            return a->launch.block[i] < b->launch.block[i] ? -1 : 1;
+    return (a->launch.shared_bytes > b->launch.shared_bytes) -
+           (a->launch.shared_bytes < b->launch.shared_bytes);
+}
+
 static int S_key_sort(const void *a, const void *b)
 {
     const S_key *x = a, *y = b;
     int c = S_key_cmp(x, y);
+    if (c == 0 && x->prog && (c = S_launch_cmp(x->run, y->run)) == 0)
+        c = (x->first > y->first) - (x->first < y->first);
     return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* A kernel of a program (gpumem-report -- PROGRAM): no reference to check
+ * against, or any named kernel of a program's file (size set "app", as the
+ * injection library writes it), so a launch that failed pairs as its
+ * kernel. */
+static bool S_is_program(const gm_results *r, const gm_run *run)
+{
+    return gm_run_is_program(run) ||
+           (run->kernel && r->collection.size_set && strcmp(r->collection.size_set, "app") == 0);
+}
+
+/* The NVTX range the launches ran in, from the note the injection library
+ * writes ("NVTX range: outer/inner"); "" outside any range. */
+static const char *S_range(const gm_run *run)
+{
+    static const char pre[] = "NVTX range: ";
+    for (size_t i = 0; i < run->n_notes; i++)
+        if (run->notes[i] && strncmp(run->notes[i], pre, sizeof pre - 1) == 0)
+            return run->notes[i] + sizeof pre - 1;
+    return "";
+}
+
+/* The index of the run's first launch in the program, from its notes
+ * ("launch 7 of the program", "2 launches (launches 4, 5 of the program)");
+ * -1 when none says. */
+static long long S_first_launch(const gm_run *run)
+{
+    for (size_t i = 0; i < run->n_notes; i++) {
+        const char *n = run->notes[i];
+        long long v;
+        if (!n)
+            continue;
+        const char *p = strstr(n, "(launches ");
+        if (p && sscanf(p + 10, "%lld", &v) == 1)
+            return v;
+        if (sscanf(n, "launch %lld of the program", &v) == 1)
+            return v;
+    }
+    return -1;
+}
+
+/* A program kernel's variant without what the injection library adds to
+ * tell launches apart (" 64x64x1/32x8x1", " #5"), into out. */
+static void S_stem(const char *var, char *out, size_t n)
+{
+    snprintf(out, n, "%s", var ? var : "");
+    char *sp = strrchr(out, ' ');
+    if (sp && sp[1] == '#' && sp[2] && strspn(sp + 2, "0123456789") == strlen(sp + 2))
+        *sp = '\0';
+    sp = strrchr(out, ' ');
+    unsigned g[3], k[3];
+    int used = 0;
+    if (sp && sscanf(sp + 1, "%ux%ux%u/%ux%ux%u%n", &g[0], &g[1], &g[2], &k[0], &k[1], &k[2],
+                     &used) == 6 && sp[1 + used] == '\0')
+        *sp = '\0';
 }
 
 /* A --pair pattern against a name: at most one '*', which matches any run of
@@ -549,55 +673,82 @@ static bool S_glob(const char *pat, const char *s, const char **cap, size_t *cap
 }
 
 /* The first rule whose FROM matches the run renames it: "EXP/VARIANT" rules
- * match the pair, bare "VARIANT" rules the variant in any experiment.  Returns
- * the rule's index or -1. */
+ * match the pair, bare "VARIANT" rules the variant in any experiment; a
+ * program's kernel is matched by its variant, then by its stem (the variant
+ * without a launch configuration), so one rule covers every configuration.
+ * Returns the rule's index or -1. */
 static long S_rename(S_key *k, const gm_diff_pair *pairs, size_t n_pairs)
 {
     const char *exp = k->run->experiment ? k->run->experiment : "";
-    const char *var = k->run->variant ? k->run->variant : "";
+    char stem[512];
+    S_stem(k->run->variant, stem, sizeof stem);
+    const char *vars[2] = {k->run->variant ? k->run->variant : "", stem};
     for (size_t i = 0; i < n_pairs; i++) {
         const gm_diff_pair *p = &pairs[i];
         bool full = strchr(p->from, '/') != NULL;
-        gm_buf name = GM_BUF_INIT;
-        if (full)
-            gm_buf_printf(&name, "%s/%s", exp, var);
-        else
-            gm_buf_puts(&name, var);
-        const char *cap;
-        size_t cap_len;
-        bool hit = S_glob(p->from, name.data ? name.data : "", &cap, &cap_len);
-        if (!hit) {
-            gm_buf_free(&name);
-            continue;
-        }
-        gm_buf to = GM_BUF_INIT;
-        if (!full)
-            gm_buf_printf(&to, "%s/", exp);
-        for (const char *t = p->to; *t; t++) {
-            if (*t == '*')
-                gm_buf_printf(&to, "%.*s", (int)cap_len, cap);
+        for (int v = 0; v < (k->prog ? 2 : 1); v++) {
+            gm_buf name = GM_BUF_INIT;
+            if (full)
+                gm_buf_printf(&name, "%s/%s", exp, vars[v]);
             else
-                gm_buf_putc(&to, *t);
+                gm_buf_puts(&name, vars[v]);
+            const char *cap;
+            size_t cap_len;
+            bool hit = S_glob(p->from, name.data ? name.data : "", &cap, &cap_len);
+            if (!hit) {
+                gm_buf_free(&name);
+                continue;
+            }
+            gm_buf to = GM_BUF_INIT;
+            if (!full)
+                gm_buf_printf(&to, "%s/", exp);
+            for (const char *t = p->to; *t; t++) {
+                if (*t == '*')
+                    gm_buf_printf(&to, "%.*s", (int)cap_len, cap);
+                else
+                    gm_buf_putc(&to, *t);
+            }
+            gm_buf_free(&name);
+            k->renamed = gm_buf_detach(&to);
+            char *slash = strchr(k->renamed, '/');
+            if (slash) {
+                *slash = '\0';
+                k->exp = k->renamed;
+                k->var = slash + 1;
+            } else {   /* FROM had a '/', TO none: a rule not from gm_diff_pair_parse */
+                k->var = k->renamed;
+            }
+            return (long)i;
         }
-        gm_buf_free(&name);
-        k->renamed = gm_buf_detach(&to);
-        char *slash = strchr(k->renamed, '/');
-        if (slash) {
-            *slash = '\0';
-            k->exp = k->renamed;
-            k->var = slash + 1;
-        } else {   /* FROM had a '/', TO none: a rule not from gm_diff_pair_parse */
-            k->var = k->renamed;
-        }
-        return (long)i;
     }
     return -1;
 }
 
+/* A renamed program kernel pairs with the head kernel of that experiment
+ * whose variant, or stem, is the new name: it takes that kernel's identity
+ * (the first such in head's order). */
+static void S_rename_program(S_key *k, const S_key *head, size_t n_head)
+{
+    for (size_t j = 0; j < n_head; j++) {
+        const S_key *h = &head[j];
+        if (!h->prog || S_str_cmp(h->run->experiment, k->exp) != 0)
+            continue;
+        char stem[512];
+        S_stem(h->run->variant, stem, sizeof stem);
+        if (S_str_cmp(h->run->variant, k->var) == 0 || strcmp(stem, k->var) == 0) {
+            k->var = h->ident;
+            return;
+        }
+    }
+}
+
 /* The runs of r sorted by pairing key; base runs renamed by the --pair rules
- * first (hits[i] counts the runs rule i renamed; pairs may be NULL). */
+ * first (hits[i] counts the runs rule i renamed; pairs may be NULL).  With
+ * programs, a program's kernels are keyed by kernel and NVTX range (a
+ * renamed one by the head kernel it names: head, n_head); without, every run
+ * by experiment, variant and parameters (gm_diff_run_key_cmp). */
 static S_key *S_keys(const gm_results *r, const gm_diff_pair *pairs, size_t n_pairs,
-                     size_t *hits)
+                     size_t *hits, bool programs, const S_key *head, size_t n_head)
 {
     S_key *k = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *k);
     for (size_t i = 0; i < r->n_runs; i++) {
@@ -606,9 +757,20 @@ static S_key *S_keys(const gm_results *r, const gm_diff_pair *pairs, size_t n_pa
         k[i].index = i;
         k[i].exp = run->experiment;
         k[i].var = run->variant;
+        k[i].first = -1;
+        if (programs && S_is_program(r, run)) {
+            k[i].prog = true;
+            gm_buf id = GM_BUF_INIT;
+            gm_buf_printf(&id, "\x01%s\x1f%s", S_range(run), run->kernel ? run->kernel : "");
+            k[i].ident = gm_buf_detach(&id);
+            k[i].var = k[i].ident;
+            k[i].first = S_first_launch(run);
+        }
         long rule = S_rename(&k[i], pairs, n_pairs);
         if (rule >= 0 && hits)
             hits[rule]++;
+        if (rule >= 0 && k[i].prog)
+            S_rename_program(&k[i], head, n_head);
         k[i].params = gm_xcalloc(run->n_params ? run->n_params : 1, sizeof *k[i].params);
         for (size_t p = 0; p < run->n_params; p++)
             k[i].params[p] = &run->params[p];
@@ -623,6 +785,7 @@ static void S_keys_free(S_key *k, size_t n)
     for (size_t i = 0; i < n; i++) {
         free(k[i].params);
         free(k[i].renamed);
+        free(k[i].ident);
     }
     free(k);
 }
@@ -653,10 +816,12 @@ void gm_diff_params_text(gm_buf *b, const gm_run *run)
     free(p);
 }
 
+/* Two runs of one file with the same key cannot be paired; a program's
+ * kernels may share one (several launch configurations: S_pair_programs). */
 static gm_status S_duplicates(const S_key *k, size_t n, const char *name, gm_error *err)
 {
     for (size_t i = 1; i < n; i++) {
-        if (S_key_cmp(&k[i - 1], &k[i]) == 0) {
+        if (!k[i].prog && S_key_cmp(&k[i - 1], &k[i]) == 0) {
             gm_buf pb = GM_BUF_INIT;
             gm_diff_params_text(&pb, k[i].run);
             gm_status s = gm_fail(err, GM_ERR_VALUE,
@@ -678,7 +843,8 @@ int gm_diff_run_key_cmp(const gm_run *a, const gm_run *b)
     gm_results ra = {0}, rb = {0};
     ra.runs = (gm_run *)a, ra.n_runs = 1;
     rb.runs = (gm_run *)b, rb.n_runs = 1;
-    S_key *ka = S_keys(&ra, NULL, 0, NULL), *kb = S_keys(&rb, NULL, 0, NULL);
+    S_key *ka = S_keys(&ra, NULL, 0, NULL, false, NULL, 0);
+    S_key *kb = S_keys(&rb, NULL, 0, NULL, false, NULL, 0);
     int c = S_key_cmp(&ka[0], &kb[0]);
     S_keys_free(ka, 1);
     S_keys_free(kb, 1);
@@ -687,7 +853,7 @@ int gm_diff_run_key_cmp(const gm_run *a, const gm_run *b)
 
 gm_status gm_diff_check_file(const gm_results *r, const char *name, gm_error *err)
 {
-    S_key *k = S_keys(r, NULL, 0, NULL);
+    S_key *k = S_keys(r, NULL, 0, NULL, false, NULL, 0);
     gm_status st = S_duplicates(k, r->n_runs, name ? name : "base", err);
     S_keys_free(k, r->n_runs);
     return st;
@@ -720,6 +886,9 @@ static gm_diff_row *S_row(S_ctx *c, gm_diff_status st, const gm_run *b, const gm
     r->delta = NAN;
     r->ratio = NAN;
     r->magnitude = NAN;
+    r->noise_floor = NAN;
+    r->role = GM_DIFF_ROLE_RUN;
+    r->gates = true;
     r->floor = 0.0;
     r->per_inst = NAN;
     r->test = (gm_mwu){GM_MWU_NONE, 0, 0, NAN, NAN, NAN, NAN, false};
@@ -727,16 +896,21 @@ static gm_diff_row *S_row(S_ctx *c, gm_diff_status st, const gm_run *b, const gm
     return r;
 }
 
-static gm_threshold S_threshold_for(const S_ctx *c, const char *metric)
+/* The row's threshold: the last --threshold naming its metric (as with
+ * repeated options elsewhere), else the default; r->thr_given says which. */
+static void S_threshold_for(const S_ctx *c, gm_diff_row *r, const char *metric)
 {
     const gm_metric_info *info = gm_catalog_find(metric);
-    /* The last override given wins, as with repeated options elsewhere. */
     for (size_t i = c->opts->n_overrides; i-- > 0;) {
         const char *o = c->opts->overrides[i].metric;
-        if (strcmp(o, metric) == 0 || (info && strcmp(o, info->label) == 0))
-            return c->opts->overrides[i].thr;
+        if (strcmp(o, metric) == 0 || (info && strcmp(o, info->label) == 0)) {
+            r->thr = c->opts->overrides[i].thr;
+            r->thr_given = true;
+            return;
+        }
     }
-    return gm_diff_default_threshold(metric);
+    r->thr = gm_diff_default_threshold(metric);
+    r->thr_given = false;
 }
 
 /* A numeric copy of a metric value: strings are not compared. */
@@ -840,6 +1014,33 @@ static bool S_check_bad(const gm_run *r)
     return r->check.status == GM_CHECK_FAILED || r->check.status == GM_CHECK_ERROR;
 }
 
+/* Whether the rank test can reach alpha with n1 and n2 samples: its
+ * smallest two-sided p is 2 / C(n1 + n2, n1) (one side all below the other,
+ * no ties).  1 against 20 gives 0.095, 3 against 3 gives 0.1. */
+static bool S_can_test(size_t n1, size_t n2, double alpha)
+{
+    if (n1 == 0 || n2 == 0)
+        return false;
+    double c = 1.0;
+    for (size_t i = 1; i <= n1 && c < 1e300; i++)
+        c = c * (double)(n2 + i) / (double)i;
+    return 2.0 / c < alpha;
+}
+
+/* (max - min) / median of a side's samples: the spread of the kernel's own
+ * repeated launches; NaN with fewer than two. */
+static double S_spread(const gm_timing *t)
+{
+    if (!t->samples || t->n < 2 || !(t->median > 0.0))
+        return NAN;
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < t->n; i++) {
+        lo = fmin(lo, t->samples[i]);
+        hi = fmax(hi, t->samples[i]);
+    }
+    return (hi - lo) / t->median;
+}
+
 static void S_time_row(S_ctx *c, const gm_run *b, const gm_run *h)
 {
     const gm_timing *tb = &b->timing, *th = &h->timing;
@@ -849,7 +1050,9 @@ static void S_time_row(S_ctx *c, const gm_run *b, const gm_run *h)
     r->metric = GM_DIFF_TIME;
     r->unit = "ms";
     r->better = GM_BETTER_LOWER;
-    r->thr = S_threshold_for(c, GM_DIFF_TIME);
+    r->role = GM_DIFF_ROLE_TIME;
+    r->gates = true;
+    S_threshold_for(c, r, GM_DIFF_TIME);
     if (tb->present)
         r->vbase = gm_vreal(tb->median);
     if (th->present)
@@ -879,19 +1082,122 @@ static void S_time_row(S_ctx *c, const gm_run *b, const gm_run *h)
         return;
     }
     S_judge(r);
-    if (tb->samples && th->samples)
+    if (tb->samples && th->samples) {
         r->test = gm_mann_whitney(tb->samples, tb->n, th->samples, th->n);
-    else
+        r->noise = S_can_test(tb->n, th->n, c->d->alpha) ? GM_NOISE_TEST : GM_NOISE_SPREAD;
+    } else {
         r->test.n1 = tb->n, r->test.n2 = th->n;
+    }
+    if (r->noise == GM_NOISE_SPREAD) {
+        double sb = S_spread(tb), sh = S_spread(th);
+        if (isnan(sb) && isnan(sh)) {
+            r->noise = GM_NOISE_ONE_SAMPLE;
+            r->noise_floor = GM_DIFF_ONE_SAMPLE_REL;
+        } else {
+            r->noise_floor = isnan(sb) ? sh : isnan(sh) ? sb : fmax(sb, sh);
+        }
+    }
     if (r->status != GM_DIFF_IMPROVED && r->status != GM_DIFF_REGRESSED)
         return;
+    double rel = fabs(r->delta) / fabs(gm_value_num(&r->vbase));
     if (r->test.method == GM_MWU_NONE) {
         snprintf(r->note, sizeof r->note, "no samples to test: threshold only");
-    } else if (!(r->test.p < c->d->alpha)) {
+    } else if (r->noise == GM_NOISE_TEST && !(r->test.p < c->d->alpha)) {
         snprintf(r->note, sizeof r->note, "would be %s, but p = %.3g >= %g",
                  gm_diff_status_name(r->status), r->test.p, c->d->alpha);
         r->status = GM_DIFF_NOISE;
+    } else if (r->noise == GM_NOISE_SPREAD && !(rel > r->noise_floor)) {
+        snprintf(r->note, sizeof r->note,
+                 "would be %s, but %.3g %% is within the spread of its %zu and %zu "
+                 "launches (%.3g %%)", gm_diff_status_name(r->status), rel * 100.0, tb->n,
+                 th->n, r->noise_floor * 100.0);
+        r->status = GM_DIFF_NOISE;
+    } else if (r->noise == GM_NOISE_ONE_SAMPLE && !(rel > r->noise_floor)) {
+        snprintf(r->note, sizeof r->note,
+                 "would be %s, but one launch a side: %.3g %% is within the floor for one "
+                 "sample (%g %%)", gm_diff_status_name(r->status), rel * 100.0,
+                 r->noise_floor * 100.0);
+        r->status = GM_DIFF_NOISE;
+    } else if (r->noise == GM_NOISE_SPREAD) {
+        snprintf(r->note, sizeof r->note, "%zu and %zu launches: beyond their spread (%.3g %%)",
+                 tb->n, th->n, r->noise_floor * 100.0);
+    } else if (r->noise == GM_NOISE_ONE_SAMPLE) {
+        snprintf(r->note, sizeof r->note, "one launch a side: beyond the floor for one "
+                 "sample (%g %%)", r->noise_floor * 100.0);
     }
+}
+
+/* A time that moved with no count of its run moving the same way is judged
+ * against the noise between sessions too (GM_DIFF_TIME_ALONE_*, diff.h),
+ * unless --threshold set time's bound; the time of a run with no counter on
+ * either side (a loop on the host, a launch too long to profile) is shown
+ * and not gated: nothing measured says the code changed.  rows[t]: the time
+ * row; rows[from, to): the run's metric rows. */
+static void S_time_alone(S_ctx *c, size_t t, size_t from, size_t to)
+{
+    gm_diff_row *r = &c->d->rows[t];
+    if (r->thr_given || (r->status != GM_DIFF_REGRESSED && r->status != GM_DIFF_IMPROVED &&
+                         r->status != GM_DIFF_NOISE))
+        return;
+    bool counted = false, with = false;
+    for (size_t k = from; k < to; k++) {
+        const gm_diff_row *m = &c->d->rows[k];
+        if (m->role != GM_DIFF_ROLE_COUNT)
+            continue;
+        counted |= gm_value_present(&m->vbase) || gm_value_present(&m->vhead);
+        with |= m->status == GM_DIFF_CHANGED || m->status == r->status;
+    }
+    if (!counted) {
+        if (r->status == GM_DIFF_NOISE)
+            return;
+        snprintf(r->note, sizeof r->note, "%s; not profiled (no counter): not gated",
+                 r->status == GM_DIFF_REGRESSED ? "slower" : "faster");
+        r->status = GM_DIFF_CHANGED;
+        r->gates = false;
+        return;
+    }
+    if (with || r->status == GM_DIFF_NOISE)
+        return;
+    r->alone = true;
+    double rel = fabs(r->delta) / fabs(gm_value_num(&r->vbase));
+    if (rel > GM_DIFF_TIME_ALONE_REL && fabs(r->delta) > GM_DIFF_TIME_ALONE_MS) {
+        if (!r->note[0])
+            snprintf(r->note, sizeof r->note, "no count moved: beyond the noise between "
+                     "sessions (%g %% and %g us)", GM_DIFF_TIME_ALONE_REL * 100.0,
+                     GM_DIFF_TIME_ALONE_MS * 1000.0);
+        return;
+    }
+    gm_buf q = GM_BUF_INIT;
+    gm_fmt_quantity(&q, r->delta, "ms", true);
+    snprintf(r->note, sizeof r->note, "would be %s, but no count moved: %+.3g %% (%s) is "
+             "within the noise between sessions (%g %% and %g us)",
+             gm_diff_status_name(r->status), (r->ratio - 1.0) * 100.0, q.data ? q.data : "",
+             GM_DIFF_TIME_ALONE_REL * 100.0, GM_DIFF_TIME_ALONE_MS * 1000.0);
+    gm_buf_free(&q);
+    r->status = GM_DIFF_NOISE;
+}
+
+/* The row's role, and whether it gates: a rate only when --threshold named
+ * it; the profiler's duration is the time of a run that has no event timing
+ * on either side (then it gates as time did), a rate beside the median
+ * otherwise. */
+static void S_role(gm_diff_row *r, const gm_run *b, const gm_run *h)
+{
+    r->role = gm_diff_metric_role(r->metric);
+    if (strcmp(r->metric, GM_M_DURATION) == 0 && !b->timing.present && !h->timing.present)
+        r->role = GM_DIFF_ROLE_TIME;
+    r->gates = r->role != GM_DIFF_ROLE_RATE || r->thr_given;
+}
+
+/* A rate beyond its threshold that does not gate is shown as changed, with
+ * the way it moved: the counts beside it are what the gate judges. */
+static void S_rate_judged(gm_diff_row *r)
+{
+    if (r->gates || (r->status != GM_DIFF_REGRESSED && r->status != GM_DIFF_IMPROVED))
+        return;
+    snprintf(r->note, sizeof r->note, "%s; a rate, not gated",
+             r->status == GM_DIFF_REGRESSED ? "worse" : "better");
+    r->status = GM_DIFF_CHANGED;
 }
 
 static void S_metric_rows(S_ctx *c, const gm_run *b, const gm_run *h)
@@ -920,7 +1226,8 @@ static void S_metric_rows(S_ctx *c, const gm_run *b, const gm_run *h)
             r->info = gm_catalog_find(m->name);
             r->unit = (mh && mh->unit) ? mh->unit : (mb ? mb->unit : NULL);
             r->better = gm_diff_direction(m->name);
-            r->thr = S_threshold_for(c, m->name);
+            S_threshold_for(c, r, m->name);
+            S_role(r, b, h);
             if (pb)
                 r->vbase = S_num_value(&mb->value);
             if (ph)
@@ -943,6 +1250,7 @@ static void S_metric_rows(S_ctx *c, const gm_run *b, const gm_run *h)
                 continue;
             }
             S_judge(r);
+            S_rate_judged(r);
         }
     }
 }
@@ -957,7 +1265,7 @@ static void S_check_note(char *out, size_t n, const char *side, const gm_run *r)
                  k->reason ? ": " : "", k->reason ? k->reason : "");
 }
 
-static void S_pair(S_ctx *c, const gm_run *b, const gm_run *h)
+static void S_pair_runs(S_ctx *c, const gm_run *b, const gm_run *h)
 {
     bool bb = S_check_bad(b), hb = S_check_bad(h);
     if (bb || hb) {
@@ -976,11 +1284,75 @@ static void S_pair(S_ctx *c, const gm_run *b, const gm_run *h)
             S_check_note(r->note, sizeof r->note, hn ? "head" : "base", hn ? h : b);
         return;
     }
+    size_t t = c->d->n_rows;
     S_time_row(c, b, h);
+    size_t from = c->d->n_rows;
     S_metric_rows(c, b, h);
+    if (from > t)
+        S_time_alone(c, t, from, c->d->n_rows);
 }
 
-static void S_single(S_ctx *c, const gm_run *run, bool is_head)
+/* Pair two runs (or, for a new or removed one, write its row), marking the
+ * rows of a program's kernels. */
+static void S_pair(S_ctx *c, const S_key *b, const S_key *h)
+{
+    size_t from = c->d->n_rows;
+    S_pair_runs(c, b->run, h->run);
+    for (size_t k = from; k < c->d->n_rows; k++)
+        c->d->rows[k].program = b->prog;
+    c->d->n_runs_paired++;
+}
+
+static void S_single_run(S_ctx *c, const gm_run *run, bool is_head);
+
+static void S_single(S_ctx *c, const S_key *k, bool is_head)
+{
+    size_t from = c->d->n_rows;
+    S_single_run(c, k->run, is_head);
+    for (size_t r = from; r < c->d->n_rows; r++)
+        c->d->rows[r].program = k->prog;
+    if (is_head)
+        c->d->n_runs_new++;
+    else
+        c->d->n_runs_removed++;
+}
+
+/* A program's kernel pairs by kernel and NVTX range, whatever its launch
+ * configuration: the base and head runs of one kernel and range (b, nb; h,
+ * nh, sorted by configuration, then first launch) pair where their
+ * configurations agree, then the rest in order (a changed grid or block);
+ * what is left is new or removed. */
+static void S_pair_programs(S_ctx *c, const S_key *b, size_t nb, const S_key *h, size_t nh)
+{
+    bool *bu = gm_xcalloc(nb, sizeof *bu), *hu = gm_xcalloc(nh, sizeof *hu);
+    for (size_t i = 0; i < nb; i++)
+        for (size_t j = 0; j < nh && !bu[i]; j++)
+            if (!hu[j] && S_launch_cmp(b[i].run, h[j].run) == 0) {
+                S_pair(c, &b[i], &h[j]);
+                bu[i] = hu[j] = true;
+            }
+    size_t j = 0;
+    for (size_t i = 0; i < nb; i++) {
+        if (bu[i])
+            continue;
+        while (j < nh && hu[j])
+            j++;
+        if (j == nh)
+            break;
+        S_pair(c, &b[i], &h[j]);
+        bu[i] = hu[j] = true;
+    }
+    for (size_t i = 0; i < nb; i++)
+        if (!bu[i])
+            S_single(c, &b[i], false);
+    for (size_t k = 0; k < nh; k++)
+        if (!hu[k])
+            S_single(c, &h[k], true);
+    free(bu);
+    free(hu);
+}
+
+static void S_single_run(S_ctx *c, const gm_run *run, bool is_head)
 {
     gm_diff_row *r = S_row(c, is_head ? GM_DIFF_NEW : GM_DIFF_REMOVED,
                            is_head ? NULL : run, is_head ? run : NULL);
@@ -1123,19 +1495,6 @@ static bool S_metric_known(const gm_results *r, const char *name)
     return false;
 }
 
-static int S_row_cmp(const void *a, const void *b)
-{
-    const gm_diff_row *x = a, *y = b;
-    if (x->status != y->status)
-        return (int)x->status - (int)y->status;
-    /* Larger changes first; NaN (no magnitude) last. */
-    double mx = isnan(x->magnitude) ? -1.0 : x->magnitude;
-    double my = isnan(y->magnitude) ? -1.0 : y->magnitude;
-    if (mx != my)
-        return mx < my ? 1 : -1;
-    return (x->order > y->order) - (x->order < y->order);
-}
-
 static bool S_judged(gm_diff_status s)
 {
     return s == GM_DIFF_REGRESSED || s == GM_DIFF_IMPROVED || s == GM_DIFF_CHANGED ||
@@ -1169,9 +1528,15 @@ gm_status gm_diff_compute(const gm_results *base, const gm_results *head,
         if (!p->from || !p->to || !*p->from || !*p->to)
             return gm_fail(err, GM_ERR_VALUE, "--pair: rule %zu is empty", i + 1);
     }
+    /* each file alone first: two runs with one name cannot be told apart */
+    gm_status st = gm_diff_check_file(base, bname, err);
+    if (st == GM_OK)
+        st = gm_diff_check_file(head, hname, err);
+    if (st != GM_OK)
+        return st;
     size_t *hits = gm_xcalloc(opts->n_pairs ? opts->n_pairs : 1, sizeof *hits);
-    S_key *kb = S_keys(base, opts->pairs, opts->n_pairs, hits), *kh = S_keys(head, NULL, 0, NULL);
-    gm_status st = GM_OK;
+    S_key *kh = S_keys(head, NULL, 0, NULL, true, NULL, 0);
+    S_key *kb = S_keys(base, opts->pairs, opts->n_pairs, hits, true, kh, head->n_runs);
     for (size_t i = 0; i < opts->n_pairs && st == GM_OK; i++)
         if (hits[i] == 0)
             st = gm_fail(err, GM_ERR_VALUE,
@@ -1204,14 +1569,20 @@ gm_status gm_diff_compute(const gm_results *base, const gm_results *head,
     while (i < base->n_runs || j < head->n_runs) {
         int cmp = i == base->n_runs ? 1 : j == head->n_runs ? -1 : S_key_cmp(&kb[i], &kh[j]);
         if (cmp < 0) {
-            S_single(&c, kb[i++].run, false);
-            d->n_runs_removed++;
+            S_single(&c, &kb[i++], false);
         } else if (cmp > 0) {
-            S_single(&c, kh[j++].run, true);
-            d->n_runs_new++;
+            S_single(&c, &kh[j++], true);
+        } else if (!kb[i].prog) {
+            S_pair(&c, &kb[i++], &kh[j++]);
         } else {
-            S_pair(&c, kb[i++].run, kh[j++].run);
-            d->n_runs_paired++;
+            size_t i2 = i, j2 = j;
+            while (i2 < base->n_runs && S_key_cmp(&kb[i], &kb[i2]) == 0)
+                i2++;
+            while (j2 < head->n_runs && S_key_cmp(&kh[j], &kh[j2]) == 0)
+                j2++;
+            S_pair_programs(&c, kb + i, i2 - i, kh + j, j2 - j);
+            i = i2;
+            j = j2;
         }
     }
     S_keys_free(kb, base->n_runs);
@@ -1227,8 +1598,7 @@ gm_status gm_diff_compute(const gm_results *base, const gm_results *head,
             row->status = GM_DIFF_INCOMPARABLE;
         }
     }
-    if (d->n_rows)   /* qsort needs a valid pointer even for no rows */
-        qsort(d->rows, d->n_rows, sizeof *d->rows, S_row_cmp);
+    gm_diff_sort_rows(d);
     for (size_t r = 0; r < d->n_rows; r++)
         d->counts[d->rows[r].status]++;
     return GM_OK;
@@ -1275,9 +1645,20 @@ char *gm_diff_gate_line(const gm_diff *d)
         gm_buf_puts(&b, fail ? "fail: " : "pass: ");
     if (d->comparable || d->forced) {
         size_t k = 0;
-        if (reg)
-            gm_buf_printf(&b, "%s%zu %s", k++ ? ", " : "", reg,
-                          reg == 1 ? "regression" : "regressions");
+        if (reg) {
+            gm_diff_group *g;
+            size_t ng = gm_diff_groups(d, &g), nl = 0;
+            bool layouts = false;
+            for (size_t i = 0; i < ng; i++)
+                if (g[i].status == GM_DIFF_REGRESSED) {
+                    nl++;
+                    layouts |= !g[i].program;
+                }
+            gm_diff_groups_free(g, ng);
+            gm_buf_printf(&b, "%s%zu %s in %zu %s%s", k++ ? ", " : "", reg,
+                          reg == 1 ? "regression" : "regressions", nl,
+                          layouts ? "layout" : "kernel", nl == 1 ? "" : "s");
+        }
         if (bad)
             gm_buf_printf(&b, "%s%zu %s in head", k++ ? ", " : "", bad,
                           bad == 1 ? "run failed validation" : "runs failed validation");

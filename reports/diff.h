@@ -132,6 +132,33 @@ typedef struct {
 /* Metrics the catalog does not know: 5 %, direction neither. */
 #define GM_DIFF_UNKNOWN_REL 0.05
 
+/* The noise floors of time, besides its threshold (S_time_row, S_time_alone
+ * in diff.c).
+ *
+ * Few samples.  The rank test cannot reach alpha with fewer than 4 samples a
+ * side (1 against 20 gives p >= 2/21; a kernel of a program launched once has
+ * one sample: its profiled duration).  Then the change must exceed the
+ * spread of the kernel's own repeated launches, (max - min) / median of the
+ * side with the larger spread, or, with one sample on each side, this
+ * default: 10 %.  The profiler's duration of one pass moved by at most 7 %
+ * between the two full-suite runs for 345 of 346 kernels (one 14.6 %,
+ * matmul/naive n=384, a time no count explained: the floor below takes it). */
+#define GM_DIFF_ONE_SAMPLE_REL 0.10
+/* Time alone.  Between two sessions of the same kernels, the medians of
+ * kernels near 7 us moved by up to 5.6 us (+88 %: matmul at n <= 96), longer
+ * ones by at most 5 % (3.98 us, transpose/naive n=2048; 1.3 % = 1.24 ms for
+ * dp/diagonal n=1024), the profiler's duration of one pass by up to 14.6 %
+ * (12.45 us): the samples of one session say nothing about the next one's
+ * clocks.  A time that moved while no count of its run moved the same way
+ * (a worse count for a slower time, a better one for a faster time, or a
+ * request or instruction count that changed) is judged against this floor
+ * too: beyond 15 % AND beyond 10 us, or it is within noise.  When a count
+ * moved, the code changed and the time needs only its threshold and test
+ * (the padded transpose at n=1024: +3.4 us, +55 %, with +31 wavefronts per
+ * load).  An explicit --threshold for time replaces the floor. */
+#define GM_DIFF_TIME_ALONE_REL 0.15
+#define GM_DIFF_TIME_ALONE_MS 0.010
+
 /* Default threshold for a metric name (GM_DIFF_TIME for the event timing):
  * the constants above; catalog metrics flagged deterministic: exact. */
 gm_threshold gm_diff_default_threshold(const char *metric);
@@ -144,6 +171,28 @@ const char *gm_diff_inst_metric(const char *metric);
 /* Direction of a metric: the catalog's, lower for GM_DIFF_TIME, neither for
  * names the catalog does not know. */
 gm_direction gm_diff_direction(const char *metric);
+
+/* What a row stands for, and whether it gates by default.  Counts gate,
+ * rates explain: a reviewer owns the sectors, requests, wavefronts,
+ * instructions and bytes the code moves, and the time it takes; the rates
+ * derived from them (hit rates, % of peak, bytes per second, efficiency,
+ * sectors per request, occupancy, the profiler's duration beside the median)
+ * move with them, or with what L2 happened to hold, and are shown beside the
+ * counts as the reason.  A rate gates only when a --threshold names it. */
+typedef enum {
+    GM_DIFF_ROLE_RUN = 0,   /* a row about a whole run: failed, new, removed, not run */
+    GM_DIFF_ROLE_TIME,      /* the event-timed median; the profiler's duration of a run
+                               without timing on either side */
+    GM_DIFF_ROLE_COUNT,     /* sectors, requests, conflicts, wavefronts, instructions,
+                               DRAM bytes; metrics not in the catalog named *.sum */
+    GM_DIFF_ROLE_RATE       /* hit rates, % of peak, bytes/second, efficiency,
+                               sectors/request, occupancy, duration; other unknown names */
+} gm_diff_role;
+
+/* The role of a metric by name (GM_DIFF_TIME: time; the duration: rate). */
+gm_diff_role gm_diff_metric_role(const char *metric);
+
+const char *gm_diff_role_name(gm_diff_role r);   /* "run", "time", "count", "rate" */
 
 /* Parse "METRIC=BOUND[,FLOOR]".  BOUND: "5%" (relative), "0.5" (absolute) or
  * "exact"; FLOOR (not with exact): a number in the metric's unit, optionally
@@ -207,6 +256,14 @@ typedef struct {
     bool allow_missing;          /* runs of base missing from head do not fail the gate */
 } gm_diff_options;
 
+/* How a time row's samples were judged. */
+typedef enum {
+    GM_NOISE_NONE = 0,         /* not a time row, or no samples (threshold only) */
+    GM_NOISE_TEST,             /* the rank test (p < alpha) */
+    GM_NOISE_SPREAD,           /* too few samples for the test: the spread of the launches */
+    GM_NOISE_ONE_SAMPLE        /* one sample a side: GM_DIFF_ONE_SAMPLE_REL */
+} gm_diff_noise;
+
 typedef struct {
     gm_diff_status status;
     const gm_run *base;        /* NULL for a new run */
@@ -226,6 +283,16 @@ typedef struct {
     double per_inst;           /* delta per shared instruction (per-instruction floors only);
                                   NaN otherwise */
     gm_mwu test;               /* time rows only; method NONE otherwise */
+    gm_diff_role role;
+    bool gates;                /* its status can fail the gate: time and counts always, a
+                                  rate when a --threshold names it */
+    bool thr_given;            /* the threshold came from --threshold */
+    gm_diff_noise noise;       /* time rows: what the samples were judged by */
+    double noise_floor;        /* GM_NOISE_SPREAD, GM_NOISE_ONE_SAMPLE: the relative floor */
+    bool alone;                /* time rows: no count moved with it, so the time-alone floor
+                                  (GM_DIFF_TIME_ALONE_*) applied */
+    bool program;              /* the runs are kernels of a program, paired by kernel and
+                                  NVTX range (their launch configurations are shown) */
     double magnitude;          /* |ln ratio| (inf when from or to 0): sort key within a status */
     char note[160];            /* why failed / incomparable / how judged; "" if nothing */
     size_t order;              /* pairing order: the last sort key, for stable output */
@@ -284,6 +351,43 @@ char *gm_diff_gate_line(const gm_diff *d);
  * counts, in severity order.  Caller frees. */
 char *gm_diff_verdict(const gm_diff *d);
 
+/* ---- verdicts (diff_verdict.c) -------------------------------------------- */
+
+/* One verdict per layout (experiment and variant) or program kernel: its
+ * rows at every parameter point, folded under one line that says what
+ * moved.  The diff's rows are sorted by verdict (gm_diff_compute), so the
+ * JSON and CSV follow the Markdown's order. */
+typedef struct {
+    gm_diff_status status;     /* the most severe status of its rows */
+    const char *experiment;    /* borrowed from its runs */
+    const char *variant;       /* head's name (base's for a removed run) */
+    size_t *rows;              /* indexes into d->rows: time first, then counts, then rates;
+                                  whole-run rows first of all; then by status and run */
+    size_t n_rows;
+    size_t n_runs;             /* the layout's runs (parameter points) in the diff */
+    bool rates_only;           /* only rates moved (status changed): shown with --all only */
+    bool program;              /* a program's kernel (gm_diff_row.program) */
+    char *summary;             /* "1 -> 32-way shared load conflict, +55..93 % time in all
+                                  4 runs" (raw text: escape before use) */
+    double magnitude;          /* the largest |ln ratio| of its rows of its status */
+    size_t order;              /* the smallest pairing order of its rows */
+} gm_diff_group;
+
+/* The verdicts of d, most severe first (status, then gating before
+ * not, then magnitude, then pairing order).  Built from the rows'
+ * current statuses, so a caller that rejudges rows (history gate) gets
+ * verdicts that agree.  *out: caller frees with gm_diff_groups_free. */
+size_t gm_diff_groups(const gm_diff *d, gm_diff_group **out);
+void gm_diff_groups_free(gm_diff_group *v, size_t n);
+
+/* Sort d->rows in verdict order (called by gm_diff_compute). */
+void gm_diff_sort_rows(gm_diff *d);
+
+/* True when r is a rate that another row of its run already says, and the
+ * Markdown leaves out: the profiler's duration beside the median time, DRAM
+ * % of peak beside DRAM bytes/second. */
+bool gm_diff_row_repeats(const gm_diff *d, const gm_diff_row *r);
+
 /* "n=1048576, stride=2": a run's parameters sorted by name, appended to b
  * raw (escape before use). */
 void gm_diff_params_text(gm_buf *b, const gm_run *run);
@@ -301,8 +405,6 @@ const char *gm_diff_unit_short(const char *unit);
 /* Of that, at most this much for the per-source-line section (whole runs'
  * tables; the rest counted): the table of rows comes first. */
 #define GM_DIFF_MD_LINES_CHARS 12000
-/* Changed rows shown before the rest are folded in <details>. */
-#define GM_DIFF_MD_OPEN_ROWS 30
 
 typedef struct {
     const char *base_name;     /* file names shown in the header (may be NULL) */

@@ -114,7 +114,12 @@ static void S_delta_cell(gm_buf *b, const gm_diff_row *r)
         }
         gm_buf_putc(b, ')');
     }
-    if (r->test.method != GM_MWU_NONE) {
+    if (r->noise == GM_NOISE_SPREAD) {
+        gm_buf_puts(b, ", spread ");
+        gm_fmt_pct(b, r->noise_floor * 100.0);
+    } else if (r->noise == GM_NOISE_ONE_SAMPLE) {
+        gm_buf_puts(b, ", one launch a side");
+    } else if (r->test.method != GM_MWU_NONE) {
         if (r->test.p < 0.001)
             gm_buf_puts(b, ", p \\< 0.001");
         else {
@@ -156,18 +161,6 @@ static void S_metric_cell(gm_buf *b, const gm_diff_row *r)
 static const gm_run *S_row_run(const gm_diff_row *r)
 {
     return r->head ? r->head : r->base;
-}
-
-static void S_variant_cell(gm_buf *b, const gm_run *run)
-{
-    gm_esc_md_code(b, run->variant ? run->variant : "");
-    if (run->n_params) {
-        gm_buf pb = GM_BUF_INIT;
-        gm_diff_params_text(&pb, run);
-        gm_buf_putc(b, ' ');
-        gm_esc_md_code(b, pb.data);
-        gm_buf_free(&pb);
-    }
 }
 
 static void S_commit_cell(gm_buf *b, const gm_results *r)
@@ -315,12 +308,53 @@ static void S_md_overrides(gm_buf *b, const gm_diff *d)
 }
 
 static const char S_table_head[] =
-    "| Change | Experiment | Variant | Metric | Base | Head | Δ | Ratio |\n"
-    "|---|---|---|---|--:|--:|--:|--:|\n";
+    "| Change | Run | Metric | Base | Head | Δ | Ratio |\n"
+    "|---|---|---|---|--:|--:|--:|\n";
+
+static void S_launch_text(gm_buf *b, const gm_launch *l)
+{
+    gm_buf_printf(b, "%ux%ux%u/%ux%ux%u", l->grid[0], l->grid[1], l->grid[2], l->block[0],
+                  l->block[1], l->block[2]);
+}
+
+/* The run of a row: its parameters; for a program's kernel, its launch
+ * configuration (grid/block, shared memory when it changed), base → head
+ * where it changed. */
+static void S_run_cell(gm_buf *b, const gm_diff_row *r)
+{
+    const gm_run *run = S_row_run(r);
+    bool any = false;
+    if (run->n_params) {
+        gm_buf pb = GM_BUF_INIT;
+        gm_diff_params_text(&pb, run);
+        gm_esc_md_code(b, pb.data);
+        gm_buf_free(&pb);
+        any = true;
+    }
+    if (r->program && run->has_launch) {
+        gm_buf lb = GM_BUF_INIT;
+        const gm_run *o = r->base && r->head ? r->base : NULL;
+        if (o && o->has_launch &&
+            (memcmp(o->launch.grid, run->launch.grid, sizeof o->launch.grid) != 0 ||
+             memcmp(o->launch.block, run->launch.block, sizeof o->launch.block) != 0)) {
+            S_launch_text(&lb, &o->launch);
+            gm_buf_puts(&lb, " → ");
+        }
+        S_launch_text(&lb, &run->launch);
+        if (o && o->has_launch && o->launch.shared_bytes != run->launch.shared_bytes)
+            gm_buf_printf(&lb, ", shared %lld → %lld B", o->launch.shared_bytes,
+                          run->launch.shared_bytes);
+        gm_buf_puts(b, any ? " " : "");
+        gm_esc_md_code(b, lb.data);
+        gm_buf_free(&lb);
+        any = true;
+    }
+    if (!any)
+        gm_buf_puts(b, "—");
+}
 
 static void S_md_row(gm_buf *b, const gm_diff_row *r)
 {
-    const gm_run *run = S_row_run(r);
     gm_buf_puts(b, "| ");
     bool bold = r->status == GM_DIFF_REGRESSED || r->status == GM_DIFF_FAILED;
     gm_buf_printf(b, bold ? "**%s**" : "%s", gm_diff_status_name(r->status));
@@ -329,9 +363,7 @@ static void S_md_row(gm_buf *b, const gm_diff_row *r)
         gm_esc_md(b, r->note);
     }
     gm_buf_puts(b, " | ");
-    gm_esc_md_code(b, run->experiment ? run->experiment : "");
-    gm_buf_puts(b, " | ");
-    S_variant_cell(b, run);
+    S_run_cell(b, r);
     gm_buf_puts(b, " | ");
     S_metric_cell(b, r);
     gm_buf_puts(b, " | ");
@@ -349,23 +381,36 @@ static void S_md_row(gm_buf *b, const gm_diff_row *r)
 static void S_md_legend(gm_buf *b, const gm_diff *d)
 {
     gm_buf_printf(b,
-        "How rows are judged: *time* is the median of the event-timed repetitions; it counts as "
-        "changed when the medians differ by more than the threshold **and** a two-sided "
-        "Mann–Whitney U test on the two sample sets gives p \\< %g (exact distribution when there "
-        "are no ties and both sets have fewer than 50 samples, else the normal approximation "
-        "with tie and continuity corrections); otherwise the row is *within noise*. Counters "
-        "have one value per run and no test: their threshold decides, and where it has a floor "
-        "the change must be beyond both. Default thresholds: time %g %%; counts that "
-        "are identical run to run (global sectors, requests, instructions, shared "
-        "instructions, and the sectors/request and efficiency made from them) exact; shared "
-        "bank conflicts and wavefronts %g %% and %g per shared instruction (Δ/inst); DRAM "
-        "bytes %g %% and %g MiB; DRAM bytes/second %g %% and %g GB/s; L2 hit rate %g "
+        "How rows are judged: one verdict per layout (a program's kernel), over its runs. "
+        "**Counts gate, rates explain**: the gate judges the counts the code decides "
+        "(sectors, requests, shared conflicts and wavefronts, instructions, DRAM bytes) and "
+        "the time; the rates made from them (hit rates, %% of peak, bytes/second, "
+        "efficiency, sectors/request, occupancy, the profiler's duration) are shown beside "
+        "them as *changed* and gate only when `--threshold` names them. *Time* is the median "
+        "of the event-timed repetitions (of a program's kernel, its launches' durations); it "
+        "counts when the medians differ by more than the threshold **and** a two-sided "
+        "Mann–Whitney U test gives p \\< %g (exact distribution when there are no ties and "
+        "both sets have fewer than 50 samples, else the normal approximation with tie and "
+        "continuity corrections); with too few samples for the test to reach that, the "
+        "change must exceed the spread of the kernel's own launches ((max − min) / median), "
+        "or %g %% with one launch a side. A time that moved while no count of its run did "
+        "must also exceed the noise between sessions, %g %% and %g µs; the time of a run "
+        "with no counter (not profiled) is shown, not gated. Otherwise the row is *within "
+        "noise*. Counters have one value per run and no test: their threshold decides, and "
+        "where it has a floor the change must be beyond both. Default thresholds: time %g "
+        "%%; counts that are identical run to run (global sectors, requests, instructions, "
+        "shared instructions, and the sectors/request and efficiency made from them) exact; "
+        "shared bank conflicts and wavefronts %g %% and %g per shared instruction (Δ/inst); "
+        "DRAM bytes %g %% and %g MiB; DRAM bytes/second %g %% and %g GB/s; L2 hit rate %g "
         "percentage points; other percentages %g points; profiler duration %g %%; unknown "
-        "metrics %g %%, direction none (*changed*).\n",
-        d->alpha, GM_DIFF_TIME_REL * 100, GM_DIFF_SHARED_REL * 100, GM_DIFF_SHARED_PER_INST,
-        GM_DIFF_DRAM_BYTES_REL * 100, GM_DIFF_DRAM_BYTES_FLOOR / (1024.0 * 1024.0),
-        GM_DIFF_DRAM_RATE_REL * 100, GM_DIFF_DRAM_RATE_FLOOR / 1e9, GM_DIFF_L2_HIT_POINTS,
-        GM_DIFF_PCT_POINTS, GM_DIFF_DURATION_REL * 100, GM_DIFF_UNKNOWN_REL * 100);
+        "metrics %g %%, direction none (*changed*). A program's kernels pair by kernel and "
+        "NVTX range; their launch configuration is shown beside the row.\n",
+        d->alpha, GM_DIFF_ONE_SAMPLE_REL * 100, GM_DIFF_TIME_ALONE_REL * 100,
+        GM_DIFF_TIME_ALONE_MS * 1000, GM_DIFF_TIME_REL * 100, GM_DIFF_SHARED_REL * 100,
+        GM_DIFF_SHARED_PER_INST, GM_DIFF_DRAM_BYTES_REL * 100,
+        GM_DIFF_DRAM_BYTES_FLOOR / (1024.0 * 1024.0), GM_DIFF_DRAM_RATE_REL * 100,
+        GM_DIFF_DRAM_RATE_FLOOR / 1e9, GM_DIFF_L2_HIT_POINTS, GM_DIFF_PCT_POINTS,
+        GM_DIFF_DURATION_REL * 100, GM_DIFF_UNKNOWN_REL * 100);
     gm_buf_putc(b, '\n');
     S_md_overrides(b, d);
 }
@@ -383,12 +428,92 @@ static void S_count_list(gm_buf *b, const size_t *n, const gm_diff_status *which
     }
 }
 
-/* The table and the legend.  As a pull-request comment (the default): the
- * rows that changed, most severe first, the first GM_DIFF_MD_OPEN_ROWS open
- * and the rest folded, the legend folded, and rows cut where the text would
- * pass the cap, with a line that says so. */
-/* reserve: room kept after the body for what follows it (the per-line
- * section). */
+static bool S_quiet(gm_diff_status s)
+{
+    return s == GM_DIFF_UNCHANGED || s == GM_DIFF_NOISE;
+}
+
+/* Which rows of verdict g the Markdown shows: every one with --all; else
+ * those that moved, less the rates another row repeats, and with them the
+ * time of each run they belong to (one time row: the median).  Marks
+ * show[k] for g->rows[k]; returns how many. */
+static size_t S_shown_rows(const gm_diff *d, const gm_diff_group *g, bool only_changed,
+                           bool *show)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < g->n_rows; k++) {
+        const gm_diff_row *r = &d->rows[g->rows[k]];
+        show[k] = !only_changed || (!S_quiet(r->status) && !gm_diff_row_repeats(d, r));
+    }
+    if (only_changed)
+        for (size_t k = 0; k < g->n_rows; k++) {
+            const gm_diff_row *r = &d->rows[g->rows[k]];
+            if (show[k] || r->role != GM_DIFF_ROLE_TIME || !r->metric)
+                continue;
+            for (size_t q = 0; q < g->n_rows && !show[k]; q++) {
+                const gm_diff_row *o = &d->rows[g->rows[q]];
+                show[k] = show[q] && q != k && o->base == r->base && o->head == r->head;
+            }
+        }
+    for (size_t k = 0; k < g->n_rows; k++)
+        n += show[k];
+    return n;
+}
+
+/* "12 rows: time (4), sh ld conflicts (4), sh ld wavefronts (4)". */
+static void S_fold_summary(gm_buf *b, const gm_diff *d, const gm_diff_group *g, const bool *show,
+                           size_t n)
+{
+    gm_fmt_count(b, (double)n);
+    gm_buf_puts(b, n == 1 ? " row: " : " rows: ");
+    const char *seen[8];
+    size_t cnt[8] = {0}, ns = 0, more = 0;
+    for (size_t k = 0; k < g->n_rows; k++) {
+        if (!show[k])
+            continue;
+        const gm_diff_row *r = &d->rows[g->rows[k]];
+        const char *l = !r->metric ? "run" : strcmp(r->metric, GM_DIFF_TIME) == 0 ? "time"
+                      : r->info ? r->info->label : r->metric;
+        size_t i = 0;
+        while (i < ns && strcmp(seen[i], l) != 0)
+            i++;
+        if (i == ns) {
+            if (ns == 8) {
+                more++;
+                continue;
+            }
+            seen[ns++] = l;
+        }
+        cnt[i]++;
+    }
+    for (size_t i = 0; i < ns; i++) {
+        gm_buf_puts(b, i ? ", " : "");
+        gm_esc_md(b, seen[i]);
+        gm_buf_printf(b, " (%zu)", cnt[i]);
+    }
+    if (more)
+        gm_buf_printf(b, " and %zu more", more);
+}
+
+/* "**regressed** `transpose` `padded`: 1 → 32-way shared load conflict, ..." */
+static void S_verdict_line(gm_buf *b, const gm_diff_group *g)
+{
+    bool bold = g->status == GM_DIFF_REGRESSED || g->status == GM_DIFF_FAILED;
+    gm_buf_printf(b, bold ? "**%s**" : "%s", gm_diff_status_name(g->status));
+    gm_buf_puts(b, " ");
+    gm_esc_md_code(b, g->experiment ? g->experiment : "");
+    gm_buf_puts(b, " ");
+    gm_esc_md_code(b, g->variant ? g->variant : "");
+    gm_buf_puts(b, ": ");
+    gm_esc_md(b, g->summary);
+    gm_buf_puts(b, "\n\n");
+}
+
+/* The verdicts and the legend.  As a pull-request comment (the default): a
+ * line per layout that moved, most severe first, its rows folded under it,
+ * the legend folded, and verdicts cut where the text would pass the cap,
+ * with a line that says so.  after: room kept for what follows the body
+ * (the per-line section). */
 static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro, size_t after)
 {
     bool fold = !ro->all && !ro->html && !ro->in_report;
@@ -401,73 +526,95 @@ static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro, siz
     S_md_legend(&legend, d);
     if (fold)
         gm_buf_puts(&legend, "</details>\n\n");
-    /* room kept for what follows the table: the closing lines and the legend */
+    /* room kept for what follows the verdicts: the closing lines and the legend */
     size_t reserve = legend.len + 1200 + after;
 
-    size_t hidden[GM_DIFF_N_STATUS] = {0}, n_hidden = 0, n_shown_all = 0;
-    for (size_t i = 0; i < d->n_rows; i++) {
-        gm_diff_status st = d->rows[i].status;
-        if (only_changed && (st == GM_DIFF_UNCHANGED || st == GM_DIFF_NOISE)) {
-            hidden[st]++;
+    gm_diff_group *g;
+    size_t ng = gm_diff_groups(d, &g);
+    bool *show = gm_xcalloc(d->n_rows ? d->n_rows : 1, sizeof *show);
+    size_t hidden[GM_DIFF_N_STATUS] = {0}, n_hidden = 0, repeats = 0, rate_groups = 0;
+    size_t shown = 0, shown_groups = 0, cut = 0, cut_reg = 0, cut_groups = 0;
+    bool by_cap = false;
+    for (size_t i = 0; i < ng; i++) {
+        const gm_diff_group *v = &g[i];
+        bool quiet = only_changed && (S_quiet(v->status) || v->rates_only);
+        size_t n = quiet ? 0 : S_shown_rows(d, v, only_changed, show);
+        for (size_t k = 0; k < v->n_rows; k++) {
+            const gm_diff_row *r = &d->rows[v->rows[k]];
+            if (!quiet && show[k])
+                continue;
             n_hidden++;
-        } else {
-            n_shown_all++;
+            if (S_quiet(r->status))
+                hidden[r->status]++;
+            else if (!quiet)
+                repeats++;   /* a rate another row repeats; else a rates-only verdict's */
         }
-    }
-
-    size_t shown = 0, cut = 0, cut_reg = 0;
-    bool folded = false, by_cap = false;
-    for (size_t i = 0; i < d->n_rows; i++) {
-        const gm_diff_row *r = &d->rows[i];
-        if (only_changed && (r->status == GM_DIFF_UNCHANGED || r->status == GM_DIFF_NOISE))
-            continue;
-        if ((ro->max_rows && shown == ro->max_rows) || cut) {
-            cut++;
-            cut_reg += r->status == GM_DIFF_REGRESSED;
+        if (quiet) {
+            rate_groups += only_changed && v->rates_only;
             continue;
         }
-        gm_buf row = GM_BUF_INIT;
-        S_md_row(&row, r);
-        if (cap && b->len + row.len + reserve + 200 > cap) {
-            gm_buf_free(&row);
+        size_t nreg = 0;
+        for (size_t k = 0; k < v->n_rows; k++)
+            nreg += show[k] && d->rows[v->rows[k]].status == GM_DIFF_REGRESSED;
+        if ((ro->max_rows && shown >= ro->max_rows) || (cut && by_cap)) {
+            cut += n, cut_reg += nreg, cut_groups++;
+            continue;
+        }
+        gm_buf blk = GM_BUF_INIT;
+        S_verdict_line(&blk, v);
+        if (fold) {
+            gm_buf_puts(&blk, "<details><summary>");
+            S_fold_summary(&blk, d, v, show, n);
+            gm_buf_puts(&blk, "</summary>\n\n");
+        }
+        gm_buf_puts(&blk, S_table_head);
+        size_t rows_here = 0;
+        for (size_t k = 0; k < v->n_rows; k++) {
+            if (!show[k])
+                continue;
+            if (ro->max_rows && shown + rows_here >= ro->max_rows) {
+                cut++;
+                cut_reg += d->rows[v->rows[k]].status == GM_DIFF_REGRESSED;
+                continue;
+            }
+            S_md_row(&blk, &d->rows[v->rows[k]]);
+            rows_here++;
+        }
+        gm_buf_puts(&blk, fold ? "\n</details>\n\n" : "\n");
+        if (cap && b->len + blk.len + reserve + 200 > cap) {
+            gm_buf_free(&blk);
             by_cap = true;
-            cut++;
-            cut_reg += r->status == GM_DIFF_REGRESSED;
+            cut += rows_here, cut_reg += nreg, cut_groups++;
             continue;
         }
-        if (shown == 0) {
-            if (only_changed)
-                gm_buf_puts(b, "Rows that changed, most severe first:\n\n");
-            gm_buf_puts(b, S_table_head);
-        } else if (fold && shown == GM_DIFF_MD_OPEN_ROWS) {
-            gm_buf_puts(b, "\n<details><summary>");
-            gm_fmt_count(b, (double)(n_shown_all - shown));
-            gm_buf_puts(b, " more rows</summary>\n\n");
-            gm_buf_puts(b, S_table_head);
-            folded = true;
-        }
-        gm_buf_put(b, row.data, row.len);
-        gm_buf_free(&row);
-        shown++;
+        if (shown_groups == 0)
+            gm_buf_puts(b, only_changed ? "Verdicts, one per layout that changed, most severe "
+                                          "first (rates beside the counts they explain):\n\n"
+                                        : "Verdicts, one per layout, most severe first:\n\n");
+        gm_buf_put(b, blk.data, blk.len);
+        gm_buf_free(&blk);
+        shown += rows_here;
+        shown_groups++;
     }
-    if (shown == 0)
-        gm_buf_puts(b, only_changed && n_hidden ? "No row changed.\n" : "No rows to show.\n");
-    gm_buf_putc(b, '\n');
-    if (folded)
-        gm_buf_puts(b, "</details>\n\n");
+    free(show);
+    gm_diff_groups_free(g, ng);
+    if (shown_groups == 0)
+        gm_buf_puts(b, only_changed && n_hidden ? "No row changed.\n\n" : "No rows to show.\n\n");
     if (cut && !by_cap) {
         gm_buf_printf(b, "%zu more rows not shown (`--max-rows %zu`); the JSON output has them "
                          "all.\n\n", cut, ro->max_rows);
-    } else if (cut) {
+    } else if (cut || cut_groups) {
         gm_buf_puts(b, "**Cut:** ");
+        gm_fmt_count(b, (double)cut_groups);
+        gm_buf_printf(b, " more verdict%s (", cut_groups == 1 ? "" : "s");
         gm_fmt_count(b, (double)cut);
-        gm_buf_printf(b, " more row%s", cut == 1 ? "" : "s");
+        gm_buf_printf(b, " row%s", cut == 1 ? "" : "s");
         if (cut_reg) {
-            gm_buf_puts(b, " (");
+            gm_buf_puts(b, ", ");
             gm_fmt_count(b, (double)cut_reg);
-            gm_buf_printf(b, " of them regression%s)", cut_reg == 1 ? "" : "s");
+            gm_buf_printf(b, " of them regression%s", cut_reg == 1 ? "" : "s");
         }
-        gm_buf_puts(b, " not shown, to keep this text under ");
+        gm_buf_puts(b, ") not shown, to keep this text under ");
         gm_fmt_count(b, (double)cap);
         gm_buf_puts(b, " characters (a pull-request comment takes at most 65,536); ");
         if (ro->full_name) {
@@ -482,6 +629,19 @@ static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro, siz
         static const gm_diff_status quiet[] = {GM_DIFF_UNCHANGED, GM_DIFF_NOISE};
         gm_buf_puts(b, "Not shown: ");
         S_count_list(b, hidden, quiet, 2);
+        bool any = hidden[GM_DIFF_UNCHANGED] || hidden[GM_DIFF_NOISE];
+        if (rate_groups) {
+            gm_buf_puts(b, any ? ", " : "");
+            gm_fmt_count(b, (double)rate_groups);
+            gm_buf_printf(b, " layout%s where only a rate moved", rate_groups == 1 ? "" : "s");
+            any = true;
+        }
+        if (repeats) {
+            gm_buf_puts(b, any ? ", " : "");
+            gm_fmt_count(b, (double)repeats);
+            gm_buf_printf(b, " rate%s repeating another row (duration beside the median time, "
+                             "DRAM %% peak beside DRAM B/s)", repeats == 1 ? "" : "s");
+        }
         gm_buf_puts(b, ro->in_report ? " (`gpumem-report diff --all` lists them all).\n\n"
                                      : " (`--all` lists every row).\n\n");
     }
@@ -575,7 +735,9 @@ static gm_status S_chart(gm_buf *b, const gm_diff *d, const char *gnuplot, gm_er
         const gm_diff_row *r = &d->rows[i];
         bool kind = r->status == GM_DIFF_REGRESSED || r->status == GM_DIFF_IMPROVED ||
                     r->status == GM_DIFF_CHANGED || r->status == GM_DIFF_NOISE;
-        if (kind && r->metric && isfinite(r->ratio) && r->ratio > 0.0 && r->ratio != 1.0)
+        /* the rates explain the counts: the chart shows what the gate judges */
+        if (kind && r->metric && r->role != GM_DIFF_ROLE_RATE && isfinite(r->ratio) &&
+            r->ratio > 0.0 && r->ratio != 1.0)
             sel[n++] = r;
     }
     qsort(sel, n, sizeof *sel, S_mag_cmp);
@@ -790,6 +952,22 @@ static json_t *S_jside(const gm_results *r, const char *name)
     return o;
 }
 
+/* {"grid": [x, y, z], "block": [...], "shared_bytes": n}, or null. */
+static json_t *S_jlaunch(const gm_run *run)
+{
+    if (!run || !run->has_launch)
+        return json_null();
+    json_t *o = json_object(), *g = json_array(), *k = json_array();
+    for (int i = 0; i < 3; i++) {
+        json_array_append_new(g, json_integer(run->launch.grid[i]));
+        json_array_append_new(k, json_integer(run->launch.block[i]));
+    }
+    json_object_set_new(o, "grid", g);
+    json_object_set_new(o, "block", k);
+    json_object_set_new(o, "shared_bytes", json_integer(run->launch.shared_bytes));
+    return o;
+}
+
 static json_t *S_jrow(const gm_diff_row *r)
 {
     const gm_run *run = S_row_run(r);
@@ -803,6 +981,14 @@ static json_t *S_jrow(const gm_diff_row *r)
             json_object_set_new(params, run->params[i].name, S_jvalue(&run->params[i].value));
     json_object_set_new(o, "params", params);
     json_object_set_new(o, "metric", S_jstr(r->metric));
+    json_object_set_new(o, "role", json_string(gm_diff_role_name(r->role)));
+    json_object_set_new(o, "gates", json_boolean(r->gates));
+    if (r->program) {
+        json_t *l = json_object();
+        json_object_set_new(l, "base", S_jlaunch(r->base));
+        json_object_set_new(l, "head", S_jlaunch(r->head));
+        json_object_set_new(o, "launch", l);
+    }
     if (r->metric) {
         json_object_set_new(o, "label", S_jstr(r->info ? r->info->label : r->metric));
         json_object_set_new(o, "unit", S_jstr(r->unit));
@@ -838,6 +1024,19 @@ static json_t *S_jrow(const gm_diff_row *r)
         json_object_set_new(t, "z", S_jnum(r->test.z));
         json_object_set_new(t, "p", S_jnum(r->test.p));
         json_object_set_new(o, "test", t);
+        json_t *n = json_object();
+        static const char *const by[] = {"threshold", "rank_test", "spread", "one_sample"};
+        json_object_set_new(n, "samples", json_string(by[r->noise]));
+        json_object_set_new(n, "floor", S_jnum(r->noise_floor));
+        if (r->alone) {
+            json_t *a = json_object();
+            json_object_set_new(a, "relative", json_real(GM_DIFF_TIME_ALONE_REL));
+            json_object_set_new(a, "ms", json_real(GM_DIFF_TIME_ALONE_MS));
+            json_object_set_new(n, "time_alone", a);
+        } else {
+            json_object_set_new(n, "time_alone", json_null());
+        }
+        json_object_set_new(o, "noise", n);
     }
     json_object_set_new(o, "base_check",
                         r->base ? json_string(gm_check_status_name(r->base->check.status))
@@ -938,6 +1137,24 @@ char *gm_diff_to_json(const gm_diff *d, const gm_diff_render *ro, int exit_code)
     json_object_set_new(o, "counts", counts);
     json_object_set_new(o, "base", S_jside(d->base, ro->base_name));
     json_object_set_new(o, "head", S_jside(d->head, ro->head_name));
+    gm_diff_group *g;
+    size_t ng = gm_diff_groups(d, &g);
+    json_t *verdicts = json_array();
+    for (size_t i = 0; i < ng; i++) {
+        json_t *v = json_object(), *ix = json_array();
+        json_object_set_new(v, "status", json_string(gm_diff_status_name(g[i].status)));
+        json_object_set_new(v, "experiment", S_jstr(g[i].experiment));
+        json_object_set_new(v, "variant", S_jstr(g[i].variant));
+        json_object_set_new(v, "runs", json_integer((json_int_t)g[i].n_runs));
+        json_object_set_new(v, "rates_only", json_boolean(g[i].rates_only));
+        json_object_set_new(v, "summary", json_string(g[i].summary));
+        for (size_t k = 0; k < g[i].n_rows; k++)
+            json_array_append_new(ix, json_integer((json_int_t)g[i].rows[k]));
+        json_object_set_new(v, "rows", ix);
+        json_array_append_new(verdicts, v);
+    }
+    gm_diff_groups_free(g, ng);
+    json_object_set_new(o, "verdicts", verdicts);
     json_t *rows = json_array();
     for (size_t i = 0; i < d->n_rows; i++)
         json_array_append_new(rows, S_jrow(&d->rows[i]));
