@@ -1,0 +1,51 @@
+#!/bin/sh
+# trace_vs_ncu.sh OUT — the tracer (collectors/gmc_trace.h) against Nsight Compute
+# on a GPU machine, in one batch:
+#   1. build build/tests/gpu/trace_vs_ncu (collectors and core only, not the suite);
+#   2. run it: trace every test kernel (two passes), time untraced launches before
+#      patching, patched but disabled, traced and after unpatching; records to OUT;
+#   3. run it with --counters: CUPTI range-profiler counters of untraced launches in
+#      the same states;
+#   4. ncu --section SourceCounters on the same kernels (--plain: no tracer), export
+#      the Source page, and compare line by line (tests/gpu/trace_vs_ncu.py).
+# Prints the comparison; everything else lands in OUT.  Exit status: 1 when a
+# step failed or a count differs.  Run from the repository root (NCU=path to use
+# another ncu; BUILD=dir for another build folder).
+out=${1:?usage: trace_vs_ncu.sh OUT}
+b=${BUILD:-build}
+ncu=${NCU:-ncu}
+command -v "$ncu" >/dev/null 2>&1 || ncu=/usr/local/cuda/bin/ncu
+mkdir -p "$out"
+rc=0
+make -j16 "$b/tests/gpu/trace_vs_ncu" > "$out/build.txt" 2>&1 || { tail -40 "$out/build.txt"; exit 2; }
+grep -i "warning" "$out/build.txt" && echo "(build warnings above)"
+{
+    date -u +%Y-%m-%dT%H:%M:%SZ
+    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+    "$ncu" --version | tail -1
+} > "$out/device.txt" 2>&1
+cat "$out/device.txt"
+
+echo "== traced run"
+timeout 240 "$b/tests/gpu/trace_vs_ncu" --records "$out/records.tsv" > "$out/trace.txt" 2>&1
+r=$?; cat "$out/trace.txt"; echo "trace_vs_ncu: exit $r"; [ $r = 0 ] || rc=1
+
+echo "== counters of untraced launches"
+timeout 180 "$b/tests/gpu/trace_vs_ncu" --counters > "$out/counters.txt" 2>&1
+r=$?; cat "$out/counters.txt"; echo "trace_vs_ncu --counters: exit $r"; [ $r = 0 ] || rc=1
+
+echo "== ncu"
+timeout 300 "$ncu" --section SourceCounters --import-source yes -f -o "$out/rep" \
+    "$b/tests/gpu/trace_vs_ncu" --plain > "$out/ncu.txt" 2>&1
+r=$?; tail -3 "$out/ncu.txt"; [ $r = 0 ] || { echo "ncu: exit $r"; exit 1; }
+"$ncu" -i "$out/rep.ncu-rep" --page source --print-source cuda,sass --csv > "$out/source.csv" \
+    2> "$out/export.err" || { echo "ncu export failed"; cat "$out/export.err"; exit 1; }
+# the comparison reads the CUDA view alone where ncu gives it: one block per launch and file
+csv=$out/source-cuda.csv
+"$ncu" -i "$out/rep.ncu-rep" --page source --print-source cuda --csv > "$csv" \
+    2>> "$out/export.err" && [ -s "$csv" ] || csv=$out/source.csv
+[ -s "$out/records.tsv" ] || { echo "no records to compare"; exit 1; }
+python3 "$(dirname "$0")/trace_vs_ncu.py" --records "$out/records.tsv" --ncu "$csv" \
+    > "$out/compare.txt" 2>&1
+r=$?; cat "$out/compare.txt"; [ $r = 0 ] || rc=1
+exit $rc
