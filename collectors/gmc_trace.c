@@ -105,8 +105,9 @@ gmc_trace_config gmc_trace_config_default(void)
     gmc_trace_config c;
     memset(&c, 0, sizeof c);
     c.patching = GMC_TRACE_PATCH_WHILE_TRACING;
-    c.table_slots = 65536;
+    c.table_slots = (size_t)1 << 18;
     c.max_launches = 1024;
+    c.shards = 16;
     c.per_allocation = true;
     return c;
 }
@@ -310,14 +311,27 @@ static void S_launch_begin(gmc_trace *t, const Sanitizer_LaunchData *d)
     gmc_status st = GMC_OK;
     gmc_error *err = &e;
     S_module *m = S_module_of(t, d->module);
-    if (!t->armed || !m) {
-        /* a module loaded before gmc_trace_open is unknown and never patched */
-        if (t->armed)
-            t->untraced++;
+    if (!t->armed) {
         /* a patched module's untraced launch runs with the patch disabled */
         if (m && m->patched)
             S_SAN(sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, NULL));
         return;
+    }
+    if (!m) {
+        /* loaded while no subscriber listened (before gmc_trace_open, or detached):
+         * patchable, but without its cubin there are no lines */
+        Sanitizer_ResourceModuleData md;
+        memset(&md, 0, sizeof md);
+        md.context = d->context;
+        md.module = d->module;
+        bool was = t->armed;
+        t->armed = false;   /* register only: patched below with the error checked */
+        S_module_loaded(t, &md);
+        t->armed = was;
+        if (!(m = S_module_of(t, d->module))) {
+            t->untraced++;
+            return;
+        }
     }
     if (t->n_launches == t->cfg.max_launches || (t->pass_ctx && t->pass_ctx->ctx != d->context)) {
         t->untraced++;
@@ -356,6 +370,7 @@ static void S_launch_begin(gmc_trace *t, const Sanitizer_LaunchData *d)
     h.n_allocs = (unsigned)t->n_pass_allocs;
     h.mask = (unsigned)(t->cfg.table_slots - 1);
     h.launch = (unsigned)t->n_launches;
+    h.shards = (unsigned)t->cfg.shards;
     gmt_launch *dh = &c->headers[t->n_launches];
     t->n_launches++;
     S_SAN(sanitizerMemcpyHostToDeviceAsync(dh, &h, sizeof h, d->hStream));
@@ -391,6 +406,50 @@ static void S_callback(void *user, Sanitizer_CallbackDomain dom, Sanitizer_Callb
 
 /* ---- the API ------------------------------------------------------------------- */
 
+static gmc_status S_subscribe(gmc_trace *t, gmc_error *err)
+{
+    gmc_status st = GMC_OK;
+    S_SAN(sanitizerSubscribe(&t->sub, S_callback, t));
+    static const Sanitizer_CallbackId res[] = {
+        SANITIZER_CBID_RESOURCE_MODULE_LOADED, SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING,
+        SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_ALLOC, SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_FREE,
+        SANITIZER_CBID_RESOURCE_MEMORY_ALLOC_ASYNC, SANITIZER_CBID_RESOURCE_MEMORY_FREE_ASYNC};
+    for (size_t i = 0; i < sizeof res / sizeof res[0]; i++)
+        S_SAN(sanitizerEnableCallback(1, t->sub, SANITIZER_CB_DOMAIN_RESOURCE, res[i]));
+    S_SAN(sanitizerEnableCallback(1, t->sub, SANITIZER_CB_DOMAIN_LAUNCH,
+                                  SANITIZER_CBID_LAUNCH_BEGIN));
+    return GMC_OK;
+fail:
+    if (t->sub)
+        sanitizerUnsubscribe(t->sub);
+    t->sub = NULL;
+    return st;
+}
+
+gmc_status gmc_trace_detach(gmc_trace *t, gmc_error *err)
+{
+    gmc_status st = GMC_OK;
+    if (!t || t->armed || !t->sub)
+        return gmc_fail(err, GMC_ERR_ARG, "gmc_trace_detach: no tracer, inside a pass, or "
+                        "detached already");
+    pthread_mutex_lock(&t->lock);
+    S_SAN(sanitizerUnsubscribe(t->sub));
+    t->sub = NULL;
+fail:
+    pthread_mutex_unlock(&t->lock);
+    return st;
+}
+
+gmc_status gmc_trace_attach(gmc_trace *t, gmc_error *err)
+{
+    if (!t || t->sub)
+        return gmc_fail(err, GMC_ERR_ARG, "gmc_trace_attach: no tracer, or attached already");
+    pthread_mutex_lock(&t->lock);
+    gmc_status st = S_subscribe(t, err);
+    pthread_mutex_unlock(&t->lock);
+    return st;
+}
+
 gmc_status gmc_trace_open(const gmc_trace_config *cfg, gmc_trace **out, gmc_error *err)
 {
     gmc_status st = GMC_OK;
@@ -400,10 +459,12 @@ gmc_status gmc_trace_open(const gmc_trace_config *cfg, gmc_trace **out, gmc_erro
                         "already open in this process");
     if (cfg->table_slots < 2 || (cfg->table_slots & (cfg->table_slots - 1)) ||
         cfg->table_slots > ((size_t)1 << 30) || cfg->max_launches < 1 ||
-        cfg->max_launches > GMT_MAX_LAUNCHES)
+        cfg->max_launches > GMT_MAX_LAUNCHES || cfg->shards < 1 ||
+        (cfg->shards & (cfg->shards - 1)) || cfg->shards > GMT_MAX_SHARDS)
         return gmc_fail(err, GMC_ERR_ARG, "gmc_trace_open: table_slots must be a power of two "
-                        "from 2 to 2^30 (got %zu), max_launches 1 to %u (got %zu)",
-                        cfg->table_slots, GMT_MAX_LAUNCHES, cfg->max_launches);
+                        "from 2 to 2^30 (got %zu), max_launches 1 to %u (got %zu), shards a "
+                        "power of two from 1 to %d (got %zu)", cfg->table_slots,
+                        GMT_MAX_LAUNCHES, cfg->max_launches, GMT_MAX_SHARDS, cfg->shards);
     gmc_trace *t = calloc(1, sizeof *t);
     if (!t)
         return gmc_fail(err, GMC_ERR_NOMEM, "out of memory");
@@ -419,15 +480,8 @@ gmc_status gmc_trace_open(const gmc_trace_config *cfg, gmc_trace **out, gmc_erro
         st = gmc_fail(err, GMC_ERR_NOMEM, "out of memory");
         goto fail;
     }
-    S_SAN(sanitizerSubscribe(&t->sub, S_callback, t));
-    static const Sanitizer_CallbackId res[] = {
-        SANITIZER_CBID_RESOURCE_MODULE_LOADED, SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING,
-        SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_ALLOC, SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_FREE,
-        SANITIZER_CBID_RESOURCE_MEMORY_ALLOC_ASYNC, SANITIZER_CBID_RESOURCE_MEMORY_FREE_ASYNC};
-    for (size_t i = 0; i < sizeof res / sizeof res[0]; i++)
-        S_SAN(sanitizerEnableCallback(1, t->sub, SANITIZER_CB_DOMAIN_RESOURCE, res[i]));
-    S_SAN(sanitizerEnableCallback(1, t->sub, SANITIZER_CB_DOMAIN_LAUNCH,
-                                  SANITIZER_CBID_LAUNCH_BEGIN));
+    if ((st = S_subscribe(t, err)) != GMC_OK)
+        goto fail;
     g_trace = t;
     *out = t;
     return GMC_OK;
@@ -439,8 +493,9 @@ fail:
 gmc_status gmc_trace_begin(gmc_trace *t, gmc_error *err)
 {
     gmc_status st = GMC_OK;
-    if (!t || t->armed)
-        return gmc_fail(err, GMC_ERR_ARG, "gmc_trace_begin: no tracer, or a pass already open");
+    if (!t || t->armed || !t->sub)
+        return gmc_fail(err, GMC_ERR_ARG, "gmc_trace_begin: no tracer, a pass already open, "
+                        "or detached (gmc_trace_attach first)");
     pthread_mutex_lock(&t->lock);
     t->cb_err = (gmc_error){GMC_OK, ""};
     t->n_launches = 0;
@@ -537,17 +592,31 @@ static gmc_status S_harvest(gmc_trace *t, const gmt_entry *tab, gmc_trace_pass *
         unsigned a = e->tag & 0xffffu;
         r->alloc = a == GMT_ALLOC_ALL ? GMC_TRACE_ALL : a == GMT_ALLOC_NONE ? GMC_TRACE_NO_ALLOC
                                                                              : (int)a;
-        bool inside = sl->fn_size && e->pc >= sl->fn_pc && e->pc - sl->fn_pc < sl->fn_size;
-        r->pc = inside ? e->pc - sl->fn_pc : e->pc;
+        unsigned long long pc = e->pc & ((1ull << GMT_SHARD_SHIFT) - 1);
+        bool inside = sl->fn_size && pc >= sl->fn_pc && pc - sl->fn_pc < sl->fn_size;
+        r->pc = inside ? pc - sl->fn_pc : pc;
+        r->outside = !inside;
         for (int k = 0; k < GMT_NC; k++)
             r->c[k] = (long long)e->c[k];
-        if (r->alloc == GMC_TRACE_ALL && !inside)
-            L->pcs_outside++;
     }
     free(count);
     for (size_t i = 0; i < n; i++) {
         gmc_trace_launch *L = &out->launches[i];
         qsort(L->rows, L->n_rows, sizeof *L->rows, S_row_cmp);
+        /* the shards of one (pc, allocation) are neighbours now: add them up */
+        size_t kept = 0;
+        for (size_t j = 0; j < L->n_rows; j++) {
+            if (kept && S_row_cmp(&L->rows[kept - 1], &L->rows[j]) == 0) {
+                for (int k = 0; k < GMT_NC; k++)
+                    L->rows[kept - 1].c[k] += L->rows[j].c[k];
+                continue;
+            }
+            L->rows[kept++] = L->rows[j];
+        }
+        L->n_rows = kept;
+        for (size_t j = 0; j < kept; j++)
+            if (L->rows[j].alloc == GMC_TRACE_ALL && L->rows[j].outside)
+                L->pcs_outside++;
         const S_module *m = S_module_of(t, t->launches[i].mod);
         for (size_t j = 0; j < L->n_rows; j++) {
             const gmc_trace_row *r = &L->rows[j];

@@ -72,10 +72,12 @@ typedef struct {
     size_t table_slots;          /* counter table entries, a power of two (128 bytes each) */
     size_t max_launches;         /* traced launches per pass; later ones run untraced */
     bool per_allocation;         /* count global accesses per allocation too */
+    size_t shards;               /* copies of each entry, by SM (a power of two, <= 64):
+                                    fewer atomics on one address, more slots used */
 } gmc_trace_config;
 
-/* GMC_TRACE_PATCH_WHILE_TRACING, 65536 slots (8 MiB), 1024 launches, per
- * allocation on. */
+/* GMC_TRACE_PATCH_WHILE_TRACING, 2^18 slots (32 MiB), 1024 launches, per
+ * allocation on, 16 shards. */
 gmc_trace_config gmc_trace_config_default(void);
 
 /* Row allocation values besides an index into gmc_trace_pass.allocs. */
@@ -85,8 +87,9 @@ enum {
 };
 
 typedef struct {
-    unsigned long long pc;       /* offset in the launched function */
+    unsigned long long pc;       /* offset in the launched function (outside: absolute) */
     int alloc;                   /* GMC_TRACE_ALL, GMC_TRACE_NO_ALLOC or an allocation */
+    bool outside;                /* the PC lies outside the function's code */
     long long c[GMT_NC];         /* counters: gmt_counter (gmc_trace_dev.h) */
 } gmc_trace_row;
 
@@ -143,6 +146,16 @@ void gmc_trace_pass_free(gmc_trace_pass *p);
  * with the patch disabled for launches.  For measuring what patched code
  * costs untraced launches. */
 gmc_status gmc_trace_set_patched(gmc_trace *t, bool patched, gmc_error *err);
+
+/* Let go of the sanitizer (sanitizerUnsubscribe) and take it again, outside a
+ * pass, keeping what was seen.  CUPTI's profiler cannot be initialized while a
+ * sanitizer subscriber exists (cuptiProfilerInitialize:
+ * CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED, measured on the H200 with
+ * CUDA 13.0).  Modules that load while detached are learnt at their first
+ * traced launch, without their cubin (no lines); allocations made while
+ * detached are not named. */
+gmc_status gmc_trace_detach(gmc_trace *t, gmc_error *err);
+gmc_status gmc_trace_attach(gmc_trace *t, gmc_error *err);
 
 /* Unsubscribe and free (modules are left as they are); t may be NULL. */
 void gmc_trace_close(gmc_trace *t);

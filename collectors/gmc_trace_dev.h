@@ -11,6 +11,11 @@
  * lanes touched.  The leader lane of each warp-level access claims an entry
  * (state 0 -> 1 by compare-and-swap, key written, state 2) or finds it, and
  * adds its counts with atomics.  Nothing per access leaves the GPU.
+ *
+ * Every warp of a kernel adds to the same few entries, and atomics on one
+ * address serialize: so each key exists once per shard, the shard being the
+ * SM's number modulo `shards`, kept in the top bits of the stored PC
+ * (GMT_SHARD_SHIFT; PCs are 49-bit addresses), and the host adds the shards up.
  */
 #ifndef GMC_TRACE_DEV_H
 #define GMC_TRACE_DEV_H
@@ -44,11 +49,14 @@ typedef enum {
 #define GMT_ALLOC_NONE 0xfffeu  /* lanes whose address is in no allocation of the table */
 #define GMT_MAX_ALLOCS 0xfff0u
 #define GMT_MAX_LAUNCHES 0xffffu
+#define GMT_SHARD_SHIFT 58      /* the shard in a stored PC's bits 58..63 */
+#define GMT_MAX_SHARDS 64
 
 enum { GMT_FREE = 0, GMT_CLAIMED = 1, GMT_READY = 2 };
 
 typedef struct {
-    unsigned long long pc;     /* the instruction's address as the patch sees it */
+    unsigned long long pc;     /* the instruction's address as the patch sees it, the
+                                  shard in the top bits */
     unsigned int tag;          /* launch << 16 | allocation */
     unsigned int state;        /* GMT_FREE, GMT_CLAIMED, GMT_READY */
     unsigned long long c[GMT_NC];
@@ -66,7 +74,7 @@ typedef struct {
     unsigned int mask;               /* table slots - 1 (slots: a power of two) */
     unsigned int launch;             /* the launch's index in the traced pass */
     unsigned int n_allocs;
-    unsigned int reserved;
+    unsigned int shards;             /* a power of two, at most GMT_MAX_SHARDS */
 } gmt_launch;
 
 #ifdef __cplusplus

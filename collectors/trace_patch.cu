@@ -27,6 +27,13 @@ static __device__ __forceinline__ unsigned S_lane(void)
     return l;
 }
 
+static __device__ __forceinline__ unsigned S_smid(void)
+{
+    unsigned s;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+    return s;
+}
+
 /* The allocation holding address a (binary search of the sorted table), or
  * GMT_ALLOC_NONE. */
 static __device__ unsigned S_alloc_of(const gmt_launch *L, unsigned long long a)
@@ -47,7 +54,8 @@ static __device__ unsigned S_alloc_of(const gmt_launch *L, unsigned long long a)
 /* The entry of (pc, tag): found, or claimed and keyed; NULL when the table is full. */
 static __device__ gmt_entry *S_entry(const gmt_launch *L, unsigned long long pc, unsigned tag)
 {
-    unsigned long long h = (pc ^ ((unsigned long long)tag << 44)) * 0x9E3779B97F4A7C15ull;
+    /* pc >> 31 brings the shard's bits down where the product's high half sees them */
+    unsigned long long h = (pc ^ pc >> 31 ^ (unsigned long long)tag << 20) * 0x9E3779B97F4A7C15ull;
     unsigned i = (unsigned)(h >> 32) & L->mask;
     for (unsigned probe = 0; probe <= L->mask; probe++, i = (i + 1) & L->mask) {
         gmt_entry *e = &L->table[i];
@@ -75,7 +83,8 @@ static __device__ gmt_entry *S_entry(const gmt_launch *L, unsigned long long pc,
 static __device__ void S_add(const gmt_launch *L, unsigned long long pc, unsigned alloc,
                              const unsigned long long c[GMT_NC])
 {
-    gmt_entry *e = S_entry(L, pc, L->launch << 16 | alloc);
+    unsigned long long shard = S_smid() & (L->shards - 1);
+    gmt_entry *e = S_entry(L, pc | shard << GMT_SHARD_SHIFT, L->launch << 16 | alloc);
     if (!e) {
         atomicAdd(L->dropped, 1ull);
         return;

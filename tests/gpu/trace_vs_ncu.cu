@@ -10,9 +10,13 @@
  *                                patched but disabled, traced, and after
  *                                unpatching; exit 1 on a failure
  *   trace_vs_ncu --records F     also write the per-instruction counts to F
- *   trace_vs_ncu --counters      CUPTI range-profiler counters of untraced launches
- *                                before patching, patched but disabled, after
+ *   trace_vs_ncu --counters      the tracer and CUPTI in one process: a traced pass,
+ *                                detach, range-profiler counters of untraced launches
+ *                                unpatched and patched (disabled), attach, a second
+ *                                pass that must equal the first
+ *   trace_vs_ncu --profiler-first  the other order: a profiler session, then the tracer
  *   trace_vs_ncu --plain         launch every kernel once, no tracer (for ncu)
+ *   --shards N                   the tracer's shards (default: gmc_trace_config_default)
  *
  * tests/gpu/trace_vs_ncu.sh runs these and compares the records with ncu's
  * Source page line by line (tests/gpu/trace_vs_ncu.py).
@@ -21,6 +25,7 @@
 #include "../../collectors/gmc_trace.h"
 
 #include <cuda_runtime.h>
+#include <cupti.h>
 
 #include <algorithm>
 #include <stdio.h>
@@ -85,17 +90,17 @@ __global__ void k_global(const float *in, float *out)
     }
     if (P == G_VEC16) {
         float4 a = in4[i];
-        v = a.x + a.w;
+        v = a.x + a.y + a.z + a.w;
     }
     if (P == G_VEC16_SHIFT) {
         float4 a = in4[i + 1];
-        v = a.x + a.w;
+        v = a.x + a.y + a.z + a.w;
     }
     if (P == G_BCAST4)
         v = in[blockIdx.x];
     if (P == G_BCAST16) {
         float4 a = in4[blockIdx.x];
-        v = a.x + a.w;
+        v = a.x + a.y + a.z + a.w;
     }
     if (P == G_PARTIAL20 && lane < 20)
         v = in[i];
@@ -103,7 +108,7 @@ __global__ void k_global(const float *in, float *out)
         v = in[i];
     if (P == G_SPARSE16 && lane % 8 == 0) {
         float4 a = in4[i];
-        v = a.x + a.w;
+        v = a.x + a.y + a.z + a.w;
     }
     if (P == G_STORE_STRIDE2) {
         out[2 * i] = (float)lane;
@@ -176,19 +181,19 @@ __global__ void k_shared(float *out)
     }
     if (P == S_VEC16) {
         float4 a = s4[lane];
-        v = a.x + a.w;
+        v = a.x + a.y + a.z + a.w;
     }
     if (P == S_VEC16_PAIRS) {
         float4 a = s4[lane / 2];
-        v = a.x + a.w;
+        v = a.x + a.y + a.z + a.w;
     }
     if (P == S_VEC16_STRIDE2) {
         float4 a = s4[2 * lane];
-        v = a.x + a.w;
+        v = a.x + a.y + a.z + a.w;
     }
     if (P == S_VEC16_SPARSE && lane % 8 == 0) {
         float4 a = s4[lane];
-        v = a.x + a.w;
+        v = a.x + a.y + a.z + a.w;
     }
     __syncthreads();
     if (P == S_STORE_STRIDE2)
@@ -442,55 +447,147 @@ static void C_state(gmc_session *s, c_user *u, const char *state)
     }
 }
 
+static void CUPTIAPI S_no_callback(void *user, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
+                                    const void *data)
+{
+    (void)user;
+    (void)dom;
+    (void)cbid;
+    (void)data;
+}
+
+/* Whether a CUPTI callback subscriber can be had now (the injection library's launch
+ * callbacks need one). */
+static void S_probe_cupti(const char *when)
+{
+    CUpti_SubscriberHandle h;
+    CUptiResult r = cuptiSubscribe(&h, (CUpti_CallbackFunc)S_no_callback, NULL);
+    const char *desc = "";
+    cuptiGetResultString(r, &desc);
+    printf("C\tprobe\tcuptiSubscribe %s: %d %s\n", when, (int)r, desc);
+    if (r == CUPTI_SUCCESS)
+        cuptiUnsubscribe(h);
+}
+
+static bool S_step(const char *what, gmc_status st, const gmc_error *err)
+{
+    printf("C\tstep\t%s: %s%s%s\n", what, gmc_status_name(st), st ? ": " : "",
+           st ? err->message : "");
+    return st == GMC_OK;
+}
+
+/* The range profiler and the tracer in one process: what works in which order, and the
+ * counters of untraced launches unpatched and patched (patch disabled). */
 static int S_counters(gmc_trace *t, const bufs *b, const std::vector<test_kernel> &ks)
 {
+    gmc_error err = {GMC_OK, ""};
+    gmc_trace_pass p1, p2;
+    S_probe_cupti("with the sanitizer subscribed");
+    if (!S_step("pass 1 begin", gmc_trace_begin(t, &err), &err))
+        return 1;
+    S_launch_all(b, ks);
+    if (!S_step("pass 1 end", gmc_trace_end(t, &p1, &err), &err))
+        return 1;
+    if (!S_step("detach", gmc_trace_detach(t, &err), &err))
+        return 1;
+    S_probe_cupti("after detaching");
     gmc_config cfg = gmc_config_default();
     cfg.metrics = C_metrics;
     cfg.n_metrics = C_NM;
     cfg.max_launches = 4;
     gmc_session *s = NULL;
-    gmc_error err;
-    if (gmc_session_open(&cfg, &s, &err) != GMC_OK)
-        return S_fail("range profiler with the tracer subscribed", &err);
-    c_user u = {b, &ks};
-    C_state(s, &u, "unpatched-before");
-    gmc_trace_pass p;
-    if (gmc_trace_begin(t, &err) != GMC_OK)
-        return S_fail("begin", &err);
+    int fails = 0;
+    if (S_step("range profiler session, tracer detached", gmc_session_open(&cfg, &s, &err), &err)) {
+        c_user u = {b, &ks};
+        C_state(s, &u, "unpatched");
+        if (S_step("patch while detached", gmc_trace_set_patched(t, true, &err), &err)) {
+            C_state(s, &u, "patched-disabled");
+            S_step("unpatch while detached", gmc_trace_set_patched(t, false, &err), &err);
+        }
+        C_state(s, &u, "unpatched-again");
+        gmc_session_close(s);
+    } else {
+        fails++;
+    }
+    if (!S_step("attach again", gmc_trace_attach(t, &err), &err))
+        return 1;
+    if (!S_step("pass 2 begin", gmc_trace_begin(t, &err), &err))
+        return 1;
     S_launch_all(b, ks);
-    if (gmc_trace_end(t, &p, &err) != GMC_OK)
-        return S_fail("end", &err);
-    printf("C\ttraced pass between\t%zu launches\n", p.n_launches);
-    gmc_trace_pass_free(&p);
-    C_state(s, &u, "unpatched-after");
-    if (gmc_trace_set_patched(t, true, &err) != GMC_OK)
-        return S_fail("set_patched(true)", &err);
-    C_state(s, &u, "patched-disabled");
-    if (gmc_trace_set_patched(t, false, &err) != GMC_OK)
-        return S_fail("set_patched(false)", &err);
-    C_state(s, &u, "unpatched-again");
+    if (!S_step("pass 2 end", gmc_trace_end(t, &p2, &err), &err))
+        return 1;
+    long long a[GMT_NC], c[GMT_NC];
+    S_totals(&p1, a);
+    S_totals(&p2, c);
+    bool same = p2.n_launches == p1.n_launches;
+    for (int k = 0; k < GMT_NC; k++)
+        same = same && a[k] == c[k];
+    printf("C\tpass 2 after the profiler: %zu launches, totals %s pass 1's\n", p2.n_launches,
+           same ? "equal" : "DIFFER from");
+    fails += !same;
+    gmc_trace_pass_free(&p1);
+    gmc_trace_pass_free(&p2);
+    return fails ? 1 : 0;
+}
+
+/* The other order: the range profiler first, then the tracer. */
+static int S_profiler_first(void)
+{
+    gmc_error err = {GMC_OK, ""};
+    gmc_config cfg = gmc_config_default();
+    cfg.metrics = C_metrics;
+    cfg.n_metrics = C_NM;
+    cfg.max_launches = 4;
+    gmc_session *s = NULL;
+    if (!S_step("range profiler session first", gmc_session_open(&cfg, &s, &err), &err))
+        return 1;
+    gmc_trace_config tc = gmc_trace_config_default();
+    gmc_trace *t = NULL;
+    bool ok = S_step("tracer after the profiler", gmc_trace_open(&tc, &t, &err), &err);
+    std::vector<test_kernel> ks = S_kernels();
+    bufs b = S_setup();
+    S_launch_all(&b, ks);
+    c_user u = {&b, &ks};
+    C_state(s, &u, "profiler first, tracer subscribed");
+    if (ok && S_step("pass begin", gmc_trace_begin(t, &err), &err)) {
+        gmc_trace_pass p;
+        S_launch_all(&b, ks);
+        if (S_step("pass end", gmc_trace_end(t, &p, &err), &err)) {
+            printf("C\tprofiler first: %zu launches traced\n", p.n_launches);
+            gmc_trace_pass_free(&p);
+        }
+    }
     gmc_session_close(s);
-    return 0;
+    gmc_trace_close(t);
+    return ok ? 0 : 1;
 }
 
 /* ---- main -------------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
 {
-    bool plain = false, counters = false;
+    bool plain = false, counters = false, profiler_first = false;
     const char *records = NULL;
+    long shards = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--plain"))
             plain = true;
         else if (!strcmp(argv[i], "--counters"))
             counters = true;
+        else if (!strcmp(argv[i], "--profiler-first"))
+            profiler_first = true;
         else if (!strcmp(argv[i], "--records") && i + 1 < argc)
             records = argv[++i];
+        else if (!strcmp(argv[i], "--shards") && i + 1 < argc)
+            shards = strtol(argv[++i], NULL, 10);
         else {
-            fprintf(stderr, "usage: trace_vs_ncu [--plain | --counters | --records FILE]\n");
+            fprintf(stderr, "usage: trace_vs_ncu [--plain | --counters | --profiler-first | "
+                            "--records FILE] [--shards N]\n");
             return 2;
         }
     }
+    if (profiler_first)
+        return S_profiler_first();
     std::vector<test_kernel> ks = S_kernels();
     if (plain) {
         bufs b = S_setup();
@@ -500,6 +597,9 @@ int main(int argc, char **argv)
     }
     /* the tracer first: it must see every module load and allocation */
     gmc_trace_config cfg = gmc_trace_config_default();
+    if (shards > 0)
+        cfg.shards = (size_t)shards;
+    printf("shards: %zu\n", cfg.shards);
     gmc_trace *t = NULL;
     gmc_error err;
     double t0 = S_now();

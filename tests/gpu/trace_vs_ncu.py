@@ -30,14 +30,15 @@ NCU = {"sect": "L2 Theoretical Sectors Global",
 
 
 def read_records(path):
-    launches = []   # [{label, function, lines: {(file, line): [counters]}}]
+    launches = []   # [{label, function, lines: {(file, line): [counters]}, pcs: {pc: [...]}}]
     for raw in open(path):
         f = raw.rstrip("\n").split("\t")
         if f[0] == "L":
-            launches.append({"label": f[2], "function": f[3], "lines": {}})
+            launches.append({"label": f[2], "function": f[3], "lines": {}, "pcs": {}})
         elif f[0] == "R":
             key = (os.path.basename(f[2]), int(f[3]))
             c = [int(x) for x in f[5:]]
+            launches[int(f[1])]["pcs"][int(f[4], 16)] = c
             acc = launches[int(f[1])]["lines"].setdefault(key, [0] * len(c))
             for k, v in enumerate(c):
                 acc[k] += v
@@ -45,7 +46,8 @@ def read_records(path):
 
 
 def read_ncu(text):
-    """Launches in order: [{function, header, lines: {(file, line): {key: value}}}]."""
+    """Launches in order: [{function, lines: {(file, line): {key: value}},
+    pcs: {offset from the function's first instruction: {key: value}}}]."""
     out, cur, hdr, path = [], None, None, None
     headers = set()
     for row in csv.reader(io.StringIO(text)):
@@ -57,7 +59,7 @@ def read_ncu(text):
         if row[0] == "Function Name":
             # one block per source file of a launch; a file seen again starts the next launch
             if cur is None or path in cur["_files"]:
-                cur = {"function": row[1], "_files": set(), "lines": {}}
+                cur = {"function": row[1], "_files": set(), "lines": {}, "pcs": {}, "_base": None}
                 out.append(cur)
             cur["_files"].add(path)
             hdr = None
@@ -66,13 +68,22 @@ def read_ncu(text):
             hdr = row
             headers.add(tuple(row))
             continue
-        if hdr is None or cur is None or not row[0].strip().isdigit():
+        if hdr is None or cur is None:
+            continue
+        sass = row[0] == "" and len(row) > 2 and row[2].startswith("0x")
+        if not sass and not row[0].strip().isdigit():
             continue
         rec = {}
         for key, col in NCU.items():
             v = row[hdr.index(col)].replace(",", "") if col in hdr else ""
             rec[key] = int(float(v)) if v not in ("", "-") else 0
-        if any(rec.values()):
+        if sass:
+            # SASS rows under each CUDA line (an instruction may repeat under several lines)
+            addr = int(row[2], 16)
+            if cur["_base"] is None or addr < cur["_base"]:
+                cur["_base"] = addr
+            cur["pcs"][addr] = rec
+        elif any(rec.values()):
             cur["lines"][(path, int(row[0]))] = rec
     return out, headers
 
@@ -126,6 +137,26 @@ def main():
                          "equal" if not carried else "DIFF " + ",".join(carried)))
         per_kernel.append((t["label"], k_bad))
         bad += k_bad
+    # per instruction: the tracer's PC offsets against ncu's SASS addresses
+    n_pc = pc_found = pc_same = inst_same = 0
+    for i in range(min(len(tool), len(ncu))):
+        t, n = tool[i], ncu[i]
+        if n["_base"] is None:
+            continue
+        sass = {a - n["_base"]: r for a, r in n["pcs"].items()}
+        for pc, c in t["pcs"].items():
+            n_pc += 1
+            r = sass.get(pc)
+            if r is None:
+                continue
+            pc_found += 1
+            pc_same += (c[SECT], c[SECT_IDEAL], c[WAVES], c[WAVES_IDEAL]) == (
+                r["sect"], r["sect_ideal"], r["waves"], r["waves_ideal"])
+            inst_same += c[INST] == r["inst"]
+    print()
+    print("Per instruction: %d traced PCs, %d at an address of ncu's SASS (offset from the "
+          "function's first instruction), %d with equal sectors, ideal, wavefronts and ideal, "
+          "%d with equal warp-level executions" % (n_pc, pc_found, pc_same, inst_same))
     print()
     print("Per kernel (kind of access): lines that differ in the carried counts")
     for label, k_bad in per_kernel:

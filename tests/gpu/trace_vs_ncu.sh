@@ -4,8 +4,9 @@
 #   1. build build/tests/gpu/trace_vs_ncu (collectors and core only, not the suite);
 #   2. run it: trace every test kernel (two passes), time untraced launches before
 #      patching, patched but disabled, traced and after unpatching; records to OUT;
-#   3. run it with --counters: CUPTI range-profiler counters of untraced launches in
-#      the same states;
+#   3. run it with --shards 1 (the traced cost without sharding), and with --counters:
+#      a traced pass, the tracer detached, CUPTI range-profiler counters of untraced
+#      launches unpatched and patched, the tracer attached again, a second pass;
 #   4. ncu --section SourceCounters on the same kernels (--plain: no tracer), export
 #      the Source page, and compare line by line (tests/gpu/trace_vs_ncu.py).
 # Prints the comparison; everything else lands in OUT.  Exit status: 1 when a
@@ -30,9 +31,16 @@ echo "== traced run"
 timeout 240 "$b/tests/gpu/trace_vs_ncu" --records "$out/records.tsv" > "$out/trace.txt" 2>&1
 r=$?; cat "$out/trace.txt"; echo "trace_vs_ncu: exit $r"; [ $r = 0 ] || rc=1
 
-echo "== counters of untraced launches"
+echo "== the traced cost without shards"
+timeout 240 "$b/tests/gpu/trace_vs_ncu" --shards 1 > "$out/trace-1shard.txt" 2>&1
+r=$?; grep "^T\|^shards\|^ok\|^FAIL" "$out/trace-1shard.txt"; echo "trace_vs_ncu --shards 1: exit $r"
+[ $r = 0 ] || rc=1
+
+echo "== the tracer and the range profiler in one process"
 timeout 180 "$b/tests/gpu/trace_vs_ncu" --counters > "$out/counters.txt" 2>&1
 r=$?; cat "$out/counters.txt"; echo "trace_vs_ncu --counters: exit $r"; [ $r = 0 ] || rc=1
+timeout 120 "$b/tests/gpu/trace_vs_ncu" --profiler-first > "$out/profiler-first.txt" 2>&1
+r=$?; cat "$out/profiler-first.txt"; echo "trace_vs_ncu --profiler-first: exit $r"
 
 echo "== ncu"
 timeout 300 "$ncu" --section SourceCounters --import-source yes -f -o "$out/rep" \
@@ -40,12 +48,8 @@ timeout 300 "$ncu" --section SourceCounters --import-source yes -f -o "$out/rep"
 r=$?; tail -3 "$out/ncu.txt"; [ $r = 0 ] || { echo "ncu: exit $r"; exit 1; }
 "$ncu" -i "$out/rep.ncu-rep" --page source --print-source cuda,sass --csv > "$out/source.csv" \
     2> "$out/export.err" || { echo "ncu export failed"; cat "$out/export.err"; exit 1; }
-# the comparison reads the CUDA view alone where ncu gives it: one block per launch and file
-csv=$out/source-cuda.csv
-"$ncu" -i "$out/rep.ncu-rep" --page source --print-source cuda --csv > "$csv" \
-    2>> "$out/export.err" && [ -s "$csv" ] || csv=$out/source.csv
 [ -s "$out/records.tsv" ] || { echo "no records to compare"; exit 1; }
-python3 "$(dirname "$0")/trace_vs_ncu.py" --records "$out/records.tsv" --ncu "$csv" \
+python3 "$(dirname "$0")/trace_vs_ncu.py" --records "$out/records.tsv" --ncu "$out/source.csv" \
     > "$out/compare.txt" 2>&1
 r=$?; cat "$out/compare.txt"; [ $r = 0 ] || rc=1
 exit $rc
