@@ -107,7 +107,7 @@ gmc_trace_config gmc_trace_config_default(void)
     c.patching = GMC_TRACE_PATCH_WHILE_TRACING;
     c.table_slots = (size_t)1 << 18;
     c.max_launches = 1024;
-    c.shards = 16;
+    c.shards = 1;
     c.per_allocation = true;
     return c;
 }
@@ -360,8 +360,14 @@ static void S_launch_begin(gmc_trace *t, const Sanitizer_LaunchData *d)
     l->stream = d->hStream;
     if (!d->functionName ||
         sanitizerGetFunctionPcAndSize(d->module, d->functionName, &l->fn_pc, &l->fn_size) !=
-            SANITIZER_SUCCESS)
-        l->fn_pc = l->fn_size = 0;
+            SANITIZER_SUCCESS) {
+        /* PCs are counted from the function's start: without it, nothing to key on */
+        free(l->function);
+        l->function = NULL;
+        t->untraced++;
+        S_SAN(sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, NULL));
+        return;
+    }
     gmt_launch h;
     memset(&h, 0, sizeof h);
     h.table = c->table;
@@ -371,6 +377,8 @@ static void S_launch_begin(gmc_trace *t, const Sanitizer_LaunchData *d)
     h.mask = (unsigned)(t->cfg.table_slots - 1);
     h.launch = (unsigned)t->n_launches;
     h.shards = (unsigned)t->cfg.shards;
+    h.function_pc = l->fn_pc;
+    h.probe = t->cfg.probe;
     gmt_launch *dh = &c->headers[t->n_launches];
     t->n_launches++;
     S_SAN(sanitizerMemcpyHostToDeviceAsync(dh, &h, sizeof h, d->hStream));
@@ -548,6 +556,11 @@ static int S_row_cmp(const void *pa, const void *pb)
     return (a->alloc > b->alloc) - (a->alloc < b->alloc);
 }
 
+static size_t S_key_launch(unsigned long long key)
+{
+    return (size_t)(key >> GMT_KEY_LAUNCH_SHIFT & 0xffffu);
+}
+
 /* In gm_sl_counter order. */
 static const int S_sl_of[GM_SL_N] = {
     GMT_INST, GMT_GLOBAL_LD, GMT_GLOBAL_ST, GMT_SHARED_LD, GMT_SHARED_ST,
@@ -565,8 +578,8 @@ static gmc_status S_harvest(gmc_trace *t, const gmt_entry *tab, gmc_trace_pass *
     }
     out->n_launches = n;
     for (size_t s = 0; s < t->cfg.table_slots; s++)
-        if (tab[s].state == GMT_READY && (tab[s].tag >> 16) < n)
-            count[tab[s].tag >> 16]++;
+        if (tab[s].key && S_key_launch(tab[s].key) < n)
+            count[S_key_launch(tab[s].key)]++;
     for (size_t i = 0; i < n; i++) {
         gmc_trace_launch *L = &out->launches[i];
         L->function = strdup(t->launches[i].function);
@@ -584,17 +597,18 @@ static gmc_status S_harvest(gmc_trace *t, const gmt_entry *tab, gmc_trace_pass *
     }
     for (size_t s = 0; s < t->cfg.table_slots; s++) {
         const gmt_entry *e = &tab[s];
-        if (e->state != GMT_READY || (e->tag >> 16) >= n)
+        if (!e->key || S_key_launch(e->key) >= n)
             continue;
-        const S_launch *sl = &t->launches[e->tag >> 16];
-        gmc_trace_launch *L = &out->launches[e->tag >> 16];
+        const S_launch *sl = &t->launches[S_key_launch(e->key)];
+        gmc_trace_launch *L = &out->launches[S_key_launch(e->key)];
         gmc_trace_row *r = &L->rows[L->n_rows++];
-        unsigned a = e->tag & 0xffffu;
+        unsigned a = (unsigned)(e->key >> GMT_KEY_ALLOC_SHIFT) & 0xffffu;
         r->alloc = a == GMT_ALLOC_ALL ? GMC_TRACE_ALL : a == GMT_ALLOC_NONE ? GMC_TRACE_NO_ALLOC
                                                                              : (int)a;
-        unsigned long long pc = e->pc & ((1ull << GMT_SHARD_SHIFT) - 1);
-        bool inside = sl->fn_size && pc >= sl->fn_pc && pc - sl->fn_pc < sl->fn_size;
-        r->pc = inside ? pc - sl->fn_pc : pc;
+        /* offset from the function's start, as the key holds it (biased) */
+        unsigned long long off = e->key & ((1ull << GMT_KEY_PC_BITS) - 1);
+        bool inside = off >= GMT_KEY_PC_BIAS && off - GMT_KEY_PC_BIAS < sl->fn_size;
+        r->pc = inside ? off - GMT_KEY_PC_BIAS : sl->fn_pc + off - GMT_KEY_PC_BIAS;
         r->outside = !inside;
         for (int k = 0; k < GMT_NC; k++)
             r->c[k] = (long long)e->c[k];
@@ -629,7 +643,8 @@ static gmc_status S_harvest(gmc_trace *t, const gmt_entry *tab, gmc_trace_pass *
             rec->pc = r->pc;
             for (int k = 0; k < GM_SL_N; k++)
                 rec->count[k] = r->c[S_sl_of[k]];
-            S_correlate(m, L->function, r->pc, rec);
+            if (!r->outside)
+                S_correlate(m, L->function, r->pc, rec);
         }
     }
     return GMC_OK;

@@ -74,10 +74,13 @@ typedef struct {
     bool per_allocation;         /* count global accesses per allocation too */
     size_t shards;               /* copies of each entry, by SM (a power of two, <= 64):
                                     fewer atomics on one address, more slots used */
+    unsigned probe;              /* GMT_PROBE_* (gmc_trace_dev.h): for measuring the
+                                    tracer's own cost; 0 counts */
 } gmc_trace_config;
 
-/* GMC_TRACE_PATCH_WHILE_TRACING, 2^18 slots (32 MiB), 1024 launches, per
- * allocation on, 16 shards. */
+/* GMC_TRACE_PATCH_WHILE_TRACING, 2^18 slots (30 MiB), 1024 launches, per
+ * allocation on, 1 shard (16 changed nothing measurable on the H200), no
+ * probe. */
 gmc_trace_config gmc_trace_config_default(void);
 
 /* Row allocation values besides an index into gmc_trace_pass.allocs. */
@@ -104,7 +107,8 @@ typedef struct {
     gmc_trace_row *rows;         /* totals and per-allocation rows, by PC then allocation */
     size_t n_rows;
     size_t pcs_outside;          /* instructions outside the function's code (a device
-                                    function not inlined): their pc is an absolute address */
+                                    function not inlined, within 16 MiB): their pc is an
+                                    absolute address */
 } gmc_trace_launch;
 
 typedef struct {
@@ -116,9 +120,11 @@ typedef struct {
     size_t n_launches;
     gmc_trace_alloc *allocs;     /* the allocation table of the pass, by base */
     size_t n_allocs;
-    long long dropped;           /* warp accesses not counted: the table was full */
+    long long dropped;           /* warp accesses not counted: the table was full, or
+                                    the instruction lay over 16 MiB from the function */
     size_t launches_untraced;    /* launches in the pass that were not traced (past
-                                    max_launches, or in a context the pass did not start in) */
+                                    max_launches, in a context the pass did not start in,
+                                    or of a function the sanitizer could not place) */
     size_t modules_patched;      /* modules patched for the pass */
 } gmc_trace_pass;
 

@@ -9,10 +9,14 @@
  * returns at once.
  *
  * Per warp-level access: the lanes at this PC (__match_any_sync on the PC
- * among __activemask()) send their addresses (and allocation indices) to the
- * lowest of them with __shfl_sync; that leader applies the hardware's rules
- * (core/warp_rules.h, the same functions as the CPU model) and adds the counts
- * to the (PC, launch, allocation) entries of the table with atomics.
+ * among __activemask()) share their addresses with __shfl_sync; the lowest of
+ * them applies the hardware's rules (core/warp_rules.h, the same functions as
+ * the CPU model) and adds the counts to the instruction's entry of the table
+ * with atomics.  For the per-allocation rows the lanes of each allocation
+ * (__match_any_sync on the allocation's index) do the same for their own
+ * lanes.  The loops over lanes are unrolled, so the addresses stay in
+ * registers; only a warp whose lanes are out of address order, or a shared
+ * phase that may conflict, goes through the sort in local memory.
  */
 #include <sanitizer_patching.h>
 
@@ -51,44 +55,44 @@ static __device__ unsigned S_alloc_of(const gmt_launch *L, unsigned long long a)
     return GMT_ALLOC_NONE;
 }
 
-/* The entry of (pc, tag): found, or claimed and keyed; NULL when the table is full. */
-static __device__ gmt_entry *S_entry(const gmt_launch *L, unsigned long long pc, unsigned tag)
+/* The entry of key: found, or a free slot claimed with one compare-and-swap
+ * (a key never changes once written, so a slot that holds another key is
+ * passed); NULL when the table is full. */
+static __device__ gmt_entry *S_entry(const gmt_launch *L, unsigned long long key)
 {
-    /* pc >> 31 brings the shard's bits down where the product's high half sees them */
-    unsigned long long h = (pc ^ pc >> 31 ^ (unsigned long long)tag << 20) * 0x9E3779B97F4A7C15ull;
-    unsigned i = (unsigned)(h >> 32) & L->mask;
+    unsigned i = (unsigned)((key ^ key >> 29) * 0x9E3779B97F4A7C15ull >> 32) & L->mask;
     for (unsigned probe = 0; probe <= L->mask; probe++, i = (i + 1) & L->mask) {
         gmt_entry *e = &L->table[i];
-        unsigned st = *(volatile unsigned *)&e->state;
-        if (st == GMT_FREE) {
-            st = atomicCAS(&e->state, (unsigned)GMT_FREE, (unsigned)GMT_CLAIMED);
-            if (st == GMT_FREE) {
-                e->pc = pc;
-                e->tag = tag;
-                __threadfence();
-                atomicExch(&e->state, (unsigned)GMT_READY);
-                return e;
-            }
-        }
-        /* another warp's leader is writing the key: wait for it */
-        while (st == GMT_CLAIMED)
-            st = *(volatile unsigned *)&e->state;
-        __threadfence();
-        if (*(volatile unsigned long long *)&e->pc == pc && *(volatile unsigned *)&e->tag == tag)
+        unsigned long long k = *(volatile unsigned long long *)&e->key;
+        if (k == 0)
+            k = atomicCAS(&e->key, 0ull, key);
+        if (k == 0 || k == key)
             return e;
     }
     return NULL;
 }
 
+/* Add one warp-level access: its counts c (GMT_INST..GMT_NC) and one to the
+ * kind counter `kind`. */
 static __device__ void S_add(const gmt_launch *L, unsigned long long pc, unsigned alloc,
-                             const unsigned long long c[GMT_NC])
+                             int kind, const unsigned long long c[GMT_NC])
 {
+    unsigned long long off = pc - L->function_pc + GMT_KEY_PC_BIAS;
+    if (off >> GMT_KEY_PC_BITS) {
+        atomicAdd(L->dropped, 1ull);
+        return;
+    }
     unsigned long long shard = S_smid() & (L->shards - 1);
-    gmt_entry *e = S_entry(L, pc | shard << GMT_SHARD_SHIFT, L->launch << 16 | alloc);
+    unsigned long long key = GMT_KEY_USED | shard << GMT_KEY_SHARD_SHIFT |
+                             (unsigned long long)L->launch << GMT_KEY_LAUNCH_SHIFT |
+                             (unsigned long long)alloc << GMT_KEY_ALLOC_SHIFT | off;
+    gmt_entry *e = S_entry(L, key);
     if (!e) {
         atomicAdd(L->dropped, 1ull);
         return;
     }
+    atomicAdd(&e->c[kind], 1ull);
+#pragma unroll
     for (int k = 0; k < GMT_NC; k++)
         if (c[k])
             atomicAdd(&e->c[k], c[k]);
@@ -105,20 +109,45 @@ static __device__ int S_kind(bool shared, uint32_t flags)
     return shared ? GMT_SHARED_LD : GMT_GLOBAL_LD;
 }
 
-static __device__ void S_global_counts(unsigned size, const uint64_t addr[32], uint32_t mask,
-                                       uint32_t flags, unsigned long long c[GMT_NC])
+static __device__ void S_zero(unsigned long long c[GMT_NC])
 {
-    gm_wr_global g;
-    gm_wr_global_count(size, addr, mask, &g);
+#pragma unroll
     for (int k = 0; k < GMT_NC; k++)
         c[k] = 0;
+}
+
+/* The counts of one global access by the lanes of mask. */
+static __device__ void S_global_counts(const gmt_launch *L, unsigned size, const uint64_t addr[32],
+                                       uint32_t mask, unsigned long long c[GMT_NC])
+{
+    S_zero(c);
     c[GMT_INST] = 1;
-    c[S_kind(false, flags)] += 1;
+    c[GMT_LANES] = (unsigned long long)__popc(mask);
+    c[GMT_BYTES] = c[GMT_LANES] * size;
+    if (L->probe & GMT_PROBE_NO_RULES)
+        return;
+    gm_wr_global g;
+    gm_wr_global_count(size, addr, mask, &g);
     c[GMT_SECTORS] = (unsigned long long)g.sectors;
     c[GMT_SECTORS_IDEAL] = (unsigned long long)g.sectors_ideal;
     c[GMT_SECTORS_IDEAL_REQ] = (unsigned long long)g.sectors_ideal_requested;
-    c[GMT_LANES] = (unsigned long long)g.lanes;
-    c[GMT_BYTES] = (unsigned long long)g.lanes * size;
+}
+
+static __device__ void S_shared_counts(const gmt_launch *L, unsigned size, const uint64_t addr[32],
+                                       uint32_t mask, uint32_t flags,
+                                       unsigned long long c[GMT_NC])
+{
+    S_zero(c);
+    c[GMT_INST] = 1;
+    c[GMT_LANES] = (unsigned long long)__popc(mask);
+    c[GMT_BYTES] = c[GMT_LANES] * size;
+    if (L->probe & GMT_PROBE_NO_RULES)
+        return;
+    gm_wr_shared w;
+    gm_wr_shared_count(!(flags & SANITIZER_MEMORY_DEVICE_FLAG_WRITE), size, addr, mask, &w);
+    c[GMT_WAVEFRONTS] = (unsigned long long)w.wavefronts;
+    c[GMT_WAVEFRONTS_IDEAL] = (unsigned long long)gm_wr_shared_ideal_bytes(size, addr, mask);
+    c[GMT_WAVEFRONTS_PHASES] = (unsigned long long)w.ideal;
 }
 
 static __device__ void S_access(const gmt_launch *L, uint64_t pc, uint64_t a, uint32_t size,
@@ -126,55 +155,33 @@ static __device__ void S_access(const gmt_launch *L, uint64_t pc, uint64_t a, ui
 {
     uint32_t group = __match_any_sync(__activemask(), pc);
     unsigned lane = S_lane();
-    unsigned leader = (unsigned)__ffs(group) - 1;
-    unsigned alloc = !shared && L->n_allocs ? S_alloc_of(L, a) : GMT_ALLOC_ALL;
+    bool per_alloc = !shared && L->n_allocs;
+    unsigned alloc = per_alloc ? S_alloc_of(L, a) : GMT_ALLOC_ALL;
+    uint32_t same = per_alloc ? __match_any_sync(group, alloc) : group;
+    /* every lane keeps every address: constant indices, registers */
     uint64_t addr[GM_WR_WARP];
-    unsigned short al[GM_WR_WARP];
-    for (int i = 0; i < GM_WR_WARP; i++) {
-        if (!(group >> i & 1u))
-            continue;
-        uint64_t x = __shfl_sync(group, (unsigned long long)a, i);
-        unsigned y = __shfl_sync(group, alloc, i);
-        if (lane == leader) {
-            addr[i] = x;
-            al[i] = (unsigned short)y;
-        }
-    }
-    if (lane != leader || !gm_wr_size_ok(size))
+#pragma unroll
+    for (int i = 0; i < GM_WR_WARP; i++)
+        addr[i] = __shfl_sync(group, (unsigned long long)a, i);
+    if (!gm_wr_size_ok(size))
         return;
+    int kind = S_kind(shared, flags);
     unsigned long long c[GMT_NC];
-    if (shared) {
-        bool load = !(flags & SANITIZER_MEMORY_DEVICE_FLAG_WRITE);
-        gm_wr_shared w;
-        gm_wr_shared_count(load, size, addr, group, &w);
-        for (int k = 0; k < GMT_NC; k++)
-            c[k] = 0;
-        c[GMT_INST] = 1;
-        c[S_kind(true, flags)] += 1;
-        c[GMT_WAVEFRONTS] = (unsigned long long)w.wavefronts;
-        c[GMT_WAVEFRONTS_IDEAL] = (unsigned long long)w.ideal;
-        c[GMT_WAVEFRONTS_IDEAL_BYTES] =
-            (unsigned long long)gm_wr_shared_ideal_bytes(size, addr, group);
-        c[GMT_LANES] = (unsigned long long)gm_wr_popcount(group);
-        c[GMT_BYTES] = c[GMT_LANES] * size;
-        S_add(L, pc, GMT_ALLOC_ALL, c);
-        return;
+    bool leader = lane == (unsigned)__ffs(group) - 1;
+    if (leader) {
+        if (shared)
+            S_shared_counts(L, size, addr, group, flags, c);
+        else
+            S_global_counts(L, size, addr, group, c);
+        if (!(L->probe & GMT_PROBE_NO_TABLE))
+            S_add(L, pc, GMT_ALLOC_ALL, kind, c);
     }
-    S_global_counts(size, addr, group, flags, c);
-    S_add(L, pc, GMT_ALLOC_ALL, c);
-    if (!L->n_allocs)
-        return;
-    /* per allocation: the lanes of each allocation as a warp of their own */
-    for (uint32_t left = group; left;) {
-        unsigned which = al[__ffs(left) - 1];
-        uint32_t sub = 0;
-        for (int i = 0; i < GM_WR_WARP; i++)
-            if ((left >> i & 1u) && al[i] == which)
-                sub |= 1u << i;
-        if (sub != group)
-            S_global_counts(size, addr, sub, flags, c);
-        S_add(L, pc, which, c);
-        left &= ~sub;
+    /* per allocation: the lowest lane of each allocation's lanes counts them */
+    if (per_alloc && lane == (unsigned)__ffs(same) - 1) {
+        if (!leader || same != group)
+            S_global_counts(L, size, addr, same, c);
+        if (!(L->probe & GMT_PROBE_NO_TABLE))
+            S_add(L, pc, alloc, kind, c);
     }
 }
 

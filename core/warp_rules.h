@@ -22,6 +22,13 @@
 #else
 #define GM_HD static inline
 #endif
+/* Loops over the 32 lanes are unrolled in device code, so that an array of
+ * the lanes' addresses indexed by lane stays in registers. */
+#ifdef __CUDA_ARCH__
+#define GM_WR_UNROLL _Pragma("unroll")
+#else
+#define GM_WR_UNROLL
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -107,6 +114,7 @@ GM_HD int gm_wr_distinct(const uint64_t addr[32], uint32_t mask, unsigned shift)
 {
     uint64_t k[GM_WR_WARP];
     int n = 0;
+    GM_WR_UNROLL
     for (int lane = 0; lane < GM_WR_WARP; lane++)
         if (mask >> lane & 1u)
             k[n++] = addr[lane] >> shift;
@@ -123,27 +131,66 @@ GM_HD int gm_wr_runs(const uint64_t *a, int n, unsigned shift)
     return runs;
 }
 
+/* The usual warp first: when the active lanes' aligned units (addr >> s)
+ * never decrease in lane order (coalesced, strided, shifted, broadcast and
+ * partial warps), distinct units, sectors and lines are the runs in lane
+ * order, with no copy and no sort.  False when a unit decreases. */
+GM_HD bool gm_wr_global_in_order(unsigned s, const uint64_t addr[32], uint32_t mask,
+                                 gm_wr_global *o)
+{
+    int n = 0, distinct = 0, sectors = 0, lines = 0;
+    uint64_t prev = 0;
+    bool in_order = true;
+    GM_WR_UNROLL
+    for (int lane = 0; lane < GM_WR_WARP; lane++) {
+        if (!(mask >> lane & 1u))
+            continue;
+        uint64_t u = addr[lane] >> s;
+        if (n == 0) {
+            distinct = sectors = lines = 1;
+        } else {
+            in_order = in_order && u >= prev;
+            distinct += u != prev;
+            sectors += u >> (GM_WR_SECTOR_SHIFT - s) != prev >> (GM_WR_SECTOR_SHIFT - s);
+            lines += u >> (GM_WR_LINE_SHIFT - s) != prev >> (GM_WR_LINE_SHIFT - s);
+        }
+        prev = u;
+        n++;
+    }
+    if (!in_order)
+        return false;
+    o->lanes = n;
+    o->distinct = distinct;
+    o->sectors = sectors;
+    o->lines = lines;
+    return true;
+}
+
 /* Global and local memory (sm_70+): the warp's instruction is one request to
  * L1TEX whatever the access size; it touches every distinct 32-byte sector
  * and 128-byte line covered by an active lane.  Accesses are naturally aligned
  * and at most 16 bytes, so a lane's bytes lie in one sector: sectors <= 32.
- * One sort of the lanes' aligned units gives all three counts: a unit lies in
- * one sector and one line, so sectors and lines are runs of the sorted units. */
+ * Lanes out of order: one sort of the lanes' aligned units gives all three
+ * counts, since a unit lies in one sector and one line, so sectors and lines
+ * are runs of the sorted units. */
 GM_HD void gm_wr_global_count(unsigned size, const uint64_t addr[32], uint32_t mask,
                               gm_wr_global *o)
 {
     unsigned s = gm_wr_log2(size);
-    uint64_t k[GM_WR_WARP];
-    int n = 0;
-    for (int lane = 0; lane < GM_WR_WARP; lane++)
-        if (mask >> lane & 1u)
-            k[n++] = addr[lane] >> s;
-    o->lanes = n;
-    o->distinct = gm_wr_unique(k, n);
-    o->sectors = gm_wr_runs(k, o->distinct, GM_WR_SECTOR_SHIFT - s);
-    o->lines = gm_wr_runs(k, o->distinct, GM_WR_LINE_SHIFT - s);
+    if (!gm_wr_global_in_order(s, addr, mask, o)) {
+        uint64_t k[GM_WR_WARP];
+        int n = 0;
+        GM_WR_UNROLL
+        for (int lane = 0; lane < GM_WR_WARP; lane++)
+            if (mask >> lane & 1u)
+                k[n++] = addr[lane] >> s;
+        o->lanes = n;
+        o->distinct = gm_wr_unique(k, n);
+        o->sectors = gm_wr_runs(k, o->distinct, GM_WR_SECTOR_SHIFT - s);
+        o->lines = gm_wr_runs(k, o->distinct, GM_WR_LINE_SHIFT - s);
+    }
     o->sectors_ideal = (int)(((unsigned)o->distinct * size + 31u) >> GM_WR_SECTOR_SHIFT);
-    o->sectors_ideal_requested = (int)(((unsigned)n * size + 31u) >> GM_WR_SECTOR_SHIFT);
+    o->sectors_ideal_requested = (int)(((unsigned)o->lanes * size + 31u) >> GM_WR_SECTOR_SHIFT);
 }
 
 /* Uniform-address packing of 8- and 16-byte shared loads.  The data stage
@@ -154,11 +201,48 @@ GM_HD void gm_wr_global_count(unsigned size, const uint64_t addr[32], uint32_t m
  * two active partners differ; an inactive partner does not break it. */
 GM_HD bool gm_wr_packed_pairs(const uint64_t addr[32], uint32_t mask, unsigned x)
 {
+    GM_WR_UNROLL
     for (unsigned lane = 0; lane < GM_WR_WARP; lane++) {
         unsigned mate = lane ^ x;
         if (mate > lane && (mask >> lane & 1u) && (mask >> mate & 1u) && addr[lane] != addr[mate])
             return false;
     }
+    return true;
+}
+
+/* The usual phase first: when the words of every phase's active lanes lie
+ * within 32 consecutive words, distinct words sit in distinct banks and each
+ * phase with an active lane takes one wavefront.  False otherwise (the phase
+ * may conflict: count it word by word). */
+GM_HD bool gm_wr_shared_narrow(unsigned lanes_per_phase, unsigned words_per_lane,
+                               const uint64_t addr[32], uint32_t mask, gm_wr_shared *o)
+{
+    int phases = 0;
+    bool narrow = true, any = false;
+    uint64_t lo = 0, hi = 0;
+    GM_WR_UNROLL
+    for (unsigned lane = 0; lane < GM_WR_WARP; lane++) {
+        if (lane % lanes_per_phase == 0 && any) {
+            narrow = narrow && hi - lo < GM_WR_BANKS;
+            phases++;
+            any = false;
+        }
+        if (!(mask >> lane & 1u))
+            continue;
+        uint64_t w = addr[lane] >> 2, e = w + words_per_lane - 1;
+        lo = any && lo < w ? lo : w;
+        hi = any && hi > e ? hi : e;
+        any = true;
+    }
+    if (any) {
+        narrow = narrow && hi - lo < GM_WR_BANKS;
+        phases++;
+    }
+    if (!narrow)
+        return false;
+    o->wavefronts = phases;
+    o->ideal = phases;
+    o->worst = phases ? 1 : 0;
     return true;
 }
 
@@ -185,6 +269,8 @@ GM_HD void gm_wr_shared_count(bool load, unsigned size, const uint64_t addr[32],
     if (load && size >= 8 &&
         (gm_wr_packed_pairs(addr, mask, 1) || gm_wr_packed_pairs(addr, mask, 2)))
         lanes_per_phase *= 2;
+    if (gm_wr_shared_narrow(lanes_per_phase, words_per_lane, addr, mask, o))
+        return;
     o->wavefronts = 0;
     o->ideal = 0;
     o->worst = 0;
@@ -216,13 +302,18 @@ GM_HD void gm_wr_shared_count(bool load, unsigned size, const uint64_t addr[32],
     }
 }
 
-/* Another reading of the shared ideal, from bytes instead of phases: the
+/* The ideal of Nsight Compute's Source page for shared memory ("L1 Wavefronts
+ * Shared Ideal", smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal): the
  * wavefronts the distinct bytes would take if packed, ceil(distinct * size /
- * 128).  It differs from gm_wr_shared's `ideal` for partial and sparse warps
- * (lanes 0, 8, 16, 24 of an LDS.128: 4 phases, 64 bytes). */
+ * 128).  It differs from gm_wr_shared's `ideal` (one per phase with an active
+ * lane) for sparse warps: an LDS.128 by lanes 0, 8, 16, 24 has 2 (packed)
+ * phases but 64 bytes, and the H200 counts 1 (tests/gpu/trace_vs_ncu). */
 GM_HD int gm_wr_shared_ideal_bytes(unsigned size, const uint64_t addr[32], uint32_t mask)
 {
-    int distinct = gm_wr_distinct(addr, mask, gm_wr_log2(size));
+    gm_wr_global g;
+    unsigned s = gm_wr_log2(size);
+    int distinct = gm_wr_global_in_order(s, addr, mask, &g) ? g.distinct
+                                                             : gm_wr_distinct(addr, mask, s);
     return (int)(((unsigned)distinct * size + GM_WR_WAVEFRONT_BYTES - 1) / GM_WR_WAVEFRONT_BYTES);
 }
 

@@ -258,3 +258,115 @@ Test(warp_rules, model_uses_the_rules)
         }
     }
 }
+
+/* ---- the fast paths against a brute-force count --------------------------------- */
+
+static uint64_t S_rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t S_next(void)
+{
+    S_rng ^= S_rng << 13;
+    S_rng ^= S_rng >> 7;
+    S_rng ^= S_rng << 17;
+    return S_rng;
+}
+
+/* Distinct values of addr >> shift among the active lanes, by pairs. */
+static int S_brute_distinct(const uint64_t a[32], uint32_t mask, unsigned shift)
+{
+    int n = 0;
+    for (int i = 0; i < 32; i++) {
+        if (!(mask >> i & 1u))
+            continue;
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++)
+            seen = (mask >> j & 1u) && a[j] >> shift == a[i] >> shift;
+        n += !seen;
+    }
+    return n;
+}
+
+/* Wavefronts of one shared access: per phase, the most distinct words in one bank. */
+static void S_brute_shared(bool load, unsigned size, const uint64_t a[32], uint32_t mask,
+                           int *waves, int *phases)
+{
+    unsigned lpp = size <= 4 ? 32 : size == 8 ? 16 : 8, wpl = size <= 4 ? 1 : size / 4;
+    bool packed[2] = {true, true};
+    for (unsigned x = 1; x <= 2; x++)
+        for (unsigned i = 0; i < 32; i++)
+            if ((mask >> i & 1u) && (mask >> (i ^ x) & 1u) && a[i] != a[i ^ x])
+                packed[x - 1] = false;
+    if (load && size >= 8 && (packed[0] || packed[1]))
+        lpp *= 2;
+    *waves = *phases = 0;
+    for (unsigned p = 0; p < 32 / lpp; p++) {
+        uint64_t w[64];
+        int n = 0;
+        for (unsigned i = p * lpp; i < (p + 1) * lpp; i++)
+            if (mask >> i & 1u)
+                for (unsigned k = 0; k < wpl; k++)
+                    w[n++] = (a[i] >> 2) + k;
+        if (!n)
+            continue;
+        int worst = 0;
+        for (int i = 0; i < n; i++) {
+            int in_bank = 0;
+            for (int j = 0; j < n; j++) {
+                bool first = true;   /* count each distinct word once */
+                for (int k = 0; k < j && first; k++)
+                    first = w[k] != w[j];
+                in_bank += first && w[j] % 32 == w[i] % 32;
+            }
+            worst = in_bank > worst ? in_bank : worst;
+        }
+        *waves += worst;
+        *phases += 1;
+    }
+}
+
+Test(warp_rules, fast_paths_agree_with_brute_force)
+{
+    static const unsigned sizes[] = {1, 2, 4, 8, 16};
+    int in_order = 0, narrow = 0;
+    for (int trial = 0; trial < 20000; trial++) {
+        unsigned size = sizes[S_next() % 5];
+        uint64_t a[32];
+        uint64_t base = BASE + (S_next() % 64) * 16;
+        int kind = (int)(S_next() % 4);
+        int64_t stride = (int64_t)(S_next() % 40) - 4;
+        for (int i = 0; i < 32; i++) {
+            uint64_t x = kind == 0 ? base + (uint64_t)(stride * i * (int64_t)size)   /* affine */
+                       : kind == 1 ? base + (S_next() % 96) * size                   /* scattered */
+                       : kind == 2 ? base + (uint64_t)(i / 2) * size                  /* pairs */
+                                   : base + (S_next() % 8) * 32 * size;               /* one bank */
+            a[i] = x & ~(uint64_t)(size - 1);
+        }
+        uint32_t mask = S_next() % 3 == 0 ? (uint32_t)S_next() : FULL;
+        unsigned s = gm_wr_log2(size);
+        gm_wr_global g;
+        in_order += gm_wr_global_in_order(s, a, mask, &g);
+        gm_wr_global_count(size, a, mask, &g);
+        cr_assert_eq(g.lanes, __builtin_popcount(mask));
+        cr_assert_eq(g.distinct, S_brute_distinct(a, mask, s), "trial %d", trial);
+        cr_assert_eq(g.sectors, S_brute_distinct(a, mask, 5), "trial %d", trial);
+        cr_assert_eq(g.lines, S_brute_distinct(a, mask, 7), "trial %d", trial);
+        for (int load = 0; load <= 1; load++) {
+            uint64_t sh[32];
+            for (int i = 0; i < 32; i++)
+                sh[i] = a[i] - BASE;
+            int waves, phases;
+            S_brute_shared(load, size, sh, mask, &waves, &phases);
+            gm_wr_shared w = S_s(load, size, sh, mask);
+            cr_assert_eq(w.wavefronts, waves, "trial %d size %u load %d", trial, size, load);
+            cr_assert_eq(w.ideal, phases, "trial %d", trial);
+            unsigned lpp = size <= 4 ? 32 : size == 8 ? 16 : 8;
+            gm_wr_shared tmp;
+            narrow += gm_wr_shared_narrow(lpp, size <= 4 ? 1 : size / 4, sh, mask, &tmp);
+        }
+        int ib = (int)((S_brute_distinct(a, mask, s) * size + 127) / 128);
+        cr_assert_eq(gm_wr_shared_ideal_bytes(size, a, mask), ib);
+    }
+    /* both paths of each rule were taken */
+    cr_assert(in_order > 1000 && in_order < 19000, "%d warps in order", in_order);
+    cr_assert(narrow > 1000 && narrow < 39000, "%d narrow phases sets", narrow);
+}

@@ -15,8 +15,10 @@
  *                                unpatched and patched (disabled), attach, a second
  *                                pass that must equal the first
  *   trace_vs_ncu --profiler-first  the other order: a profiler session, then the tracer
+ *   trace_vs_ncu --profiler-closed-first  a profiler session opened and closed, then the
+ *                                tracer
  *   trace_vs_ncu --plain         launch every kernel once, no tracer (for ncu)
- *   --shards N                   the tracer's shards (default: gmc_trace_config_default)
+ *   --shards N, --probe N        the tracer's shards and cost probe (gmc_trace_config)
  *
  * tests/gpu/trace_vs_ncu.sh runs these and compares the records with ncu's
  * Source page line by line (tests/gpu/trace_vs_ncu.py).
@@ -530,8 +532,9 @@ static int S_counters(gmc_trace *t, const bufs *b, const std::vector<test_kernel
     return fails ? 1 : 0;
 }
 
-/* The other order: the range profiler first, then the tracer. */
-static int S_profiler_first(void)
+/* The other order: the range profiler first, then the tracer; with `closed`,
+ * the profiler session is closed before the tracer subscribes. */
+static int S_profiler_first(bool closed)
 {
     gmc_error err = {GMC_OK, ""};
     gmc_config cfg = gmc_config_default();
@@ -541,23 +544,37 @@ static int S_profiler_first(void)
     gmc_session *s = NULL;
     if (!S_step("range profiler session first", gmc_session_open(&cfg, &s, &err), &err))
         return 1;
-    gmc_trace_config tc = gmc_trace_config_default();
-    gmc_trace *t = NULL;
-    bool ok = S_step("tracer after the profiler", gmc_trace_open(&tc, &t, &err), &err);
     std::vector<test_kernel> ks = S_kernels();
     bufs b = S_setup();
-    S_launch_all(&b, ks);
     c_user u = {&b, &ks};
-    C_state(s, &u, "profiler first, tracer subscribed");
+    if (closed) {
+        S_launch_all(&b, ks);
+        C_state(s, &u, "profiler first, then closed");
+        gmc_session_close(s);
+        s = NULL;
+    }
+    gmc_trace_config tc = gmc_trace_config_default();
+    gmc_trace *t = NULL;
+    bool ok = S_step(closed ? "tracer after the profiler was closed" : "tracer after the profiler",
+                     gmc_trace_open(&tc, &t, &err), &err);
+    if (!closed) {
+        S_launch_all(&b, ks);
+        C_state(s, &u, "profiler first, tracer subscribed");
+    }
     if (ok && S_step("pass begin", gmc_trace_begin(t, &err), &err)) {
         gmc_trace_pass p;
         S_launch_all(&b, ks);
         if (S_step("pass end", gmc_trace_end(t, &p, &err), &err)) {
-            printf("C\tprofiler first: %zu launches traced\n", p.n_launches);
+            size_t lines = 0;
+            for (size_t i = 0; i < p.n_launches; i++)
+                lines += p.launches[i].n_records && p.launches[i].records[0].line > 0;
+            printf("C\tprofiler first%s: %zu launches traced, %zu untraced, %zu with lines\n",
+                   closed ? " and closed" : "", p.n_launches, p.launches_untraced, lines);
             gmc_trace_pass_free(&p);
         }
     }
-    gmc_session_close(s);
+    if (s)
+        gmc_session_close(s);
     gmc_trace_close(t);
     return ok ? 0 : 1;
 }
@@ -566,7 +583,8 @@ static int S_profiler_first(void)
 
 int main(int argc, char **argv)
 {
-    bool plain = false, counters = false, profiler_first = false;
+    bool plain = false, counters = false, profiler_first = false, closed_first = false;
+    unsigned probe = 0;
     const char *records = NULL;
     long shards = 0;
     for (int i = 1; i < argc; i++) {
@@ -576,18 +594,23 @@ int main(int argc, char **argv)
             counters = true;
         else if (!strcmp(argv[i], "--profiler-first"))
             profiler_first = true;
+        else if (!strcmp(argv[i], "--profiler-closed-first"))
+            closed_first = true;
+        else if (!strcmp(argv[i], "--probe") && i + 1 < argc)
+            probe = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--records") && i + 1 < argc)
             records = argv[++i];
         else if (!strcmp(argv[i], "--shards") && i + 1 < argc)
             shards = strtol(argv[++i], NULL, 10);
         else {
             fprintf(stderr, "usage: trace_vs_ncu [--plain | --counters | --profiler-first | "
-                            "--records FILE] [--shards N]\n");
+                            "--profiler-closed-first | --records FILE] [--shards N] "
+                            "[--probe N]\n");
             return 2;
         }
     }
-    if (profiler_first)
-        return S_profiler_first();
+    if (profiler_first || closed_first)
+        return S_profiler_first(closed_first);
     std::vector<test_kernel> ks = S_kernels();
     if (plain) {
         bufs b = S_setup();
@@ -599,7 +622,8 @@ int main(int argc, char **argv)
     gmc_trace_config cfg = gmc_trace_config_default();
     if (shards > 0)
         cfg.shards = (size_t)shards;
-    printf("shards: %zu\n", cfg.shards);
+    cfg.probe = probe;
+    printf("shards: %zu, probe: %u\n", cfg.shards, cfg.probe);
     gmc_trace *t = NULL;
     gmc_error err;
     double t0 = S_now();

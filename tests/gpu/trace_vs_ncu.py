@@ -9,9 +9,11 @@ Compared per source line: global sectors ("L2 Theoretical Sectors Global") and
 their ideal, shared wavefronts ("L1 Wavefronts Shared") and their ideal.  For
 each ideal two readings of the tracer are shown: global, from the distinct
 bytes (ceil(distinct * size / 32), what the records carry) and from every
-active lane's bytes; shared, one per phase with an active lane (what the
-records carry) and ceil(distinct bytes / 128).  The verdict is on the readings
-the records carry; the summary says how often each reading matched.
+active lane's bytes; shared, from the distinct bytes (ceil(distinct * size /
+128), what the records carry) and one per phase with an active lane (the CPU
+model's).  The verdict is on the readings the records carry; the summary says
+how often each reading matched.  Then per instruction: the tracer's PC offsets
+against the addresses of ncu's SASS rows (from the function's first one).
 
 Usage: trace_vs_ncu.py --records records.tsv --ncu source.csv
 Exit status 1 when a carried count differs.
@@ -20,7 +22,7 @@ import argparse, csv, io, os, re, sys
 
 # counter columns of an R line (gmc_trace_dev.h, gmt_counter)
 INST, GLD, GST, SLD, SST, SECT, SECT_IDEAL, WAVES, WAVES_IDEAL, ATOM, LANES, BYTES, \
-    SECT_IDEAL_REQ, WAVES_IDEAL_BYTES = range(14)
+    SECT_IDEAL_REQ, WAVES_PHASES = range(14)
 
 NCU = {"sect": "L2 Theoretical Sectors Global",
        "sect_ideal": "L2 Theoretical Sectors Global Ideal",
@@ -102,10 +104,10 @@ def main():
             len(tool), len(ncu)))
     fmt = "%-34s %-22s %9s %9s %7s %7s %7s %7s %7s %7s %7s %7s  %s"
     print(fmt % ("kernel", "line", "sect", "ncu", "ideal", "idl.req", "ncu", "wav", "ncu",
-                 "ideal", "idl.byt", "ncu", "verdict"))
+                 "ideal", "phases", "ncu", "verdict"))
     bad = 0
-    match = {"sect": 0, "ideal_unique": 0, "ideal_req": 0, "waves": 0, "ideal_phase": 0,
-             "ideal_bytes": 0}
+    match = {"sect": 0, "ideal_unique": 0, "ideal_req": 0, "waves": 0, "ideal_bytes": 0,
+             "ideal_phase": 0}
     n_lines = 0
     per_kernel = []
     for i in range(min(len(tool), len(ncu))):
@@ -125,15 +127,15 @@ def main():
             n_lines += 1
             ok = {"sect": c[SECT] == m["sect"], "ideal_unique": c[SECT_IDEAL] == m["sect_ideal"],
                   "ideal_req": c[SECT_IDEAL_REQ] == m["sect_ideal"],
-                  "waves": c[WAVES] == m["waves"], "ideal_phase": c[WAVES_IDEAL] == m["waves_ideal"],
-                  "ideal_bytes": c[WAVES_IDEAL_BYTES] == m["waves_ideal"]}
+                  "waves": c[WAVES] == m["waves"], "ideal_bytes": c[WAVES_IDEAL] == m["waves_ideal"],
+                  "ideal_phase": c[WAVES_PHASES] == m["waves_ideal"]}
             for k in match:
                 match[k] += ok[k]
-            carried = [k for k in ("sect", "ideal_unique", "waves", "ideal_phase") if not ok[k]]
+            carried = [k for k in ("sect", "ideal_unique", "waves", "ideal_bytes") if not ok[k]]
             k_bad += bool(carried)
             print(fmt % (t["label"][:34], "%s:%d" % key, c[SECT], m["sect"], c[SECT_IDEAL],
                          c[SECT_IDEAL_REQ], m["sect_ideal"], c[WAVES], m["waves"], c[WAVES_IDEAL],
-                         c[WAVES_IDEAL_BYTES], m["waves_ideal"],
+                         c[WAVES_PHASES], m["waves_ideal"],
                          "equal" if not carried else "DIFF " + ",".join(carried)))
         per_kernel.append((t["label"], k_bad))
         bad += k_bad
@@ -163,9 +165,9 @@ def main():
         print("  %-40s %s" % (label, "equal" if not k_bad else "%d lines DIFFER" % k_bad))
     print()
     print("%d lines compared: sectors equal on %d; ideal sectors from distinct bytes %d, from "
-          "requested bytes %d; wavefronts %d; ideal wavefronts per phase %d, from distinct "
-          "bytes %d" % (n_lines, match["sect"], match["ideal_unique"], match["ideal_req"],
-                        match["waves"], match["ideal_phase"], match["ideal_bytes"]))
+          "requested bytes %d; wavefronts %d; ideal wavefronts from distinct bytes %d, one per "
+          "phase %d" % (n_lines, match["sect"], match["ideal_unique"], match["ideal_req"],
+                        match["waves"], match["ideal_bytes"], match["ideal_phase"]))
     print("verdict: %s" % ("every carried count equals ncu's" if not bad else
                            "%d lines or launches differ" % bad))
     return 1 if bad else 0

@@ -4,9 +4,10 @@
 #   1. build build/tests/gpu/trace_vs_ncu (collectors and core only, not the suite);
 #   2. run it: trace every test kernel (two passes), time untraced launches before
 #      patching, patched but disabled, traced and after unpatching; records to OUT;
-#   3. run it with --shards 1 (the traced cost without sharding), and with --counters:
+#   3. run it with 16 shards and with each cost probe (the traced cost), with --counters:
 #      a traced pass, the tracer detached, CUPTI range-profiler counters of untraced
-#      launches unpatched and patched, the tracer attached again, a second pass;
+#      launches unpatched and patched, the tracer attached again, a second pass; and
+#      with the profiler first (open, or opened and closed), then the tracer;
 #   4. ncu --section SourceCounters on the same kernels (--plain: no tracer), export
 #      the Source page, and compare line by line (tests/gpu/trace_vs_ncu.py).
 # Prints the comparison; everything else lands in OUT.  Exit status: 1 when a
@@ -31,16 +32,20 @@ echo "== traced run"
 timeout 240 "$b/tests/gpu/trace_vs_ncu" --records "$out/records.tsv" > "$out/trace.txt" 2>&1
 r=$?; cat "$out/trace.txt"; echo "trace_vs_ncu: exit $r"; [ $r = 0 ] || rc=1
 
-echo "== the traced cost without shards"
-timeout 240 "$b/tests/gpu/trace_vs_ncu" --shards 1 > "$out/trace-1shard.txt" 2>&1
-r=$?; grep "^T\|^shards\|^ok\|^FAIL" "$out/trace-1shard.txt"; echo "trace_vs_ncu --shards 1: exit $r"
-[ $r = 0 ] || rc=1
+echo "== the traced cost: 16 shards; without the rules; without the table"
+for opt in "--shards 16" "--probe 1" "--probe 2"; do
+    timeout 240 "$b/tests/gpu/trace_vs_ncu" $opt > "$out/trace-$(echo $opt | tr -d ' -').txt" 2>&1
+    r=$?; grep "^T	traced\|^shards\|^ok\|^FAIL" "$out/trace-$(echo $opt | tr -d ' -').txt"
+    echo "trace_vs_ncu $opt: exit $r"
+done
 
 echo "== the tracer and the range profiler in one process"
 timeout 180 "$b/tests/gpu/trace_vs_ncu" --counters > "$out/counters.txt" 2>&1
 r=$?; cat "$out/counters.txt"; echo "trace_vs_ncu --counters: exit $r"; [ $r = 0 ] || rc=1
-timeout 120 "$b/tests/gpu/trace_vs_ncu" --profiler-first > "$out/profiler-first.txt" 2>&1
-r=$?; cat "$out/profiler-first.txt"; echo "trace_vs_ncu --profiler-first: exit $r"
+for mode in profiler-first profiler-closed-first; do
+    timeout 120 "$b/tests/gpu/trace_vs_ncu" --$mode > "$out/$mode.txt" 2>&1
+    r=$?; grep -v "^C	profiler first" "$out/$mode.txt"; echo "trace_vs_ncu --$mode: exit $r"
+done
 
 echo "== ncu"
 timeout 300 "$ncu" --section SourceCounters --import-source yes -f -o "$out/rep" \
