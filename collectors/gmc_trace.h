@@ -1,5 +1,8 @@
 /* gmc_trace.h — per-instruction memory counts of chosen kernel launches in
  * the program's own process, through the Compute Sanitizer API (issue 25).
+ * Equal to Nsight Compute's Source page on every line of tests/gpu/
+ * trace_vs_ncu (global sectors and their ideal, shared wavefronts and theirs;
+ * bench/results/trace-vs-ncu-2026-11-27-d49ff0f.txt).
  *
  * What CUPTI 13.0's SASS metrics cannot do (one kernel function per process,
  * collectors/gmc_sass.h), this does for every launch of a traced pass: the
@@ -12,7 +15,8 @@
  * memory keyed by (PC, launch, allocation).  Only the table is read back.
  *
  *     gmc_trace *t;
- *     gmc_trace_open(&cfg, &t, &err);      before the process's first CUDA call
+ *     gmc_trace_open(&cfg, &t, &err);      before the process's first CUDA call,
+ *                                          and before any CUPTI subscriber
  *     ... the program loads modules, allocates, launches (untraced) ...
  *     gmc_trace_begin(t, &err);
  *     ... launches: each one traced ...
@@ -33,12 +37,21 @@
  * sorted (base, size) table, and global accesses are also counted per
  * allocation, so a report can say which array wastes the bytes.
  *
- * Patching (gmc_trace_config.patching): with GMC_TRACE_PATCH_WHILE_TRACING a
- * module is patched only while a pass is open, so untraced launches run the
- * original code; with GMC_TRACE_PATCH_ON_LOAD every module is patched when it
- * loads and untraced launches run the patched code with the patch disabled
- * (callback data NULL: each memory instruction then costs a call that returns
- * at once).  tests/gpu/trace_vs_ncu measures what each costs.
+ * Patching (gmc_trace_config.patching): with GMC_TRACE_PATCH_WHILE_TRACING
+ * (the default) a module is patched only while a pass is open, so untraced
+ * launches run the original code, as fast as before patching; with
+ * GMC_TRACE_PATCH_ON_LOAD every module is patched when it loads and untraced
+ * launches run the patched code with the patch disabled (callback data NULL),
+ * measured 12 (a copy) to 215 (a loop of shared loads) times slower on the
+ * H200.  A traced launch: 69 and 2050 times its untraced time there, plus
+ * ~35 ms a pass (tests/gpu/trace_vs_ncu).
+ *
+ * CUPTI: once the sanitizer has subscribed, cuptiSubscribe and the range
+ * profiler fail for the rest of the process (CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_
+ * NOT_SUPPORTED, also after gmc_trace_detach), and once CUPTI has been used,
+ * the tracer subscribes but gets no launch (CUDA 13.0, driver 580).  So trace
+ * in a process that takes no counters.  CUPTI's cubin utilities (CRC, SASS-to-
+ * source correlation) need no subscriber and work beside it.
  *
  * Not thread-safe against itself: begin and end from one thread; launches in
  * the pass from any thread of the process, in its contexts' streams.  Graph
@@ -131,9 +144,10 @@ typedef struct {
 typedef struct gmc_trace gmc_trace;
 
 /* Subscribe to the sanitizer's module, memory and launch callbacks.  Call it
- * before the process's first CUDA call: modules loaded earlier are never
- * seen, and neither are allocations.  One tracer per process (the sanitizer
- * allows one subscriber). */
+ * before the process's first CUDA call: a module loaded earlier is learnt at
+ * its first traced launch, without its cubin (no lines), and allocations made
+ * earlier are not named.  One tracer per process (the sanitizer allows one
+ * subscriber). */
 gmc_status gmc_trace_open(const gmc_trace_config *cfg, gmc_trace **out, gmc_error *err);
 
 /* Open a pass: from now until gmc_trace_end every kernel launch is traced.
