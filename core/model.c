@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "catalog.h"
+#include "warp_rules.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -57,69 +58,12 @@ const char *gm_op_name(gm_op op)
     return "unknown";
 }
 
-/* ---- one access ----------------------------------------------------------- */
+/* ---- one access -----------------------------------------------------------
+ *
+ * The per-warp rules (sectors, lines, shared phases and wavefronts) are in
+ * warp_rules.h, shared with the tracer's device patch. */
 
-static bool S_size_ok(unsigned size)
-{
-    return size == 1 || size == 2 || size == 4 || size == 8 || size == 16;
-}
-
-static int S_popcount(uint32_t m)
-{
-    int n = 0;
-    for (; m; m &= m - 1)
-        n++;
-    return n;
-}
-
-/* Insertion sort: n is at most 64 here, where it beats anything cleverer. */
-static void S_sort(uint64_t *a, int n)
-{
-    for (int i = 1; i < n; i++) {
-        uint64_t v = a[i];
-        int j = i - 1;
-        for (; j >= 0 && a[j] > v; j--)
-            a[j + 1] = a[j];
-        a[j + 1] = v;
-    }
-}
-
-/* Sort and remove duplicates in place; returns the number of distinct keys. */
-static int S_unique(uint64_t *a, int n)
-{
-    if (n == 0)
-        return 0;
-    S_sort(a, n);
-    int m = 1;
-    for (int i = 1; i < n; i++)
-        if (a[i] != a[m - 1])
-            a[m++] = a[i];
-    return m;
-}
-
-/* Number of distinct keys among the active lanes' addr >> shift. */
-static int S_distinct(const uint64_t addr[32], uint32_t mask, unsigned shift)
-{
-    uint64_t k[GM_WARP_SIZE];
-    int n = 0;
-    for (int lane = 0; lane < GM_WARP_SIZE; lane++)
-        if (mask >> lane & 1u)
-            k[n++] = addr[lane] >> shift;
-    return S_unique(k, n);
-}
-
-static unsigned S_log2(unsigned size)
-{
-    unsigned s = 0;
-    while ((1u << s) < size)
-        s++;
-    return s;
-}
-
-/* Global and local memory (sm_70+): the warp's instruction is one request to
- * L1TEX whatever the access size; it touches every distinct 32-byte sector
- * and 128-byte line covered by an active lane.  Accesses are naturally aligned
- * and at most 16 bytes, so a lane's bytes lie in one sector: sectors <= 32. */
+/* Global and local memory: gm_wr_global_count (warp_rules.h). */
 static void S_global(unsigned size, const uint64_t addr[32], uint32_t mask, gm_access_counts *o)
 {
     o->requests = 1;
@@ -127,83 +71,29 @@ static void S_global(unsigned size, const uint64_t addr[32], uint32_t mask, gm_a
         o->sectors_hist[0] = 1;
         return;
     }
-    o->sectors = S_distinct(addr, mask, 5);
-    o->lines = S_distinct(addr, mask, 7);
+    gm_wr_global g;
+    gm_wr_global_count(size, addr, mask, &g);
+    o->sectors = g.sectors;
+    o->lines = g.lines;
     o->bytes_requested = (long long)o->active_lanes * size;
     /* Same size, natural alignment: two lanes' byte ranges coincide or are
      * disjoint, so distinct bytes = distinct addresses * size. */
-    o->bytes_unique = (long long)S_distinct(addr, mask, S_log2(size)) * size;
+    o->bytes_unique = (long long)g.distinct * size;
     o->sectors_hist[o->sectors] = 1;
 }
 
-/* Uniform-address packing of 8- and 16-byte shared loads.  The data stage
- * returns 128 bytes, one 4-byte register per lane of a warp, per cycle; when
- * lanes n and n^1 (or n and n^2) ask for the same address everywhere, two
- * lanes share a return slot and a pass serves twice the lanes [NVIDIA's
- * description for CC 7.x; measured on sm_90, docs/model.md].  True when no
- * two active partners differ; an inactive partner does not break it. */
-static bool S_packed_pairs(const uint64_t addr[32], uint32_t mask, unsigned x)
-{
-    for (unsigned lane = 0; lane < GM_WARP_SIZE; lane++) {
-        unsigned mate = lane ^ x;
-        if (mate > lane && (mask >> lane & 1u) && (mask >> mate & 1u) && addr[lane] != addr[mate])
-            return false;
-    }
-    return true;
-}
-
-/* Shared memory: 32 banks of 4-byte words, bank = (address / 4) % 32.
- * Lanes are served in phases of 32 (accesses of 4 bytes or less), 16 (8-byte)
- * or 8 (16-byte) lanes: a phase moves at most 32 words = 128 bytes, which is
- * what the data stage returns per cycle.  An 8- or 16-byte load whose lane
- * pairs n, n^1 or n, n^2 read equal addresses is packed two lanes to a slot:
- * its phases are twice as wide (32 or 16 lanes), still at most 32 distinct
- * words.  Within a phase a bank delivers one distinct word per wavefront;
- * lanes on the same word share it (broadcast on loads, a single write on
- * stores).  So a phase costs max over banks of the distinct words mapped to
- * the bank, and its ideal is 1 wavefront.
- * Example: float tile[32][32] read by column, lane i at word 32*i: all 32
- * distinct words in bank 0, 32 wavefronts, 31 conflicts; tile[32][33]: word
- * 33*i, bank i, 1 wavefront.  An LDS.128 where lanes 0-15 read one float4
- * and lanes 16-31 another (a 16 x 16 matmul tile's row): 2 phases of 16
- * lanes, 2 wavefronts, none of them a conflict (4 without packing). */
+/* Shared memory: gm_wr_shared_count (warp_rules.h). */
 static void S_shared(gm_op op, unsigned size, const uint64_t addr[32], uint32_t mask,
                      gm_access_counts *o)
 {
     o->requests = 1;
     o->bytes_requested = (long long)o->active_lanes * size;
-    unsigned lanes_per_phase = size <= 4 ? 32 : size == 8 ? 16 : 8;
-    unsigned words_per_lane = size <= 4 ? 1 : size / 4;
-    if (op == GM_OP_LOAD && size >= 8 &&
-        (S_packed_pairs(addr, mask, 1) || S_packed_pairs(addr, mask, 2)))
-        lanes_per_phase *= 2;
-    int worst = 0;
-    for (unsigned p = 0; p < GM_WARP_SIZE / lanes_per_phase; p++) {
-        uint64_t w[2 * GM_WARP_SIZE];   /* 32 lanes x 1, 16 x 2 or 8 x 4 words; packed: x 2 */
-        int n = 0;
-        for (unsigned lane = p * lanes_per_phase; lane < (p + 1) * lanes_per_phase; lane++) {
-            if (!(mask >> lane & 1u))
-                continue;
-            for (unsigned k = 0; k < words_per_lane; k++)
-                w[n++] = (addr[lane] >> 2) + k;
-        }
-        if (n == 0)
-            continue;
-        n = S_unique(w, n);
-        int per_bank[GM_SHARED_BANKS] = {0};
-        int waves = 0;
-        for (int i = 0; i < n; i++) {
-            int b = (int)(w[i] % GM_SHARED_BANKS);
-            if (++per_bank[b] > waves)
-                waves = per_bank[b];
-        }
-        o->wavefronts += waves;
-        o->ideal_wavefronts += 1;
-        if (waves > worst)
-            worst = waves;
-    }
+    gm_wr_shared w;
+    gm_wr_shared_count(op == GM_OP_LOAD, size, addr, mask, &w);
+    o->wavefronts = w.wavefronts;
+    o->ideal_wavefronts = w.ideal;
     o->bank_conflicts = o->wavefronts - o->ideal_wavefronts;
-    o->way_hist[worst] = 1;
+    o->way_hist[w.worst] = 1;
 }
 
 /* Constant memory: the constant cache serves one address per pass and
@@ -214,7 +104,7 @@ static void S_constant(unsigned size, const uint64_t addr[32], uint32_t mask, gm
 {
     o->requests = 1;
     o->bytes_requested = (long long)o->active_lanes * size;
-    o->distinct_addresses = S_distinct(addr, mask, size <= 4 ? 2 : S_log2(size));
+    o->distinct_addresses = gm_wr_distinct(addr, mask, size <= 4 ? 2 : gm_wr_log2(size));
 }
 
 gm_status gm_access_analyze(gm_space space, gm_op op, unsigned size, const uint64_t addr[32],
@@ -227,7 +117,7 @@ gm_status gm_access_analyze(gm_space space, gm_op op, unsigned size, const uint6
         return gm_fail(err, GM_ERR_VALUE, "operation %d is neither load nor store", (int)op);
     if (space == GM_SPACE_CONSTANT && op == GM_OP_STORE)
         return gm_fail(err, GM_ERR_VALUE, "constant memory cannot be stored to by a kernel");
-    if (!S_size_ok(size))
+    if (!gm_wr_size_ok(size))
         return gm_fail(err, GM_ERR_VALUE, "%s %s of %u bytes: the size must be 1, 2, 4, 8 or 16",
                        gm_space_name(space), gm_op_name(op), size);
     if (active_mask && !addr)
@@ -241,7 +131,7 @@ gm_status gm_access_analyze(gm_space space, gm_op op, unsigned size, const uint6
 
     memset(out, 0, sizeof *out);
     out->instructions = 1;
-    out->active_lanes = S_popcount(active_mask);
+    out->active_lanes = gm_wr_popcount(active_mask);
     switch (space) {
     case GM_SPACE_GLOBAL:
     case GM_SPACE_LOCAL: S_global(size, addr, active_mask, out); break;

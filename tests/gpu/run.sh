@@ -12,6 +12,9 @@ for t in "$dir"/*; do
     echo "=== $name"
     if GM_BIN="$bin" "$t"; then pass=$((pass + 1)); else fail=$((fail + 1)); failed="$failed $name"; fi
 done
+if [ -f "$here/trace_vs_ncu.cu" ] && [ ! -x "$dir/trace_vs_ncu" ]; then
+    echo "SKIP: trace_vs_ncu: not built (no Compute Sanitizer API in the toolkit: make says why)"
+fi
 [ -n "$failed" ] && echo "failed:$failed"
 echo "gpu: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
