@@ -551,6 +551,62 @@ Test(inject_group, colliding_short_names_are_told_apart)
     gm_results_free(&r);
 }
 
+/* The recorded stream benchmark (tests/fixtures/stream.cu on an H200): five
+ * operations of one kernel template, for_each_kernel<…>, each at five block
+ * sizes.  Each operation is named by the word of its signature the others
+ * lack; a block size by its launch configuration. */
+Test(inject_group, recorded_stream_kernels_told_apart)
+{
+    gm_results r;
+    gmt_load_fixture("stream-h200-launches.json", &r);
+    cr_assert_eq(r.n_runs, 55);
+    gmi_group(&r, false, "stream");
+    cr_assert_eq(r.n_runs, 30, "6 kernels at 5 launch configurations");
+    static const char *const ops[] = {"init", "copy", "mul", "add", "triad"};
+    for (size_t k = 0; k < 5; k++) {
+        char want[64], member[64];
+        snprintf(want, sizeof want, "for_each_kernel<…%s…> ", ops[k]);
+        snprintf(member, sizeof member, "::%s()::{lambda", ops[k]);
+        size_t n = 0;
+        for (size_t i = 0; i < r.n_runs; i++)
+            if (strncmp(r.runs[i].variant, want, strlen(want)) == 0) {
+                n++;
+                cr_assert(strstr(r.runs[i].kernel, member), "%s: %s", r.runs[i].variant,
+                          r.runs[i].kernel);
+            }
+        cr_assert_eq(n, 5, "%s at five block sizes", want);
+    }
+    for (size_t i = 0; i < r.n_runs; i++) {
+        cr_assert_null(strchr(r.runs[i].variant, '['), "%s", r.runs[i].variant);
+        cr_assert_lt(strlen(r.runs[i].variant), 60, "%s", r.runs[i].variant);
+    }
+    cr_assert_str_eq(r.runs[0].variant, "for_each_kernel<…add…> 524288x1x1/64x1x1");
+    gm_results_free(&r);
+    /* the same kernels by their mangled symbols (a demangler that cannot
+     * read nvcc's extended lambdas leaves them so): told apart the same way */
+    gmt_load_fixture("inject-launches.json", &r);
+    static const char *const sym[] = {
+        "_ZN6stream6detail15for_each_kernelIfLi1EZNS_6StreamIfE4copyEvEUnvdl2_MS3_FvvENS3_"
+        "4copyE1_PKfPfEEvT1_m",
+        "_ZN6stream6detail15for_each_kernelIfLi1EZNS_6StreamIfE5triadEvEUnvdl3_MS3_FvvENS3_"
+        "5triadE1_PfPKfS8_EEvT1_m"};
+    for (size_t i = 0; i < r.n_runs; i++) {
+        long long l = gm_run_param(&r.runs[i], "launch")->value.i;
+        if (l == 2 || l == 3 || l == 6) {
+            free(r.runs[i].kernel);
+            r.runs[i].kernel = gm_xstrdup(sym[l == 6]);
+            gm_run_remove_param_for_test(&r.runs[i], "range");
+        }
+    }
+    gmi_group(&r, false, "p");
+    size_t told = 0;
+    for (size_t i = 0; i < r.n_runs; i++)
+        told += strcmp(r.runs[i].variant, "for_each_kernel<…copy…>") == 0 ||
+                strcmp(r.runs[i].variant, "for_each_kernel<…triad…>") == 0;
+    cr_assert_eq(told, 2);
+    gm_results_free(&r);
+}
+
 Test(inject_group, efficiency_is_weighted_by_sectors)
 {
     gm_results r;
