@@ -389,9 +389,9 @@ static gm_severity S_saving_text(gm_buf *b, const gm_run *run, S_saving sv, cons
         gm_fmt_bytes(b, sv.keep);
         gm_buf_puts(b, " through DRAM, ");
         gm_fmt_ms(b, sv.floor_ms);
-        gm_buf_puts(b, " of its ");
+        gm_buf_puts(b, launches ? " of the " : " of its ");
         gm_fmt_ms(b, sv.t);
-        gm_buf_puts(b, " at ");
+        gm_buf_puts(b, launches ? " a launch takes on average, at " : " at ");
         gm_fmt_gbs(b, sv.peak_gbs);
         gm_buf_puts(b, "; the ");
         gm_fmt_ms(b, sv.wanted_ms);
