@@ -101,10 +101,11 @@ void md_findings(gm_buf *b, const gm_findings *f, const gm_sections *ss, bool ht
                       all - shown);
     /* findings.h: a saving under 1 µs or 1 % of the time is not worth the top */
     if (minor)
-        gm_buf_printf(b, "%zu finding%s that would save under 1%% of the GPU time or under "
-                         "1 µs %s left out of this list; %s in %s.\n\n",
-                      minor, minor == 1 ? "" : "s", minor == 1 ? "is" : "are",
-                      minor == 1 ? "it is" : "each is",
+        gm_buf_printf(b, "%zu finding%s that would save under 1 µs or under 1%% of the time "
+                         "%s weighed against (docs/findings.md) %s left out of this list; %s "
+                         "in %s.\n\n",
+                      minor, minor == 1 ? "" : "s", minor == 1 ? "it is" : "they are",
+                      minor == 1 ? "is" : "are", minor == 1 ? "it is" : "each is",
                       html ? "its experiment's section"
                            : "the HTML report, in its experiment's section");
 }
