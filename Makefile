@@ -93,7 +93,7 @@ CLI_SRC += cli/profile.c
 # loads into the program (collectors/inject*.c); and the example program.
 INJECT_SO := $(BUILD)/libgpumem-inject.so
 INJECT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(filter-out collectors/gmc_trace.c,$(COLLECT_SRC)) core/results.c core/results_read.c \
-              core/results_write.c core/buf.c core/srclines.c core/output.c core/gm_error.c \
+              core/results_write.c core/buf.c core/srclines.c core/symbol.c core/output.c core/gm_error.c \
               core/stats.c core/catalog.c core/devlock.c core/pathpat.c)
 APP_EXAMPLE := $(BUILD)/examples/app/lab
 TEST_KERNELS := $(BUILD)/libgm_kernels.a

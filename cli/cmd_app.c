@@ -25,6 +25,7 @@
 #include "../core/results.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -585,6 +586,27 @@ static char *S_partial(int sig, long long profiled, size_t written)
     return gm_buf_detach(&b);
 }
 
+/* A line about the program's run on stderr, in lines of at most
+ * GMI_LINE_MAX bytes, kernels named readably (inject.h: gmi_say). */
+static void S_say(const char *prefix, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void S_say(const char *prefix, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *text = gm_xmalloc(n > 0 ? (size_t)n + 1 : 1);
+    text[0] = '\0';
+    va_start(ap, fmt);
+    if (n > 0)
+        vsnprintf(text, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    char *lines = gmi_say(prefix, text);
+    fputs(lines, stderr);
+    free(lines);
+    free(text);
+}
+
 static int S_app(int argc, char **argv, S_opts *o)
 {
     double t0 = S_now();
@@ -687,6 +709,7 @@ static int S_app(int argc, char **argv, S_opts *o)
         rc = prc ? prc : GM_EXIT_FAIL;
         goto done;
     }
+    gmi_status_readable(&st);
     bool have_runs = S_file_ok(runs_path);
     /* the read fills results afresh: free what gm_results_init gave it first
      * (its tool_version leaked) */
@@ -699,15 +722,15 @@ static int S_app(int argc, char **argv, S_opts *o)
     }
     if (results.n_runs == 0) {
         if (st.error[0])
-            gm_cli_error("nothing was profiled: %s", st.error);
+            S_say("gpumem-report: ", "nothing was profiled: %s", st.error);
         else if (st.launches == 0)
             gm_cli_error("the program launched no kernel: nothing to profile");
         else if (o->kernel && st.matched == 0)
             gm_cli_error("none of the %lld kernel launches matched --kernel '%s'", st.launches,
                          o->kernel);
         else if (st.not_profilable || st.runtime_only)
-            gm_cli_error("none of the %lld kernel launches could be profiled: %s", st.launches,
-                         st.note);
+            S_say("gpumem-report: ", "none of the %lld kernel launches could be profiled: %s",
+                  st.launches, st.note);
         else
             gm_cli_error("no launch was selected (%lld launches, %lld matching, --launch-skip "
                          "%lld)", st.launches, st.matched, o->launch_skip);
@@ -779,11 +802,11 @@ static int S_app(int argc, char **argv, S_opts *o)
         fprintf(stderr, "results: %s (%zu runs from %lld profiled launches of %lld, %.1f s)\n",
                 json_path, results.n_runs, st.profiled, st.launches, S_now() - t0);
     if (results.collection.partial)
-        fprintf(stderr, "gpumem-report: partial results: %s\n", results.collection.partial);
+        S_say("gpumem-report: partial results: ", "%s", results.collection.partial);
     if (st.timing[0] && !o->quiet)
-        fprintf(stderr, "profiling: %s\n", st.timing);
+        S_say("profiling: ", "%s", st.timing);
     if (st.error[0] && !o->quiet)
-        fprintf(stderr, "gpumem-report: note: %s\n", st.error);
+        S_say("gpumem-report: note: ", "%s", st.error);
     if (o->main_job) {
         gm_status rst = gm_render(&results, &ro, &err);
         if (rst == GM_ERR_INCOMPLETE) {

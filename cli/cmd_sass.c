@@ -19,6 +19,7 @@
 #include "../core/catalog.h"
 #include "../core/results.h"
 #include "../core/srclines.h"
+#include "../core/symbol.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -507,8 +508,13 @@ void gm_source_lines_program_pass(gm_results *r, const char *prog, char *const *
             sl->note = gm_buf_detach(&b);
             continue;
         }
-        if (progress)
-            fprintf(stderr, "source lines: %s (the program runs once more)\n", run->kernel);
+        if (progress) {
+            /* the row's name, not the kernel's signature (up to kilobytes) */
+            gm_buf nm = GM_BUF_INIT;
+            gm_symbol_clip(run->variant ? run->variant : "?", 120, &nm);
+            fprintf(stderr, "source lines: %s (the program runs once more)\n", nm.data);
+            gm_buf_free(&nm);
+        }
         gm_buf out = GM_BUF_INIT, e1 = GM_BUF_INIT, e2 = GM_BUF_INIT, e3 = GM_BUF_INIT;
         gm_buf_printf(&out, "%s/sass.%zu", dir.data, launches);
         gm_buf_printf(&e1, "CUDA_INJECTION64_PATH=%s", lib);

@@ -129,7 +129,8 @@ char *gmi_full_name(const char *demangled);
  * function's name, and template arguments shortened to "<…>" when the name
  * would be longer than GMI_SHORT_MAX bytes: "void at::native::reduce_kernel<512,
  * 1, ...>(...)" -> "reduce_kernel<…>", "ns::f(int)" -> "f", "void k<32>(float*)"
- * -> "k<32>".  Caller frees. */
+ * -> "k<32>".  A symbol gmi_demangle left mangled (nvcc's extended lambdas)
+ * gets its base name from core/symbol.h.  Caller frees. */
 #define GMI_SHORT_MAX 40
 char *gmi_short_name(const char *demangled);
 
@@ -197,6 +198,29 @@ char *gmi_status_format(const gmi_status *s);
  * ignored (a newer library), so are malformed numbers (kept 0). */
 bool gmi_status_parse(const char *text, gmi_status *s, char *msg, size_t cap);
 
+/* ---- messages ----------------------------------------------------------------- */
+
+/* The longest line the CLI writes to stderr about a program's run, in bytes
+ * (a line of up to 5,093 characters quoted a kernel's whole signature). */
+#define GMI_LINE_MAX 200
+
+/* prefix, then text, as lines for stderr: each at most GMI_LINE_MAX bytes
+ * and ending in '\n'; every mangled symbol in text replaced by its readable
+ * name (core/symbol.h); the text wrapped at spaces, a continuation line
+ * indented by two spaces, a word longer than a line cut with "…".  Caller
+ * frees. */
+char *gmi_say(const char *prefix, const char *text);
+
+/* A kernel as a message names it: the short name of a symbol, mangled or
+ * demangled ("_ZN2at6native18elementwise_kernel..." -> "elementwise_kernel<…>").
+ * What collectors/inject.c should print where it prints a symbol.  Caller
+ * frees. */
+char *gmi_message_name(const char *symbol);
+
+/* The status's error, note and timing with every mangled symbol replaced by
+ * its readable name: the CLI puts them in the report and on stderr. */
+void gmi_status_readable(gmi_status *s);
+
 /* ---- from per-launch runs to the report's runs ------------------------------- */
 
 /* Per-launch runs as the library writes them: experiment "app", kernel =
@@ -221,9 +245,15 @@ bool gmi_status_parse(const char *text, gmi_status *s, char *msg, size_t cap);
  * Runs are then ordered by their GPU time over all launches, largest first.
  * Then every run gets experiment = exp_id and a variant name unique within
  * it: the innermost NVTX range, else the kernel's short name
- * (gmi_short_name; two different kernels with one short name get " [1]",
- * " [2]", ... in order of time); where two runs would share one, the
- * kernel's short name is added, then the grid and block, then "#<launch>". */
+ * (gmi_short_name).  Different kernels with one short name are told apart by
+ * the words of their signatures the others lack, in their template
+ * arguments first ("for_each_kernel<…triad…>"), then the namespaces before
+ * the name ("ns1::k"), then the parameters ("k(…double…)"), at most three
+ * words; a symbol the demangler could not read by the names it holds
+ * (core/symbol.h: gm_symbol_outline); kernels no words tell apart get " [1]",
+ * " [2]", ... in order of time.  Where two runs would share a name, the
+ * kernel's name is added after the range, then the grid and block, then
+ * "#<launch>". */
 void gmi_group(gm_results *r, bool each, const char *exp_id);
 
 /* The metric's unit-based kind for grouping: true when values of launches add

@@ -5,6 +5,7 @@
 
 #include "../core/buf.h"
 #include "../core/catalog.h"
+#include "../core/symbol.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -191,28 +192,37 @@ static bool S_top_level(const char *s, size_t *i, int *depth)
     return *depth == 0;
 }
 
-char *gmi_full_name(const char *demangled)
+/* Where the function's qualified name lies in a demangled signature:
+ * s[*start .. *open), between the return type and the parameter list. */
+static void S_name_span(const char *s, size_t *start, size_t *open)
 {
-    const char *s = demangled ? demangled : "";
-    size_t n = strlen(s), open = n;
+    size_t n = strlen(s);
     int depth = 0;
+    *open = n;
     /* the parameter list: the first '(' outside template arguments that does
      * not open "(anonymous namespace)" */
     for (size_t i = 0; i < n; i++) {
         if (S_top_level(s, &i, &depth) && s[i] == '(') {
-            open = i;
+            *open = i;
             break;
         }
     }
     /* a return type before the name (templates): the last space outside <>
      * and outside "(anonymous namespace)" */
-    size_t start = 0;
+    *start = 0;
     depth = 0;
-    for (size_t i = 0; i < open; i++)
+    for (size_t i = 0; i < *open; i++)
         if (S_top_level(s, &i, &depth) && s[i] == ' ')
-            start = i + 1;
-    if (start >= open)
-        start = 0;
+            *start = i + 1;
+    if (*start >= *open)
+        *start = 0;
+}
+
+char *gmi_full_name(const char *demangled)
+{
+    const char *s = demangled ? demangled : "";
+    size_t start, open;
+    S_name_span(s, &start, &open);
     char *out = gm_xmalloc(open - start + 1);
     memcpy(out, s + start, open - start);
     out[open - start] = '\0';
@@ -239,6 +249,11 @@ static const char *S_last_component(const char *s)
 
 char *gmi_short_name(const char *demangled)
 {
+    if (gm_symbol_is_mangled(demangled)) {   /* the demangler did not read it */
+        gm_buf b = GM_BUF_INIT;
+        gm_symbol_readable(demangled, &b);
+        return gm_buf_detach(&b);
+    }
     char *full = gmi_full_name(demangled);
     const char *base = S_last_component(full);
     if (!*base)
@@ -353,6 +368,77 @@ bool gmi_status_parse(const char *text, gmi_status *s, char *msg, size_t cap)
             S_copy(s->timing, sizeof s->timing, val);
     }
     return true;
+}
+
+/* ---- messages ------------------------------------------------------------------ */
+
+char *gmi_say(const char *prefix, const char *text)
+{
+    gm_buf t = GM_BUF_INIT, out = GM_BUF_INIT;
+    gm_symbol_text(text ? text : "", &t);
+    gm_buf_puts(&t, "");
+    gm_symbol_clip(prefix ? prefix : "", GMI_LINE_MAX / 2, &out);
+    size_t line = out.len;   /* bytes on the current line */
+    bool start = true;       /* no word on it yet */
+    for (const char *p = t.data; *p;) {
+        if ((unsigned char)*p <= ' ') {
+            p++;
+            continue;
+        }
+        size_t n = 0;
+        while ((unsigned char)p[n] > ' ')
+            n++;
+        if (!start && line + 1 + n > GMI_LINE_MAX) {
+            gm_buf_puts(&out, "\n  ");
+            line = 2;
+            start = true;
+        }
+        if (!start) {
+            gm_buf_putc(&out, ' ');
+            line++;
+        }
+        gm_buf w = GM_BUF_INIT;
+        gm_buf_put(&w, p, n);
+        gm_buf_puts(&w, "");
+        size_t before = out.len;
+        gm_symbol_clip(w.data, GMI_LINE_MAX - line, &out);
+        gm_buf_free(&w);
+        line += out.len - before;
+        start = false;
+        p += n;
+    }
+    gm_buf_putc(&out, '\n');
+    gm_buf_free(&t);
+    return gm_buf_detach(&out);
+}
+
+char *gmi_message_name(const char *symbol)
+{
+    char *d = gmi_demangle(symbol);
+    char *s = gmi_short_name(d);
+    free(d);
+    return s;
+}
+
+/* A field of the status, its mangled symbols named readably, cut to cap. */
+static void S_readable_field(char *field, size_t cap)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_symbol_text(field, &b);
+    gm_buf_puts(&b, "");
+    gm_buf c = GM_BUF_INIT;
+    gm_symbol_clip(b.data, cap - 1, &c);
+    gm_buf_puts(&c, "");
+    S_copy(field, cap, c.data);
+    gm_buf_free(&b);
+    gm_buf_free(&c);
+}
+
+void gmi_status_readable(gmi_status *s)
+{
+    S_readable_field(s->error, sizeof s->error);
+    S_readable_field(s->note, sizeof s->note);
+    S_readable_field(s->timing, sizeof s->timing);
 }
 
 /* ---- grouping -------------------------------------------------------------------- */
@@ -576,42 +662,289 @@ static char *S_name(const gm_run *run, const char *kshort, int lvl)
     return gm_buf_detach(&b);
 }
 
-/* Each run's kernel display name: the short name, with " [k]" when different
- * kernels share it (k counts those kernels in run order: by time). */
+/* ---- telling apart kernels of one base name ----------------------------------- */
+
+/* Five kernels of a stream benchmark are one template, for_each_kernel<…>,
+ * told apart only by their template arguments (the operation's functor or
+ * lambda): each is named by the words of its signature that the others lack,
+ * "for_each_kernel<…triad…>".  A word is an identifier or a number; C++
+ * keywords and builtin types are taken only when nothing else tells two
+ * kernels apart. */
+
+#define S_MAX_WORDS 3      /* words in one name */
+#define S_WORD_MAX 24      /* bytes of one word in a name */
+
+typedef struct {
+    const char *p;
+    size_t len;
+    int rank;   /* 0: a name of the program's; 1: a number; 2: a keyword or builtin type;
+                   3: a single letter or a reserved name */
+} S_wd;
+
+static int S_word_rank(const char *p, size_t len)
+{
+    static const char *const generic[] = {
+        "void", "bool", "char", "signed", "unsigned", "short", "int", "long", "float",
+        "double", "const", "volatile", "std", "lambda", "anonymous", "namespace", "operator",
+        "auto", "decltype", "true", "false", "nullptr", "wchar_t", "char16_t", "char32_t",
+        "__int128", "ul", "ull", "u", "l", "ll"};
+    if (isdigit((unsigned char)p[0]))
+        return 1;
+    if (len < 2 || (p[0] == '_' && isupper((unsigned char)p[1])))
+        return 3;   /* a letter, or a reserved name: what a symbol's codes leave */
+    for (size_t k = 0; k < sizeof generic / sizeof generic[0]; k++)
+        if (strlen(generic[k]) == len && strncmp(generic[k], p, len) == 0)
+            return 2;
+    return 0;
+}
+
+static bool S_word_in(const S_wd *v, size_t n, const S_wd *w)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i].len == w->len && memcmp(v[i].p, w->p, w->len) == 0)
+            return true;
+    return false;
+}
+
+/* The words of s[from .. to), each once, in order of first appearance.
+ * Caller frees *out. */
+static size_t S_words(const char *s, size_t from, size_t to, S_wd **out)
+{
+    S_wd *v = NULL;
+    size_t n = 0;
+    for (size_t i = from; i < to;) {
+        unsigned char c = (unsigned char)s[i];
+        size_t j = i;
+        if (isalpha(c) || c == '_') {
+            while (j < to && (isalnum((unsigned char)s[j]) || s[j] == '_'))
+                j++;
+        } else if (isdigit(c)) {
+            while (j < to && isdigit((unsigned char)s[j]))
+                j++;
+        } else {
+            i++;
+            continue;
+        }
+        S_wd w = {s + i, j - i, S_word_rank(s + i, j - i)};
+        if (!S_word_in(v, n, &w)) {
+            v = gm_xrealloc(v, (n + 1) * sizeof *v);
+            v[n++] = w;
+        }
+        i = j;
+    }
+    *out = v;
+    return n;
+}
+
+/* Where kernels are told apart, in order of preference: the function's
+ * template arguments, the namespaces before its name, its parameters. */
+typedef enum { S_IN_TARGS = 0, S_IN_QUAL, S_IN_PARAMS, S_N_REGIONS } S_region;
+
+static void S_region_span(const char *d, S_region r, size_t *from, size_t *to)
+{
+    size_t start, open;
+    S_name_span(d, &start, &open);
+    size_t base = start, lt = open;
+    int depth = 0;
+    for (size_t i = start; i < open; i++) {
+        if (!S_top_level(d, &i, &depth))
+            continue;
+        if (d[i] == ':' && d[i + 1] == ':') {
+            base = i + 2;
+            i++;
+        }
+    }
+    for (size_t i = base; i < open; i++)
+        if (d[i] == '<') {
+            lt = i;
+            break;
+        }
+    switch (r) {
+    case S_IN_TARGS: *from = lt, *to = open; break;
+    case S_IN_QUAL: *from = start, *to = base; break;
+    default: *from = open, *to = strlen(d); break;
+    }
+}
+
+/* Up to S_MAX_WORDS of kernel i's words that together tell it apart from
+ * every other kernel of the group (each other kernel lacks one of them):
+ * greedily the word the most of the others not yet told apart lack, the
+ * program's own names before numbers before keywords, the first on a tie.
+ * pick[] gets their indices in order of appearance.  0 when they cannot. */
+static size_t S_pick(S_wd *const *w, const size_t *nw, size_t n, size_t i, size_t *pick)
+{
+    bool *left = gm_xcalloc(n, sizeof *left);
+    size_t nleft = 0, k = 0;
+    for (size_t j = 0; j < n; j++)
+        if (j != i)
+            left[j] = true, nleft++;
+    while (nleft && k < S_MAX_WORDS) {
+        size_t best = 0, best_cov = 0;
+        for (size_t t = 0; t < nw[i]; t++) {
+            bool taken = false;
+            for (size_t q = 0; q < k && !taken; q++)
+                taken = pick[q] == t;
+            if (taken)
+                continue;
+            size_t cov = 0;
+            for (size_t j = 0; j < n; j++)
+                cov += left[j] && !S_word_in(w[j], nw[j], &w[i][t]);
+            if (cov > best_cov || (cov && cov == best_cov && w[i][t].rank < w[i][best].rank))
+                best = t, best_cov = cov;
+        }
+        if (!best_cov)
+            break;
+        pick[k++] = best;
+        for (size_t j = 0; j < n; j++)
+            if (left[j] && !S_word_in(w[j], nw[j], &w[i][best]))
+                left[j] = false, nleft--;
+    }
+    free(left);
+    if (nleft)
+        return 0;
+    for (size_t a = 1; a < k; a++)   /* in order of appearance */
+        for (size_t b = a; b > 0 && pick[b - 1] > pick[b]; b--) {
+            size_t t = pick[b];
+            pick[b] = pick[b - 1];
+            pick[b - 1] = t;
+        }
+    return k;
+}
+
+static void S_put_word(gm_buf *b, const S_wd *w)
+{
+    gm_buf t = GM_BUF_INIT;
+    gm_buf_put(&t, w->p, w->len);
+    gm_buf_puts(&t, "");
+    gm_symbol_clip(t.data, S_WORD_MAX, b);
+    gm_buf_free(&t);
+}
+
+/* The name of kernel i of a group sharing the short name sh, told apart in
+ * region r by words[pick[0..k)]. */
+static char *S_told_apart(const char *sh, S_region r, const S_wd *words, const size_t *pick,
+                          size_t k)
+{
+    gm_buf b = GM_BUF_INIT;
+    size_t sl = strlen(sh), el = strlen("<…>");
+    bool shortened = sl > el && strcmp(sh + sl - el, "<…>") == 0;
+    if (r == S_IN_QUAL) {
+        for (size_t q = 0; q < k; q++) {
+            S_put_word(&b, &words[pick[q]]);
+            gm_buf_puts(&b, "::");
+        }
+        gm_buf_puts(&b, sh);
+        return gm_buf_detach(&b);
+    }
+    if (r == S_IN_TARGS && shortened)
+        gm_buf_put(&b, sh, sl - el);
+    else
+        gm_buf_puts(&b, sh);
+    gm_buf_puts(&b, r == S_IN_TARGS ? "<…" : "(…");
+    for (size_t q = 0; q < k; q++) {
+        S_put_word(&b, &words[pick[q]]);
+        gm_buf_puts(&b, "…");
+    }
+    gm_buf_puts(&b, r == S_IN_TARGS ? ">" : ")");
+    return gm_buf_detach(&b);
+}
+
+/* Names for n different kernels (demangled signatures) that share the short
+ * name sh: each told apart by the first region whose words do it; those
+ * that no words tell apart get " [k]" (k counts them in the given order). */
+static void S_tell_apart(const char *const *kernels, size_t n, const char *sh, char **names)
+{
+    S_wd **w = gm_xcalloc(n, sizeof *w);
+    size_t *nw = gm_xcalloc(n, sizeof *nw), *pick = gm_xcalloc(S_MAX_WORDS, sizeof *pick);
+    for (S_region r = S_IN_TARGS; r < S_N_REGIONS; r++) {
+        for (size_t i = 0; i < n; i++) {
+            size_t from, to;
+            S_region_span(kernels[i], r, &from, &to);
+            free(w[i]);
+            nw[i] = S_words(kernels[i], from, to, &w[i]);
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (names[i])
+                continue;
+            size_t k = S_pick(w, nw, n, i, pick);
+            if (k)
+                names[i] = S_told_apart(sh, r, w[i], pick, k);
+        }
+    }
+    size_t alike = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (names[i])
+            continue;
+        gm_buf b = GM_BUF_INIT;
+        gm_buf_printf(&b, "%s [%zu]", sh, ++alike);
+        names[i] = gm_buf_detach(&b);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(w[i]);
+    free(w);
+    free(nw);
+    free(pick);
+}
+
+/* Each run's kernel display name: the short name; where different kernels
+ * share it, told apart by the words of their signatures (S_tell_apart). */
 static char **S_kernel_names(const gm_results *r)
 {
     size_t n = r->n_runs;
     char **sh = gm_xcalloc(n ? n : 1, sizeof *sh);
     char **out = gm_xcalloc(n ? n : 1, sizeof *out);
-    for (size_t i = 0; i < n; i++)
-        sh[i] = gmi_short_name(r->runs[i].kernel ? r->runs[i].kernel : "?");
+    const char **kern = gm_xcalloc(n ? n : 1, sizeof *kern);
+    char **outline = gm_xcalloc(n ? n : 1, sizeof *outline);
     for (size_t i = 0; i < n; i++) {
-        const char *ki = r->runs[i].kernel ? r->runs[i].kernel : "?";
-        size_t kinds = 0, mine = 0;   /* distinct kernels with this short name; i's number */
-        for (size_t j = 0; j < n; j++) {
-            if (strcmp(sh[i], sh[j]) != 0)
-                continue;
-            const char *kj = r->runs[j].kernel ? r->runs[j].kernel : "?";
-            bool first = true;   /* j is the first run of its kernel */
-            for (size_t k = 0; k < j && first; k++) {
-                const char *kk = r->runs[k].kernel ? r->runs[k].kernel : "?";
-                first = !(strcmp(sh[k], sh[j]) == 0 && strcmp(kk, kj) == 0);
-            }
-            if (first) {
-                kinds++;
-                if (strcmp(kj, ki) == 0)
-                    mine = kinds;
-            }
-        }
+        kern[i] = r->runs[i].kernel ? r->runs[i].kernel : "?";
+        sh[i] = gmi_short_name(kern[i]);
+        /* a symbol the demangler could not read (nvcc's extended lambdas)
+         * is told apart by the names it holds (core/symbol.h) */
         gm_buf b = GM_BUF_INIT;
-        gm_buf_puts(&b, sh[i]);
-        if (kinds > 1)
-            gm_buf_printf(&b, " [%zu]", mine);
-        out[i] = gm_buf_detach(&b);
+        if (gm_symbol_is_mangled(kern[i]) && gm_symbol_outline(kern[i], &b))
+            kern[i] = outline[i] = gm_buf_detach(&b);
+        gm_buf_free(&b);
     }
-    for (size_t i = 0; i < n; i++)
+    const char **group = gm_xcalloc(n ? n : 1, sizeof *group);
+    char **names = gm_xcalloc(n ? n : 1, sizeof *names);
+    for (size_t i = 0; i < n; i++) {
+        if (out[i])
+            continue;
+        /* the different kernels of this short name, in run order (by time) */
+        size_t g = 0;
+        for (size_t j = i; j < n; j++) {
+            if (strcmp(sh[j], sh[i]) != 0)
+                continue;
+            bool seen = false;
+            for (size_t q = 0; q < g && !seen; q++)
+                seen = strcmp(group[q], kern[j]) == 0;
+            if (!seen)
+                group[g++] = kern[j];
+        }
+        memset(names, 0, g * sizeof *names);
+        if (g > 1)
+            S_tell_apart(group, g, sh[i], names);
+        else
+            names[0] = gm_xstrdup(sh[i]);
+        for (size_t j = i; j < n; j++) {
+            if (strcmp(sh[j], sh[i]) != 0)
+                continue;
+            for (size_t q = 0; q < g; q++)
+                if (strcmp(group[q], kern[j]) == 0)
+                    out[j] = gm_xstrdup(names[q]);
+        }
+        for (size_t q = 0; q < g; q++)
+            free(names[q]);
+    }
+    for (size_t i = 0; i < n; i++) {
         free(sh[i]);
+        free(outline[i]);
+    }
     free(sh);
+    free(outline);
+    free(names);
+    free((void *)group);
+    free((void *)kern);
     return out;
 }
 

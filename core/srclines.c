@@ -1,6 +1,7 @@
 #include "srclines.h"
 
 #include "catalog.h"
+#include "symbol.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -311,8 +312,12 @@ void gm_srcline_where(const gm_srcline *l, char *out, size_t cap)
         const char *base = strrchr(l->file, '/');
         snprintf(out, cap, "%s:%lld", base ? base + 1 : l->file, l->line);
     } else {
-        snprintf(out, cap, "%s+0x%llx", l->function ? l->function : "?",
-                 (unsigned long long)(l->pc < 0 ? 0 : l->pc));
+        /* the function as a person reads it (symbol.h): CUPTI gives the
+         * mangled symbol */
+        gm_buf fn = GM_BUF_INIT;
+        gm_symbol_readable(l->function, &fn);
+        snprintf(out, cap, "%s+0x%llx", fn.data, (unsigned long long)(l->pc < 0 ? 0 : l->pc));
+        gm_buf_free(&fn);
     }
 }
 

@@ -82,7 +82,9 @@ size_t gm_srclines_rank(const gm_srclines *sl, bool shared, size_t *idx, size_t 
  * pick[i] is set for the chosen runs (r->n_runs entries); returns how many. */
 size_t gm_srclines_pick(const gm_results *r, bool *pick);
 
-/* "exp_rgb.cu:42" (base name of the file) or "fn+0x1a0" without line info. */
+/* "exp_rgb.cu:42" (base name of the file) or "fn+0x1a0" without line info,
+ * the function named as symbol.h reads it ("elementwise_kernel<…>+0x13c0"),
+ * never by its mangled symbol. */
 void gm_srcline_where(const gm_srcline *l, char *out, size_t cap);
 
 #ifdef __cplusplus

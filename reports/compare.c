@@ -166,6 +166,33 @@ static double S_rel(const gm_section *s, const gm_run *run)
 
 static bool S_bandwidth(const gm_experiment *e) { return e && e->bandwidth_bound; }
 
+/* An experiment whose runs are a program's kernels in every file that has it
+ * (runs.h: gm_section_is_program).  Its kernels do different work: each is
+ * set beside itself in the other files, never ranked against the others. */
+static bool S_program(const S_ctx *c, const char *id)
+{
+    bool any = false;
+    for (size_t d = 0; d < c->in->n; d++) {
+        const gm_section *s = S_section(c, d, id);
+        if (!s || !s->n_runs)
+            continue;
+        if (!gm_section_is_program(s))
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+/* A kernel's time in file d over its time in file A (the first). */
+static double S_over_a(const S_row *row, size_t d)
+{
+    const gm_run *a = row->run[0], *x = row->run[d];
+    if (!a || !x || !gm_run_passed(a) || !gm_run_passed(x))
+        return NAN;
+    double ta = gm_run_median_ms(a), t = gm_run_median_ms(x);
+    return isfinite(ta) && ta > 0 && isfinite(t) ? t / ta : NAN;
+}
+
 /* ---- labels ---------------------------------------------------------------- */
 
 /* The device's name, and a letter when two devices share a name. */
@@ -320,6 +347,17 @@ static size_t S_chart_rows(const S_ctx *c, const char *id, const S_row **out)
     return n;
 }
 
+/* What a chart draws for a row on file d: for a program, the kernel's time
+ * over its time in A; else the share of the copy bandwidth, or the time
+ * over the fastest layout of the same work. */
+static double S_bar(const S_ctx *c, const char *id, bool prog, bool bw, const S_row *row,
+                    size_t d)
+{
+    if (prog)
+        return S_over_a(row, d);
+    return bw ? S_share(c->in->r[d], row->run[d]) : S_rel(S_section(c, d, id), row->run[d]);
+}
+
 static void S_plan(const S_ctx *c, gm_charts *out)
 {
     memset(out, 0, sizeof *out);
@@ -331,24 +369,25 @@ static void S_plan(const S_ctx *c, gm_charts *out)
         size_t n = S_chart_rows(c, id, rows);
         if (n == 0)
             continue;
-        bool bw = S_bandwidth(x);
+        bool prog = S_program(c, id), bw = !prog && S_bandwidth(x);
         bool any = false;
         for (size_t i = 0; i < n && !any; i++)
             for (size_t d = 0; d < in->n && !any; d++)
-                any = isfinite(bw ? S_share(in->r[d], rows[i]->run[d])
-                                  : S_rel(S_section(c, d, id), rows[i]->run[d]));
+                any = isfinite(S_bar(c, id, prog, bw, rows[i], d));
         if (!any)
             continue;
         gm_buf title = GM_BUF_INIT, b = GM_BUF_INIT;
         gm_buf_printf(&title, "%s: %s", x->title ? x->title : id,
-                      bw ? "share of each device's copy bandwidth"
-                         : "time over each device's fastest layout");
+                      prog ? "each kernel's time over its time in A"
+                      : bw ? "share of each device's copy bandwidth"
+                           : "time over each device's fastest layout");
         size_t cid = out->n + 1;
         gm_buf_puts(&b, "reset\nset title ");
         S_gp_text(&b, title.data, 110);
         gm_buf_puts(&b, " noenhanced\nset ylabel ");
-        gm_esc_gnuplot(&b, bw ? "% of the device's measured copy bandwidth"
-                              : "time / fastest layout's time (1 = fastest)");
+        gm_esc_gnuplot(&b, prog ? "time / the kernel's time in A (1 = as in A)"
+                           : bw ? "% of the device's measured copy bandwidth"
+                                : "time / fastest layout's time (1 = fastest)");
         gm_buf_puts(&b, " noenhanced\n"
                         "set key noenhanced below center horizontal samplen 2\n"
                         "set grid ytics lc rgb '#d9d9d9' lw 1\n"
@@ -376,8 +415,7 @@ static void S_plan(const S_ctx *c, gm_charts *out)
             gm_buf_printf(&b, "%zu", i);
             for (size_t d = 0; d < in->n; d++) {
                 gm_buf_putc(&b, ' ');
-                S_gp_num(&b, bw ? S_share(in->r[d], rows[i]->run[d])
-                                : S_rel(S_section(c, d, id), rows[i]->run[d]));
+                S_gp_num(&b, S_bar(c, id, prog, bw, rows[i], d));
             }
             gm_buf_putc(&b, '\n');
         }
@@ -601,6 +639,18 @@ static void S_contrast_cell(gm_buf *b, const gm_results *r, const gm_section *s)
         gm_buf_puts(b, "not run");
         return;
     }
+    if (gm_section_is_program(s)) {
+        /* a program's kernels do different work: what the file profiled */
+        double total = 0;
+        for (size_t i = 0; i < s->n_runs; i++) {
+            double t = gm_run_total_ms(s->runs[i]);
+            total += isfinite(t) ? t : 0.0;
+        }
+        gm_buf_printf(b, "%zu kernel%s, ", s->n_runs, s->n_runs == 1 ? "" : "s");
+        gm_fmt_ms(b, total);
+        gm_buf_puts(b, " of GPU time profiled");
+        return;
+    }
     /* the experiment's question (contrast.h): its two sides at matched
      * parameters, on this device */
     gm_contrast c;
@@ -675,8 +725,16 @@ static void S_summary(gm_buf *b, const S_ctx *c)
     bool questions = false;
     for (size_t e = 0; e < c->n_exps; e++)
         questions |= c->exps[e]->contrast_a != NULL;
+    size_t programs = 0;
+    for (size_t e = 0; e < c->n_exps; e++)
+        programs += S_program(c, c->exps[e]->id ? c->exps[e]->id : "");
     gm_buf_puts(b, "## Summary\n\n");
-    if (questions)
+    if (programs && programs == c->n_exps)
+        gm_buf_puts(b, "Per program and file: how many kernels were profiled and their GPU "
+                       "time. A program's kernels do different work, so they are not ranked "
+                       "against one another: the program's section sets each kernel beside "
+                       "itself in the other files.\n\n");
+    else if (questions)
         gm_buf_puts(b, "Per experiment, its question, and on each device the answer: side a "
                        "against side b at matched parameters, the time ratio (above 1: a is "
                        "slower) and the counter the contrast is about; then the fastest layout "
@@ -703,13 +761,13 @@ static void S_summary(gm_buf *b, const S_ctx *c)
         }
         gm_buf_puts(b, " |");
         const char *best0 = NULL;
-        bool diff = false;
+        bool diff = false, program = S_program(c, id);
         for (size_t d = 0; d < in->n; d++) {
             const gm_section *s = S_section(c, d, id);
             gm_buf_puts(b, " ");
             S_contrast_cell(b, in->r[d], s);
             gm_buf_puts(b, " |");
-            if (s && s->best && s->best->variant) {
+            if (!program && s && s->best && s->best->variant) {
                 if (!best0)
                     best0 = s->best->variant;
                 else if (strcmp(best0, s->best->variant) != 0)
@@ -727,7 +785,7 @@ static void S_summary(gm_buf *b, const S_ctx *c)
             const char *id = c->exps[e]->id ? c->exps[e]->id : "";
             const char *best0 = NULL;
             bool diff = false;
-            for (size_t d = 0; d < in->n; d++) {
+            for (size_t d = 0; d < in->n && !S_program(c, id); d++) {
                 const gm_section *s = S_section(c, d, id);
                 if (s && s->best && s->best->variant) {
                     if (!best0)
@@ -743,9 +801,13 @@ static void S_summary(gm_buf *b, const S_ctx *c)
         }
         gm_buf_puts(b, ". Where two layouts are within a few per cent of each other this "
                        "can be noise; the section tables give the times.\n\n");
-    } else {
+    } else if (programs < c->n_exps) {
         gm_buf_puts(b, "The fastest layout of each experiment is the same on every device.\n\n");
     }
+    if (programs && programs < c->n_exps)
+        gm_buf_puts(b, "A program's kernels do different work, so they are not ranked against "
+                       "one another: its row gives what each file profiled, and its section "
+                       "sets each kernel beside itself in the other files.\n\n");
 }
 
 static void S_run_cell_time(gm_buf *b, const gm_run *run)
@@ -759,6 +821,75 @@ static void S_run_cell_time(gm_buf *b, const gm_run *run)
         return;
     }
     gm_fmt_ms(b, gm_run_median_ms(run));
+}
+
+/* The charts of section e, or the placeholder the HTML page fills. */
+static void S_section_charts(gm_buf *b, size_t e, const gm_charts *charts, const char *chart_dir)
+{
+    bool any_chart = false;
+    for (size_t k = 0; k < charts->n; k++)
+        any_chart |= charts->v[k].section == e;
+    if (!any_chart)
+        return;
+    if (!chart_dir) {
+        gm_buf_printf(b, "![](gm-charts:%zu)\n\n", e);
+        return;
+    }
+    for (size_t k = 0; k < charts->n; k++) {
+        if (charts->v[k].section != e)
+            continue;
+        gm_buf_puts(b, "![");
+        gm_esc_md(b, charts->v[k].title);
+        gm_buf_printf(b, "](%s/%s.svg)\n\n", chart_dir, charts->v[k].name);
+    }
+}
+
+/* A program's section: each kernel beside itself in the other files (issue
+ * 26: the page ranked one program's kernels against each other,
+ * "`transpose_contiguous` 107× slower"). */
+static void S_program_table(gm_buf *b, const S_ctx *c, const char *id, size_t n_all,
+                            size_t n_some)
+{
+    const gm_compare_in *in = c->in;
+    gm_buf_printf(b, "%zu kernel%s ran in every file", n_all, n_all == 1 ? "" : "s");
+    if (n_some)
+        gm_buf_printf(b, "; %zu in some only (listed at the end)", n_some);
+    gm_buf_puts(b, ". The same kernel side by side: its median time per launch in each file, "
+                   "and each other file's time over A's. A program's kernels do different "
+                   "work, so no kernel is compared with another.\n\n| Kernel |");
+    for (size_t d = 0; d < in->n; d++)
+        gm_buf_printf(b, " Time %c |", (char)('A' + (int)d));
+    for (size_t d = 1; d < in->n; d++)
+        gm_buf_printf(b, " %c ÷ A |", (char)('A' + (int)d));
+    gm_buf_puts(b, "\n|---|");
+    for (size_t k = 0; k < 2 * in->n - 1; k++)
+        gm_buf_puts(b, "---:|");
+    gm_buf_puts(b, "\n");
+    for (size_t i = 0; i < c->n_rows; i++) {
+        const S_row *row = &c->rows[i];
+        if (row->n_present != in->n || strcmp(S_row_exp(row), id) != 0)
+            continue;
+        const gm_run *one = S_any(row, in->n);
+        gm_buf_puts(b, "| ");
+        gm_runs_case_md(&one, 1, one, NULL, b);
+        gm_buf_puts(b, " |");
+        for (size_t d = 0; d < in->n; d++) {
+            gm_buf_puts(b, " ");
+            S_run_cell_time(b, row->run[d]);
+            gm_buf_puts(b, " |");
+        }
+        for (size_t d = 1; d < in->n; d++) {
+            double v = S_over_a(row, d);
+            gm_buf_puts(b, " ");
+            if (isfinite(v))
+                gm_fmt_ratio(b, v);
+            else
+                gm_buf_puts(b, DASH);
+            gm_buf_puts(b, " |");
+        }
+        gm_buf_puts(b, "\n");
+    }
+    gm_buf_puts(b, "\n");
 }
 
 static void S_section_md(gm_buf *b, const S_ctx *c, size_t e, const gm_charts *charts,
@@ -783,6 +914,12 @@ static void S_section_md(gm_buf *b, const S_ctx *c, size_t e, const gm_charts *c
             else
                 n_some++;
         }
+    bool program = S_program(c, id);
+    if (program) {
+        S_program_table(b, c, id, n_all, n_some);
+        S_section_charts(b, e, charts, chart_dir);
+        return;
+    }
     gm_buf_printf(b, "%zu case%s ran on every device", n_all, n_all == 1 ? "" : "s");
     if (n_some)
         gm_buf_printf(b, "; %zu on some only (listed at the end)", n_some);
@@ -847,22 +984,7 @@ static void S_section_md(gm_buf *b, const S_ctx *c, size_t e, const gm_charts *c
     gm_buf_puts(b, "\n");
     gm_vary_free(&vary);
     free((void *)set);
-    bool any_chart = false;
-    for (size_t k = 0; k < charts->n; k++)
-        any_chart |= charts->v[k].section == e;
-    if (!any_chart)
-        return;
-    if (!chart_dir) {
-        gm_buf_printf(b, "![](gm-charts:%zu)\n\n", e);
-        return;
-    }
-    for (size_t k = 0; k < charts->n; k++) {
-        if (charts->v[k].section != e)
-            continue;
-        gm_buf_puts(b, "![");
-        gm_esc_md(b, charts->v[k].title);
-        gm_buf_printf(b, "](%s/%s.svg)\n\n", chart_dir, charts->v[k].name);
-    }
+    S_section_charts(b, e, charts, chart_dir);
 }
 
 static void S_one_device_only(gm_buf *b, const S_ctx *c)
@@ -1005,17 +1127,25 @@ char *gm_compare_markdown(const gm_compare_in *in, const gm_charts *charts,
     for (size_t e = 0; e < c.n_exps; e++)
         S_section_md(&b, &c, e, charts, chart_dir);
     S_one_device_only(&b, &c);
+    size_t programs = 0;
+    for (size_t e = 0; e < c.n_exps; e++)
+        programs += S_program(&c, c.exps[e]->id ? c.exps[e]->id : "");
     gm_buf_puts(&b, "## How to read the comparison\n\n"
                     "- Times are medians of each device's own repetitions (see each results "
                     "file for the counts and spreads); render a device's file alone for its "
-                    "counters, findings and charts.\n"
-                    "- \"% of copy\" is effective bandwidth (bytes the computation must read "
-                    "and write over the median time) over that device's measured "
-                    "device-to-device copy bandwidth: 100% is as fast as that device moves "
-                    "memory in practice.\n"
-                    "- \"× fastest\" is a layout's time over the fastest layout of the same "
-                    "work on the same device.\n"
-                    "- \"÷\" columns: one device's raw time over the first device's (below 1: "
+                    "counters, findings and charts.\n");
+    if (programs < c.n_exps)
+        gm_buf_puts(&b, "- \"% of copy\" is effective bandwidth (bytes the computation must "
+                        "read and write over the median time) over that device's measured "
+                        "device-to-device copy bandwidth: 100% is as fast as that device moves "
+                        "memory in practice.\n"
+                        "- \"× fastest\" is a layout's time over the fastest layout of the same "
+                        "work on the same device.\n");
+    if (programs)
+        gm_buf_puts(&b, "- A program's kernels do different work: each is set beside itself "
+                        "in the other files (its median time per launch), never against "
+                        "another kernel.\n");
+    gm_buf_puts(&b, "- \"÷\" columns: one device's raw time over the first device's (below 1: "
                     "faster than the first).\n");
     S_ctx_free(&c);
     return gm_buf_detach(&b);

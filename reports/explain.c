@@ -134,6 +134,21 @@ static void S_clause(gm_buf *b, const gm_run *run, int which)
     S_shr s = S_shared(run, store);
     if (!s.known)
         return;
+    if (s.per_request && S_conflicted(&s)) {
+        /* most instructions ran predicated off: per request made, as the
+         * finding says it (findings_internal.h) */
+        gm_buf_puts(b, store ? "each shared store request it makes takes "
+                             : "each shared load request it makes takes ");
+        gm_fmt_fixed(b, s.wpr, 2);
+        gm_buf_puts(b, " wavefronts (");
+        S_ways(b, s.ways);
+        gm_buf_puts(b, "; ");
+        gm_fmt_count(b, s.req);
+        gm_buf_puts(b, " requests from ");
+        gm_fmt_count(b, s.inst);
+        gm_buf_puts(b, " instructions, the others predicated off)");
+        return;
+    }
     gm_buf_puts(b, store ? "each shared store instruction takes " : "each shared load instruction takes ");
     gm_fmt_fixed(b, s.wpi, 2);
     gm_buf_puts(b, " wavefronts");

@@ -282,15 +282,29 @@ static double S_launches(const gm_run *run)
 }
 
 typedef struct {
-    double ms, share;   /* NaN when unknown */
+    double ms, share;   /* over all the run's launches; NaN when unknown */
+    /* The cap of the device's theoretical DRAM bandwidth (S_estimate): */
+    bool capped;        /* the time x excess / total estimate was more than it allows */
+    double wanted_ms;   /* that estimate, over all launches */
+    double keep;        /* DRAM bytes per launch the kernel would still move */
+    double t;           /* ms per launch */
+    double floor_ms;    /* keep at the theoretical bandwidth, per launch */
+    double need_gbs;    /* what the estimate would need; infinite when it is the whole time */
+    double peak_gbs;    /* the theoretical bandwidth */
 } S_saving;
 
+static const S_saving S_NO_SAVING = {NAN, NAN, false, NAN, NAN, NAN, NAN, NAN, NAN};
+
 /* The model (findings.h): per launch, min(time x excess / total, excess bytes
- * at the ceiling bandwidth); over all the run's launches. */
+ * at the ceiling bandwidth), and never more than leaves the time the DRAM
+ * bytes the kernel would still move (its DRAM bytes less dram_removed) take
+ * at the device's theoretical bandwidth; over all the run's launches.
+ * dram_removed: the DRAM bytes per launch not moving the excess would spare
+ * (NaN: the kernel's DRAM bytes are unknown, no cap). */
 static S_saving S_estimate(const S_ctx *c, const gm_run *run, double excess, double total,
-                           double excess_bytes)
+                           double excess_bytes, double dram_removed)
 {
-    S_saving sv = {NAN, NAN};
+    S_saving sv = S_NO_SAVING;
     double t = S_time_of(run);
     if (gm_run_is_program(run)) {   /* the mean launch: values are per launch */
         double tt = gm_run_total_ms(run);
@@ -301,47 +315,107 @@ static S_saving S_estimate(const S_ctx *c, const gm_run *run, double excess, dou
     double ms = t * fmin(1.0, excess / total);
     if (isfinite(c->ceiling_gbs) && c->ceiling_gbs > 0 && excess_bytes >= 0)
         ms = fmin(ms, excess_bytes / (c->ceiling_gbs * 1e6));   /* GB/s -> bytes per ms */
+    double rd = S_m(run, GM_M_DRAM_RD), wr = S_m(run, GM_M_DRAM_WR);
+    double peak = gm_value_num(&c->r->device.theoretical_bandwidth_gbs);
+    if (rd >= 0 && wr >= 0 && peak > 0 && dram_removed >= 0) {
+        double keep = fmax(0.0, rd + wr - dram_removed);
+        double floor_ms = keep / (peak * 1e6);
+        double cap = fmax(0.0, t - floor_ms);
+        if (ms > cap) {
+            sv.capped = true;
+            sv.wanted_ms = ms * S_launches(run);
+            sv.keep = keep;
+            sv.t = t;
+            sv.floor_ms = floor_ms;
+            sv.need_gbs = t - ms > 0 ? keep / ((t - ms) * 1e6) : INFINITY;
+            sv.peak_gbs = peak;
+            ms = cap;
+        }
+    }
     sv.ms = ms * S_launches(run);
     double w = S_weigh_ms(c, run);
     sv.share = w > 0 ? sv.ms / w : NAN;
     return sv;
 }
 
+/* Is a saving under the floor of a warning (findings.h)? */
+static bool S_minor(double ms, double share)
+{
+    return !(ms >= GM_FIND_SAVE_MIN_MS && isfinite(share) && share >= GM_FIND_SAVE_MIN_SHARE);
+}
+
+/* " (28.4% of the program's profiled GPU time)" */
+static void S_share_text(gm_buf *b, const gm_run *run, double share)
+{
+    if (!isfinite(share))
+        return;
+    gm_buf_puts(b, " (");
+    if (share > 0 && share < 0.0005)   /* what would print as 0.0% */
+        gm_buf_puts(b, "under 0.1%");
+    else
+        gm_fmt_pct(b, 100.0 * share);
+    gm_buf_puts(b, gm_run_is_program(run) ? " of the program's profiled GPU time)"
+                                          : " of its time)");
+}
+
 /* "Not moving the excess would save about 18.5 µs (28.4% of the program's GPU
- * time)."  Returns the severity the estimate gives. */
+ * time)." and, where the device's theoretical DRAM bandwidth caps it, why.
+ * Returns the severity the estimate gives. */
 static gm_severity S_saving_text(gm_buf *b, const gm_run *run, S_saving sv, const char *what)
 {
     if (!isfinite(sv.ms))
         return GM_SEV_WARNING;
+    bool launches = gm_run_is_program(run) && run->timing.n > 1;
+    if (sv.capped && !(sv.ms > 0)) {
+        gm_buf_printf(b, "Not moving the excess %s would save no time: ", what);
+        gm_buf_puts(b, launches ? "a launch" : "it");
+        gm_buf_puts(b, " would still move ");
+        gm_fmt_bytes(b, sv.keep);
+        gm_buf_puts(b, " through DRAM, which takes its whole ");
+        gm_fmt_ms(b, sv.t);
+        gm_buf_puts(b, " even at the device's theoretical DRAM bandwidth (");
+        gm_fmt_gbs(b, sv.peak_gbs);
+        gm_buf_puts(b, "). ");
+        return GM_SEV_INFO;
+    }
     gm_buf_printf(b, "Not moving the excess %s would save about ", what);
     gm_fmt_ms(b, sv.ms);
-    if (isfinite(sv.share)) {
-        gm_buf_puts(b, " (");
-        if (sv.share > 0 && sv.share < 0.0005)   /* what would print as 0.0% */
-            gm_buf_puts(b, "under 0.1%");
+    S_share_text(b, run, sv.share);
+    gm_buf_puts(b, launches ? " over its launches. " : ". ");
+    if (sv.capped) {
+        gm_buf_puts(b, "That is capped by the device's theoretical DRAM bandwidth: ");
+        gm_buf_puts(b, launches ? "a launch" : "it");
+        gm_buf_puts(b, " would still move ");
+        gm_fmt_bytes(b, sv.keep);
+        gm_buf_puts(b, " through DRAM, ");
+        gm_fmt_ms(b, sv.floor_ms);
+        gm_buf_puts(b, launches ? " of the " : " of its ");
+        gm_fmt_ms(b, sv.t);
+        gm_buf_puts(b, launches ? " a launch takes on average, at " : " at ");
+        gm_fmt_gbs(b, sv.peak_gbs);
+        gm_buf_puts(b, "; the ");
+        gm_fmt_ms(b, sv.wanted_ms);
+        gm_buf_puts(b, " that the excess's share of the traffic suggests would need ");
+        if (isfinite(sv.need_gbs))
+            gm_fmt_gbs(b, sv.need_gbs);
         else
-            gm_fmt_pct(b, 100.0 * sv.share);
-        gm_buf_puts(b, gm_run_is_program(run) ? " of the program's profiled GPU time)"
-                                              : " of its time)");
+            gm_buf_puts(b, "it in no time at all");
+        gm_buf_puts(b, ". ");
     }
-    gm_buf_puts(b, gm_run_is_program(run) && run->timing.n > 1 ? " over its launches. " : ". ");
-    bool big = sv.ms >= GM_FIND_SAVE_MIN_MS && isfinite(sv.share) &&
-               sv.share >= GM_FIND_SAVE_MIN_SHARE;
-    return big ? GM_SEV_WARNING : GM_SEV_INFO;
+    return S_minor(sv.ms, sv.share) ? GM_SEV_INFO : GM_SEV_WARNING;
 }
 
 static void S_add_saving(S_ctx *c, gm_rule rule, gm_severity sev, const gm_run *run, double cost,
-                         double lost_ms, S_saving sv, gm_buf *msg);
+                         double lost_ms, S_saving sv, const char *fix, gm_buf *msg);
 
 static void S_add(S_ctx *c, gm_rule rule, gm_severity sev, const gm_run *run, double cost,
-                  double lost_ms, gm_buf *msg)
+                  double lost_ms, const char *fix, gm_buf *msg)
 {
-    S_saving none = {NAN, NAN};
-    S_add_saving(c, rule, sev, run, cost, lost_ms, none, msg);
+    S_add_saving(c, rule, sev, run, cost, lost_ms, S_NO_SAVING, fix, msg);
 }
 
 static void S_add_saving(S_ctx *c, gm_rule rule, gm_severity sev, const gm_run *run, double cost,
-                         double lost_ms, S_saving sv, gm_buf *msg)
+                         double lost_ms, S_saving sv, const char *fix, gm_buf *msg)
 {
     gm_findings *f = c->out;
     if (f->n == c->cap) {
@@ -362,6 +436,9 @@ static void S_add_saving(S_ctx *c, gm_rule rule, gm_severity sev, const gm_run *
     x->lost_ms = lost_ms;
     x->saved_ms = sv.ms;
     x->saved_share = sv.share;
+    x->minor = isfinite(sv.ms) && S_minor(sv.ms, sv.share);
+    x->fix = gm_xstrdup(fix);
+    x->configs = 1;
     while (msg->len && msg->data[msg->len - 1] == ' ')
         msg->data[--msg->len] = '\0';
     gm_buf_puts(msg, "");
@@ -436,7 +513,10 @@ static void S_rule_validation(S_ctx *c, const gm_run *run)
         }
         gm_buf_puts(&b, ". No time or counter of it is used.");
     }
-    S_add(c, GM_RULE_VALIDATION, GM_SEV_PROBLEM, run, 0.0, NAN, &b);
+    S_add(c, GM_RULE_VALIDATION, GM_SEV_PROBLEM, run, 0.0, NAN,
+          "make the kernel's output match the reference before reading its time or "
+          "counters, which say nothing about the layout of a kernel that computes the wrong "
+          "result.", &b);
 }
 
 static bool S_same_params(const gm_run *a, const gm_run *b)
@@ -522,7 +602,31 @@ static void S_rule_not_run(S_ctx *c, const gm_run *run)
             gm_buf_puts(&b, ".");
         }
     }
-    S_add(c, GM_RULE_NOT_RUN, others ? GM_SEV_WARNING : GM_SEV_INFO, run, 0.0, NAN, &b);
+    S_add(c, GM_RULE_NOT_RUN, others ? GM_SEV_WARNING : GM_SEV_INFO, run, 0.0, NAN,
+          "run it at a size its inputs and outputs fit, or make it allocate less.", &b);
+}
+
+/* What to change about uncoalesced loads or stores, by the shape of the
+ * waste: one extra sector or so per request is a misaligned start; under
+ * one sector's worth of bytes per request is a few lanes each writing
+ * alone (a reduction's result); anything else is a stride. */
+static const char *S_fix_sectors(const S_glob *g, bool store)
+{
+    if (g->ideal >= 2.0 && g->spr <= g->ideal * 1.3)
+        return "align the start of each warp's access to 32 bytes (pad the rows, or offset the "
+               "array), so that its requests do not straddle a sector.";
+    if (g->ideal < 1.0)
+        return store ? "gather the results in shared memory (or across the warp with shuffles) "
+                       "and write them from consecutive threads, so that a store request fills "
+                       "whole sectors."
+                     : "have the threads of a warp load consecutive elements together, so that "
+                       "a request's sectors hold the bytes the warp uses.";
+    return store ? "make consecutive threads write consecutive addresses (`threadIdx.x` on the "
+                   "fastest-varying index), or write through a shared-memory tile where the "
+                   "pattern is a transpose."
+                 : "make consecutive threads read consecutive addresses (`threadIdx.x` on the "
+                   "fastest-varying index), or read through a shared-memory tile where the "
+                   "pattern is a transpose.";
 }
 
 static void S_rule_uncoalesced(S_ctx *c, const gm_run *run, bool store)
@@ -564,10 +668,18 @@ static void S_rule_uncoalesced(S_ctx *c, const gm_run *run, bool store)
     /* the unit: the L1TEX global sectors, loads and stores */
     S_glob other = S_global(run, !store);
     double total = g.sectors + (other.sectors >= 0 ? other.sectors : 0.0);
-    S_saving sv = S_estimate(c, run, g.excess, total, g.excess * SECTOR_BYTES);
+    /* DRAM bytes the excess sectors cost: at most the bytes DRAM moved in
+     * that direction beyond the sectors the threads need (the caches serve
+     * the rest), never more than the excess */
+    double dram = S_m(run, store ? GM_M_DRAM_WR : GM_M_DRAM_RD);
+    double removed = dram >= 0 && isfinite(g.excess)
+                         ? fmin(g.excess * SECTOR_BYTES,
+                                fmax(0.0, dram - (g.sectors - g.excess) * SECTOR_BYTES))
+                         : NAN;
+    S_saving sv = S_estimate(c, run, g.excess, total, g.excess * SECTOR_BYTES, removed);
     gm_severity sev = S_saving_text(&b, run, sv, "sectors");
     S_add_saving(c, store ? GM_RULE_UNCOALESCED_STORE : GM_RULE_UNCOALESCED_LOAD, sev, run, cost,
-                 lost, sv, &b);
+                 lost, sv, S_fix_sectors(&g, store), &b);
 }
 
 static void S_rule_uncoalesced_load(S_ctx *c, const gm_run *run)
@@ -585,31 +697,56 @@ static void S_rule_banks(S_ctx *c, const gm_run *run, bool store)
     S_shr s = S_shared(run, store);
     if (!S_conflicted(&s))
         return;
+    const char *kind = store ? "store" : "load";
     gm_buf b = GM_BUF_INIT;
     S_run_label(&b, c, run);
-    gm_buf_puts(&b, " needs ");
-    gm_fmt_fixed(&b, s.wpi, 2);
-    gm_buf_printf(&b, " wavefronts per shared %s instruction where ", store ? "store" : "load");
-    gm_fmt_fixed(&b, s.ideal, 2);
-    gm_buf_puts(&b, s.src == S_IDEAL_MODEL     ? " is ideal (the address-trace model's figure)"
-                : s.src == S_IDEAL_COUNTER ? " is ideal (wavefronts less the measured bank conflicts)"
-                                           : " is ideal for 4-byte accesses (no conflict counter "
-                                             "or prediction was recorded)");
-    gm_buf_puts(&b, ": ");
-    S_ways(&b, s.ways);
-    gm_buf_puts(&b, ", ");
-    gm_fmt_count(&b, s.excess);
-    gm_buf_puts(&b, " excess wavefronts over ");
-    gm_fmt_count(&b, s.inst);
-    gm_buf_puts(&b, " instructions, each served after the other. ");
+    if (s.per_request) {
+        /* some instructions ran with every thread predicated off: per
+         * instruction the figure would sit under the ideal of a request */
+        gm_buf_puts(&b, " needs ");
+        gm_fmt_fixed(&b, s.wpr, 2);
+        gm_buf_printf(&b, " wavefronts per shared %s request where 1 would do: ", kind);
+        S_ways(&b, s.ways);
+        gm_buf_puts(&b, ", ");
+        gm_fmt_count(&b, s.excess);
+        gm_buf_puts(&b, " excess wavefronts over the ");
+        gm_fmt_count(&b, s.req);
+        gm_buf_puts(&b, " requests it made, each served after the other (");
+        gm_buf_puts(&b, s.src == S_IDEAL_MODEL ? "the address-trace model's requests"
+                                               : "its wavefronts less the measured bank conflicts");
+        gm_buf_puts(&b, "; of its ");
+        gm_fmt_count(&b, s.inst);
+        gm_buf_printf(&b, " shared %s instructions the others ran with every thread predicated "
+                          "off). ", kind);
+    } else {
+        gm_buf_puts(&b, " needs ");
+        gm_fmt_fixed(&b, s.wpi, 2);
+        gm_buf_printf(&b, " wavefronts per shared %s instruction where ", kind);
+        gm_fmt_fixed(&b, s.ideal, 2);
+        gm_buf_puts(&b, s.src == S_IDEAL_MODEL     ? " is ideal (the address-trace model's figure)"
+                    : s.src == S_IDEAL_COUNTER ? " is ideal (wavefronts less the measured bank conflicts)"
+                                               : " is ideal for 4-byte accesses (no conflict counter "
+                                                 "or prediction was recorded)");
+        gm_buf_puts(&b, ": ");
+        S_ways(&b, s.ways);
+        gm_buf_puts(&b, ", ");
+        gm_fmt_count(&b, s.excess);
+        gm_buf_puts(&b, " excess wavefronts over ");
+        gm_fmt_count(&b, s.inst);
+        gm_buf_puts(&b, " instructions, each served after the other. ");
+    }
     double lost = S_vs_fastest(&b, c, run);
-    /* the unit: the shared-memory data stage, load and store wavefronts */
+    /* the unit: the shared-memory data stage, load and store wavefronts; no
+     * DRAM byte is spared */
     S_shr o = S_shared(run, !store);
     double total = s.waves + (o.known ? o.waves : 0.0);
-    S_saving sv = S_estimate(c, run, s.excess, total, s.excess * WAVEFRONT_BYTES);
+    S_saving sv = S_estimate(c, run, s.excess, total, s.excess * WAVEFRONT_BYTES, 0.0);
     gm_severity sev = S_saving_text(&b, run, sv, "wavefronts");
     S_add_saving(c, store ? GM_RULE_BANK_CONFLICT_STORE : GM_RULE_BANK_CONFLICT_LOAD, sev, run,
-                 s.excess * WAVEFRONT_BYTES, lost, sv, &b);
+                 s.excess * WAVEFRONT_BYTES, lost, sv,
+                 "make the threads of a warp touch consecutive 4-byte words of shared memory, "
+                 "or pad the array by one word in every 32 (a tile `[N][N + 1]`), so that no two "
+                 "threads of a request fall in one bank.", &b);
 }
 
 static void S_rule_banks_load(S_ctx *c, const gm_run *run)
@@ -669,9 +806,16 @@ static void S_rule_overfetch(S_ctx *c, const gm_run *run)
                         "their bytes. ");
     }
     /* the unit: DRAM, bytes read and written */
-    S_saving sv = S_estimate(c, run, excess, (rd >= 0 ? rd : 0.0) + (wr >= 0 ? wr : 0.0), excess);
+    S_saving sv = S_estimate(c, run, excess, (rd >= 0 ? rd : 0.0) + (wr >= 0 ? wr : 0.0), excess,
+                             excess);
     gm_severity sev = S_saving_text(&b, run, sv, "bytes");
-    S_add_saving(c, GM_RULE_DRAM_OVERFETCH, sev, run, excess, NAN, sv, &b);
+    S_add_saving(c, GM_RULE_DRAM_OVERFETCH, sev, run, excess, NAN, sv,
+                 fr && S_uncoalesced(&g)
+                     ? "coalesce the loads (consecutive threads on consecutive addresses), so "
+                       "that the sectors DRAM delivers hold bytes the threads use."
+                     : "read each input from DRAM once, keeping what several threads or "
+                       "passes reuse in shared memory or registers instead of fetching it again.",
+                 &b);
 }
 
 static void S_rule_l2(S_ctx *c, const gm_run *run)
@@ -722,7 +866,9 @@ static void S_rule_l2(S_ctx *c, const gm_run *run)
         gm_buf_puts(&b, t <= tp * GM_FIND_TIME_CLOSE ? "): little or no time is lost."
                                                      : "): the extra sectors still cost time.");
     }
-    S_add(c, GM_RULE_L2_ABSORBS, GM_SEV_INFO, run, 0.0, lost, &b);
+    S_add(c, GM_RULE_L2_ABSORBS, GM_SEV_INFO, run, 0.0, lost,
+          "nothing for DRAM; aligning each warp's accesses to 32-byte sectors would spare "
+          "only the extra L1–L2 transfers.", &b);
 }
 
 /* A run whose bytes are under GM_FIND_SMALL_FRACTION of the copy
@@ -857,7 +1003,12 @@ static void S_rule_not_memory_bound(S_ctx *c, const gm_run *run)
     /* A warning only where bandwidth is the point and size is not the
      * explanation. */
     S_add(c, GM_RULE_NOT_MEMORY_BOUND, w.bw_bound && !small ? GM_SEV_WARNING : GM_SEV_INFO, run,
-          w.forgone, w.lost, &b);
+          w.forgone, w.lost,
+          small ? "give each launch more work (a larger problem, or several batched into one "
+                  "launch), since a kernel this short cannot stream."
+                : "look at its instructions and stalls (Nsight Compute's source and warp-state "
+                  "views), not at its memory layout, which is not what limits it.",
+          &b);
 }
 
 static void S_rule_dram_underused(S_ctx *c, const gm_run *run)
@@ -903,7 +1054,18 @@ static void S_rule_dram_underused(S_ctx *c, const gm_run *run)
     /* Info when size alone explains it (no excess sectors or wavefronts). */
     S_add(c, GM_RULE_DRAM_UNDERUSED,
           small && w.clean ? GM_SEV_INFO : GM_SEV_WARNING, run,
-          w.forgone, w.lost, &b);
+          w.forgone, w.lost,
+          S_uncoalesced(&ld) ? "coalesce its loads first (consecutive threads on consecutive "
+                               "addresses), since the load path moves sectors nobody uses."
+          : S_conflicted(&sl) ? "remove the bank conflicts first (pad the shared tile by one "
+                                "column), then put more bytes in flight."
+          : small && w.clean ? "give each launch more work (a larger problem, or several "
+                               "batched into one launch), since a kernel this short cannot "
+                               "stream."
+                             : "put more bytes in flight per thread by loading `float4` (16 "
+                               "bytes per thread) or unrolling, so that each thread has several "
+                               "independent loads outstanding.",
+          &b);
 }
 
 static void S_rule_constant(S_ctx *c, const gm_run *run)
@@ -929,7 +1091,10 @@ static void S_rule_constant(S_ctx *c, const gm_run *run)
     /* cost: each extra pass holds the constant cache for a cycle in which it
      * could have broadcast one 4-byte word to 32 lanes, 128 B of operands */
     S_add(c, GM_RULE_CONSTANT_SERIAL, GM_SEV_WARNING, run,
-          (d - 1.0) * loads * scale * WAVEFRONT_BYTES, lost, &b);
+          (d - 1.0) * loads * scale * WAVEFRONT_BYTES, lost,
+          "read constant memory at one address per warp (an index uniform across the warp), "
+          "or move a table read at per-thread indices to global memory, which serves a warp's "
+          "32 addresses in one request.", &b);
 }
 
 /* The counts the model is held to.  Deterministic counts only: ratios follow
@@ -1033,7 +1198,9 @@ static void S_rule_model(S_ctx *c, const gm_run *run)
     }
     gm_buf_puts(&b, "Either the kernel does not access memory as its trace says, or the hardware "
                     "counts something the model leaves out.");
-    S_add(c, GM_RULE_MODEL_MISMATCH, GM_SEV_WARNING, run, cost, NAN, &b);
+    S_add(c, GM_RULE_MODEL_MISMATCH, GM_SEV_WARNING, run, cost, NAN,
+          "check the kernel's indexing against its address trace (`kernels/trace_*.c`) and "
+          "correct whichever of the two is wrong.", &b);
 }
 
 /* ---- the rule table ------------------------------------------------------------ */
@@ -1180,8 +1347,39 @@ static void S_fold(gm_findings *out)
     free(ord);
 }
 
+/* A program run's launch configuration, as its row names it: "1024x1x1/64x1x1". */
+static void S_config(gm_buf *b, const gm_run *run)
+{
+    if (run->has_launch)
+        gm_buf_printf(b, "%ux%ux%u/%ux%ux%u", run->launch.grid[0], run->launch.grid[1],
+                      run->launch.grid[2], run->launch.block[0], run->launch.block[1],
+                      run->launch.block[2]);
+    else
+        S_code(b, run->variant);
+}
+
+/* The run whose per-line counters speak for x: its own; else, for a program,
+ * a run of the same kernel (the per-line pass counts one launch of each
+ * kernel); else one of the same layout (the suite measures one case of each). */
+static const gm_run *S_lines_run(const gm_results *r, const gm_finding *x)
+{
+    if (x->run && x->run->source_lines.present)
+        return x->run;
+    if (x->run && gm_run_is_program(x->run) && x->run->kernel)
+        for (size_t i = 0; i < r->n_runs; i++) {
+            const gm_run *o = &r->runs[i];
+            if (o->source_lines.present && o->kernel && S_streq(o->experiment, x->experiment) &&
+                strcmp(o->kernel, x->run->kernel) == 0)
+                return o;
+        }
+    return gm_srclines_run_of(r, x->experiment, x->variant);
+}
+
 /* A finding about uncoalesced accesses or bank conflicts names the line that
- * causes it when its layout has per-source-line counters (issue 14). */
+ * causes it when its layout has per-source-line counters (issue 14): the
+ * line with the largest excess, and its share of the excess of all the lines
+ * of that kind of access (issue 26: a warning named an instruction holding
+ * 1.3 % of it, as a share of all sectors). */
 static void S_name_lines(const gm_results *r, gm_findings *out)
 {
     for (size_t i = 0; i < out->n; i++) {
@@ -1195,23 +1393,28 @@ static void S_name_lines(const gm_results *r, gm_findings *out)
         case GM_RULE_BANK_CONFLICT_STORE: op = "STS"; shared = true; break;
         default: continue;
         }
-        const gm_run *run = x->run && x->run->source_lines.present ? x->run
-                            : gm_srclines_run_of(r, x->experiment, x->variant);
+        const gm_run *run = S_lines_run(r, x);
         if (!run || !run->source_lines.status ||
             strcmp(run->source_lines.status, "collected") != 0)
             continue;
-        const gm_srcline *top = gm_srclines_top(&run->source_lines, shared, op);
+        const gm_srclines *sl = &run->source_lines;
+        const gm_srcline *top = gm_srclines_top(sl, shared, op);
         if (!top)
             continue;
         long long excess = shared ? gm_srcline_excess_wavefronts(top)
                                   : gm_srcline_excess_sectors(top);
-        long long total = gm_srclines_total(&run->source_lines,
-                                            shared ? GM_SL_WAVEFRONTS : GM_SL_SECTORS);
+        /* the excess of every line of this kind of access, and how many */
+        size_t holders = 0;
+        long long all = gm_srclines_excess_of(sl, shared, op, &holders);
+        bool mine = run == x->run || (run->kernel && x->run && x->run->kernel &&
+                                      strcmp(run->kernel, x->run->kernel) == 0 &&
+                                      gm_run_is_program(run));
+        const char *unit = sl->line_info ? "line" : "instruction";
         gm_buf b = GM_BUF_INIT;
         gm_buf_puts(&b, x->message ? x->message : "");
-        gm_buf_puts(&b, " The line: ");
+        gm_buf_printf(&b, " The %s: ", unit);
         gm_srcline_cite_md(&b, top);
-        if (run != x->run) {
+        if (!mine) {
             gm_buf_puts(&b, " (per-line counters of another case of this layout).");
             free(x->message);
             x->message = gm_buf_detach(&b);
@@ -1220,15 +1423,150 @@ static void S_name_lines(const gm_results *r, gm_findings *out)
         gm_buf_puts(&b, " (");
         gm_fmt_count(&b, (double)excess);
         gm_buf_puts(&b, shared ? " excess wavefronts" : " excess sectors");
-        if (total > 0) {
+        if (all > 0) {
             gm_buf_puts(&b, ", ");
-            gm_fmt_pct(&b, 100.0 * (double)excess / (double)total);
-            gm_buf_puts(&b, " of the kernel's");
+            gm_fmt_pct(&b, 100.0 * (double)excess / (double)all);
+            gm_buf_printf(&b, " of the excess of its %s", shared ? "shared" : "global");
+            gm_buf_puts(&b, x->rule == GM_RULE_UNCOALESCED_LOAD || x->rule == GM_RULE_BANK_CONFLICT_LOAD
+                                ? " loads" : " stores");
         }
-        gm_buf_puts(&b, " in one launch).");
+        if (run != x->run && run->has_launch) {   /* another configuration's launch */
+            gm_buf_puts(&b, ", in one launch of ");
+            S_config(&b, run);
+            gm_buf_puts(&b, ")");
+        } else {
+            gm_buf_puts(&b, ", in one launch)");
+        }
+        if (holders > 1 && 2 * excess < all) {
+            gm_buf_puts(&b, "; the rest is spread over ");
+            gm_fmt_count(&b, (double)(holders - 1));
+            gm_buf_printf(&b, " more %s%s", unit, holders - 1 == 1 ? "" : "s");
+        }
+        gm_buf_puts(&b, ".");
         free(x->message);
         x->message = gm_buf_detach(&b);
     }
+}
+
+/* ---- one finding per kernel across its launch configurations --------------------- */
+
+/* The NVTX range of a program's run, from its notes ("NVTX range: a/b"). */
+static const char *S_range_note(const gm_run *run)
+{
+    static const char head[] = "NVTX range: ";
+    for (size_t i = 0; i < run->n_notes; i++)
+        if (run->notes[i] && strncmp(run->notes[i], head, sizeof head - 1) == 0)
+            return run->notes[i] + sizeof head - 1;
+    return NULL;
+}
+
+/* Findings of one kernel, range and rule of a program (its launch
+ * configurations are different runs). */
+static bool S_same_kernel(const gm_finding *a, const gm_finding *b)
+{
+    return a->rule == b->rule && a->run && b->run && gm_run_is_program(a->run) &&
+           gm_run_is_program(b->run) && a->run->kernel && b->run->kernel &&
+           S_streq(a->experiment, b->experiment) && strcmp(a->run->kernel, b->run->kernel) == 0 &&
+           S_streq(S_range_note(a->run), S_range_note(b->run));
+}
+
+/* Which of two findings leads a kernel's group: the larger saving, then the
+ * larger cost, then the first in the file. */
+static bool S_leads(const gm_finding *a, const gm_finding *b)
+{
+    double sa = isfinite(a->saved_ms) ? a->saved_ms : -1, sb = isfinite(b->saved_ms) ? b->saved_ms : -1;
+    if (sa != sb)
+        return sa > sb;
+    if (a->cost != b->cost)
+        return a->cost > b->cost;
+    return a->run_index < b->run_index;
+}
+
+static void S_finding_free(gm_finding *x)
+{
+    free(x->params);
+    free(x->message);
+    free(x->fix);
+}
+
+/* A program's kernel launched at several configurations (five block sizes)
+ * gave one finding per configuration, the same words five times (issue 26):
+ * one finding per kernel, range and rule, led by the configuration that
+ * saves most, saying where else the rule fires and what all of them would
+ * save together. */
+static void S_merge_configs(gm_findings *out)
+{
+    bool *gone = gm_xcalloc(out->n ? out->n : 1, sizeof *gone);
+    for (size_t i = 0; i < out->n; i++) {
+        if (gone[i])
+            continue;
+        size_t lead = i, n = 1;
+        for (size_t j = i + 1; j < out->n; j++)
+            if (!gone[j] && S_same_kernel(&out->v[i], &out->v[j])) {
+                n++;
+                if (S_leads(&out->v[j], &out->v[lead]))
+                    lead = j;
+            }
+        if (n == 1)
+            continue;
+        gm_finding *x = &out->v[lead];
+        double ms = 0, share = 0, cost = 0;
+        bool all_ms = true;
+        gm_severity sev = GM_SEV_INFO;
+        gm_buf others = GM_BUF_INIT;
+        gm_buf_puts(&others, "");
+        size_t k = 0;
+        for (size_t j = i; j < out->n; j++) {
+            gm_finding *y = &out->v[j];
+            if (gone[j] || (j != i && !S_same_kernel(&out->v[i], y)))
+                continue;
+            all_ms &= isfinite(y->saved_ms);
+            ms += isfinite(y->saved_ms) ? y->saved_ms : 0.0;
+            share += isfinite(y->saved_share) ? y->saved_share : 0.0;
+            cost += y->cost;
+            if (y->severity > sev)
+                sev = y->severity;
+            if (y == x)
+                continue;
+            gm_buf_puts(&others, k++ ? ", " : "");
+            S_config(&others, y->run);
+        }
+        gm_buf b = GM_BUF_INIT;
+        gm_buf_puts(&b, x->message);
+        gm_buf_printf(&b, " The same rule fires on its %zu other launch configuration%s (", n - 1,
+                      n - 1 == 1 ? "" : "s");
+        gm_buf_put(&b, others.data, others.len);
+        gm_buf_puts(&b, ")");
+        if (all_ms) {
+            gm_buf_printf(&b, "; over all %zu, not moving the excess would save about ", n);
+            gm_fmt_ms(&b, ms);
+            S_share_text(&b, x->run, share);
+            x->saved_ms = ms;
+            x->saved_share = share;
+            x->minor = S_minor(ms, share);
+            sev = x->minor ? GM_SEV_INFO : GM_SEV_WARNING;
+        }
+        gm_buf_puts(&b, ".");
+        gm_buf_free(&others);
+        free(x->message);
+        x->message = gm_buf_detach(&b);
+        x->cost = cost;
+        x->severity = sev;
+        x->configs = n;
+        for (size_t j = i; j < out->n; j++)
+            if (j != lead && !gone[j] && (j == i || S_same_kernel(&out->v[i], &out->v[j])))
+                gone[j] = true;
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < out->n; i++) {
+        if (gone[i]) {
+            S_finding_free(&out->v[i]);
+            continue;
+        }
+        out->v[kept++] = out->v[i];
+    }
+    out->n = kept;
+    free(gone);
 }
 
 /* ---- building the findings ------------------------------------------------------- */
@@ -1252,6 +1590,7 @@ void gm_findings_build(const gm_results *r, gm_findings *out)
     S_ctx_free(&c);
 
     S_name_lines(r, out);
+    S_merge_configs(out);
     if (out->n)
         qsort(out->v, out->n, sizeof *out->v, S_rank_cmp);
     S_fold(out);
@@ -1259,10 +1598,8 @@ void gm_findings_build(const gm_results *r, gm_findings *out)
 
 void gm_findings_free(gm_findings *f)
 {
-    for (size_t i = 0; i < f->n; i++) {
-        free(f->v[i].params);
-        free(f->v[i].message);
-    }
+    for (size_t i = 0; i < f->n; i++)
+        S_finding_free(&f->v[i]);
     free(f->v);
     memset(f, 0, sizeof *f);
 }
@@ -1292,7 +1629,15 @@ static bool S_selected(const gm_finding *x, const char *experiment_id, bool lead
                        unsigned skip_rules)
 {
     return (!experiment_id || S_streq(x->experiment, experiment_id)) && (!leads_only || x->lead) &&
-           !(skip_rules & GM_RULE_BIT(x->rule));
+           !(skip_rules & GM_RULE_BIT(x->rule)) && !(!experiment_id && leads_only && x->minor);
+}
+
+size_t gm_findings_count_minor(const gm_findings *f, unsigned skip_rules)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->n; i++)
+        n += f->v[i].minor && f->v[i].lead && !(skip_rules & GM_RULE_BIT(f->v[i].rule));
+    return n;
 }
 
 size_t gm_findings_count(const gm_findings *f, const char *experiment_id, bool leads_only,
@@ -1326,6 +1671,10 @@ size_t gm_findings_md_except(const gm_findings *f, const char *experiment_id, si
             gm_buf_puts(out, x->similar == 2 ? " more run of " : " more runs of ");
             S_code(out, x->variant);
             gm_buf_puts(out, ".");
+        }
+        if (x->fix && *x->fix) {
+            gm_buf_puts(out, " What to change: ");
+            gm_buf_puts(out, x->fix);
         }
         gm_buf_putc(out, '\n');
         shown++;

@@ -124,14 +124,24 @@ extern "C" {
 /* What a finding's excess costs (docs/findings.md, "Weighed by cost"): the
  * time the kernel would save if the excess sectors, wavefronts or bytes were
  * not moved, estimated as time x excess / total on the unit that moves them
- * (the kernel moving its traffic at the rate it did), and never more than the
+ * (the kernel moving its traffic at the rate it did), never more than the
  * excess takes at the device's DRAM bandwidth (every unit on the path is at
- * least as fast).  A finding with an estimate is a warning only when the
+ * least as fast), and never so much that the DRAM bytes the kernel would
+ * still move would need more than the device's theoretical DRAM bandwidth
+ * in the time left.  A finding with an estimate is a warning only when the
  * saving is at least GM_FIND_SAVE_MIN_SHARE of the GPU time (the program's,
  * for a program's kernel; the run's own, in the suite) and at least
- * GM_FIND_SAVE_MIN_MS; below, it is information. */
+ * GM_FIND_SAVE_MIN_MS; below, it is information, and the report's top list
+ * leaves it out (it stays in its experiment's section): a saving of 1 µs or
+ * 1 % is under what the run-to-run spread of a kernel's time hides. */
 #define GM_FIND_SAVE_MIN_SHARE 0.01
-#define GM_FIND_SAVE_MIN_MS 0.0005
+#define GM_FIND_SAVE_MIN_MS 0.001
+
+/* Bank conflicts per request: where the ideal wavefronts per executed
+ * shared instruction are under 0.95 (for accesses of 4 bytes or less, one
+ * wavefront per request), some instructions ran with every thread predicated
+ * off and made no request; the finding then counts per request made. */
+#define GM_FIND_PREDICATED 0.95
 
 /* Explanations describe at most this many runs of an experiment one by one
  * (the fastest, the slowest, the baseline, then one per other layout). */
@@ -185,8 +195,19 @@ typedef struct {
      * run's launches, and its share (0..1) of the GPU time it is weighed
      * against; NaN when the rule has no estimate. */
     double saved_ms, saved_share;
-    char *message;            /* owned: one to three sentences of Markdown, escaped, on one
-                                 line, starting with the run's variant and parameters */
+    char *message;            /* owned: a few sentences of Markdown, escaped, on one line,
+                                 starting with the run's variant and parameters */
+    char *fix;                /* owned: what to change, one sentence of Markdown, starting
+                                 in lower case ("make consecutive threads ..."); the list
+                                 writes it last, after "What to change: " */
+    /* The saving is under GM_FIND_SAVE_MIN_SHARE or GM_FIND_SAVE_MIN_MS:
+     * the top list (all experiments, leads only) leaves the finding out. */
+    bool minor;
+    /* A program's kernel at several launch configurations: one finding per
+     * kernel, NVTX range and rule, whose saving and cost are the sums over
+     * the configurations (the run is the one that saves most; the message
+     * lists the others); 1 otherwise. */
+    size_t configs;
     /* Findings of the same experiment, variant and rule (a sweep fires the
      * same rule at many sizes): how many there are, and whether this one is
      * the first of them in rank order (the one to show when showing one). */
@@ -224,9 +245,12 @@ gm_finding_list gm_findings_for_experiment(const gm_findings *f, const char *exp
  *                  experiment
  *   max            at most this many items; 0: no limit
  *   leads_only     one item per (experiment, variant, rule), the costliest,
- *                  saying on how many more runs the same rule fired
- * An item reads "- **Warning** (uncoalesced-load): <message>", with
- * "in `<experiment id>`, " before the message when experiment_id is NULL. */
+ *                  saying on how many more runs the same rule fired; with
+ *                  experiment_id NULL (the report's top list), minor findings
+ *                  are left out
+ * An item reads "- **Warning** (uncoalesced-load): <message> What to change:
+ * <fix>", with "in `<experiment id>`, " before the message when
+ * experiment_id is NULL. */
 size_t gm_findings_md(const gm_findings *f, const char *experiment_id, size_t max,
                       bool leads_only, gm_buf *out);
 
@@ -242,6 +266,10 @@ size_t gm_findings_md_except(const gm_findings *f, const char *experiment_id, si
 /* How many items gm_findings_md_except would write with no maximum. */
 size_t gm_findings_count(const gm_findings *f, const char *experiment_id, bool leads_only,
                          unsigned skip_rules);
+
+/* The findings the top list (experiment_id NULL, leads only) leaves out
+ * because their saving is minor, not counting skip_rules. */
+size_t gm_findings_count_minor(const gm_findings *f, unsigned skip_rules);
 
 /* The model-mismatch rule's test on one run, for a report that shows the
  * prediction beside the measurement: NONE when the run has no prediction or

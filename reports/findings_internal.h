@@ -112,6 +112,13 @@ typedef struct {
     S_ideal_src src;
     double excess;   /* wavefronts beyond inst * ideal */
     double ways;     /* wpi / ideal */
+    /* Requests made: where the ideal per instruction is under
+     * GM_FIND_PREDICATED, the instructions whose threads were all predicated
+     * off made none, and the ideal wavefronts (one per request for accesses
+     * of 4 bytes or less) count the requests; else one per instruction. */
+    bool per_request;
+    double req;      /* requests made */
+    double wpr;      /* wavefronts per request made; ideal 1 when per_request */
 } S_shr;
 
 static inline S_shr S_shared(const gm_run *run, bool store)
@@ -145,6 +152,9 @@ static inline S_shr S_shared(const gm_run *run, bool store)
     }
     s.excess = fmax(0.0, s.waves - s.inst * s.ideal);
     s.ways = s.wpi / s.ideal;
+    s.per_request = s.ideal < GM_FIND_PREDICATED;
+    s.req = s.per_request ? s.inst * s.ideal : s.inst;
+    s.wpr = s.waves / s.req;
     return s;
 }
 

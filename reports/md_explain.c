@@ -38,10 +38,12 @@ static void S_findings_lean(gm_buf *b, const char *items)
             gm_buf_put(b, p, (size_t)(cut - p));
             /* then, of findings.c's later sentences, the estimated saving ("Not
              * moving the excess ..."), the line that causes it ("The line:
-             * ...") and the count of similar runs, which follow one another
-             * at the end of the item: from the first of them to the end */
+             * ..."), the count of similar runs and what to change, which
+             * follow one another at the end of the item: from the first of
+             * them to the end */
             static const char *const keep[] = {" Not moving the excess ", " The line: ",
-                                               " The same rule fires on "};
+                                               " The instruction: ", " The same rule fires on ",
+                                               " What to change: "};
             const char *from = NULL;
             for (size_t k = 0; k < sizeof keep / sizeof keep[0]; k++) {
                 size_t kl = strlen(keep[k]);
@@ -69,8 +71,9 @@ void md_findings(gm_buf *b, const gm_findings *f, const gm_sections *ss, bool ht
         bad += ss->v[i].n_failed + ss->v[i].n_error;
     unsigned skip = GM_RULE_BIT(GM_RULE_VALIDATION);
     size_t all = gm_findings_count(f, NULL, true, skip);
+    size_t minor = gm_findings_count_minor(f, skip);
     gm_buf_puts(b, "## Findings\n\n");
-    if (!all) {
+    if (!all && !minor) {
         gm_buf_puts(b, "No rule of docs/findings.md fires on the numbers of this run");
         gm_buf_puts(b, bad ? " (the runs that failed are in the warning above).\n\n" : ".\n\n");
         return;
@@ -96,6 +99,15 @@ void md_findings(gm_buf *b, const gm_findings *f, const gm_sections *ss, bool ht
                               : "%zu more in the HTML report, each in its experiment's "
                                 "section.\n\n",
                       all - shown);
+    /* findings.h: a saving under 1 µs or 1 % of the time is not worth the top */
+    if (minor)
+        gm_buf_printf(b, "%zu finding%s that would save under 1 µs or under 1%% of the time "
+                         "%s weighed against (docs/findings.md) %s left out of this list; %s "
+                         "in %s.\n\n",
+                      minor, minor == 1 ? "" : "s", minor == 1 ? "it is" : "they are",
+                      minor == 1 ? "is" : "are", minor == 1 ? "it is" : "each is",
+                      html ? "its experiment's section"
+                           : "the HTML report, in its experiment's section");
 }
 
 /* ---- what the numbers say -------------------------------------------------- */

@@ -52,6 +52,24 @@ const gm_srcline *gm_srclines_top(const gm_srclines *sl, bool shared, const char
     return best;
 }
 
+long long gm_srclines_excess_of(const gm_srclines *sl, bool shared, const char *op,
+                                size_t *holders)
+{
+    long long all = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < sl->n_lines; i++) {
+        const gm_srcline *l = &sl->lines[i];
+        long long e = S_excess(l, shared);
+        if (e > 0 && S_has_op(l, op)) {
+            all += e;
+            n++;
+        }
+    }
+    if (holders)
+        *holders = n;
+    return all;
+}
+
 /* A line's code without its indentation, as a code span; "—" without code. */
 static gm_say_arg S_code(const gm_srcline *l)
 {

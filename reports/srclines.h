@@ -26,6 +26,12 @@ const gm_run *gm_srclines_run_of(const gm_results *r, const char *experiment,
  * NULL: any); NULL when no line has excess. */
 const gm_srcline *gm_srclines_top(const gm_srclines *sl, bool shared, const char *op);
 
+/* The excess (sectors, or shared wavefronts) of all the lines whose memory
+ * instruction classes include op (NULL: any), and in *holders (may be NULL)
+ * how many of them have some: what gm_srclines_top's line is a share of. */
+long long gm_srclines_excess_of(const gm_srclines *sl, bool shared, const char *op,
+                                size_t *holders);
+
 /* Markdown: `file:line` then the code as a code span (when known). */
 void gm_srcline_cite_md(gm_buf *b, const gm_srcline *l);
 /* A gnuplot string literal "file:line: code" (single-quoted, safe). */

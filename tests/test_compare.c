@@ -283,3 +283,53 @@ Test(compare, answers_the_question_per_device)
     gm_results_free(&a);
     gm_results_free(&b);
 }
+
+/* Two recorded runs of one program (examples/app: the lab on the H100; its
+ * first rank on the H200, examples/h100-vs-h200/app-0.json).  Issue 26: the
+ * page ranked one program's kernels against each other ("`transpose_contiguous`
+ * 107× slower").  Now each kernel stands beside itself in the other file, and
+ * no kernel is compared with another. */
+Test(compare, a_programs_kernels_side_by_side_never_against_each_other)
+{
+    gm_results a, b;
+    S_load("examples/app/run.json", &a);
+    S_load("examples/h100-vs-h200/app-0.json", &b);
+    gm_charts charts;
+    char *md = S_markdown(&a, &b, &charts);
+    gmt_assert_has(md, "Per program and file: how many kernels were profiled");
+    gmt_assert_has(md, "| 1. Kernels of lab | 5 kernels, 169.2 µs of GPU time profiled | "
+                       "5 kernels, 160.3 µs of GPU time profiled |");
+    gmt_assert_lacks(md, "slower");
+    gmt_assert_lacks(md, "Fastest");
+    gmt_assert_lacks(md, "The fastest layout");
+    gmt_assert_lacks(md, "× fastest A");
+    gmt_assert_has(md, "| Kernel | Time A | Time B | B ÷ A |\n|---|---:|---:|---:|\n");
+    /* each kernel's row: its own time in each file, and B over A */
+    for (size_t i = 0; i < a.n_runs; i++) {
+        const gm_run *x = &a.runs[i], *y = NULL;
+        for (size_t k = 0; k < b.n_runs; k++)
+            if (strcmp(b.runs[k].variant, x->variant) == 0)
+                y = &b.runs[k];
+        cr_assert_not_null(y, "%s is in both files", x->variant);
+        gm_buf row = GM_BUF_INIT;
+        gm_buf_puts(&row, "| `");
+        gm_buf_puts(&row, x->variant);
+        gm_buf_puts(&row, "` | ");
+        gm_fmt_ms(&row, gm_run_median_ms(x));
+        gm_buf_puts(&row, " | ");
+        gm_fmt_ms(&row, gm_run_median_ms(y));
+        gm_buf_puts(&row, " | ");
+        gm_fmt_ratio(&row, gm_run_median_ms(y) / gm_run_median_ms(x));
+        gm_buf_puts(&row, " |\n");
+        gmt_assert_has(md, row.data);
+        gm_buf_free(&row);
+    }
+    /* the chart: each kernel's time over its own time in A */
+    cr_assert_eq(charts.n, 1);
+    gmt_assert_has(charts.v[0].title, "each kernel's time over its time in A");
+    gmt_assert_has(charts.v[0].script, "\n0 1 ");
+    gm_charts_free(&charts);
+    free(md);
+    gm_results_free(&a);
+    gm_results_free(&b);
+}

@@ -222,6 +222,50 @@ Test(inject_names, long_template_is_shortened)
     gm_buf_free(&b);
 }
 
+/* The 5,050-byte signature of PyTorch's normal-distribution kernel in the
+ * recorded run (examples/pytorch/run.json): a message names it by its short
+ * name, and a message that quotes it whole still keeps every line within
+ * GMI_LINE_MAX bytes. */
+Test(inject_names, a_5_kb_signature_in_a_message)
+{
+    gm_results r;
+    char *path = gmt_src("examples/pytorch/run.json");
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(path, &r, &err), GM_OK, "%s", err.message);
+    free(path);
+    const char *sig = NULL;
+    for (size_t i = 0; i < r.n_runs; i++)
+        if (r.runs[i].kernel && strlen(r.runs[i].kernel) > 5000)
+            sig = r.runs[i].kernel;
+    cr_assert_not_null(sig, "the recorded run has a 5 KB signature");
+    char *name = gmi_message_name(sig);
+    cr_assert_str_eq(name, "distribution_elementwise_grid_stride_kernel<…>");
+    free(name);
+    char *lines = gmi_say("source lines: ", sig);
+    size_t n_lines = 0;
+    for (const char *p = lines; *p; n_lines++) {
+        size_t n = strcspn(p, "\n");
+        cr_assert_leq(n, GMI_LINE_MAX, "a line of %zu bytes", n);
+        cr_assert_eq(p[n], '\n');
+        p += n + 1;
+    }
+    cr_assert_gt(n_lines, 25, "the signature is wrapped, not cut");
+    cr_assert_eq(strncmp(lines, "source lines: void at::native::", 31), 0, "%s", lines);
+    free(lines);
+    /* a word longer than a line is cut, and a mangled symbol is named */
+    char word[400];
+    memset(word, 'x', sizeof word - 1);
+    word[sizeof word - 1] = '\0';
+    lines = gmi_say("p: ", word);
+    cr_assert_leq(strlen(lines), GMI_LINE_MAX + 1);
+    gmt_assert_has(lines, "…\n");
+    free(lines);
+    lines = gmi_say("gpumem-report: ", "launch 3 (_Z15spmv_kernel_elliiPKiPKfS2_Pf): failed");
+    cr_assert_str_eq(lines, "gpumem-report: launch 3 (spmv_kernel_ell): failed\n");
+    free(lines);
+    gm_results_free(&r);
+}
+
 /* ---- the status file --------------------------------------------------------------- */
 
 /* ---- batches -------------------------------------------------------------- */
@@ -476,7 +520,10 @@ Test(inject_group, per_launch_values_are_sums_over_launches)
     gm_results_free(&r);
 }
 
-Test(inject_group, colliding_short_names_get_suffixes)
+/* Two templates of one base name are told apart by the words of their
+ * template arguments the other lacks (issue 26: a stream benchmark's five
+ * kernels read for_each_kernel<…> [1] ... [5]). */
+Test(inject_group, colliding_short_names_are_told_apart)
 {
     gm_results r;
     gmt_load_fixture("inject-launches.json", &r);
@@ -494,13 +541,69 @@ Test(inject_group, colliding_short_names_get_suffixes)
         }
     }
     gmi_group(&r, false, "p");
-    cr_assert_str_eq(r.runs[0].variant, "vectorized_elementwise_kernel<…> [1]");
+    cr_assert_str_eq(r.runs[0].variant, "vectorized_elementwise_kernel<…FillFunctor…>");
     cr_assert_str_eq(r.runs[0].kernel, k1, "the full signature is kept");
     bool found = false;
     for (size_t i = 0; i < r.n_runs; i++)
-        found |= strcmp(r.runs[i].variant, "vectorized_elementwise_kernel<…> [2]") == 0 &&
+        found |= strcmp(r.runs[i].variant, "vectorized_elementwise_kernel<…AddFunctor…>") == 0 &&
                  strcmp(r.runs[i].kernel, k2) == 0;
     cr_assert(found);
+    gm_results_free(&r);
+}
+
+/* The recorded stream benchmark (tests/fixtures/stream.cu on an H200): five
+ * operations of one kernel template, for_each_kernel<…>, each at five block
+ * sizes.  Each operation is named by the word of its signature the others
+ * lack; a block size by its launch configuration. */
+Test(inject_group, recorded_stream_kernels_told_apart)
+{
+    gm_results r;
+    gmt_load_fixture("stream-h200-launches.json", &r);
+    cr_assert_eq(r.n_runs, 55);
+    gmi_group(&r, false, "stream");
+    cr_assert_eq(r.n_runs, 30, "6 kernels at 5 launch configurations");
+    static const char *const ops[] = {"init", "copy", "mul", "add", "triad"};
+    for (size_t k = 0; k < 5; k++) {
+        char want[64], member[64];
+        snprintf(want, sizeof want, "for_each_kernel<…%s…> ", ops[k]);
+        snprintf(member, sizeof member, "::%s()::{lambda", ops[k]);
+        size_t n = 0;
+        for (size_t i = 0; i < r.n_runs; i++)
+            if (strncmp(r.runs[i].variant, want, strlen(want)) == 0) {
+                n++;
+                cr_assert(strstr(r.runs[i].kernel, member), "%s: %s", r.runs[i].variant,
+                          r.runs[i].kernel);
+            }
+        cr_assert_eq(n, 5, "%s at five block sizes", want);
+    }
+    for (size_t i = 0; i < r.n_runs; i++) {
+        cr_assert_null(strchr(r.runs[i].variant, '['), "%s", r.runs[i].variant);
+        cr_assert_lt(strlen(r.runs[i].variant), 60, "%s", r.runs[i].variant);
+    }
+    cr_assert_str_eq(r.runs[0].variant, "for_each_kernel<…add…> 524288x1x1/64x1x1");
+    gm_results_free(&r);
+    /* the same kernels by their mangled symbols (a demangler that cannot
+     * read nvcc's extended lambdas leaves them so): told apart the same way */
+    gmt_load_fixture("inject-launches.json", &r);
+    static const char *const sym[] = {
+        "_ZN6stream6detail15for_each_kernelIfLi1EZNS_6StreamIfE4copyEvEUnvdl2_MS3_FvvENS3_"
+        "4copyE1_PKfPfEEvT1_m",
+        "_ZN6stream6detail15for_each_kernelIfLi1EZNS_6StreamIfE5triadEvEUnvdl3_MS3_FvvENS3_"
+        "5triadE1_PfPKfS8_EEvT1_m"};
+    for (size_t i = 0; i < r.n_runs; i++) {
+        long long l = gm_run_param(&r.runs[i], "launch")->value.i;
+        if (l == 2 || l == 3 || l == 6) {
+            free(r.runs[i].kernel);
+            r.runs[i].kernel = gm_xstrdup(sym[l == 6]);
+            gm_run_remove_param_for_test(&r.runs[i], "range");
+        }
+    }
+    gmi_group(&r, false, "p");
+    size_t told = 0;
+    for (size_t i = 0; i < r.n_runs; i++)
+        told += strcmp(r.runs[i].variant, "for_each_kernel<…copy…>") == 0 ||
+                strcmp(r.runs[i].variant, "for_each_kernel<…triad…>") == 0;
+    cr_assert_eq(told, 2);
     gm_results_free(&r);
 }
 
@@ -667,6 +770,37 @@ Test(inject_cli, report_from_a_program)
     cr_assert(!strstr(md, "FAILED") && !strstr(md, "**ERROR**"), "no run is called a failure");
     free(md);
     S_no_leftovers(d);
+    gm_buf_free(&p);
+    gm_buf_free(&env);
+    S_free(&r);
+    S_rm(d);
+    free(d);
+}
+
+/* Issue 26: stderr printed kernel signatures in lines of up to 5,093
+ * characters.  Every line the CLI writes about the run is at most
+ * GMI_LINE_MAX bytes, and no mangled symbol reaches stderr or the report. */
+Test(inject_cli, stderr_lines_are_short_and_name_kernels_readably)
+{
+    char *d = gmt_tmpdir("inject-test");
+    gm_buf env = GM_BUF_INIT;
+    gm_buf_printf(&env, "TMPDIR='%s' FAKE_MODE=mangled", d);
+    S_result r = S_app(d, env.data, "--out report.md", "");
+    cr_assert_eq(r.rc, 0, "stderr: %s", r.err);
+    gmt_assert_has(r.err, "launch 3 (elementwise_kernel<…>): CUPTI_ERROR_OUT_OF_MEMORY");
+    gmt_assert_has(r.err, "profiling: 7 launches: session open");
+    gmt_assert_lacks(r.err, "_ZN");
+    for (const char *p = r.err; *p;) {
+        size_t n = strcspn(p, "\n");
+        cr_assert_leq(n, GMI_LINE_MAX, "a line of %zu bytes: %.*s", n, (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+    gm_buf p = GM_BUF_INIT;
+    gm_buf_printf(&p, "%s/report.md", d);
+    char *md = gmt_text(p.data);
+    gmt_assert_has(md, "(launch 3 (elementwise\\_kernel\\<…\\>): CUPTI\\_ERROR");
+    gmt_assert_lacks(md, "_ZN");
+    free(md);
     gm_buf_free(&p);
     gm_buf_free(&env);
     S_free(&r);

@@ -6,6 +6,7 @@
 #include "../core/catalog.h"
 #include "../core/results.h"
 #include "../core/srclines.h"
+#include "../core/symbol.h"
 #include "../reports/srclines.h"
 #include "helpers.h"
 
@@ -109,6 +110,49 @@ Test(srclines, without_line_info_one_line_per_instruction)
     cr_assert_str_eq(where, "k+0x20");
     gm_srclines_clear(&sl);
     gm_sl_records_free(r, n);
+}
+
+/* Issue 26: rows of a library kernel without line info read
+ * "_ZN2at6native18elementwise_kernel...+0x13c0".  The function is named as a
+ * person reads it; symbols from the H100 run (examples/h100/run.json) and
+ * PyTorch's elementwise kernel. */
+Test(srclines, rows_without_line_info_name_the_function_readably)
+{
+    static const struct {
+        const char *symbol, *name;
+    } cases[] = {
+        {"_ZN2at6native18elementwise_kernelILi128ELi2EZNS0_22gpu_kernel_impl_nocastINS0_"
+         "15CUDAFunctor_addIfEEEEvRNS_18TensorIteratorBaseERKT_EUliE_EEviT1_",
+         "elementwise_kernel<…>"},
+        {"_Z15spmv_kernel_elliiPKiPKfS2_Pf", "spmv_kernel_ell"},
+        {"_Z19matmul_kernel_tiledILi16EEvPKfS1_Pfi", "matmul_kernel_tiled<…>"},
+        {"_ZN12_GLOBAL__N_114reduce_partialEPKfPfi", "reduce_partial"},
+        {"_ZNSt6vectorIiE4sizeEv", "size"},
+        {"_ZL9static_fnPf", "static_fn"},
+        {"copy_kernel", "copy_kernel"},   /* extern "C": as it is */
+        {"_Znot_a_symbol", "_Znot_a_symbol"},   /* not read: as it is */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gm_srcline l = {0};
+        l.function = (char *)cases[i].symbol;
+        l.pc = 0x13c0;
+        char where[256], want[256];
+        gm_srcline_where(&l, where, sizeof where);
+        snprintf(want, sizeof want, "%s+0x13c0", cases[i].name);
+        cr_assert_str_eq(where, want);
+    }
+    /* a very long plain name is cut; text quoting symbols names them */
+    gm_buf b = GM_BUF_INIT;
+    char longname[300];
+    memset(longname, 'k', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    gm_symbol_readable(longname, &b);
+    cr_assert_leq(b.len, GM_SYMBOL_MAX);
+    gmt_assert_has(b.data, "…");
+    gm_buf_free(&b);
+    gm_symbol_text("launch 3 (_Z15spmv_kernel_elliiPKiPKfS2_Pf): out of memory; x_Z1y", &b);
+    cr_assert_str_eq(b.data, "launch 3 (spmv_kernel_ell): out of memory; x_Z1y");
+    gm_buf_free(&b);
 }
 
 Test(srclines, bad_records_name_the_line)
