@@ -40,6 +40,7 @@ void md_code(gm_buf *b, const char *s);   /* a code span (gm_esc_md_code); NULL 
 void md_spr(gm_buf *b, double v);         /* sectors per request: one decimal */
 void md_cuda_version(gm_buf *b, int v);
 void md_case(gm_buf *b, const gm_vary *v, const gm_run *run, const char *skip);
+void md_run_named(gm_buf *b, const gm_run *run);   /* `v` of `exp` (p=1, q=2) */
 const char *md_label(const char *metric, const char *fallback);
 bool md_failed(const gm_run *run);        /* its check failed or stopped with an error */
 void md_check_text(gm_buf *b, const gm_run *run, bool loud);
