@@ -284,7 +284,21 @@ static int S_at_score(const gm_run *run, const char *at)
     return k;
 }
 
+/* The pair at the preferred point among those both of whose runs have
+ * counters (profiled_only) or among all. */
+static bool S_find(const gm_section *s, gm_contrast *out, bool profiled_only);
+
 bool gm_contrast_find(const gm_section *s, gm_contrast *out)
+{
+    return S_find(s, out, false);
+}
+
+bool gm_contrast_find_profiled(const gm_section *s, gm_contrast *out)
+{
+    return S_find(s, out, true);
+}
+
+static bool S_find(const gm_section *s, gm_contrast *out, bool profiled_only)
 {
     memset(out, 0, sizeof *out);
     out->e = s->exp;
@@ -298,6 +312,8 @@ bool gm_contrast_find(const gm_section *s, gm_contrast *out)
     int best_score = -1;
     double best_work = -1;
     for (size_t i = 0; i < n; i++) {
+        if (profiled_only && !(p[i].a->n_metrics && p[i].b->n_metrics))
+            continue;
         int sc = S_at_score(p[i].a, e->contrast_at);
         double w = S_work(p[i].a);
         if (sc > best_score || (sc == best_score && w > best_work)) {

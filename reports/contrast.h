@@ -61,6 +61,9 @@ typedef struct {
 } gm_contrast;
 
 bool gm_contrast_find(const gm_section *s, gm_contrast *out);
+/* The same among the pairs both of whose runs were profiled: the point
+ * nearest the preferred one where counters can say why (false when none). */
+bool gm_contrast_find_profiled(const gm_section *s, gm_contrast *out);
 
 /* "`interleaved` against `planar`" as the question's sides (Markdown). */
 void gm_contrast_sides_md(gm_buf *b, const gm_experiment *e);

@@ -10,6 +10,7 @@
  *   md_explain.c  the run's top findings; each section's explanation and findings
  *   md_section.c  one experiment's section, from its question to its charts
  *   md_tables.c   the table of an experiment's runs (pivoted when large)
+ *   md_limits.c   each layout's bytes down the memory hierarchy, what limits it
  *   md_model.c    the address-trace model's prediction beside the counters
  *   md_method.c   how the numbers were obtained
  *   md_util.c     escaping shorthands, a run's name and check in words, folds
@@ -76,6 +77,9 @@ void md_section(gm_buf *b, const gm_results *r, const gm_sections *ss, size_t si
 
 /* md_tables.c */
 void md_table(gm_buf *b, const gm_results *r, const gm_section *s, bool html);
+
+/* md_limits.c: each layout down the memory hierarchy, and what limits it */
+void md_limits(gm_buf *b, const gm_results *r, const gm_section *s, bool html);
 
 /* md_model.c */
 void md_predicted(gm_buf *b, const gm_section *s, bool html);

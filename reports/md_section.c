@@ -441,6 +441,7 @@ static void S_runs(gm_buf *b, const gm_results *r, const gm_section *s, bool htm
         md_table(b, r, s, html);
         if (program)
             S_signatures(b, s, html);
+        md_limits(b, r, s, html);
         md_predicted(b, s, html);
         gm_srclines_md_brief(b, s->runs, s->n_runs, html);
         if (html) {
