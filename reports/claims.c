@@ -270,7 +270,8 @@ static double S_num_param(const gm_run *r, const char *p)
     return q ? gm_value_num(&q->value) : NAN;
 }
 
-static void S_ratio(const gm_claim *c, const gm_section *s, gm_claim_result *o)
+static void S_ratio(const gm_claim *c, const gm_results *res, const gm_section *s,
+                    gm_claim_result *o)
 {
     gm_pair *p;
     size_t n = gm_pairs(s, c->a, c->b, c->filter, &p);
@@ -330,7 +331,7 @@ static void S_ratio(const gm_claim *c, const gm_section *s, gm_claim_result *o)
     }
     gm_buf_free(&at);
     gm_buf_puts(&o->why_md, ": ");
-    gm_pair_why_md(&o->why_md, p[near].a, p[near].b, c->counter);
+    gm_pair_why_md(&o->why_md, res, p[near].a, c->a, p[near].b, c->b, c->counter);
     free(sorted);
     free(r);
     free(p);
@@ -632,7 +633,7 @@ void gm_claim_eval(const gm_claim *c, const gm_results *r, const gm_sections *ss
         return;
     }
     switch (c->kind) {
-    case GM_CLAIM_RATIO: S_ratio(c, s, o); break;
+    case GM_CLAIM_RATIO: S_ratio(c, r, s, o); break;
     case GM_CLAIM_COUNTER: S_counter(c, s, o); break;
     case GM_CLAIM_BREAKEVEN: S_breakeven(c, s, o); break;
     case GM_CLAIM_BEST_IN: S_best_in(c, s, o); break;

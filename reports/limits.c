@@ -83,6 +83,23 @@ const char *gm_limits_unprofiled_note(const gm_run *run)
     return NULL;
 }
 
+void gm_limits_note_md(gm_buf *b, const char *note)
+{
+    static const char opt[] = "--profile-max-ms";
+    const char *at = strstr(note, opt);
+    if (!at) {
+        gm_esc_md(b, note);
+        return;
+    }
+    gm_buf head = GM_BUF_INIT;
+    gm_buf_put(&head, note, (size_t)(at - note));
+    gm_buf_puts(&head, "");
+    gm_esc_md(b, head.data);
+    gm_buf_free(&head);
+    gm_esc_md_code(b, opt);
+    gm_esc_md(b, at + sizeof opt - 1);
+}
+
 /* "92.2% of attainable" (or of the copy bandwidth, for an older file). */
 static void S_pct_of_ceiling(gm_buf *b, const gm_limits *l)
 {
@@ -98,7 +115,7 @@ static void S_cache_clause(gm_buf *b, const gm_limits *l)
     if (l->l1_hit >= GM_LIMIT_CACHE_HIT) {
         level = "L1";
         hit = l->l1_hit;
-    } else if (l->l2_hit >= 80.0 && l->kind != GM_LIMIT_DRAM) {
+    } else if (l->l2_hit >= GM_LIMIT_L2_HIT && l->kind != GM_LIMIT_DRAM) {
         level = "L2";
         hit = l->l2_hit;
     }
@@ -112,24 +129,35 @@ static void S_cache_clause(gm_buf *b, const gm_limits *l)
         gm_buf_puts(b, ": the extra sectors never reach DRAM");
 }
 
-void gm_limits_verdict_md(gm_buf *b, const gm_run *run, const gm_limits *l)
+/* The verdict's opening: "DRAM-bound at", or with a subject "`x` is
+ * DRAM-bound at"; an ISSUE verdict names its subject at the end of its
+ * opening ("neither ... limits `x`"). */
+static void S_open(gm_buf *b, const char *subject, const char *verb, const char *rest)
+{
+    if (subject)
+        gm_buf_printf(b, "%s %s%s", subject, verb, rest);
+    else
+        gm_buf_puts(b, rest);
+}
+
+void gm_limits_verdict_md(gm_buf *b, const gm_run *run, const gm_limits *l, const char *subject)
 {
     switch (l->kind) {
     case GM_LIMIT_UNPROFILED: {
         const char *why = gm_limits_unprofiled_note(run);
         if (!why) {
-            gm_buf_puts(b, "timed but not profiled: no counter says what limits it.");
+            S_open(b, subject, "was ", "timed but not profiled: no counter says what limits it.");
             return;
         }
-        gm_buf_puts(b, "timed but not profiled: ");
-        gm_esc_md(b, why);
+        S_open(b, subject, "was ", "timed but not profiled: ");
+        gm_limits_note_md(b, why);
         if (strstr(why, "--profile-max-ms"))
             gm_buf_puts(b, "; a collection with a higher limit profiles it");
         gm_buf_puts(b, ".");
         return;
     }
     case GM_LIMIT_DRAM:
-        gm_buf_puts(b, "DRAM-bound at ");
+        S_open(b, subject, "is ", "DRAM-bound at ");
         S_pct_of_ceiling(b, l);
         if (l->useful > 0 && l->dram_bytes >= 1.5 * l->useful) {
             gm_buf_puts(b, ", moving ");
@@ -138,13 +166,13 @@ void gm_limits_verdict_md(gm_buf *b, const gm_run *run, const gm_limits *l)
         }
         break;
     case GM_LIMIT_SHARED:
-        gm_buf_puts(b, "bank conflicts: ");
+        S_open(b, subject, "has ", "bank conflicts: ");
         gm_fmt_fixed(b, l->shared_wpi, 2);
         gm_buf_puts(b, " shared wavefronts per instruction where 1 is ideal, each access "
                        "replayed");
         break;
     case GM_LIMIT_LATENCY:
-        gm_buf_puts(b, "latency-bound: ");
+        S_open(b, subject, "is ", "latency-bound: ");
         gm_fmt_pct(b, l->occupancy);
         gm_buf_puts(b, " occupancy, too few warps to hide the memory latency");
         if (l->warps / l->sms < 16) {
@@ -156,7 +184,7 @@ void gm_limits_verdict_md(gm_buf *b, const gm_run *run, const gm_limits *l)
         }
         break;
     case GM_LIMIT_SECTORS:
-        gm_buf_puts(b, "the sectors limit it, not DRAM (");
+        S_open(b, subject, "is ", "limited by its sectors, not by DRAM (");
         S_pct_of_ceiling(b, l);
         gm_buf_printf(b, "): its %s use ", l->store ? "stores" : "loads");
         gm_fmt_pct(b, l->efficiency);
@@ -168,17 +196,18 @@ void gm_limits_verdict_md(gm_buf *b, const gm_run *run, const gm_limits *l)
         }
         break;
     case GM_LIMIT_LAUNCH:
-        gm_buf_puts(b, "too short to fill the memory system: ");
+        S_open(b, subject, "is ", "too short to fill the memory system: ");
         gm_fmt_ms(b, l->ms);
         gm_buf_puts(b, " a launch, DRAM at ");
         S_pct_of_ceiling(b, l);
         break;
     case GM_LIMIT_ISSUE:
-        gm_buf_puts(b, "neither DRAM (");
+        gm_buf_puts(b, subject ? "Neither DRAM (" : "neither DRAM (");
         S_pct_of_ceiling(b, l);
         gm_buf_puts(b, ") nor occupancy (");
         gm_fmt_pct(b, l->occupancy);
-        gm_buf_puts(b, ") limits it");
+        gm_buf_puts(b, ") limits ");
+        gm_buf_puts(b, subject ? subject : "it");
         if (l->requests > 0 && l->useful > 0 && l->useful / l->requests < 4) {
             /* far fewer bytes than requests: the same bytes read again and again */
             gm_buf_puts(b, ": its ");

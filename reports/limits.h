@@ -23,8 +23,9 @@
  *   issue     none of these: the requests themselves (their count, the
  *             useful bytes each carries) take the time.
  *
- * and, besides, whether L1 or L2 serves the sectors (GM_LIMIT_CACHE_HIT %
- * or more), so that sectors a layout wastes never reach DRAM.  The results
+ * and, besides, whether L1 serves the sectors (GM_LIMIT_CACHE_HIT % or more
+ * hit) or L2 (GM_LIMIT_L2_HIT %: half of L2's sectors hit in any stream that
+ * writes what it reads), so that sectors a layout wastes never reach DRAM.  The results
  * carry no L1 or L2 throughput and no theoretical occupancy (ncu's
  * l1tex__throughput, lts__throughput, sm__maximum_warps_per_active_cycle_pct
  * are not in the default metric set): the verdict reads what is there.
@@ -44,7 +45,8 @@
 #define GM_LIMIT_OCCUPANCY 25.0    /* achieved occupancy %: latency-bound below */
 #define GM_LIMIT_SHORT_MS 0.010    /* a launch this short is mostly its start */
 #define GM_LIMIT_EFFICIENCY 50.0   /* % of the sector bytes used: sectors limit at or below */
-#define GM_LIMIT_CACHE_HIT 50.0    /* % hit rate from which a cache "serves" the sectors */
+#define GM_LIMIT_CACHE_HIT 50.0    /* % L1 hit rate from which L1 "serves" the sectors */
+#define GM_LIMIT_L2_HIT 80.0       /* % L2 hit rate from which L2 does */
 
 typedef enum {
     GM_LIMIT_UNPROFILED,   /* no counters: timed only */
@@ -82,12 +84,16 @@ void gm_limits_of(const gm_run *run, const gm_ceiling *ceiling, int sm_count, gm
 
 /* One sentence (Markdown, ending with '.'): what limits the run, with its
  * number ("DRAM-bound at 92.2% of attainable."), and whether L1 or L2 serves
- * its sectors.  For a run that was not profiled, why not, from its notes. */
-void gm_limits_verdict_md(gm_buf *b, const gm_run *run, const gm_limits *l);
+ * its sectors.  For a run that was not profiled, why not, from its notes.
+ * subject (Markdown, may be NULL) makes it a sentence about that run ("`x`
+ * is DRAM-bound at ..."); NULL, it follows a "`x`: " of the caller. */
+void gm_limits_verdict_md(gm_buf *b, const gm_run *run, const gm_limits *l, const char *subject);
 
 /* The reason a run was timed but not profiled, from its notes ("one launch
  * takes 118.3 ms, over the 20 ms limit (--profile-max-ms)"); NULL when it
  * gives none. */
 const char *gm_limits_unprofiled_note(const gm_run *run);
+/* A note escaped for Markdown, with the option it names as code. */
+void gm_limits_note_md(gm_buf *b, const char *note);
 
 #endif

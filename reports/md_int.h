@@ -63,7 +63,7 @@ void md_top_warnings(gm_buf *b, const gm_sections *ss);
 char *md_with_contents(char *md);
 
 /* md_summary.c */
-void md_summary(gm_buf *b, const gm_sections *ss);
+void md_summary(gm_buf *b, const gm_results *r, const gm_sections *ss);
 
 /* md_explain.c */
 void md_findings(gm_buf *b, const gm_findings *f, const gm_sections *ss, bool html);

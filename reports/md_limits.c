@@ -220,7 +220,7 @@ void md_limits(gm_buf *b, const gm_results *r, const gm_section *s, bool html)
         gm_buf_puts(b, "- ");
         md_case(b, &v, rows[i], NULL);
         gm_buf_puts(b, ": ");
-        gm_limits_verdict_md(b, rows[i], &lim[i]);
+        gm_limits_verdict_md(b, rows[i], &lim[i], NULL);
         gm_buf_puts(b, "\n");
     }
     gm_buf_puts(b, "\n");

@@ -337,7 +337,7 @@ static void S_intro(gm_buf *b, const gm_results *r, const gm_sections *ss, size_
         }
         gm_buf_puts(b, ".*\n\n");
     }
-    gm_contrast_md(b, s);
+    gm_contrast_md(b, r, s);
     if (s->listed && html) {
         /* on paper, the claims are printed once, in their own section */
         gm_buf_puts(b, "![](gm-screen:open)\n\n");

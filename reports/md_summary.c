@@ -225,7 +225,7 @@ static void S_summary_answer(gm_buf *b, const gm_section *s)
 
 /* The headline of a section with a contrast: side a takes r× as long as side b
  * at the matched point, the counter ratio, and why (contrast.h). */
-static void S_contrast_headline(gm_buf *b, const gm_section *s)
+static void S_contrast_headline(gm_buf *b, const gm_results *r, const gm_section *s)
 {
     gm_contrast c;
     if (!gm_contrast_find(s, &c))
@@ -243,10 +243,11 @@ static void S_contrast_headline(gm_buf *b, const gm_section *s)
     }
     gm_buf_free(&at);
     gm_buf_puts(b, ": ");
-    gm_pair_why_md(b, c.pair.a, c.pair.b, c.counter);
+    gm_pair_why_md(b, r, c.pair.a, s->exp->contrast_a, c.pair.b, s->exp->contrast_b, c.counter);
+    gm_contrast_profiled_md(b, r, s, &c);
 }
 
-void md_summary(gm_buf *b, const gm_sections *ss)
+void md_summary(gm_buf *b, const gm_results *r, const gm_sections *ss)
 {
     bool program = false, contrast = false, suite = false;
     for (size_t i = 0; i < ss->n; i++) {
@@ -294,7 +295,7 @@ void md_summary(gm_buf *b, const gm_sections *ss)
         if (gm_section_is_program(s))
             S_time_headline(&h, s);
         else
-            S_contrast_headline(&h, s);
+            S_contrast_headline(&h, r, s);
         if (!h.len && !gm_section_is_program(s))
             S_headline(&h, s);
         if (h.len) {

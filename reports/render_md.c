@@ -39,7 +39,7 @@ char *gm_render_markdown(const gm_results *r, const gm_charts *charts, const cha
     md_header(&b, r, ro->timestamp);
     md_top_warnings(&b, &ss);
     bool html = !chart_dir && !ro->github;
-    md_summary(&b, &ss);
+    md_summary(&b, r, &ss);
     bool suite = false;
     for (size_t i = 0; i < ss.n; i++)
         suite |= ss.v[i].listed && !gm_section_is_program(&ss.v[i]);
