@@ -261,7 +261,10 @@ void md_summary(gm_buf *b, const gm_results *r, const gm_sections *ss)
                      "|---|---|---|---|---|---|\n",
                   contrast ? "Per experiment, the contrast it exists to show (its question, in "
                              "its section), at matched parameters: the time of side a over "
-                             "side b, and the counter the contrast is about."
+                             "side b, and the counter the contrast is about. The headlines, "
+                             "the sections and the claims quote these same pairs; a claim "
+                             "judged at the sizes its document names gives this figure beside "
+                             "its own."
                   : suite    ? "Per experiment, the slowest and fastest layout among the runs "
                              "that do the same work (same bytes read and written), by median "
                              "time: this results file names no question per experiment (it "

@@ -13,6 +13,7 @@
 
 #include "claims.h"
 #include "md_int.h"
+#include "sources.h"
 
 /* ---- changes since a baseline ------------------------------------------------ */
 
@@ -51,6 +52,12 @@ char *gm_render_markdown(const gm_results *r, const gm_charts *charts, const cha
     for (size_t i = 0; i < ss.n; i++)
         md_section(&b, r, &ss, i, charts, chart_dir, &f, ro->github);
     md_method(&b, r, &ss, ro->timestamp, html);
+    /* the documents the claims and the experiments cite, when any does */
+    bool cited = suite && gm_claims_present(&ss);
+    for (size_t i = 0; i < ss.n && suite && !cited; i++)
+        cited = ss.v[i].exp && gm_sources_cited(ss.v[i].exp->source);
+    if (cited)
+        gm_sources_md(&b);
     gm_findings_free(&f);
     gm_sections_free(&ss);
     /* one trailing newline */
