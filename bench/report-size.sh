@@ -1,8 +1,9 @@
 #!/bin/sh
 # report-size.sh — the size budgets of the report, checked on the committed
 # example runs (issue 12): the full-suite HTML page under 1 MB and printed on
-# fewer than 46 A4 pages (the first page's count; measured when chromium is
-# installed), its Markdown under 100 KB, and the GitHub form (--format gfm) of
+# fewer than 90 A4 pages (measured when chromium is installed; 46 until issue
+# 28 had every fold print open, tables at 8 pt and one chart a row: 81 pages
+# then), its Markdown under 100 KB, and the GitHub form (--format gfm) of
 # each single experiment under 65,536 characters, GitHub's limit for an issue
 # or comment body.  With chromium installed, also: tables wider than a
 # 1280-px window (every fold opened; the page scrolls such a table sideways
@@ -51,7 +52,7 @@ for ex in h100 app pytorch; do
             --print-to-pdf="$tmp/$ex.pdf" "file://$tmp/$ex.html" >/dev/null 2>&1 || true
         if [ -s "$tmp/$ex.pdf" ]; then
             pages=$(python3 -c 'import re,sys; print(len(re.findall(rb"/Type\s*/Page[^s]", open(sys.argv[1], "rb").read())))' "$tmp/$ex.pdf")
-            check "$run: HTML printed, A4 pages" "$pages" 46 pages
+            check "$run: HTML printed, A4 pages" "$pages" 90 pages
         fi
     fi
     # tables that do not fit a 1280-px window, every <details> opened
