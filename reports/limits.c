@@ -228,3 +228,45 @@ void gm_limits_verdict_md(gm_buf *b, const gm_run *run, const gm_limits *l, cons
     S_cache_clause(b, l);
     gm_buf_puts(b, ".");
 }
+
+void gm_limits_short_md(gm_buf *b, const gm_limits *l)
+{
+    switch (l->kind) {
+    case GM_LIMIT_UNPROFILED:
+        gm_buf_puts(b, "not profiled");
+        return;
+    case GM_LIMIT_DRAM:
+        gm_buf_puts(b, "DRAM");   /* its share is in the column before */
+        break;
+    case GM_LIMIT_SHARED:
+        gm_buf_puts(b, "bank conflicts (");
+        gm_fmt_fixed(b, l->shared_wpi, 2);
+        gm_buf_puts(b, " wavefronts/inst)");
+        break;
+    case GM_LIMIT_LATENCY:
+        gm_buf_puts(b, "latency (");
+        gm_fmt_pct(b, l->occupancy);
+        gm_buf_puts(b, " occupancy)");
+        break;
+    case GM_LIMIT_SECTORS:
+        gm_buf_printf(b, "sectors (%s use ", l->store ? "stores" : "loads");
+        gm_fmt_pct(b, l->efficiency);
+        gm_buf_puts(b, ")");
+        break;
+    case GM_LIMIT_LAUNCH:
+        gm_buf_puts(b, "launch (");
+        gm_fmt_ms(b, l->ms);
+        gm_buf_puts(b, ")");
+        break;
+    case GM_LIMIT_ISSUE:
+        gm_buf_puts(b, "requests");
+        break;
+    }
+    if (l->l1_hit >= GM_LIMIT_CACHE_HIT) {
+        gm_buf_puts(b, "; L1 serves ");
+        gm_fmt_pct(b, l->l1_hit);
+    } else if (l->l2_hit >= GM_LIMIT_L2_HIT && l->kind != GM_LIMIT_DRAM) {
+        gm_buf_puts(b, "; L2 serves ");
+        gm_fmt_pct(b, l->l2_hit);
+    }
+}

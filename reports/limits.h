@@ -89,6 +89,11 @@ void gm_limits_of(const gm_run *run, const gm_ceiling *ceiling, int sm_count, gm
  * is DRAM-bound at ..."); NULL, it follows a "`x`: " of the caller. */
 void gm_limits_verdict_md(gm_buf *b, const gm_run *run, const gm_limits *l, const char *subject);
 
+/* The verdict in a few words, for a table cell beside the DRAM bandwidth and
+ * occupancy: "DRAM", "latency
+ * (3.1% occupancy); L1 serves 87.7%". */
+void gm_limits_short_md(gm_buf *b, const gm_limits *l);
+
 /* The reason a run was timed but not profiled, from its notes ("one launch
  * takes 118.3 ms, over the 20 ms limit (--profile-max-ms)"); NULL when it
  * gives none. */

@@ -13,6 +13,7 @@
  *   md_limits.c   each layout's bytes down the memory hierarchy, what limits it
  *   md_model.c    the address-trace model's prediction beside the counters
  *   md_method.c   how the numbers were obtained
+ *   md_parts.c    the GitHub form of a long report cut into comment-sized parts
  *   md_util.c     escaping shorthands, a run's name and check in words, folds
  *
  * Every part appends to a gm_buf; text from the results goes through md_text
@@ -52,6 +53,15 @@ void md_params_cell(gm_buf *b, const gm_section *s, const gm_run *run);
 void md_fold_open(gm_buf *b, bool html, int which);
 void md_fold_open_n(gm_buf *b, int which, size_t count);
 void md_fold_close(gm_buf *b, bool html);
+
+/* ---- md_parts.c: the GitHub form in comments -------------------------------- */
+
+#define GM_GFM_COMMENT_MAX 65536   /* characters GitHub takes in an issue or comment body */
+#define GM_GFM_PART_BYTES 60000    /* the most one part of a longer report takes */
+/* md, or, when it is longer than GM_GFM_COMMENT_MAX, md cut at its sections
+ * into parts of at most GM_GFM_PART_BYTES, each led by a marker line and a
+ * line that says which part it is; takes md and returns the document. */
+char *md_gfm_parts(char *md);
 
 /* ---- the parts, in the document's order ---------------------------------- */
 

@@ -122,7 +122,6 @@ static void S_count_pct(gm_buf *b, double count, double pct)
 
 void md_limits(gm_buf *b, const gm_results *r, const gm_section *s, bool html)
 {
-    (void)html;
     const gm_run *rows[S_MAX_ROWS];
     size_t n = 0;
     gm_buf at = GM_BUF_INIT;
@@ -176,9 +175,12 @@ void md_limits(gm_buf *b, const gm_results *r, const gm_section *s, bool html)
     gm_buf_puts(b, program ? ", the kernels that take the most time" : ", one run per layout");
     gm_buf_puts(b, " down the memory hierarchy (requests, then L1, L2, DRAM):\n\n");
     bool att = ceil.attainable;
+    /* the page: the table, then a sentence per layout; the Markdown forms, brief,
+     * put the verdict in a last column */
     gm_buf_printf(b, "| %s | Requests | → L1 sectors | → L2 | → DRAM bytes | DRAM bandwidth "
-                     "(%% of %s) | Occupancy |\n|---|---:|---:|---:|---:|---:|---:|\n",
-                  program ? "Kernel" : "Layout", att ? "attainable" : "copy bandwidth");
+                     "(%% of %s) | Occupancy |%s\n|---|---:|---:|---:|---:|---:|---:|%s\n",
+                  program ? "Kernel" : "Layout", att ? "attainable" : "copy bandwidth",
+                  html ? "" : " Limited by |", html ? "" : "---|");
     gm_limits *lim = gm_xcalloc(n, sizeof *lim);
     for (size_t i = 0; i < n; i++) {
         const gm_run *run = rows[i];
@@ -213,17 +215,22 @@ void md_limits(gm_buf *b, const gm_results *r, const gm_section *s, bool html)
         }
         gm_buf_puts(b, " | ");
         gm_fmt_pct(b, l->occupancy);
+        if (!html) {
+            gm_buf_puts(b, " | ");
+            gm_limits_short_md(b, l);
+        }
         gm_buf_puts(b, " |\n");
     }
     gm_buf_puts(b, "\n");
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && html; i++) {
         gm_buf_puts(b, "- ");
         md_case(b, &v, rows[i], NULL);
         gm_buf_puts(b, ": ");
         gm_limits_verdict_md(b, rows[i], &lim[i], NULL);
         gm_buf_puts(b, "\n");
     }
-    gm_buf_puts(b, "\n");
+    if (html)
+        gm_buf_puts(b, "\n");
     free(lim);
     gm_vary_free(&v);
     gm_buf_free(&at);

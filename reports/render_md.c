@@ -64,5 +64,6 @@ char *gm_render_markdown(const gm_results *r, const gm_charts *charts, const cha
     while (b.len && b.data[b.len - 1] == '\n')
         b.data[--b.len] = '\0';
     gm_buf_puts(&b, "\n");
-    return md_with_contents(gm_buf_detach(&b));
+    char *md = md_with_contents(gm_buf_detach(&b));
+    return ro->github ? md_gfm_parts(md) : md;
 }
