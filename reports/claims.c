@@ -827,9 +827,12 @@ void gm_claims_md(gm_buf *b, const gm_results *r, const gm_sections *ss, const c
             gm_claim_eval(c, r, ss, &x);
             gm_buf_puts(b, "| ");
             gm_esc_md(b, c->claim);
+            const gm_source *src = experiment ? gm_source_find(c->source) : NULL;
+            if (src)   /* an experiment's table: which document says it */
+                gm_buf_printf(b, " [\\[%d\\]](#references)", src->number);
             gm_buf_puts(b, " | ");
             gm_esc_md(b, c->claimed);
-            if (!one_hw) {
+            if (!one_hw && strcmp(c->hardware, NOT_STATED) != 0) {
                 gm_buf_puts(b, " (");
                 gm_esc_md(b, c->hardware);
                 gm_buf_puts(b, ")");
