@@ -577,8 +577,20 @@ static void S_cached(gm_buf *b, const S_pairx *x)
     gm_buf_puts(b, " against ");
     gm_fmt_bytes(b, x->lb.dram_bytes);
     gm_buf_puts(b, "): ");
-    if (!S_serves(b, x, true))
+    if (!S_serves(b, x, true) && isfinite(x->la.l1_hit) && isfinite(x->la.l2_hit)) {
+        /* no cache serves most of them: the hit rates of both, for the reader to weigh */
+        gm_buf_puts(b, "L1 and L2 serve the extra sectors (L1 hits ");
+        gm_fmt_pct(b, x->la.l1_hit);
+        gm_buf_puts(b, " against ");
+        gm_fmt_pct(b, x->lb.l1_hit);
+        gm_buf_puts(b, ", L2 ");
+        gm_fmt_pct(b, x->la.l2_hit);
+        gm_buf_puts(b, " against ");
+        gm_fmt_pct(b, x->lb.l2_hit);
+        gm_buf_puts(b, ")");
+    } else if (!isfinite(x->la.l1_hit) || !isfinite(x->la.l2_hit)) {
         gm_buf_puts(b, "the caches serve the extra sectors");
+    }
     S_both_dram(b, x);
     gm_buf_puts(b, ", so the time hardly changes.");
 }
