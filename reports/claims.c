@@ -6,6 +6,7 @@
 #include "../core/fmt.h"
 #include "../core/slug.h"
 #include "contrast.h"
+#include "sources.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,184 +14,185 @@
 
 /* ---- the claims ----------------------------------------------------------- */
 
-#define T_ART "an untitled article on memory coalescing"
-#define T_NOTES "untitled notes on cache lines and sectors"
+/* the documents by their titles (sources.c: gm_sources, the references) */
+#define T_ART "Memory coalescing"
+#define T_NOTES "Cache lines, sectors and coalescing"
 #define T_DP "Optimizing Memory Access Efficiency in CUDA Kernel via Data Layout Technique"
-#define T_LAB "Lab 4, Geavanceerde Computerarchitectuur (KU Leuven)"
-#define T_MOD "Part 17: Memory Hierarchy (CUDA course module)"
+#define T_LAB "Geavanceerde Computerarchitectuur: Lab 4"
+#define T_MOD "Part 17: Memory Hierarchy"
 #define NOT_STATED "not stated"
 #define V100 "NVIDIA Tesla V100"
 #define RTX3090 "NVIDIA GeForce RTX 3090"
 #define INF INFINITY
 
 const gm_claim gm_claims[] = {
-    /* an untitled article on memory coalescing */
+    /* [1] Memory coalescing (article) */
     {"grid3d-sectors", T_ART,
      "Walking an x-major 3D grid along z, each thread of a warp lands in its own memory segment: "
      "about 32 transactions per warp instead of one.",
      "about 32 per warp", NOT_STATED, "grid3d", GM_CLAIM_COUNTER, "xmajor", NULL, NULL, NULL,
-     "ld_spr", 32, 32, NULL},
+     "ld_spr", 32, 32, NULL, false},
     {"grid3d-time", T_ART, "The wrong layout of the 3D grid alone can cost up to 32 times the time.",
      "up to 32×", NOT_STATED, "grid3d", GM_CLAIM_RATIO, "xmajor", "zmajor", NULL, NULL, "ld_spr",
-     2, 32, NULL},
+     2, 32, NULL, false},
     {"matvec-thread", T_ART,
      "With a thread per row of a matrix-vector product, column-major storage coalesces and "
      "row-major does not.",
      "column-major faster (no figure)", NOT_STATED, "matvec", GM_CLAIM_RATIO, "thread_rowmajor",
-     "thread_colmajor", NULL, NULL, "ld_spr", 1.05, INF, NULL},
+     "thread_colmajor", NULL, NULL, "ld_spr", 1.05, INF, NULL, false},
     {"matvec-warp", T_ART,
      "With a warp per row, row-major storage is read coalesced: a warp's loads are 128 "
      "contiguous bytes, 4 sectors.",
      "coalesced (4 sectors per request)", NOT_STATED, "matvec", GM_CLAIM_COUNTER, "warp_rowmajor",
-     NULL, NULL, NULL, "ld_spr", 4, 4, NULL},
+     NULL, NULL, NULL, "ld_spr", 4, 4, NULL, false},
     {"matvec-warp-colmajor", T_ART,
      "With a warp per row, column-major storage would be a disaster.", "uncoalesced (no figure)",
      NOT_STATED, "matvec", GM_CLAIM_NONE, NULL, NULL, NULL, NULL, NULL, NAN, NAN,
-     "the suite has no warp-per-row kernel over a column-major matrix"},
+     "the suite has no warp-per-row kernel over a column-major matrix", false},
     {"aos-soa", T_ART,
      "When a step needs only some fields of each particle, separate arrays (SoA) load only "
      "those, coalesced, and beat an array of structures (AoS).",
      "SoA faster (no figure)", NOT_STATED, "aos_soa", GM_CLAIM_RATIO, "aos", "soa", "fields=4",
-     NULL, "ld_spr", 1.05, INF, NULL},
+     NULL, "ld_spr", 1.05, INF, NULL, false},
     {"spmv-jds-csr", T_ART,
      "Sorting rows into jagged diagonals (JDS) makes neighbouring rows' entries contiguous and "
      "improves on CSR with a thread per row.",
      "JDS faster (no figure)", NOT_STATED, "spmv", GM_CLAIM_RATIO, "csr_thread", "jds", NULL, NULL,
-     "ld_sectors", 1.05, INF, NULL},
+     "ld_sectors", 1.05, INF, NULL, false},
     {"spmv-jds-ell", T_ART,
      "ELLPACK coalesces but reads the padding of every short row; JDS avoids most of that "
      "padding.",
      "JDS faster (no figure)", NOT_STATED, "spmv", GM_CLAIM_RATIO, "ell", "jds", NULL, NULL,
-     "dram_bytes", 1.05, INF, NULL},
+     "dram_bytes", 1.05, INF, NULL, false},
     {"conv-constant", T_ART,
      "Filter coefficients every thread of a warp reads at the same address belong in constant "
      "memory, which broadcasts them.",
      "constant faster (no figure)", NOT_STATED, "conv", GM_CLAIM_RATIO, "global", "constant", NULL,
-     NULL, "ld_requests", 1.05, INF, NULL},
+     NULL, "ld_requests", 1.05, INF, NULL, false},
     {"conv-shared", T_ART,
      "Staging the image tile with its halo in shared memory removes the redundant global reads "
      "of overlapping neighbourhoods.",
      "shared tile faster (no figure)", NOT_STATED, "conv", GM_CLAIM_RATIO, "constant", "shared",
-     NULL, NULL, "ld_requests", 1.05, INF, NULL},
+     NULL, NULL, "ld_requests", 1.05, INF, NULL, false},
     {"texture", T_ART,
      "For scattered reads with spatial locality (semi-Lagrangian advection), the texture cache "
      "beats plain global loads.",
      "texture faster (no figure)", NOT_STATED, "texture", GM_CLAIM_RATIO, "global", "texture",
-     NULL, NULL, "dram_bytes", 1.05, INF, NULL},
+     NULL, NULL, "dram_bytes", 1.05, INF, NULL, false},
 
-    /* untitled notes on cache lines and sectors */
+    /* [2] Cache lines, sectors and coalescing (notes) */
     {"align-0", T_NOTES, "A warp's 128-byte read that starts on a line boundary touches 4 sectors.",
      "4 sectors (offset 0)", NOT_STATED, "alignment", GM_CLAIM_COUNTER, "scalar@offset=0", NULL,
-     NULL, NULL, "ld_spr", 4, 4, NULL},
+     NULL, NULL, "ld_spr", 4, 4, NULL, false},
     {"align-96", T_NOTES,
      "Starting 96 bytes in, the read crosses a line on a sector boundary: two lines, still 4 "
      "sectors.",
      "4 sectors (offset 96)", NOT_STATED, "alignment", GM_CLAIM_COUNTER, "scalar@offset=96", NULL,
-     NULL, NULL, "ld_spr", 4, 4, NULL},
+     NULL, NULL, "ld_spr", 4, 4, NULL, false},
     {"align-100", T_NOTES, "Starting 100 bytes in, the read crosses a sector too: 5 sectors.",
      "5 sectors (offset 100)", NOT_STATED, "alignment", GM_CLAIM_COUNTER, "scalar@offset=100",
-     NULL, NULL, NULL, "ld_spr", 5, 5, NULL},
+     NULL, NULL, NULL, "ld_spr", 5, 5, NULL, false},
     {"align-line-time", T_NOTES,
      "Crossing a line costs time even when no sector is wasted (offset 96 against 0).",
      "slower (no figure)", NOT_STATED, "alignment", GM_CLAIM_RATIO, "scalar@offset=96",
-     "scalar@offset=0", NULL, NULL, "ld_spr", 1.02, INF, NULL},
+     "scalar@offset=0", NULL, NULL, "ld_spr", 1.02, INF, NULL, false},
     {"uncoalesced-spr", T_NOTES,
      "Strided (uncoalesced) access shows in the profiler as more than 4 sectors per request.",
      "more than 4 sectors per request", NOT_STATED, "coalescing", GM_CLAIM_COUNTER, "stride",
-     NULL, "stride=2|4|8|16|32", NULL, "ld_spr", 4.01, INF, NULL},
+     NULL, "stride=2|4|8|16|32", NULL, "ld_spr", 4.01, INF, NULL, false},
 
-    /* Optimizing Memory Access Efficiency in CUDA Kernel via Data Layout Technique */
+    /* [3] Optimizing Memory Access Efficiency in CUDA Kernel via Data Layout Technique (paper) */
     {"dp-diagonal", T_DP,
      "Storing the dynamic-programming table by diagonals makes the CUDA kernel 1.8 to 2.04 times "
      "faster than a row-major table, at every size up to n = 1024.",
      "1.8–2.04× (mean 1.9×)", V100, "dp", GM_CLAIM_RATIO, "rowmajor", "diagonal", NULL, NULL,
-     "ld_spr", 1.8, 2.04, NULL},
+     "ld_spr", 1.8, 2.04, NULL, true},
     {"dp-diagonal-1024", T_DP, "At n = 1024 the diagonal layout halves the kernel time.",
      "542 → 272 ms (1.99×)", V100, "dp", GM_CLAIM_RATIO, "rowmajor", "diagonal", "n=1024", NULL,
-     "ld_spr", 1.99, 1.99, NULL},
+     "ld_spr", 1.99, 1.99, NULL, false},
     {"dp-gpu-cpu-1024", T_DP,
      "At n = 1024 the (row-major) CUDA version beats the serial CPU version 2.4 times.",
      "1287 vs 542 ms (2.4×)", V100 "; CPU not stated", "dp", GM_CLAIM_RATIO, "cpu_serial",
-     "rowmajor", "n=1024", NULL, NULL, 2.37, 2.37, NULL},
+     "rowmajor", "n=1024", NULL, NULL, 2.37, 2.37, NULL, false},
     {"dp-breakeven", T_DP,
      "Below a break-even size one CPU thread is faster; the GPU wins from about n = 218 matrices "
      "on.",
      "n ≈ 218", V100 "; CPU not stated", "dp", GM_CLAIM_BREAKEVEN, "cpu_serial", "rowmajor",
-     NULL, "n", NULL, 218, 218, NULL},
+     NULL, "n", NULL, 218, 218, NULL, false},
     {"dp-launch", T_DP, "Kernel launch overhead is fixed at about 0.4 ms.", "≈ 0.4 ms", V100,
      "dp", GM_CLAIM_NONE, NULL, NULL, NULL, NULL, NULL, NAN, NAN,
-     "the suite times whole kernels; it does not separate launch overhead"},
+     "the suite times whole kernels; it does not separate launch overhead", false},
     {"dp-block", T_DP,
      "A 16 × 16 block per diagonal element cuts kernel time by 41%, and 2D blocks by 23% more.",
      "−41%, then −23%", V100, "dp", GM_CLAIM_NONE, NULL, NULL, NULL, NULL, NULL, NAN, NAN,
-     "the suite's DP kernels use one thread per cell; it has no such block decompositions"},
+     "the suite's DP kernels use one thread per cell; it has no such block decompositions", false},
 
-    /* Lab 4, Geavanceerde Computerarchitectuur (KU Leuven) */
+    /* [4] Geavanceerde Computerarchitectuur: Lab 4 (lab report) */
     {"rgb-planar", T_LAB,
      "Inverting the red channel of a planar image is 1.5 to 1.7 times faster than of an "
      "interleaved one, for 128 to 512 threads per block at 1, 2 and 4 times 960 × 1280 pixels.",
      "1.5–1.7×", NOT_STATED, "rgb", GM_CLAIM_RATIO, "interleaved", "planar",
-     "scale=1|2|4,block=128|256|512", NULL, "ld_spr", 1.5, 1.7, NULL},
+     "scale=1|2|4,block=128|256|512", NULL, "ld_spr", 1.5, 1.7, NULL, false},
     {"rgb-best-block", T_LAB,
      "The planar kernel is fastest with 128 to 512 threads per block; 64 and 1024 are slower.",
      "best block 128–512", NOT_STATED, "rgb", GM_CLAIM_BEST_IN, "planar", NULL, "scale=1|2|4",
-     "block", NULL, 128, 512, NULL},
+     "block", NULL, 128, 512, NULL, false},
     {"matmul-shared-16", T_LAB,
      "With BLOCK_SIZE 16 at N = 768, the shared-memory kernel is about 1.6 times faster than "
      "the global one.",
      "1.378 vs 0.848 ms (1.62×)", NOT_STATED, "matmul", GM_CLAIM_RATIO, "naive", "tiled",
-     "block=16,n=768", NULL, "ld_sectors", 1.62, 1.62, NULL},
+     "block=16,n=768", NULL, "ld_sectors", 1.62, 1.62, NULL, false},
     {"matmul-shared-4", T_LAB,
      "With BLOCK_SIZE 4, the shared-memory kernel is slower than the global one for larger "
      "matrices.",
      "2.84 vs 3.47 ms at N = 768 (0.82×)", NOT_STATED, "matmul", GM_CLAIM_RATIO, "naive", "tiled",
-     "block=4,n=768", NULL, "ld_sectors", 0.82, 0.82, NULL},
+     "block=4,n=768", NULL, "ld_sectors", 0.82, 0.82, NULL, false},
     {"matmul-constant", T_LAB,
      "B in constant memory falls behind the global kernel as N grows: 4.3 times slower at "
      "N = 96 with BLOCK_SIZE 16.",
      "0.0401 vs 0.0094 ms (4.3× slower)", NOT_STATED, "matmul", GM_CLAIM_RATIO, "constant",
-     "naive", "block=16,n=96", NULL, "ld_requests", 4.27, 4.27, NULL},
+     "naive", "block=16,n=96", NULL, "ld_requests", 4.27, 4.27, NULL, false},
     {"matmul-constant-limit", T_LAB, "From N = 192 on, B no longer fits in constant memory.",
      "64 KB limit", NOT_STATED, "matmul", GM_CLAIM_NONE, NULL, NULL, NULL, NULL, NULL, NAN, NAN,
      "arithmetic, not a measurement (192 × 192 floats are 144 KiB); the suite records those "
-     "runs as not run"},
+     "runs as not run", false},
 
-    /* Part 17: Memory Hierarchy (CUDA course module) */
+    /* [5] Part 17: Memory Hierarchy (course module) */
     {"strided-5-10", T_MOD, "Coalesced access can be 5 to 10 times faster than strided access.",
      "5–10×", NOT_STATED, "coalescing", GM_CLAIM_RATIO, "stride@stride=32", "stride@stride=1",
-     NULL, NULL, "ld_spr", 5, 10, NULL},
+     NULL, NULL, "ld_spr", 5, 10, NULL, false},
     {"rowcol-2d", T_MOD,
      "Over a 2D array, row-major access reaches 450 GB/s and column-major 90 GB/s.",
      "450 vs 90 GB/s (5×)", NOT_STATED, "traversal2d", GM_CLAIM_RATIO, "col_mapping",
-     "row_mapping", NULL, NULL, "ld_spr", 5, 5, NULL},
+     "row_mapping", NULL, NULL, "ld_spr", 5, 5, NULL, false},
     {"peak-90", T_MOD,
      "Good access patterns raise bandwidth use from about 30% to over 90% of the theoretical "
      "peak.",
      "over 90% of peak", NOT_STATED, "coalescing", GM_CLAIM_PEAK_PCT, "float4", NULL, NULL, NULL,
-     NULL, 90, INF, NULL},
+     NULL, 90, INF, NULL, false},
     {"bank-padding", T_MOD,
      "Padding a 32 × 32 shared array to 32 × 33 lifts shared-memory bandwidth from 180 to "
      "1300 GB/s.",
      "180 → 1300 GB/s (7.2×)", NOT_STATED, "banks", GM_CLAIM_RATIO, "unpadded@stride=32",
-     "padded@stride=32", NULL, NULL, "shared_wpi", 7.2, 7.2, NULL},
+     "padded@stride=32", NULL, NULL, "shared_wpi", 7.2, 7.2, NULL, false},
     {"matmul-tiled-8", T_MOD,
      "Shared-memory tiles make matrix multiplication 8 times faster than the naive kernel.",
      "50 → 400 GFLOPS (8×)", RTX3090, "matmul", GM_CLAIM_RATIO, "naive", "tiled",
-     "block=16,n=1536", NULL, "ld_sectors", 8, 8, NULL},
+     "block=16,n=1536", NULL, "ld_sectors", 8, 8, NULL, false},
     {"matmul-padded", T_MOD,
      "Padding the shared tiles (bank-conflict-free) adds a further 12.5%.",
      "400 → 450 GFLOPS (1.125×)", RTX3090, "matmul", GM_CLAIM_RATIO, "tiled", "tiled_padded",
-     "block=16,n=1536", NULL, "shared_wpi", 1.125, 1.125, NULL},
+     "block=16,n=1536", NULL, "shared_wpi", 1.125, 1.125, NULL, false},
     {"matmul-overall", T_MOD,
      "Memory-hierarchy optimisation of matrix multiplication gains 8 to 10 times over naive.",
      "8–10×", RTX3090, "matmul", GM_CLAIM_RATIO, "naive", "double_buffer", "block=16,n=1536",
-     NULL, "ld_sectors", 8, 10, NULL},
+     NULL, "ld_sectors", 8, 10, NULL, false},
     {"shared-vs-global", T_MOD, "Shared memory is 10 to 100 times faster than global memory.",
      "10–100×", NOT_STATED, NULL, GM_CLAIM_NONE, NULL, NULL, NULL, NULL, NULL, NAN, NAN,
-     "the suite measures no shared-only against global-only bandwidth"},
+     "the suite measures no shared-only against global-only bandwidth", false},
     {"matmul-85-peak", T_MOD, "The optimised matrix multiplication reaches 85% of the peak.",
      "85% of peak", RTX3090, "matmul", GM_CLAIM_NONE, NULL, NULL, NULL, NULL, NULL, NAN, NAN,
-     "the suite does not measure the arithmetic peak"},
+     "the suite does not measure the arithmetic peak", false},
 };
 
 const size_t gm_claims_len = sizeof gm_claims / sizeof gm_claims[0];
@@ -270,7 +272,8 @@ static double S_num_param(const gm_run *r, const char *p)
     return q ? gm_value_num(&q->value) : NAN;
 }
 
-static void S_ratio(const gm_claim *c, const gm_section *s, gm_claim_result *o)
+static void S_ratio(const gm_claim *c, const gm_results *res, const gm_section *s,
+                    gm_claim_result *o)
 {
     gm_pair *p;
     size_t n = gm_pairs(s, c->a, c->b, c->filter, &p);
@@ -300,9 +303,48 @@ static void S_ratio(const gm_claim *c, const gm_section *s, gm_claim_result *o)
             if (near == n || fabs(r[i] - m) < fabs(r[near] - m))
                 near = i;
         }
+    /* One number per contrast: a claim on the experiment's own contrast is
+     * judged at the summary's pair, unless it names its sizes (a filter) or
+     * speaks of every size; then its row gives the summary's figure too. */
+    const gm_experiment *e = s->exp;
+    gm_contrast sc;
+    bool same = e && e->contrast_a && e->contrast_b && !strcmp(c->a, e->contrast_a) &&
+                !strcmp(c->b, e->contrast_b) && gm_contrast_find(s, &sc);
+    size_t at_k = n;   /* the summary's pair among p[] */
+    for (size_t i = 0; same && i < n; i++)
+        if (p[i].a == sc.pair.a && p[i].b == sc.pair.b)
+            at_k = i;
+    bool at_point = same && at_k < n && !c->filter && !c->each_size;
+    if (at_point) {
+        m = r[at_k];
+        near = at_k;
+    }
     o->measured = m;
     gm_ratio_fmt(&o->measured_md, m);
-    if (n > 1) {
+    if (at_point && n > 1) {
+        gm_buf at = GM_BUF_INIT;
+        gm_pair_at_md(&at, c->a, c->b, &p[at_k]);
+        gm_buf_printf(&o->measured_md, " at %s, the summary's pair (", at.data);
+        gm_buf_free(&at);
+        if (n == 2) {
+            size_t other = at_k == 0 ? 1 : 0;
+            gm_buf oat = GM_BUF_INIT;
+            gm_pair_at_md(&oat, c->a, c->b, &p[other]);
+            gm_ratio_fmt(&o->measured_md, r[other]);
+            gm_buf_printf(&o->measured_md, " at %s)", oat.data);
+            gm_buf_free(&oat);
+        } else {
+            gm_buf x = GM_BUF_INIT, y = GM_BUF_INIT;
+            gm_ratio_fmt(&x, lo);
+            gm_ratio_fmt(&y, hi);
+            if (strcmp(x.data, y.data) == 0)
+                gm_buf_printf(&o->measured_md, "%zu points in all, each %s)", n, x.data);
+            else
+                gm_buf_printf(&o->measured_md, "%zu points in all: %s–%s)", n, x.data, y.data);
+            gm_buf_free(&x);
+            gm_buf_free(&y);
+        }
+    } else if (n > 1) {
         gm_buf_printf(&o->measured_md, " (median of %zu; ", n);
         gm_ratio_fmt(&o->measured_md, lo);
         gm_buf_puts(&o->measured_md, "–");
@@ -314,6 +356,17 @@ static void S_ratio(const gm_claim *c, const gm_section *s, gm_claim_result *o)
         gm_buf_puts(&o->measured_md, " vs ");
         gm_fmt_ms(&o->measured_md, gm_run_median_ms(p[0].b));
         gm_buf_puts(&o->measured_md, ")");
+    }
+    if (same && !at_point && !(n == 1 && at_k == 0)) {
+        /* judged elsewhere than the summary's pair: say where that is, and why */
+        gm_buf at = GM_BUF_INIT;
+        gm_pair_at_md(&at, e->contrast_a, e->contrast_b, &sc.pair);
+        gm_buf_puts(&o->measured_md, "; the summary's ");
+        gm_ratio_fmt(&o->measured_md, sc.time_ratio);
+        gm_buf_printf(&o->measured_md, " is at %s, ", at.data);
+        gm_buf_puts(&o->measured_md,
+                    at_k < n ? "one of these points" : "outside the sizes the claim names");
+        gm_buf_free(&at);
     }
     bool up = c->lo >= 1;
     bool dir = up ? m >= 1.05 : m <= 1 / 1.05;
@@ -330,7 +383,7 @@ static void S_ratio(const gm_claim *c, const gm_section *s, gm_claim_result *o)
     }
     gm_buf_free(&at);
     gm_buf_puts(&o->why_md, ": ");
-    gm_pair_why_md(&o->why_md, p[near].a, p[near].b, c->counter);
+    gm_pair_why_md(&o->why_md, res, p[near].a, c->a, p[near].b, c->b, c->counter);
     free(sorted);
     free(r);
     free(p);
@@ -632,7 +685,7 @@ void gm_claim_eval(const gm_claim *c, const gm_results *r, const gm_sections *ss
         return;
     }
     switch (c->kind) {
-    case GM_CLAIM_RATIO: S_ratio(c, s, o); break;
+    case GM_CLAIM_RATIO: S_ratio(c, r, s, o); break;
     case GM_CLAIM_COUNTER: S_counter(c, s, o); break;
     case GM_CLAIM_BREAKEVEN: S_breakeven(c, s, o); break;
     case GM_CLAIM_BEST_IN: S_best_in(c, s, o); break;
@@ -654,6 +707,28 @@ void gm_claim_result_free(gm_claim_result *r)
 static bool S_present(const gm_claim *c, const gm_sections *ss)
 {
     return !c->experiment || S_find(ss, c->experiment);
+}
+
+/* The heading text of a source's claims, "[1] Memory coalescing (article)";
+ * a source the references do not list, by its name. */
+static void S_source_heading(gm_buf *b, const char *source)
+{
+    const gm_source *s = gm_source_find(source);
+    gm_buf h = GM_BUF_INIT;
+    if (s)
+        gm_source_heading(&h, s);
+    else
+        gm_buf_puts(&h, source);
+    gm_esc_md(b, h.data);
+    gm_buf_free(&h);
+}
+
+bool gm_claims_present(const gm_sections *ss)
+{
+    for (size_t i = 0; i < gm_claims_len; i++)
+        if (gm_claims[i].experiment && S_find(ss, gm_claims[i].experiment))
+            return true;
+    return false;
 }
 
 void gm_claims_md(gm_buf *b, const gm_results *r, const gm_sections *ss, const char *experiment)
@@ -729,11 +804,13 @@ void gm_claims_md(gm_buf *b, const gm_results *r, const gm_sections *ss, const c
             hw = c->hardware;
         }
         if (!experiment) {
+            /* the document as its reference names it, the hardware once when its
+             * claims share a stated one */
             gm_buf_puts(b, "### ");
-            gm_esc_md(b, srcs[k]);
+            S_source_heading(b, srcs[k]);
             gm_buf_puts(b, "\n\n");
-            if (one_hw && hw) {
-                gm_buf_puts(b, "Hardware: ");
+            if (one_hw && hw && strcmp(hw, NOT_STATED) != 0) {
+                gm_buf_puts(b, "Measured on ");
                 gm_esc_md(b, hw);
                 gm_buf_puts(b, ".\n\n");
             }
@@ -750,9 +827,12 @@ void gm_claims_md(gm_buf *b, const gm_results *r, const gm_sections *ss, const c
             gm_claim_eval(c, r, ss, &x);
             gm_buf_puts(b, "| ");
             gm_esc_md(b, c->claim);
+            const gm_source *src = experiment ? gm_source_find(c->source) : NULL;
+            if (src)   /* an experiment's table: which document says it */
+                gm_buf_printf(b, " [\\[%d\\]](#references)", src->number);
             gm_buf_puts(b, " | ");
             gm_esc_md(b, c->claimed);
-            if (!one_hw) {
+            if (!one_hw && strcmp(c->hardware, NOT_STATED) != 0) {
                 gm_buf_puts(b, " (");
                 gm_esc_md(b, c->hardware);
                 gm_buf_puts(b, ")");
@@ -806,11 +886,18 @@ void gm_claims_brief_md(gm_buf *b, const gm_results *r, const gm_sections *ss,
      * figures and the why */
     gm_buf_puts(b, "**Claims it tests:**");
     for (size_t k = 0; k < ns; k++) {
+        gm_buf h = GM_BUF_INIT;
+        const gm_source *sk = gm_source_find(src[k]);
+        if (sk)
+            gm_source_heading(&h, sk);
+        else
+            gm_buf_puts(&h, src[k]);
         gm_buf_puts(b, k ? "; [" : " [");
-        gm_esc_md(b, src[k]);
+        gm_esc_md(b, h.data);
         gm_buf_puts(b, "](#");
-        gm_md_slug(src[k], b);
+        gm_md_slug(h.data, b);
         gm_buf_puts(b, "): ");
+        gm_buf_free(&h);
         bool first = true;
         for (int v = 0; v < 4; v++) {
             if (!count[k][v])

@@ -56,6 +56,10 @@ typedef struct {
     const char *counter;     /* COUNTER: the counter; RATIO: the one the why sentence prefers */
     double lo, hi;           /* the claimed range of the figure (hi = INFINITY: at least lo) */
     const char *untested;    /* NONE: why this suite does not test it */
+    bool each_size;          /* RATIO: the claim speaks of every size, so it is judged on the
+                                median over every matched pair; otherwise a claim on its
+                                experiment's own contrast, without a filter, is judged at the
+                                summary's pair (contrast.h), one number for both */
 } gm_claim;
 
 extern const gm_claim gm_claims[];
@@ -82,6 +86,9 @@ typedef struct {
 void gm_claim_eval(const gm_claim *c, const gm_results *r, const gm_sections *ss,
                    gm_claim_result *out);
 void gm_claim_result_free(gm_claim_result *r);
+
+/* Does the file have an experiment some claim concerns? */
+bool gm_claims_present(const gm_sections *ss);
 
 /* The table "claim | source | claimed | measured here | verdict | why" for
  * every claim (experiment == NULL, with an introduction) or for those of one

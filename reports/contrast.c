@@ -4,6 +4,7 @@
 #include "../core/catalog.h"
 #include "../core/escape.h"
 #include "../core/fmt.h"
+#include "limits.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -284,7 +285,21 @@ static int S_at_score(const gm_run *run, const char *at)
     return k;
 }
 
+/* The pair at the preferred point among those both of whose runs have
+ * counters (profiled_only) or among all. */
+static bool S_find(const gm_section *s, gm_contrast *out, bool profiled_only);
+
 bool gm_contrast_find(const gm_section *s, gm_contrast *out)
+{
+    return S_find(s, out, false);
+}
+
+bool gm_contrast_find_profiled(const gm_section *s, gm_contrast *out)
+{
+    return S_find(s, out, true);
+}
+
+static bool S_find(const gm_section *s, gm_contrast *out, bool profiled_only)
 {
     memset(out, 0, sizeof *out);
     out->e = s->exp;
@@ -298,6 +313,8 @@ bool gm_contrast_find(const gm_section *s, gm_contrast *out)
     int best_score = -1;
     double best_work = -1;
     for (size_t i = 0; i < n; i++) {
+        if (profiled_only && !(p[i].a->n_metrics && p[i].b->n_metrics))
+            continue;
         int sc = S_at_score(p[i].a, e->contrast_at);
         double w = S_work(p[i].a);
         if (sc > best_score || (sc == best_score && w > best_work)) {
@@ -392,9 +409,279 @@ static void S_ratio_of(gm_buf *b, double x, double y)
         gm_buf_puts(b, GM_FMT_ABSENT);
 }
 
+/* ---- why: the counters of a pair ------------------------------------------ */
+
+/* What the sentence of why needs of a pair: the runs, their names, their
+ * limits (limits.h) and the counter the contrast is about. */
+typedef struct {
+    const gm_run *a, *b;
+    const char *sel_a, *sel_b;   /* how to name each side (NULL: the variant) */
+    gm_limits la, lb;
+    bool brief;                  /* the caller gave the counter's figures already */
+} S_pairx;
+
+static void S_name(gm_buf *b, const S_pairx *x, bool side_a)
+{
+    gm_pair_side_md(b, side_a ? x->a : x->b, side_a ? x->sel_a : x->sel_b);
+}
+
+/* "`a`'s": a side's name in the possessive. */
+static void S_names(gm_buf *b, const S_pairx *x, bool side_a)
+{
+    S_name(b, x, side_a);
+    gm_buf_puts(b, "'s");
+}
+
+static bool S_near(double x, double y, double tol)
+{
+    return isfinite(x) && isfinite(y) && y > 0 && fabs(x / y - 1) < tol;
+}
+
+/* ", and both are DRAM-bound (90.9% and 92.2% of attainable)" when they are. */
+static void S_both_dram(gm_buf *b, const S_pairx *x)
+{
+    if (x->la.kind != GM_LIMIT_DRAM || x->lb.kind != GM_LIMIT_DRAM)
+        return;
+    gm_buf_puts(b, ", and both are DRAM-bound (");
+    gm_fmt_pct(b, x->la.dram_pct);
+    gm_buf_puts(b, " and ");
+    gm_fmt_pct(b, x->lb.dram_pct);
+    gm_buf_puts(b, x->la.attainable ? " of attainable)" : " of the copy bandwidth)");
+}
+
+/* Which cache serves side a's sectors: "L1 serves 69.3% of `global`'s
+ * sectors"; false (nothing written) when neither hits half of them. */
+static bool S_serves(gm_buf *b, const S_pairx *x, bool side_a)
+{
+    const gm_limits *l = side_a ? &x->la : &x->lb;
+    if (l->l1_hit >= GM_LIMIT_CACHE_HIT) {
+        gm_buf_puts(b, "L1 serves ");
+        gm_fmt_pct(b, l->l1_hit);
+        gm_buf_puts(b, " of ");
+        S_names(b, x, side_a);
+        gm_buf_puts(b, " sectors");
+        return true;
+    }
+    if (l->l2_hit >= GM_LIMIT_L2_HIT) {
+        gm_buf_puts(b, "L2 serves ");
+        gm_fmt_pct(b, l->l2_hit);
+        gm_buf_puts(b, " of the sectors ");
+        S_names(b, x, side_a);
+        gm_buf_puts(b, " L1 misses");
+        return true;
+    }
+    return false;
+}
+
+/* The side with more of the contrast's counter is the faster one: the
+ * counter that does separate them, in the time's direction, or that none of
+ * those measured does. */
+static void S_wrong_way(gm_buf *b, const S_pairx *x)
+{
+    bool a_slow = gm_run_median_ms(x->a) > gm_run_median_ms(x->b);
+    const gm_limits *ls = a_slow ? &x->la : &x->lb, *lf = a_slow ? &x->lb : &x->la;
+    /* each candidate's strength: how far past its threshold the slow side is worse */
+    enum { L1, L2, DRAM, OCC, SHARED, NC };
+    double st[NC] = {
+        (lf->l1_hit - ls->l1_hit) / 15.0,
+        (lf->l2_hit - ls->l2_hit) / 15.0,
+        /* DRAM bytes only where DRAM is busy enough to matter */
+        ls->dram_pct >= 10 ? (ls->dram_bytes / lf->dram_bytes - 1) / 0.15 : NAN,
+        (lf->occupancy - ls->occupancy) / 10.0,
+        (ls->shared_wpi / lf->shared_wpi - 1) / 0.15,
+    };
+    int pick = -1;
+    for (int k = 0; k < NC; k++)
+        if (isfinite(st[k]) && st[k] >= 1 && (pick < 0 || st[k] > st[pick]))
+            pick = k;
+    gm_buf_puts(b, x->brief ? "the faster side has more of them" : ", yet the faster side has more "
+                                                                    "of them");
+    if (pick < 0) {
+        gm_buf_puts(b, ", and no memory counter collected here separates them (L1 hit ");
+        gm_fmt_pct(b, x->la.l1_hit);
+        gm_buf_puts(b, " against ");
+        gm_fmt_pct(b, x->lb.l1_hit);
+        gm_buf_puts(b, ", occupancy ");
+        gm_fmt_pct(b, x->la.occupancy);
+        gm_buf_puts(b, " against ");
+        gm_fmt_pct(b, x->lb.occupancy);
+        gm_buf_puts(b, ", DRAM bytes ");
+        gm_fmt_bytes(b, x->la.dram_bytes);
+        gm_buf_puts(b, " against ");
+        gm_fmt_bytes(b, x->lb.dram_bytes);
+        gm_buf_puts(b, "): what limits the time lies outside the global-memory path measured "
+                       "here.");
+        return;
+    }
+    bool fa = !a_slow;   /* the faster side is side a */
+    static const char *const what[NC] = {"L1's hit rate", "L2's hit rate", "the DRAM bytes",
+                                         "occupancy", "the shared wavefronts per instruction"};
+    gm_buf_printf(b, ": what limits the time is %s. ", what[pick]);
+    switch (pick) {
+    case L1:
+    case L2:
+        gm_buf_printf(b, "%s serves ", pick == L1 ? "L1" : "L2");
+        gm_fmt_pct(b, pick == L1 ? lf->l1_hit : lf->l2_hit);
+        gm_buf_puts(b, " of ");
+        S_names(b, x, fa);
+        gm_buf_puts(b, pick == L1 ? " sectors against " : " L1 misses against ");
+        gm_fmt_pct(b, pick == L1 ? ls->l1_hit : ls->l2_hit);
+        gm_buf_puts(b, " of ");
+        S_names(b, x, !fa);
+        if (S_near(ls->dram_bytes, lf->dram_bytes, 0.1)) {
+            gm_buf_puts(b, ", with the same DRAM bytes (");
+            gm_fmt_bytes(b, x->la.dram_bytes);
+            gm_buf_puts(b, " against ");
+            gm_fmt_bytes(b, x->lb.dram_bytes);
+            gm_buf_puts(b, ")");
+        }
+        if (ls->kind == GM_LIMIT_LATENCY && lf->kind == GM_LIMIT_LATENCY) {
+            gm_buf_puts(b, "; both are latency-bound (");
+            gm_fmt_pct(b, ls->occupancy);
+            gm_buf_puts(b, " occupancy), so a miss costs more than a sector that hits");
+        }
+        break;
+    case DRAM:
+        gm_buf_puts(b, "DRAM moves ");
+        gm_fmt_bytes(b, ls->dram_bytes);
+        gm_buf_puts(b, " for ");
+        S_name(b, x, !fa);
+        gm_buf_puts(b, " against ");
+        gm_fmt_bytes(b, lf->dram_bytes);
+        break;
+    case OCC:
+        S_name(b, x, !fa);
+        gm_buf_puts(b, " keeps ");
+        gm_fmt_pct(b, ls->occupancy);
+        gm_buf_puts(b, " of the warp slots busy against ");
+        gm_fmt_pct(b, lf->occupancy);
+        break;
+    case SHARED:
+        S_name(b, x, !fa);
+        gm_buf_puts(b, " needs ");
+        gm_fmt_fixed(b, ls->shared_wpi, 2);
+        gm_buf_puts(b, " shared wavefronts per instruction against ");
+        gm_fmt_fixed(b, lf->shared_wpi, 2);
+        break;
+    }
+    gm_buf_puts(b, ".");
+}
+
+/* The counter grows, the time hardly, and DRAM moves the same bytes: which
+ * cache serves the extra sectors, and how busy DRAM is. */
+static void S_cached(gm_buf *b, const S_pairx *x)
+{
+    gm_buf_puts(b, x->brief ? "DRAM moves about the same bytes (" : ", but DRAM moves about the "
+                                                                    "same bytes (");
+    gm_fmt_bytes(b, x->la.dram_bytes);
+    gm_buf_puts(b, " against ");
+    gm_fmt_bytes(b, x->lb.dram_bytes);
+    gm_buf_puts(b, "): ");
+    if (!S_serves(b, x, true) && isfinite(x->la.l1_hit) && isfinite(x->la.l2_hit)) {
+        /* no cache serves most of them: the hit rates of both, for the reader to weigh */
+        gm_buf_puts(b, "L1 and L2 serve the extra sectors (L1 hits ");
+        gm_fmt_pct(b, x->la.l1_hit);
+        gm_buf_puts(b, " against ");
+        gm_fmt_pct(b, x->lb.l1_hit);
+        gm_buf_puts(b, ", L2 ");
+        gm_fmt_pct(b, x->la.l2_hit);
+        gm_buf_puts(b, " against ");
+        gm_fmt_pct(b, x->lb.l2_hit);
+        gm_buf_puts(b, ")");
+    } else if (!isfinite(x->la.l1_hit) || !isfinite(x->la.l2_hit)) {
+        gm_buf_puts(b, "the caches serve the extra sectors");
+    }
+    S_both_dram(b, x);
+    gm_buf_puts(b, ", so the time hardly changes.");
+}
+
+/* The time grows less than the counter: what it follows instead. */
+static void S_less(gm_buf *b, const S_pairx *x)
+{
+    double tr = gm_run_median_ms(x->a) / gm_run_median_ms(x->b);
+    double dr = x->la.dram_bytes / x->lb.dram_bytes;
+    if (x->la.kind == GM_LIMIT_DRAM && x->lb.kind == GM_LIMIT_DRAM && S_near(dr, tr, 0.25)) {
+        gm_buf_puts(b, ", but the time follows the DRAM bytes (");
+        gm_ratio_fmt(b, dr);
+        gm_buf_puts(b, ")");
+        S_both_dram(b, x);
+        gm_buf_puts(b, ".");
+        return;
+    }
+    if (S_near(x->la.dram_bytes, x->lb.dram_bytes, 0.1)) {
+        gm_buf_puts(b, ", but ");
+        if (S_serves(b, x, true))
+            gm_buf_puts(b, ", so ");
+        gm_buf_puts(b, "DRAM moves about the same bytes (");
+        gm_fmt_bytes(b, x->la.dram_bytes);
+        gm_buf_puts(b, " against ");
+        gm_fmt_bytes(b, x->lb.dram_bytes);
+        gm_buf_puts(b, ")");
+        if (x->lb.kind == GM_LIMIT_DRAM && x->la.kind != GM_LIMIT_DRAM) {
+            gm_buf_puts(b, " and ");
+            S_name(b, x, false);
+            gm_buf_puts(b, " is DRAM-bound at ");
+            gm_fmt_pct(b, x->lb.dram_pct);
+            gm_buf_puts(b, x->lb.attainable ? " of attainable" : " of the copy bandwidth");
+        }
+        gm_buf_puts(b, ".");
+        return;
+    }
+    if (x->la.kind == GM_LIMIT_LATENCY && x->lb.kind == GM_LIMIT_LATENCY) {
+        gm_buf_puts(b, ", though the time grows less: both are latency-bound (");
+        gm_fmt_pct(b, x->la.occupancy);
+        gm_buf_puts(b, " and ");
+        gm_fmt_pct(b, x->lb.occupancy);
+        gm_buf_puts(b, " occupancy), and L1 serves ");
+        gm_fmt_pct(b, x->la.l1_hit);
+        gm_buf_puts(b, " and ");
+        gm_fmt_pct(b, x->lb.l1_hit);
+        gm_buf_puts(b, " of their sectors.");
+        return;
+    }
+    if (S_near(x->la.requests, x->lb.requests, 0.1) && x->la.kind != GM_LIMIT_DRAM &&
+        x->lb.kind != GM_LIMIT_DRAM) {
+        gm_buf_puts(b, ", but both issue the same requests (");
+        gm_fmt_count(b, x->la.requests);
+        gm_buf_puts(b, ") and neither is DRAM-bound (");
+        gm_fmt_pct(b, x->la.dram_pct);
+        gm_buf_puts(b, " and ");
+        gm_fmt_pct(b, x->lb.dram_pct);
+        gm_buf_puts(b, x->la.attainable ? " of attainable)." : " of the copy bandwidth).");
+        return;
+    }
+    bool a_slow = gm_run_median_ms(x->a) > gm_run_median_ms(x->b);
+    gm_buf_puts(b, ", though the time grows less. ");
+    gm_buf who = GM_BUF_INIT;
+    S_name(&who, x, a_slow);
+    gm_limits_verdict_md(b, a_slow ? x->a : x->b, a_slow ? &x->la : &x->lb, who.data);
+    gm_buf_free(&who);
+}
+
+/* Neither side has counters: why (the collection's note), so no counter
+ * explains the gap. */
+static void S_unprofiled(gm_buf *b, const gm_run *a, const gm_run *br)
+{
+    const char *why = gm_limits_unprofiled_note(a);
+    if (!why)
+        why = gm_limits_unprofiled_note(br);
+    if (!why) {
+        gm_buf_puts(b, "these runs were timed but not profiled (too long, or on the host), so "
+                       "no counter of theirs explains the gap.");
+        return;
+    }
+    gm_buf_puts(b, "these runs were timed but not profiled, so no counter of theirs explains "
+                   "the gap: ");
+    gm_limits_note_md(b, why);
+    if (strstr(why, "--profile-max-ms"))
+        gm_buf_puts(b, "; a collection with a higher limit profiles them");
+    gm_buf_puts(b, ".");
+}
+
 /* brief: the caller has given the counter's figures already; when the sentence
  * is about that counter it starts at what the ratio means. */
-static void S_why(gm_buf *b, const gm_run *a, const gm_run *br, const char *counter, bool brief)
+static void S_why(gm_buf *b, const gm_results *r, const gm_run *a, const char *sel_a,
+                  const gm_run *br, const char *sel_b, const char *counter, bool brief)
 {
     /* The candidates, the descriptor's own counter first. */
     const char *kinds[] = {counter, "ld_spr", "st_spr", "shared_wpi", "dram_bytes"};
@@ -406,20 +693,28 @@ static void S_why(gm_buf *b, const gm_run *a, const gm_run *br, const char *coun
         double x = gm_counter(a, kinds[i]), y = gm_counter(br, kinds[i]);
         if (!(isfinite(x) && isfinite(y) && x > 0 && y > 0))
             continue;
-        double r = x > y ? x / y : y / x;
-        if (r >= best || (i == 0 && r >= 1.15)) {
+        double q = x > y ? x / y : y / x;
+        if (q >= best || (i == 0 && q >= 1.15)) {
             pick = kinds[i];
             pa = x;
             pb = y;
             if (i == 0)
                 break;
-            best = r;
+            best = q;
         }
     }
+    S_pairx x = {.a = a, .b = br, .sel_a = sel_a, .sel_b = sel_b};
+    gm_ceiling ceil = {.gbs = NAN, .startup_gbs = NAN};
+    if (r)
+        gm_results_ceiling(r, &ceil);
+    int sms = r ? r->device.sm_count : 0;
+    gm_limits_of(a, &ceil, sms, &x.la);
+    gm_limits_of(br, &ceil, sms, &x.lb);
     double ta = gm_run_median_ms(a), tb = gm_run_median_ms(br);
     bool slower = ta > tb;
     if (pick) {
         bool skip = brief && counter && !strcmp(pick, counter);
+        x.brief = skip;
         if (!skip) {
             gm_buf_puts(b, "the ");
             gm_buf_puts(b, gm_counter_label(pick));
@@ -449,17 +744,10 @@ static void S_why(gm_buf *b, const gm_run *a, const gm_run *br, const char *coun
             if (!strcmp(pick, W[i].k))
                 what = W[i].what;
         if (more != slower) {
-            gm_buf_puts(b, skip ? "the faster side has more of them, so what limits these runs "
-                                  "is something else."
-                                : ", yet the side with more of them is not the slower one: "
-                                  "what limits it is not that counter.");
+            S_wrong_way(b, &x);
         } else if (fabs(tr - 1) < 0.1 && strcmp(pick, "dram_bytes") && isfinite(da) &&
                    isfinite(db) && db > 0 && fabs(da / db - 1) < 0.1) {
-            gm_buf_puts(b, skip ? "DRAM moves about the same bytes (" : ", but DRAM moves about the same bytes (");
-            gm_fmt_bytes(b, da);
-            gm_buf_puts(b, " against ");
-            gm_fmt_bytes(b, db);
-            gm_buf_puts(b, "): the caches serve the extra sectors, so the time hardly changes.");
+            S_cached(b, &x);
         } else if (fabs(tr - 1) < 0.1 &&
                    isfinite(gm_run_metric_num(a, GM_M_DRAM_PCT)) &&
                    isfinite(gm_run_metric_num(br, GM_M_DRAM_PCT)) &&
@@ -478,12 +766,23 @@ static void S_why(gm_buf *b, const gm_run *a, const gm_run *br, const char *coun
         } else {
             gm_buf_printf(b, skip ? "%s" : ": %s", what);
             if (cr > 1.5 * (tr > 1 ? tr : 1 / tr))
-                gm_buf_puts(b, ", though the time grows less than that");
-            gm_buf_puts(b, ".");
+                S_less(b, &x);
+            else
+                gm_buf_puts(b, ".");
         }
         return;
     }
     double da = gm_run_metric_num(a, GM_M_DRAM_PCT), db = gm_run_metric_num(br, GM_M_DRAM_PCT);
+    if (da < 10 && db < 10) {
+        gm_buf_puts(b, "the memory counters are alike (within 15%) and neither side is near "
+                       "DRAM's limit (");
+        gm_fmt_pct(b, da);
+        gm_buf_puts(b, " and ");
+        gm_fmt_pct(b, db);
+        gm_buf_puts(b, " of its peak): what separates them lies outside the memory counters "
+                       "collected here.");
+        return;
+    }
     if (isfinite(da) && isfinite(db)) {
         gm_buf_puts(b, "the memory counters are alike (within 15%), but DRAM runs at ");
         gm_fmt_pct(b, da);
@@ -494,18 +793,40 @@ static void S_why(gm_buf *b, const gm_run *a, const gm_run *br, const char *coun
         return;
     }
     if (!a->n_metrics && !br->n_metrics)
-        gm_buf_puts(b, "these runs were timed but not profiled (too long, or on the host), so "
-                       "no counter of theirs explains the gap.");
+        S_unprofiled(b, a, br);
     else
         gm_buf_puts(b, "no memory counter measured here explains the difference.");
 }
 
-void gm_pair_why_md(gm_buf *b, const gm_run *a, const gm_run *br, const char *counter)
+void gm_pair_why_md(gm_buf *b, const gm_results *r, const gm_run *a, const char *sel_a,
+                    const gm_run *br, const char *sel_b, const char *counter)
 {
-    S_why(b, a, br, counter, false);
+    S_why(b, r, a, sel_a, br, sel_b, counter, false);
 }
 
-void gm_contrast_md(gm_buf *b, const gm_section *s)
+void gm_contrast_profiled_md(gm_buf *b, const gm_results *r, const gm_section *s,
+                             const gm_contrast *c)
+{
+    gm_contrast p;
+    if (c->pair.a->n_metrics || c->pair.b->n_metrics || !gm_contrast_find_profiled(s, &p))
+        return;
+    const gm_experiment *e = s->exp;
+    gm_buf at = GM_BUF_INIT;
+    gm_pair_at_md(&at, e->contrast_a, e->contrast_b, &p.pair);
+    gm_buf_puts(b, " At ");
+    gm_buf_puts(b, at.len ? at.data : "another point");
+    gm_buf_free(&at);
+    gm_buf_puts(b, ", the largest point profiled, ");
+    gm_pair_side_md(b, p.pair.a, e->contrast_a);
+    gm_buf_puts(b, " takes ");
+    gm_ratio_fmt(b, p.time_ratio);
+    gm_buf_puts(b, " the time of ");
+    gm_pair_side_md(b, p.pair.b, e->contrast_b);
+    gm_buf_puts(b, ": ");
+    S_why(b, r, p.pair.a, e->contrast_a, p.pair.b, e->contrast_b, p.counter, false);
+}
+
+void gm_contrast_md(gm_buf *b, const gm_results *r, const gm_section *s)
 {
     const gm_experiment *e = s->exp;
     if (!e || !e->contrast_a || !e->contrast_b)
@@ -560,6 +881,7 @@ void gm_contrast_md(gm_buf *b, const gm_section *s)
         gm_buf_puts(b, ")");
     }
     gm_buf_puts(b, ". Why: ");
-    S_why(b, c.pair.a, c.pair.b, c.counter, true);
+    S_why(b, r, c.pair.a, e->contrast_a, c.pair.b, e->contrast_b, c.counter, true);
+    gm_contrast_profiled_md(b, r, s, &c);
     gm_buf_puts(b, "\n\n");
 }

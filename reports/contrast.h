@@ -61,6 +61,9 @@ typedef struct {
 } gm_contrast;
 
 bool gm_contrast_find(const gm_section *s, gm_contrast *out);
+/* The same among the pairs both of whose runs were profiled: the point
+ * nearest the preferred one where counters can say why (false when none). */
+bool gm_contrast_find_profiled(const gm_section *s, gm_contrast *out);
 
 /* "`interleaved` against `planar`" as the question's sides (Markdown). */
 void gm_contrast_sides_md(gm_buf *b, const gm_experiment *e);
@@ -72,8 +75,20 @@ void gm_pair_side_md(gm_buf *b, const gm_run *run, const char *sel);
 /* One sentence of why, from the counters of a and b (Markdown, ends with '.'):
  * the counter that differs most (sectors per request, shared wavefronts per
  * instruction, DRAM bytes), else how busy DRAM is, else that the counters
- * measured do not explain the gap. */
-void gm_pair_why_md(gm_buf *b, const gm_run *a, const gm_run *b_run, const char *counter);
+ * measured do not explain the gap.  When the side with more of that counter
+ * is the faster one, the counter that does limit the time (L1 or L2 hit
+ * rate, DRAM bytes, occupancy, shared wavefronts: limits.h); when the time
+ * grows less than the counter, what it follows instead.  r gives the ceiling
+ * and the device (may be NULL); sel_a and sel_b name the sides (NULL: the
+ * variant alone). */
+void gm_pair_why_md(gm_buf *b, const gm_results *r, const gm_run *a, const char *sel_a,
+                    const gm_run *b_run, const char *sel_b, const char *counter);
+
+/* When the contrast's pair c was timed but not profiled: one more sentence
+ * (Markdown, starting with a space) with the answer at the largest point
+ * both of whose runs were profiled, and its why; nothing otherwise. */
+void gm_contrast_profiled_md(gm_buf *b, const gm_results *r, const gm_section *s,
+                             const gm_contrast *c);
 
 /* A time or counter ratio: two decimals under 2 ("1.03×", so that a 3%
  * difference does not read as "1.0×"), else as gm_fmt_ratio. */
@@ -82,6 +97,6 @@ void gm_ratio_fmt(gm_buf *b, double x);
 /* The section's headline: **The question.** ... **The answer** at the matched
  * point: the times, the time ratio, the counter ratio, why.  A Markdown
  * paragraph ending with a blank line; nothing when the contrast is missing. */
-void gm_contrast_md(gm_buf *b, const gm_section *s);
+void gm_contrast_md(gm_buf *b, const gm_results *r, const gm_section *s);
 
 #endif

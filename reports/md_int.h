@@ -10,8 +10,10 @@
  *   md_explain.c  the run's top findings; each section's explanation and findings
  *   md_section.c  one experiment's section, from its question to its charts
  *   md_tables.c   the table of an experiment's runs (pivoted when large)
+ *   md_limits.c   each layout's bytes down the memory hierarchy, what limits it
  *   md_model.c    the address-trace model's prediction beside the counters
  *   md_method.c   how the numbers were obtained
+ *   md_parts.c    the GitHub form of a long report cut into comment-sized parts
  *   md_util.c     escaping shorthands, a run's name and check in words, folds
  *
  * Every part appends to a gm_buf; text from the results goes through md_text
@@ -40,6 +42,7 @@ void md_code(gm_buf *b, const char *s);   /* a code span (gm_esc_md_code); NULL 
 void md_spr(gm_buf *b, double v);         /* sectors per request: one decimal */
 void md_cuda_version(gm_buf *b, int v);
 void md_case(gm_buf *b, const gm_vary *v, const gm_run *run, const char *skip);
+void md_run_named(gm_buf *b, const gm_run *run);   /* `v` of `exp` (p=1, q=2) */
 const char *md_label(const char *metric, const char *fallback);
 bool md_failed(const gm_run *run);        /* its check failed or stopped with an error */
 void md_check_text(gm_buf *b, const gm_run *run, bool loud);
@@ -51,6 +54,15 @@ void md_fold_open(gm_buf *b, bool html, int which);
 void md_fold_open_n(gm_buf *b, int which, size_t count);
 void md_fold_close(gm_buf *b, bool html);
 
+/* ---- md_parts.c: the GitHub form in comments -------------------------------- */
+
+#define GM_GFM_COMMENT_MAX 65536   /* characters GitHub takes in an issue or comment body */
+#define GM_GFM_PART_BYTES 60000    /* the most one part of a longer report takes */
+/* md, or, when it is longer than GM_GFM_COMMENT_MAX, md cut at its sections
+ * into parts of at most GM_GFM_PART_BYTES, each led by a marker line and a
+ * line that says which part it is; takes md and returns the document. */
+char *md_gfm_parts(char *md);
+
 /* ---- the parts, in the document's order ---------------------------------- */
 
 /* md_head.c */
@@ -61,7 +73,7 @@ void md_top_warnings(gm_buf *b, const gm_sections *ss);
 char *md_with_contents(char *md);
 
 /* md_summary.c */
-void md_summary(gm_buf *b, const gm_sections *ss);
+void md_summary(gm_buf *b, const gm_results *r, const gm_sections *ss);
 
 /* md_explain.c */
 void md_findings(gm_buf *b, const gm_findings *f, const gm_sections *ss, bool html);
@@ -75,6 +87,9 @@ void md_section(gm_buf *b, const gm_results *r, const gm_sections *ss, size_t si
 
 /* md_tables.c */
 void md_table(gm_buf *b, const gm_results *r, const gm_section *s, bool html);
+
+/* md_limits.c: each layout down the memory hierarchy, and what limits it */
+void md_limits(gm_buf *b, const gm_results *r, const gm_section *s, bool html);
 
 /* md_model.c */
 void md_predicted(gm_buf *b, const gm_section *s, bool html);

@@ -221,7 +221,8 @@ static void S_replay(gm_buf *b, const gm_collection *c, bool program)
 
 /* What a bandwidth in the tables means: a program's DRAM traffic, or the
  * suite's effective bandwidth and the ceiling it is compared with. */
-static void S_bandwidth(gm_buf *b, const gm_device *d, bool program)
+static void S_bandwidth(gm_buf *b, const gm_device *d, const gm_ceiling *ceiling,
+                        bool program)
 {
     if (program)
         gm_buf_puts(b, "- **Per launch.** A kernel's launches with one NVTX range and one launch "
@@ -239,10 +240,19 @@ static void S_bandwidth(gm_buf *b, const gm_device *d, bool program)
                        "each input and output once, so sectors a layout fetches in vain earn it "
                        "nothing. ");
         if (gm_value_present(&d->attainable_bandwidth_gbs)) {
-            gm_buf_puts(b, "The % of attainable compares it with the best of a few plain copy "
-                           "and read kernels (4-, 8- and 16-byte accesses, several grid sizes) "
-                           "measured on this device at startup: ");
+            gm_buf_puts(b, "The % of attainable compares it with the best bandwidth measured: "
+                           "the best of a few plain copy and read kernels (4-, 8- and 16-byte "
+                           "accesses, several grid sizes) measured on this device at startup, ");
             gm_fmt_gbs(b, gm_value_num(&d->attainable_bandwidth_gbs));
+            gm_buf_puts(b, ", raised to the effective or DRAM bandwidth of any run that went "
+                           "faster");
+            if (ceiling->raised_by) {
+                gm_buf_puts(b, " (here ");
+                gm_fmt_gbs(b, ceiling->gbs);
+                gm_buf_puts(b, ", by ");
+                md_run_named(b, ceiling->raised_by);
+                gm_buf_puts(b, ")");
+            }
             gm_buf_puts(b, "; cudaMemcpy reached ");
             gm_fmt_gbs(b, gm_value_num(&d->copy_bandwidth_gbs));
         } else {
@@ -391,7 +401,9 @@ void md_method(gm_buf *b, const gm_results *r, const gm_sections *ss, bool times
     if (c->source_lines)
         S_source_lines(b, r, program);
     S_replay(b, c, program);
-    S_bandwidth(b, &r->device, program);
+    gm_ceiling ceiling;
+    gm_results_ceiling(r, &ceiling);
+    S_bandwidth(b, &r->device, &ceiling, program);
     S_validation(b, &n);
     S_predictions(b, r);
     S_sizes(b, r, timestamp);

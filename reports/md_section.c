@@ -9,6 +9,7 @@
 #include "../core/escape.h"
 #include "claims.h"
 #include "contrast.h"
+#include "sources.h"
 #include "srclines.h"
 
 #include <stdlib.h>
@@ -72,40 +73,6 @@ static void S_signatures(gm_buf *b, const gm_section *s, bool html)
     gm_buf_puts(b, "\n");
     if (html)
         gm_buf_puts(b, "![](gm-details:close:0)\n\n");
-}
-
-/* The source documents (../shared/seeds/, README there) by name, for the
- * experiments' "it tests 003 (...)" and notes' "seed 002": a reader does not
- * know the numbers.  Names as the descriptors (kernels/suite.c) give them. */
-static const char *const S_docs[] = {
-    "an untitled article on memory coalescing",
-    "untitled notes on cache lines and sectors",
-    "Optimizing Memory Access Efficiency in CUDA Kernel via Data Layout Technique",
-    "Lab 4, Geavanceerde Computerarchitectuur (KU Leuven)",
-    "Part 17: Memory Hierarchy (CUDA course module)",
-};
-
-/* text with "seed 00N" and a leading or listed "00N" (after ", " or "; ",
- * before " (", ",", ";" or the end) replaced by the document's name.  Caller frees. */
-static char *gm_doc_titles(const char *text)
-{
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_puts(&b, "");
-    const size_t nd = sizeof S_docs / sizeof S_docs[0];
-    for (const char *p = text ? text : ""; *p;) {
-        bool seed = strncmp(p, "seed 00", 7) == 0;
-        const char *d = seed ? p + 5 : p;
-        bool at_item = p == text || (p - text >= 2 && (p[-2] == ',' || p[-2] == ';') && p[-1] == ' ');
-        if ((seed || at_item) && d[0] == '0' && d[1] == '0' && d[2] >= '0' &&
-            (size_t)(d[2] - '0') < nd && !(d[3] >= '0' && d[3] <= '9') &&
-            (seed || d[3] == '\0' || d[3] == ',' || d[3] == ';' || (d[3] == ' ' && d[4] == '('))) {
-            gm_buf_puts(&b, S_docs[d[2] - '0']);
-            p = d + 3;
-            continue;
-        }
-        gm_buf_putc(&b, *p++);
-    }
-    return gm_buf_detach(&b);
 }
 
 /* ---- said once ---------------------------------------------------------------- */
@@ -173,9 +140,7 @@ static void S_said_per_kernel(gm_buf *b, const gm_section *s, const char *title,
             first = !(common[j] && strcmp(items[j].text, items[i].text) == 0);
         if (common[i] && first) {
             gm_buf_puts(b, "- every kernel: ");
-            char *t = gm_doc_titles(items[i].text);
-            md_text(b, t);
-            free(t);
+            gm_sources_cite_text_md(b, items[i].text);
             gm_buf_puts(b, "\n");
         }
     }
@@ -192,9 +157,7 @@ static void S_said_per_kernel(gm_buf *b, const gm_section *s, const char *title,
             } else {
                 gm_buf_puts(b, "; ");
             }
-            char *t = gm_doc_titles(items[i].text);
-            md_text(b, t);
-            free(t);
+            gm_sources_cite_text_md(b, items[i].text);
         }
         if (said)
             gm_buf_puts(b, "\n");
@@ -268,9 +231,7 @@ static void S_said_once(gm_buf *b, const gm_section *s, const char *title,
             gm_buf_printf(b, "%zu runs", nr);
         }
         gm_buf_puts(b, ": ");
-        char *t = gm_doc_titles(items[i].text);
-        md_text(b, t);
-        free(t);
+        gm_sources_cite_text_md(b, items[i].text);
         if (!same_text) {
             gm_buf_puts(b, " (");
             if (nr > 1 || !one_variant) {
@@ -317,9 +278,7 @@ static void S_intro(gm_buf *b, const gm_results *r, const gm_sections *ss, size_
         md_code(b, e->id);
         if (e->source) {
             gm_buf_puts(b, "; it tests ");
-            char *src = gm_doc_titles(e->source);
-            md_text(b, src);
-            free(src);
+            gm_sources_cite_text_md(b, e->source);
         }
         if (e->sweep_param) {
             gm_buf_puts(b, "; swept parameter ");
@@ -337,7 +296,7 @@ static void S_intro(gm_buf *b, const gm_results *r, const gm_sections *ss, size_
         }
         gm_buf_puts(b, ".*\n\n");
     }
-    gm_contrast_md(b, s);
+    gm_contrast_md(b, r, s);
     if (s->listed && html) {
         /* on paper, the claims are printed once, in their own section */
         gm_buf_puts(b, "![](gm-screen:open)\n\n");
@@ -441,6 +400,7 @@ static void S_runs(gm_buf *b, const gm_results *r, const gm_section *s, bool htm
         md_table(b, r, s, html);
         if (program)
             S_signatures(b, s, html);
+        md_limits(b, r, s, html);
         md_predicted(b, s, html);
         gm_srclines_md_brief(b, s->runs, s->n_runs, html);
         if (html) {

@@ -225,7 +225,7 @@ static void S_summary_answer(gm_buf *b, const gm_section *s)
 
 /* The headline of a section with a contrast: side a takes r× as long as side b
  * at the matched point, the counter ratio, and why (contrast.h). */
-static void S_contrast_headline(gm_buf *b, const gm_section *s)
+static void S_contrast_headline(gm_buf *b, const gm_results *r, const gm_section *s)
 {
     gm_contrast c;
     if (!gm_contrast_find(s, &c))
@@ -243,10 +243,11 @@ static void S_contrast_headline(gm_buf *b, const gm_section *s)
     }
     gm_buf_free(&at);
     gm_buf_puts(b, ": ");
-    gm_pair_why_md(b, c.pair.a, c.pair.b, c.counter);
+    gm_pair_why_md(b, r, c.pair.a, s->exp->contrast_a, c.pair.b, s->exp->contrast_b, c.counter);
+    gm_contrast_profiled_md(b, r, s, &c);
 }
 
-void md_summary(gm_buf *b, const gm_sections *ss)
+void md_summary(gm_buf *b, const gm_results *r, const gm_sections *ss)
 {
     bool program = false, contrast = false, suite = false;
     for (size_t i = 0; i < ss->n; i++) {
@@ -260,7 +261,10 @@ void md_summary(gm_buf *b, const gm_sections *ss)
                      "|---|---|---|---|---|---|\n",
                   contrast ? "Per experiment, the contrast it exists to show (its question, in "
                              "its section), at matched parameters: the time of side a over "
-                             "side b, and the counter the contrast is about."
+                             "side b, and the counter the contrast is about. The headlines, "
+                             "the sections and the claims quote these same pairs; a claim "
+                             "judged at the sizes its document names gives this figure beside "
+                             "its own."
                   : suite    ? "Per experiment, the slowest and fastest layout among the runs "
                              "that do the same work (same bytes read and written), by median "
                              "time: this results file names no question per experiment (it "
@@ -294,7 +298,7 @@ void md_summary(gm_buf *b, const gm_sections *ss)
         if (gm_section_is_program(s))
             S_time_headline(&h, s);
         else
-            S_contrast_headline(&h, s);
+            S_contrast_headline(&h, r, s);
         if (!h.len && !gm_section_is_program(s))
             S_headline(&h, s);
         if (h.len) {

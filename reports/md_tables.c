@@ -71,7 +71,8 @@ static bool S_any_shared(const gm_section *s, bool store)
     return false;
 }
 
-static void S_cell(gm_buf *b, const gm_results *r, const gm_section *s, const gm_run *run,
+/* ceiling: the ceiling bandwidth (gm_results_ceiling_gbs), found once per table. */
+static void S_cell(gm_buf *b, double ceiling, const gm_section *s, const gm_run *run,
                    S_col c)
 {
     bool withheld = md_failed(run);
@@ -111,17 +112,17 @@ static void S_cell(gm_buf *b, const gm_results *r, const gm_section *s, const gm
             gm_fmt_gbs(b, gm_run_effective_gbs(run));
         break;
     case C_PCT_COPY: {
-        double g = gm_run_effective_gbs(run), copy = gm_results_ceiling_gbs(r, NULL);
+        double g = gm_run_effective_gbs(run);
         if (withheld && isfinite(g))
             gm_buf_puts(b, "withheld");
         else
-            gm_fmt_pct(b, copy > 0 ? 100.0 * g / copy : NAN);
+            gm_fmt_pct(b, ceiling > 0 ? 100.0 * g / ceiling : NAN);
         break;
     }
     case C_DRAM_GBS: gm_fmt_gbs(b, gm_run_dram_gbs(run)); break;
     case C_PCT_CEIL: {
-        double g = gm_run_dram_gbs(run), copy = gm_results_ceiling_gbs(r, NULL);
-        gm_fmt_pct(b, copy > 0 ? 100.0 * g / copy : NAN);
+        double g = gm_run_dram_gbs(run);
+        gm_fmt_pct(b, ceiling > 0 ? 100.0 * g / ceiling : NAN);
         break;
     }
     case C_DRAM_TOTAL: {
@@ -146,7 +147,7 @@ static void S_cell(gm_buf *b, const gm_results *r, const gm_section *s, const gm
 }
 
 /* One table of the runs `rows` with the columns `show`. */
-static void S_table_cols(gm_buf *b, const gm_results *r, const gm_section *s,
+static void S_table_cols(gm_buf *b, double ceiling, const gm_section *s,
                          const gm_run *const *rows, size_t n, const bool *show,
                          const char *const *head, const bool *right, bool time_n, bool lean)
 {
@@ -181,7 +182,7 @@ static void S_table_cols(gm_buf *b, const gm_results *r, const gm_section *s,
                         gm_buf_puts(b, ")");
                     }
                 } else {
-                    S_cell(b, r, s, rows[i], (S_col)c);
+                    S_cell(b, ceiling, s, rows[i], (S_col)c);
                 }
                 gm_buf_puts(b, " ");
             }
@@ -449,7 +450,7 @@ void md_table(gm_buf *b, const gm_results *r, const gm_section *s, bool html)
     head[C_SHARE] = "Share of GPU time";
     head[C_GBS] = "Effective bandwidth";
     bool attainable;
-    gm_results_ceiling_gbs(r, &attainable);
+    double ceiling = gm_results_ceiling_gbs(r, &attainable);
     head[C_PCT_COPY] = attainable ? "% of attainable" : "% of copy bandwidth";
     head[C_DRAM_GBS] = "DRAM bandwidth";
     head[C_PCT_CEIL] = attainable ? "% of attainable" : "% of copy bandwidth";
@@ -484,7 +485,7 @@ void md_table(gm_buf *b, const gm_results *r, const gm_section *s, bool html)
     show[C_CHECK] = !program && !all_passed;
     /* a program's kernels: DRAM bytes over time, against the measured ceiling */
     show[C_DRAM_GBS] = program && S_any_metric(s, GM_M_DRAM_RD) && S_any_metric(s, GM_M_DRAM_WR);
-    show[C_PCT_CEIL] = show[C_DRAM_GBS] && gm_results_ceiling_gbs(r, NULL) > 0;
+    show[C_PCT_CEIL] = show[C_DRAM_GBS] && ceiling > 0;
     show[C_DRAM_TOTAL] = show[C_DRAM_GBS];
 
     /* a parameters column only when the runs differ in some parameter */
@@ -551,11 +552,11 @@ void md_table(gm_buf *b, const gm_results *r, const gm_section *s, bool html)
         if (html) {
             /* the page: every run, folded under the pivot */
             md_fold_open_n(b, 5, n);
-            S_table_cols(b, r, s, rows, n, show1, head, right, time_n, false);
+            S_table_cols(b, ceiling, s, rows, n, show1, head, right, time_n, false);
             md_fold_close(b, true);
         }
     } else {
-        S_table_cols(b, r, s, rows, n, show1, head, right, time_n, !html);
+        S_table_cols(b, ceiling, s, rows, n, show1, head, right, time_n, !html);
     }
     if (all_passed && !program)
         gm_buf_printf(b, "%s %zu run%s passed %s check against the CPU reference.\n\n",
@@ -569,13 +570,13 @@ void md_table(gm_buf *b, const gm_results *r, const gm_section *s, bool html)
         show2[C_VARIANT] = true;
         show2[C_PARAMS] = show[C_PARAMS];
         md_fold_open(b, html, 1);
-        S_table_cols(b, r, s, rows, n, show2, head, right, time_n, !html);
+        S_table_cols(b, ceiling, s, rows, n, show2, head, right, time_n, !html);
         md_fold_close(b, html);
     }
     if (any3) {   /* a program's page only (above): fold 6 exists there alone */
         show3[C_VARIANT] = true;
         md_fold_open(b, true, 6);
-        S_table_cols(b, r, s, rows, n, show3, head, right, time_n, false);
+        S_table_cols(b, ceiling, s, rows, n, show3, head, right, time_n, false);
         md_fold_close(b, true);
     }
     if (left_out.len && (html || !pivot)) {

@@ -32,6 +32,29 @@ void md_case(gm_buf *b, const gm_vary *v, const gm_run *run, const char *skip)
     gm_vary_case_md(v, run, skip, b);
 }
 
+/* `variant` of `experiment` (name=value, ...): one run named with all its
+ * parameters, for a sentence outside its section. */
+void md_run_named(gm_buf *b, const gm_run *run)
+{
+    md_code(b, run->variant);
+    if (run->experiment) {
+        gm_buf_puts(b, " of ");
+        md_code(b, run->experiment);
+    }
+    gm_buf p = GM_BUF_INIT;
+    gm_buf_puts(&p, "");
+    for (size_t i = 0; i < run->n_params; i++) {
+        gm_buf_printf(&p, "%s%s=", i ? ", " : "", run->params[i].name ? run->params[i].name : "");
+        gm_fmt_value(&p, &run->params[i].value);
+    }
+    if (p.len) {
+        gm_buf_puts(b, " (");
+        md_text(b, p.data);
+        gm_buf_puts(b, ")");
+    }
+    gm_buf_free(&p);
+}
+
 const char *md_label(const char *metric, const char *fallback)
 {
     const gm_metric_info *m = gm_catalog_find(metric);

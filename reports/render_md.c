@@ -13,6 +13,7 @@
 
 #include "claims.h"
 #include "md_int.h"
+#include "sources.h"
 
 /* ---- changes since a baseline ------------------------------------------------ */
 
@@ -39,7 +40,7 @@ char *gm_render_markdown(const gm_results *r, const gm_charts *charts, const cha
     md_header(&b, r, ro->timestamp);
     md_top_warnings(&b, &ss);
     bool html = !chart_dir && !ro->github;
-    md_summary(&b, &ss);
+    md_summary(&b, r, &ss);
     bool suite = false;
     for (size_t i = 0; i < ss.n; i++)
         suite |= ss.v[i].listed && !gm_section_is_program(&ss.v[i]);
@@ -51,11 +52,18 @@ char *gm_render_markdown(const gm_results *r, const gm_charts *charts, const cha
     for (size_t i = 0; i < ss.n; i++)
         md_section(&b, r, &ss, i, charts, chart_dir, &f, ro->github);
     md_method(&b, r, &ss, ro->timestamp, html);
+    /* the documents the claims and the experiments cite, when any does */
+    bool cited = suite && gm_claims_present(&ss);
+    for (size_t i = 0; i < ss.n && suite && !cited; i++)
+        cited = ss.v[i].exp && gm_sources_cited(ss.v[i].exp->source);
+    if (cited)
+        gm_sources_md(&b);
     gm_findings_free(&f);
     gm_sections_free(&ss);
     /* one trailing newline */
     while (b.len && b.data[b.len - 1] == '\n')
         b.data[--b.len] = '\0';
     gm_buf_puts(&b, "\n");
-    return md_with_contents(gm_buf_detach(&b));
+    char *md = md_with_contents(gm_buf_detach(&b));
+    return ro->github ? md_gfm_parts(md) : md;
 }

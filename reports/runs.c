@@ -655,16 +655,43 @@ void gm_sweep_plan_free(gm_sweep_plan *p)
 }
 
 
+void gm_results_ceiling(const gm_results *r, gm_ceiling *out)
+{
+    memset(out, 0, sizeof *out);
+    double a = gm_value_num(&r->device.attainable_bandwidth_gbs);
+    out->attainable = gm_value_present(&r->device.attainable_bandwidth_gbs) && a > 0;
+    double c = gm_value_num(&r->device.copy_bandwidth_gbs);
+    out->startup_gbs = out->attainable ? a : c > 0 ? c : NAN;
+    out->gbs = out->startup_gbs;
+    if (!(out->startup_gbs > 0))
+        return;   /* nothing measured at startup: no ceiling to raise */
+    double theory = gm_value_num(&r->device.theoretical_bandwidth_gbs);
+    if (!(theory > 0))
+        theory = INFINITY;
+    /* the best measured: a passed run above it raises it */
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const gm_run *run = &r->runs[i];
+        if (!gm_run_passed(run))
+            continue;
+        double e = gm_run_effective_gbs(run), d = gm_run_dram_gbs(run);
+        if (d > theory)
+            d = NAN;   /* DRAM faster than its pins allow: counters and time do not match */
+        double best = isfinite(d) && !(e >= d) ? d : e;
+        if (isfinite(best) && best > out->gbs) {
+            out->gbs = best;
+            out->raised_by = run;
+            out->by_dram = best == d;
+        }
+    }
+}
+
 double gm_results_ceiling_gbs(const gm_results *r, bool *attainable)
 {
-    double a = gm_value_num(&r->device.attainable_bandwidth_gbs);
-    bool att = gm_value_present(&r->device.attainable_bandwidth_gbs) && a > 0;
+    gm_ceiling c;
+    gm_results_ceiling(r, &c);
     if (attainable)
-        *attainable = att;
-    if (att)
-        return a;
-    double c = gm_value_num(&r->device.copy_bandwidth_gbs);
-    return c > 0 ? c : NAN;
+        *attainable = c.attainable;
+    return c.gbs;
 }
 
 const char *gm_results_ceiling_name(const gm_results *r)

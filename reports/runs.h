@@ -157,12 +157,27 @@ double gm_run_predicted(const gm_run *run, const char *metric);   /* one predict
 double gm_run_predicted_spr(const gm_run *run, bool store);
 double gm_run_predicted_shared_wpi(const gm_run *run, bool store);
 
-/* The ceiling effective bandwidths are compared with: the attainable
- * bandwidth (the best plain copy or read kernel, measured at startup) when the
- * file has it, else the cudaMemcpy copy bandwidth (files written before the
- * attainable one existed); NaN when neither.  *attainable (may be NULL) says
- * which. */
+/* The ceiling bandwidths are compared with: the best measured.  It starts
+ * from the attainable bandwidth (the best plain copy or read kernel, measured
+ * at startup) when the file has it, else the cudaMemcpy copy bandwidth (files
+ * written before the attainable one existed), and a passed run that went
+ * faster raises it: its effective bandwidth (useful bytes over the median
+ * time) or its DRAM bandwidth (DRAM bytes over the time, unless above the
+ * theoretical bandwidth: then counters and time do not match), whichever is
+ * higher.  So no "% of attainable" exceeds 100.  NaN when nothing was
+ * measured.  *attainable (may be NULL) says whether the startup figure was
+ * the attainable one. */
 double gm_results_ceiling_gbs(const gm_results *r, bool *attainable);
+
+/* The same, with where it comes from. */
+typedef struct {
+    double gbs;              /* the ceiling; NaN when none */
+    double startup_gbs;      /* the attainable (or copy) bandwidth measured at startup; NaN */
+    bool attainable;         /* startup_gbs is the attainable bandwidth, not the copy's */
+    const gm_run *raised_by; /* the passed run above startup_gbs, NULL when none is */
+    bool by_dram;            /* raised_by's DRAM bandwidth (else its effective bandwidth) */
+} gm_ceiling;
+void gm_results_ceiling(const gm_results *r, gm_ceiling *out);
 /* Its name in a sentence: "the attainable bandwidth" or "the copy bandwidth". */
 const char *gm_results_ceiling_name(const gm_results *r);
 

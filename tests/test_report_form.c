@@ -208,8 +208,8 @@ Test(report_form, markdown_brief_where_the_page_is_full)
     /* a variant's counters (deterministic), then its range of times */
     gmt_assert_has(one, "| `tiled_kmajor` | 3 | 4.0 | 4.0 | 1.00 | ");
     gm_buf_free(&row);
-    gmt_assert_has(one, "**Claims it tests:** [Lab 4, Geavanceerde Computerarchitectuur (KU "
-                        "Leuven)](#lab-4-geavanceerde-computerarchitectuur-ku-leuven): ");
+    gmt_assert_has(one, "**Claims it tests:** [\\[4\\] Geavanceerde Computerarchitectuur: Lab 4 "
+                        "(lab report)](#4-geavanceerde-computerarchitectuur-lab-4-lab-report): ");
     gmt_assert_has(one, "| `naive` | `exp_matmul.cu:54` | `s += a[(size_t)row * n + k] * "
                         "b[(size_t)k * n + col];` | 452,984,832 sectors | 40.0% |");
     gmt_assert_lacks(one, "| `naive` | n=8, block=4 |");
