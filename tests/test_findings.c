@@ -1388,18 +1388,24 @@ Test(findings, recorded_stream_one_finding_per_kernel_across_configurations)
     for (size_t i = 0; i < r.n_runs; i++) {
         if (!strstr(r.runs[i].kernel, "dot_kernel"))
             continue;
+        /* the configuration with every run that is not dot_kernel, so that the
+         * attainable ceiling (the best measured run) is the whole file's */
         gm_results one;
         gm_results_init(&one);
         one.device = r.device;
-        gm_run *c = gm_results_add_run(&one);
-        *c = r.runs[i];
+        for (size_t j = 0; j < r.n_runs; j++)
+            if (j == i || !strstr(r.runs[j].kernel, "dot_kernel"))
+                *gm_results_add_run(&one) = r.runs[j];
         gm_findings g;
         gm_findings_build(&one, &g);
         for (size_t k = 0; k < g.n; k++)
             if (g.v[k].rule == GM_RULE_BANK_CONFLICT_LOAD)
                 sum += g.v[k].saved_ms;
         gm_findings_free(&g);
-        memset(c, 0, sizeof *c);
+        /* the runs are r's: only the array is one's own */
+        free(one.runs);
+        one.runs = NULL;
+        one.n_runs = 0;
         memset(&one.device, 0, sizeof one.device);
         gm_results_free(&one);
     }
