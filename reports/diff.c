@@ -1041,6 +1041,56 @@ static double S_spread(const gm_timing *t)
     return (hi - lo) / t->median;
 }
 
+/* A time row's noise: the rank test where the samples can reach alpha, else
+ * the spread of each side's launches, else the floor for one sample; a time
+ * judged improved or regressed that is within it is noise. */
+static void S_time_noise(gm_diff_row *r, const gm_timing *tb, const gm_timing *th, double alpha)
+{
+    if (tb->samples && th->samples) {
+        r->test = gm_mann_whitney(tb->samples, tb->n, th->samples, th->n);
+        r->noise = S_can_test(tb->n, th->n, alpha) ? GM_NOISE_TEST : GM_NOISE_SPREAD;
+    } else {
+        r->test.n1 = tb->n, r->test.n2 = th->n;
+    }
+    if (r->noise == GM_NOISE_SPREAD) {
+        double sb = S_spread(tb), sh = S_spread(th);
+        if (isnan(sb) && isnan(sh)) {
+            r->noise = GM_NOISE_ONE_SAMPLE;
+            r->noise_floor = GM_DIFF_ONE_SAMPLE_REL;
+        } else {
+            r->noise_floor = isnan(sb) ? sh : isnan(sh) ? sb : fmax(sb, sh);
+        }
+    }
+    if (r->status != GM_DIFF_IMPROVED && r->status != GM_DIFF_REGRESSED)
+        return;
+    double rel = fabs(r->delta) / fabs(gm_value_num(&r->vbase));
+    if (r->test.method == GM_MWU_NONE) {
+        snprintf(r->note, sizeof r->note, "no samples to test: threshold only");
+    } else if (r->noise == GM_NOISE_TEST && !(r->test.p < alpha)) {
+        snprintf(r->note, sizeof r->note, "would be %s, but p = %.3g >= %g",
+                 gm_diff_status_name(r->status), r->test.p, alpha);
+        r->status = GM_DIFF_NOISE;
+    } else if (r->noise == GM_NOISE_SPREAD && !(rel > r->noise_floor)) {
+        snprintf(r->note, sizeof r->note,
+                 "would be %s, but %.3g %% is within the spread of its %zu and %zu "
+                 "launches (%.3g %%)", gm_diff_status_name(r->status), rel * 100.0, tb->n,
+                 th->n, r->noise_floor * 100.0);
+        r->status = GM_DIFF_NOISE;
+    } else if (r->noise == GM_NOISE_ONE_SAMPLE && !(rel > r->noise_floor)) {
+        snprintf(r->note, sizeof r->note,
+                 "would be %s, but one launch a side: %.3g %% is within the floor for one "
+                 "sample (%g %%)", gm_diff_status_name(r->status), rel * 100.0,
+                 r->noise_floor * 100.0);
+        r->status = GM_DIFF_NOISE;
+    } else if (r->noise == GM_NOISE_SPREAD) {
+        snprintf(r->note, sizeof r->note, "%zu and %zu launches: beyond their spread (%.3g %%)",
+                 tb->n, th->n, r->noise_floor * 100.0);
+    } else if (r->noise == GM_NOISE_ONE_SAMPLE) {
+        snprintf(r->note, sizeof r->note, "one launch a side: beyond the floor for one "
+                 "sample (%g %%)", r->noise_floor * 100.0);
+    }
+}
+
 static void S_time_row(S_ctx *c, const gm_run *b, const gm_run *h)
 {
     const gm_timing *tb = &b->timing, *th = &h->timing;
@@ -1082,49 +1132,7 @@ static void S_time_row(S_ctx *c, const gm_run *b, const gm_run *h)
         return;
     }
     S_judge(r);
-    if (tb->samples && th->samples) {
-        r->test = gm_mann_whitney(tb->samples, tb->n, th->samples, th->n);
-        r->noise = S_can_test(tb->n, th->n, c->d->alpha) ? GM_NOISE_TEST : GM_NOISE_SPREAD;
-    } else {
-        r->test.n1 = tb->n, r->test.n2 = th->n;
-    }
-    if (r->noise == GM_NOISE_SPREAD) {
-        double sb = S_spread(tb), sh = S_spread(th);
-        if (isnan(sb) && isnan(sh)) {
-            r->noise = GM_NOISE_ONE_SAMPLE;
-            r->noise_floor = GM_DIFF_ONE_SAMPLE_REL;
-        } else {
-            r->noise_floor = isnan(sb) ? sh : isnan(sh) ? sb : fmax(sb, sh);
-        }
-    }
-    if (r->status != GM_DIFF_IMPROVED && r->status != GM_DIFF_REGRESSED)
-        return;
-    double rel = fabs(r->delta) / fabs(gm_value_num(&r->vbase));
-    if (r->test.method == GM_MWU_NONE) {
-        snprintf(r->note, sizeof r->note, "no samples to test: threshold only");
-    } else if (r->noise == GM_NOISE_TEST && !(r->test.p < c->d->alpha)) {
-        snprintf(r->note, sizeof r->note, "would be %s, but p = %.3g >= %g",
-                 gm_diff_status_name(r->status), r->test.p, c->d->alpha);
-        r->status = GM_DIFF_NOISE;
-    } else if (r->noise == GM_NOISE_SPREAD && !(rel > r->noise_floor)) {
-        snprintf(r->note, sizeof r->note,
-                 "would be %s, but %.3g %% is within the spread of its %zu and %zu "
-                 "launches (%.3g %%)", gm_diff_status_name(r->status), rel * 100.0, tb->n,
-                 th->n, r->noise_floor * 100.0);
-        r->status = GM_DIFF_NOISE;
-    } else if (r->noise == GM_NOISE_ONE_SAMPLE && !(rel > r->noise_floor)) {
-        snprintf(r->note, sizeof r->note,
-                 "would be %s, but one launch a side: %.3g %% is within the floor for one "
-                 "sample (%g %%)", gm_diff_status_name(r->status), rel * 100.0,
-                 r->noise_floor * 100.0);
-        r->status = GM_DIFF_NOISE;
-    } else if (r->noise == GM_NOISE_SPREAD) {
-        snprintf(r->note, sizeof r->note, "%zu and %zu launches: beyond their spread (%.3g %%)",
-                 tb->n, th->n, r->noise_floor * 100.0);
-    } else if (r->noise == GM_NOISE_ONE_SAMPLE) {
-        snprintf(r->note, sizeof r->note, "one launch a side: beyond the floor for one "
-                 "sample (%g %%)", r->noise_floor * 100.0);
-    }
+    S_time_noise(r, tb, th, c->d->alpha);
 }
 
 /* A time that moved with no count of its run moving the same way is judged
@@ -1501,16 +1509,11 @@ static bool S_judged(gm_diff_status s)
            s == GM_DIFF_NOISE || s == GM_DIFF_UNCHANGED;
 }
 
-gm_status gm_diff_compute(const gm_results *base, const gm_results *head,
-                          const gm_diff_options *opts, gm_diff *out, gm_error *err)
+/* Every --threshold names a metric one of the files or the catalog knows, and
+ * every --pair rule has both sides. */
+static gm_status S_check_options(const gm_results *base, const gm_results *head,
+                                 const gm_diff_options *opts, gm_error *err)
 {
-    memset(out, 0, sizeof *out);
-    gm_diff_options none = {0};
-    if (!opts)
-        opts = &none;
-    const char *bname = opts->base_name ? opts->base_name : "base";
-    const char *hname = opts->head_name ? opts->head_name : "head";
-
     for (size_t i = 0; i < opts->n_overrides; i++) {
         const char *m = opts->overrides[i].metric;
         bool known = strcmp(m, GM_DIFF_TIME) == 0 || gm_catalog_find(m) ||
@@ -1528,6 +1531,17 @@ gm_status gm_diff_compute(const gm_results *base, const gm_results *head,
         if (!p->from || !p->to || !*p->from || !*p->to)
             return gm_fail(err, GM_ERR_VALUE, "--pair: rule %zu is empty", i + 1);
     }
+    return GM_OK;
+}
+
+/* The keys of both files' runs, base's renamed by the --pair rules; *kb and
+ * *kh are set (the caller frees them) only when each file's runs can be told
+ * apart and every rule renamed a run. */
+static gm_status S_keys_checked(const gm_results *base, const gm_results *head,
+                                const gm_diff_options *opts, const char *bname,
+                                const char *hname, S_key **kb_out, S_key **kh_out,
+                                gm_error *err)
+{
     /* each file alone first: two runs with one name cannot be told apart */
     gm_status st = gm_diff_check_file(base, bname, err);
     if (st == GM_OK)
@@ -1553,6 +1567,68 @@ gm_status gm_diff_compute(const gm_results *base, const gm_results *head,
         S_keys_free(kh, head->n_runs);
         return st;
     }
+    *kb_out = kb;
+    *kh_out = kh;
+    return GM_OK;
+}
+
+/* Both files' runs in key order (kb, nb; kh, nh), side by side: a key on one
+ * side only is a new or removed run; equal keys pair, a program's kernels by
+ * S_pair_programs. */
+static void S_pair_keys(S_ctx *c, const S_key *kb, size_t nb, const S_key *kh, size_t nh)
+{
+    size_t i = 0, j = 0;
+    while (i < nb || j < nh) {
+        int cmp = i == nb ? 1 : j == nh ? -1 : S_key_cmp(&kb[i], &kh[j]);
+        if (cmp < 0) {
+            S_single(c, &kb[i++], false);
+        } else if (cmp > 0) {
+            S_single(c, &kh[j++], true);
+        } else if (!kb[i].prog) {
+            S_pair(c, &kb[i++], &kh[j++]);
+        } else {
+            size_t i2 = i, j2 = j;
+            while (i2 < nb && S_key_cmp(&kb[i], &kb[i2]) == 0)
+                i2++;
+            while (j2 < nh && S_key_cmp(&kh[j], &kh[j2]) == 0)
+                j2++;
+            S_pair_programs(c, kb + i, i2 - i, kh + j, j2 - j);
+            i = i2;
+            j = j2;
+        }
+    }
+}
+
+/* Files collected differently, without --force: every judged row says what
+ * it would be and is incomparable. */
+static void S_mark_incomparable(gm_diff *d)
+{
+    for (size_t r = 0; r < d->n_rows; r++) {
+        gm_diff_row *row = &d->rows[r];
+        if (!S_judged(row->status))
+            continue;
+        snprintf(row->note, sizeof row->note, "collected differently; would be %s",
+                 gm_diff_status_name(row->status));
+        row->status = GM_DIFF_INCOMPARABLE;
+    }
+}
+
+gm_status gm_diff_compute(const gm_results *base, const gm_results *head,
+                          const gm_diff_options *opts, gm_diff *out, gm_error *err)
+{
+    memset(out, 0, sizeof *out);
+    gm_diff_options none = {0};
+    if (!opts)
+        opts = &none;
+    const char *bname = opts->base_name ? opts->base_name : "base";
+    const char *hname = opts->head_name ? opts->head_name : "head";
+
+    S_key *kb = NULL, *kh = NULL;
+    gm_status st = S_check_options(base, head, opts, err);
+    if (st == GM_OK)
+        st = S_keys_checked(base, head, opts, bname, hname, &kb, &kh, err);
+    if (st != GM_OK)
+        return st;
 
     gm_diff *d = out;
     d->base = base;
@@ -1565,39 +1641,12 @@ gm_status gm_diff_compute(const gm_results *base, const gm_results *head,
     d->forced = !d->comparable && opts->force;
 
     S_ctx c = {d, 0, opts};
-    size_t i = 0, j = 0;
-    while (i < base->n_runs || j < head->n_runs) {
-        int cmp = i == base->n_runs ? 1 : j == head->n_runs ? -1 : S_key_cmp(&kb[i], &kh[j]);
-        if (cmp < 0) {
-            S_single(&c, &kb[i++], false);
-        } else if (cmp > 0) {
-            S_single(&c, &kh[j++], true);
-        } else if (!kb[i].prog) {
-            S_pair(&c, &kb[i++], &kh[j++]);
-        } else {
-            size_t i2 = i, j2 = j;
-            while (i2 < base->n_runs && S_key_cmp(&kb[i], &kb[i2]) == 0)
-                i2++;
-            while (j2 < head->n_runs && S_key_cmp(&kh[j], &kh[j2]) == 0)
-                j2++;
-            S_pair_programs(&c, kb + i, i2 - i, kh + j, j2 - j);
-            i = i2;
-            j = j2;
-        }
-    }
+    S_pair_keys(&c, kb, base->n_runs, kh, head->n_runs);
     S_keys_free(kb, base->n_runs);
     S_keys_free(kh, head->n_runs);
 
-    if (!d->comparable && !opts->force) {
-        for (size_t r = 0; r < d->n_rows; r++) {
-            gm_diff_row *row = &d->rows[r];
-            if (!S_judged(row->status))
-                continue;
-            snprintf(row->note, sizeof row->note, "collected differently; would be %s",
-                     gm_diff_status_name(row->status));
-            row->status = GM_DIFF_INCOMPARABLE;
-        }
-    }
+    if (!d->comparable && !opts->force)
+        S_mark_incomparable(d);
     gm_diff_sort_rows(d);
     for (size_t r = 0; r < d->n_rows; r++)
         d->counts[d->rows[r].status]++;
@@ -1699,7 +1748,3 @@ char *gm_diff_verdict(const gm_diff *d)
         gm_buf_puts(&b, ", nothing to compare");
     return gm_buf_detach(&b);
 }
-
-/* ======================================================================== */
-/* Markdown                                                                 */
-/* ======================================================================== */
