@@ -2,7 +2,8 @@
  * run and metric by metric, and say what got better, what got worse and what
  * only moved within its noise.
  *
- *   gm_diff_compute()    pairs runs, applies thresholds and the noise test
+ *   gm_diff_compute()    pairs runs (diff_pair.c), applies thresholds
+ *                        (diff_threshold.c) and the noise test (diff_judge.c)
  *   gm_diff_to_markdown() / gm_diff_to_html() / gm_diff_to_json()
  *                        pure renderers (diff_render.c): same diff in, same bytes out
  *
@@ -20,7 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* ---- the noise test ------------------------------------------------------ */
+/* ---- the noise test (diff_judge.c) ---------------------------------------- */
 
 typedef enum {
     GM_MWU_NONE = 0,   /* not run: a side has no samples */
@@ -47,7 +48,7 @@ gm_mwu gm_mann_whitney(const double *x, size_t n1, const double *y, size_t n2);
 
 const char *gm_mwu_method_name(gm_mwu_method m);   /* "none", "exact", "normal" */
 
-/* ---- thresholds ---------------------------------------------------------- */
+/* ---- thresholds (diff_threshold.c) ---------------------------------------- */
 
 typedef enum {
     GM_THR_EXACT = 0,  /* any difference counts (reals: beyond 1e-12 relative, i.e. rounding) */
@@ -133,7 +134,7 @@ typedef struct {
 #define GM_DIFF_UNKNOWN_REL 0.05
 
 /* The noise floors of time, besides its threshold (S_time_row, S_time_alone
- * in diff.c).
+ * in diff_judge.c).
  *
  * Few samples.  The rank test cannot reach alpha with fewer than 4 samples a
  * side (1 against 20 gives p >= 2/21; a kernel of a program launched once has

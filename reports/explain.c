@@ -23,7 +23,7 @@
 static int S_time_cmp(const void *pa, const void *pb)
 {
     const gm_run *a = *(const gm_run *const *)pa, *b = *(const gm_run *const *)pb;
-    double ta = S_time_of(a), tb = S_time_of(b);
+    double ta = gm_find_time_of(a), tb = gm_find_time_of(b);
     if (ta != tb)
         return ta < tb ? -1 : 1;
     return a < b ? -1 : a > b;   /* file order */
@@ -94,7 +94,7 @@ static void S_clause(gm_buf *b, const gm_run *run, int which)
 {
     bool store = which & 1;
     if (which < 2) {
-        S_glob g = S_global(run, store);
+        gm_find_glob g = gm_find_global(run, store);
         if (!g.known)
             return;
         if (!store) {
@@ -131,17 +131,17 @@ static void S_clause(gm_buf *b, const gm_run *run, int which)
         }
         return;
     }
-    S_shr s = S_shared(run, store);
+    gm_find_shr s = gm_find_shared(run, store);
     if (!s.known)
         return;
-    if (s.per_request && S_conflicted(&s)) {
+    if (s.per_request && gm_find_conflicted(&s)) {
         /* most instructions ran predicated off: per request made, as the
          * finding says it (findings_internal.h) */
         gm_buf_puts(b, store ? "each shared store request it makes takes "
                              : "each shared load request it makes takes ");
         gm_fmt_fixed(b, s.wpr, 2);
         gm_buf_puts(b, " wavefronts (");
-        S_ways(b, s.ways);
+        gm_find_ways(b, s.ways);
         gm_buf_puts(b, "; ");
         gm_fmt_count(b, s.req);
         gm_buf_puts(b, " requests from ");
@@ -152,9 +152,9 @@ static void S_clause(gm_buf *b, const gm_run *run, int which)
     gm_buf_puts(b, store ? "each shared store instruction takes " : "each shared load instruction takes ");
     gm_fmt_fixed(b, s.wpi, 2);
     gm_buf_puts(b, " wavefronts");
-    if (S_conflicted(&s)) {
+    if (gm_find_conflicted(&s)) {
         gm_buf_puts(b, " (");
-        S_ways(b, s.ways);
+        gm_find_ways(b, s.ways);
         gm_buf_puts(b, ")");
     } else {
         gm_buf_puts(b, " (ideal ");
@@ -192,9 +192,9 @@ static void S_describe(gm_buf *b, const S_ex *x, const gm_run *run, const bool c
     }
     gm_buf_free(&acc);
 
-    double rd = S_m(run, GM_M_DRAM_RD), wr = S_m(run, GM_M_DRAM_WR);
-    double rate = S_m(run, GM_M_DRAM_RATE), pct = S_m(run, GM_M_DRAM_PCT);
-    double t = S_time_of(run);
+    double rd = gm_find_m(run, GM_M_DRAM_RD), wr = gm_find_m(run, GM_M_DRAM_WR);
+    double rate = gm_find_m(run, GM_M_DRAM_RATE), pct = gm_find_m(run, GM_M_DRAM_PCT);
+    double t = gm_find_time_of(run);
     bool dram = isfinite(rd) || isfinite(wr) || isfinite(rate) || isfinite(pct);
     if (dram) {
         gm_buf_puts(b, "DRAM ");
@@ -284,10 +284,10 @@ static void S_model_summary(gm_buf *b, const S_ex *x, const gm_run *const *pick,
         const gm_run *run = pick[i];
         size_t before = agree + differ;
         for (int st = 0; st < 2; st++) {
-            S_glob g = S_global(run, st);
+            gm_find_glob g = gm_find_global(run, st);
             int k = g.known ? S_model_agrees(gm_run_predicted_spr(run, st), g.spr, 1) : 0;
             agree += k > 0, differ += k < 0, spr |= k != 0;
-            S_shr h = S_shared(run, st);
+            gm_find_shr h = gm_find_shared(run, st);
             k = h.known ? S_model_agrees(gm_run_predicted_shared_wpi(run, st), h.wpi, 2) : 0;
             agree += k > 0, differ += k < 0, wpi |= k != 0;
         }
@@ -346,14 +346,14 @@ static size_t S_pick(const S_ex *x, const gm_run **timed, size_t nt, const gm_ru
     S_PICK(timed[nt - 1]);
     const char *base = x->e ? x->e->baseline_variant : NULL;
     for (size_t i = 0; base && i < nt; i++)
-        if (S_streq(timed[i]->variant, base)) {
+        if (gm_find_streq(timed[i]->variant, base)) {
             S_PICK(timed[i]);
             break;
         }
     for (size_t g = 0; g < x->n_group; g++) {
         const gm_run *v = x->group[g];
         for (size_t i = 0; i < nt; i++)
-            if (S_streq(timed[i]->variant, v->variant)) {
+            if (gm_find_streq(timed[i]->variant, v->variant)) {
                 S_PICK(timed[i]);
                 break;
             }
@@ -361,12 +361,12 @@ static size_t S_pick(const S_ex *x, const gm_run **timed, size_t nt, const gm_ru
     /* then runs whose load sectors per request (to 0.1) no picked run shows,
      * fastest first: the sweep of access patterns, not of noise */
     for (size_t i = 0; i < nt && np < GM_EXPLAIN_MAX_RUNS; i++) {
-        double si = S_global(timed[i], false).spr;
+        double si = gm_find_global(timed[i], false).spr;
         if (!isfinite(si))
             continue;
         bool seen = false;
         for (size_t q = 0; q < np && !seen; q++) {
-            double sq = S_global(pick[q], false).spr;
+            double sq = gm_find_global(pick[q], false).spr;
             seen = isfinite(sq) && llround(sq * 10) == llround(si * 10);
         }
         if (!seen)
@@ -395,25 +395,25 @@ static double S_sum2(double a, double b)
 typedef struct {
     const gm_run *F, *S;
     double T;
-    S_glob lf, ls;
+    gm_find_glob lf, ls;
     double Q, Qs, df, ds, D;
-    S_shr hf, hs;
+    gm_find_shr hf, hs;
     double H;
     bool stores_dilute, more_sectors, more_waves, slower;
 } S_pair;
 
 static S_pair S_pair_read(const gm_run *F, const gm_run *S, double T)
 {
-    S_glob lf = S_global(F, false), ls = S_global(S, false);
+    gm_find_glob lf = gm_find_global(F, false), ls = gm_find_global(S, false);
     double Q = lf.sectors > 0 && ls.sectors >= 0 ? ls.sectors / lf.sectors : NAN;
-    double sf = S_sum2(lf.sectors, S_m(F, GM_M_ST_SECTORS));
-    double ss = S_sum2(ls.sectors, S_m(S, GM_M_ST_SECTORS));
+    double sf = S_sum2(lf.sectors, gm_find_m(F, GM_M_ST_SECTORS));
+    double ss = S_sum2(ls.sectors, gm_find_m(S, GM_M_ST_SECTORS));
     double Qs = sf > 0 && isfinite(ss) ? ss / sf : NAN;
     bool stores_dilute = isfinite(Q) && isfinite(Qs) && Qs < Q / (1.0 + GM_FIND_SECTOR_EXCESS);
-    double df = S_sum2(S_m(F, GM_M_DRAM_RD), S_m(F, GM_M_DRAM_WR));
-    double ds = S_sum2(S_m(S, GM_M_DRAM_RD), S_m(S, GM_M_DRAM_WR));
+    double df = S_sum2(gm_find_m(F, GM_M_DRAM_RD), gm_find_m(F, GM_M_DRAM_WR));
+    double ds = S_sum2(gm_find_m(S, GM_M_DRAM_RD), gm_find_m(S, GM_M_DRAM_WR));
     double D = df > 0 && isfinite(ds) ? ds / df : NAN;
-    S_shr hf = S_shared(F, false), hs = S_shared(S, false);
+    gm_find_shr hf = gm_find_shared(F, false), hs = gm_find_shared(S, false);
     double H = hf.known && hs.known && hf.wpi > 0 ? hs.wpi / hf.wpi : NAN;
     bool more_sectors = isfinite(Q) && Q >= 1.0 + GM_FIND_SECTOR_EXCESS;
     bool more_waves = isfinite(H) && H >= 1.0 + GM_FIND_WAVEFRONT_EXCESS;
@@ -426,8 +426,8 @@ static S_pair S_pair_read(const gm_run *F, const gm_run *S, double T)
 static void S_compare_traffic(gm_buf *b, const S_ex *x, const S_pair *p)
 {
     const gm_run *F = p->F, *S = p->S;
-    const S_glob lf = p->lf, ls = p->ls;
-    const S_shr hf = p->hf, hs = p->hs;
+    const gm_find_glob lf = p->lf, ls = p->ls;
+    const gm_find_shr hf = p->hf, hs = p->hs;
     double Q = p->Q, Qs = p->Qs, D = p->D, df = p->df, ds = p->ds;
     bool stores_dilute = p->stores_dilute, more_sectors = p->more_sectors;
     bool more_waves = p->more_waves, slower = p->slower;
@@ -503,7 +503,7 @@ static void S_compare_loses(gm_buf *b, const S_ex *x, const S_pair *p, double re
     gm_buf_puts(b, " grows (");
     gm_fmt_ratio(b, ref);
     gm_buf_puts(b, ")");
-    double pf = S_m(F, GM_M_DRAM_PCT), ps = S_m(S, GM_M_DRAM_PCT);
+    double pf = gm_find_m(F, GM_M_DRAM_PCT), ps = gm_find_m(S, GM_M_DRAM_PCT);
     if (isfinite(pf) && isfinite(ps) && ps < pf / (1.0 + GM_FIND_SECTOR_EXCESS)) {
         gm_buf_puts(b, ": it keeps DRAM at ");
         gm_fmt_pct(b, ps);
@@ -552,14 +552,14 @@ static void S_compare_less(gm_buf *b, const S_ex *x, const S_pair *p, double ref
         gm_fmt_bytes(b, df);
         gm_buf_puts(b, "), and the bank conflicts do not multiply the time that traffic takes");
     }
-    double pf = S_m(F, GM_M_DRAM_PCT);
+    double pf = gm_find_m(F, GM_M_DRAM_PCT);
     if (isfinite(pf) && pf < GM_FIND_DRAM_LOW_PCT && ref != H) {
         gm_buf_puts(b, why++ ? "; " : ": ");
         gm_buf_puts(b, "the faster layout keeps DRAM at only ");
         gm_fmt_pct(b, pf);
         gm_buf_puts(b, " of its peak, so the bytes it saves were not what held it back");
     }
-    double rf = S_m(F, GM_M_DRAM_RATE), rs = S_m(S, GM_M_DRAM_RATE);
+    double rf = gm_find_m(F, GM_M_DRAM_RATE), rs = gm_find_m(S, GM_M_DRAM_RATE);
     if (isfinite(rf) && isfinite(rs) && rs > rf * (1.0 + GM_FIND_SECTOR_EXCESS)) {
         gm_buf_puts(b, why++ ? "; " : ": ");
         gm_buf_puts(b, "the slower layout drives DRAM harder (");
@@ -599,7 +599,7 @@ static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S
         ref = H, what = "the shared-memory wavefronts", unit = "wavefronts";
     }
     if (!what) {
-        double pf = S_m(F, GM_M_DRAM_PCT), ps = S_m(S, GM_M_DRAM_PCT);
+        double pf = gm_find_m(F, GM_M_DRAM_PCT), ps = gm_find_m(S, GM_M_DRAM_PCT);
         if (slower && isfinite(pf) && isfinite(ps) &&
             fabs(pf - ps) > 0.1 * fmax(pf, ps)) {
             gm_buf_puts(b, "With traffic alike, the gap shows in how busy DRAM is: ");
@@ -637,7 +637,7 @@ static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S
 static void S_why(gm_buf *b, const S_ex *x, const gm_run *const *timed, size_t nt)
 {
     const gm_run *B = timed[0], *W = timed[nt - 1];
-    double tb = S_time_of(B), tw = S_time_of(W), T = tw / tb;
+    double tb = gm_find_time_of(B), tw = gm_find_time_of(W), T = tw / tb;
     if (T < 1.05) {
         gm_buf sb = GM_BUF_INIT, sw = GM_BUF_INIT;
         gm_fmt_ms(&sb, tb);
@@ -671,10 +671,10 @@ static void S_why(gm_buf *b, const S_ex *x, const gm_run *const *timed, size_t n
     const char *base = x->e ? x->e->baseline_variant : NULL;
     const gm_run *R = NULL;
     for (size_t i = 0; base && i < nt && !R; i++)
-        if (S_streq(timed[i]->variant, base))
+        if (gm_find_streq(timed[i]->variant, base))
             R = timed[i];
     if (R && R != B && R != W && T >= 1.05) {
-        double tr = S_time_of(R);
+        double tr = gm_find_time_of(R);
         gm_buf_puts(b, "The baseline layout ");
         S_glabel(b, x, R);
         gm_buf_puts(b, " takes ");
@@ -719,7 +719,7 @@ static void S_at(gm_buf *b, const char *p, const gm_run *run)
 /* The y of a sweep line: bandwidth when bandwidth is the point, else time. */
 static double S_sweep_y(const gm_run *run, bool bw)
 {
-    return bw ? gm_run_effective_gbs(run) : S_time_of(run);
+    return bw ? gm_run_effective_gbs(run) : gm_find_time_of(run);
 }
 
 static void S_sweep_fmt(gm_buf *b, double y, bool bw)
@@ -762,7 +762,7 @@ static void S_sweep(gm_buf *b, const gm_section *s)
             continue;
         if (told++ == 0) {
             gm_buf_puts(b, "Along ");
-            S_code(b, p);
+            gm_find_code(b, p);
             gm_buf_puts(b, ": ");
         } else {
             gm_buf_puts(b, "; ");
@@ -853,7 +853,7 @@ static void S_group_work(gm_buf *out, const gm_section *s, const S_ex *x)
         gm_section_group_label(s, &at);
         if (at.len) {
             gm_buf_puts(out, " (");
-            S_text(out, at.data);
+            gm_find_text(out, at.data);
             gm_buf_puts(out, ")");
         }
         gm_buf_free(&at);
@@ -951,7 +951,7 @@ void gm_explain_section(const gm_results *r, const gm_section *s, gm_buf *out)
     const gm_run **timed = gm_xcalloc(x.n_group ? x.n_group : 1, sizeof *timed);
     size_t nt = 0;
     for (size_t i = 0; i < x.n_group; i++)
-        if (isfinite(S_time_of(x.group[i])))
+        if (isfinite(gm_find_time_of(x.group[i])))
             timed[nt++] = x.group[i];
     qsort(timed, nt, sizeof *timed, x.program ? S_share_cmp : S_time_cmp);
 
@@ -990,7 +990,7 @@ gm_status gm_explain_experiment(const gm_results *r, const char *experiment_id, 
     gm_sections_build(r, &ss);
     const gm_section *s = NULL;
     for (size_t i = 0; i < ss.n && !s; i++)
-        if (S_streq(ss.v[i].exp->id, experiment_id))
+        if (gm_find_streq(ss.v[i].exp->id, experiment_id))
             s = &ss.v[i];
     gm_status st = GM_OK;
     if (s)

@@ -1,7 +1,7 @@
 /* findings.c — rules on the numbers of each run, ranked and folded into the
  * findings of a report (findings.h; docs/findings.md).  The explanations of
  * each experiment are in explain.c; what both read of a run is in
- * findings_internal.h.
+ * findings_internal.h (findings_util.c).
  *
  * Layout: reading a run (what only the rules read), the context (the runs of
  * each experiment, labels, peers), the rules, ranking, the Markdown list.
@@ -47,7 +47,7 @@ static bool S_same_value(const gm_value *a, const gm_value *b)
     if (!pa || !pb)
         return pa == pb;
     if (a->kind == GM_V_STR || b->kind == GM_V_STR)
-        return a->kind == b->kind && S_streq(a->s, b->s);
+        return a->kind == b->kind && gm_find_streq(a->s, b->s);
     return gm_value_num(a) == gm_value_num(b);
 }
 
@@ -55,7 +55,7 @@ static bool S_same_value(const gm_value *a, const gm_value *b)
  * whose times compare directly. */
 static bool S_same_work(const gm_run *a, const gm_run *b)
 {
-    return S_streq(a->experiment, b->experiment) && gm_runs_same_work(a, b);
+    return gm_find_streq(a->experiment, b->experiment) && gm_runs_same_work(a, b);
 }
 
 /* The constant-cache serialisation the model reports in a prediction note
@@ -112,7 +112,7 @@ typedef struct {
     char **params;              /* per run: parameters varying within its experiment */
     const gm_run **peer;        /* per run: its fastest peer (S_fastest_peer) */
     double *weigh;              /* per run: what its saving is weighed against (S_weigh_ms) */
-    size_t *exp_of;             /* per run: its experiment's number (S_streq on the ids) */
+    size_t *exp_of;             /* per run: its experiment's number (gm_find_streq on the ids) */
     size_t *members, *exp_start;/* runs of experiment e in file order:
                                    members[exp_start[e] .. exp_start[e + 1]) */
     gm_findings *out;
@@ -122,10 +122,10 @@ typedef struct {
 /* `variant` (params), escaped */
 static void S_label(gm_buf *b, const gm_run *run, const char *params)
 {
-    S_code(b, run->variant);
+    gm_find_code(b, run->variant);
     if (params && *params) {
         gm_buf_puts(b, " (");
-        S_text(b, params);
+        gm_find_text(b, params);
         gm_buf_puts(b, ")");
     }
 }
@@ -142,12 +142,12 @@ static void S_run_label(gm_buf *b, const S_ctx *c, const gm_run *run)
  * every run at once (S_peers_build). */
 static const gm_run *S_fastest_peer(const S_ctx *c, const gm_run *run)
 {
-    if (!isfinite(S_time_of(run)) || gm_run_is_program(run))
+    if (!isfinite(gm_find_time_of(run)) || gm_run_is_program(run))
         return NULL;   /* a program's kernels do different work: never compared */
     return c->peer[S_index(c->r, run)];
 }
 
-/* Order of experiment ids as S_streq sees them: absent first. */
+/* Order of experiment ids as gm_find_streq sees them: absent first. */
 static int S_id_cmp(const char *a, const char *b)
 {
     if (!a || !b)
@@ -186,7 +186,7 @@ static void S_peers_build(S_ctx *c)
     size_t n_exp = 0;
     for (size_t i = 0, j; i < n; i = j) {
         const gm_run *a = ord[i].run;
-        if (i && S_streq(ord[i - 1].run->experiment, a->experiment))
+        if (i && gm_find_streq(ord[i - 1].run->experiment, a->experiment))
             n_exp--;   /* the same experiment as the part before */
         for (j = i + 1; j < n && S_same_work(ord[j].run, a); j++)
             ;
@@ -194,9 +194,9 @@ static void S_peers_build(S_ctx *c)
         for (size_t k = i; k < j; k++) {
             const gm_run *x = ord[k].run;
             c->exp_of[ord[k].i] = n_exp;
-            if (!gm_run_passed(x) || !isfinite(S_time_of(x)) || !S_same_work(x, x))
+            if (!gm_run_passed(x) || !isfinite(gm_find_time_of(x)) || !S_same_work(x, x))
                 continue;
-            if (!best || S_time_of(x) < S_time_of(best))
+            if (!best || gm_find_time_of(x) < gm_find_time_of(best))
                 best = x;
         }
         for (size_t k = i; k < j; k++)
@@ -270,7 +270,7 @@ static const gm_experiment *S_exp(const gm_results *r, const char *id)
 static double S_weigh_ms(const S_ctx *c, const gm_run *run)
 {
     if (!gm_run_is_program(run))
-        return S_time_of(run);
+        return gm_find_time_of(run);
     return c->weigh[S_index(c->r, run)];
 }
 
@@ -305,7 +305,7 @@ static S_saving S_estimate(const S_ctx *c, const gm_run *run, double excess, dou
                            double excess_bytes, double dram_removed)
 {
     S_saving sv = S_NO_SAVING;
-    double t = S_time_of(run);
+    double t = gm_find_time_of(run);
     if (gm_run_is_program(run)) {   /* the mean launch: values are per launch */
         double tt = gm_run_total_ms(run);
         t = isfinite(tt) && tt > 0 ? tt / S_launches(run) : NAN;
@@ -315,7 +315,7 @@ static S_saving S_estimate(const S_ctx *c, const gm_run *run, double excess, dou
     double ms = t * fmin(1.0, excess / total);
     if (isfinite(c->ceiling_gbs) && c->ceiling_gbs > 0 && excess_bytes >= 0)
         ms = fmin(ms, excess_bytes / (c->ceiling_gbs * 1e6));   /* GB/s -> bytes per ms */
-    double rd = S_m(run, GM_M_DRAM_RD), wr = S_m(run, GM_M_DRAM_WR);
+    double rd = gm_find_m(run, GM_M_DRAM_RD), wr = gm_find_m(run, GM_M_DRAM_WR);
     double peak = gm_value_num(&c->r->device.theoretical_bandwidth_gbs);
     if (rd >= 0 && wr >= 0 && peak > 0 && dram_removed >= 0) {
         double keep = fmax(0.0, rd + wr - dram_removed);
@@ -452,7 +452,7 @@ static double S_vs_fastest(gm_buf *b, const S_ctx *c, const gm_run *run)
     const gm_run *p = S_fastest_peer(c, run);
     if (!p || p == run)
         return NAN;
-    double t = S_time_of(run), tp = S_time_of(p);
+    double t = gm_find_time_of(run), tp = gm_find_time_of(p);
     if (t >= tp * GM_FIND_TIME_CLOSE) {
         gm_buf_puts(b, "It takes ");
         gm_fmt_ms(b, t);
@@ -558,18 +558,19 @@ static void S_rule_not_run(S_ctx *c, const gm_run *run)
     size_t n_mine = c->exp_start[en + 1] - c->exp_start[en];
     for (size_t i = 0; i < n_mine; i++) {
         const gm_run *x = &r->runs[mine_v[i]];
-        if (x == run || !gm_run_passed(x) || S_streq(x->variant, run->variant) ||
+        if (x == run || !gm_run_passed(x) || gm_find_streq(x->variant, run->variant) ||
             !S_same_params(x, run))
             continue;
         bool dup = false;
         for (size_t j = 0; j < i && !dup; j++) {
             const gm_run *y = &r->runs[mine_v[j]];
-            dup = gm_run_passed(y) && S_streq(y->variant, x->variant) && S_same_params(y, run);
+            dup = gm_run_passed(y) && gm_find_streq(y->variant, x->variant) &&
+                  S_same_params(y, run);
         }
         if (dup)
             continue;
         gm_buf_puts(&b, others ? ", " : "With the same parameters, ");
-        S_code(&b, x->variant);
+        gm_find_code(&b, x->variant);
         others++;
     }
     if (others)
@@ -582,7 +583,7 @@ static void S_rule_not_run(S_ctx *c, const gm_run *run)
         const gm_param *top = NULL;
         for (size_t i = 0; i < n_mine; i++) {
             const gm_run *x = &r->runs[mine_v[i]];
-            if (!gm_run_passed(x) || !S_streq(x->variant, run->variant))
+            if (!gm_run_passed(x) || !gm_find_streq(x->variant, run->variant))
                 continue;
             const gm_param *q = gm_run_param(x, sp);
             if (q && isfinite(gm_value_num(&q->value)) &&
@@ -591,13 +592,13 @@ static void S_rule_not_run(S_ctx *c, const gm_run *run)
         }
         if (top) {
             gm_buf_puts(&b, "The largest ");
-            S_code(&b, sp);
+            gm_find_code(&b, sp);
             gm_buf_puts(&b, " at which ");
-            S_code(&b, run->variant);
+            gm_find_code(&b, run->variant);
             gm_buf_puts(&b, " ran is ");
             gm_buf v = GM_BUF_INIT;
             gm_fmt_value(&v, &top->value);
-            S_text(&b, v.data);
+            gm_find_text(&b, v.data);
             gm_buf_free(&v);
             gm_buf_puts(&b, ".");
         }
@@ -610,7 +611,7 @@ static void S_rule_not_run(S_ctx *c, const gm_run *run)
  * waste: one extra sector or so per request is a misaligned start; under
  * one sector's worth of bytes per request is a few lanes each writing
  * alone (a reduction's result); anything else is a stride. */
-static const char *S_fix_sectors(const S_glob *g, bool store)
+static const char *S_fix_sectors(const gm_find_glob *g, bool store)
 {
     if (g->ideal >= 2.0 && g->spr <= g->ideal * 1.3)
         return "align the start of each warp's access to 32 bytes (pad the rows, or offset the "
@@ -631,8 +632,8 @@ static const char *S_fix_sectors(const S_glob *g, bool store)
 
 static void S_rule_uncoalesced(S_ctx *c, const gm_run *run, bool store)
 {
-    S_glob g = S_global(run, store);
-    if (!S_uncoalesced(&g))
+    gm_find_glob g = gm_find_global(run, store);
+    if (!gm_find_uncoalesced(&g))
         return;
     gm_buf b = GM_BUF_INIT;
     S_run_label(&b, c, run);
@@ -666,12 +667,12 @@ static void S_rule_uncoalesced(S_ctx *c, const gm_run *run, bool store)
     double lost = S_vs_fastest(&b, c, run);
     double cost = isfinite(g.wasted) ? g.wasted : g.excess * SECTOR_BYTES;
     /* the unit: the L1TEX global sectors, loads and stores */
-    S_glob other = S_global(run, !store);
+    gm_find_glob other = gm_find_global(run, !store);
     double total = g.sectors + (other.sectors >= 0 ? other.sectors : 0.0);
     /* DRAM bytes the excess sectors cost: at most the bytes DRAM moved in
      * that direction beyond the sectors the threads need (the caches serve
      * the rest), never more than the excess */
-    double dram = S_m(run, store ? GM_M_DRAM_WR : GM_M_DRAM_RD);
+    double dram = gm_find_m(run, store ? GM_M_DRAM_WR : GM_M_DRAM_RD);
     double removed = dram >= 0 && isfinite(g.excess)
                          ? fmin(g.excess * SECTOR_BYTES,
                                 fmax(0.0, dram - (g.sectors - g.excess) * SECTOR_BYTES))
@@ -694,8 +695,8 @@ static void S_rule_uncoalesced_store(S_ctx *c, const gm_run *run)
 
 static void S_rule_banks(S_ctx *c, const gm_run *run, bool store)
 {
-    S_shr s = S_shared(run, store);
-    if (!S_conflicted(&s))
+    gm_find_shr s = gm_find_shared(run, store);
+    if (!gm_find_conflicted(&s))
         return;
     const char *kind = store ? "store" : "load";
     gm_buf b = GM_BUF_INIT;
@@ -706,13 +707,13 @@ static void S_rule_banks(S_ctx *c, const gm_run *run, bool store)
         gm_buf_puts(&b, " needs ");
         gm_fmt_fixed(&b, s.wpr, 2);
         gm_buf_printf(&b, " wavefronts per shared %s request where 1 would do: ", kind);
-        S_ways(&b, s.ways);
+        gm_find_ways(&b, s.ways);
         gm_buf_puts(&b, ", ");
         gm_fmt_count(&b, s.excess);
         gm_buf_puts(&b, " excess wavefronts over the ");
         gm_fmt_count(&b, s.req);
         gm_buf_puts(&b, " requests it made, each served after the other (");
-        gm_buf_puts(&b, s.src == S_IDEAL_MODEL ? "the address-trace model's requests"
+        gm_buf_puts(&b, s.src == GM_FIND_IDEAL_MODEL ? "the address-trace model's requests"
                                                : "its wavefronts less the measured bank conflicts");
         gm_buf_puts(&b, "; of its ");
         gm_fmt_count(&b, s.inst);
@@ -723,12 +724,14 @@ static void S_rule_banks(S_ctx *c, const gm_run *run, bool store)
         gm_fmt_fixed(&b, s.wpi, 2);
         gm_buf_printf(&b, " wavefronts per shared %s instruction where ", kind);
         gm_fmt_fixed(&b, s.ideal, 2);
-        gm_buf_puts(&b, s.src == S_IDEAL_MODEL     ? " is ideal (the address-trace model's figure)"
-                    : s.src == S_IDEAL_COUNTER ? " is ideal (wavefronts less the measured bank conflicts)"
-                                               : " is ideal for 4-byte accesses (no conflict counter "
-                                                 "or prediction was recorded)");
+        gm_buf_puts(&b, s.src == GM_FIND_IDEAL_MODEL
+                            ? " is ideal (the address-trace model's figure)"
+                        : s.src == GM_FIND_IDEAL_COUNTER
+                            ? " is ideal (wavefronts less the measured bank conflicts)"
+                            : " is ideal for 4-byte accesses (no conflict counter "
+                              "or prediction was recorded)");
         gm_buf_puts(&b, ": ");
-        S_ways(&b, s.ways);
+        gm_find_ways(&b, s.ways);
         gm_buf_puts(&b, ", ");
         gm_fmt_count(&b, s.excess);
         gm_buf_puts(&b, " excess wavefronts over ");
@@ -738,7 +741,7 @@ static void S_rule_banks(S_ctx *c, const gm_run *run, bool store)
     double lost = S_vs_fastest(&b, c, run);
     /* the unit: the shared-memory data stage, load and store wavefronts; no
      * DRAM byte is spared */
-    S_shr o = S_shared(run, !store);
+    gm_find_shr o = gm_find_shared(run, !store);
     double total = s.waves + (o.known ? o.waves : 0.0);
     S_saving sv = S_estimate(c, run, s.excess, total, s.excess * WAVEFRONT_BYTES, 0.0);
     gm_severity sev = S_saving_text(&b, run, sv, "wavefronts");
@@ -761,7 +764,7 @@ static void S_rule_banks_store(S_ctx *c, const gm_run *run)
 
 static void S_rule_overfetch(S_ctx *c, const gm_run *run)
 {
-    double rd = S_m(run, GM_M_DRAM_RD), wr = S_m(run, GM_M_DRAM_WR);
+    double rd = gm_find_m(run, GM_M_DRAM_RD), wr = gm_find_m(run, GM_M_DRAM_WR);
     double nr = gm_value_num(&run->bytes_read), nw = gm_value_num(&run->bytes_written);
     bool fr = rd >= 0 && nr > 0 && rd >= GM_FIND_DRAM_OVERFETCH * nr;
     bool fw = wr >= 0 && nw > 0 && wr >= GM_FIND_DRAM_OVERFETCH * nw;
@@ -789,7 +792,7 @@ static void S_rule_overfetch(S_ctx *c, const gm_run *run)
         gm_fmt_bytes(&b, nw);
         gm_buf_puts(&b, " it must write");
     }
-    double pct = S_m(run, GM_M_DRAM_PCT);
+    double pct = gm_find_m(run, GM_M_DRAM_PCT);
     if (isfinite(pct)) {
         gm_buf_puts(&b, ", with DRAM at ");
         gm_fmt_pct(&b, pct);
@@ -798,8 +801,8 @@ static void S_rule_overfetch(S_ctx *c, const gm_run *run)
     gm_buf_puts(&b, ": ");
     gm_fmt_bytes(&b, excess);
     gm_buf_puts(&b, " more than the computation needs. ");
-    S_glob g = S_global(run, false);
-    if (fr && S_uncoalesced(&g)) {
+    gm_find_glob g = gm_find_global(run, false);
+    if (fr && gm_find_uncoalesced(&g)) {
         gm_buf_puts(&b, "Its global loads fetch ");
         gm_fmt_ratio(&b, g.spr / g.ideal);
         gm_buf_puts(&b, " the sectors their bytes need, so whole sectors travel for a few of "
@@ -810,7 +813,7 @@ static void S_rule_overfetch(S_ctx *c, const gm_run *run)
                              excess);
     gm_severity sev = S_saving_text(&b, run, sv, "bytes");
     S_add_saving(c, GM_RULE_DRAM_OVERFETCH, sev, run, excess, NAN, sv,
-                 fr && S_uncoalesced(&g)
+                 fr && gm_find_uncoalesced(&g)
                      ? "coalesce the loads (consecutive threads on consecutive addresses), so "
                        "that the sectors DRAM delivers hold bytes the threads use."
                      : "read each input from DRAM once, keeping what several threads or "
@@ -820,9 +823,9 @@ static void S_rule_overfetch(S_ctx *c, const gm_run *run)
 
 static void S_rule_l2(S_ctx *c, const gm_run *run)
 {
-    S_glob g = S_global(run, false);
-    double rd = S_m(run, GM_M_DRAM_RD), nr = gm_value_num(&run->bytes_read);
-    if (!S_uncoalesced(&g) || !(g.sectors >= 0) || !(nr > 0) || !(rd >= 0))
+    gm_find_glob g = gm_find_global(run, false);
+    double rd = gm_find_m(run, GM_M_DRAM_RD), nr = gm_value_num(&run->bytes_read);
+    if (!gm_find_uncoalesced(&g) || !(g.sectors >= 0) || !(nr > 0) || !(rd >= 0))
         return;
     double fetched = g.sectors * SECTOR_BYTES;
     if (fetched < nr * (1.0 + GM_FIND_SECTOR_EXCESS) || rd > GM_FIND_L2_ABSORB_DRAM * nr)
@@ -849,7 +852,7 @@ static void S_rule_l2(S_ctx *c, const gm_run *run)
         gm_buf_puts(&b, gm_run_is_program(run) ? "It is the fastest kernel profiled in the program."
                                                : "It is the fastest run doing the same work.");
     } else if (p) {
-        double t = S_time_of(run), tp = S_time_of(p);
+        double t = gm_find_time_of(run), tp = gm_find_time_of(p);
         lost = t - tp;
         if (t <= tp * GM_FIND_TIME_CLOSE)
             gm_buf_puts(&b, "It takes ");
@@ -905,8 +908,8 @@ typedef struct {
     double gbs;           /* the useful bytes' rate */
     double t_copy;        /* ms the bytes take at the copy bandwidth */
     double forgone;       /* bytes the copy rate moves in t, less need */
-    S_glob ld, st;
-    S_shr sl, ss;
+    gm_find_glob ld, st;
+    gm_find_shr sl, ss;
     bool clean;           /* no excess sectors or wavefronts */
     double lost;          /* ms against its fastest peer; NaN when it is the fastest */
 } S_bw;
@@ -917,8 +920,8 @@ static S_bw S_bw_read(const S_ctx *c, const gm_run *run)
     memset(&w, 0, sizeof w);
     const gm_experiment *e = S_exp(c->r, run->experiment);
     w.bw_bound = e && e->bandwidth_bound;
-    double t = S_time_of(run), need = S_need(run), copy = c->copy_gbs;
-    double pct = S_m(run, GM_M_DRAM_PCT);
+    double t = gm_find_time_of(run), need = S_need(run), copy = c->copy_gbs;
+    double pct = gm_find_m(run, GM_M_DRAM_PCT);
     if (!isfinite(t) || !(need > 0) || !(copy > 0) || !isfinite(pct))
         return w;
     w.known = true;
@@ -926,12 +929,12 @@ static S_bw S_bw_read(const S_ctx *c, const gm_run *run)
     w.gbs = need / (t * 1e6);            /* bytes / (ms * 1e-3) / 1e9 */
     w.t_copy = need / (copy * 1e6);      /* ms the bytes take at the copy bandwidth */
     w.forgone = copy * 1e6 * t - need;   /* bytes the copy rate moves in t, less need */
-    w.ld = S_global(run, false), w.st = S_global(run, true);
-    w.sl = S_shared(run, false), w.ss = S_shared(run, true);
-    w.clean = !S_uncoalesced(&w.ld) && !S_uncoalesced(&w.st) && !S_conflicted(&w.sl) &&
-              !S_conflicted(&w.ss);
+    w.ld = gm_find_global(run, false), w.st = gm_find_global(run, true);
+    w.sl = gm_find_shared(run, false), w.ss = gm_find_shared(run, true);
+    w.clean = !gm_find_uncoalesced(&w.ld) && !gm_find_uncoalesced(&w.st) &&
+              !gm_find_conflicted(&w.sl) && !gm_find_conflicted(&w.ss);
     const gm_run *p = S_fastest_peer(c, run);
-    w.lost = p && p != run ? t - S_time_of(p) : NAN;
+    w.lost = p && p != run ? t - gm_find_time_of(p) : NAN;
     return w;
 }
 
@@ -948,8 +951,8 @@ static void S_rule_not_memory_bound(S_ctx *c, const gm_run *run)
     if (!S_bw_idle(&w))
         return;
     double t = w.t, need = w.need, copy = w.copy, pct = w.pct, t_copy = w.t_copy;
-    const S_glob ld = w.ld;
-    const S_shr sl = w.sl;
+    const gm_find_glob ld = w.ld;
+    const gm_find_shr sl = w.sl;
     gm_buf b = GM_BUF_INIT;
     S_run_label(&b, c, run);
     gm_buf_puts(&b, " is limited by something other than memory: DRAM runs at ");
@@ -992,7 +995,7 @@ static void S_rule_not_memory_bound(S_ctx *c, const gm_run *run)
     } else {
         gm_buf_puts(&b, "The time goes to arithmetic, latency or synchronisation rather than "
                         "to moving bytes");
-        double l2 = S_m(run, GM_M_L2_HIT);
+        double l2 = gm_find_m(run, GM_M_L2_HIT);
         if (l2 >= 50.0) {
             gm_buf_puts(&b, "; L2 serves ");
             gm_fmt_pct(&b, l2);
@@ -1017,8 +1020,8 @@ static void S_rule_dram_underused(S_ctx *c, const gm_run *run)
     if (!w.known || S_bw_idle(&w))
         return;
     double t = w.t, need = w.need, copy = w.copy, pct = w.pct, gbs = w.gbs;
-    const S_glob ld = w.ld;
-    const S_shr sl = w.sl;
+    const gm_find_glob ld = w.ld;
+    const gm_find_shr sl = w.sl;
     if (!w.bw_bound || pct >= GM_FIND_DRAM_LOW_PCT || gbs >= GM_FIND_BW_LOW_FRACTION * copy)
         return;
     gm_buf b = GM_BUF_INIT;
@@ -1034,7 +1037,7 @@ static void S_rule_dram_underused(S_ctx *c, const gm_run *run)
     gm_buf_puts(&b, "), while DRAM runs at ");
     gm_fmt_pct(&b, pct);
     gm_buf_puts(&b, " of its peak: DRAM is not what limits it. ");
-    if (S_uncoalesced(&ld)) {
+    if (gm_find_uncoalesced(&ld)) {
         gm_buf_puts(&b, "Its global loads fetch ");
         gm_fmt_fixed(&b, ld.spr, 1);
         gm_buf_puts(&b, " sectors per request where ");
@@ -1043,9 +1046,9 @@ static void S_rule_dram_underused(S_ctx *c, const gm_run *run)
         gm_fmt_ratio(&b, ld.spr / ld.ideal);
         gm_buf_puts(&b, " the sectors it needs. ");
     }
-    if (S_conflicted(&sl)) {
+    if (gm_find_conflicted(&sl)) {
         gm_buf_puts(&b, "Its shared loads suffer ");
-        S_ways(&b, sl.ways);
+        gm_find_ways(&b, sl.ways);
         gm_buf_puts(&b, ". ");
     }
     bool small = S_is_small(c, need);
@@ -1055,10 +1058,10 @@ static void S_rule_dram_underused(S_ctx *c, const gm_run *run)
     S_add(c, GM_RULE_DRAM_UNDERUSED,
           small && w.clean ? GM_SEV_INFO : GM_SEV_WARNING, run,
           w.forgone, w.lost,
-          S_uncoalesced(&ld) ? "coalesce its loads first (consecutive threads on consecutive "
-                               "addresses), since the load path moves sectors nobody uses."
-          : S_conflicted(&sl) ? "remove the bank conflicts first (pad the shared tile by one "
-                                "column), then put more bytes in flight."
+          gm_find_uncoalesced(&ld) ? "coalesce its loads first (consecutive threads on consecutive "
+                                     "addresses), since the load path moves sectors nobody uses."
+          : gm_find_conflicted(&sl) ? "remove the bank conflicts first (pad the shared tile by one "
+                                      "column), then put more bytes in flight."
           : small && w.clean ? "give each launch more work (a larger problem, or several "
                                "batched into one launch), since a kernel this short cannot "
                                "stream."
@@ -1122,8 +1125,8 @@ static double S_model_tol(const gm_run *run)
  * -1 when they differ beyond the tolerance (and by a whole count). */
 static int S_model_count(const gm_run *run, size_t i, double *m, double *p)
 {
-    *m = S_m(run, S_model_counts[i].name);
-    *p = S_pm(run, S_model_counts[i].name);
+    *m = gm_find_m(run, S_model_counts[i].name);
+    *p = gm_find_pm(run, S_model_counts[i].name);
     if (!isfinite(*m) || !isfinite(*p))
         return 0;
     double d = *m - *p;
@@ -1307,8 +1310,8 @@ static int S_rank_cmp(const void *pa, const void *pb)
 
 static bool S_same_group(const gm_finding *a, const gm_finding *b)
 {
-    return a->rule == b->rule && S_streq(a->experiment, b->experiment) &&
-           S_streq(a->variant, b->variant);
+    return a->rule == b->rule && gm_find_streq(a->experiment, b->experiment) &&
+           gm_find_streq(a->variant, b->variant);
 }
 
 /* Pointers into one array of ranked findings: rule, experiment, variant (0
@@ -1355,7 +1358,7 @@ static void S_config(gm_buf *b, const gm_run *run)
                       run->launch.grid[2], run->launch.block[0], run->launch.block[1],
                       run->launch.block[2]);
     else
-        S_code(b, run->variant);
+        gm_find_code(b, run->variant);
 }
 
 /* The run whose per-line counters speak for x: its own; else, for a program,
@@ -1368,7 +1371,8 @@ static const gm_run *S_lines_run(const gm_results *r, const gm_finding *x)
     if (x->run && gm_run_is_program(x->run) && x->run->kernel)
         for (size_t i = 0; i < r->n_runs; i++) {
             const gm_run *o = &r->runs[i];
-            if (o->source_lines.present && o->kernel && S_streq(o->experiment, x->experiment) &&
+            if (o->source_lines.present && o->kernel &&
+                gm_find_streq(o->experiment, x->experiment) &&
                 strcmp(o->kernel, x->run->kernel) == 0)
                 return o;
         }
@@ -1466,8 +1470,9 @@ static bool S_same_kernel(const gm_finding *a, const gm_finding *b)
 {
     return a->rule == b->rule && a->run && b->run && gm_run_is_program(a->run) &&
            gm_run_is_program(b->run) && a->run->kernel && b->run->kernel &&
-           S_streq(a->experiment, b->experiment) && strcmp(a->run->kernel, b->run->kernel) == 0 &&
-           S_streq(S_range_note(a->run), S_range_note(b->run));
+           gm_find_streq(a->experiment, b->experiment) &&
+           strcmp(a->run->kernel, b->run->kernel) == 0 &&
+           gm_find_streq(S_range_note(a->run), S_range_note(b->run));
 }
 
 /* Which of two findings leads a kernel's group: the larger saving, then the
@@ -1608,7 +1613,7 @@ gm_finding_list gm_findings_for_experiment(const gm_findings *f, const char *exp
 {
     gm_finding_list l = {NULL, 0};
     for (size_t i = 0; i < f->n; i++) {
-        if (!S_streq(f->v[i].experiment, experiment_id))
+        if (!gm_find_streq(f->v[i].experiment, experiment_id))
             continue;
         l.v = gm_xrealloc(l.v, (l.n + 1) * sizeof *l.v);
         l.v[l.n++] = &f->v[i];
@@ -1628,8 +1633,9 @@ size_t gm_findings_md(const gm_findings *f, const char *experiment_id, size_t ma
 static bool S_selected(const gm_finding *x, const char *experiment_id, bool leads_only,
                        unsigned skip_rules)
 {
-    return (!experiment_id || S_streq(x->experiment, experiment_id)) && (!leads_only || x->lead) &&
-           !(skip_rules & GM_RULE_BIT(x->rule)) && !(!experiment_id && leads_only && x->minor);
+    return (!experiment_id || gm_find_streq(x->experiment, experiment_id)) &&
+           (!leads_only || x->lead) && !(skip_rules & GM_RULE_BIT(x->rule)) &&
+           !(!experiment_id && leads_only && x->minor);
 }
 
 size_t gm_findings_count_minor(const gm_findings *f, unsigned skip_rules)
@@ -1661,7 +1667,7 @@ size_t gm_findings_md_except(const gm_findings *f, const char *experiment_id, si
         gm_buf_printf(out, "- **%s** (%s): ", sev[x->severity], gm_rule_id(x->rule));
         if (!experiment_id) {
             gm_buf_puts(out, "in ");
-            S_code(out, x->experiment);
+            gm_find_code(out, x->experiment);
             gm_buf_puts(out, ", ");
         }
         gm_buf_puts(out, x->message);
@@ -1669,7 +1675,7 @@ size_t gm_findings_md_except(const gm_findings *f, const char *experiment_id, si
             gm_buf_puts(out, " The same rule fires on ");
             gm_fmt_count(out, (double)(x->similar - 1));
             gm_buf_puts(out, x->similar == 2 ? " more run of " : " more runs of ");
-            S_code(out, x->variant);
+            gm_find_code(out, x->variant);
             gm_buf_puts(out, ".");
         }
         if (x->fix && *x->fix) {

@@ -12,7 +12,7 @@
  *
  * Two files stand behind this header: findings.c (the rules, their table,
  * ranking and the Markdown list) and explain.c (the explanations); what both
- * read of a run is in findings_internal.h.
+ * read of a run is in findings_internal.h (findings_util.c).
  *
  * How the renderer uses it (render_md.c, once per report):
  *
