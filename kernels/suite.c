@@ -546,7 +546,7 @@ const size_t gm_experiments_len = sizeof gm_experiments / sizeof gm_experiments[
               84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124, 128)
 /* 2^23 particles: 224 MiB each way for the 7-field step, 160 MiB for energy. */
 #define S_AOS_N {"n", GM_VALUES(1 << 23), GM_VALUES(1 << 20)}
-#define S_AOS_FIELDS {"fields", GM_VALUES(4, 7)}
+#define S_AOS_FIELDS {"fields", GM_VALUES(4, 7), GM_AS_FULL}
 /* Pixel count multiples of 960x1280 (the seed's 1x, 2x, 4x and our 64x). */
 #define S_RGB_SCALE {"scale", GM_VALUES(1, 2, 4, 64), GM_VALUES(1)}
 #define S_RGB_BLOCK {"block", GM_VALUES(64, 128, 256, 512, 1024), GM_VALUES(128, 256)}
@@ -574,7 +574,7 @@ const gm_variant gm_suite[] = {
      .name = "float2",
      .layout = "thread i reads float2 in[2i..2i+1]: a warp reads 256 contiguous bytes with "
                "8-byte loads",
-     .params = {S_COAL_N, {"stride", GM_VALUES(1)}},
+     .params = {S_COAL_N, {"stride", GM_VALUES(1), GM_AS_FULL}},
      GM_FNS(coalescing),
      .kind = GM_COALESCING_FLOAT2,
      .launch = GM_GPU(coalescing_launch_float2),
@@ -584,7 +584,7 @@ const gm_variant gm_suite[] = {
      .name = "float4",
      .layout = "thread i reads float4 in[4i..4i+3]: a warp reads 512 contiguous bytes with "
                "16-byte loads",
-     .params = {S_COAL_N, {"stride", GM_VALUES(1)}},
+     .params = {S_COAL_N, {"stride", GM_VALUES(1), GM_AS_FULL}},
      GM_FNS(coalescing),
      .kind = GM_COALESCING_FLOAT4,
      .launch = GM_GPU(coalescing_launch_float4),
@@ -664,7 +664,7 @@ const gm_variant gm_suite[] = {
     {.experiment = &S_rgb,
      .name = "planar_x16",
      .layout = "planar, thread i inverts red bytes 16i..16i+15 with one 16-byte load and store",
-     .params = {S_RGB_SCALE, {"block", GM_VALUES(256)}},
+     .params = {S_RGB_SCALE, {"block", GM_VALUES(256), GM_AS_FULL}},
      GM_FNS(rgb),
      .kind = GM_RGB_PLANAR_X16,
      .launch = GM_GPU(rgb_launch_planar_x16),
@@ -756,14 +756,14 @@ const gm_variant gm_suite[] = {
 #define S_MM_SEED {"n", GM_VALUES(8, 16, 32, 64, 96, 192, 384, 768, 1536), GM_VALUES(96, 192)}
 #define S_MM_SEED_BLOCK {"block", GM_VALUES(4, 16), GM_VALUES(16)}
 #define S_MM_TILE {"n", GM_VALUES(384, 768, 1536), GM_VALUES(192)}
-#define S_MM_TILE_BLOCK {"block", GM_VALUES(16)}
+#define S_MM_TILE_BLOCK {"block", GM_VALUES(16), GM_AS_FULL}
 /* 9. 8192^2 floats: 256 MiB each way (above L2 from 4096 up). */
 #define S_TR_N {"n", GM_VALUES(1024, 2048, 4096, 8192), GM_VALUES(2048)}
 /* 10. 2^20 threads x 512 shared loads: ~70 us conflict-free, ~2 ms at 32-way. */
 #define S_BK_PARAMS                                                               \
     {"threads", GM_VALUES(1 << 20), GM_VALUES(1 << 18)},                          \
         {"stride", GM_VALUES(1, 2, 4, 8, 16, 32), GM_VALUES(1, 4, 32)},           \
-        {"reps", GM_VALUES(512)}
+        {"reps", GM_VALUES(512), GM_AS_FULL}
 /* 11. Rows of 4..64 entries: 2^22 rows hold 40 M nonzeros (320 MB in CSR, with x
  * and y 370 MB to move once; 2 GiB padded to ELLPACK, built on the device). */
 #define S_SP_ROWS {"rows", GM_VALUES(1 << 20, 1 << 22), GM_VALUES(1 << 14)}

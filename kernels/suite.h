@@ -62,6 +62,11 @@ typedef struct {
 } gm_sweep;
 
 #define GM_VALUES(...) {__VA_ARGS__, GM_END}
+/* The quick list of a parameter whose values stay the same at --quick:
+ * {"stride", GM_VALUES(1), GM_AS_FULL}.  (Leaving the list out means the
+ * same, but an incomplete initialiser is what clang's
+ * -Wmissing-field-initializers warns about.) */
+#define GM_AS_FULL {GM_END}
 
 /* The values of a sweep at the chosen size set, GM_END-terminated.  The quick
  * list counts as empty (so the full list is used) when it was left out of the
