@@ -10,7 +10,7 @@
 #ifndef GM_ALIGNMENT_H
 #define GM_ALIGNMENT_H
 
-#include "suite.h"
+#include "case.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -10,7 +10,7 @@
 #ifndef GM_AOS_SOA_H
 #define GM_AOS_SOA_H
 
-#include "suite.h"
+#include "case.h"
 
 #include <stdbool.h>
 #include <stddef.h>

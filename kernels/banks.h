@@ -10,7 +10,7 @@
 #ifndef GM_BANKS_H
 #define GM_BANKS_H
 
-#include "suite.h"
+#include "case.h"
 
 #include <stdbool.h>
 #include <stddef.h>

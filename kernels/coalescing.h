@@ -10,7 +10,7 @@
 #ifndef GM_COALESCING_H
 #define GM_COALESCING_H
 
-#include "suite.h"
+#include "case.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -10,7 +10,7 @@
 #ifndef GM_CONV_H
 #define GM_CONV_H
 
-#include "suite.h"
+#include "case.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -10,7 +10,7 @@
 #ifndef GM_DP_H
 #define GM_DP_H
 
-#include "suite.h"
+#include "case.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -10,7 +10,7 @@
 #ifndef GM_GRID3D_H
 #define GM_GRID3D_H
 
-#include "suite.h"
+#include "case.h"
 
 #include <stdbool.h>
 #include <stddef.h>

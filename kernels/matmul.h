@@ -10,7 +10,7 @@
 #ifndef GM_MATMUL_H
 #define GM_MATMUL_H
 
-#include "suite.h"
+#include "case.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -10,7 +10,7 @@
 #ifndef GM_MATVEC_H
 #define GM_MATVEC_H
 
-#include "suite.h"
+#include "case.h"
 
 #include <stdbool.h>
 #include <stddef.h>

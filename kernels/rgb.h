@@ -10,7 +10,7 @@
 #ifndef GM_RGB_H
 #define GM_RGB_H
 
-#include "suite.h"
+#include "case.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -11,7 +11,7 @@
 #ifndef GM_SPMV_H
 #define GM_SPMV_H
 
-#include "suite.h"
+#include "case.h"
 
 #include <stdbool.h>
 #include <stddef.h>

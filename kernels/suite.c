@@ -1,5 +1,5 @@
 /* suite.c — the experiment suite as data: what each experiment demonstrates
- * and one row per kernel variant (see suite.h for the life of a case).
+ * and one row per kernel variant (see case.h for the life of a case).
  *
  * Adding a variant: write its launch function in the experiment's file,
  * declare it below, add a row.  `gpumem-report list`, --only/--skip, the
@@ -12,76 +12,6 @@
 #include "suite.h"
 
 #include <string.h>
-
-/* ---- parameters and cases ------------------------------------------------- */
-
-int gm_values_len(const long long *v)
-{
-    for (int i = 0; i < GM_MAX_VALUES; i++)
-        if (v[i] == GM_END)
-            return i;
-    return -1;
-}
-
-/* An omitted .quick initialiser is all zeros with no GM_END: that (or an
- * explicit leading GM_END) means "same as full". */
-const long long *gm_sweep_values(const gm_sweep *s, bool quick)
-{
-    if (quick && s->quick[0] != GM_END && gm_values_len(s->quick) > 0)
-        return s->quick;
-    return s->full;
-}
-
-long long gm_case_param(const gm_case *c, const char *name, long long fallback)
-{
-    for (int i = 0; i < c->n_params; i++)
-        if (strcmp(c->params[i].name, name) == 0)
-            return c->params[i].value;
-    return fallback;
-}
-
-static int S_n_params(const gm_variant *v)
-{
-    int n = 0;
-    while (n < GM_MAX_PARAMS && v->params[n].name)
-        n++;
-    return n;
-}
-
-size_t gm_variant_cases(const gm_variant *v, bool quick, gm_case *out, size_t max)
-{
-    int np = S_n_params(v);
-    const long long *vals[GM_MAX_PARAMS];
-    int len[GM_MAX_PARAMS];
-    size_t total = 1;
-    for (int p = 0; p < np; p++) {
-        vals[p] = gm_sweep_values(&v->params[p], quick);
-        len[p] = gm_values_len(vals[p]);
-        if (len[p] <= 0)
-            return 0;   /* an unterminated or empty list: tests/test_suite.c reports it */
-        total *= (size_t)len[p];
-    }
-    if (!out)
-        return total;
-    size_t n = total < max ? total : max;
-    for (size_t k = 0; k < n; k++) {
-        gm_case *c = &out[k];
-        memset(c, 0, sizeof *c);
-        c->variant = v;
-        c->quick = quick;
-        c->n_params = np;
-        c->launch.registers = -1;
-        c->flops = -1;
-        /* Mixed radix, last parameter fastest. */
-        size_t rest = k;
-        for (int p = np - 1; p >= 0; p--) {
-            c->params[p].name = v->params[p].name;
-            c->params[p].value = vals[p][rest % (size_t)len[p]];
-            rest /= (size_t)len[p];
-        }
-    }
-    return n;
-}
 
 const gm_experiment_def *gm_experiment_find(const char *id)
 {

@@ -11,7 +11,7 @@
 #ifndef GM_TEXTURE_H
 #define GM_TEXTURE_H
 
-#include "suite.h"
+#include "case.h"
 
 #include <stdbool.h>
 #include <stddef.h>

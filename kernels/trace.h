@@ -54,14 +54,14 @@
 #ifndef GM_TRACE_H
 #define GM_TRACE_H
 
-#include "suite.h"
+#include "case.h"
 
 #include "../core/model.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The trace functions of the suite's rows (suite.h: gm_variant.trace) are
+/* The trace functions of the suite's rows (case.h: gm_variant.trace) are
  * declared in each experiment's header, kernels/<experiment>.h. */
 
 /* ---- what the generators share (trace_common.c) --------------------------- */

@@ -10,7 +10,7 @@
 #ifndef GM_TRANSPOSE_H
 #define GM_TRANSPOSE_H
 
-#include "suite.h"
+#include "case.h"
 
 #include <stdbool.h>
 #include <stddef.h>

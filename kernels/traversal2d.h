@@ -10,7 +10,7 @@
 #ifndef GM_TRAVERSAL2D_H
 #define GM_TRAVERSAL2D_H
 
-#include "suite.h"
+#include "case.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -9,6 +9,7 @@
 
 #include "../kernels/trace.h"
 #include "../kernels/spmv.h"
+#include "../kernels/suite.h"
 #include "../core/catalog.h"
 
 #include <math.h>
