@@ -58,7 +58,7 @@ TEST_SRC := $(wildcard tests/test_*.c)
 # selection, the host half of the harness) is plain C and builds everywhere:
 # the tests link it with or without the toolkit.  runner.c and the .cu files
 # launch kernels and need nvcc.
-KERNEL_CPU_SRC := $(filter-out kernels/runner.c,$(wildcard kernels/*.c))
+KERNEL_CPU_SRC := $(filter-out kernels/runner.c,$(wildcard kernels/*.c kernels/*/*.c))
 KERNEL_CPU_OBJ := $(KERNEL_CPU_SRC:%.c=$(BUILD)/%.o)
 # The same for collectors/: the collector's and the injection library's
 # helpers that need no CUDA or CUPTI header.
@@ -69,7 +69,7 @@ ifeq ($(HAVE_CUDA),1)
 ALL_CFLAGS += -DGM_HAVE_CUDA=1 -I$(CUDA_HOME)/include
 COLLECT_SRC := $(wildcard collectors/*.c)
 COLLECT_OBJ := $(COLLECT_SRC:%.c=$(BUILD)/%.o)
-KERNEL_CUSRC := $(wildcard kernels/*.cu)
+KERNEL_CUSRC := $(wildcard kernels/*.cu kernels/*/*.cu)
 KERNEL_OBJ := $(KERNEL_CPU_OBJ) $(BUILD)/kernels/runner.o $(KERNEL_CUSRC:%.cu=$(BUILD)/%.cu.o)
 GPU_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcupti -lcudart_static \
             -lstdc++ -ldl -lrt -lpthread

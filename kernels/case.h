@@ -141,11 +141,11 @@ struct gm_variant {
     const char *name;           /* unique within the experiment: "stride", "float4", "planar" */
     const char *layout;         /* one line: what the layout/access pattern is */
     /* Which variant of its experiment this row is: a value of the enum in the
-     * experiment's header (kernels/<experiment>.h).  describe, setup, check and
-     * the trace switch on it; no code compares variant names. */
+     * experiment's header (kernels/<experiment>/<experiment>.h).  describe,
+     * setup, check and the trace switch on it; no code compares variant names. */
     int kind;
     gm_sweep params[GM_MAX_PARAMS];
-    /* setup, reset, launch, check, teardown: the GPU side (exp_<experiment>.cu);
+    /* setup, reset, launch, check, teardown: the GPU side (kernels/<experiment>/kernels.cu);
      * NULL in a build without the CUDA toolkit (suite.c: GM_GPU). */
     gm_status (*setup)(gm_case *c, gm_error *err);
     gm_status (*reset)(gm_case *c, gm_stream s, gm_error *err);

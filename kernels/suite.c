@@ -23,20 +23,20 @@ const gm_experiment_def *gm_experiment_find(const char *id)
 
 /* ---- the functions each experiment exports (kernels/<experiment>.h) ------ */
 
-#include "coalescing.h"
-#include "alignment.h"
-#include "aos_soa.h"
-#include "rgb.h"
-#include "traversal2d.h"
-#include "grid3d.h"
-#include "matvec.h"
-#include "matmul.h"
-#include "transpose.h"
-#include "banks.h"
-#include "spmv.h"
-#include "conv.h"
-#include "texture.h"
-#include "dp.h"
+#include "coalescing/coalescing.h"
+#include "alignment/alignment.h"
+#include "aos_soa/aos_soa.h"
+#include "rgb/rgb.h"
+#include "traversal2d/traversal2d.h"
+#include "grid3d/grid3d.h"
+#include "matvec/matvec.h"
+#include "matmul/matmul.h"
+#include "transpose/transpose.h"
+#include "banks/banks.h"
+#include "spmv/spmv.h"
+#include "conv/conv.h"
+#include "texture/texture.h"
+#include "dp/dp.h"
 
 /* The GPU side (setup, reset, launch, check, teardown in exp_*.cu) exists
  * only in a build with the CUDA toolkit; without it the rows keep describe
