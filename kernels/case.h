@@ -146,7 +146,7 @@ struct gm_variant {
     int kind;
     gm_sweep params[GM_MAX_PARAMS];
     /* setup, reset, launch, check, teardown: the GPU side (kernels/<experiment>/kernels.cu);
-     * NULL in a build without the CUDA toolkit (suite.c: GM_GPU). */
+     * NULL in a build without the CUDA toolkit (GM_GPU below). */
     gm_status (*setup)(gm_case *c, gm_error *err);
     gm_status (*reset)(gm_case *c, gm_stream s, gm_error *err);
     gm_status (*launch)(gm_case *c, gm_stream s, gm_error *err);
@@ -166,6 +166,22 @@ struct gm_variant {
      * case moves; setup calls it first.  Every row has one (tests/test_suite.c). */
     gm_status (*describe)(gm_case *c, gm_error *err);
 };
+
+/* For the rows (kernels/<experiment>/<experiment>.c).  The GPU side (setup,
+ * reset, launch, check, teardown in kernels/<experiment>/kernels.cu) exists
+ * only in a build with the CUDA toolkit; without it the rows keep describe
+ * and trace, so the table, its tests, `list` and the model work anywhere. */
+#ifdef GM_HAVE_CUDA
+#define GM_GPU(fn) fn
+#else
+#define GM_GPU(fn) NULL
+#endif
+
+/* describe and the GPU functions every variant of an experiment shares; each
+ * variant has its own launch function and kind. */
+#define GM_FNS(p)                                                                 \
+    .describe = p##_describe, .setup = GM_GPU(p##_setup), .reset = GM_GPU(p##_reset), \
+    .check = GM_GPU(p##_check), .teardown = GM_GPU(p##_teardown)
 
 /* Expand row v into its cases at the chosen size set.  Returns the number of
  * cases (at most max); params are filled, nothing is allocated.  With out ==

@@ -1,9 +1,11 @@
 /* suite.h — the experiment suite as data.
  *
- * Every kernel variant is one row of the table gm_suite[] (suite.c): which
- * experiment, its name, what its layout is, the parameters it sweeps, and the
- * functions that set it up, launch it, restore its inputs, check it against
- * the CPU reference and free it.  Adding a variant is one launch function and
+ * Every kernel variant is one row of the table gm_suite[]: which experiment,
+ * its name, what its layout is, the parameters it sweeps, and the functions
+ * that set it up, launch it, restore its inputs, check it against the CPU
+ * reference and free it.  Each experiment's rows are defined in its folder
+ * (kernels/<experiment>/<experiment>.c); suite.c lists the experiments and
+ * builds the table from them.  Adding a variant is one launch function and
  * one row; `gpumem-report list`, --only/--skip, the tests and the report all
  * follow from the table.  The types of a row and of a case, and the helpers
  * the experiments share, are case.h's.
@@ -19,10 +21,14 @@
 extern "C" {
 #endif
 
+/* The experiments, in the suite's order (that of `list`, a run and the report). */
 extern const gm_experiment_def *const gm_experiments[];
 extern const size_t gm_experiments_len;
-extern const gm_variant gm_suite[];
-extern const size_t gm_suite_len;
+/* Every row: each experiment's rows in turn, in the order of gm_experiments[]
+ * and, within one, of its enum.  Built from the experiments' folders when the
+ * program is loaded (suite.c); read-only after. */
+extern const gm_variant *gm_suite;
+extern size_t gm_suite_len;
 
 const gm_experiment_def *gm_experiment_find(const char *id);
 

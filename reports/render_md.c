@@ -1895,7 +1895,8 @@ static void S_signatures(gm_buf *b, const gm_section *s, bool html)
 
 /* The source documents (../shared/seeds/, README there) by name, for the
  * experiments' "it tests 003 (...)" and notes' "seed 002": a reader does not
- * know the numbers.  Names as the descriptors (kernels/suite.c) give them. */
+ * know the numbers.  Names as the descriptors
+ * (kernels/<experiment>/<experiment>.c) give them. */
 static const char *const S_docs[] = {
     "an untitled article on memory coalescing",
     "untitled notes on cache lines and sectors",

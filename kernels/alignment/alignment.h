@@ -1,11 +1,12 @@
 /* alignment.h — experiment 2, a coalesced read shifted off alignment: what its files share.
  *
- *   kernels.cu        the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   alignment.c       describe and the CPU reference (plain C, no CUDA)
- *   trace.c           the address trace for the model (plain C)
+ *   kernels.cu   the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   alignment.c  the description and the rows of the suite table, describe and
+ *                the CPU reference (plain C, no CUDA)
+ *   trace.c      the address trace for the model (plain C)
  *
- * The suite table (suite.c) gives each row its variant's number below
- * (gm_variant.kind); the code switches on it, never on the name.
+ * Each row (alignment.c) gives its variant's number below (gm_variant.kind); the
+ * code switches on it, never on the name.  suite.c lists the experiment.
  */
 #ifndef GM_ALIGNMENT_H
 #define GM_ALIGNMENT_H
@@ -36,6 +37,11 @@ static inline int gm_alignment_width(const gm_case *c)
 }
 
 /* ---- CPU side: alignment.c, trace.c ------------------------------------------------------ */
+
+/* The experiment and its rows, in the order of the enum above. */
+extern const gm_experiment_def gm_exp_alignment;
+extern const gm_variant gm_alignment_rows[];
+extern const size_t gm_alignment_rows_len;
 
 gm_status alignment_describe(gm_case *c, gm_error *err);
 gm_status alignment_trace(const gm_case *c, struct gm_trace *t, gm_error *err);

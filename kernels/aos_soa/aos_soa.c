@@ -1,9 +1,12 @@
 /* aos_soa.c — experiment 3, array of structures vs structure of arrays: the CPU side of its
  * variants.
  *
- * describe (what a case launches and must move, from its parameters alone)
- * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in kernels.cu, the address trace in trace.c.
+ * The experiment as data: its description (gm_exp_aos_soa: the question, the
+ * contrast that answers it, the sweep) and its rows (gm_aos_soa_rows, one per
+ * variant), which suite.c lists; describe (what a case launches and must
+ * move, from its parameters alone); and the CPU reference the GPU output is
+ * checked against.  Plain C, no CUDA; the kernels are in kernels.cu, the
+ * address trace in trace.c.
  */
 #include "aos_soa.h"
 
@@ -14,6 +17,71 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- the experiment: its description and its rows ------------------------- */
+
+const gm_experiment_def gm_exp_aos_soa = {
+    .id = "aos_soa",
+    .title = "Array of structures vs structure of arrays",
+    .summary =
+        "Particles with position, velocity and mass (7 floats). A kinetic-energy step reads 4 "
+        "of the 7 fields, a drag step reads and writes all of them. Stored as an array of "
+        "28-byte structures, one field load of a warp spans 896 bytes and pulls the unused "
+        "fields through the memory system; as seven arrays every load is 128 contiguous "
+        "bytes. Structures padded to 32 bytes and read with 16-byte loads move whole "
+        "structures at full width: as good as arrays when every field is needed, not when "
+        "only some are.",
+    .source =
+        "an untitled article on memory coalescing (AoS vs SoA particles); untitled notes on "
+        "cache lines and sectors (SoA as the fix for uncoalesced loads)",
+    .sweep_param = NULL,
+    .sweep_log2 = false,
+    .series_param = "fields",
+    .bandwidth_bound = true,
+    .baseline_variant = "aos",
+    .question =
+        "When a step needs only some fields of each particle, do separate arrays (SoA) "
+        "beat an array of structures (AoS)?",
+    .contrast_a = "aos",
+    .contrast_b = "soa",
+    .contrast_at = "fields=4",
+    .contrast_counter = "ld_spr",
+};
+
+/* 2^23 particles: 224 MiB each way for the 7-field step, 160 MiB for energy. */
+#define S_AOS_N {"n", GM_VALUES(1 << 23), GM_VALUES(1 << 20)}
+#define S_AOS_FIELDS {"fields", GM_VALUES(4, 7), GM_AS_FULL}
+
+const gm_variant gm_aos_soa_rows[] = {
+    {.experiment = &gm_exp_aos_soa,
+     .name = "aos",
+     .layout = "array of 28-byte structures {x,y,z,vx,vy,vz,m}, fields read one float at a time",
+     .params = {S_AOS_N, S_AOS_FIELDS},
+     GM_FNS(aos_soa),
+     .kind = GM_AOS_SOA_AOS,
+     .launch = GM_GPU(aos_soa_launch_aos),
+     .trace = aos_soa_trace,
+     .idempotent = true},
+    {.experiment = &gm_exp_aos_soa,
+     .name = "soa",
+     .layout = "seven float arrays x[], y[], z[], vx[], vy[], vz[], m[]",
+     .params = {S_AOS_N, S_AOS_FIELDS},
+     GM_FNS(aos_soa),
+     .kind = GM_AOS_SOA_SOA,
+     .launch = GM_GPU(aos_soa_launch_soa),
+     .trace = aos_soa_trace,
+     .idempotent = true},
+    {.experiment = &gm_exp_aos_soa,
+     .name = "aos_padded",
+     .layout = "array of 32-byte structures {x,y,z,pad,vx,vy,vz,m} read as two 16-byte loads",
+     .params = {S_AOS_N, S_AOS_FIELDS},
+     GM_FNS(aos_soa),
+     .kind = GM_AOS_SOA_AOS_PADDED,
+     .launch = GM_GPU(aos_soa_launch_aos_padded),
+     .trace = aos_soa_trace,
+     .idempotent = true},
+};
+const size_t gm_aos_soa_rows_len = sizeof gm_aos_soa_rows / sizeof gm_aos_soa_rows[0];
 
 /* ---- describe ------------------------------------------------------------- */
 

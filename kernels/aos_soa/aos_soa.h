@@ -1,11 +1,12 @@
 /* aos_soa.h — experiment 3, array of structures vs structure of arrays: what its files share.
  *
- *   kernels.cu      the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   aos_soa.c       describe and the CPU reference (plain C, no CUDA)
- *   trace.c         the address trace for the model (plain C)
+ *   kernels.cu  the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   aos_soa.c   the description and the rows of the suite table, describe and
+ *               the CPU reference (plain C, no CUDA)
+ *   trace.c     the address trace for the model (plain C)
  *
- * The suite table (suite.c) gives each row its variant's number below
- * (gm_variant.kind); the code switches on it, never on the name.
+ * Each row (aos_soa.c) gives its variant's number below (gm_variant.kind); the
+ * code switches on it, never on the name.  suite.c lists the experiment.
  */
 #ifndef GM_AOS_SOA_H
 #define GM_AOS_SOA_H
@@ -30,6 +31,11 @@ enum {
 #define AOS_SOA_BLOCK 256
 
 /* ---- CPU side: aos_soa.c, trace.c -------------------------------------------------------- */
+
+/* The experiment and its rows, in the order of the enum above. */
+extern const gm_experiment_def gm_exp_aos_soa;
+extern const gm_variant gm_aos_soa_rows[];
+extern const size_t gm_aos_soa_rows_len;
 
 gm_status aos_soa_describe(gm_case *c, gm_error *err);
 gm_status aos_soa_trace(const gm_case *c, struct gm_trace *t, gm_error *err);

@@ -1,11 +1,12 @@
 /* banks.h — experiment 10, shared-memory bank conflicts: what its files share.
  *
- *   kernels.cu    the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   banks.c       describe and the CPU reference (plain C, no CUDA)
- *   trace.c       the address trace for the model (plain C)
+ *   kernels.cu  the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   banks.c     the description and the rows of the suite table, describe and
+ *               the CPU reference (plain C, no CUDA)
+ *   trace.c     the address trace for the model (plain C)
  *
- * The suite table (suite.c) gives each row its variant's number below
- * (gm_variant.kind); the code switches on it, never on the name.
+ * Each row (banks.c) gives its variant's number below (gm_variant.kind); the
+ * code switches on it, never on the name.  suite.c lists the experiment.
  */
 #ifndef GM_BANKS_H
 #define GM_BANKS_H
@@ -27,6 +28,11 @@ enum {
 };
 
 /* ---- CPU side: banks.c, trace.c ---------------------------------------------------------- */
+
+/* The experiment and its rows, in the order of the enum above. */
+extern const gm_experiment_def gm_exp_banks;
+extern const gm_variant gm_banks_rows[];
+extern const size_t gm_banks_rows_len;
 
 gm_status banks_describe(gm_case *c, gm_error *err);
 gm_status banks_trace(const gm_case *c, struct gm_trace *t, gm_error *err);

@@ -1,8 +1,11 @@
 /* coalescing.c — experiment 1, coalesced vs strided reads: the CPU side of its variants.
  *
- * describe (what a case launches and must move, from its parameters alone)
- * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in kernels.cu, the address trace in trace.c.
+ * The experiment as data: its description (gm_exp_coalescing: the question, the
+ * contrast that answers it, the sweep) and its rows (gm_coalescing_rows, one per
+ * variant), which suite.c lists; describe (what a case launches and must
+ * move, from its parameters alone); and the CPU reference the GPU output is
+ * checked against.  Plain C, no CUDA; the kernels are in kernels.cu, the
+ * address trace in trace.c.
  */
 #include "coalescing.h"
 
@@ -13,6 +16,74 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- the experiment: its description and its rows ------------------------- */
+
+const gm_experiment_def gm_exp_coalescing = {
+    .id = "coalescing",
+    .title = "Coalesced vs strided reads",
+    .summary =
+        "Every variant gathers the same N floats into a contiguous output, each input "
+        "element read once, so the useful work is identical; only the order in which a "
+        "warp's 32 threads touch memory changes. With a stride of s elements the 32 "
+        "4-byte loads of a warp land in min(32, 4s) different 32-byte sectors instead of "
+        "4, so DRAM and L2 move up to 8 times the bytes the kernel uses. The float2 and "
+        "float4 variants read the same array contiguously with 8- and 16-byte loads: "
+        "fewer instructions and more bytes in flight per thread.",
+    .source =
+        "untitled notes on cache lines and sectors (sectors per request); Part 17: "
+        "Memory Hierarchy (CUDA course module) (strided vs coalesced access)",
+    .sweep_param = "stride",
+    .sweep_log2 = true,
+    .series_param = NULL,
+    .bandwidth_bound = true,
+    .baseline_variant = "stride",
+    .question =
+        "How much longer does a strided read take than a coalesced one, when every "
+        "element is still read exactly once?",
+    .contrast_a = "stride@stride=32",
+    .contrast_b = "stride@stride=1",
+    .contrast_at = NULL,
+    .contrast_counter = "ld_spr",
+};
+
+/* Sizes: N = 2^25 floats (128 MiB read, 128 MiB written per launch, about
+ * 0.1 ms at H100 copy bandwidth); --quick N = 2^22. */
+#define S_COAL_N {"n", GM_VALUES(1 << 25), GM_VALUES(1 << 22)}
+
+const gm_variant gm_coalescing_rows[] = {
+    {.experiment = &gm_exp_coalescing,
+     .name = "stride",
+     .layout = "thread i reads float in[(i mod (N/s))*s + i div (N/s)]: a warp's 32 4-byte "
+               "loads are s*4 bytes apart; the grid still reads every element once",
+     .params = {S_COAL_N, {"stride", GM_VALUES(1, 2, 4, 8, 16, 32), GM_VALUES(1, 4, 32)}},
+     GM_FNS(coalescing),
+     .kind = GM_COALESCING_STRIDE,
+     .launch = GM_GPU(coalescing_launch_stride),
+     .trace = coalescing_trace,
+     .idempotent = true},
+    {.experiment = &gm_exp_coalescing,
+     .name = "float2",
+     .layout = "thread i reads float2 in[2i..2i+1]: a warp reads 256 contiguous bytes with "
+               "8-byte loads",
+     .params = {S_COAL_N, {"stride", GM_VALUES(1), GM_AS_FULL}},
+     GM_FNS(coalescing),
+     .kind = GM_COALESCING_FLOAT2,
+     .launch = GM_GPU(coalescing_launch_float2),
+     .trace = coalescing_trace,
+     .idempotent = true},
+    {.experiment = &gm_exp_coalescing,
+     .name = "float4",
+     .layout = "thread i reads float4 in[4i..4i+3]: a warp reads 512 contiguous bytes with "
+               "16-byte loads",
+     .params = {S_COAL_N, {"stride", GM_VALUES(1), GM_AS_FULL}},
+     GM_FNS(coalescing),
+     .kind = GM_COALESCING_FLOAT4,
+     .launch = GM_GPU(coalescing_launch_float4),
+     .trace = coalescing_trace,
+     .idempotent = true},
+};
+const size_t gm_coalescing_rows_len = sizeof gm_coalescing_rows / sizeof gm_coalescing_rows[0];
 
 /* ---- describe ------------------------------------------------------------- */
 

@@ -1,11 +1,12 @@
 /* coalescing.h — experiment 1, coalesced vs strided reads: what its files share.
  *
- *   kernels.cu         the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   coalescing.c       describe and the CPU reference (plain C, no CUDA)
- *   trace.c            the address trace for the model (plain C)
+ *   kernels.cu    the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   coalescing.c  the description and the rows of the suite table, describe and
+ *                 the CPU reference (plain C, no CUDA)
+ *   trace.c       the address trace for the model (plain C)
  *
- * The suite table (suite.c) gives each row its variant's number below
- * (gm_variant.kind); the code switches on it, never on the name.
+ * Each row (coalescing.c) gives its variant's number below (gm_variant.kind); the
+ * code switches on it, never on the name.  suite.c lists the experiment.
  */
 #ifndef GM_COALESCING_H
 #define GM_COALESCING_H
@@ -37,6 +38,11 @@ static inline int gm_coalescing_width(const gm_case *c)
 }
 
 /* ---- CPU side: coalescing.c, trace.c ----------------------------------------------------- */
+
+/* The experiment and its rows, in the order of the enum above. */
+extern const gm_experiment_def gm_exp_coalescing;
+extern const gm_variant gm_coalescing_rows[];
+extern const size_t gm_coalescing_rows_len;
 
 gm_status coalescing_describe(gm_case *c, gm_error *err);
 gm_status coalescing_trace(const gm_case *c, struct gm_trace *t, gm_error *err);

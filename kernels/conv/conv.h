@@ -1,11 +1,12 @@
 /* conv.h — experiment 12, 7x7 convolution: global, constant, shared: what its files share.
  *
- *   kernels.cu   the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   conv.c       describe and the CPU reference (plain C, no CUDA)
- *   trace.c      the address trace for the model (plain C)
+ *   kernels.cu  the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   conv.c      the description and the rows of the suite table, describe and
+ *               the CPU reference (plain C, no CUDA)
+ *   trace.c     the address trace for the model (plain C)
  *
- * The suite table (suite.c) gives each row its variant's number below
- * (gm_variant.kind); the code switches on it, never on the name.
+ * Each row (conv.c) gives its variant's number below (gm_variant.kind); the
+ * code switches on it, never on the name.  suite.c lists the experiment.
  */
 #ifndef GM_CONV_H
 #define GM_CONV_H
@@ -33,6 +34,11 @@ enum {
 #define CONV_TH (CONV_BY + 2 * GM_CONV_R)   /* 14 */
 
 /* ---- CPU side: conv.c, trace.c ----------------------------------------------------------- */
+
+/* The experiment and its rows, in the order of the enum above. */
+extern const gm_experiment_def gm_exp_conv;
+extern const gm_variant gm_conv_rows[];
+extern const size_t gm_conv_rows_len;
 
 gm_status conv_describe(gm_case *c, gm_error *err);
 gm_status conv_trace(const gm_case *c, struct gm_trace *t, gm_error *err);

@@ -1,9 +1,12 @@
 /* dp.c — experiment 14, chained matrix multiplication by dynamic programming: the CPU side of its
  * variants.
  *
- * describe (what a case launches and must move, from its parameters alone)
- * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in kernels.cu, the address trace in trace.c.
+ * The experiment as data: its description (gm_exp_dp: the question, the
+ * contrast that answers it, the sweep) and its rows (gm_dp_rows, one per
+ * variant), which suite.c lists; describe (what a case launches and must
+ * move, from its parameters alone); and the CPU reference the GPU output is
+ * checked against.  Plain C, no CUDA; the kernels are in kernels.cu, the
+ * address trace in trace.c.
  */
 #include "dp.h"
 
@@ -14,6 +17,71 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- the experiment: its description and its rows ------------------------- */
+
+const gm_experiment_def gm_exp_dp = {
+    .id = "dp",
+    .title = "Chained matrix multiplication by dynamic programming: table by diagonals",
+    .summary =
+        "The cost table of a matrix chain fills one diagonal at a time and the cells of a "
+        "diagonal are independent, so one block gives each cell a thread and waits at a "
+        "barrier between diagonals. With the table row-major, the cells neighbouring threads "
+        "read are a row apart; stored diagonal after diagonal they are adjacent, and each "
+        "warp read is coalesced. The serial CPU version shows the chain length where the GPU "
+        "starts to win.",
+    .source =
+        "Optimizing Memory Access Efficiency in CUDA Kernel via Data Layout Technique "
+        "(row-major vs diagonal table, CPU/GPU break-even)",
+    .sweep_param = "n",
+    .sweep_log2 = true,
+    .series_param = NULL,
+    .bandwidth_bound = false,
+    .baseline_variant = "rowmajor",
+    .question =
+        "Does storing the DP table by diagonals make the GPU kernel faster than a "
+        "row-major table, and from which n does the GPU beat one CPU thread?",
+    .contrast_a = "rowmajor",
+    .contrast_b = "diagonal",
+    .contrast_at = "n=1024",
+    .contrast_counter = "ld_spr",
+};
+
+/* The chain lengths of seed 002's break-even and layout figures; one
+ * block holds n <= 1024 threads.  At 1024 the CPU version took 0.38 s and each GPU
+ * version ~0.1 s on the H100 machine (one block on one SM: a long launch). */
+#define S_DP_N {"n", GM_VALUES(64, 128, 256, 512, 1024), GM_VALUES(64, 256)}
+
+/* The kernels read cells they wrote earlier in the launch. */
+const gm_variant gm_dp_rows[] = {
+    {.experiment = &gm_exp_dp,
+     .name = "cpu_serial",
+     .layout = "host, one thread: the textbook loop, row-major table, m[k+1][j] walks a column",
+     .params = {S_DP_N},
+     GM_FNS(dp),
+     .kind = GM_DP_CPU_SERIAL,
+     .launch = GM_GPU(dp_launch_cpu_serial),
+     .on_host = true},
+    {.experiment = &gm_exp_dp,
+     .name = "rowmajor",
+     .layout = "one block, a thread per cell of the diagonal; row-major table: neighbouring "
+               "threads read a row plus one apart",
+     .params = {S_DP_N},
+     GM_FNS(dp),
+     .kind = GM_DP_ROWMAJOR,
+     .launch = GM_GPU(dp_launch_rowmajor),
+     .trace = dp_trace},
+    {.experiment = &gm_exp_dp,
+     .name = "diagonal",
+     .layout = "one block, a thread per cell of the diagonal; table stored by diagonals: "
+               "neighbouring threads read adjacent words",
+     .params = {S_DP_N},
+     GM_FNS(dp),
+     .kind = GM_DP_DIAGONAL,
+     .launch = GM_GPU(dp_launch_diagonal),
+     .trace = dp_trace},
+};
+const size_t gm_dp_rows_len = sizeof gm_dp_rows / sizeof gm_dp_rows[0];
 
 /* ---- describe ------------------------------------------------------------- */
 

@@ -1,11 +1,12 @@
 /* dp.h — experiment 14, chained matrix multiplication by dynamic programming: what its files share.
  *
- *   kernels.cu the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   dp.c       describe and the CPU reference (plain C, no CUDA)
- *   trace.c    the address trace for the model (plain C)
+ *   kernels.cu  the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   dp.c        the description and the rows of the suite table, describe and
+ *               the CPU reference (plain C, no CUDA)
+ *   trace.c     the address trace for the model (plain C)
  *
- * The suite table (suite.c) gives each row its variant's number below
- * (gm_variant.kind); the code switches on it, never on the name.
+ * Each row (dp.c) gives its variant's number below (gm_variant.kind); the
+ * code switches on it, never on the name.  suite.c lists the experiment.
  */
 #ifndef GM_DP_H
 #define GM_DP_H
@@ -37,6 +38,11 @@ enum {
 #define DP_MAX_GPU_N 1024   /* one thread per cell of the main diagonal, one block */
 
 /* ---- CPU side: dp.c, trace.c ------------------------------------------------------------- */
+
+/* The experiment and its rows, in the order of the enum above. */
+extern const gm_experiment_def gm_exp_dp;
+extern const gm_variant gm_dp_rows[];
+extern const size_t gm_dp_rows_len;
 
 gm_status dp_describe(gm_case *c, gm_error *err);
 gm_status dp_trace(const gm_case *c, struct gm_trace *t, gm_error *err);

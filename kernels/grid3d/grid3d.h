@@ -1,11 +1,12 @@
 /* grid3d.h — experiment 6, the memory order of a 3-D grid: what its files share.
  *
- *   kernels.cu     the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   grid3d.c       describe and the CPU reference (plain C, no CUDA)
- *   trace.c        the address trace for the model (plain C)
+ *   kernels.cu  the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   grid3d.c    the description and the rows of the suite table, describe and
+ *               the CPU reference (plain C, no CUDA)
+ *   trace.c     the address trace for the model (plain C)
  *
- * The suite table (suite.c) gives each row its variant's number below
- * (gm_variant.kind); the code switches on it, never on the name.
+ * Each row (grid3d.c) gives its variant's number below (gm_variant.kind); the
+ * code switches on it, never on the name.  suite.c lists the experiment.
  */
 #ifndef GM_GRID3D_H
 #define GM_GRID3D_H
@@ -31,6 +32,11 @@ enum {
 #define GRID3D_YPT 4   /* y values per thread: a block covers 32 z x 32 y */
 
 /* ---- CPU side: grid3d.c, trace.c --------------------------------------------------------- */
+
+/* The experiment and its rows, in the order of the enum above. */
+extern const gm_experiment_def gm_exp_grid3d;
+extern const gm_variant gm_grid3d_rows[];
+extern const size_t gm_grid3d_rows_len;
 
 gm_status grid3d_describe(gm_case *c, gm_error *err);
 gm_status grid3d_trace(const gm_case *c, struct gm_trace *t, gm_error *err);

@@ -1,11 +1,12 @@
 /* matmul.h — experiment 8, matrix multiplication tiles in shared memory: what its files share.
  *
- *   kernels.cu     the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   matmul.c       describe and the CPU reference (plain C, no CUDA)
- *   trace.c        the address trace for the model (plain C)
+ *   kernels.cu  the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   matmul.c    the description and the rows of the suite table, describe and
+ *               the CPU reference (plain C, no CUDA)
+ *   trace.c     the address trace for the model (plain C)
  *
- * The suite table (suite.c) gives each row its variant's number below
- * (gm_variant.kind); the code switches on it, never on the name.
+ * Each row (matmul.c) gives its variant's number below (gm_variant.kind); the
+ * code switches on it, never on the name.  suite.c lists the experiment.
  */
 #ifndef GM_MATMUL_H
 #define GM_MATMUL_H
@@ -32,6 +33,11 @@ enum {
 };
 
 /* ---- CPU side: matmul.c, trace.c --------------------------------------------------------- */
+
+/* The experiment and its rows, in the order of the enum above. */
+extern const gm_experiment_def gm_exp_matmul;
+extern const gm_variant gm_matmul_rows[];
+extern const size_t gm_matmul_rows_len;
 
 gm_status matmul_describe(gm_case *c, gm_error *err);
 gm_status matmul_trace(const gm_case *c, struct gm_trace *t, gm_error *err);

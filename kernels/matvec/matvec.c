@@ -1,9 +1,12 @@
 /* matvec.c — experiment 7, matrix-vector product, thread or warp per row: the CPU side of its
  * variants.
  *
- * describe (what a case launches and must move, from its parameters alone)
- * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in kernels.cu, the address trace in trace.c.
+ * The experiment as data: its description (gm_exp_matvec: the question, the
+ * contrast that answers it, the sweep) and its rows (gm_matvec_rows, one per
+ * variant), which suite.c lists; describe (what a case launches and must
+ * move, from its parameters alone); and the CPU reference the GPU output is
+ * checked against.  Plain C, no CUDA; the kernels are in kernels.cu, the
+ * address trace in trace.c.
  */
 #include "matvec.h"
 
@@ -14,6 +17,79 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- the experiment: its description and its rows ------------------------- */
+
+const gm_experiment_def gm_exp_matvec = {
+    .id = "matvec",
+    .title = "Matrix-vector product: layout against thread mapping",
+    .summary =
+        "y = A x with a thread per row or a warp per row, over row-major or column-major A. A "
+        "thread per row coalesces only with column-major A (a warp reads a column slice); a "
+        "warp per row coalesces with row-major A (a warp reads a row slice). But a thread per "
+        "row leaves only n threads, too few to keep enough loads in flight on a large GPU "
+        "whatever the layout, and with row-major A the 31 other floats of each line a thread "
+        "touches are still in L1 on its next steps: coalescing alone does not decide between "
+        "the two. A warp per row with 16-byte loads is the layout-and-mapping pair that "
+        "streams A at memory speed.",
+    .source =
+        "an untitled article on memory coalescing (row- vs column-major matrix-vector "
+        "products, thread vs warp per row)",
+    .sweep_param = "n",
+    .sweep_log2 = true,
+    .series_param = NULL,
+    .bandwidth_bound = true,
+    .baseline_variant = "thread_rowmajor",
+    .question =
+        "With a thread per row, does a column-major matrix beat a row-major one?",
+    .contrast_a = "thread_rowmajor",
+    .contrast_b = "thread_colmajor",
+    .contrast_at = NULL,
+    .contrast_counter = "ld_spr",
+};
+
+/* 8192^2 floats: A is 256 MiB. */
+#define S_MV_N {"n", GM_VALUES(2048, 4096, 8192), GM_VALUES(1024)}
+
+const gm_variant gm_matvec_rows[] = {
+    {.experiment = &gm_exp_matvec,
+     .name = "thread_rowmajor",
+     .layout = "thread per row, row-major A: a warp's loads are a row (4n bytes) apart",
+     .params = {S_MV_N},
+     GM_FNS(matvec),
+     .kind = GM_MATVEC_THREAD_ROWMAJOR,
+     .launch = GM_GPU(matvec_launch_thread_rowmajor),
+     .trace = matvec_trace,
+     .idempotent = true},
+    {.experiment = &gm_exp_matvec,
+     .name = "thread_colmajor",
+     .layout = "thread per row, column-major A: a warp reads 128 contiguous bytes of a column",
+     .params = {S_MV_N},
+     GM_FNS(matvec),
+     .kind = GM_MATVEC_THREAD_COLMAJOR,
+     .launch = GM_GPU(matvec_launch_thread_colmajor),
+     .trace = matvec_trace,
+     .idempotent = true},
+    {.experiment = &gm_exp_matvec,
+     .name = "warp_rowmajor",
+     .layout = "warp per row, row-major A: a warp reads 128 contiguous bytes of a row per step",
+     .params = {S_MV_N},
+     GM_FNS(matvec),
+     .kind = GM_MATVEC_WARP_ROWMAJOR,
+     .launch = GM_GPU(matvec_launch_warp_rowmajor),
+     .trace = matvec_trace,
+     .idempotent = true},
+    {.experiment = &gm_exp_matvec,
+     .name = "warp_rowmajor_vec4",
+     .layout = "warp per row, row-major A, 16-byte loads: 512 contiguous bytes per step",
+     .params = {S_MV_N},
+     GM_FNS(matvec),
+     .kind = GM_MATVEC_WARP_ROWMAJOR_VEC4,
+     .launch = GM_GPU(matvec_launch_warp_rowmajor_vec4),
+     .trace = matvec_trace,
+     .idempotent = true},
+};
+const size_t gm_matvec_rows_len = sizeof gm_matvec_rows / sizeof gm_matvec_rows[0];
 
 /* ---- describe ------------------------------------------------------------- */
 

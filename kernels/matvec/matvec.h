@@ -1,11 +1,12 @@
 /* matvec.h — experiment 7, matrix-vector product, thread or warp per row: what its files share.
  *
- *   kernels.cu     the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   matvec.c       describe and the CPU reference (plain C, no CUDA)
- *   trace.c        the address trace for the model (plain C)
+ *   kernels.cu  the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   matvec.c    the description and the rows of the suite table, describe and
+ *               the CPU reference (plain C, no CUDA)
+ *   trace.c     the address trace for the model (plain C)
  *
- * The suite table (suite.c) gives each row its variant's number below
- * (gm_variant.kind); the code switches on it, never on the name.
+ * Each row (matvec.c) gives its variant's number below (gm_variant.kind); the
+ * code switches on it, never on the name.  suite.c lists the experiment.
  */
 #ifndef GM_MATVEC_H
 #define GM_MATVEC_H
@@ -39,6 +40,11 @@ static inline bool gm_matvec_warp(const gm_case *c)
 }
 
 /* ---- CPU side: matvec.c, trace.c --------------------------------------------------------- */
+
+/* The experiment and its rows, in the order of the enum above. */
+extern const gm_experiment_def gm_exp_matvec;
+extern const gm_variant gm_matvec_rows[];
+extern const size_t gm_matvec_rows_len;
 
 gm_status matvec_describe(gm_case *c, gm_error *err);
 gm_status matvec_trace(const gm_case *c, struct gm_trace *t, gm_error *err);

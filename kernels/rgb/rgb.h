@@ -1,11 +1,12 @@
 /* rgb.h — experiment 4, interleaved vs planar colour channels: what its files share.
  *
  *   kernels.cu  the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   rgb.c       describe and the CPU reference (plain C, no CUDA)
+ *   rgb.c       the description and the rows of the suite table, describe and
+ *               the CPU reference (plain C, no CUDA)
  *   trace.c     the address trace for the model (plain C)
  *
- * The suite table (suite.c) gives each row its variant's number below
- * (gm_variant.kind); the code switches on it, never on the name.
+ * Each row (rgb.c) gives its variant's number below (gm_variant.kind); the
+ * code switches on it, never on the name.  suite.c lists the experiment.
  */
 #ifndef GM_RGB_H
 #define GM_RGB_H
@@ -41,6 +42,11 @@ static inline bool gm_rgb_planar(const gm_case *c)
 }
 
 /* ---- CPU side: rgb.c, trace.c ------------------------------------------------------------ */
+
+/* The experiment and its rows, in the order of the enum above. */
+extern const gm_experiment_def gm_exp_rgb;
+extern const gm_variant gm_rgb_rows[];
+extern const size_t gm_rgb_rows_len;
 
 gm_status rgb_describe(gm_case *c, gm_error *err);
 gm_status rgb_trace(const gm_case *c, struct gm_trace *t, gm_error *err);

@@ -1,9 +1,12 @@
 /* spmv.c — experiment 11, sparse matrix-vector product in CSR, ELLPACK and JDS: the CPU side of
  * its variants.
  *
- * describe (what a case launches and must move, from its parameters alone)
- * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in kernels.cu, the address trace in trace.c.
+ * The experiment as data: its description (gm_exp_spmv: the question, the
+ * contrast that answers it, the sweep) and its rows (gm_spmv_rows, one per
+ * variant), which suite.c lists; describe (what a case launches and must
+ * move, from its parameters alone); and the CPU reference the GPU output is
+ * checked against.  Plain C, no CUDA; the kernels are in kernels.cu, the
+ * address trace in trace.c.
  */
 #include "spmv.h"
 
@@ -14,6 +17,87 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- the experiment: its description and its rows ------------------------- */
+
+const gm_experiment_def gm_exp_spmv = {
+    .id = "spmv",
+    .title = "Sparse matrix-vector product: CSR, ELLPACK, JDS",
+    .summary =
+        "y = Ax for one sparse matrix whose row lengths follow a power law, in four layouts. "
+        "A thread per CSR row reads entries rows apart and waits for the longest row of its "
+        "warp; a warp per row reads each row contiguously but idles lanes on short rows; "
+        "ELLPACK pads every row to the longest so each step is coalesced, and reads the "
+        "padding; JDS sorts rows by length and stores their k-th entries together, coalesced "
+        "without the padding, four rows to a thread with 16-byte loads. The reads of x are "
+        "scattered in every layout: each nonzero gathers one 4-byte value at a random column, "
+        "an L2 lookup and a 32-byte sector for 8 bytes of matrix. With x in L2 the rate of "
+        "those lookups, not DRAM, sets the pace, so no layout of this matrix comes near copy "
+        "bandwidth; only columns close enough for x to stay in L1 would (the ceiling and the "
+        "counters that show it: bench/results/suite-spmv-2026-11-22*.txt).",
+    .source =
+        "an untitled article on memory coalescing (CSR with a thread per row, ELLPACK, "
+        "JDS)",
+    .sweep_param = "rows",
+    .sweep_log2 = true,
+    .series_param = NULL,
+    .bandwidth_bound = true,
+    .baseline_variant = "csr_thread",
+    .question =
+        "Does reordering the rows into jagged diagonals (JDS) beat CSR with a thread per "
+        "row on the same matrix?",
+    .contrast_a = "csr_thread",
+    .contrast_b = "jds",
+    .contrast_at = NULL,
+    .contrast_counter = "ld_sectors",
+};
+
+/* Rows of 4..64 entries: 2^22 rows hold 40 M nonzeros (320 MB in CSR, with x
+ * and y 370 MB to move once; 2 GiB padded to ELLPACK, built on the device). */
+#define S_SP_ROWS {"rows", GM_VALUES(1 << 20, 1 << 22), GM_VALUES(1 << 14)}
+
+const gm_variant gm_spmv_rows[] = {
+    {.experiment = &gm_exp_spmv,
+     .name = "csr_thread",
+     .layout = "CSR, a thread per row: a warp's k-th entries lie rows apart; the warp waits "
+               "for its longest row",
+     .params = {S_SP_ROWS},
+     GM_FNS(spmv),
+     .kind = GM_SPMV_CSR_THREAD,
+     .launch = GM_GPU(spmv_launch_csr_thread),
+     .trace = spmv_trace,
+     .idempotent = true},
+    {.experiment = &gm_exp_spmv,
+     .name = "csr_warp",
+     .layout = "CSR, a warp per row: lanes read consecutive entries, then a shuffle reduction",
+     .params = {S_SP_ROWS},
+     GM_FNS(spmv),
+     .kind = GM_SPMV_CSR_WARP,
+     .launch = GM_GPU(spmv_launch_csr_warp),
+     .trace = spmv_trace,
+     .idempotent = true},
+    {.experiment = &gm_exp_spmv,
+     .name = "ell",
+     .layout = "ELLPACK, column-major, every row padded to the longest: coalesced, padding "
+               "read",
+     .params = {S_SP_ROWS},
+     GM_FNS(spmv),
+     .kind = GM_SPMV_ELL,
+     .launch = GM_GPU(spmv_launch_ell),
+     .trace = spmv_trace,
+     .idempotent = true},
+    {.experiment = &gm_exp_spmv,
+     .name = "jds",
+     .layout = "jagged diagonals: rows sorted by length, k-th entries contiguous; a thread "
+               "takes four sorted rows with one 16-byte load per array",
+     .params = {S_SP_ROWS},
+     GM_FNS(spmv),
+     .kind = GM_SPMV_JDS,
+     .launch = GM_GPU(spmv_launch_jds),
+     .trace = spmv_trace,
+     .idempotent = true},
+};
+const size_t gm_spmv_rows_len = sizeof gm_spmv_rows / sizeof gm_spmv_rows[0];
 
 /* ---- describe ------------------------------------------------------------- */
 

@@ -1,12 +1,13 @@
 /* spmv.h — experiment 11, sparse matrix-vector product in CSR, ELLPACK and JDS: what its files
  * share.
  *
- *   kernels.cu   the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   spmv.c       describe and the CPU reference (plain C, no CUDA)
- *   trace.c      the address trace for the model (plain C)
+ *   kernels.cu  the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   spmv.c      the description and the rows of the suite table, describe and
+ *               the CPU reference (plain C, no CUDA)
+ *   trace.c     the address trace for the model (plain C)
  *
- * The suite table (suite.c) gives each row its variant's number below
- * (gm_variant.kind); the code switches on it, never on the name.
+ * Each row (spmv.c) gives its variant's number below (gm_variant.kind); the
+ * code switches on it, never on the name.  suite.c lists the experiment.
  */
 #ifndef GM_SPMV_H
 #define GM_SPMV_H
@@ -35,6 +36,11 @@ enum {
 #define SPMV_BLOCK 256
 
 /* ---- CPU side: spmv.c, trace.c ----------------------------------------------------------- */
+
+/* The experiment and its rows, in the order of the enum above. */
+extern const gm_experiment_def gm_exp_spmv;
+extern const gm_variant gm_spmv_rows[];
+extern const size_t gm_spmv_rows_len;
 
 gm_status spmv_describe(gm_case *c, gm_error *err);
 gm_status spmv_trace(const gm_case *c, struct gm_trace *t, gm_error *err);

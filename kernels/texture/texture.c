@@ -1,9 +1,12 @@
 /* texture.c — experiment 13, semi-Lagrangian advection through global, read-only and texture
  * loads: the CPU side of its variants.
  *
- * describe (what a case launches and must move, from its parameters alone)
- * and the CPU reference the GPU output is checked against.  Plain C, no
- * CUDA; the kernels are in kernels.cu, the address trace in trace.c.
+ * The experiment as data: its description (gm_exp_texture: the question, the
+ * contrast that answers it, the sweep) and its rows (gm_texture_rows, one per
+ * variant), which suite.c lists; describe (what a case launches and must
+ * move, from its parameters alone); and the CPU reference the GPU output is
+ * checked against.  Plain C, no CUDA; the kernels are in kernels.cu, the
+ * address trace in trace.c.
  */
 #include "texture.h"
 
@@ -14,6 +17,71 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- the experiment: its description and its rows ------------------------- */
+
+const gm_experiment_def gm_exp_texture = {
+    .id = "texture",
+    .title = "Texture path: semi-Lagrangian advection",
+    .summary =
+        "Each cell traces back along a swirling velocity and interpolates the field "
+        "bilinearly at the departure point, clamped at the edges. Neighbouring threads sample "
+        "near each other but not in a row: scattered reads with 2D locality. The texture "
+        "unit reads a block-linear array and filters and clamps in hardware; the plain "
+        "versions issue four loads (ordinary or read-only) and do the arithmetic. Texture "
+        "weights have 8 fractional bits, so its results differ from the others by a bounded "
+        "amount.",
+    .source =
+        "an untitled article on memory coalescing (texture memory for semi-Lagrangian "
+        "advection)",
+    .sweep_param = "n",
+    .sweep_log2 = true,
+    .series_param = NULL,
+    .bandwidth_bound = true,
+    .baseline_variant = "global",
+    .question =
+        "For scattered reads with spatial locality, does the texture path beat plain "
+        "global loads?",
+    .contrast_a = "global",
+    .contrast_b = "texture",
+    .contrast_at = NULL,
+    .contrast_counter = "dram_bytes",
+};
+
+/* 4096^2 floats: 64 MiB per field. */
+#define S_TX_N {"n", GM_VALUES(1024, 2048, 4096), GM_VALUES(1024)}
+
+const gm_variant gm_texture_rows[] = {
+    {.experiment = &gm_exp_texture,
+     .name = "global",
+     .layout = "four corner loads from the row-major field, bilinear weights and clamping in "
+               "the kernel",
+     .params = {S_TX_N},
+     GM_FNS(texture),
+     .kind = GM_TEXTURE_GLOBAL,
+     .launch = GM_GPU(texture_launch_global),
+     .trace = texture_trace,
+     .idempotent = true},
+    {.experiment = &gm_exp_texture,
+     .name = "readonly",
+     .layout = "the same four loads through the read-only data path (__ldg)",
+     .params = {S_TX_N},
+     GM_FNS(texture),
+     .kind = GM_TEXTURE_READONLY,
+     .launch = GM_GPU(texture_launch_readonly),
+     .trace = texture_trace,
+     .idempotent = true},
+    {.experiment = &gm_exp_texture,
+     .name = "texture",
+     .layout = "one tex2D on a block-linear cudaArray: hardware bilinear filter and clamp",
+     .params = {S_TX_N},
+     GM_FNS(texture),
+     .kind = GM_TEXTURE_TEXTURE,
+     .launch = GM_GPU(texture_launch_texture),
+     .trace = texture_trace,
+     .idempotent = true},
+};
+const size_t gm_texture_rows_len = sizeof gm_texture_rows / sizeof gm_texture_rows[0];
 
 /* ---- describe ------------------------------------------------------------- */
 

@@ -1,12 +1,13 @@
 /* texture.h — experiment 13, semi-Lagrangian advection through global, read-only and texture
  * loads: what its files share.
  *
- *   kernels.cu      the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   texture.c       describe and the CPU reference (plain C, no CUDA)
- *   trace.c         the address trace for the model (plain C)
+ *   kernels.cu  the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   texture.c   the description and the rows of the suite table, describe and
+ *               the CPU reference (plain C, no CUDA)
+ *   trace.c     the address trace for the model (plain C)
  *
- * The suite table (suite.c) gives each row its variant's number below
- * (gm_variant.kind); the code switches on it, never on the name.
+ * Each row (texture.c) gives its variant's number below (gm_variant.kind); the
+ * code switches on it, never on the name.  suite.c lists the experiment.
  */
 #ifndef GM_TEXTURE_H
 #define GM_TEXTURE_H
@@ -33,6 +34,11 @@ enum {
 #define ADV_CELLS 2   /* cells per thread, ADV_BY rows apart */
 
 /* ---- CPU side: texture.c, trace.c -------------------------------------------------------- */
+
+/* The experiment and its rows, in the order of the enum above. */
+extern const gm_experiment_def gm_exp_texture;
+extern const gm_variant gm_texture_rows[];
+extern const size_t gm_texture_rows_len;
 
 gm_status texture_describe(gm_case *c, gm_error *err);
 gm_status texture_trace(const gm_case *c, struct gm_trace *t, gm_error *err);

@@ -1,11 +1,12 @@
 /* transpose.h — experiment 9, transpose through a shared-memory tile: what its files share.
  *
- *   kernels.cu        the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   transpose.c       describe and the CPU reference (plain C, no CUDA)
- *   trace.c           the address trace for the model (plain C)
+ *   kernels.cu   the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   transpose.c  the description and the rows of the suite table, describe and
+ *                the CPU reference (plain C, no CUDA)
+ *   trace.c      the address trace for the model (plain C)
  *
- * The suite table (suite.c) gives each row its variant's number below
- * (gm_variant.kind); the code switches on it, never on the name.
+ * Each row (transpose.c) gives its variant's number below (gm_variant.kind); the
+ * code switches on it, never on the name.  suite.c lists the experiment.
  */
 #ifndef GM_TRANSPOSE_H
 #define GM_TRANSPOSE_H
@@ -31,6 +32,11 @@ enum {
 #define TR_ROWS 8   /* threads per tile column: each moves TR_TILE / TR_ROWS = 4 elements */
 
 /* ---- CPU side: transpose.c, trace.c ------------------------------------------------------ */
+
+/* The experiment and its rows, in the order of the enum above. */
+extern const gm_experiment_def gm_exp_transpose;
+extern const gm_variant gm_transpose_rows[];
+extern const size_t gm_transpose_rows_len;
 
 gm_status transpose_describe(gm_case *c, gm_error *err);
 gm_status transpose_trace(const gm_case *c, struct gm_trace *t, gm_error *err);

@@ -1,11 +1,12 @@
 /* traversal2d.h — experiment 5, row vs column mapping of a 2-D traversal: what its files share.
  *
- *   kernels.cu          the kernels, their launches, setup/reset/check/teardown (CUDA)
- *   traversal2d.c       describe and the CPU reference (plain C, no CUDA)
- *   trace.c             the address trace for the model (plain C)
+ *   kernels.cu     the kernels, their launches, setup/reset/check/teardown (CUDA)
+ *   traversal2d.c  the description and the rows of the suite table, describe and
+ *                  the CPU reference (plain C, no CUDA)
+ *   trace.c        the address trace for the model (plain C)
  *
- * The suite table (suite.c) gives each row its variant's number below
- * (gm_variant.kind); the code switches on it, never on the name.
+ * Each row (traversal2d.c) gives its variant's number below (gm_variant.kind); the
+ * code switches on it, never on the name.  suite.c lists the experiment.
  */
 #ifndef GM_TRAVERSAL2D_H
 #define GM_TRAVERSAL2D_H
@@ -30,6 +31,11 @@ enum {
 #define TRAVERSAL2D_BY 8
 
 /* ---- CPU side: traversal2d.c, trace.c ---------------------------------------------------- */
+
+/* The experiment and its rows, in the order of the enum above. */
+extern const gm_experiment_def gm_exp_traversal2d;
+extern const gm_variant gm_traversal2d_rows[];
+extern const size_t gm_traversal2d_rows_len;
 
 gm_status traversal2d_describe(gm_case *c, gm_error *err);
 gm_status traversal2d_trace(const gm_case *c, struct gm_trace *t, gm_error *err);
