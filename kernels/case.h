@@ -10,11 +10,15 @@
  * rows are suite.h's, one layer up.
  *
  * Life of a case (one row at one parameter point), driven by runner.c:
+ *   describe   fill c->launch, bytes, kernel name from the parameters alone;
+ *              the runner calls it before setup (gm_case_setup), so no setup
+ *              repeats it
  *   setup      allocate, fill inputs with deterministic non-trivial data,
- *              compute the CPU reference, fill c->launch, bytes, kernel name;
- *              may return GM_ERR_UNSUPPORTED with a reason (e.g. "B needs
- *              2.25 MiB of constant memory; 64 KiB exist"): the run is
- *              recorded as not-run with that reason, never dropped silently
+ *              compute the CPU reference, ask the runtime for the kernel's
+ *              registers (gm_case_query_kernel); may return
+ *              GM_ERR_UNSUPPORTED with a reason (e.g. "B needs 2.25 MiB of
+ *              constant memory; 64 KiB exist"): the run is recorded as
+ *              not-run with that reason, never dropped silently
  *   reset      poison outputs (and restore inputs the kernel overwrites);
  *              called before the validation launch and before every launch
  *              that is profiled or timed, outside the measured region
@@ -163,7 +167,8 @@ struct gm_variant {
     /* Fill c->launch, bytes_read, bytes_written, flops, kernel and note from
      * the case's parameters alone, with no CUDA call and no allocation, so
      * that `list`, the table tests and a machine without a GPU can say what a
-     * case moves; setup calls it first.  Every row has one (tests/test_suite.c). */
+     * case moves; the runner calls it before setup (gm_case_setup, runner.h).
+     * Every row has one (tests/test_suite.c). */
     gm_status (*describe)(gm_case *c, gm_error *err);
 };
 

@@ -113,10 +113,7 @@ static void S_input_destroy(void *obj)
 
 gm_status alignment_setup(gm_case *c, gm_error *err)
 {
-    gm_status rc = alignment_describe(c, err);
-    if (rc != GM_OK)
-        return rc;
-    rc = gm_case_query_kernel(c, S_kernel(c), err);
+    gm_status rc = gm_case_query_kernel(c, S_kernel(c), err);
     if (rc != GM_OK)
         return rc;
     size_t n = (size_t)gm_case_param(c, "n", 0), off = (size_t)gm_case_param(c, "offset", 0);

@@ -167,9 +167,6 @@ gm_status banks_launch_padded(gm_case *c, cudaStream_t s, gm_error *err)
 
 gm_status banks_setup(gm_case *c, gm_error *err)
 {
-    gm_status rc = banks_describe(c, err);
-    if (rc != GM_OK)
-        return rc;
     S_state *st = (S_state *)gm_xcalloc(1, sizeof *st);
     c->state = st;
     st->k.threads = gm_case_param(c, "threads", 0);
@@ -177,8 +174,8 @@ gm_status banks_setup(gm_case *c, gm_error *err)
     st->k.reps = (int)gm_case_param(c, "reps", 0);
     char key[96];
     snprintf(key, sizeof key, "banks/%lld/%d/%d", st->k.threads, st->k.stride, st->k.reps);
-    rc = gm_shared_get(key, sizeof(S_input), S_input_build, S_input_destroy, &st->k,
-                       (void **)&st->in, err);
+    gm_status rc = gm_shared_get(key, sizeof(S_input), S_input_build, S_input_destroy, &st->k,
+                                 (void **)&st->in, err);
     if (rc != GM_OK)
         return rc;
     GM_CUDA(cudaMalloc(&st->d_out, (size_t)st->k.threads * sizeof(float)));

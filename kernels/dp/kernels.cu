@@ -180,9 +180,6 @@ gm_status dp_launch_diagonal(gm_case *c, cudaStream_t s, gm_error *err)
 
 gm_status dp_setup(gm_case *c, gm_error *err)
 {
-    gm_status rc = dp_describe(c, err);
-    if (rc != GM_OK)
-        return rc;
     int n = (int)gm_case_param(c, "n", 0);
     bool host = c->variant->kind == GM_DP_CPU_SERIAL, diag = c->variant->kind == GM_DP_DIAGONAL;
     if (!host && n > DP_MAX_GPU_N)
@@ -196,8 +193,8 @@ gm_status dp_setup(gm_case *c, gm_error *err)
     size_t w = (size_t)n + 1, cells = (size_t)n * (n + 1) / 2;
     char key[64];
     snprintf(key, sizeof key, "dp/%d", n);
-    rc = gm_shared_get(key, sizeof(S_input), S_input_build, S_input_destroy, &n, (void **)&st->in,
-                       err);
+    gm_status rc = gm_shared_get(key, sizeof(S_input), S_input_build, S_input_destroy, &n,
+                                 (void **)&st->in, err);
     if (rc != GM_OK)
         return rc;
     st->h_packed = (long long *)gm_xmalloc(cells * sizeof(long long));

@@ -180,10 +180,7 @@ static void S_field_destroy(void *obj)
 
 gm_status grid3d_setup(gm_case *c, gm_error *err)
 {
-    gm_status rc = grid3d_describe(c, err);
-    if (rc != GM_OK)
-        return rc;
-    rc = gm_case_query_kernel(c, S_kernel(c), err);
+    gm_status rc = gm_case_query_kernel(c, S_kernel(c), err);
     if (rc != GM_OK)
         return rc;
     S_state *st = (S_state *)gm_xcalloc(1, sizeof *st);

@@ -311,9 +311,6 @@ gm_status matmul_launch_double_buffer(gm_case *c, cudaStream_t s, gm_error *err)
 
 gm_status matmul_setup(gm_case *c, gm_error *err)
 {
-    gm_status rc = matmul_describe(c, err);
-    if (rc != GM_OK)
-        return rc;
     int n = (int)gm_case_param(c, "n", 0), bs = (int)gm_case_param(c, "block", 16);
     size_t bytes = (size_t)n * n * sizeof(float);
     if (c->variant->kind == GM_MATMUL_CONSTANT && bytes > sizeof matmul_const_b)
@@ -326,8 +323,8 @@ gm_status matmul_setup(gm_case *c, gm_error *err)
     st->bs = bs;
     char key[64];
     snprintf(key, sizeof key, "matmul/%d", n);
-    rc = gm_shared_get(key, sizeof(S_input), S_input_build, S_input_destroy, &n, (void **)&st->in,
-                       err);
+    gm_status rc = gm_shared_get(key, sizeof(S_input), S_input_build, S_input_destroy, &n,
+                                 (void **)&st->in, err);
     if (rc != GM_OK)
         return rc;
     GM_CUDA(cudaMalloc(&st->d_c, bytes));

@@ -448,16 +448,13 @@ gm_status spmv_launch_jds(gm_case *c, cudaStream_t s, gm_error *err)
 
 gm_status spmv_setup(gm_case *c, gm_error *err)
 {
-    gm_status rc = spmv_describe(c, err);
-    if (rc != GM_OK)
-        return rc;
     S_state *st = (S_state *)gm_xcalloc(1, sizeof *st);
     c->state = st;
     int rows = st->rows = (int)gm_case_param(c, "rows", 0);
     char key[64];
     snprintf(key, sizeof key, "spmv/%d", rows);
-    rc = gm_shared_get(key, sizeof(S_matrix), S_matrix_build, S_matrix_destroy, &rows,
-                       (void **)&st->m, err);
+    gm_status rc = gm_shared_get(key, sizeof(S_matrix), S_matrix_build, S_matrix_destroy, &rows,
+                                 (void **)&st->m, err);
     if (rc != GM_OK)
         return rc;
     GM_CUDA(cudaMalloc(&st->d_y, (size_t)rows * sizeof(float)));

@@ -307,16 +307,13 @@ gm_status texture_launch_texture(gm_case *c, cudaStream_t s, gm_error *err)
 
 gm_status texture_setup(gm_case *c, gm_error *err)
 {
-    gm_status rc = texture_describe(c, err);
-    if (rc != GM_OK)
-        return rc;
     S_state *st = (S_state *)gm_xcalloc(1, sizeof *st);
     c->state = st;
     int n = st->n = (int)gm_case_param(c, "n", 0);
     char key[64];
     snprintf(key, sizeof key, "texture/%d", n);
-    rc = gm_shared_get(key, sizeof(S_input), S_input_build, S_input_destroy, &n, (void **)&st->in,
-                       err);
+    gm_status rc = gm_shared_get(key, sizeof(S_input), S_input_build, S_input_destroy, &n,
+                                 (void **)&st->in, err);
     if (rc != GM_OK)
         return rc;
     GM_CUDA(cudaMalloc(&st->d_out, (size_t)n * n * sizeof(float)));
