@@ -1,4 +1,4 @@
-/* kernels.cu — experiment 2: a coalesced read shifted off alignment.
+/* alignment/kernels.cu — experiment 2: a coalesced read shifted off alignment.
  *
  * Every variant copies N floats, out[i] = in[k + i], where the source starts
  * k = offset/4 floats past a 512-byte-aligned allocation; the output is

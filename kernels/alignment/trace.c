@@ -1,4 +1,4 @@
-/* trace.c — address trace of experiment 2 (kernels.cu).
+/* alignment/trace.c — address trace of experiment 2 (kernels.cu).
  *
  * Thread i < n/w copies element i of a source that starts `offset` bytes past
  * an aligned allocation into an aligned output: one load and one store of

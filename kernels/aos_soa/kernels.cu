@@ -1,4 +1,4 @@
-/* kernels.cu — experiment 3: particles as an array of structures or a
+/* aos_soa/kernels.cu — experiment 3: particles as an array of structures or a
  * structure of arrays.
  *
  * A particle has 7 floats: position x, y, z, velocity vx, vy, vz, mass m.  Two

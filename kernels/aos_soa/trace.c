@@ -1,4 +1,4 @@
-/* trace.c — address trace of experiment 3 (kernels.cu).
+/* aos_soa/trace.c — address trace of experiment 3 (kernels.cu).
  *
  * Thread i < n works on particle i.  Per variant and step, the loads and
  * stores the PTX has (every field a separate 4-byte access unless said):

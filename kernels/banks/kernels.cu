@@ -1,4 +1,4 @@
-/* kernels.cu — experiment 10: shared-memory bank conflicts, isolated.
+/* banks/kernels.cu — experiment 10: shared-memory bank conflicts, isolated.
  *
  * Shared memory is 32 banks of 4-byte words; word w lives in bank w % 32.  A
  * warp's load is served in one wavefront when its 32 words sit in 32 different

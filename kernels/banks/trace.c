@@ -1,4 +1,4 @@
-/* trace.c — address trace of experiment 10 (kernels.cu).
+/* banks/trace.c — address trace of experiment 10 (kernels.cu).
  *
  * Blocks of 256 threads.  Staging: thread t loads src[w] and stores it at
  * shared slot(w) for w = t, t + 256, ... < 2048 words (slot(w) = w, padded

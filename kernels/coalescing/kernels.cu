@@ -1,4 +1,4 @@
-/* kernels.cu — experiment 1: coalesced vs strided reads.
+/* coalescing/kernels.cu — experiment 1: coalesced vs strided reads.
  *
  * Every variant computes the same gather of N floats, out[i] = in[p(i)], where
  * p is a permutation: each input element is read once and each output element

@@ -1,4 +1,4 @@
-/* trace.c — address trace of experiment 1 (kernels.cu).
+/* coalescing/trace.c — address trace of experiment 1 (kernels.cu).
  *
  *   stride   grid (ceil(m/B), s), block B, m = n/s: thread r = blockIdx.x*B +
  *            threadIdx.x of column c = blockIdx.y loads in[r*s + c] and stores

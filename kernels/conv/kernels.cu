@@ -1,4 +1,4 @@
-/* kernels.cu — experiment 12: a 7x7 convolution of an n x n float image
+/* conv/kernels.cu — experiment 12: a 7x7 convolution of an n x n float image
  * (zero outside the image), with the filter in constant or global memory, and
  * with the image tile staged in shared memory.
  *

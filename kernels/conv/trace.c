@@ -1,4 +1,4 @@
-/* trace.c — address trace of experiment 12 (kernels.cu).
+/* conv/trace.c — address trace of experiment 12 (kernels.cu).
  *
  * Blocks of 32 x 8 threads, one output pixel per thread, x = blockIdx.x*32 +
  * threadIdx.x, y = blockIdx.y*8 + threadIdx.y; a warp is one image row

@@ -1,4 +1,4 @@
-/* kernels.cu — experiment 14: the order of a chained matrix multiplication by
+/* dp/kernels.cu — experiment 14: the order of a chained matrix multiplication by
  * dynamic programming, on the CPU and on the GPU with the table row-major or
  * stored by diagonals (seed 002).
  *

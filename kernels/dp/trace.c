@@ -1,4 +1,4 @@
-/* trace.c — address trace of experiment 14 (kernels.cu), the GPU variants.
+/* dp/trace.c — address trace of experiment 14 (kernels.cu), the GPU variants.
  *
  * One block; thread t (i = t + 1).  Both kernels store diagonal 0 (t < n),
  * then for each diagonal d = 1 .. n-1 the threads t < n - d (j = i + d) load

@@ -1,4 +1,4 @@
-/* kernels.cu — experiment 6: a 3D grid walked along z, stored z-major or
+/* grid3d/kernels.cu — experiment 6: a 3D grid walked along z, stored z-major or
  * x-major.
  *
  * Second difference along z with clamped ends over an n^3 grid of floats,

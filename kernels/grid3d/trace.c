@@ -1,4 +1,4 @@
-/* trace.c — address trace of experiment 6 (kernels.cu).
+/* grid3d/trace.c — address trace of experiment 6 (kernels.cu).
  *
  * 32 x 8 blocks, grid (n/32, n/32, n): z = blockIdx.x*32 + threadIdx.x,
  * y0 = blockIdx.y*32 + threadIdx.y, x = blockIdx.z; a warp is 32 consecutive

@@ -1,4 +1,4 @@
-/* kernels.cu — experiment 8: C = A B for n x n floats, row-major, with
+/* matmul/kernels.cu — experiment 8: C = A B for n x n floats, row-major, with
  * the operands in global, shared and constant memory.
  *
  * Two claims are tested.  The lab report (seed 003) timed B in global, shared

@@ -1,4 +1,4 @@
-/* trace.c — address trace of experiment 8 (kernels.cu).
+/* matmul/trace.c — address trace of experiment 8 (kernels.cu).
  *
  * Blocks of T x T threads (T = `block`), row = blockIdx.y*T + threadIdx.y,
  * col = blockIdx.x*T + threadIdx.x; a warp is 32 consecutive threads of the

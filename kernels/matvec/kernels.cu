@@ -1,4 +1,4 @@
-/* kernels.cu — experiment 7: matrix-vector product y = A x, n x n floats,
+/* matvec/kernels.cu — experiment 7: matrix-vector product y = A x, n x n floats,
  * with A row-major or column-major and a thread or a warp per row.
  *
  * Must move: A once (4n^2 bytes) and x once (4n) read, y once (4n) written;

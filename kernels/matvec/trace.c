@@ -1,4 +1,4 @@
-/* trace.c — address trace of experiment 7 (kernels.cu).
+/* matvec/trace.c — address trace of experiment 7 (kernels.cu).
  *
  *   thread_*      block 64, thread i < n = blockIdx.x*64 + threadIdx.x: for
  *                 k < n, loads A(i, k) (row-major 4(i n + k), column-major

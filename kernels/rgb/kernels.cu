@@ -1,4 +1,4 @@
-/* kernels.cu — experiment 4: invert the red channel of an RGB image, stored
+/* rgb/kernels.cu — experiment 4: invert the red channel of an RGB image, stored
  * interleaved (RGBRGB...) or planar (RRR...GGG...BBB...), in place.
  *
  * The lab report of seed 003 timed this at 960x1280 pixels, 1x, 2x and 4x, with

@@ -1,4 +1,4 @@
-/* trace.c — address trace of experiment 4 (kernels.cu).
+/* rgb/trace.c — address trace of experiment 4 (kernels.cu).
  *
  * In place, one load and one store of the same address per thread:
  *   interleaved  thread i < P: the byte at 3i (1-byte accesses)

@@ -1,4 +1,4 @@
-/* kernels.cu — experiment 11: y = A x for a sparse float matrix whose row
+/* spmv/kernels.cu — experiment 11: y = A x for a sparse float matrix whose row
  * lengths follow a power law, stored four ways.
  *
  * The matrix is the same for every variant: rows x rows, row lengths

@@ -1,4 +1,4 @@
-/* trace.c — address trace of experiment 11 (kernels.cu).
+/* spmv/trace.c — address trace of experiment 11 (kernels.cu).
  *
  * The addresses of x depend on the matrix's column indices, so the matrix is
  * rebuilt here from the seeds kernels.cu gives its generator (lengths

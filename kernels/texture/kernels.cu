@@ -1,4 +1,4 @@
-/* kernels.cu — experiment 13: semi-Lagrangian advection of an n x n
+/* texture/kernels.cu — experiment 13: semi-Lagrangian advection of an n x n
  * float field, sampling through a texture object or with plain loads.
  *
  * Each thread traces its cell back along the velocity, out = q(x - dt u,

@@ -1,4 +1,4 @@
-/* trace.c — address trace of experiment 13 (kernels.cu).
+/* texture/trace.c — address trace of experiment 13 (kernels.cu).
  *
  * Blocks of 32 x 8 threads, each thread 2 cells 8 rows apart: x =
  * blockIdx.x*32 + threadIdx.x, y = blockIdx.y*16 + threadIdx.y; threads with

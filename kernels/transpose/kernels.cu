@@ -1,4 +1,4 @@
-/* kernels.cu — experiment 9: out = transpose(in) for an n x n float
+/* transpose/kernels.cu — experiment 9: out = transpose(in) for an n x n float
  * matrix, row-major.
  *
  * A transpose reads rows and writes columns: one of the two walks memory with

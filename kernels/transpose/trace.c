@@ -1,4 +1,4 @@
-/* trace.c — address trace of experiment 9 (kernels.cu).
+/* transpose/trace.c — address trace of experiment 9 (kernels.cu).
  *
  * Blocks of 32 x 8 threads over 32 x 32 tiles, x = blockIdx.x*32 + threadIdx.x,
  * y = blockIdx.y*32 + threadIdx.y; a warp is one threadIdx.y row.  For j = 0,

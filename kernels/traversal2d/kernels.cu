@@ -1,4 +1,4 @@
-/* kernels.cu — experiment 5: row- vs column-major thread mapping
+/* traversal2d/kernels.cu — experiment 5: row- vs column-major thread mapping
  * over the same row-major arrays.
  *
  * c = a + b over n x n floats stored row-major (element (r, col) at r*n + col).

@@ -1,4 +1,4 @@
-/* trace.c — address trace of experiment 5 (kernels.cu).
+/* traversal2d/trace.c — address trace of experiment 5 (kernels.cu).
  *
  * c = a + b over n x n row-major floats, 32 x 8 blocks, a warp is one
  * threadIdx.y row of the block.  Each thread with row, col < n loads a[i],
