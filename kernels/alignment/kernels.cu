@@ -4,6 +4,9 @@
  * k = offset/4 floats past a 512-byte-aligned allocation; the output is
  * aligned.  Must move: 4N bytes read, 4N bytes written, at every offset.
  *
+ * Run: build/tests/gpu/suite_validate --only alignment   (build/gpumem-report collect --only alignment)
+ *
+ * variants (blocks of 256 threads):
  *   scalar   one 4-byte load per thread: a warp's 128-byte request starts
  *            offset mod 128 bytes into a line: 1 line and 4 sectors at offset 0,
  *            2 lines and 4 sectors at 96 ("cross a line, pay in time"), 2 lines
@@ -12,12 +15,18 @@
  *            needs 16-byte-aligned addresses, so offsets that are not
  *            multiples of 16 are recorded as not run
  *
- * Sections: GPU kernels, launchers, setup/check.  describe and the CPU
- * reference are in alignment.c, the address trace in trace.c.
+ * Napkin math: 4N bytes read + 4N written at every offset; N = 2^25 is 256 MiB
+ * of traffic, ~0.09 ms at 3 TB/s.  At an offset that is not a multiple of 32
+ * a warp's request touches 5 sectors for 4 sectors' worth of data: at most
+ * 5/4 of the read bytes, 9N instead of 8N in all, before neighbouring warps
+ * share the straddled sectors in the caches.
+ *
+ * CPU reference: gm_ref_alignment (alignment.c); address trace: trace.c.
  */
 #include "alignment.h"
 #include "../harness.h"
 
+/* The core/ headers have no extern "C" of their own yet: C linkage here. */
 extern "C" {
 #include "../../core/buf.h"
 }
@@ -26,22 +35,7 @@ extern "C" {
 #include <stdlib.h>
 #include <string.h>
 
-/* The source array and its host copy, shared by every case of one N: the
- * reference of offset k is the host copy read from k. */
-typedef struct {
-    size_t n;
-    float *h;     /* host, n + ALIGNMENT_PAD floats */
-    float *ref;   /* host, n floats: the reference of the case being checked */
-    float *d;     /* device */
-} S_input;
-
-typedef struct {
-    size_t n, offset;   /* offset in bytes */
-    S_input *in;
-    float *out;         /* device */
-} S_state;
-
-/* ---- GPU kernels ---------------------------------------------------------- */
+/* ---- kernels -------------------------------------------------------------- */
 
 __global__ void alignment_kernel_scalar(const float *__restrict__ in, float *__restrict__ out,
                                         size_t n)
@@ -59,35 +53,16 @@ __global__ void alignment_kernel_float4(const float4 *__restrict__ in, float4 *_
         out[i] = in[i];
 }
 
-extern "C" {
+/* ---- the source array, shared by the cases of one N ----------------------- */
 
-/* ---- launchers ------------------------------------------------------------ */
-
-gm_status alignment_launch_scalar(gm_case *c, cudaStream_t s, gm_error *err)
-{
-    S_state *st = (S_state *)c->state;
-    alignment_kernel_scalar<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
-        st->in->d + st->offset / 4, st->out, st->n);
-    GM_CUDA_LAUNCHED();
-    return GM_OK;
-}
-
-gm_status alignment_launch_float4(gm_case *c, cudaStream_t s, gm_error *err)
-{
-    S_state *st = (S_state *)c->state;
-    alignment_kernel_float4<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
-        (const float4 *)(st->in->d + st->offset / 4), (float4 *)st->out, st->n / 4);
-    GM_CUDA_LAUNCHED();
-    return GM_OK;
-}
-
-/* ---- setup / check -------------------------------------------------------- */
-
-static const void *S_kernel(const gm_case *c)
-{
-    return gm_alignment_width(c) == 4 ? (const void *)alignment_kernel_float4
-                           : (const void *)alignment_kernel_scalar;
-}
+/* The source array and its host copy, shared by every case of one N: the
+ * reference of offset k is the host copy read from k. */
+typedef struct {
+    size_t n;
+    float *h;     /* host, n + ALIGNMENT_PAD floats */
+    float *ref;   /* host, n floats: the reference of the case being checked */
+    float *d;     /* device */
+} S_input;
 
 static gm_status S_input_build(void *obj, void *ctx, gm_error *err)
 {
@@ -109,6 +84,52 @@ static void S_input_destroy(void *obj)
         cudaFree(in->d);
     free(in->h);
     free(in->ref);
+}
+
+typedef struct {
+    const float *in;
+    float *out;
+    size_t k;
+} S_ref_job;
+
+static void S_ref_chunk(void *ctx, size_t i0, size_t i1)
+{
+    S_ref_job *j = (S_ref_job *)ctx;
+    gm_ref_alignment(j->in + i0, j->out + i0, i1 - i0, j->k);
+}
+
+typedef struct {
+    size_t n, offset;   /* offset in bytes */
+    S_input *in;
+    float *out;         /* device */
+} S_state;
+
+/* ---- launchers ------------------------------------------------------------ */
+
+gm_status alignment_launch_scalar(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    alignment_kernel_scalar<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
+        st->in->d + st->offset / 4, st->out, st->n);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+gm_status alignment_launch_float4(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    alignment_kernel_float4<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
+        (const float4 *)(st->in->d + st->offset / 4), (float4 *)st->out, st->n / 4);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+/* ---- setup / reset / check / teardown ------------------------------------- */
+
+static const void *S_kernel(const gm_case *c)
+{
+    return gm_alignment_width(c) == 4 ? (const void *)alignment_kernel_float4
+                           : (const void *)alignment_kernel_scalar;
 }
 
 gm_status alignment_setup(gm_case *c, gm_error *err)
@@ -142,18 +163,6 @@ gm_status alignment_reset(gm_case *c, cudaStream_t s, gm_error *err)
     return gm_poison(st->out, st->n * sizeof(float), s, err);
 }
 
-typedef struct {
-    const float *in;
-    float *out;
-    size_t k;
-} S_ref_job;
-
-static void S_ref_chunk(void *ctx, size_t i0, size_t i1)
-{
-    S_ref_job *j = (S_ref_job *)ctx;
-    gm_ref_alignment(j->in + i0, j->out + i0, i1 - i0, j->k);
-}
-
 /* CPU reference: out[i] = in[k + i] (alignment.c); a copy is exact. */
 gm_status alignment_check(gm_case *c, gm_check *out, gm_error *err)
 {
@@ -174,5 +183,3 @@ void alignment_teardown(gm_case *c)
     free(st);
     c->state = NULL;
 }
-
-} /* extern "C" */

@@ -7,7 +7,10 @@
  *             (16 of 28 bytes), writes e: must move 16N read, 4N written
  *   fields=7  one step with drag, x += v dt, v *= 1 - drag dt/m: reads and
  *             writes all 7 fields: must move 28N read, 28N written
- * Variants (the layout of both input and output particles):
+ *
+ * Run: build/tests/gpu/suite_validate --only aos_soa   (build/gpumem-report collect --only aos_soa)
+ *
+ * variants (the layout of both input and output particles):
  *   aos         struct {x,y,z,vx,vy,vz,m} of 28 bytes: a warp's load of one
  *               field touches 32 floats 28 bytes apart (28 sectors for 4 useful)
  *   soa         7 arrays: every field load of a warp is 128 contiguous bytes
@@ -15,12 +18,18 @@
  *               loads: whole structures move at full width, but fields=4 still
  *               drags the position half of every sector along
  *
- * Sections: GPU kernels, launchers, setup/check.  describe and the CPU
- * reference are in aos_soa.c, the address trace in trace.c.
+ * Napkin math (N = 2^23): fields=7 moves 224 MiB each way, 448 MiB, ~0.16 ms
+ * at 3 TB/s; fields=4 moves 128 MiB in and 32 MiB out, ~0.06 ms.  At fields=4
+ * the structures bring whole particles through DRAM: 28N bytes read for 16N
+ * useful (1.75x), padded 32N (2x); the arrays read only the 4 fields needed.
+ *
+ * CPU reference: gm_ref_particles_energy, gm_ref_particles_step (aos_soa.c);
+ * address trace: trace.c.
  */
 #include "aos_soa.h"
 #include "../harness.h"
 
+/* The core/ headers have no extern "C" of their own yet: C linkage here. */
 extern "C" {
 #include "../../core/buf.h"
 }
@@ -36,32 +45,7 @@ struct S_p7 {
     float x, y, z, vx, vy, vz, m;
 };
 
-/* The reference data of one N, shared by all cases: input planes, energy and
- * step references (canonical SoA order). */
-typedef struct {
-    size_t n;
-    float *soa;        /* 7 planes of n */
-    float *ref_e;      /* n */
-    float *ref_step;   /* 7 planes of n */
-} S_host;
-
-/* The input particles in one layout on the device, shared by that layout's cases. */
-typedef struct {
-    int layout;
-    size_t n;
-    void *d;
-} S_dev;
-
-typedef struct {
-    int layout, fields;
-    size_t n;
-    S_host *host;
-    S_dev *in;
-    void *out;          /* device: particles in the layout (fields=7) or energies */
-    size_t out_bytes;
-} S_state;
-
-/* ---- GPU kernels ---------------------------------------------------------- */
+/* ---- kernels -------------------------------------------------------------- */
 
 /* Round-to-nearest intrinsics keep the CPU reference's operation order (no
  * fused multiply-add), so results agree to the bit. */
@@ -155,66 +139,23 @@ __global__ void aos_soa_kernel_aos_padded_step(const float4 *__restrict__ p,
     q[2 * i + 1] = make_float4(__fmul_rn(v.x, f), __fmul_rn(v.y, f), __fmul_rn(v.z, f), v.w);
 }
 
-extern "C" {
+/* ---- the particles, shared by the cases of one N -------------------------- */
 
-/* ---- launchers ------------------------------------------------------------ */
+/* The reference data of one N, shared by all cases: input planes, energy and
+ * step references (canonical SoA order). */
+typedef struct {
+    size_t n;
+    float *soa;        /* 7 planes of n */
+    float *ref_e;      /* n */
+    float *ref_step;   /* 7 planes of n */
+} S_host;
 
-gm_status aos_soa_launch_aos(gm_case *c, cudaStream_t s, gm_error *err)
-{
-    S_state *st = (S_state *)c->state;
-    if (st->fields == 4)
-        aos_soa_kernel_aos_energy<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
-            (const S_p7 *)st->in->d, (float *)st->out, st->n);
-    else
-        aos_soa_kernel_aos_step<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
-            (const S_p7 *)st->in->d, (S_p7 *)st->out, st->n);
-    GM_CUDA_LAUNCHED();
-    return GM_OK;
-}
-
-gm_status aos_soa_launch_soa(gm_case *c, cudaStream_t s, gm_error *err)
-{
-    S_state *st = (S_state *)c->state;
-    if (st->fields == 4)
-        aos_soa_kernel_soa_energy<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
-            (const float *)st->in->d, (float *)st->out, st->n);
-    else
-        aos_soa_kernel_soa_step<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
-            (const float *)st->in->d, (float *)st->out, st->n);
-    GM_CUDA_LAUNCHED();
-    return GM_OK;
-}
-
-gm_status aos_soa_launch_aos_padded(gm_case *c, cudaStream_t s, gm_error *err)
-{
-    S_state *st = (S_state *)c->state;
-    if (st->fields == 4)
-        aos_soa_kernel_aos_padded_energy<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
-            (const float4 *)st->in->d, (float *)st->out, st->n);
-    else
-        aos_soa_kernel_aos_padded_step<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
-            (const float4 *)st->in->d, (float4 *)st->out, st->n);
-    GM_CUDA_LAUNCHED();
-    return GM_OK;
-}
-
-/* ---- setup / check -------------------------------------------------------- */
-
-static const void *S_kernel(const gm_case *c)
-{
-    bool energy = gm_case_param(c, "fields", 7) == 4;
-    switch (c->variant->kind) {
-    case GM_AOS_SOA_SOA:
-        return energy ? (const void *)aos_soa_kernel_soa_energy
-                      : (const void *)aos_soa_kernel_soa_step;
-    case GM_AOS_SOA_AOS_PADDED:
-        return energy ? (const void *)aos_soa_kernel_aos_padded_energy
-                      : (const void *)aos_soa_kernel_aos_padded_step;
-    default:
-        return energy ? (const void *)aos_soa_kernel_aos_energy
-                      : (const void *)aos_soa_kernel_aos_step;
-    }
-}
+/* The input particles in one layout on the device, shared by that layout's cases. */
+typedef struct {
+    int layout;
+    size_t n;
+    void *d;
+} S_dev;
 
 /* Bytes of n particles in a layout. */
 static size_t S_layout_bytes(int layout, size_t n)
@@ -333,6 +274,74 @@ static void S_dev_destroy(void *obj)
         cudaFree(d->d);
 }
 
+typedef struct {
+    int layout, fields;
+    size_t n;
+    S_host *host;
+    S_dev *in;
+    void *out;          /* device: particles in the layout (fields=7) or energies */
+    size_t out_bytes;
+} S_state;
+
+/* ---- launchers ------------------------------------------------------------ */
+
+gm_status aos_soa_launch_aos(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    if (st->fields == 4)
+        aos_soa_kernel_aos_energy<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
+            (const S_p7 *)st->in->d, (float *)st->out, st->n);
+    else
+        aos_soa_kernel_aos_step<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
+            (const S_p7 *)st->in->d, (S_p7 *)st->out, st->n);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+gm_status aos_soa_launch_soa(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    if (st->fields == 4)
+        aos_soa_kernel_soa_energy<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
+            (const float *)st->in->d, (float *)st->out, st->n);
+    else
+        aos_soa_kernel_soa_step<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
+            (const float *)st->in->d, (float *)st->out, st->n);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+gm_status aos_soa_launch_aos_padded(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    if (st->fields == 4)
+        aos_soa_kernel_aos_padded_energy<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
+            (const float4 *)st->in->d, (float *)st->out, st->n);
+    else
+        aos_soa_kernel_aos_padded_step<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
+            (const float4 *)st->in->d, (float4 *)st->out, st->n);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+/* ---- setup / reset / check / teardown ------------------------------------- */
+
+static const void *S_kernel(const gm_case *c)
+{
+    bool energy = gm_case_param(c, "fields", 7) == 4;
+    switch (c->variant->kind) {
+    case GM_AOS_SOA_SOA:
+        return energy ? (const void *)aos_soa_kernel_soa_energy
+                      : (const void *)aos_soa_kernel_soa_step;
+    case GM_AOS_SOA_AOS_PADDED:
+        return energy ? (const void *)aos_soa_kernel_aos_padded_energy
+                      : (const void *)aos_soa_kernel_aos_padded_step;
+    default:
+        return energy ? (const void *)aos_soa_kernel_aos_energy
+                      : (const void *)aos_soa_kernel_aos_step;
+    }
+}
+
 gm_status aos_soa_setup(gm_case *c, gm_error *err)
 {
     gm_status rc = gm_case_query_kernel(c, S_kernel(c), err);
@@ -397,5 +406,3 @@ void aos_soa_teardown(gm_case *c)
     free(st);
     c->state = NULL;
 }
-
-} /* extern "C" */

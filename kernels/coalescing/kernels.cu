@@ -5,18 +5,26 @@
  * written once, so every variant must move 4N bytes in and 4N bytes out.  Only
  * the order in which a warp touches memory differs.
  *
+ * Run: build/tests/gpu/suite_validate --only coalescing   (build/gpumem-report collect --only coalescing)
+ *
+ * variants (blocks of 256 threads):
  *   stride   p(i) = (i mod m)*s + i div m, m = N/s: thread r of column c reads
  *            in[r*s + c]; a warp's 32 loads are 4s bytes apart and touch
  *            min(32, 4s) sectors of 32 B instead of 4 (stride 1 is a copy)
  *   float2   p(i) = i, 8-byte loads and stores: a warp moves 256 contiguous bytes
  *   float4   p(i) = i, 16-byte loads and stores: a warp moves 512 contiguous bytes
  *
- * Sections: GPU kernels, launchers, setup/check.  describe and the CPU
- * reference are in coalescing.c, the address trace in trace.c.
+ * Napkin math: 4N bytes read + 4N written; N = 2^25 is 256 MiB of traffic,
+ * ~0.09 ms at 3 TB/s.  From stride 8 on, a warp's load touches 32 sectors
+ * (1 KiB) for 128 useful bytes: 8x the read traffic, unless the caches keep
+ * the lines until the blocks of the next columns read the rest of them.
+ *
+ * CPU reference: gm_ref_coalescing_range (coalescing.c); address trace: trace.c.
  */
 #include "coalescing.h"
 #include "../harness.h"
 
+/* The core/ headers have no extern "C" of their own yet: C linkage here. */
 extern "C" {
 #include "../../core/buf.h"
 }
@@ -25,22 +33,7 @@ extern "C" {
 #include <stdlib.h>
 #include <string.h>
 
-/* The input of one N on host and device, shared by every case of that N, and a
- * host buffer for the reference of the case being checked. */
-typedef struct {
-    size_t n;
-    float *h, *ref;   /* host */
-    float *d;         /* device */
-} S_input;
-
-typedef struct {
-    size_t n, stride;
-    int width;            /* floats per load: 1, 2 or 4 */
-    S_input *in;
-    float *out;           /* device */
-} S_state;
-
-/* ---- GPU kernels ---------------------------------------------------------- */
+/* ---- kernels -------------------------------------------------------------- */
 
 /* grid.y = column c, grid.x * block covers the m rows: consecutive threads are
  * consecutive rows, so their loads are s floats apart while their stores are
@@ -70,47 +63,15 @@ __global__ void coalescing_kernel_float4(const float4 *__restrict__ in, float4 *
         out[i] = in[i];
 }
 
-extern "C" {
+/* ---- inputs shared by the cases of one N ---------------------------------- */
 
-/* ---- launchers ------------------------------------------------------------ */
-
-gm_status coalescing_launch_stride(gm_case *c, cudaStream_t s, gm_error *err)
-{
-    S_state *st = (S_state *)c->state;
-    dim3 grid(c->launch.grid[0], c->launch.grid[1]);
-    coalescing_kernel_stride<<<grid, c->launch.block[0], 0, s>>>(
-        st->in->d, st->out, (unsigned)(st->n / st->stride), (unsigned)st->stride);
-    GM_CUDA_LAUNCHED();
-    return GM_OK;
-}
-
-gm_status coalescing_launch_float2(gm_case *c, cudaStream_t s, gm_error *err)
-{
-    S_state *st = (S_state *)c->state;
-    coalescing_kernel_float2<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
-        (const float2 *)st->in->d, (float2 *)st->out, st->n / 2);
-    GM_CUDA_LAUNCHED();
-    return GM_OK;
-}
-
-gm_status coalescing_launch_float4(gm_case *c, cudaStream_t s, gm_error *err)
-{
-    S_state *st = (S_state *)c->state;
-    coalescing_kernel_float4<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
-        (const float4 *)st->in->d, (float4 *)st->out, st->n / 4);
-    GM_CUDA_LAUNCHED();
-    return GM_OK;
-}
-
-/* ---- setup / check -------------------------------------------------------- */
-
-static const void *S_kernel(const gm_case *c)
-{
-    int w = gm_coalescing_width(c);
-    return w == 4 ? (const void *)coalescing_kernel_float4
-         : w == 2 ? (const void *)coalescing_kernel_float2
-                  : (const void *)coalescing_kernel_stride;
-}
+/* The input of one N on host and device, shared by every case of that N, and a
+ * host buffer for the reference of the case being checked. */
+typedef struct {
+    size_t n;
+    float *h, *ref;   /* host */
+    float *d;         /* device */
+} S_input;
 
 typedef struct {
     const float *in;
@@ -144,6 +105,53 @@ static void S_input_destroy(void *obj)
         cudaFree(in->d);
     free(in->h);
     free(in->ref);
+}
+
+typedef struct {
+    size_t n, stride;
+    int width;            /* floats per load: 1, 2 or 4 */
+    S_input *in;
+    float *out;           /* device */
+} S_state;
+
+/* ---- launchers ------------------------------------------------------------ */
+
+gm_status coalescing_launch_stride(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    dim3 grid(c->launch.grid[0], c->launch.grid[1]);
+    coalescing_kernel_stride<<<grid, c->launch.block[0], 0, s>>>(
+        st->in->d, st->out, (unsigned)(st->n / st->stride), (unsigned)st->stride);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+gm_status coalescing_launch_float2(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    coalescing_kernel_float2<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
+        (const float2 *)st->in->d, (float2 *)st->out, st->n / 2);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+gm_status coalescing_launch_float4(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    coalescing_kernel_float4<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
+        (const float4 *)st->in->d, (float4 *)st->out, st->n / 4);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+/* ---- setup / reset / check / teardown ------------------------------------- */
+
+static const void *S_kernel(const gm_case *c)
+{
+    int w = gm_coalescing_width(c);
+    return w == 4 ? (const void *)coalescing_kernel_float4
+         : w == 2 ? (const void *)coalescing_kernel_float2
+                  : (const void *)coalescing_kernel_stride;
 }
 
 gm_status coalescing_setup(gm_case *c, gm_error *err)
@@ -194,5 +202,3 @@ void coalescing_teardown(gm_case *c)
     free(st);
     c->state = NULL;
 }
-
-} /* extern "C" */

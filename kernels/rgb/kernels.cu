@@ -5,7 +5,12 @@
  * 64..1024 threads per block.  We run those sizes and a 64x image (78.6
  * Mpixel, 236 MB) where launch overhead no longer hides the memory system.
  * Every variant must read the P red bytes once and write them once: 2P bytes.
+ * The kernels work in place, so reset restores the image from a pristine
+ * device copy before every launch (outside the timed region).
  *
+ * Run: build/tests/gpu/suite_validate --only rgb   (build/gpumem-report collect --only rgb)
+ *
+ * variants:
  *   interleaved  thread i inverts byte 3i (the seed's "uncoalesced" kernel): a
  *                warp's 32 one-byte loads span 96 bytes, and DRAM moves the
  *                green and blue bytes between them too
@@ -15,15 +20,18 @@
  *                16-byte load and store (255 - b is ~b on bytes): 512 contiguous
  *                bytes per warp, 16 times fewer threads and instructions
  *
- * The kernels work in place, so reset restores the image from a pristine
- * device copy before every launch (outside the timed region).
+ * Napkin math (64x: P = 78.6 M pixels): 2P = 157 MB must move, ~0.05 ms at
+ * 3 TB/s.  Interleaved, every sector of the image holds red bytes, so the whole
+ * 236 MB image is read and written: 3x the bytes.  With one byte per thread,
+ * P threads (and at 64 threads per block 1.2 M blocks) cost time of their own.
  *
- * Sections: GPU kernels, launchers, setup/check.  describe and the CPU
- * reference are in rgb.c, the address trace in trace.c.
+ * CPU reference: gm_ref_rgb_invert_red_interleaved, gm_ref_rgb_invert_red_planar
+ * (rgb.c); address trace: trace.c.
  */
 #include "rgb.h"
 #include "../harness.h"
 
+/* The core/ headers have no extern "C" of their own yet: C linkage here. */
 extern "C" {
 #include "../../core/buf.h"
 }
@@ -32,24 +40,7 @@ extern "C" {
 #include <stdlib.h>
 #include <string.h>
 
-/* One layout of the image at one scale, shared by its cases (every block size,
- * and planar with planar_x16): the pristine image and the reference on the host,
- * the pristine copy and the working image on the device.  Sharing the working
- * image is safe because every launch is preceded by a reset that restores it. */
-typedef struct {
-    bool planar;
-    size_t pixels;
-    unsigned char *h_ref;   /* host: expected image after one launch */
-    unsigned char *d_orig;  /* device: pristine */
-    unsigned char *d_img;   /* device: what the kernel inverts */
-} S_image;
-
-typedef struct {
-    size_t pixels;
-    S_image *img;
-} S_state;
-
-/* ---- GPU kernels ---------------------------------------------------------- */
+/* ---- kernels -------------------------------------------------------------- */
 
 __global__ void rgb_kernel_interleaved(unsigned char *img, size_t pixels)
 {
@@ -74,45 +65,19 @@ __global__ void rgb_kernel_planar_x16(uint4 *red, size_t n16)
     }
 }
 
-extern "C" {
+/* ---- the image, shared by the cases of one layout and size ---------------- */
 
-/* ---- launchers ------------------------------------------------------------ */
-
-gm_status rgb_launch_interleaved(gm_case *c, cudaStream_t s, gm_error *err)
-{
-    S_state *st = (S_state *)c->state;
-    rgb_kernel_interleaved<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(st->img->d_img,
-                                                                          st->pixels);
-    GM_CUDA_LAUNCHED();
-    return GM_OK;
-}
-
-gm_status rgb_launch_planar(gm_case *c, cudaStream_t s, gm_error *err)
-{
-    S_state *st = (S_state *)c->state;
-    rgb_kernel_planar<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(st->img->d_img, st->pixels);
-    GM_CUDA_LAUNCHED();
-    return GM_OK;
-}
-
-gm_status rgb_launch_planar_x16(gm_case *c, cudaStream_t s, gm_error *err)
-{
-    S_state *st = (S_state *)c->state;
-    rgb_kernel_planar_x16<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
-        (uint4 *)st->img->d_img, st->pixels / 16);
-    GM_CUDA_LAUNCHED();
-    return GM_OK;
-}
-
-/* ---- setup / check -------------------------------------------------------- */
-
-static const void *S_kernel(const gm_case *c)
-{
-    if (!gm_rgb_planar(c))
-        return (const void *)rgb_kernel_interleaved;
-    return gm_rgb_bytes_per_thread(c) == 16 ? (const void *)rgb_kernel_planar_x16
-                                       : (const void *)rgb_kernel_planar;
-}
+/* One layout of the image at one scale, shared by its cases (every block size,
+ * and planar with planar_x16): the pristine image and the reference on the host,
+ * the pristine copy and the working image on the device.  Sharing the working
+ * image is safe because every launch is preceded by a reset that restores it. */
+typedef struct {
+    bool planar;
+    size_t pixels;
+    unsigned char *h_ref;   /* host: expected image after one launch */
+    unsigned char *d_orig;  /* device: pristine */
+    unsigned char *d_img;   /* device: what the kernel inverts */
+} S_image;
 
 typedef struct {
     bool planar;
@@ -178,6 +143,49 @@ static void S_image_destroy(void *obj)
     free(im->h_ref);
 }
 
+typedef struct {
+    size_t pixels;
+    S_image *img;
+} S_state;
+
+/* ---- launchers ------------------------------------------------------------ */
+
+gm_status rgb_launch_interleaved(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    rgb_kernel_interleaved<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(st->img->d_img,
+                                                                          st->pixels);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+gm_status rgb_launch_planar(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    rgb_kernel_planar<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(st->img->d_img, st->pixels);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+gm_status rgb_launch_planar_x16(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    rgb_kernel_planar_x16<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
+        (uint4 *)st->img->d_img, st->pixels / 16);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+/* ---- setup / reset / check / teardown ------------------------------------- */
+
+static const void *S_kernel(const gm_case *c)
+{
+    if (!gm_rgb_planar(c))
+        return (const void *)rgb_kernel_interleaved;
+    return gm_rgb_bytes_per_thread(c) == 16 ? (const void *)rgb_kernel_planar_x16
+                                       : (const void *)rgb_kernel_planar;
+}
+
 gm_status rgb_setup(gm_case *c, gm_error *err)
 {
     gm_status rc = gm_case_query_kernel(c, S_kernel(c), err);
@@ -229,5 +237,3 @@ void rgb_teardown(gm_case *c)
     free(st);
     c->state = NULL;
 }
-
-} /* extern "C" */
