@@ -3,8 +3,12 @@
  *
  * Must move: A once (4n^2 bytes) and x once (4n) read, y once (4n) written;
  * 2n^2 flops.  A and x hold small integers, so every summation order is exact
- * and the check is bit-exact.
+ * and the check is bit-exact.  (seed 000: the layout must match how threads
+ * walk the data; there is no best layout without the mapping.)
  *
+ * Run: build/tests/gpu/suite_validate --only matvec   (build/gpumem-report collect --only matvec)
+ *
+ * variants:
  *   thread_rowmajor     thread i walks row i of row-major A: at step k a warp
  *                       reads A[i..i+31][k], 32 floats 4n bytes apart
  *   thread_colmajor     thread i walks row i of column-major A: at step k a
@@ -12,17 +16,18 @@
  *   warp_rowmajor       warp per row of row-major A, lane l takes columns l,
  *                       l+32, ...: 128 contiguous bytes per load; shuffle sum
  *   warp_rowmajor_vec4  the same with 16-byte loads: 512 contiguous bytes per load
- * (seed 000: the layout must match how threads walk the data; there is no best
- * layout without the mapping.)  A thread per row gives only n threads, n/32
- * warps: at n = 8192 about 2 warps per SM of an H100, too few loads in
- * flight to use its bandwidth whatever the layout.
  *
- * Sections: GPU kernels, launchers, setup/check.  describe and the CPU
- * reference are in matvec.c, the address trace in trace.c.
+ * Napkin math: 4n^2 bytes of A dominate; n = 8192 is 256 MiB, ~0.09 ms at
+ * 3 TB/s.  A thread per row gives only n threads, n/32 warps: at n = 8192
+ * about 2 warps per SM of an H100, too few loads in flight to use its
+ * bandwidth whatever the layout.
+ *
+ * CPU reference: gm_ref_matvec (matvec.c); address trace: trace.c.
  */
 #include "matvec.h"
 #include "../harness.h"
 
+/* The core/ headers have no extern "C" of their own yet: C linkage here. */
 extern "C" {
 #include "../../core/buf.h"
 }
@@ -34,27 +39,7 @@ extern "C" {
 #define S_SEED_A 0x7A7A0001ull
 #define S_SEED_X 0x7A7A0002ull
 
-/* x, the reference and row-major A on the device, shared by the cases of one n. */
-typedef struct {
-    size_t n;
-    float *h_ref;    /* host y */
-    float *d_x, *d_arow;
-} S_data;
-
-/* Column-major A on the device, built only for the variant that reads it. */
-typedef struct {
-    size_t n;
-    float *d_acol;
-} S_col;
-
-typedef struct {
-    size_t n;
-    S_data *data;
-    S_col *col;      /* NULL unless thread_colmajor */
-    float *d_y;
-} S_state;
-
-/* ---- GPU kernels ---------------------------------------------------------- */
+/* ---- kernels -------------------------------------------------------------- */
 
 __global__ void matvec_kernel_thread_rowmajor(const float *__restrict__ a,
                                               const float *__restrict__ x,
@@ -127,58 +112,20 @@ __global__ void matvec_kernel_warp_rowmajor_vec4(const float4 *__restrict__ a,
         y[row] = s;
 }
 
-extern "C" {
+/* ---- inputs shared by the cases of one n ---------------------------------- */
 
-/* ---- launchers ------------------------------------------------------------ */
+/* x, the reference and row-major A on the device, shared by the cases of one n. */
+typedef struct {
+    size_t n;
+    float *h_ref;    /* host y */
+    float *d_x, *d_arow;
+} S_data;
 
-gm_status matvec_launch_thread_rowmajor(gm_case *c, cudaStream_t s, gm_error *err)
-{
-    S_state *st = (S_state *)c->state;
-    matvec_kernel_thread_rowmajor<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
-        st->data->d_arow, st->data->d_x, st->d_y, (unsigned)st->n);
-    GM_CUDA_LAUNCHED();
-    return GM_OK;
-}
-
-gm_status matvec_launch_thread_colmajor(gm_case *c, cudaStream_t s, gm_error *err)
-{
-    S_state *st = (S_state *)c->state;
-    matvec_kernel_thread_colmajor<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
-        st->col->d_acol, st->data->d_x, st->d_y, (unsigned)st->n);
-    GM_CUDA_LAUNCHED();
-    return GM_OK;
-}
-
-gm_status matvec_launch_warp_rowmajor(gm_case *c, cudaStream_t s, gm_error *err)
-{
-    S_state *st = (S_state *)c->state;
-    matvec_kernel_warp_rowmajor<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
-        st->data->d_arow, st->data->d_x, st->d_y, (unsigned)st->n);
-    GM_CUDA_LAUNCHED();
-    return GM_OK;
-}
-
-gm_status matvec_launch_warp_rowmajor_vec4(gm_case *c, cudaStream_t s, gm_error *err)
-{
-    S_state *st = (S_state *)c->state;
-    matvec_kernel_warp_rowmajor_vec4<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
-        (const float4 *)st->data->d_arow, (const float4 *)st->data->d_x, st->d_y,
-        (unsigned)st->n);
-    GM_CUDA_LAUNCHED();
-    return GM_OK;
-}
-
-/* ---- setup / check -------------------------------------------------------- */
-
-static const void *S_kernel(const gm_case *c)
-{
-    if (c->variant->kind == GM_MATVEC_THREAD_COLMAJOR)
-        return (const void *)matvec_kernel_thread_colmajor;
-    if (c->variant->kind == GM_MATVEC_WARP_ROWMAJOR_VEC4)
-        return (const void *)matvec_kernel_warp_rowmajor_vec4;
-    return gm_matvec_warp(c) ? (const void *)matvec_kernel_warp_rowmajor
-                     : (const void *)matvec_kernel_thread_rowmajor;
-}
+/* Column-major A on the device, built only for the variant that reads it. */
+typedef struct {
+    size_t n;
+    float *d_acol;
+} S_col;
 
 typedef struct {
     size_t n;
@@ -266,6 +213,64 @@ static void S_col_destroy(void *obj)
         cudaFree(col->d_acol);
 }
 
+typedef struct {
+    size_t n;
+    S_data *data;
+    S_col *col;      /* NULL unless thread_colmajor */
+    float *d_y;
+} S_state;
+
+/* ---- launchers ------------------------------------------------------------ */
+
+gm_status matvec_launch_thread_rowmajor(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    matvec_kernel_thread_rowmajor<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
+        st->data->d_arow, st->data->d_x, st->d_y, (unsigned)st->n);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+gm_status matvec_launch_thread_colmajor(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    matvec_kernel_thread_colmajor<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
+        st->col->d_acol, st->data->d_x, st->d_y, (unsigned)st->n);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+gm_status matvec_launch_warp_rowmajor(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    matvec_kernel_warp_rowmajor<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
+        st->data->d_arow, st->data->d_x, st->d_y, (unsigned)st->n);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+gm_status matvec_launch_warp_rowmajor_vec4(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    matvec_kernel_warp_rowmajor_vec4<<<c->launch.grid[0], c->launch.block[0], 0, s>>>(
+        (const float4 *)st->data->d_arow, (const float4 *)st->data->d_x, st->d_y,
+        (unsigned)st->n);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+/* ---- setup / reset / check / teardown ------------------------------------- */
+
+static const void *S_kernel(const gm_case *c)
+{
+    if (c->variant->kind == GM_MATVEC_THREAD_COLMAJOR)
+        return (const void *)matvec_kernel_thread_colmajor;
+    if (c->variant->kind == GM_MATVEC_WARP_ROWMAJOR_VEC4)
+        return (const void *)matvec_kernel_warp_rowmajor_vec4;
+    return gm_matvec_warp(c) ? (const void *)matvec_kernel_warp_rowmajor
+                     : (const void *)matvec_kernel_thread_rowmajor;
+}
+
 gm_status matvec_setup(gm_case *c, gm_error *err)
 {
     gm_status rc = gm_case_query_kernel(c, S_kernel(c), err);
@@ -316,5 +321,3 @@ void matvec_teardown(gm_case *c)
     free(st);
     c->state = NULL;
 }
-
-} /* extern "C" */

@@ -4,17 +4,25 @@
  * c = a + b over n x n floats stored row-major (element (r, col) at r*n + col).
  * Must move: 8n^2 bytes read (a and b once), 4n^2 written.  Both variants use
  * the same 32x8 blocks and the same grid; only which index threadIdx.x drives
- * changes:
+ * changes.
+ *
+ * Run: build/tests/gpu/suite_validate --only traversal2d   (build/gpumem-report collect --only traversal2d)
+ *
+ * variants (blocks of 32 x 8 threads):
  *   row_mapping  threadIdx.x -> column: a warp reads 128 contiguous bytes of a row
  *   col_mapping  threadIdx.x -> row: a warp reads one float from each of 32 rows,
  *                4n bytes apart: 32 sectors per request, 4 bytes used in each
  *
- * Sections: GPU kernels, launchers, setup/check.  describe and the CPU
- * reference are in traversal2d.c, the address trace in trace.c.
+ * Napkin math: 12n^2 bytes; n = 8192 is 768 MiB, ~0.27 ms at 3 TB/s.  Mapped
+ * down columns, each load moves 32 sectors for 128 useful bytes: 8x, unless
+ * L1 and L2 keep the lines until the block's neighbouring columns use them.
+ *
+ * CPU reference: gm_ref_add (traversal2d.c); address trace: trace.c.
  */
 #include "traversal2d.h"
 #include "../harness.h"
 
+/* The core/ headers have no extern "C" of their own yet: C linkage here. */
 extern "C" {
 #include "../../core/buf.h"
 }
@@ -23,20 +31,7 @@ extern "C" {
 #include <stdlib.h>
 #include <string.h>
 
-/* Inputs and reference of one n, shared by both variants. */
-typedef struct {
-    size_t n;
-    float *h_a, *h_b, *h_ref;   /* host; ref = a + b */
-    float *d_a, *d_b;           /* device */
-} S_data;
-
-typedef struct {
-    size_t n;
-    S_data *data;
-    float *d_c;
-} S_state;
-
-/* ---- GPU kernels ---------------------------------------------------------- */
+/* ---- kernels -------------------------------------------------------------- */
 
 __global__ void traversal2d_kernel_row_mapping(const float *__restrict__ a,
                                                const float *__restrict__ b,
@@ -62,38 +57,14 @@ __global__ void traversal2d_kernel_col_mapping(const float *__restrict__ a,
     }
 }
 
-extern "C" {
+/* ---- inputs shared by the cases of one n ---------------------------------- */
 
-/* ---- launchers ------------------------------------------------------------ */
-
-gm_status traversal2d_launch_row_mapping(gm_case *c, cudaStream_t s, gm_error *err)
-{
-    S_state *st = (S_state *)c->state;
-    dim3 grid(c->launch.grid[0], c->launch.grid[1]), block(c->launch.block[0], c->launch.block[1]);
-    traversal2d_kernel_row_mapping<<<grid, block, 0, s>>>(st->data->d_a, st->data->d_b, st->d_c,
-                                                          (unsigned)st->n);
-    GM_CUDA_LAUNCHED();
-    return GM_OK;
-}
-
-gm_status traversal2d_launch_col_mapping(gm_case *c, cudaStream_t s, gm_error *err)
-{
-    S_state *st = (S_state *)c->state;
-    dim3 grid(c->launch.grid[0], c->launch.grid[1]), block(c->launch.block[0], c->launch.block[1]);
-    traversal2d_kernel_col_mapping<<<grid, block, 0, s>>>(st->data->d_a, st->data->d_b, st->d_c,
-                                                          (unsigned)st->n);
-    GM_CUDA_LAUNCHED();
-    return GM_OK;
-}
-
-/* ---- setup / check -------------------------------------------------------- */
-
-static const void *S_kernel(const gm_case *c)
-{
-    return c->variant->kind == GM_TRAVERSAL2D_COL_MAPPING
-               ? (const void *)traversal2d_kernel_col_mapping
-               : (const void *)traversal2d_kernel_row_mapping;
-}
+/* Inputs and reference of one n, shared by both variants. */
+typedef struct {
+    size_t n;
+    float *h_a, *h_b, *h_ref;   /* host; ref = a + b */
+    float *d_a, *d_b;           /* device */
+} S_data;
 
 typedef struct {
     S_data *d;
@@ -141,6 +112,43 @@ static void S_data_destroy(void *obj)
     free(d->h_ref);
 }
 
+typedef struct {
+    size_t n;
+    S_data *data;
+    float *d_c;
+} S_state;
+
+/* ---- launchers ------------------------------------------------------------ */
+
+gm_status traversal2d_launch_row_mapping(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    dim3 grid(c->launch.grid[0], c->launch.grid[1]), block(c->launch.block[0], c->launch.block[1]);
+    traversal2d_kernel_row_mapping<<<grid, block, 0, s>>>(st->data->d_a, st->data->d_b, st->d_c,
+                                                          (unsigned)st->n);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+gm_status traversal2d_launch_col_mapping(gm_case *c, cudaStream_t s, gm_error *err)
+{
+    S_state *st = (S_state *)c->state;
+    dim3 grid(c->launch.grid[0], c->launch.grid[1]), block(c->launch.block[0], c->launch.block[1]);
+    traversal2d_kernel_col_mapping<<<grid, block, 0, s>>>(st->data->d_a, st->data->d_b, st->d_c,
+                                                          (unsigned)st->n);
+    GM_CUDA_LAUNCHED();
+    return GM_OK;
+}
+
+/* ---- setup / reset / check / teardown ------------------------------------- */
+
+static const void *S_kernel(const gm_case *c)
+{
+    return c->variant->kind == GM_TRAVERSAL2D_COL_MAPPING
+               ? (const void *)traversal2d_kernel_col_mapping
+               : (const void *)traversal2d_kernel_row_mapping;
+}
+
 gm_status traversal2d_setup(gm_case *c, gm_error *err)
 {
     gm_status rc = gm_case_query_kernel(c, S_kernel(c), err);
@@ -183,5 +191,3 @@ void traversal2d_teardown(gm_case *c)
     free(st);
     c->state = NULL;
 }
-
-} /* extern "C" */
