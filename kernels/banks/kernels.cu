@@ -20,26 +20,28 @@
  * base + r * 33) with constant offsets, one load and one add per step, so the
  * shared-memory wavefronts, not address arithmetic, set the pace.  The global
  * traffic is identical and small: a block stages 8 KiB (8 floats per thread,
- * coalesced, conflict-free stores) and writes one float per thread.  With 2^20
- * threads and reps = 512: 36 MiB of global traffic (~12 us) against 2^15 warps
- * x 512 = 16.8 M shared load instructions, 127 k wavefronts per SM when
- * conflict-free (~70 us at 1.8 GHz) and 32 times that at stride 32.
+ * coalesced, conflict-free stores) and writes one float per thread.
+ *
+ * Napkin math (2^20 threads, reps = 512): 36 MiB of global traffic (~12 us)
+ * against 2^15 warps x 512 = 16.8 M shared load instructions, 127 k
+ * wavefronts per SM when conflict-free (~70 us at 1.8 GHz) and 32 times that
+ * at stride 32.
+ *
+ * CPU reference: gm_ref_banks (banks.c); address trace: trace.c.
  */
 #include "banks.h"
 #include "../harness.h"
 
+/* The core/ headers have no extern "C" of their own yet: C linkage here. */
 extern "C" {
 #include "../../core/buf.h"
 }
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include <stdlib.h>
-
-/* ---- reference: gm_ref_banks (banks.c) ------------------------------ */
-
-/* ---- kernels ------------------------------------------------------------- */
+/* ---- kernels -------------------------------------------------------------- */
 
 template <bool PAD>
 __device__ __forceinline__ int banks_slot(int w)
@@ -82,7 +84,7 @@ __global__ void banks_kernel_padded(const float *in, float *out, int stride, int
     banks_body<true>(in, out, stride, reps);
 }
 
-/* ---- inputs shared by the cases of one (threads, stride, reps) ------------- */
+/* ---- inputs shared by the cases of one (threads, stride, reps) ------------ */
 
 typedef struct {
     long long threads;
@@ -151,8 +153,6 @@ static gm_status S_launch(gm_case *c, K kernel, cudaStream_t s, gm_error *err)
     return GM_OK;
 }
 
-extern "C" {
-
 gm_status banks_launch_unpadded(gm_case *c, cudaStream_t s, gm_error *err)
 {
     return S_launch(c, banks_kernel_unpadded, s, err);
@@ -163,7 +163,7 @@ gm_status banks_launch_padded(gm_case *c, cudaStream_t s, gm_error *err)
     return S_launch(c, banks_kernel_padded, s, err);
 }
 
-/* ---- describe / setup / check -------------------------------------------- */
+/* ---- setup / reset / check / teardown ------------------------------------- */
 
 gm_status banks_setup(gm_case *c, gm_error *err)
 {
@@ -209,5 +209,3 @@ void banks_teardown(gm_case *c)
     free(st);
     c->state = NULL;
 }
-
-} /* extern "C" */

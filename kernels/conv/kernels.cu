@@ -21,22 +21,22 @@
  * ~3 TB/s = 20), so the instruction count matters as much as the memory.  The
  * shared tile reads (38 x 14) / (32 x 8) = 2.1 words per output from global memory
  * instead of 49 L1 requests' worth.
+ *
+ * CPU reference: gm_ref_conv7 (conv.c); address trace: trace.c.
  */
 #include "conv.h"
 #include "../harness.h"
 
+/* The core/ headers have no extern "C" of their own yet: C linkage here. */
 extern "C" {
 #include "../../core/buf.h"
 }
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include <stdlib.h>
-
-/* ---- reference: gm_ref_conv7 (conv.c) ----------------------------- */
-
-/* ---- kernels ------------------------------------------------------------- */
+/* ---- kernels -------------------------------------------------------------- */
 
 __constant__ float conv_filter[GM_CONV_TAPS * GM_CONV_TAPS];
 
@@ -105,7 +105,7 @@ __global__ void conv_kernel_shared(const float *in, float *out, int w, int h)
     out[(size_t)y * w + x] = s;
 }
 
-/* ---- inputs shared by the cases of one n ----------------------------------- */
+/* ---- inputs shared by the cases of one n ---------------------------------- */
 
 /* One filter for every case (so the __constant__ copy is never stale), one
  * image per n. */
@@ -167,8 +167,6 @@ typedef struct {
     float *d_out;
 } S_state;
 
-extern "C" {
-
 /* ---- launchers ------------------------------------------------------------ */
 
 gm_status conv_launch_global(gm_case *c, cudaStream_t s, gm_error *err)
@@ -198,7 +196,7 @@ gm_status conv_launch_shared(gm_case *c, cudaStream_t s, gm_error *err)
     return GM_OK;
 }
 
-/* ---- describe / setup / check -------------------------------------------- */
+/* ---- setup / reset / check / teardown ------------------------------------- */
 
 gm_status conv_setup(gm_case *c, gm_error *err)
 {
@@ -248,5 +246,3 @@ void conv_teardown(gm_case *c)
     free(st);
     c->state = NULL;
 }
-
-} /* extern "C" */

@@ -23,24 +23,24 @@
  * n = 1024) stays in L2.  Costs need 64 bits: with dims up to 256 a chain of
  * 1024 can cost ~1.7e10 multiplications.  The check compares every filled cell
  * with an independent CPU implementation (gm_ref_chain_fast).
+ *
+ * CPU reference: gm_ref_chain_serial, gm_ref_chain_fast (dp.c);
+ * address trace: trace.c.
  */
 #include "dp.h"
 #include "../harness.h"
 
+/* The core/ headers have no extern "C" of their own yet: C linkage here. */
 extern "C" {
 #include "../../core/buf.h"
 }
 
-#include <stdio.h>
-#include <string.h>
-
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- reference: gm_ref_chain_serial, gm_ref_chain_fast (dp.c) ---- */
-
-/* ---- kernels ------------------------------------------------------------- */
+/* ---- kernels -------------------------------------------------------------- */
 
 __global__ void dp_kernel_rowmajor(const long long *dims, long long *m, int n)
 {
@@ -95,7 +95,7 @@ __global__ void dp_kernel_diagonal(const long long *dims, long long *m, int n)
     }
 }
 
-/* ---- inputs shared by the cases of one n ----------------------------------- */
+/* ---- inputs shared by the cases of one n ---------------------------------- */
 
 typedef struct {
     int n;
@@ -147,8 +147,6 @@ typedef struct {
     size_t table_cells;    /* cells of the variant's table */
 } S_state;
 
-extern "C" {
-
 /* ---- launchers ------------------------------------------------------------ */
 
 gm_status dp_launch_cpu_serial(gm_case *c, cudaStream_t s, gm_error *err)
@@ -176,7 +174,7 @@ gm_status dp_launch_diagonal(gm_case *c, cudaStream_t s, gm_error *err)
     return GM_OK;
 }
 
-/* ---- describe / setup / check -------------------------------------------- */
+/* ---- setup / reset / check / teardown ------------------------------------- */
 
 gm_status dp_setup(gm_case *c, gm_error *err)
 {
@@ -251,5 +249,3 @@ void dp_teardown(gm_case *c)
     free(st);
     c->state = NULL;
 }
-
-} /* extern "C" */

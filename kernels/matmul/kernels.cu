@@ -25,23 +25,23 @@
  * naive reads A's row (one sector per warp row, broadcast) and B's row segment
  * (coalesced) n times per output tile, i.e. 2 n^3 / BLOCK_SIZE words of L1
  * traffic; tiles cut global loads by the tile width.
+ *
+ * CPU reference: gm_ref_matmul (matmul.c); address trace: trace.c.
  */
 #include "matmul.h"
 #include "../transpose/transpose.h"   /* gm_ref_transpose_range: B transposed for the reference */
 #include "../harness.h"
 
+/* The core/ headers have no extern "C" of their own yet: C linkage here. */
 extern "C" {
 #include "../../core/buf.h"
 }
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include <stdlib.h>
-
-/* ---- reference: gm_ref_matmul (matmul.c) ---------------------------- */
-
-/* ---- kernels ------------------------------------------------------------- */
+/* ---- kernels -------------------------------------------------------------- */
 
 __global__ void matmul_kernel_naive(const float *a, const float *b, float *c, int n)
 {
@@ -170,7 +170,7 @@ __global__ void matmul_kernel_double_buffer(const float *a, const float *b, floa
         c[(size_t)row * n + col] = s;
 }
 
-/* ---- inputs shared by the cases of one n ----------------------------------- */
+/* ---- inputs shared by the cases of one n ---------------------------------- */
 
 /* A, B and the reference C for one n: every variant and block size of that n
  * multiplies the same matrices. */
@@ -252,8 +252,6 @@ typedef struct {
 #define S_PICK(kern, bs) \
     ((bs) == 4 ? kern<4> : (bs) == 8 ? kern<8> : (bs) == 16 ? kern<16> : kern<32>)
 
-extern "C" {
-
 /* ---- launchers ------------------------------------------------------------ */
 
 gm_status matmul_launch_naive(gm_case *c, cudaStream_t s, gm_error *err)
@@ -307,7 +305,7 @@ gm_status matmul_launch_double_buffer(gm_case *c, cudaStream_t s, gm_error *err)
     return S_launch_tile(c, s, err);
 }
 
-/* ---- describe / setup / check -------------------------------------------- */
+/* ---- setup / reset / check / teardown ------------------------------------- */
 
 gm_status matmul_setup(gm_case *c, gm_error *err)
 {
@@ -380,5 +378,3 @@ void matmul_teardown(gm_case *c)
     free(st);
     c->state = NULL;
 }
-
-} /* extern "C" */

@@ -51,22 +51,23 @@
  * not in L1 (1 %); most of its other lookups are y's scattered stores, one a
  * row.  Only locality in the columns would lift it: the same benchmark with x
  * of 16 to 64 KiB, in L1, streams at 94 % of copy.
+ *
+ * CPU reference: gm_ref_spmv_csr (spmv.c), on host threads;
+ * address trace: trace.c.
  */
 #include "spmv.h"
 #include "../harness.h"
 
+/* The core/ headers have no extern "C" of their own yet: C linkage here. */
 extern "C" {
 #include "../../core/buf.h"
 }
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include <stdlib.h>
-
-/* ---- reference: gm_ref_spmv_csr (spmv.c), on host threads ----------- */
-
-/* ---- kernels ------------------------------------------------------------- */
+/* ---- kernels -------------------------------------------------------------- */
 
 __global__ void spmv_kernel_csr_thread(int rows, const int *__restrict__ row_ptr,
                                        const int *__restrict__ col, const float *__restrict__ val,
@@ -167,7 +168,7 @@ __global__ void spmv_kernel_jds(int groups, const int4 *__restrict__ perm,
     y[p.w] = s.w;
 }
 
-/* ---- formats built on the device from the CSR (setup only) --------------- */
+/* ---- formats built on the device from the CSR (setup only) ---------------- */
 
 /* ELLPACK, column-major, one thread per row: slot k of consecutive rows is
  * contiguous, so the writes coalesce; slots past the row's end get column 0,
@@ -205,8 +206,7 @@ __global__ void spmv_build_jds(int rows, const int *__restrict__ perm,
     }
 }
 
-/* ---- the matrix, shared by the cases of one size --------------------------- */
-
+/* ---- the matrix, shared by the cases of one size -------------------------- */
 
 typedef struct {
     int rows;
@@ -401,8 +401,6 @@ static gm_status S_upload_format(gm_case *c, S_state *st, gm_error *err)
     return GM_OK;
 }
 
-extern "C" {
-
 /* ---- launchers ------------------------------------------------------------ */
 
 gm_status spmv_launch_csr_thread(gm_case *c, cudaStream_t s, gm_error *err)
@@ -444,7 +442,7 @@ gm_status spmv_launch_jds(gm_case *c, cudaStream_t s, gm_error *err)
     return GM_OK;
 }
 
-/* ---- describe / setup / check -------------------------------------------- */
+/* ---- setup / reset / check / teardown ------------------------------------- */
 
 gm_status spmv_setup(gm_case *c, gm_error *err)
 {
@@ -500,5 +498,3 @@ void spmv_teardown(gm_case *c)
     free(st);
     c->state = NULL;
 }
-
-} /* extern "C" */

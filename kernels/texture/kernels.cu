@@ -28,25 +28,25 @@
  * Napkin math: q, u, v read once, out written once: 16 B per cell; n = 4096 is
  * 256 MiB, ~85 us at 3 TB/s.  The corner reads touch each q word about 4 times;
  * the caches absorb most of that.
+ *
+ * CPU reference: gm_ref_advect (texture.c); address trace: trace.c.
  */
 #include "texture.h"
 #include "../harness.h"
 
+/* The core/ headers have no extern "C" of their own yet: C linkage here. */
 extern "C" {
 #include "../../core/buf.h"
 }
 
-#include <stdio.h>
-#include <string.h>
-
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define ADV_DT 1.0f
 
-/* ---- reference: gm_ref_advect (texture.c) ----------------------------- */
-
-/* ---- kernels ------------------------------------------------------------- */
+/* ---- kernels -------------------------------------------------------------- */
 
 /* The departure point, rounded exactly as the reference rounds it: the
  * product is rounded before the subtraction (no fused multiply-add). */
@@ -150,7 +150,7 @@ __global__ void texture_kernel_texture(cudaTextureObject_t tq, const float *__re
             out[(size_t)(y + k * ADV_BY) * w + x] = r[k];
 }
 
-/* ---- inputs shared by the cases of one n ----------------------------------- */
+/* ---- inputs shared by the cases of one n ---------------------------------- */
 
 typedef struct {
     int n;
@@ -271,8 +271,6 @@ static gm_status S_make_texture(S_state *st, gm_error *err)
     return GM_OK;
 }
 
-extern "C" {
-
 /* ---- launchers ------------------------------------------------------------ */
 
 gm_status texture_launch_global(gm_case *c, cudaStream_t s, gm_error *err)
@@ -303,7 +301,7 @@ gm_status texture_launch_texture(gm_case *c, cudaStream_t s, gm_error *err)
     return GM_OK;
 }
 
-/* ---- describe / setup / check -------------------------------------------- */
+/* ---- setup / reset / check / teardown ------------------------------------- */
 
 gm_status texture_setup(gm_case *c, gm_error *err)
 {
@@ -362,5 +360,3 @@ void texture_teardown(gm_case *c)
     free(st);
     c->state = NULL;
 }
-
-} /* extern "C" */

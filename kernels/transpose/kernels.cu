@@ -19,22 +19,22 @@
  * 512 MiB of traffic, ~0.17 ms at 3 TB/s.  The naive stores move 32 B sectors
  * for 4 useful bytes: 8x the write traffic, unless L2 merges the partial sectors
  * before they reach DRAM (it does, partly: the L2 counters show how much).
+ *
+ * CPU reference: gm_ref_transpose (transpose.c); address trace: trace.c.
  */
 #include "transpose.h"
 #include "../harness.h"
 
+/* The core/ headers have no extern "C" of their own yet: C linkage here. */
 extern "C" {
 #include "../../core/buf.h"
 }
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include <stdlib.h>
-
-/* ---- reference: gm_ref_transpose (transpose.c) ------------------------- */
-
-/* ---- kernels ------------------------------------------------------------- */
+/* ---- kernels -------------------------------------------------------------- */
 
 __global__ void transpose_kernel_naive(const float *in, float *out, int n)
 {
@@ -79,7 +79,7 @@ __global__ void transpose_kernel_padded(const float *in, float *out, int n)
     transpose_tile_body<1>(in, out, n);
 }
 
-/* ---- inputs shared by the cases of one n ----------------------------------- */
+/* ---- inputs shared by the cases of one n ---------------------------------- */
 
 typedef struct {
     int n;
@@ -143,8 +143,6 @@ static gm_status S_launch(gm_case *c, K kernel, cudaStream_t s, gm_error *err)
     return GM_OK;
 }
 
-extern "C" {
-
 gm_status transpose_launch_naive(gm_case *c, cudaStream_t s, gm_error *err)
 {
     return S_launch(c, transpose_kernel_naive, s, err);
@@ -160,7 +158,7 @@ gm_status transpose_launch_padded(gm_case *c, cudaStream_t s, gm_error *err)
     return S_launch(c, transpose_kernel_padded, s, err);
 }
 
-/* ---- describe / setup / check -------------------------------------------- */
+/* ---- setup / reset / check / teardown ------------------------------------- */
 
 gm_status transpose_setup(gm_case *c, gm_error *err)
 {
@@ -206,5 +204,3 @@ void transpose_teardown(gm_case *c)
     free(st);
     c->state = NULL;
 }
-
-} /* extern "C" */
