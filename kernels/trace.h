@@ -56,10 +56,21 @@
 
 #include "case.h"
 
+/* core/model.h has no extern "C" of its own yet: C linkage here. */
+#ifdef __cplusplus
+extern "C" {
+#endif
 #include "../core/model.h"
+#ifdef __cplusplus
+}
+#endif
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* The trace functions of the suite's rows (case.h: gm_variant.trace) are
  * declared in each experiment's header, kernels/<experiment>/<experiment>.h. */
@@ -182,5 +193,9 @@ int gm_trace_spmv_row(int rows, int r, int *out);
 
 /* Fail unless c->launch holds a shape (describe filled it). */
 gm_status gm_tgen_need_launch(const gm_case *c, gm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
