@@ -66,7 +66,9 @@ COLLECT_CPU_SRC := collectors/gmc_util.c collectors/inject_util.c
 COLLECT_CPU_OBJ := $(COLLECT_CPU_SRC:%.c=$(BUILD)/%.o)
 
 ifeq ($(HAVE_CUDA),1)
-ALL_CFLAGS += -DGM_HAVE_CUDA=1 -I$(CUDA_HOME)/include
+# -isystem: the toolkit's headers are not ours to warn about (clang -pedantic
+# finds cupti_sass_metrics.h without a final newline).
+ALL_CFLAGS += -DGM_HAVE_CUDA=1 -isystem $(CUDA_HOME)/include
 COLLECT_SRC := $(wildcard collectors/*.c)
 COLLECT_OBJ := $(COLLECT_SRC:%.c=$(BUILD)/%.o)
 KERNEL_CUSRC := $(wildcard kernels/*.cu kernels/*/*.cu)
