@@ -62,7 +62,7 @@ TEST_SRC := $(wildcard tests/test_*.c)
 # selection, the host half of the harness) is plain C and builds everywhere:
 # the tests link it with or without the toolkit.  runner.c and the .cu files
 # launch kernels and need nvcc.
-KERNEL_CPU_SRC := $(filter-out kernels/runner.c,$(wildcard kernels/*.c))
+KERNEL_CPU_SRC := $(filter-out kernels/runner.c,$(wildcard kernels/*.c kernels/*/*.c))
 KERNEL_CPU_OBJ := $(KERNEL_CPU_SRC:%.c=$(BUILD)/%.o)
 # The same for collectors/: the collector's and the injection library's
 # helpers that need no CUDA or CUPTI header.
@@ -70,7 +70,9 @@ COLLECT_CPU_SRC := collectors/gmc_util.c collectors/inject_util.c
 COLLECT_CPU_OBJ := $(COLLECT_CPU_SRC:%.c=$(BUILD)/%.o)
 
 ifeq ($(HAVE_CUDA),1)
-ALL_CFLAGS += -DGM_HAVE_CUDA=1 -I$(CUDA_HOME)/include
+# -isystem: the toolkit's headers are not ours to warn about (clang -pedantic
+# finds cupti_sass_metrics.h without a final newline).
+ALL_CFLAGS += -DGM_HAVE_CUDA=1 -isystem $(CUDA_HOME)/include
 # gmc_trace.c needs the sanitizer's headers; its device patch is embedded as
 # a byte array (trace_patch_image.o, generated from collectors/trace_patch.cu).
 ifeq ($(HAVE_SANITIZER),1)
@@ -81,7 +83,7 @@ else
 COLLECT_SRC := $(filter-out collectors/gmc_trace.c,$(wildcard collectors/*.c))
 COLLECT_OBJ := $(COLLECT_SRC:%.c=$(BUILD)/%.o)
 endif
-KERNEL_CUSRC := $(wildcard kernels/*.cu)
+KERNEL_CUSRC := $(wildcard kernels/*.cu kernels/*/*.cu)
 KERNEL_OBJ := $(KERNEL_CPU_OBJ) $(BUILD)/kernels/runner.o $(KERNEL_CUSRC:%.cu=$(BUILD)/%.cu.o)
 GPU_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcupti -lcudart_static \
             -lstdc++ -ldl -lrt -lpthread

@@ -43,16 +43,16 @@ tail -n 3 "$out/h100/main.log"
 timeout 60 $bin collect --only transpose,banks --json "$out/diff/base.json" --quiet \
     >"$out/diff/log" 2>&1
 keep=$(mktemp)
-cp kernels/exp_transpose.cu "$keep"
+cp kernels/transpose/kernels.cu "$keep"
 sed -i 's/transpose_tile_body<1>(in, out, n);/transpose_tile_body<0>(in, out, n);/' \
-    kernels/exp_transpose.cu
+    kernels/transpose/kernels.cu
 timeout 180 make -j16 GIT_DIRTY=1 >>"$out/diff/log" 2>&1
 timeout 60 $bin collect --only transpose,banks --json "$out/diff/head.json" --quiet \
     >>"$out/diff/log" 2>&1
 $bin diff "$out/diff/base.json" "$out/diff/head.json" --out "$out/diff/diff.md" >>"$out/diff/log" 2>&1
 echo "diff exit: $?" >>"$out/diff/log"
 $bin diff "$out/diff/base.json" "$out/diff/head.json" --out "$out/diff/diff.html" >/dev/null 2>&1
-cp "$keep" kernels/exp_transpose.cu && rm -f "$keep"
+cp "$keep" kernels/transpose/kernels.cu && rm -f "$keep"
 timeout 180 make -j16 >>"$out/diff/log" 2>&1
 tail -n 2 "$out/diff/log"
 

@@ -34,6 +34,7 @@
 
 #ifdef GM_HAVE_CUDA
 #include "../collectors/gmc_sass.h"
+#include "../kernels/runner.h"
 #include "../kernels/suite.h"
 
 #include <cuda_runtime_api.h>
@@ -153,7 +154,7 @@ int gm_cmd_sass_child(int argc, char **argv)
         gm_cli_error("sass-child: cannot use device %lld", device);
         goto done;
     }
-    if (v->setup(c, &err) != GM_OK) {
+    if (gm_case_setup(c, &err) != GM_OK) {
         gm_cli_error("sass-child: setup: %s", err.message);
         goto done;
     }

@@ -1,6 +1,6 @@
 /* model.h — the address-trace model: what the memory counters should read.
  *
- * A trace generator (a variant's `trace` function, kernels/suite.h) replays a
+ * A trace generator (a variant's `trace` function, kernels/case.h) replays a
  * kernel's memory instructions on the CPU: for each warp-level load or store it
  * hands the model the address each of the 32 lanes touches and which lanes are
  * active.  The model applies the sm_70+ rules (docs/model.md gives each rule and

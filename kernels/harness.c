@@ -3,11 +3,11 @@
  * inputs shared between cases, and comparison with the CPU reference.  Plain
  * C, no CUDA: the references, traces and their tests use it on machines
  * without the toolkit.  The device half (poisoning, copies back, timing, the
- * kernel-attribute query) is harness.cu; declarations are in suite.h.
+ * kernel-attribute query) is harness.cu; declarations are in case.h.
  *
  * Library code: nothing here prints or exits.
  */
-#include "suite.h"
+#include "case.h"
 
 #include "../core/buf.h"
 
@@ -428,19 +428,4 @@ void gm_compare_i32(const int *got, const int *ref, size_t n, gm_check *out)
 void gm_compare_i64(const long long *got, const long long *ref, size_t n, gm_check *out)
 {
     S_compare(got, ref, n, true, 0.0, 0.0, S_cmp_i64, out);
-}
-
-/* ---- launch shape --------------------------------------------------------- */
-
-void gm_case_set_shape(gm_case *c, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                       unsigned by, unsigned bz, long long shared_bytes)
-{
-    c->launch.grid[0] = gx;
-    c->launch.grid[1] = gy;
-    c->launch.grid[2] = gz;
-    c->launch.block[0] = bx;
-    c->launch.block[1] = by;
-    c->launch.block[2] = bz;
-    c->launch.shared_bytes = shared_bytes;
-    c->launch.registers = -1;
 }

@@ -1,11 +1,11 @@
 /* harness.h — the device half of the harness (harness.cu): what the
  * experiments' .cu files and the runner need to launch, check and time
- * kernels.  Needs the CUDA toolkit; the host half is declared in suite.h.
+ * kernels.  Needs the CUDA toolkit; the host half is declared in case.h.
  */
 #ifndef GM_HARNESS_H
 #define GM_HARNESS_H
 
-#include "suite.h"
+#include "case.h"
 
 #include <cuda_runtime.h>
 

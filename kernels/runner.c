@@ -202,6 +202,16 @@ static void S_predict(const gm_case *c, gm_run *run)
     gm_trace_free(t);
 }
 
+/* Every setup starts from what describe filled: the runner describes the
+ * case, so that no experiment repeats it. */
+gm_status gm_case_setup(gm_case *c, gm_error *err)
+{
+    gm_status st = c->variant->describe(c, err);
+    if (st != GM_OK)
+        return st;
+    return c->variant->setup(c, err);
+}
+
 /* Runs one case into a new run.  Returns GM_OK when the suite may go on (the
  * case may still be not-run, failed or in error: see run->check), a status when
  * it must stop (a CUDA error: the context may be unusable).  *live is set when
@@ -222,7 +232,7 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
         gm_run_set_param(run, c->params[p].name, gm_vint(c->params[p].value));
 
     gm_error e = {GM_OK, ""};
-    gm_status st = v->setup(c, &e);
+    gm_status st = gm_case_setup(c, &e);
     /* What describe filled is worth reporting even when setup went no further. */
     if (c->kernel[0])
         run->kernel = gm_xstrdup(c->kernel);
@@ -230,7 +240,7 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
         run->has_launch = true;
         run->launch = c->launch;
     }
-    /* Both zero: describe never ran (setup failed first): unknown, not zero. */
+    /* Both zero: describe failed: unknown, not zero. */
     if (c->bytes_read > 0 || c->bytes_written > 0) {
         run->bytes_read = gm_vint(c->bytes_read);
         run->bytes_written = gm_vint(c->bytes_written);

@@ -75,6 +75,12 @@ typedef struct {
  * GM_ERR_NO_DEVICE when there is no usable GPU. */
 gm_status gm_suite_run(const gm_suite_opts *o, gm_results *out, gm_error *err);
 
+/* Set one case up: the row's describe (launch shape, bytes, kernel name,
+ * from the parameters alone), then its setup, which starts from what
+ * describe filled.  The runner sets every case up this way; so must any
+ * other caller of a row's setup.  Needs the toolkit (runner.c). */
+gm_status gm_case_setup(gm_case *c, gm_error *err);
+
 /* Check the selection before anything runs: an unknown experiment id or
  * variant name is an error that lists the valid ones (BabelStream's --only);
  * so is a selection that leaves nothing to run. */

@@ -1,8 +1,8 @@
 /* trace.h — address traces of the suite's kernels for the model (core/model.h).
  *
- * Each experiment has one trace function (kernels/trace_<experiment>.c, plain
- * C, no CUDA call) that replays its variants' memory instructions on the CPU:
- * for every warp-level load and store of the kernel, the address of each lane
+ * Each experiment has one trace function (kernels/<experiment>/trace.c,
+ * plain C, no CUDA call) that replays its variants' memory instructions on
+ * the CPU: for every warp-level load and store of the kernel, the address of each lane
  * and which lanes are active, under the kernel's own index arithmetic, launch
  * shape (c->launch, as describe filled it) and loop structure.  The runner
  * calls it after setup and puts gm_trace_predict's answer beside the
@@ -17,9 +17,9 @@
  *     having no cuobjdump, and checked against the SASS and the counts of an
  *     H100 run (docs/model.md, "Checked against an H100").  Where ptxas
  *     departs from the PTX the trace follows the SASS: it reads an unpadded
- *     row-major matmul tile four floats at a time (LDS.128, trace_matmul.c),
+ *     row-major matmul tile four floats at a time (LDS.128, matmul/trace.c),
  *     and runs the CSR row loops' passes of 4 as blocks of 16, 8 and 4
- *     entries that a warp runs for any lane that needs them (trace_spmv.c,
+ *     entries that a warp runs for any lane that needs them (spmv/trace.c,
  *     S_csr_loop: the H100 ran 8 % more csr_thread loads than the PTX loop
  *     gives, exactly what this gives).  A guarded load whose guard switches
  *     off every lane of a warp is not traced, as the PTX branches around it;
@@ -54,15 +54,26 @@
 #ifndef GM_TRACE_H
 #define GM_TRACE_H
 
-#include "suite.h"
+#include "case.h"
 
+/* core/model.h has no extern "C" of its own yet: C linkage here. */
+#ifdef __cplusplus
+extern "C" {
+#endif
 #include "../core/model.h"
+#ifdef __cplusplus
+}
+#endif
 
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The trace functions of the suite's rows (suite.h: gm_variant.trace) are
- * declared in each experiment's header, kernels/<experiment>.h. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The trace functions of the suite's rows (case.h: gm_variant.trace) are
+ * declared in each experiment's header, kernels/<experiment>/<experiment>.h. */
 
 /* ---- what the generators share (trace_common.c) --------------------------- */
 
@@ -161,7 +172,7 @@ long long gm_tloop_weight(long long n, long long reps, long long k);
 /* A loop that lane l runs trips[l] times (lanes of `mask`), as nvcc compiles
  * it when the trip count differs between lanes and the loop is unrolled U
  * times: with the remainder first (the PTX of the float4 matrix-vector
- * kernel; the CSR kernels follow their SASS instead, trace_spmv.c), a loop
+ * kernel; the CSR kernels follow their SASS instead, spmv/trace.c), a loop
  * of trips mod U iterations, then trips / U
  * passes of U bodies; or with the passes first and the remainder after them
  * (the JDS kernel).  Calls body once per warp-level execution of the loop
@@ -175,12 +186,16 @@ typedef void (*gm_tbody_fn)(gm_tgen *g, const long long iter[GM_WARP_SIZE], uint
 void gm_tloop_unrolled(gm_tgen *g, const long long trips[GM_WARP_SIZE], uint32_t mask, int unroll,
                        bool remainder_first, long long weight, gm_tbody_fn body, void *ctx);
 
-/* For tests (trace_spmv.c): the sorted columns of row r of the sparse matrix
+/* For tests (spmv/trace.c): the sorted columns of row r of the sparse matrix
  * of `rows` rows as the trace draws them, into out (at least 256 ints);
  * returns the row's length. */
 int gm_trace_spmv_row(int rows, int r, int *out);
 
 /* Fail unless c->launch holds a shape (describe filled it). */
 gm_status gm_tgen_need_launch(const gm_case *c, gm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -2,13 +2,15 @@
 # check-layers: fail when a source file includes across the layers of
 # docs/architecture.md.
 #   core/                         includes only core/ (and the C library)
-#   kernels/, collectors/         include core/ and their own folder
+#   kernels/, collectors/         include core/ and their own folder (an experiment's
+#                                 folder kernels/<experiment>/ counts as kernels/)
 #   reports/                      includes core/ and reports/
 #   cli/                          includes anything
 # core/ and reports/ never include the CUDA toolkit (cuda*.h, cupti*.h, nvperf*.h);
 # in kernels/ and collectors/ only the files that launch kernels or talk to
 # CUPTI do (the .cu files and the list in $toolkit below), directly or through
-# harness.h, gmc_codes.h or gmc_cupti_host.h: everything else builds without
+# harness.h, gmc_codes.h or gmc_cupti_host.h (by any path: "../harness.h" from
+# kernels/<experiment>/): everything else builds without
 # the toolkit (make CUDA_HOME=/nonexistent test).
 # Run from the repository root; prints each offence as file:line and exits 1.
 bad=0
@@ -47,7 +49,7 @@ for f in $(find core kernels collectors reports -name '*.[ch]' -o -name '*.cu' -
     kernels|collectors)
         case $f in *.cu|*.cuh) continue ;; esac
         case " $(echo $toolkit) " in *" $f "*) continue ;; esac
-        if grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*(<(cuda|cupti|nvperf|nvToolsExt|nvtx|driver_types)|"(harness|gmc_codes|gmc_cupti_host)\.h")' "$f"; then
+        if grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*(<(cuda|cupti|nvperf|nvToolsExt|nvtx|driver_types)|"([^"]*/)?(harness|gmc_codes|gmc_cupti_host)\.h")' "$f"; then
             echo "$f: builds without the CUDA toolkit (only the files in check-layers.sh's list may include it)"
             echo x >> "${TMPDIR:-/tmp}/gm-layers.$$"
         fi ;;

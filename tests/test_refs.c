@@ -3,20 +3,20 @@
  * validated against these references, so these tests are what makes a
  * "passed" on the GPU mean something.  Plain C: they run without the CUDA
  * toolkit. */
-#include "../kernels/coalescing.h"
-#include "../kernels/alignment.h"
-#include "../kernels/aos_soa.h"
-#include "../kernels/rgb.h"
-#include "../kernels/traversal2d.h"
-#include "../kernels/grid3d.h"
-#include "../kernels/matvec.h"
-#include "../kernels/matmul.h"
-#include "../kernels/transpose.h"
-#include "../kernels/banks.h"
-#include "../kernels/spmv.h"
-#include "../kernels/conv.h"
-#include "../kernels/texture.h"
-#include "../kernels/dp.h"
+#include "../kernels/coalescing/coalescing.h"
+#include "../kernels/alignment/alignment.h"
+#include "../kernels/aos_soa/aos_soa.h"
+#include "../kernels/rgb/rgb.h"
+#include "../kernels/traversal2d/traversal2d.h"
+#include "../kernels/grid3d/grid3d.h"
+#include "../kernels/matvec/matvec.h"
+#include "../kernels/matmul/matmul.h"
+#include "../kernels/transpose/transpose.h"
+#include "../kernels/banks/banks.h"
+#include "../kernels/spmv/spmv.h"
+#include "../kernels/conv/conv.h"
+#include "../kernels/texture/texture.h"
+#include "../kernels/dp/dp.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -422,7 +422,7 @@ Test(refs, power_law_rows_are_deterministic_and_heavy_tailed)
     free(b);
 }
 
-/* The range forms (exp_spmv.cu builds the matrix on host threads with them)
+/* The range forms (kernels/spmv/kernels.cu builds the matrix on host threads with them)
  * start the stream anywhere: any split must give what one walk of the stream
  * gives, drawn here the plain way, call after call from the seed. */
 Test(refs, spmv_range_forms_match_one_walk_of_the_stream)

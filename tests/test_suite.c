@@ -80,6 +80,15 @@ Test(suite_table, every_variant_belongs_to_a_listed_experiment_and_has_every_fun
 
 Test(suite_table, every_experiment_has_variants_and_its_named_params_exist)
 {
+    /* The table is each experiment's rows in turn, in the order of the list
+     * (suite.c), and a row's kind is its place among its experiment's rows. */
+    size_t k = 0;
+    for (size_t e = 0; e < gm_experiments_len; e++)
+        for (int kind = 0; k < gm_suite_len && gm_suite[k].experiment == gm_experiments[e];
+             k++, kind++)
+            cr_expect_eq(gm_suite[k].kind, kind, "%s/%s: kind %d in row %d of its experiment",
+                         gm_experiments[e]->id, gm_suite[k].name, gm_suite[k].kind, kind);
+    cr_expect_eq(k, gm_suite_len, "row %zu is not in its experiment's place", k);
     for (size_t e = 0; e < gm_experiments_len; e++) {
         const gm_experiment_def *x = gm_experiments[e];
         size_t rows = 0;
@@ -185,7 +194,8 @@ static const gm_variant S_fake = {
     .experiment = &S_fake_exp,
     .name = "v",
     .layout = "l",
-    .params = {{"a", GM_VALUES(1, 2, 3), GM_VALUES(0, 5)}, {"b", GM_VALUES(10, 20)}},
+    .params = {{"a", GM_VALUES(1, 2, 3), GM_VALUES(0, 5)},
+               {.name = "b", .full = GM_VALUES(10, 20)}},   /* b: its quick list left out */
     .setup = S_noop_setup,
 };
 

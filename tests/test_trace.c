@@ -8,7 +8,8 @@
 #include <criterion/criterion.h>
 
 #include "../kernels/trace.h"
-#include "../kernels/spmv.h"
+#include "../kernels/spmv/spmv.h"
+#include "../kernels/suite.h"
 #include "../core/catalog.h"
 
 #include <math.h>
@@ -826,10 +827,10 @@ static bool S_spmv_listed(const gm_variant *v, long long rows)
  * counters' interference between blocks: up to 12 % there).  Sampled traces
  * are estimates: spmv is traced in full where that is quick (2^16 rows, and
  * 2^18 for the CSR kernels, about 0.5 s each), the other sampled cases are
- * skipped.  The CSR kernels' row loops are traced
- * as their SASS has them (trace_spmv.c, S_csr_loop), not as their PTX: with
- * the PTX's loop, csr_thread came out 8 % under the H100's loads and
- * csr_warp 0.1 % under; both must now match too.  An spmv run of a matrix
+ * skipped.  The CSR kernels' row loops are traced as their SASS has them
+ * (kernels/spmv/trace.c, S_csr_loop), not as their PTX: with the PTX's
+ * loop, csr_thread came out 8 % under the H100's loads and csr_warp 0.1 %
+ * under; both must now match too.  An spmv run of a matrix
  * the suite no longer builds (a row count its table does not list, or bytes
  * that describe no longer gives: the matrix changed) is skipped: a file
  * measured before the change cannot speak for the new kernels. */
@@ -914,7 +915,8 @@ Test(trace, the_traces_give_the_counts_an_h100_measured, .fini = S_restore_debug
 /* The jds kernel (four sorted rows per thread, 16-byte loads, passes of 4
  * steps then the remainder) measured on an H100 at 2^20 rows
  * (bench/results/suite-spmv-2026-11-22.json; its SASS, in
- * suite-spmv-2026-11-22-jds-sass.txt, has the loop trace_spmv.c replays):
+ * suite-spmv-2026-11-22-jds-sass.txt, has the loop kernels/spmv/trace.c
+ * replays):
  * traced in full, the trace gives every global load and store request,
  * sector and instruction the H100 counted.  The file's run must be of the
  * matrix the suite builds now (the same bytes to move): a changed matrix or
