@@ -29,19 +29,11 @@
 #ifndef GM_CASE_H
 #define GM_CASE_H
 
-/* The core/ headers have no extern "C" of their own: give them C linkage
- * here so that the .cu files that include this header link with the C library.
- * This header needs no CUDA toolkit: the table, describe, the references, the
+/* This header needs no CUDA toolkit: the table, describe, the references, the
  * traces and their tests build on any machine; what launches kernels
  * declares itself in harness.h. */
-#ifdef __cplusplus
-extern "C" {
-#endif
 #include "../core/gm_error.h"
 #include "../core/results.h"
-#ifdef __cplusplus
-}
-#endif
 
 #include <limits.h>
 #include <stdbool.h>

@@ -56,14 +56,7 @@
 
 #include "case.h"
 
-/* core/model.h has no extern "C" of its own yet: C linkage here. */
-#ifdef __cplusplus
-extern "C" {
-#endif
 #include "../core/model.h"
-#ifdef __cplusplus
-}
-#endif
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -32,10 +32,7 @@
 #include "banks.h"
 #include "../harness.h"
 
-/* The core/ headers have no extern "C" of their own yet: C linkage here. */
-extern "C" {
 #include "../../core/buf.h"
-}
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -30,10 +30,7 @@
 #include "dp.h"
 #include "../harness.h"
 
-/* The core/ headers have no extern "C" of their own yet: C linkage here. */
-extern "C" {
 #include "../../core/buf.h"
-}
 
 #include <limits.h>
 #include <stdio.h>

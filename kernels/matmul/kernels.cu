@@ -32,10 +32,7 @@
 #include "../transpose/transpose.h"   /* gm_ref_transpose_range: B transposed for the reference */
 #include "../harness.h"
 
-/* The core/ headers have no extern "C" of their own yet: C linkage here. */
-extern "C" {
 #include "../../core/buf.h"
-}
 
 #include <stdio.h>
 #include <stdlib.h>

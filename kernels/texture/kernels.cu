@@ -34,10 +34,7 @@
 #include "texture.h"
 #include "../harness.h"
 
-/* The core/ headers have no extern "C" of their own yet: C linkage here. */
-extern "C" {
 #include "../../core/buf.h"
-}
 
 #include <math.h>
 #include <stdio.h>
