@@ -255,13 +255,14 @@ asan:
 	        exit 1; fi
 
 # `make fuzz`: libFuzzer targets (clang) for the results reader, the report
-# rendered in memory as Markdown and HTML, and the diff (tests/fuzz/fuzz_*.c),
+# rendered in memory as Markdown and HTML, the diff, and the history on any
+# database file (opened, migrated, reported, gated, added to) (tests/fuzz/fuzz_*.c),
 # with AddressSanitizer and UndefinedBehaviorSanitizer, in build-fuzz/; each
 # runs FUZZ_SECONDS (default 60) from its committed seed corpus
 # (tests/fuzz/corpus/TARGET/; what it finds new goes to build-fuzz/corpus/).
 # A crash leaves build-fuzz/crash-* and fails the target.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := results render diff
+FUZZ_TARGETS := results render diff history
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
               -fno-sanitize-recover=all
 fuzz-build:
