@@ -67,11 +67,20 @@ COLLECT_CPU_OBJ := $(COLLECT_CPU_SRC:%.c=$(BUILD)/%.o)
 
 ifeq ($(HAVE_CUDA),1)
 ALL_CFLAGS += -DGM_HAVE_CUDA=1 -I$(CUDA_HOME)/include
-COLLECT_SRC := $(wildcard collectors/*.c)
-COLLECT_OBJ := $(COLLECT_SRC:%.c=$(BUILD)/%.o)
+# gmc_cupti_load.c (libcupti opened when collecting) is the program's: the
+# injection library links libcupti itself.
+COLLECT_SRC := $(filter-out collectors/gmc_cupti_load.c,$(wildcard collectors/*.c))
+COLLECT_OBJ := $(COLLECT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/collectors/gmc_cupti_load.o
 KERNEL_CUSRC := $(wildcard kernels/*.cu)
 KERNEL_OBJ := $(KERNEL_CPU_OBJ) $(BUILD)/kernels/runner.o $(KERNEL_CUSRC:%.cu=$(BUILD)/%.cu.o)
-GPU_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcupti -lcudart_static \
+# No library of the toolkit is linked dynamically: cudart is static (it finds
+# the driver itself) and libcupti is opened when collecting
+# (collectors/gmc_cupti_load.c), so that render, diff, merge, history, list and
+# --version run where the toolkit is not installed.  The run path lets that
+# dlopen find the toolkit the program was built with.
+CUPTI_SONAME := $(or $(shell objdump -p $(CUDA_HOME)/lib64/libcupti.so 2>/dev/null | \
+                   sed -n 's/^ *SONAME *//p'),libcupti.so.13)
+GPU_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart_static \
             -lstdc++ -ldl -lrt -lpthread
 GPU_ARCHIVES := $(BUILD)/libgm_kernels.a $(BUILD)/libgm_collectors.a
 # The bridge that runs the suite's kernels under the collector: cli/ only.
@@ -165,6 +174,9 @@ $(APP_EXAMPLE): examples/app/lab.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -ldl
 
+$(BUILD)/collectors/gmc_cupti_load.o: ALL_CFLAGS += -DGMC_CUPTI_SONAME='"$(CUPTI_SONAME)"' \
+    -DGMC_CUPTI_DIR='"$(CUDA_HOME)/lib64"'
+
 $(BUILD)/cli/cmd_app.o: $(BUILD)/gm_version.h
 $(BUILD)/cli/cmd_app.o: ALL_CFLAGS += -I$(BUILD) -DGM_LIBDIR='"$(PREFIX)/lib/gpumem-report"'
 
@@ -232,7 +244,7 @@ check-layers:
 # minutes on 2 cores.
 test: check-layers all $(TESTBIN)
 	@sh tests/gpu/gpu-available.sh || true
-	GM_TEST_BIN=$(abspath $(BIN)) GM_SRCDIR=$(CURDIR) $(TESTBIN) --jobs 2
+	GM_TEST_BIN=$(abspath $(BIN)) GM_SRCDIR=$(CURDIR) GM_CUDA_HOME=$(CUDA_HOME) $(TESTBIN) --jobs 2
 	@if [ "$(GM_CI)" = 1 ]; then $(MAKE) asan && $(MAKE) fuzz; fi
 
 # `make asan`: the whole CPU test suite (and the program it runs) built with

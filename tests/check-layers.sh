@@ -14,7 +14,7 @@
 bad=0
 toolkit="kernels/harness.h kernels/runner.c collectors/gmc_cupti.c collectors/gmc_codes.c
          collectors/gmc_codes.h collectors/gmc_cupti_host.h collectors/inject.c
-         collectors/gmc_sass.c"
+         collectors/gmc_sass.c collectors/gmc_cupti_load.c"
 for f in $(find core kernels collectors reports -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' | sort); do
     dir=${f%%/*}
     case $dir in

@@ -897,3 +897,51 @@ Test(input_rule, history_hint_only_for_a_missing_database)
     gmt_rmrf(dir);
     free(dir);
 }
+
+/* ---- the CPU half without the CUDA toolkit (issue 24) ------------------------ */
+
+/* A binary built with the toolkit exited 127 where the toolkit's directory
+ * was absent (libcupti.so.13 not found), even for --version and render.
+ * tests/no-cuda.sh hides every /usr/local/cuda* (and $GM_CUDA_HOME) in a mount
+ * namespace and runs --version, list --metrics, render, diff, merge and
+ * history, and collect, which must say what is missing. */
+Test(no_cuda, cpu_commands_run_without_the_toolkit, .timeout = 120)
+{
+    char *script = gmt_src("tests/no-cuda.sh");
+    char *argv[] = {"/bin/sh", script, (char *)gmt_bin(), (char *)gmt_srcdir(), NULL};
+    char *out = NULL, *err = NULL;
+    int rc = gmt_run(argv, NULL, &out, &err);
+    if (rc == 77) {
+        char why[512];
+        snprintf(why, sizeof why, "cannot hide the CUDA toolkit here: %.400s", out);
+        free(out);
+        free(err);
+        free(script);
+        cr_skip_test("%s", why);
+    }
+    cr_expect_eq(rc, 0, "%s%s", out, err);
+    free(out);
+    free(err);
+    free(script);
+}
+
+#ifdef GM_HAVE_CUDA
+#include "../collectors/gmc_cupti_load.h"
+#include <cupti_result.h>
+#include <cupti_version.h>
+
+/* With the toolkit there, the CUPTI the program did not link is opened on
+ * first use and its functions answer as the library's own (no GPU needed). */
+Test(no_cuda, cupti_is_opened_when_first_called)
+{
+    uint32_t v = 0;
+    cr_assert_eq(cuptiGetVersion(&v), CUPTI_SUCCESS);
+    cr_expect_eq(v, (uint32_t)CUPTI_API_VERSION);
+    char why[256] = "";
+    cr_expect(gmc_cupti_load(why, sizeof why), "%s", why);
+    const char *s = NULL;
+    cr_expect_eq(cuptiGetResultString(CUPTI_ERROR_INVALID_PARAMETER, &s), CUPTI_SUCCESS);
+    cr_expect(s && strstr(s, "PARAMETER"), "%s", s ? s : "(null)");
+    cr_expect(strncmp(gmc_cupti_soname(), "libcupti.so.", 12) == 0, "%s", gmc_cupti_soname());
+}
+#endif
