@@ -8,6 +8,7 @@
 # Writes tests/fuzz/corpus/history/*.sqlite: an empty history, one with the two
 # GPUs of one node and a later commit, the same at schema version 1 (every
 # migration runs on it), and two a history must refuse (a trigger, a view).
+# Needs the sqlite3 shell (Debian package sqlite3), which the tests do not.
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${1:-$here/build/gpumem-report}
