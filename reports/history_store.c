@@ -800,10 +800,33 @@ void gmh_resv_free(gmh_resv *r)
         free(r->v[i].device);
         free(r->v[i].driver);
         free(r->v[i].settings);
+        free(r->v[i].twin);
     }
     free(r->v);
     r->v = NULL;
     r->n = 0;
+}
+
+/* Keep r->twin only on results that share their group (device, settings),
+ * commit, dirty flag and taken_at with another: the rows of the two GPUs of
+ * one node would otherwise read the same.  The loaded order puts a group's
+ * results of one commit time and taken_at next to each other. */
+static void S_mark_twins(gmh_resv *out)
+{
+    bool *keep = gm_xcalloc(out->n ? out->n : 1, sizeof *keep);
+    for (size_t i = 0; i + 1 < out->n; i++) {
+        const gmh_res *a = &out->v[i], *b = &out->v[i + 1];
+        if (strcmp(a->device, b->device) == 0 && strcmp(a->settings, b->settings) == 0 &&
+            strcmp(a->commit, b->commit) == 0 && a->dirty == b->dirty &&
+            strcmp(a->taken_at, b->taken_at) == 0)
+            keep[i] = keep[i + 1] = true;
+    }
+    for (size_t i = 0; i < out->n; i++)
+        if (!keep[i]) {
+            free(out->v[i].twin);
+            out->v[i].twin = NULL;
+        }
+    free(keep);
 }
 
 /* The results, grouped by device and settings, each group in commit order
@@ -814,8 +837,8 @@ gm_status gmh_load_results(gm_history *h, const char *device, gmh_resv *out, gm_
     out->n = 0;
     sqlite3_stmt *st = NULL;
     gm_status s = gmh_prepare(h,
-        "SELECT id, commit_id, dirty, commit_time, taken_at, device, driver, settings "
-        "FROM results WHERE (?1 IS NULL OR device = ?1) ORDER BY device, settings, "
+        "SELECT id, commit_id, dirty, commit_time, taken_at, device, driver, settings, "
+        "device_uuid, pid FROM results WHERE (?1 IS NULL OR device = ?1) ORDER BY device, settings, "
         "COALESCE(commit_time, CAST(strftime('%s', taken_at) AS INTEGER)), taken_at, id",
         &st, err);
     if (s != GM_OK)
@@ -841,11 +864,26 @@ gm_status gmh_load_results(gm_history *h, const char *device, gmh_resv *out, gm_
         r->device = gmh_col_text(st, 5);
         r->driver = gmh_col_text(st, 6);
         r->settings = gmh_col_text(st, 7);
+        r->twin = NULL;
+        char *uuid = gmh_col_text(st, 8);
+        long long pid = (long long)sqlite3_column_int64(st, 9);
+        char label[64];
+        if (uuid[0])
+            snprintf(label, sizeof label, "%.12s", uuid);
+        else if (pid >= 0)
+            snprintf(label, sizeof label, "pid %lld", pid);
+        else
+            snprintf(label, sizeof label, "result %lld", r->id);
+        free(uuid);
+        r->twin = gm_xstrdup(label);   /* kept below only where it tells twins apart */
     }
     if (rc != SQLITE_DONE)
         s = gmh_fail_db(h, err, "reading the results");
     sqlite3_finalize(st);
-    if (s != GM_OK)
+    if (s != GM_OK) {
         gmh_resv_free(out);
+        return s;
+    }
+    S_mark_twins(out);
     return s;
 }

@@ -724,6 +724,14 @@ Test(history, two_gpus_of_one_node_are_two_results)
     gmt_assert_has(csv, ",time,0.05253,ms,");
     free(csv);
     free(err);
+    /* and the report tells their rows apart by the GPU */
+    char *md = NULL;
+    char *argv3[] = {(char *)gmt_bin(), "history", "report", "--db", S_db, NULL};
+    cr_assert_eq(gmt_run(argv3, NULL, &md, &err), 0, "%s", err);
+    gmt_assert_has(md, "`0123456789ab` (GPU-5f0c2a1e) | taken 2025-01-15T12:00:00Z | 80.5 µs");
+    gmt_assert_has(md, "`0123456789ab` (GPU-9e41b7d2) | taken 2025-01-15T12:00:00Z | 82.1 µs");
+    free(md);
+    free(err);
     free(g0);
     free(g1);
 }
