@@ -73,19 +73,29 @@ ifeq ($(HAVE_CUDA),1)
 # -isystem: the toolkit's headers are not ours to warn about (clang -pedantic
 # finds cupti_sass_metrics.h without a final newline).
 ALL_CFLAGS += -DGM_HAVE_CUDA=1 -isystem $(CUDA_HOME)/include
+# gmc_cupti_load.c (libcupti opened when collecting) is the program's: the
+# injection library links libcupti itself.
 # gmc_trace.c needs the sanitizer's headers; its device patch is embedded as
 # a byte array (trace_patch_image.o, generated from collectors/trace_patch.cu).
 ifeq ($(HAVE_SANITIZER),1)
-COLLECT_SRC := $(wildcard collectors/*.c)
-COLLECT_OBJ := $(COLLECT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/collectors/trace_patch_image.o
+COLLECT_SRC := $(filter-out collectors/gmc_cupti_load.c,$(wildcard collectors/*.c))
+COLLECT_OBJ := $(COLLECT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/collectors/trace_patch_image.o \
+               $(BUILD)/collectors/gmc_cupti_load.o
 SANITIZER_LIBS := -L$(SANITIZER_DIR) -Wl,-rpath,$(SANITIZER_DIR) -lsanitizer-public
 else
-COLLECT_SRC := $(filter-out collectors/gmc_trace.c,$(wildcard collectors/*.c))
-COLLECT_OBJ := $(COLLECT_SRC:%.c=$(BUILD)/%.o)
+COLLECT_SRC := $(filter-out collectors/gmc_trace.c collectors/gmc_cupti_load.c,$(wildcard collectors/*.c))
+COLLECT_OBJ := $(COLLECT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/collectors/gmc_cupti_load.o
 endif
 KERNEL_CUSRC := $(wildcard kernels/*.cu kernels/*/*.cu)
 KERNEL_OBJ := $(KERNEL_CPU_OBJ) $(BUILD)/kernels/runner.o $(KERNEL_CUSRC:%.cu=$(BUILD)/%.cu.o)
-GPU_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcupti -lcudart_static \
+# No library of the toolkit is linked dynamically: cudart is static (it finds
+# the driver itself) and libcupti is opened when collecting
+# (collectors/gmc_cupti_load.c), so that render, diff, merge, history, list and
+# --version run where the toolkit is not installed.  The run path lets that
+# dlopen find the toolkit the program was built with.
+CUPTI_SONAME := $(or $(shell objdump -p $(CUDA_HOME)/lib64/libcupti.so 2>/dev/null | \
+                   sed -n 's/^ *SONAME *//p'),libcupti.so.13)
+GPU_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart_static \
             -lstdc++ -ldl -lrt -lpthread
 GPU_ARCHIVES := $(BUILD)/libgm_kernels.a $(BUILD)/libgm_collectors.a
 # The bridge that runs the suite's kernels under the collector: cli/ only.
@@ -185,6 +195,9 @@ $(APP_EXAMPLE): examples/app/lab.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -ldl
 
+$(BUILD)/collectors/gmc_cupti_load.o: ALL_CFLAGS += -DGMC_CUPTI_SONAME='"$(CUPTI_SONAME)"' \
+    -DGMC_CUPTI_DIR='"$(CUDA_HOME)/lib64"'
+
 $(BUILD)/cli/cmd_app.o: $(BUILD)/gm_version.h
 $(BUILD)/cli/cmd_app.o: ALL_CFLAGS += -I$(BUILD) -DGM_LIBDIR='"$(PREFIX)/lib/gpumem-report"'
 
@@ -280,7 +293,7 @@ check-layers:
 # (core/say.h) instead of showing a marker, in the tests and the programs they run.
 test: check-layers all $(TESTBIN)
 	@sh tests/gpu/gpu-available.sh || true
-	GM_SAY_STRICT=1 GM_TEST_BIN=$(abspath $(BIN)) GM_SRCDIR=$(CURDIR) $(TESTBIN) --jobs 2
+	GM_SAY_STRICT=1 GM_TEST_BIN=$(abspath $(BIN)) GM_SRCDIR=$(CURDIR) GM_CUDA_HOME=$(CUDA_HOME) $(TESTBIN) --jobs 2
 	@if [ "$(GM_CI)" = 1 ]; then $(MAKE) asan && $(MAKE) fuzz; fi
 
 # `make asan`: the whole CPU test suite (and the program it runs) built with
@@ -303,13 +316,14 @@ asan:
 	        exit 1; fi
 
 # `make fuzz`: libFuzzer targets (clang) for the results reader, the report
-# rendered in memory as Markdown and HTML, and the diff (tests/fuzz/fuzz_*.c),
+# rendered in memory as Markdown and HTML, the diff, and the history on any
+# database file (opened, migrated, reported, gated, added to) (tests/fuzz/fuzz_*.c),
 # with AddressSanitizer and UndefinedBehaviorSanitizer, in build-fuzz/; each
 # runs FUZZ_SECONDS (default 60) from its committed seed corpus
 # (tests/fuzz/corpus/TARGET/; what it finds new goes to build-fuzz/corpus/).
 # A crash leaves build-fuzz/crash-* and fails the target.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := results render diff
+FUZZ_TARGETS := results render diff history
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
               -fno-sanitize-recover=all
 fuzz-build:

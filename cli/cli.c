@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 bool gm_cli_int(const char *opt, const char *val, long long min, long long max, long long *out)
@@ -69,9 +70,21 @@ char *gm_cli_json_beside(const char *out)
     return gm_buf_detach(&b);
 }
 
+bool gm_cli_out_is_dir(const char *cmd, const char *out)
+{
+    struct stat sb;
+    if (!out || strcmp(out, "-") == 0 || stat(out, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return false;
+    gm_cli_error("%s%s--out %s is a directory: name a file (report.html or report.md)",
+                 cmd ? cmd : "", cmd ? ": " : "", out);
+    return true;
+}
+
 bool gm_cli_report_opts(gm_render_opts *ro, const char *out, const char *format,
                         const char *json_path, char **template_path)
 {
+    if (gm_cli_out_is_dir(NULL, out))
+        return false;
     ro->out_path = out;
     ro->format = format ? (strcmp(format, "md") == 0 ? GM_FORMAT_MD : GM_FORMAT_HTML)
                         : gm_format_from_path(out);

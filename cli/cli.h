@@ -48,6 +48,11 @@ char *gm_cli_json_beside(const char *out);
 bool gm_cli_report_opts(gm_render_opts *ro, const char *out, const char *format,
                         const char *json_path, char **template_path);
 
+/* --out names an existing directory: print so ("CMD: --out DIR is a
+ * directory: name a file"; cmd may be NULL) and return true, before the
+ * format is guessed from a name that has no extension. */
+bool gm_cli_out_is_dir(const char *cmd, const char *out);
+
 /* An output path (--json, --out) with its patterns expanded (pathpat.h: %h
  * host, %d device, %r rank, %l local rank, %p pid, %%) for this process and
  * `device` (< 0: not known, %d refused).  NULL after printing why (naming

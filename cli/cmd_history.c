@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 
 #define S_DEFAULT_DB "gpumem-history.sqlite"
 
@@ -340,14 +341,10 @@ static int S_add(gm_history *h, const S_args *a)
         gm_error err;
         char *text = NULL;
         gm_results r;
-        if (gm_file_read(a->files[i], &text, &err) != GM_OK) {
+        /* the input rule of every results file read (results.h): its size
+         * limit, NUL and type checks */
+        if (gm_results_read_file_text(a->files[i], &r, &text, &err) != GM_OK) {
             gm_cli_error("history add: %s", err.message);
-            rc = GM_EXIT_USAGE;
-            continue;
-        }
-        if (gm_results_read_string(text, a->files[i], &r, &err) != GM_OK) {
-            gm_cli_error("history add: %s", err.message);
-            free(text);
             rc = GM_EXIT_USAGE;
             continue;
         }
@@ -381,8 +378,11 @@ int gm_cmd_history(int argc, char **argv)
     gm_error err;
     bool add = strcmp(a.sub, "add") == 0;
     if (gm_history_open(db, add, &h, &err) != GM_OK) {
+        /* the hint only where it helps: no file there */
+        struct stat sb;
+        bool missing = !add && stat(db, &sb) != 0 && errno == ENOENT;
         gm_cli_error("history %s: %s%s", a.sub, err.message,
-                     add ? "" : " (history add creates it)");
+                     missing ? " (history add creates it)" : "");
         S_args_free(&a);
         return GM_EXIT_USAGE;
     }

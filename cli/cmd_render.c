@@ -239,6 +239,8 @@ int gm_cmd_render(int argc, char **argv)
         return GM_EXIT_USAGE;
     }
 
+    if (gm_cli_out_is_dir("render", o.out_path))
+        return GM_EXIT_USAGE;
     size_t ol = strlen(o.out_path);
     csv = csv || (ol >= 4 && strcmp(o.out_path + ol - 4, ".csv") == 0);
     if (csv) {

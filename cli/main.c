@@ -16,6 +16,9 @@
 #include "../core/output.h"
 #include "../core/results.h"
 #include "gm_version.h"
+#ifdef GM_HAVE_CUDA
+#include "../collectors/gmc_cupti_load.h"
+#endif
 
 #include <errno.h>
 #include <signal.h>
@@ -75,6 +78,32 @@ static void S_install_cleanup(void)
     }
 }
 
+/* Collecting (collect, the main job, -- PROGRAM, the per-line pass's child)
+ * needs CUPTI, which is opened only then (collectors/gmc_cupti_load.h):
+ * without it, say so before anything starts, and what still works.  Asking
+ * for help (before any "--") needs nothing. */
+static bool S_cupti_or_say(int argc, char **argv)
+{
+#ifdef GM_HAVE_CUDA
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return true;
+    char why[768] = "";
+    if (gmc_cupti_load(why, sizeof why))
+        return true;
+    const char *so = gmc_cupti_soname();
+    const char *v = strrchr(so, '.');
+    gm_cli_error("collecting needs the CUDA %s toolkit's CUPTI (%s): not found; render, diff, "
+                 "merge and history work without it\n"
+                 "  (%s; install the toolkit, or point LD_LIBRARY_PATH or CUDA_HOME at it)",
+                 v ? v + 1 : "13", so, why);
+    return false;
+#else
+    (void)argc, (void)argv;
+    return true;   /* the commands say themselves that this build cannot collect */
+#endif
+}
+
 static void S_usage(FILE *f)
 {
     fputs("usage: gpumem-report [OPTIONS] --out report.html|report.md   collect on the GPU and render\n"
@@ -104,9 +133,11 @@ int main(int argc, char **argv)
             return GM_EXIT_OK;
         }
         if (strcmp(cmd, "collect") == 0)
-            return gm_cmd_collect(argc - 1, argv + 1);
+            return S_cupti_or_say(argc - 1, argv + 1) ? gm_cmd_collect(argc - 1, argv + 1)
+                                                      : GM_EXIT_USAGE;
         if (strcmp(cmd, "sass-child") == 0)
-            return gm_cmd_sass_child(argc - 1, argv + 1);
+            return S_cupti_or_say(argc - 1, argv + 1) ? gm_cmd_sass_child(argc - 1, argv + 1)
+                                                      : GM_EXIT_USAGE;
         if (strcmp(cmd, "list") == 0)
             return gm_cmd_list(argc - 1, argv + 1);
         if (strcmp(cmd, "diff") == 0) return gm_cmd_diff(argc - 1, argv + 1);
@@ -122,9 +153,12 @@ int main(int argc, char **argv)
         }
     }
     /* No subcommand: the main job (collect + render), e.g. --out report.html */
-    if (argc >= 2 && argv[1][0] == '-')
+    if (argc >= 2 && argv[1][0] == '-') {
+        if (!S_cupti_or_say(argc, argv))
+            return GM_EXIT_USAGE;
         return gm_cli_has_program(argc, argv) ? gm_cmd_app(argc, argv, true)
                                               : gm_cmd_run(argc, argv);
+    }
     if (argc >= 2)
         fprintf(stderr, "gpumem-report: unknown command '%s'\n", argv[1]);
     S_usage(stderr);

@@ -303,6 +303,10 @@ typedef struct {
  * expected (GM_ERR_FIELD, e.g. "runs[3].timing.samples[2]: expected a number,
  * found a string").  *out is left zeroed on failure. */
 gm_status gm_results_read_file(const char *path, gm_results *out, gm_error *err);
+/* The same, also giving the file's text as read (*text, caller frees; NULL
+ * on failure): what `history add` keeps whole. */
+gm_status gm_results_read_file_text(const char *path, gm_results *out, char **text,
+                                    gm_error *err);
 
 /* What a file read is checked for beyond its types (GM_ERR_VALUE naming the
  * file, the JSON path such as runs[12].timing.median, and the value):
@@ -315,9 +319,17 @@ gm_status gm_results_read_file(const char *path, gm_results *out, gm_error *err)
  * A UTF-8 byte order mark at the start is skipped. */
 #define GM_INT_LIMIT 9007199254740992LL
 
-/* The largest results file read: a bigger one (or a stream that goes on past
+/* The input rule of every results file read (gm_results_read_file*):
+ *   - what the path names is a regular file, or a pipe handed over as
+ *     /dev/stdin or /dev/fd/N; a directory, a device (/dev/zero, a terminal),
+ *     a socket or a named FIFO is refused before a byte is read, the message
+ *     naming what it is;
+ *   - text that is empty or does not begin with '{' (Markdown, a log, a CSV;
+ *     a JSON array is told its top level is not an object) is "not a results
+ *     file", not a JSON parser's complaint (also for gm_results_read_string).
+ * The largest results file read: a bigger one (or a stream that goes on past
  * it) is refused with "input too large" before it fills memory; a raw NUL
- * byte (a binary file, /dev/zero) is refused where it is met.  Default
+ * byte (a binary file) is refused where it is met.  Default
  * GM_RESULTS_SIZE_LIMIT (1 GiB; a 200 MB file of 30,000 runs renders in well
  * under 4x its size); the CLI takes $GPUMEM_REPORT_MAX_INPUT.  0 restores the
  * default. */

@@ -21,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- reading ------------------------------------------------------------- */
 
@@ -1207,6 +1209,27 @@ static bool S_read_split(const char *text, size_t len, const char *name, gm_resu
     return ok;
 }
 
+/* The first line of t (up to 64 bytes) is UTF-8 text, so that a message may
+ * quote it. */
+static bool S_utf8_head(const char *t, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)t;
+    size_t end = len < 64 ? len : 64;
+    for (size_t i = 0; i < end && u[i] != '\n';) {
+        size_t n = u[i] < 0x80 ? 1 : (u[i] & 0xE0) == 0xC0 ? 2 : (u[i] & 0xF0) == 0xE0 ? 3
+                 : (u[i] & 0xF8) == 0xF0 ? 4 : 0;
+        if (n == 0 || (n == 2 && u[i] < 0xC2))
+            return false;
+        if (i + n > len)
+            return false;
+        for (size_t k = 1; k < n; k++)
+            if ((u[i + k] & 0xC0) != 0x80)
+                return false;
+        i += n;
+    }
+    return true;
+}
+
 static gm_status S_read_buffer(const char *text, size_t len, const char *name, gm_results *out,
                                gm_error *err)
 {
@@ -1215,6 +1238,37 @@ static gm_status S_read_buffer(const char *text, size_t len, const char *name, g
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
         text += 3;
         len -= 3;
+    }
+    /* what is not a results file is told so, not in the JSON parser's words */
+    size_t first = S_ws(text, len, 0);
+    if (first == len)
+        return gm_fail(err, GM_ERR_PARSE, "%s: not a results file: it is empty%s", name,
+                       len ? " (white space only)" : "");
+    if (text[first] != '{' && text[first] != '[') {   /* an array: the schema check names it */
+        if (!S_utf8_head(text + first, len - first))
+            return gm_fail(err, GM_ERR_PARSE,
+                           "%s: not a results file: it begins with binary data (not UTF-8 "
+                           "text)", name);
+        char head[48];
+        size_t k = 0;
+        size_t i = first;
+        for (; i < len && text[i] != '\n' && k + 4 < sizeof head; i++) {
+            /* whole characters only: stop before a UTF-8 sequence that does not fit */
+            unsigned char c = (unsigned char)text[i];
+            size_t n = c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+            if (n > 1 && k + n + 4 > sizeof head)
+                break;
+            head[k++] = c < 0x20 || c == 0x7f ? '?' : text[i];
+        }
+        if (i < len && text[i] != '\n') {
+            memcpy(head + k, "...", 3);
+            k += 3;
+        }
+        head[k] = '\0';
+        return gm_fail(err, GM_ERR_PARSE,
+                       "%s: not a results file: it begins with \"%s\" where a results file "
+                       "begins with '{' (the JSON object gpumem-report collect --json writes)",
+                       name, head);
     }
     if (S_read_split(text, len, name, out))
         return GM_OK;
@@ -1255,39 +1309,99 @@ size_t gm_results_size_limit(void)
     return S_size_limit;
 }
 
-gm_status gm_results_read_file(const char *path, gm_results *out, gm_error *err)
+/* The input rule every reader of a results file goes through: what path
+ * names is opened without waiting (a FIFO with no writer would block an
+ * open), and must be a regular file or a pipe handed over as an open
+ * descriptor (/dev/stdin, /dev/fd/N); a directory, a device, a socket or a
+ * named FIFO is refused, named as what it is.  Returns the descriptor, in
+ * blocking mode, or -1 with err filled. */
+static int S_open_input(const char *path, gm_error *err)
 {
-    memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gm_fail(err, GM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    gm_buf b = GM_BUF_INIT;
+    int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        if (e == EISDIR)
+            gm_fail(err, GM_ERR_IO, "%s: a directory, not a results file", path);
+        else
+            gm_fail(err, GM_ERR_IO, "%s: cannot open: %s", path, strerror(e));
+        return -1;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        int e = errno;
+        close(fd);
+        gm_fail(err, GM_ERR_IO, "%s: cannot read: %s", path, strerror(e));
+        return -1;
+    }
+    const char *what = NULL;
+    if (S_ISDIR(sb.st_mode))
+        what = "a directory";
+    else if (S_ISCHR(sb.st_mode))
+        what = isatty(fd) ? "a terminal" : "a character device";
+    else if (S_ISBLK(sb.st_mode))
+        what = "a block device";
+    else if (S_ISSOCK(sb.st_mode))
+        what = "a socket";
+    else if (S_ISFIFO(sb.st_mode) && strcmp(path, "/dev/stdin") != 0 &&
+             strncmp(path, "/dev/fd/", 8) != 0 && strncmp(path, "/proc/self/fd/", 14) != 0)
+        what = "a FIFO (named pipe)";
+    else if (!S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode))
+        what = "not a regular file";
+    if (what) {
+        close(fd);
+        gm_fail(err, GM_ERR_IO,
+                "%s: %s, not a results file (a results file is read from a regular file, or "
+                "from a pipe as /dev/stdin)", path, what);
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        int e = errno;
+        close(fd);
+        gm_fail(err, GM_ERR_IO, "%s: cannot read: %s", path, strerror(e));
+        return -1;
+    }
+    return fd;
+}
+
+/* The bytes of path by the input rule (S_open_input), at most the size
+ * limit, with no NUL byte; into b (NUL-terminated). */
+static gm_status S_slurp(const char *path, gm_buf *b, gm_error *err)
+{
+    int fd = S_open_input(path, err);
+    if (fd < 0)
+        return err ? err->status : GM_ERR_IO;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        return gm_fail(err, GM_ERR_IO, "%s: cannot read: %s", path, strerror(e));
+    }
     struct stat sb;
     bool too_large = false;
     if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode)) {
         if ((unsigned long long)sb.st_size > S_size_limit)
             too_large = true;
         else
-            gm_buf_reserve(&b, (size_t)sb.st_size + 1);   /* one allocation, no regrowth */
+            gm_buf_reserve(b, (size_t)sb.st_size + 1);   /* one allocation, no regrowth */
     }
     char chunk[65536];
     size_t n;
     while (!too_large && (n = fread(chunk, 1, sizeof chunk, f)) > 0) {
         const char *nul = memchr(chunk, '\0', n);
         if (nul) {
-            /* no JSON text holds a raw NUL byte: a binary file, or /dev/zero */
-            size_t at = b.len + (size_t)(nul - chunk);
+            /* no JSON text holds a raw NUL byte: a binary file */
+            size_t at = b->len + (size_t)(nul - chunk);
             fclose(f);
-            gm_buf_free(&b);
-            return gm_fail(err, GM_ERR_PARSE, "%s: not a JSON text: a NUL byte at offset %zu",
-                           path, at);
+            return gm_fail(err, GM_ERR_PARSE,
+                           "%s: not a results file: a NUL byte at offset %zu (binary data, "
+                           "not JSON text)", path, at);
         }
-        gm_buf_put(&b, chunk, n);
-        too_large = b.len > S_size_limit;   /* a pipe or a device that goes on and on */
+        gm_buf_put(b, chunk, n);
+        too_large = b->len > S_size_limit;   /* a pipe or a file that goes on and on */
     }
     if (too_large) {
         fclose(f);
-        gm_buf_free(&b);
         return gm_fail(err, GM_ERR_VALUE,
                        "%s: input too large: more than the limit of %zu bytes for a results "
                        "file; raise it with GPUMEM_REPORT_MAX_INPUT=BYTES (K, M, G suffixes)",
@@ -1296,11 +1410,31 @@ gm_status gm_results_read_file(const char *path, gm_results *out, gm_error *err)
     if (ferror(f)) {
         int e = errno;
         fclose(f);
-        gm_buf_free(&b);
         return gm_fail(err, GM_ERR_IO, "%s: cannot read: %s", path, strerror(e));
     }
     fclose(f);
-    gm_status st = S_read_buffer(b.data ? b.data : "", b.len, path, out, err);
+    if (!b->data)
+        gm_buf_puts(b, "");
+    return GM_OK;
+}
+
+gm_status gm_results_read_file_text(const char *path, gm_results *out, char **text,
+                                    gm_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (text)
+        *text = NULL;
+    gm_buf b = GM_BUF_INIT;
+    gm_status st = S_slurp(path, &b, err);
+    if (st == GM_OK)
+        st = S_read_buffer(b.data, b.len, path, out, err);
+    if (st == GM_OK && text)
+        *text = gm_buf_detach(&b);
     gm_buf_free(&b);
     return st;
+}
+
+gm_status gm_results_read_file(const char *path, gm_results *out, gm_error *err)
+{
+    return gm_results_read_file_text(path, out, NULL, err);
 }

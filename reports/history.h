@@ -35,8 +35,11 @@
 /* The schema this code writes.  Version 1: results, runs, samples, metrics;
  * version 2 adds the indexes the report and the gate look runs up by;
  * version 3 the per-source-line counts (table lines, runs.lines_status),
- * filled for the results already stored from their kept JSON. */
-#define GM_HISTORY_SCHEMA 4
+ * filled for the results already stored from their kept JSON; version 4
+ * runs.gated; version 5 a results file's identity beyond its commit, time,
+ * device name, driver and settings: the device's UUID, the process (host,
+ * rank, pid) and a digest of its runs, filled the same way. */
+#define GM_HISTORY_SCHEMA 5
 /* How long a writer waits for another one's transaction (parallel CI jobs). */
 #define GM_HISTORY_BUSY_MS 60000
 
@@ -44,7 +47,11 @@ typedef struct gm_history gm_history;
 
 /* Open path (created when missing and `create`), wait up to
  * GM_HISTORY_BUSY_MS for locks, and bring its schema to GM_HISTORY_SCHEMA
- * (one transaction per step).  GM_ERR_VALUE when the file is not a history
+ * (one transaction per step).  The file is opened as one from elsewhere:
+ * SQLite's defensive mode, an untrusted schema, triggers and views off, and
+ * a file holding anything but a history's own tables and indexes (a
+ * trigger, a view, a table of something else) refused before anything runs
+ * on it or is written.  GM_ERR_VALUE when the file is not a history
  * database or was written by a newer schema; GM_ERR_IO when SQLite fails. */
 gm_status gm_history_open(const char *path, bool create, gm_history **out, gm_error *err);
 void gm_history_close(gm_history *h);
@@ -55,8 +62,10 @@ int gm_history_schema_version(gm_history *h);   /* -1 when it cannot be read */
 char *gm_history_settings(const gm_results *r);
 
 /* Store r (json: its text, kept whole for the gate) in one transaction, keyed
- * by commit, taken_at, device, driver and settings: *added is false when that
- * key is there already (nothing written).  commit_time: seconds since the
+ * by commit, taken_at, device, driver, settings, the device's UUID, the
+ * process that collected (host, rank, pid, where r records them) and a
+ * digest of its runs: *added is false only when a results file of that key,
+ * the same runs, is there already (nothing written).  commit_time: seconds since the
  * epoch of the commit (its order in the history), or -1 for unknown (then
  * taken_at orders it).  source: the file name, shown in listings. */
 gm_status gm_history_add(gm_history *h, const gm_results *r, const char *json,

@@ -67,6 +67,11 @@ void gmh_md_commit(gm_buf *b, const gmh_res *r)
     gm_esc_md_code(b, id);
     if (r->dirty == 1)
         gm_buf_puts(b, " (dirty)");
+    if (r->twin) {
+        gm_buf_puts(b, " (");
+        gm_esc_md(b, r->twin);
+        gm_buf_putc(b, ')');
+    }
 }
 
 void gmh_md_when(gm_buf *b, const gmh_res *r)

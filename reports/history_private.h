@@ -44,6 +44,11 @@ typedef struct {
     char *commit, *taken_at, *device, *driver, *settings;
     int dirty;
     long long ctime;   /* -1: unknown */
+    /* When another results file of the group has the same commit, dirty
+     * flag and taken_at (the GPUs of one node, collected at once): what
+     * tells this one apart, its device's UUID cut to "GPU-" and 8 digits,
+     * else its process ("pid N"), else its row; NULL otherwise. */
+    char *twin;
 } gmh_res;
 
 typedef struct {

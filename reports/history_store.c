@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,39 @@ static const char *const S_migrations[GM_HISTORY_SCHEMA] = {
     " wavefronts_ideal INTEGER NOT NULL, PRIMARY KEY(run_id, loc));",
     /* 3 -> 4 (then S_backfill marks the stored runs that were gated) */
     "ALTER TABLE runs ADD COLUMN gated INTEGER NOT NULL DEFAULT 0;",
+    /* 4 -> 5: a results file's identity is also its device's UUID, the
+     * process that collected (host, rank, pid; '' and -1 where not recorded)
+     * and a digest of its runs, so that the two GPUs of one node, or two
+     * collections of one second, are two results (then S_backfill_identity
+     * fills them from the stored JSON).  SQLite changes a UNIQUE constraint
+     * only by a new table: foreign keys are off while it migrates. */
+    "CREATE TABLE results_v5("
+    " id INTEGER PRIMARY KEY,"
+    " commit_id TEXT NOT NULL, dirty INTEGER NOT NULL, commit_time INTEGER,"
+    " taken_at TEXT NOT NULL, device TEXT NOT NULL, driver TEXT NOT NULL,"
+    " settings TEXT NOT NULL, tool_version TEXT, source TEXT, added_at TEXT NOT NULL,"
+    " json TEXT NOT NULL,"
+    " device_uuid TEXT NOT NULL DEFAULT '', host TEXT NOT NULL DEFAULT '',"
+    " rank INTEGER NOT NULL DEFAULT -1, pid INTEGER NOT NULL DEFAULT -1,"
+    " runs_digest TEXT NOT NULL DEFAULT '',"
+    " UNIQUE(commit_id, dirty, taken_at, device, driver, settings, device_uuid, host, rank,"
+    " pid, runs_digest));"
+    "INSERT INTO results_v5(id, commit_id, dirty, commit_time, taken_at, device, driver,"
+    " settings, tool_version, source, added_at, json)"
+    " SELECT id, commit_id, dirty, commit_time, taken_at, device, driver, settings,"
+    " tool_version, source, added_at, json FROM results;"
+    "DROP TABLE results;"
+    "ALTER TABLE results_v5 RENAME TO results;"
+    "CREATE INDEX results_by_device ON results(device, settings, commit_time);",
+};
+
+/* What a history database holds, at any schema version: anything else
+ * (a trigger, a view, a table or index of someone else's) is refused before
+ * a statement runs on it (S_check_schema). */
+static const char *const S_tables[] = {"meta", "results", "runs", "samples", "metrics", "lines"};
+static const char *const S_indexes[][2] = {
+    {"runs_by_experiment", "CREATE INDEX runs_by_experiment ON runs(experiment, variant, params)"},
+    {"results_by_device", "CREATE INDEX results_by_device ON results(device, settings, commit_time)"},
 };
 
 int gm_history_schema_version(gm_history *h)
@@ -133,6 +167,26 @@ int gm_history_schema_version(gm_history *h)
 }
 
 static gm_status S_backfill(gm_history *h, int version, gm_error *err);
+static gm_status S_backfill_identity(gm_history *h, gm_error *err);
+
+/* After a table was made anew (migration 5): every row still points at
+ * its parent. */
+static gm_status S_foreign_keys_hold(gm_history *h, gm_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    gm_status s = gmh_prepare(h, "PRAGMA foreign_key_check", &st, err);
+    if (s != GM_OK)
+        return s;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        s = gm_fail(err, GM_ERR_VALUE, "%s: a row of table %s points at no row of its parent: "
+                    "the database is damaged", h->path, sqlite3_column_text(st, 0)
+                        ? (const char *)sqlite3_column_text(st, 0) : "?");
+    else if (rc != SQLITE_DONE)
+        s = gmh_fail_db(h, err, "checking foreign keys");
+    sqlite3_finalize(st);
+    return s;
+}
 
 /* Bring the schema up to date, one step per transaction; BEGIN IMMEDIATE so
  * that two processes opening a new file do not both create the tables. */
@@ -176,11 +230,93 @@ static gm_status S_migrate(gm_history *h, gm_error *err)
         snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", v + 1);
         if ((s = S_exec(h, S_migrations[v], err)) != GM_OK ||
             ((v + 1 == 3 || v + 1 == 4) && (s = S_backfill(h, v + 1, err)) != GM_OK) ||
+            (v + 1 == 5 && (s = S_backfill_identity(h, err)) != GM_OK) ||
+            (v + 1 == 5 && (s = S_foreign_keys_hold(h, err)) != GM_OK) ||
             (s = S_exec(h, pragma, err)) != GM_OK || (s = S_exec(h, "COMMIT", err)) != GM_OK) {
             S_exec(h, "ROLLBACK", NULL);
             return s;
         }
     }
+}
+
+/* SQLite's defences for a database file of unknown origin
+ * (https://sqlite.org/security.html): defensive mode (no writable_schema,
+ * no direct writes to the schema or shadow tables), an untrusted schema
+ * (functions with side effects may not run from it), triggers and views
+ * off, page sizes checked as they are read, no memory mapping. */
+static gm_status S_defensive(gm_history *h, gm_error *err)
+{
+    int on = -1;
+    if (sqlite3_db_config(h->db, SQLITE_DBCONFIG_DEFENSIVE, 1, &on) != SQLITE_OK || on != 1 ||
+        sqlite3_db_config(h->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, &on) != SQLITE_OK ||
+        on != 0 ||
+        sqlite3_db_config(h->db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, &on) != SQLITE_OK ||
+        on != 0 ||
+        sqlite3_db_config(h->db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, &on) != SQLITE_OK || on != 0)
+        return gmh_fail_db(h, err, "setting SQLite's defensive options");
+    gm_status s = S_exec(h, "PRAGMA trusted_schema = OFF", err);
+    if (s == GM_OK)
+        s = S_exec(h, "PRAGMA cell_size_check = ON", err);
+    if (s == GM_OK)
+        s = S_exec(h, "PRAGMA mmap_size = 0", err);
+    return s;
+}
+
+/* Every object of the schema is one a history has (S_tables, S_indexes,
+ * SQLite's own): a trigger could rewrite what is stored, a view could hang
+ * a query, and neither is ever part of a history; an unknown table or
+ * index means the file is something else's. */
+static gm_status S_check_schema(gm_history *h, gm_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(h->db, "SELECT type, name, sql FROM sqlite_master ORDER BY rowid", -1,
+                           &st, NULL) != SQLITE_OK)
+        return gmh_fail_db(h, err, "reading the schema");
+    gm_status s = GM_OK;
+    int rc = SQLITE_DONE;
+    while (s == GM_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *type = (const char *)sqlite3_column_text(st, 0);
+        const char *name = (const char *)sqlite3_column_text(st, 1);
+        const char *sql = (const char *)sqlite3_column_text(st, 2);
+        type = type ? type : "";
+        name = name ? name : "";
+        bool known = false;
+        if (strcmp(type, "table") == 0) {
+            /* a table of its name, not a virtual table of some module */
+            for (size_t i = 0; i < sizeof S_tables / sizeof *S_tables && !known; i++)
+                known = strcmp(name, S_tables[i]) == 0 && sql &&
+                        strncmp(sql, "CREATE TABLE ", 13) == 0;
+            /* sqlite_sequence, sqlite_stat1..4: SQLite's own */
+            known = known || strncmp(name, "sqlite_", 7) == 0;
+        } else if (strcmp(type, "index") == 0) {
+            for (size_t i = 0; i < sizeof S_indexes / sizeof *S_indexes && !known; i++)
+                known = strcmp(name, S_indexes[i][0]) == 0 && sql &&
+                        strcmp(sql, S_indexes[i][1]) == 0;
+            /* the indexes of PRIMARY KEY and UNIQUE constraints */
+            known = known || (strncmp(name, "sqlite_autoindex_", 17) == 0 && !sql);
+        }
+        if (known)
+            continue;
+        const char *kind = strcmp(type, "table") == 0     ? "a table"
+                           : strcmp(type, "index") == 0   ? "an index"
+                           : strcmp(type, "trigger") == 0 ? "a trigger"
+                           : strcmp(type, "view") == 0    ? "a view"
+                                                          : "an object";
+        gm_buf what = GM_BUF_INIT;
+        for (size_t i = 0; name[i] && i < 64; i++)
+            gm_buf_putc(&what, (unsigned char)name[i] < 0x20 || name[i] == 0x7f ? '?' : name[i]);
+        s = gm_fail(err, GM_ERR_VALUE,
+                    "%s: not a gpumem-report history database: it holds %s '%s'%s; refused "
+                    "before anything ran or was written (a history holds only its own tables "
+                    "and indexes: docs/history.md)", h->path, kind, what.data ? what.data : "",
+                    strcmp(type, "trigger") == 0 ? ", which would run on every add"
+                    : strcmp(type, "view") == 0 ? ", which would run in the queries" : "");
+        gm_buf_free(&what);
+    }
+    if (s == GM_OK && rc != SQLITE_DONE)
+        s = gmh_fail_db(h, err, "reading the schema");
+    sqlite3_finalize(st);
+    return s;
 }
 
 gm_status gm_history_open(const char *path, bool create, gm_history **out, gm_error *err)
@@ -199,10 +335,17 @@ gm_status gm_history_open(const char *path, bool create, gm_history **out, gm_er
     if (sqlite3_extended_result_codes(h->db, 1) != SQLITE_OK ||
         sqlite3_busy_timeout(h->db, GM_HISTORY_BUSY_MS) != SQLITE_OK)
         s = gmh_fail_db(h, err, "setting up the connection");
-    /* WAL: readers do not block the writer, and a crash mid-add leaves the
-     * last committed state; foreign keys checked. */
+    /* A history file may come from elsewhere (a CI artefact): nothing in it
+     * runs (no trigger, no view, no function with side effects from its
+     * schema), its schema cannot be written around SQLite, and it holds only
+     * what a history holds (S_check_schema), checked before anything is
+     * written to it. */
     if (s == GM_OK)
-        s = S_exec(h, "PRAGMA foreign_keys = ON", err);
+        s = S_defensive(h, err);
+    if (s == GM_OK)
+        s = S_check_schema(h, err);
+    /* WAL: readers do not block the writer, and a crash mid-add leaves the
+     * last committed state. */
     if (s == GM_OK) {
         sqlite3_stmt *st = NULL;
         if ((s = gmh_prepare(h, "PRAGMA journal_mode = WAL", &st, err)) == GM_OK &&
@@ -210,8 +353,14 @@ gm_status gm_history_open(const char *path, bool create, gm_history **out, gm_er
             s = gmh_fail_db(h, err, "switching to WAL");
         sqlite3_finalize(st);
     }
+    /* foreign keys off while the schema migrates (a table made anew), then
+     * checked on every write */
+    if (s == GM_OK)
+        s = S_exec(h, "PRAGMA foreign_keys = OFF", err);
     if (s == GM_OK)
         s = S_migrate(h, err);
+    if (s == GM_OK)
+        s = S_exec(h, "PRAGMA foreign_keys = ON", err);
     if (s != GM_OK) {
         gm_history_close(h);
         return s;
@@ -240,6 +389,144 @@ char *gm_history_settings(const gm_results *r)
     for (size_t i = 0; i < c->n_metrics; i++)
         gm_buf_printf(&b, "%s%s", i ? "," : "", c->metrics[i] ? c->metrics[i] : "");
     return gm_buf_detach(&b);
+}
+
+/* ---- a results file's identity ------------------------------------------- */
+
+/* SHA-256 (FIPS 180-4) of n bytes, as 64 hex digits into hex[65]: the digest
+ * of a results file's runs. */
+static uint32_t S_ror(uint32_t x, int n)
+{
+    return (x >> n) | (x << (32 - n));
+}
+
+static void S_sha256_block(uint32_t st[8], const unsigned char *p)
+{
+    static const uint32_t k[64] = {
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+        0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+        0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+        0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+        0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+        0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+        0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+        0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+        0xc67178f2};
+    uint32_t w[64];
+    for (int i = 0; i < 16; i++)
+        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+               (uint32_t)p[4 * i + 2] << 8 | (uint32_t)p[4 * i + 3];
+    for (int i = 16; i < 64; i++)
+        w[i] = w[i - 16] + (S_ror(w[i - 15], 7) ^ S_ror(w[i - 15], 18) ^ (w[i - 15] >> 3)) +
+               w[i - 7] + (S_ror(w[i - 2], 17) ^ S_ror(w[i - 2], 19) ^ (w[i - 2] >> 10));
+    uint32_t a = st[0], b = st[1], c = st[2], d = st[3], e = st[4], f = st[5], g = st[6],
+             hh = st[7];
+    for (int i = 0; i < 64; i++) {
+        uint32_t t1 = hh + (S_ror(e, 6) ^ S_ror(e, 11) ^ S_ror(e, 25)) + ((e & f) ^ (~e & g)) +
+                      k[i] + w[i];
+        uint32_t t2 = (S_ror(a, 2) ^ S_ror(a, 13) ^ S_ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        hh = g;
+        g = f;
+        f = e;
+        e = d + t1;
+        d = c;
+        c = b;
+        b = a;
+        a = t1 + t2;
+    }
+    st[0] += a, st[1] += b, st[2] += c, st[3] += d;
+    st[4] += e, st[5] += f, st[6] += g, st[7] += hh;
+}
+
+static void S_sha256_hex(const void *data, size_t n, char hex[65])
+{
+    uint32_t st[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                      0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    const unsigned char *p = data;
+    size_t left = n;
+    for (; left >= 64; p += 64, left -= 64)
+        S_sha256_block(st, p);
+    unsigned char tail[128] = {0};
+    memcpy(tail, p, left);
+    tail[left] = 0x80;
+    size_t tn = left < 56 ? 64 : 128;
+    unsigned long long bits = (unsigned long long)n * 8;
+    for (int i = 0; i < 8; i++)
+        tail[tn - 1 - i] = (unsigned char)(bits >> (8 * i));
+    S_sha256_block(st, tail);
+    if (tn == 128)
+        S_sha256_block(st, tail + 64);
+    for (int i = 0; i < 8; i++)
+        snprintf(hex + 8 * i, 9, "%08x", (unsigned)st[i]);
+}
+
+/* What tells one results file from another of the same commit, time,
+ * device name, driver and settings: the device's UUID and the process that
+ * collected (as the file records them: '' and -1 where it does not), and the
+ * digest of its runs written as the writer writes them (so two files of the
+ * same runs are one, however their text is spaced). */
+typedef struct {
+    const char *device_uuid, *host;
+    long long rank, pid;
+    char runs_digest[65];
+} S_ident;
+
+static void S_identity(const gm_results *r, S_ident *id)
+{
+    const gm_process *p = &r->collection.process;
+    id->device_uuid = p->present && p->device_uuid ? p->device_uuid : "";
+    id->host = p->present && p->host ? p->host : "";
+    id->rank = p->present && p->rank.kind == GM_V_INT ? p->rank.i : -1;
+    id->pid = p->present ? p->pid : -1;
+    gm_results runs;
+    memset(&runs, 0, sizeof runs);
+    runs.runs = r->runs;   /* borrowed: only written, never freed */
+    runs.n_runs = r->n_runs;
+    char *json = gm_results_to_json(&runs);
+    S_sha256_hex(json, strlen(json), id->runs_digest);
+    free(json);
+}
+
+static bool S_bind_identity(sqlite3_stmt *st, int first, const S_ident *id)
+{
+    return gmh_bind_text(st, first, id->device_uuid) && gmh_bind_text(st, first + 1, id->host) &&
+           gmh_bind_int(st, first + 2, id->rank) && gmh_bind_int(st, first + 3, id->pid) &&
+           gmh_bind_text(st, first + 4, id->runs_digest);
+}
+
+/* Migration 4 -> 5: the identity of each stored results file, from its JSON. */
+static gm_status S_backfill_identity(gm_history *h, gm_error *err)
+{
+    sqlite3_stmt *js = NULL, *upd = NULL;
+    gm_status s;
+    if ((s = gmh_prepare(h, "SELECT id, json FROM results ORDER BY id", &js, err)) != GM_OK ||
+        (s = gmh_prepare(h, "UPDATE results SET device_uuid = ?2, host = ?3, rank = ?4, "
+                            "pid = ?5, runs_digest = ?6 WHERE id = ?1", &upd, err)) != GM_OK)
+        goto done;
+    int rc = SQLITE_DONE;
+    while (s == GM_OK && (rc = sqlite3_step(js)) == SQLITE_ROW) {
+        long long rid = (long long)sqlite3_column_int64(js, 0);
+        const unsigned char *text = sqlite3_column_text(js, 1);
+        char name[600];
+        snprintf(name, sizeof name, "%.500s: stored results file %lld", h->path, rid);
+        gm_results r;
+        if ((s = gm_results_read_string(text ? (const char *)text : "", name, &r, err)) != GM_OK)
+            break;
+        S_ident id;
+        S_identity(&r, &id);
+        if (!gmh_bind_int(upd, 1, rid) || !S_bind_identity(upd, 2, &id))
+            s = gmh_fail_db(h, err, "binding a results file");
+        else
+            s = S_step_done(h, upd, "storing a results file's identity", err);
+        gm_results_free(&r);
+    }
+    if (s == GM_OK && rc != SQLITE_DONE)
+        s = gmh_fail_db(h, err, "reading the stored results");
+done:
+    sqlite3_finalize(js);
+    sqlite3_finalize(upd);
+    return s;
 }
 
 static char *S_now_utc(void)
@@ -427,11 +714,14 @@ gm_status gm_history_add(gm_history *h, const gm_results *r, const char *json,
     if (s != GM_OK)
         goto out;
     if ((s = gmh_prepare(h, "INSERT INTO results(commit_id, dirty, commit_time, taken_at, device, "
-                            "driver, settings, tool_version, source, added_at, json) "
-                            "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
-                            "ON CONFLICT DO NOTHING",
+                            "driver, settings, tool_version, source, added_at, json, device_uuid, "
+                            "host, rank, pid, runs_digest) "
+                            "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
+                            "?15, ?16) ON CONFLICT DO NOTHING",
                          &st, err)) != GM_OK)
         goto rollback;
+    S_ident id;
+    S_identity(r, &id);
     if (!gmh_bind_text(st, 1, r->commit ? r->commit : "unknown") ||
         !gmh_bind_int(st, 2, r->dirty) ||
         !(commit_time >= 0 ? gmh_bind_int(st, 3, commit_time)
@@ -441,7 +731,7 @@ gm_status gm_history_add(gm_history *h, const gm_results *r, const char *json,
         !gmh_bind_text(st, 6, r->device.driver_version ? r->device.driver_version : "unknown") ||
         !gmh_bind_text(st, 7, settings) || !gmh_bind_text(st, 8, r->tool_version) ||
         !gmh_bind_text(st, 9, source) || !gmh_bind_text(st, 10, now) ||
-        !gmh_bind_text(st, 11, json)) {
+        !gmh_bind_text(st, 11, json) || !S_bind_identity(st, 12, &id)) {
         s = gmh_fail_db(h, err, "binding a results file");
         goto rollback;
     }
@@ -510,10 +800,33 @@ void gmh_resv_free(gmh_resv *r)
         free(r->v[i].device);
         free(r->v[i].driver);
         free(r->v[i].settings);
+        free(r->v[i].twin);
     }
     free(r->v);
     r->v = NULL;
     r->n = 0;
+}
+
+/* Keep r->twin only on results that share their group (device, settings),
+ * commit, dirty flag and taken_at with another: the rows of the two GPUs of
+ * one node would otherwise read the same.  The loaded order puts a group's
+ * results of one commit time and taken_at next to each other. */
+static void S_mark_twins(gmh_resv *out)
+{
+    bool *keep = gm_xcalloc(out->n ? out->n : 1, sizeof *keep);
+    for (size_t i = 0; i + 1 < out->n; i++) {
+        const gmh_res *a = &out->v[i], *b = &out->v[i + 1];
+        if (strcmp(a->device, b->device) == 0 && strcmp(a->settings, b->settings) == 0 &&
+            strcmp(a->commit, b->commit) == 0 && a->dirty == b->dirty &&
+            strcmp(a->taken_at, b->taken_at) == 0)
+            keep[i] = keep[i + 1] = true;
+    }
+    for (size_t i = 0; i < out->n; i++)
+        if (!keep[i]) {
+            free(out->v[i].twin);
+            out->v[i].twin = NULL;
+        }
+    free(keep);
 }
 
 /* The results, grouped by device and settings, each group in commit order
@@ -524,8 +837,8 @@ gm_status gmh_load_results(gm_history *h, const char *device, gmh_resv *out, gm_
     out->n = 0;
     sqlite3_stmt *st = NULL;
     gm_status s = gmh_prepare(h,
-        "SELECT id, commit_id, dirty, commit_time, taken_at, device, driver, settings "
-        "FROM results WHERE (?1 IS NULL OR device = ?1) ORDER BY device, settings, "
+        "SELECT id, commit_id, dirty, commit_time, taken_at, device, driver, settings, "
+        "device_uuid, pid FROM results WHERE (?1 IS NULL OR device = ?1) ORDER BY device, settings, "
         "COALESCE(commit_time, CAST(strftime('%s', taken_at) AS INTEGER)), taken_at, id",
         &st, err);
     if (s != GM_OK)
@@ -551,11 +864,26 @@ gm_status gmh_load_results(gm_history *h, const char *device, gmh_resv *out, gm_
         r->device = gmh_col_text(st, 5);
         r->driver = gmh_col_text(st, 6);
         r->settings = gmh_col_text(st, 7);
+        r->twin = NULL;
+        char *uuid = gmh_col_text(st, 8);
+        long long pid = (long long)sqlite3_column_int64(st, 9);
+        char label[64];
+        if (uuid[0])
+            snprintf(label, sizeof label, "%.12s", uuid);
+        else if (pid >= 0)
+            snprintf(label, sizeof label, "pid %lld", pid);
+        else
+            snprintf(label, sizeof label, "result %lld", r->id);
+        free(uuid);
+        r->twin = gm_xstrdup(label);   /* kept below only where it tells twins apart */
     }
     if (rc != SQLITE_DONE)
         s = gmh_fail_db(h, err, "reading the results");
     sqlite3_finalize(st);
-    if (s != GM_OK)
+    if (s != GM_OK) {
         gmh_resv_free(out);
+        return s;
+    }
+    S_mark_twins(out);
     return s;
 }

@@ -154,7 +154,7 @@ Test(history, schema_is_checked_and_migrated)
                                   "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     gm_history *h = S_open();
-    cr_expect_eq(gm_history_schema_version(h), 4, "migrated from 1 to 4");
+    cr_expect_eq(gm_history_schema_version(h), GM_HISTORY_SCHEMA, "migrated from 1");
     gm_history_close(h);
     cr_assert_eq(sqlite3_open(S_db, &db), SQLITE_OK);
     sqlite3_stmt *st;
@@ -452,7 +452,7 @@ Test(history, migration_to_3_fills_the_lines_of_stored_runs)
                  "%s", sqlite3_errmsg(db));
     sqlite3_close(db);
     h = S_open();
-    cr_expect_eq(gm_history_schema_version(h), 4, "migrated from 2 to 4");
+    cr_expect_eq(gm_history_schema_version(h), GM_HISTORY_SCHEMA, "migrated from 2");
     gm_history_close(h);
     cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM lines"), (long long)nl);
     cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM runs WHERE lines_status = 'collected'"), 1);
@@ -682,7 +682,238 @@ Test(history, migration_to_4_marks_the_gated_runs)
                  SQLITE_OK, "%s", sqlite3_errmsg(db));
     sqlite3_close(db);
     h = S_open();
-    cr_expect_eq(gm_history_schema_version(h), 4, "migrated from 3 to 4");
+    cr_expect_eq(gm_history_schema_version(h), GM_HISTORY_SCHEMA, "migrated from 3");
     gm_history_close(h);
     cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM runs WHERE gated = 1"), gated);
+}
+
+/* ---- nothing lost between processes (issue 24) ------------------------------ */
+
+/* The two GPUs of one node, collected at once (collect --device all): the
+ * same commit, time, device name, driver and settings, told apart by the
+ * device's UUID and their runs.  The second was "already there, nothing
+ * added" and its runs were never stored. */
+Test(history, two_gpus_of_one_node_are_two_results)
+{
+    char *g0 = gmt_fixture("history-node7-gpu0.json"), *g1 = gmt_fixture("history-node7-gpu1.json");
+    char *argv[] = {(char *)gmt_bin(), "history", "add", g0, g1, "--db", S_db, NULL};
+    char *out = NULL, *err = NULL;
+    cr_assert_eq(gmt_run(argv, NULL, &out, &err), 0, "%s", err);
+    cr_expect_eq(gmt_occurrences(out, ": added ("), 2, "both added:\n%s", out);
+    gmt_assert_lacks(out, "already there");
+    free(out);
+    free(err);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM results"), 2);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(DISTINCT device_uuid) FROM results"), 2);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM results WHERE host = 'node7' AND "
+                                "pid = 31337 AND rank = -1"), 2);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM runs"), 4);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM samples"), 16, "every sample of both");
+    /* each again: identical runs, so already there */
+    cr_assert_eq(gmt_run(argv, NULL, &out, &err), 0, "%s", err);
+    cr_expect_eq(gmt_occurrences(out, "already there, nothing added"), 2, "%s", out);
+    free(out);
+    free(err);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM results"), 2);
+    /* the CSV has both GPUs' times */
+    char *csv = NULL;
+    char *argv2[] = {(char *)gmt_bin(), "history", "export", "--format", "csv", "--db", S_db,
+                     NULL};
+    cr_assert_eq(gmt_run(argv2, NULL, &csv, &err), 0, "%s", err);
+    gmt_assert_has(csv, ",time,0.0515,ms,");
+    gmt_assert_has(csv, ",time,0.05253,ms,");
+    free(csv);
+    free(err);
+    /* and the report tells their rows apart by the GPU */
+    char *md = NULL;
+    char *argv3[] = {(char *)gmt_bin(), "history", "report", "--db", S_db, NULL};
+    cr_assert_eq(gmt_run(argv3, NULL, &md, &err), 0, "%s", err);
+    gmt_assert_has(md, "`0123456789ab` (GPU-5f0c2a1e) | taken 2025-01-15T12:00:00Z | 80.5 µs");
+    gmt_assert_has(md, "`0123456789ab` (GPU-9e41b7d2) | taken 2025-01-15T12:00:00Z | 82.1 µs");
+    free(md);
+    free(err);
+    free(g0);
+    free(g1);
+}
+
+/* The key is every byte of the runs, and the process where recorded: a
+ * change to one sample, another UUID or another pid is another results
+ * file; the same runs written with other spacing are the same one. */
+Test(history, identity_is_the_runs_the_device_and_the_process)
+{
+    gm_history *h = S_open();
+    gm_results r;
+    gmt_load_fixture("history-node7-gpu0.json", &r);
+    char *path = gmt_fixture("history-node7-gpu0.json");
+    char *text = gmt_text(path);
+    gm_error err;
+    bool added = false;
+    cr_assert_eq(gm_history_add(h, &r, text, -1, "gpu0.json", &added, &err), GM_OK, "%s",
+                 err.message);
+    cr_expect(added);
+    /* the writer's own text of the same results: the same file */
+    char *again = gm_results_to_json(&r);
+    cr_assert_eq(gm_history_add(h, &r, again, -1, "again.json", &added, &err), GM_OK, "%s",
+                 err.message);
+    cr_expect_not(added, "the same runs, however spaced, are there already");
+    free(again);
+    /* one sample changed */
+    r.runs[1].timing.samples[3] += 1e-6;
+    char *j = gm_results_to_json(&r);
+    cr_assert_eq(gm_history_add(h, &r, j, -1, "sample.json", &added, &err), GM_OK, "%s",
+                 err.message);
+    cr_expect(added, "one sample differs: another results file");
+    free(j);
+    r.runs[1].timing.samples[3] -= 1e-6;
+    /* the same runs from another process, another GPU */
+    r.collection.process.pid = 31338;
+    j = gm_results_to_json(&r);
+    cr_assert_eq(gm_history_add(h, &r, j, -1, "pid.json", &added, &err), GM_OK, "%s", err.message);
+    cr_expect(added, "another process");
+    free(j);
+    free(r.collection.process.device_uuid);
+    r.collection.process.device_uuid = gm_xstrdup("GPU-00000000-0000-0000-0000-000000000000");
+    j = gm_results_to_json(&r);
+    cr_assert_eq(gm_history_add(h, &r, j, -1, "uuid.json", &added, &err), GM_OK, "%s",
+                 err.message);
+    cr_expect(added, "another GPU");
+    free(j);
+    long long c[4];
+    S_counts(h, c);
+    cr_expect_eq(c[0], 4);
+    gm_history_close(h);
+    gm_results_free(&r);
+    free(text);
+    free(path);
+}
+
+/* A database of version 4 (key: commit, time, device, driver, settings)
+ * migrates to version 5 with each stored file's identity filled from its
+ * JSON; then the second GPU of the node goes in. */
+Test(history, migration_to_5_keys_results_by_their_identity)
+{
+    char *g0 = gmt_fixture("history-node7-gpu0.json"), *g1 = gmt_fixture("history-node7-gpu1.json");
+    char *add0[] = {(char *)gmt_bin(), "history", "add", g0, "--db", S_db, NULL};
+    cr_assert_eq(gmt_exec(add0, NULL, NULL, NULL), 0);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(S_db, &db), SQLITE_OK);
+    /* back to version 4's results table */
+    cr_assert_eq(sqlite3_exec(db,
+                              "PRAGMA foreign_keys = OFF; BEGIN;"
+                              "CREATE TABLE r4(id INTEGER PRIMARY KEY, commit_id TEXT NOT NULL,"
+                              " dirty INTEGER NOT NULL, commit_time INTEGER, taken_at TEXT NOT NULL,"
+                              " device TEXT NOT NULL, driver TEXT NOT NULL, settings TEXT NOT NULL,"
+                              " tool_version TEXT, source TEXT, added_at TEXT NOT NULL,"
+                              " json TEXT NOT NULL,"
+                              " UNIQUE(commit_id, dirty, taken_at, device, driver, settings));"
+                              "INSERT INTO r4 SELECT id, commit_id, dirty, commit_time, taken_at,"
+                              " device, driver, settings, tool_version, source, added_at, json"
+                              " FROM results;"
+                              "DROP TABLE results; ALTER TABLE r4 RENAME TO results;"
+                              "CREATE INDEX results_by_device ON results(device, settings, "
+                              "commit_time);"
+                              "PRAGMA user_version = 4; COMMIT;",
+                              NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(db));
+    sqlite3_close(db);
+    char *add1[] = {(char *)gmt_bin(), "history", "add", g1, "--db", S_db, NULL};
+    char *out = NULL, *err = NULL;
+    cr_assert_eq(gmt_run(add1, NULL, &out, &err), 0, "%s", err);
+    gmt_assert_has(out, ": added (");
+    free(out);
+    free(err);
+    cr_expect_eq(S_scalar(S_db, "PRAGMA user_version"), GM_HISTORY_SCHEMA);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM results WHERE device_uuid LIKE 'GPU-%' "
+                                "AND length(runs_digest) = 64 AND pid = 31337"), 2,
+                 "the stored file's identity was filled in");
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM runs"), 4);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM runs r LEFT JOIN results s ON "
+                                "r.result_id = s.id WHERE s.id IS NULL"), 0,
+                 "every run still has its results file");
+    /* the first again: there already, under its filled identity */
+    cr_assert_eq(gmt_run(add0, NULL, &out, &err), 0, "%s", err);
+    gmt_assert_has(out, "already there");
+    free(out);
+    free(err);
+    free(g0);
+    free(g1);
+}
+
+/* A database from elsewhere carries its own SQL: a trigger rewrote history
+ * on add, which still said "added"; a recursive view hung report, export
+ * and gate.  Such a file is refused before anything runs or is written. */
+static void S_hostile(const char *sql)
+{
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(S_db, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+    sqlite3_close(db);
+}
+
+Test(history, a_trigger_in_the_database_is_refused, .timeout = 60)
+{
+    char *fx = gmt_fixture("diff-base.json"), *head = gmt_fixture("diff-head.json");
+    char *add[] = {(char *)gmt_bin(), "history", "add", fx, "--db", S_db, NULL};
+    cr_assert_eq(gmt_exec(add, NULL, NULL, NULL), 0);
+    S_hostile("CREATE TRIGGER rewrite AFTER INSERT ON results BEGIN "
+              "UPDATE results SET commit_id = 'rewritten', json = '{}'; END;");
+    char *add2[] = {(char *)gmt_bin(), "history", "add", head, "--db", S_db, NULL};
+    char *out = NULL, *err = NULL;
+    cr_expect_eq(gmt_run(add2, NULL, &out, &err), 2);
+    gmt_assert_lacks(out, "added");
+    gmt_assert_has(err, "not a gpumem-report history database: it holds a trigger 'rewrite'");
+    gmt_assert_has(err, "refused before anything ran or was written");
+    free(out);
+    free(err);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM results WHERE commit_id = 'rewritten'"), 0);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM results"), 1, "nothing added");
+    /* in the library too, for every command */
+    gm_history *h = NULL;
+    gm_error e;
+    cr_expect_eq(gm_history_open(S_db, false, &h, &e), GM_ERR_VALUE);
+    cr_expect_null(h);
+    free(fx);
+    free(head);
+}
+
+Test(history, a_view_in_the_database_is_refused, .timeout = 60)
+{
+    char *fx = gmt_fixture("diff-base.json"), *head = gmt_fixture("diff-head.json");
+    char *add[] = {(char *)gmt_bin(), "history", "add", fx, "--db", S_db, NULL};
+    cr_assert_eq(gmt_exec(add, NULL, NULL, NULL), 0);
+    S_hostile("CREATE VIEW forever AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL "
+              "SELECT i + 1 FROM n) SELECT i FROM n;");
+    char *cmds[][9] = {
+        {(char *)gmt_bin(), "history", "report", "--db", S_db, NULL},
+        {(char *)gmt_bin(), "history", "export", "--format", "csv", "--db", S_db, NULL},
+        {(char *)gmt_bin(), "history", "gate", head, "--db", S_db, NULL},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        char *out = NULL, *err = NULL;
+        cr_expect_eq(gmt_run(cmds[i], NULL, &out, &err), 2, "%s", cmds[i][2]);
+        gmt_assert_has(err, "it holds a view 'forever'");
+        free(out);
+        free(err);
+    }
+    free(fx);
+    free(head);
+}
+
+/* Only a history's own tables and indexes (as it makes them); SQLite's own
+ * tables (sqlite_stat1 of ANALYZE) are fine. */
+Test(history, unknown_tables_and_indexes_are_refused)
+{
+    gm_history *h = S_open();
+    gm_history_close(h);
+    S_hostile("ANALYZE");
+    gm_error e;
+    cr_assert_eq(gm_history_open(S_db, false, &h, &e), GM_OK, "%s", e.message);
+    gm_history_close(h);
+    S_hostile("CREATE TABLE annotations(x)");
+    cr_expect_eq(gm_history_open(S_db, false, &h, &e), GM_ERR_VALUE);
+    gmt_assert_has(e.message, "it holds a table 'annotations'");
+    S_hostile("DROP TABLE annotations; DROP INDEX results_by_device;"
+              "CREATE INDEX results_by_device ON results(abs(id))");
+    cr_expect_eq(gm_history_open(S_db, false, &h, &e), GM_ERR_VALUE);
+    gmt_assert_has(e.message, "it holds an index 'results_by_device'");
 }

@@ -652,7 +652,7 @@ Test(ranges, input_size_limit)
     char *out = NULL, *err = NULL;
     char *a[] = {(char *)gmt_bin(), "render", "/dev/zero", "--out", "-", NULL};
     cr_assert_eq(gmt_run(a, NULL, &out, &err), 2);
-    gmt_assert_has(err, "/dev/zero: not a JSON text: a NUL byte at offset 0");
+    gmt_assert_has(err, "/dev/zero: a character device, not a results file");
     free(out);
     free(err);
     /* an endless pipe of text: refused at the limit, named */
@@ -713,3 +713,235 @@ Test(partial, a_stopped_collection_is_written_and_said_partial)
     free(j);
     gm_results_free(&r);
 }
+
+/* ---- one input rule for every reader (issue 24) -------------------------------- */
+
+/* The input rule of results.h, the same for every command that reads a
+ * results file: render, diff, merge, history add and gate. */
+static void S_input_refused(const char *input, const char *expect)
+{
+    char *dir = gmt_tmpdir("input-db"), *db = gmt_join(dir, "h.sqlite");
+    char *good = gmt_fixture("handwritten-small.json");
+    char *add[] = {(char *)gmt_bin(), "history", "add", good, "--db", db, NULL};
+    cr_assert_eq(gmt_run(add, NULL, NULL, NULL), 0);
+    char *cmds[][8] = {
+        {(char *)gmt_bin(), "render", (char *)input, "--out", "-", NULL},
+        {(char *)gmt_bin(), "diff", good, (char *)input, NULL},
+        {(char *)gmt_bin(), "merge", (char *)input, "--json", "-", NULL},
+        {(char *)gmt_bin(), "history", "add", (char *)input, "--db", db, NULL},
+        {(char *)gmt_bin(), "history", "gate", (char *)input, "--db", db, NULL},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        char *out = NULL, *err = NULL;
+        int rc = gmt_run(cmds[i], NULL, &out, &err);
+        cr_expect_eq(rc, 2, "%s %s: exit %d: %s", cmds[i][1], input, rc, err);
+        cr_expect(strstr(err, expect) != NULL, "%s %s: expected \"%s\" in:\n%s", cmds[i][1],
+                  input, expect, err);
+        free(out);
+        free(err);
+    }
+    free(db);
+    free(good);
+    gmt_rmrf(dir);
+    free(dir);
+}
+
+Test(input_rule, empty_markdown_and_text_are_not_results_files)
+{
+    char *dir = gmt_tmpdir("input");
+    const char *what[][2] = {
+        {"empty.json", ""},
+        {"blank.json", "  \n\t\n"},
+        {"report.md", "# gpumem-report\n\nA report, not results.\n"},
+        {"notes.txt", "collected on node 7\n"},
+        {"table.csv", "experiment,variant\ncoalescing,stride\n"},
+    };
+    const char *expect[] = {"not a results file: it is empty", "not a results file: it is empty",
+                            "not a results file: it begins with \"# gpumem-report\"",
+                            "not a results file: it begins with \"collected on node 7\"",
+                            "not a results file: it begins with \"experiment,variant\""};
+    for (size_t i = 0; i < sizeof what / sizeof *what; i++) {
+        char *f = gmt_join(dir, what[i][0]);
+        FILE *fp = fopen(f, "w");
+        cr_assert_not_null(fp);
+        fputs(what[i][1], fp);
+        fclose(fp);
+        S_input_refused(f, expect[i]);
+        /* never the JSON parser's words */
+        char *out = NULL, *err = NULL;
+        char *a[] = {(char *)gmt_bin(), "render", f, "--out", "-", NULL};
+        gmt_run(a, NULL, &out, &err);
+        gmt_assert_lacks(err, "expected near");
+        free(out);
+        free(err);
+        free(f);
+    }
+    /* binary data is not quoted */
+    char *bin = gmt_join(dir, "random.json");
+    FILE *fp = fopen(bin, "wb");
+    cr_assert_not_null(fp);
+    fputs("\x89PNG\r\n\x1a\xff\xfe", fp);
+    fclose(fp);
+    S_input_refused(bin, "not a results file: it begins with binary data");
+    free(bin);
+    gmt_rmrf(dir);
+    free(dir);
+}
+
+Test(input_rule, directories_devices_and_fifos_are_named)
+{
+    char *dir = gmt_tmpdir("input");
+    S_input_refused(dir, ": a directory, not a results file");
+    S_input_refused("/dev/zero", "/dev/zero: a character device, not a results file");
+    S_input_refused("/dev/null", "/dev/null: a character device, not a results file");
+    char *fifo = gmt_join(dir, "pipe.json");
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    /* no writer: refused at once, not waited on */
+    S_input_refused(fifo, "pipe.json: a FIFO (named pipe), not a results file");
+    free(fifo);
+    /* a NUL byte in a file: named with its offset */
+    char *nul = gmt_join(dir, "nul.json");
+    FILE *fp = fopen(nul, "wb");
+    cr_assert_not_null(fp);
+    fwrite("{\"schema\"\0", 1, 10, fp);
+    fclose(fp);
+    S_input_refused(nul, "not a results file: a NUL byte at offset 9");
+    free(nul);
+    gmt_rmrf(dir);
+    free(dir);
+}
+
+/* history add read its files whole with no bound (issue 24): /dev/zero grew
+ * memory until the process was killed, and a 1.1 GiB file took 80 s and
+ * 1.13 GB; now the reader's size limit holds for it as for render. */
+Test(input_rule, history_add_has_the_size_limit)
+{
+    char *dir = gmt_tmpdir("input");
+    char *db = gmt_join(dir, "h.sqlite");
+    char *f = gmt_fixture("handwritten-large.json");
+    char *out = NULL, *err = NULL;
+    const char *env[] = {"GPUMEM_REPORT_MAX_INPUT=1000", NULL};
+    char *a[] = {(char *)gmt_bin(), "history", "add", f, "--db", db, NULL};
+    cr_assert_eq(gmt_run(a, env, &out, &err), 2, "%s", err);
+    gmt_assert_has(err, "input too large");
+    gmt_assert_has(err, "1000 bytes");
+    free(out);
+    free(err);
+    /* an endless pipe: cut at the limit */
+    gm_buf cmd = GM_BUF_INIT;
+    gm_buf_printf(&cmd, "yes | '%s' history add /dev/stdin --db '%s'", gmt_bin(), db);
+    const char *env2[] = {"GPUMEM_REPORT_MAX_INPUT=1M", NULL};
+    char *sh[] = {"/bin/sh", "-c", cmd.data, NULL};
+    cr_assert_eq(gmt_run(sh, env2, &out, &err), 2);
+    gmt_assert_has(err, "/dev/stdin: input too large");
+    gm_buf_free(&cmd);
+    free(out);
+    free(err);
+    /* and within the limit it is read and stored as before */
+    char *b[] = {(char *)gmt_bin(), "history", "add", f, "--db", db, NULL};
+    cr_assert_eq(gmt_run(b, NULL, &out, &err), 0, "%s", err);
+    gmt_assert_has(out, ": added (");
+    free(out);
+    free(err);
+    free(f);
+    free(db);
+    gmt_rmrf(dir);
+    free(dir);
+}
+
+/* A directory as --out was told about file extensions. */
+Test(input_rule, a_directory_as_out_is_named)
+{
+    char *dir = gmt_tmpdir("input");
+    char *f = gmt_fixture("handwritten-small.json");
+    char *out = NULL, *err = NULL;
+    char *a[] = {(char *)gmt_bin(), "render", f, "--out", dir, NULL};
+    cr_assert_eq(gmt_run(a, NULL, &out, &err), 2);
+    gmt_assert_has(err, "is a directory: name a file");
+    gmt_assert_lacks(err, "extension");
+    gmt_assert_lacks(err, "cannot tell the format");
+    free(out);
+    free(err);
+    cr_expect_eq(gmt_count_entries(dir), 0, "nothing written into the directory");
+    free(f);
+    gmt_rmrf(dir);
+    free(dir);
+}
+
+/* "(history add creates it)" only where no file is: a damaged database is
+ * not made anew by add, and the hint would mislead. */
+Test(input_rule, history_hint_only_for_a_missing_database)
+{
+    char *dir = gmt_tmpdir("input");
+    char *missing = gmt_join(dir, "none.sqlite"), *junk = gmt_join(dir, "junk.sqlite");
+    char *out = NULL, *err = NULL;
+    char *a[] = {(char *)gmt_bin(), "history", "report", "--db", missing, NULL};
+    cr_assert_eq(gmt_run(a, NULL, &out, &err), 2);
+    gmt_assert_has(err, "(history add creates it)");
+    free(out);
+    free(err);
+    FILE *fp = fopen(junk, "w");
+    cr_assert_not_null(fp);
+    fputs("not a database, but long enough to be read as one by SQLite: ", fp);
+    for (int i = 0; i < 200; i++)
+        fputs("0123456789", fp);
+    fclose(fp);
+    char *b[] = {(char *)gmt_bin(), "history", "report", "--db", junk, NULL};
+    cr_assert_eq(gmt_run(b, NULL, &out, &err), 2);
+    gmt_assert_has(err, "file is not a database");
+    gmt_assert_lacks(err, "history add creates it");
+    free(out);
+    free(err);
+    free(missing);
+    free(junk);
+    gmt_rmrf(dir);
+    free(dir);
+}
+
+/* ---- the CPU half without the CUDA toolkit (issue 24) ------------------------ */
+
+/* A binary built with the toolkit exited 127 where the toolkit's directory
+ * was absent (libcupti.so.13 not found), even for --version and render.
+ * tests/no-cuda.sh hides every /usr/local/cuda* (and $GM_CUDA_HOME) in a mount
+ * namespace and runs --version, list --metrics, render, diff, merge and
+ * history, and collect, which must say what is missing. */
+Test(no_cuda, cpu_commands_run_without_the_toolkit, .timeout = 120)
+{
+    char *script = gmt_src("tests/no-cuda.sh");
+    char *argv[] = {"/bin/sh", script, (char *)gmt_bin(), (char *)gmt_srcdir(), NULL};
+    char *out = NULL, *err = NULL;
+    int rc = gmt_run(argv, NULL, &out, &err);
+    if (rc == 77) {
+        char why[512];
+        snprintf(why, sizeof why, "cannot hide the CUDA toolkit here: %.400s", out);
+        free(out);
+        free(err);
+        free(script);
+        cr_skip_test("%s", why);
+    }
+    cr_expect_eq(rc, 0, "%s%s", out, err);
+    free(out);
+    free(err);
+    free(script);
+}
+
+#ifdef GM_HAVE_CUDA
+#include "../collectors/gmc_cupti_load.h"
+#include <cupti_result.h>
+#include <cupti_version.h>
+
+/* With the toolkit there, the CUPTI the program did not link is opened on
+ * first use and its functions answer as the library's own (no GPU needed). */
+Test(no_cuda, cupti_is_opened_when_first_called)
+{
+    uint32_t v = 0;
+    cr_assert_eq(cuptiGetVersion(&v), CUPTI_SUCCESS);
+    cr_expect_eq(v, (uint32_t)CUPTI_API_VERSION);
+    char why[256] = "";
+    cr_expect(gmc_cupti_load(why, sizeof why), "%s", why);
+    const char *s = NULL;
+    cr_expect_eq(cuptiGetResultString(CUPTI_ERROR_INVALID_PARAMETER, &s), CUPTI_SUCCESS);
+    cr_expect(s && strstr(s, "PARAMETER"), "%s", s ? s : "(null)");
+    cr_expect(strncmp(gmc_cupti_soname(), "libcupti.so.", 12) == 0, "%s", gmc_cupti_soname());
+}
+#endif

@@ -694,7 +694,7 @@ Test(results_errors, directory_is_unreadable)
     gm_results r;
     gm_error e = {0};
     cr_assert_eq(gm_results_read_file("/", &r, &e), GM_ERR_IO, "%s", e.message);
-    gmt_assert_has(e.message, strerror(EISDIR));
+    gmt_assert_has(e.message, "/: a directory, not a results file");
 }
 
 Test(results_errors, empty_and_non_object)
@@ -702,7 +702,9 @@ Test(results_errors, empty_and_non_object)
     gm_results r;
     gm_error e = {0};
     cr_assert_eq(gm_results_read_string("", "empty.json", &r, &e), GM_ERR_PARSE);
-    gmt_assert_has(e.message, "empty.json:1:");
+    gmt_assert_has(e.message, "empty.json: not a results file: it is empty");
+    cr_assert_eq(gm_results_read_string("\"text\"", "str.json", &r, &e), GM_ERR_PARSE);
+    gmt_assert_has(e.message, "str.json: not a results file: it begins with \"\"text\"\"");
     cr_assert_eq(gm_results_read_string("[1, 2]", "arr.json", &r, &e), GM_ERR_SCHEMA);
     gmt_assert_has(e.message, "the top level is an array");
     cr_assert_eq(gm_results_read_string("{\"a\": 1}", "obj.json", &r, &e), GM_ERR_SCHEMA);
