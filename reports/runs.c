@@ -673,3 +673,129 @@ const char *gm_results_ceiling_name(const gm_results *r)
     gm_results_ceiling_gbs(r, &att);
     return att ? "the attainable bandwidth" : "the copy bandwidth";
 }
+
+/* ---- runs not fully counted -------------------------------------------------------- */
+
+static int S_uncounted_cmp(const void *pa, const void *pb)
+{
+    const gm_run *a = *(const gm_run *const *)pa, *b = *(const gm_run *const *)pb;
+    double ta = gm_run_total_ms(a), tb = gm_run_total_ms(b);
+    ta = isfinite(ta) ? ta : -1;
+    tb = isfinite(tb) ? tb : -1;
+    return ta > tb ? -1 : ta < tb;
+}
+
+void gm_runs_uncounted(const gm_results *r, gm_uncounted *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const gm_run *run = &r->runs[i];
+        double t = gm_run_total_ms(run);
+        if (isfinite(t))
+            out->all_ms += t;
+        if (!run->not_replayed)
+            continue;
+        out->runs = gm_xrealloc(out->runs, (out->n + 1) * sizeof *out->runs);
+        out->runs[out->n++] = run;
+        if (isfinite(t))
+            out->ms += t;
+        else
+            out->n_untimed++;
+    }
+    if (out->n > 1)
+        qsort(out->runs, out->n, sizeof *out->runs, S_uncounted_cmp);
+}
+
+void gm_uncounted_free(gm_uncounted *u)
+{
+    free(u->runs);
+    memset(u, 0, sizeof *u);
+}
+
+/* The reason of a not_replayed text: up to its first ": " outside parentheses. */
+static void S_reason(const char *why, gm_buf *b)
+{
+    int depth = 0;
+    size_t n = 0;
+    for (; why[n]; n++) {
+        depth += why[n] == '(' ? 1 : why[n] == ')' && depth > 0 ? -1 : 0;
+        if (depth == 0 && why[n] == ':' && why[n + 1] == ' ')
+            break;
+    }
+    gm_buf_put(b, why, n);
+    gm_buf_puts(b, "");
+}
+
+#define S_UNCOUNTED_NAMED 5
+#define S_UNCOUNTED_REASONS 3
+
+void gm_runs_uncounted_md(gm_buf *b, const gm_results *r)
+{
+    gm_uncounted u;
+    gm_runs_uncounted(r, &u);
+    if (!u.n) {
+        gm_uncounted_free(&u);
+        return;
+    }
+    bool share = u.all_ms > 0;
+    gm_buf_printf(b, "> **Not fully counted: %zu kernel%s", u.n, u.n == 1 ? "" : "s");
+    if (share) {
+        gm_buf_puts(b, ", ");
+        gm_fmt_pct(b, 100.0 * u.ms / u.all_ms);
+        gm_buf_puts(b, " of the GPU time");
+    }
+    gm_buf_puts(b, ".** ");
+    for (size_t i = 0; i < u.n && i < S_UNCOUNTED_NAMED; i++) {
+        if (i)
+            gm_buf_puts(b, i + 1 == u.n ? " and " : ", ");
+        gm_esc_md_code(b, u.runs[i]->variant ? u.runs[i]->variant : "?");
+        const gm_param *rank = gm_run_param(u.runs[i], "rank");   /* a merged file */
+        if (rank && rank->value.kind == GM_V_INT)
+            gm_buf_printf(b, " on rank %lld", rank->value.i);
+        double t = gm_run_total_ms(u.runs[i]);
+        if (share && isfinite(t)) {
+            gm_buf_puts(b, " (");
+            gm_fmt_pct(b, 100.0 * t / u.all_ms);
+            gm_buf_puts(b, ")");
+        } else if (!isfinite(t)) {
+            gm_buf_puts(b, " (duration unknown)");
+        }
+    }
+    if (u.n > S_UNCOUNTED_NAMED)
+        gm_buf_printf(b, " and %zu more", u.n - S_UNCOUNTED_NAMED);
+    gm_buf_printf(b, " could not be replayed (");
+    /* the distinct reasons, in the order of the runs */
+    gm_buf seen = GM_BUF_INIT, one = GM_BUF_INIT;
+    size_t k = 0;
+    gm_buf_puts(&seen, "\n");
+    for (size_t i = 0; i < u.n; i++) {
+        one.len = 0;
+        gm_buf_puts(&one, "\n");
+        S_reason(u.runs[i]->not_replayed, &one);
+        gm_buf_puts(&one, "\n");
+        if (strstr(seen.data, one.data))
+            continue;
+        gm_buf_puts(&seen, one.data + 1);
+        if (k == S_UNCOUNTED_REASONS) {
+            gm_buf_puts(b, "; ...");
+            break;
+        }
+        if (k++)
+            gm_buf_puts(b, "; ");
+        one.data[one.len - 1] = '\0';
+        gm_esc_md(b, one.data + 1);
+    }
+    gm_buf_free(&seen);
+    gm_buf_free(&one);
+    gm_buf_printf(b, "): %s ran once, as the program made %s, and only %s duration was "
+                     "measured; no counter was read.",
+                  u.n == 1 ? "it" : "they", u.n == 1 ? "it" : "them",
+                  u.n == 1 ? "its" : "their");
+    if (share && u.ms < u.all_ms) {
+        gm_buf_puts(b, " The counts in this report cover the other ");
+        gm_fmt_pct(b, 100.0 * (u.all_ms - u.ms) / u.all_ms);
+        gm_buf_puts(b, " of the GPU time.");
+    }
+    gm_buf_puts(b, "\n\n");
+    gm_uncounted_free(&u);
+}
