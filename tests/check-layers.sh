@@ -15,7 +15,8 @@ bad=0
 toolkit="kernels/harness.h kernels/runner.c collectors/gmc_cupti.c collectors/gmc_codes.c
          collectors/gmc_codes.h collectors/gmc_cupti_host.h collectors/inject.c
          collectors/inject_batch.c collectors/inject_internal.h collectors/inject_launch.c
-         collectors/inject_nvtx.c collectors/inject_session.c collectors/gmc_sass.c"
+         collectors/inject_nvtx.c collectors/inject_session.c collectors/gmc_sass.c
+         collectors/inject_graph.c collectors/inject_timed.c"
 for f in $(find core kernels collectors reports -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' | sort); do
     dir=${f%%/*}
     case $dir in
