@@ -49,29 +49,29 @@ wall() {
 
 (
     export CUDA_VISIBLE_DEVICES=0
-    wall 60 "graph_app alone" build/tests/gpu/graph_app > "$L/ga-plain.out" 2>&1
-    wall 120 "graph_app under the tool" env GPUMEM_REPORT_DEBUG=1 $BIN collect --launches each \
+    wall 30 "graph_app alone" build/tests/gpu/graph_app > "$L/ga-plain.out" 2>&1
+    wall 60 "graph_app under the tool" env GPUMEM_REPORT_DEBUG=1 $BIN collect --launches each \
         --no-source-lines --json "$L/ga.json" -- build/tests/gpu/graph_app \
         > "$L/ga-tool.out" 2> >(quiet > "$L/ga-tool.err")
-    wall 120 "graph_app under ncu" $NCU --csv --print-units base --cache-control all \
+    wall 60 "graph_app under ncu" $NCU --csv --print-units base --cache-control all \
         --clock-control none --graph-profiling node --metrics "$M" build/tests/gpu/graph_app \
         > "$L/ga-ncu.csv" 2>&1
-    wall 200 "torch_graphs under the tool" env GPUMEM_REPORT_DEBUG=1 $BIN collect --launches each \
+    wall 150 "torch_graphs under the tool" env GPUMEM_REPORT_DEBUG=1 $BIN collect --launches each \
         --no-source-lines --json "$L/tg.json" -- python3 tests/gpu/torch_graphs.py \
         > "$L/tg-tool.out" 2> >(quiet > "$L/tg-tool.err")
 ) &
 (
     export CUDA_VISIBLE_DEVICES=1
-    wall 200 "torch_graphs under ncu" $NCU --csv --print-units base --cache-control all \
+    wall 150 "torch_graphs under ncu" $NCU --csv --print-units base --cache-control all \
         --clock-control none --graph-profiling node --metrics "$M" \
         python3 tests/gpu/torch_graphs.py > "$L/tg-ncu.csv" 2>&1
-    wall 120 "torch_graphs alone" python3 tests/gpu/torch_graphs.py > "$L/tg-plain.out" 2>&1
+    wall 60 "torch_graphs alone" python3 tests/gpu/torch_graphs.py > "$L/tg-plain.out" 2>&1
 ) &
 wait
 echo "single-GPU runs done at $(now) s"
 
 mkdir -p "$out/ddp"
-wall 150 "torchrun 2 ranks, tool" env GPUMEM_REPORT_DEBUG=1 torchrun --standalone --nproc-per-node 2 \
+wall 100 "torchrun 2 ranks, tool" env GPUMEM_REPORT_DEBUG=1 torchrun --standalone --nproc-per-node 2 \
     --no-python $BIN --no-source-lines --json "$out/ddp/r-%r.json" --out "$out/ddp/r-%r.md" \
     -- python3 tests/gpu/ddp_allreduce.py > "$L/ddp-tool.out" 2> >(quiet > "$L/ddp-tool.err")
 if [ -s "$out/ddp/r-0.json" ] && [ -s "$out/ddp/r-1.json" ]; then
