@@ -536,7 +536,8 @@ static void S_describe(gm_results *r, const S_opts *o, const gmi_status *st, siz
                       st->graph_launches, st->graph_launches == 1 ? "" : "s", st->graph_kernels,
                       st->graph_kernels == 1 ? "" : "s");
     if (st->timed)
-        gm_buf_printf(&b, " %lld launch%s could not be replayed (a collective, or a CUDA graph "
+        gm_buf_printf(&b, " %lld launch%s could not be replayed (collectives, launches after "
+                          "the process shared memory with other processes or GPUs, CUDA graphs "
                           "that cannot be replayed node by node): %s timed as %s ran, and no "
                           "counter was read.", st->timed, st->timed == 1 ? "" : "es",
                       st->timed == 1 ? "it was" : "they were", st->timed == 1 ? "it" : "they");

@@ -111,6 +111,17 @@ static bool S_is_device(CUdeviceptr p)
  * make again. */
 static void S_on_driver_call(const CUpti_CallbackData *cb)
 {
+    const char *shares = gmi_api_shares_memory(cb->functionName);
+    if (shares) {   /* from now on another process may write this one's memory */
+        char why[160];
+        snprintf(why, sizeof why, "this process shared memory with other processes or GPUs "
+                 "(%s)", shares);
+        pthread_mutex_lock(&gmi.lock);
+        gmi_busy = 1;
+        gmi_memory_shared(why);
+        gmi_busy = 0;
+        pthread_mutex_unlock(&gmi.lock);
+    }
     if (__atomic_load_n(&gmi.n_pending, __ATOMIC_ACQUIRE) == 0)
         return;
     const char *name = cb->functionName ? cb->functionName : "?";
@@ -195,9 +206,15 @@ static void S_on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *
     gmi_debug("launch %lld %s: %s", index, name,
               d == GMI_PROFILE ? "profile" : d == GMI_SKIP_FILTER ? "filtered out"
                                            : d == GMI_SKIP_BEFORE ? "skipped" : "past the count");
-    if (d == GMI_PROFILE && !gmi.stopped && never) {
+    if (d == GMI_PROFILE && !gmi.stopped && (never || gmi.shared[0])) {
         gmi_busy = 1;
-        t_timed = gmi_timed_launch(&L, symbol, index, cb->context, never);
+        t_timed = gmi_timed_launch(&L, symbol, index, cb->context, never ? never : gmi.shared,
+                                   never != NULL);
+        if (never) {   /* the others it waits on write into this process's memory */
+            char why[160];
+            snprintf(why, sizeof why, "this process ran a collective (%s)", never);
+            gmi_memory_shared(why);
+        }
         gmi_busy = 0;
     } else if (d == GMI_PROFILE && !gmi.stopped) {
         gmi_busy = 1;

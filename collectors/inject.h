@@ -48,6 +48,12 @@
 #define GMI_ENV_NO_REPLAY "GPUMEM_REPORT_NO_REPLAY"     /* POSIX extended regex: kernels never
                                                            replayed, besides the built-in list
                                                            (gmi_noreplay_match) */
+/* 1: replay launches after the process shared memory with others (see
+ * gmi_api_shares_memory) as before it.  For diagnosis only: a restore may
+ * then undo what another process or GPU wrote, and the program compute
+ * something else (seen: NCCL all-reduces giving wrong sums).  Passed through
+ * as the user sets it. */
+#define GMI_ENV_REPLAY_SHARED "GPUMEM_REPORT_REPLAY_SHARED"
 /* The per-source-line pass (issue 14): the program runs once more per kernel
  * with only these two set; the library then counts the first launch of that
  * kernel (demangled name, as runs.json names it) under CUPTI's SASS metrics
@@ -78,6 +84,7 @@ typedef struct {
     bool flush_l2;
     bool debug;
     char *no_replay;      /* NULL: the built-in list alone (gmi_noreplay_match) */
+    bool replay_shared;   /* GMI_ENV_REPLAY_SHARED */
 } gmi_opts;
 
 /* Read the options through get(name, ctx) (getenv in the library, a table in
@@ -334,5 +341,15 @@ void gmi_noreplay_free(gmi_noreplay *nr);
 const char *gmi_noreplay_match(const gmi_noreplay *nr, const char *name);
 /* Compile-check a --no-replay regex: false with regerror's words in msg. */
 bool gmi_noreplay_check(const char *regex, char *msg, size_t cap);
+
+/* Memory another process or GPU may write at any time makes every restore
+ * unsafe: a replay restores the memory the batch found, undoing what they
+ * wrote meanwhile.  Once the process exports or imports memory (the driver
+ * calls below) or runs a collective, the open batch ends and every later
+ * launch is timed, not replayed (unless GMI_ENV_REPLAY_SHARED).  The call's
+ * base name when `name` ("cuMemExportToShareableHandle", with or without
+ * _v2, _ptsz) shares memory: CUDA IPC, memory-pool and VMM handles, dma-buf
+ * handles for RDMA; else NULL. */
+const char *gmi_api_shares_memory(const char *name);
 
 #endif

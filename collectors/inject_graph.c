@@ -616,11 +616,11 @@ long long gmi_graph_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         gmi.status.not_profilable += (long long)chosen;
         gmi_note("CUDA graphs launched in a context other than the device's primary context are "
                  "not profiled");
-    } else if (g->refusal) {
+    } else if (g->refusal || gmi.shared[0]) {
         gmi.status.not_profilable += (long long)chosen;
         gmi_note("the kernels of CUDA graphs that cannot be replayed node by node are not "
                  "counted one by one: each such graph is timed whole");
-        slot = gmi_timed_graph(g, stream, index[0], ctx);
+        slot = gmi_timed_graph(g, stream, index[0], ctx, g->refusal ? g->refusal : gmi.shared);
     } else {
         char *range = gmi_range_path();
         gmi_graph_replay(g, sel, index, upto, range);

@@ -192,6 +192,9 @@ struct gmi_state {
     char copy_fail[128];       /* why the last launch profiled alone could not be copied */
 
     gmi_noreplay noreplay;     /* kernels never replayed (inject.h) */
+    char shared[192];          /* "": no other process or GPU writes this process's memory;
+                                  else since when they may (gmi_api_shares_memory), and every
+                                  launch is timed, not replayed */
     struct gmi_graph *graphs;  /* the instances alive, recorded at instantiation */
     size_t n_graphs, cap_graphs;
     long long graph_ids;       /* instances recorded so far */
@@ -292,14 +295,21 @@ void gmi_graph_forget_all(void);
 
 /* ---- inject_timed.c --------------------------------------------------------------- */
 
-/* The launch L (selected, not replayable: why) timed from its own execution:
+/* The launch L (selected, not replayable: why; collective: it waits on
+ * others, else it ran after gmi.shared) timed from its own execution:
  * the open batch ended, the first event recorded on its stream.  Its slot
  * (an id, > 0) for gmi_timed_end, or -1 when it cannot be timed (counted and said).
  * gmi.lock held, gmi_busy set. */
 long long gmi_timed_launch(const gmi_launch *L, const char *symbol, long long index,
-                           CUcontext ctx, const char *why);
-/* A graph that cannot be replayed node by node, timed whole on stream s. */
-long long gmi_timed_graph(const struct gmi_graph *g, CUstream s, long long index, CUcontext ctx);
+                           CUcontext ctx, const char *why, bool collective);
+/* A graph that cannot be replayed node by node (why: g->refusal, or
+ * gmi.shared), timed whole on stream s. */
+long long gmi_timed_graph(const struct gmi_graph *g, CUstream s, long long index, CUcontext ctx,
+                          const char *why);
+/* Other processes or GPUs may write this process's memory from now on (why,
+ * "a collective ran (...)"): the open batch ends, later launches are timed.
+ * gmi.lock held, gmi_busy set. */
+void gmi_memory_shared(const char *why);
 /* At the exit of the timed call: the second event, when the call succeeded. */
 void gmi_timed_end(long long slot, bool launched);
 /* Read the timings whose events have completed into runs; with wait_s > 0,

@@ -98,8 +98,21 @@ static struct gmi_timed *S_slot(long long id)
     return NULL;
 }
 
+void gmi_memory_shared(const char *why)
+{
+    if (gmi.shared[0] || gmi.opts.replay_shared)
+        return;
+    if (gmi.n_pending)
+        gmi_batch_end("memory shared with other processes or GPUs");
+    snprintf(gmi.shared, sizeof gmi.shared, "%s", why);
+    gmi_note("launches after this process shared memory with other processes or GPUs (or ran "
+             "a collective) were timed, not replayed: restoring memory for a replay could "
+             "undo what they write into it");
+    gmi_debug("memory shared: %s; later launches are timed, not replayed", why);
+}
+
 long long gmi_timed_launch(const gmi_launch *L, const char *symbol, long long index,
-                           CUcontext ctx, const char *why)
+                           CUcontext ctx, const char *why, bool collective)
 {
     if (gmi.n_pending)
         gmi_batch_end("a kernel that cannot be replayed");
@@ -114,15 +127,21 @@ long long gmi_timed_launch(const gmi_launch *L, const char *symbol, long long in
     t->L = *L;
     t->L.params = NULL, t->L.extra = NULL, t->L.config = NULL;
     gm_buf b = GM_BUF_INIT;
-    gm_buf_printf(&b, "%s: it may wait on other GPUs, processes or the host, so a replay of it "
-                      "alone might never end; it ran once, as the program made it", why);
+    if (collective)
+        gm_buf_printf(&b, "%s: it may wait on other GPUs, processes or the host, so a replay of "
+                          "it alone might never end; it ran once, as the program made it", why);
+    else
+        gm_buf_printf(&b, "run after %s: they may write into its memory at any time, and "
+                          "restoring it for a replay could undo their writes; it ran once, as "
+                          "the program made it", why);
     t->why = gm_buf_detach(&b);
     gmi.status.timed++;
     gmi_debug("launch %lld %s: not replayed (%s), timed", index, symbol, why);
     return slot;
 }
 
-long long gmi_timed_graph(const struct gmi_graph *g, CUstream s, long long index, CUcontext ctx)
+long long gmi_timed_graph(const struct gmi_graph *g, CUstream s, long long index, CUcontext ctx,
+                          const char *why_not)
 {
     if (!S_can_time(ctx, 0))
         return -1;
@@ -146,12 +165,13 @@ long long gmi_timed_graph(const struct gmi_graph *g, CUstream s, long long index
         free(sh);
     }
     t->kernels = gm_buf_detach(&names);
-    gm_buf_printf(&why, "a CUDA graph that cannot be replayed node by node (%s): timed whole, "
-                        "as it ran once; its %zu kernel node%s (%s) not counted one by one",
-                  g->refusal, g->n_kernels, g->n_kernels == 1 ? "" : "s", t->kernels);
+    gm_buf_printf(&why, "a CUDA graph that cannot be replayed node by node (%s%s): timed "
+                        "whole, as it ran once; its %zu kernel node%s (%s) not counted one by one",
+                  g->refusal ? "" : "run after ", why_not, g->n_kernels,
+                  g->n_kernels == 1 ? "" : "s", t->kernels);
     t->why = gm_buf_detach(&why);
     gmi.status.timed++;
-    gmi_debug("CUDA graph %lld: not replayed (%s), timed whole", g->id, g->refusal);
+    gmi_debug("CUDA graph %lld: not replayed (%s), timed whole", g->id, why_not);
     return slot;
 }
 

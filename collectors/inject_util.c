@@ -71,6 +71,8 @@ bool gmi_opts_parse(const char *(*get)(const char *name, void *ctx), void *ctx, 
     o->debug = v && strcmp(v, "0") != 0 && *v;
     if (o->kernel_regex && !gmi_regex_check(o->kernel_regex, msg, cap))
         return false;
+    v = get(GMI_ENV_REPLAY_SHARED, ctx);
+    o->replay_shared = v && strcmp(v, "0") != 0 && *v;
     o->no_replay = S_dup_nonempty(get(GMI_ENV_NO_REPLAY, ctx));
     if (o->no_replay && !gmi_noreplay_check(o->no_replay, msg, cap))
         return false;
@@ -1036,5 +1038,25 @@ const char *gmi_noreplay_match(const gmi_noreplay *nr, const char *name)
             return S_noreplay[i].why;
     if (nr->user && regexec(nr->user, name, 0, NULL, 0) == 0)
         return "it matches --no-replay";
+    return NULL;
+}
+
+/* ---- memory shared with other processes -------------------------------------- */
+
+const char *gmi_api_shares_memory(const char *name)
+{
+    if (!name || strncmp(name, "cu", 2) != 0)
+        return NULL;
+    char b[128];
+    S_api_base(name, b, sizeof b);
+    static const char *const calls[] = {
+        "cuIpcGetMemHandle", "cuIpcOpenMemHandle", "cuMemExportToShareableHandle",
+        "cuMemImportFromShareableHandle", "cuMemPoolExportToShareableHandle",
+        "cuMemPoolImportFromShareableHandle", "cuMemPoolExportPointer",
+        "cuMemPoolImportPointer", "cuMemGetHandleForAddressRange",
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        if (strcmp(b, calls[i]) == 0)
+            return calls[i];
     return NULL;
 }

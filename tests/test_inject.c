@@ -764,6 +764,31 @@ Test(inject_noreplay, status_counts_graphs_and_timed_launches)
     cr_assert(t.launches == 3 && t.graph_launches == 1 && t.graph_kernels == 0 && t.timed == 0);
 }
 
+Test(inject_noreplay, calls_that_share_memory_with_other_processes)
+{
+    cr_assert_str_eq(gmi_api_shares_memory("cuMemExportToShareableHandle"),
+                     "cuMemExportToShareableHandle");
+    cr_assert_str_eq(gmi_api_shares_memory("cuIpcOpenMemHandle_v2"), "cuIpcOpenMemHandle");
+    cr_assert_str_eq(gmi_api_shares_memory("cuIpcGetMemHandle"), "cuIpcGetMemHandle");
+    cr_assert_str_eq(gmi_api_shares_memory("cuMemGetHandleForAddressRange"),
+                     "cuMemGetHandleForAddressRange");
+    const char *no[] = {"cuMemCreate", "cuMemMap", "cuMemAlloc_v2", "cuIpcGetEventHandle",
+                        "cuLaunchKernel", "cudaIpcGetMemHandle", "", NULL};
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        cr_assert_null(gmi_api_shares_memory(no[i]), "%s", no[i] ? no[i] : "(null)");
+    /* the diagnosis switch that keeps replaying */
+    S_env e = {{GMI_ENV_DIR, GMI_ENV_REPLAY_SHARED}, {"/d", "1"}};
+    gmi_opts o;
+    char msg[256];
+    cr_assert(gmi_opts_parse(S_get, &e, &o, msg, sizeof msg), "%s", msg);
+    cr_assert(o.replay_shared);
+    gmi_opts_free(&o);
+    S_env d = {{GMI_ENV_DIR}, {"/d"}};
+    cr_assert(gmi_opts_parse(S_get, &d, &o, msg, sizeof msg), "%s", msg);
+    cr_assert(!o.replay_shared);
+    gmi_opts_free(&o);
+}
+
 /* Kernel nodes of a graph group with their own runs in that graph, launches
  * measured in part with their own kind. */
 Test(inject_noreplay, grouping_keeps_graph_and_timed_runs_apart)

@@ -71,6 +71,12 @@ wait
 echo "single-GPU runs done at $(now) s"
 
 mkdir -p "$out/ddp"
+wall 60 "torchrun 2 ranks, alone" torchrun --standalone --nproc-per-node 2 \
+    tests/gpu/ddp_allreduce.py > "$L/ddp-plain.out" 2> "$L/ddp-plain.err"
+# the old behaviour, for the record: replays restore memory the other rank writes into
+wall 60 "torchrun, replaying shared" env GPUMEM_REPORT_REPLAY_SHARED=1 torchrun --standalone \
+    --nproc-per-node 2 --no-python $BIN --quiet --no-source-lines --json "$L/rs-%r.json" \
+    -- python3 tests/gpu/ddp_allreduce.py > "$L/ddp-shared.out" 2> "$L/ddp-shared.err"
 wall 100 "torchrun 2 ranks, tool" env GPUMEM_REPORT_DEBUG=1 torchrun --standalone --nproc-per-node 2 \
     --no-python $BIN --no-source-lines --json "$out/ddp/r-%r.json" --out "$out/ddp/r-%r.md" \
     -- python3 tests/gpu/ddp_allreduce.py > "$L/ddp-tool.out" 2> >(quiet > "$L/ddp-tool.err")
@@ -87,7 +93,10 @@ echo "ranks done at $(now) s"
     echo "== outputs with and without the tool"
     cmp "$L/ga-plain.out" "$L/ga-tool.out" && echo "graph_app: same stdout"; tail -1 "$L/ga-tool.out"
     cmp "$L/tg-plain.out" "$L/tg-tool.out" && echo "torch_graphs: same stdout"; tail -1 "$L/tg-tool.out"
-    grep -h "^rank" "$L/ddp-tool.out"
+    echo "ranks alone:"; grep -h "^rank" "$L/ddp-plain.out" | sort
+    echo "ranks under the tool:"; grep -h "^rank" "$L/ddp-tool.out" | sort
+    echo "ranks under the tool, replaying after memory was shared:"
+    grep -h "^rank" "$L/ddp-shared.out" | sort
     echo "== against ncu"
     [ -s "$L/ga.json" ] && python3 tests/gpu/graphs_vs_ncu.py "$L/ga.json" "$L/ga-ncu.csv" graph_app
     [ -s "$L/tg.json" ] && python3 tests/gpu/graphs_vs_ncu.py "$L/tg.json" "$L/tg-ncu.csv" torch_graphs
