@@ -10,6 +10,7 @@
 #          the tool; the two results merged and rendered
 #   then   tests/gpu/graphs_vs_ncu.py on each pair, and a table of the wall times
 #
+# With NO_NCU=1 the ncu runs are left out (compare with an earlier run's CSVs).
 # Every program runs under `timeout`: a hang shows as status 124.  Everything
 # lands in OUT (logs/ and one tarball).  Run from the repository root after
 # `source .deps/use-deps` where the report's libraries are not installed.
@@ -53,7 +54,7 @@ wall() {
     wall 60 "graph_app under the tool" env GPUMEM_REPORT_DEBUG=1 $BIN collect --launches each \
         --no-source-lines --json "$L/ga.json" -- build/tests/gpu/graph_app \
         > "$L/ga-tool.out" 2> >(quiet > "$L/ga-tool.err")
-    wall 60 "graph_app under ncu" $NCU --csv --print-units base --cache-control all \
+    [ -z "$NO_NCU" ] && wall 60 "graph_app under ncu" $NCU --csv --print-units base --cache-control all \
         --clock-control none --graph-profiling node --metrics "$M" build/tests/gpu/graph_app \
         > "$L/ga-ncu.csv" 2>&1
     wall 150 "torch_graphs under the tool" env GPUMEM_REPORT_DEBUG=1 $BIN collect --launches each \
@@ -62,7 +63,7 @@ wall() {
 ) &
 (
     export CUDA_VISIBLE_DEVICES=1
-    wall 150 "torch_graphs under ncu" $NCU --csv --print-units base --cache-control all \
+    [ -z "$NO_NCU" ] && wall 150 "torch_graphs under ncu" $NCU --csv --print-units base --cache-control all \
         --clock-control none --graph-profiling node --metrics "$M" \
         python3 tests/gpu/torch_graphs.py > "$L/tg-ncu.csv" 2>&1
     wall 60 "torch_graphs alone" python3 tests/gpu/torch_graphs.py > "$L/tg-plain.out" 2>&1
@@ -98,8 +99,8 @@ echo "ranks done at $(now) s"
     echo "ranks under the tool, replaying after memory was shared:"
     grep -h "^rank" "$L/ddp-shared.out" | sort
     echo "== against ncu"
-    [ -s "$L/ga.json" ] && python3 tests/gpu/graphs_vs_ncu.py "$L/ga.json" "$L/ga-ncu.csv" graph_app
-    [ -s "$L/tg.json" ] && python3 tests/gpu/graphs_vs_ncu.py "$L/tg.json" "$L/tg-ncu.csv" torch_graphs
+    [ -s "$L/ga-ncu.csv" ] && python3 tests/gpu/graphs_vs_ncu.py "$L/ga.json" "$L/ga-ncu.csv" graph_app
+    [ -s "$L/tg-ncu.csv" ] && python3 tests/gpu/graphs_vs_ncu.py "$L/tg.json" "$L/tg-ncu.csv" torch_graphs
     echo "== the tool's lines"
     grep -h -e "^results" -e "^profiling" -e "gpumem-report:" "$L/ga-tool.err" "$L/tg-tool.err" \
         "$L/ddp-tool.err" | grep -v "debug:" | cut -c1-400
