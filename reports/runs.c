@@ -726,8 +726,41 @@ static void S_reason(const char *why, gm_buf *b)
     gm_buf_puts(b, "");
 }
 
-#define S_UNCOUNTED_NAMED 5
-#define S_UNCOUNTED_REASONS 3
+#define S_UNCOUNTED_NAMED 4    /* kernels named per reason */
+#define S_UNCOUNTED_REASONS 4  /* reasons given */
+
+/* One reason runs were not replayed, and those runs (indices into u.runs). */
+typedef struct {
+    char *why;
+    size_t *runs, n;
+    double ms;
+    size_t first;
+} S_reason_group;
+
+static int S_reason_cmp(const void *pa, const void *pb)
+{
+    const S_reason_group *a = pa, *b = pb;
+    if (a->ms != b->ms)
+        return a->ms > b->ms ? -1 : 1;
+    return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/* A kernel's name in the line: its variant, its rank in a merged file, its share. */
+static void S_uncounted_name(gm_buf *b, const gm_run *run, double all_ms)
+{
+    gm_esc_md_code(b, run->variant ? run->variant : "?");
+    const gm_param *rank = gm_run_param(run, "rank");   /* a merged file */
+    if (rank && rank->value.kind == GM_V_INT)
+        gm_buf_printf(b, " on rank %lld", rank->value.i);
+    double t = gm_run_total_ms(run);
+    if (all_ms > 0 && isfinite(t)) {
+        gm_buf_puts(b, " (");
+        gm_fmt_pct(b, 100.0 * t / all_ms);
+        gm_buf_puts(b, ")");
+    } else if (!isfinite(t)) {
+        gm_buf_puts(b, " (duration unknown)");
+    }
+}
 
 void gm_runs_uncounted_md(gm_buf *b, const gm_results *r)
 {
@@ -737,64 +770,74 @@ void gm_runs_uncounted_md(gm_buf *b, const gm_results *r)
         gm_uncounted_free(&u);
         return;
     }
-    bool share = u.all_ms > 0;
-    gm_buf_printf(b, "> **Not fully counted: %zu kernel%s", u.n, u.n == 1 ? "" : "s");
+    bool share = u.all_ms > 0, one = u.n == 1;
+    gm_buf_printf(b, "> **Not fully counted: %zu kernel%s", u.n, one ? "" : "s");
     if (share) {
         gm_buf_puts(b, ", ");
         gm_fmt_pct(b, 100.0 * u.ms / u.all_ms);
         gm_buf_puts(b, " of the GPU time");
     }
-    gm_buf_puts(b, ".** ");
-    for (size_t i = 0; i < u.n && i < S_UNCOUNTED_NAMED; i++) {
-        if (i)
-            gm_buf_puts(b, i + 1 == u.n ? " and " : ", ");
-        gm_esc_md_code(b, u.runs[i]->variant ? u.runs[i]->variant : "?");
-        const gm_param *rank = gm_run_param(u.runs[i], "rank");   /* a merged file */
-        if (rank && rank->value.kind == GM_V_INT)
-            gm_buf_printf(b, " on rank %lld", rank->value.i);
-        double t = gm_run_total_ms(u.runs[i]);
-        if (share && isfinite(t)) {
-            gm_buf_puts(b, " (");
-            gm_fmt_pct(b, 100.0 * t / u.all_ms);
-            gm_buf_puts(b, ")");
-        } else if (!isfinite(t)) {
-            gm_buf_puts(b, " (duration unknown)");
-        }
-    }
-    if (u.n > S_UNCOUNTED_NAMED)
-        gm_buf_printf(b, " and %zu more", u.n - S_UNCOUNTED_NAMED);
-    gm_buf_printf(b, " could not be replayed (");
-    /* the distinct reasons, in the order of the runs */
-    gm_buf seen = GM_BUF_INIT, one = GM_BUF_INIT;
-    size_t k = 0;
-    gm_buf_puts(&seen, "\n");
+    gm_buf_printf(b, ".** %s could not be replayed: %s ran once, as the program made %s, and "
+                     "only %s duration was measured; no counter was read.",
+                  one ? "It" : "They", one ? "it" : "they", one ? "it" : "them",
+                  one ? "its" : "their");
+    /* the runs by reason, the reason of most time first */
+    S_reason_group *g = gm_xcalloc(u.n, sizeof *g);
+    size_t ng = 0;
     for (size_t i = 0; i < u.n; i++) {
-        one.len = 0;
-        gm_buf_puts(&one, "\n");
-        S_reason(u.runs[i]->not_replayed, &one);
-        gm_buf_puts(&one, "\n");
-        if (strstr(seen.data, one.data))
-            continue;
-        gm_buf_puts(&seen, one.data + 1);
+        gm_buf w = GM_BUF_INIT;
+        S_reason(u.runs[i]->not_replayed, &w);
+        size_t k = 0;
+        while (k < ng && strcmp(g[k].why, w.data) != 0)
+            k++;
+        if (k == ng) {
+            g[ng].why = gm_buf_detach(&w);
+            g[ng].runs = gm_xcalloc(u.n, sizeof *g[ng].runs);
+            g[ng++].first = i;
+        } else {
+            gm_buf_free(&w);
+        }
+        g[k].runs[g[k].n++] = i;
+        double t = gm_run_total_ms(u.runs[i]);
+        if (isfinite(t))
+            g[k].ms += t;
+    }
+    qsort(g, ng, sizeof *g, S_reason_cmp);
+    for (size_t k = 0; k < ng; k++) {
         if (k == S_UNCOUNTED_REASONS) {
-            gm_buf_puts(b, "; ...");
+            size_t rest = 0;
+            for (size_t j = k; j < ng; j++)
+                rest += g[j].n;
+            gm_buf_printf(b, " For other reasons: %zu more.", rest);
             break;
         }
-        if (k++)
-            gm_buf_puts(b, "; ");
-        one.data[one.len - 1] = '\0';
-        gm_esc_md(b, one.data + 1);
+        /* "an NCCL collective" -> "An NCCL collective: ..." */
+        if (g[k].why[0] >= 'a' && g[k].why[0] <= 'z')
+            g[k].why[0] = (char)(g[k].why[0] - 'a' + 'A');
+        gm_buf_puts(b, " ");
+        gm_esc_md(b, g[k].why);
+        gm_buf_puts(b, ": ");
+        for (size_t j = 0; j < g[k].n && j < S_UNCOUNTED_NAMED; j++) {
+            if (j)
+                gm_buf_puts(b, j + 1 == g[k].n ? " and " : ", ");
+            S_uncounted_name(b, u.runs[g[k].runs[j]], u.all_ms);
+        }
+        if (g[k].n > S_UNCOUNTED_NAMED)
+            gm_buf_printf(b, " and %zu more", g[k].n - S_UNCOUNTED_NAMED);
+        gm_buf_puts(b, ".");
     }
-    gm_buf_free(&seen);
-    gm_buf_free(&one);
-    gm_buf_printf(b, "): %s ran once, as the program made %s, and only %s duration was "
-                     "measured; no counter was read.",
-                  u.n == 1 ? "it" : "they", u.n == 1 ? "it" : "them",
-                  u.n == 1 ? "its" : "their");
-    if (share && u.ms < u.all_ms) {
+    for (size_t k = 0; k < ng; k++) {
+        free(g[k].why);
+        free(g[k].runs);
+    }
+    free(g);
+    double rest = share ? 100.0 * (u.all_ms - u.ms) / u.all_ms : 0;
+    if (rest >= 0.05) {
         gm_buf_puts(b, " The counts in this report cover the other ");
-        gm_fmt_pct(b, 100.0 * (u.all_ms - u.ms) / u.all_ms);
+        gm_fmt_pct(b, rest);
         gm_buf_puts(b, " of the GPU time.");
+    } else if (rest > 0) {
+        gm_buf_puts(b, " The counts in this report cover less than 0.1% of the GPU time.");
     }
     gm_buf_puts(b, "\n\n");
     gm_uncounted_free(&u);
