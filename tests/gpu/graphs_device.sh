@@ -76,7 +76,7 @@ wall 60 "torchrun 2 ranks, alone" torchrun --standalone --nproc-per-node 2 \
     tests/gpu/ddp_allreduce.py > "$L/ddp-plain.out" 2> "$L/ddp-plain.err"
 # the old behaviour, for the record: replays restore memory the other rank writes into
 wall 60 "torchrun, replaying shared" env GPUMEM_REPORT_REPLAY_SHARED=1 torchrun --standalone \
-    --nproc-per-node 2 --no-python $BIN --quiet --no-source-lines --json "$L/rs-%r.json" \
+    --nproc-per-node 2 --no-python $BIN collect --quiet --no-source-lines --json "$L/rs-%r.json" \
     -- python3 tests/gpu/ddp_allreduce.py > "$L/ddp-shared.out" 2> "$L/ddp-shared.err"
 wall 100 "torchrun 2 ranks, tool" env GPUMEM_REPORT_DEBUG=1 torchrun --standalone --nproc-per-node 2 \
     --no-python $BIN --no-source-lines --json "$out/ddp/r-%r.json" --out "$out/ddp/r-%r.md" \

@@ -41,8 +41,15 @@ def base(name):
         elif depth == 0 and c == " ":
             start = i + 1
     s = s[start:]
-    s = re.split(r"::(?![^<]*>)", s)[-1]
-    return s.split("<")[0].strip()
+    depth, last = 0, 0   # the last "::" outside template arguments
+    for i, c in enumerate(s):
+        if c == "<":
+            depth += 1
+        elif c == ">" and depth:
+            depth -= 1
+        elif depth == 0 and s.startswith("::", i):
+            last = i + 2
+    return s[last:].split("<")[0].strip()
 
 
 def judge(metric, tool, ncu):
