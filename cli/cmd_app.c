@@ -54,6 +54,7 @@
 typedef struct {
     bool main_job;
     const char *out, *json, *format, *metrics, *kernel, *template_path, *gnuplot;
+    const char *no_replay;    /* --no-replay REGEX */
     double gnuplot_timeout;   /* --gnuplot-timeout; 0: default, < 0: none */
     long long launch_skip, launch_count;
     bool each, no_cache_flush, quiet, timestamp, debug;
@@ -87,6 +88,9 @@ static void S_usage(FILE *f, bool main_job)
           "                      each: one run per launch\n"
           "  --metrics LIST      ncu-style comma-separated metric names\n"
           "                      (default: the report's set, `gpumem-report list --metrics`)\n"
+          "  --no-replay REGEX   never replay kernels whose demangled name matches this POSIX\n"
+          "                      extended regex: they run once and are timed (besides the\n"
+          "                      built-in collectives: NCCL, NVSHMEM, PyTorch symmetric memory)\n"
           "  --no-cache-flush    do not flush L2 before each profiled pass\n"
           "  --no-source-lines   skip the per-source-line pass (by default the program runs\n"
           "                      once more per kernel, that kernel's first launch counted per\n"
@@ -126,7 +130,7 @@ static int S_parse(int argc, char **argv, S_opts *o)
                      strcmp(a, "--kernel") == 0 || strcmp(a, "--launch-skip") == 0 ||
                      strcmp(a, "--launch-count") == 0 || strcmp(a, "--launches") == 0 ||
                      strcmp(a, "--template") == 0 || strcmp(a, "--gnuplot") == 0 ||
-                     strcmp(a, "--gnuplot-timeout") == 0;
+                     strcmp(a, "--gnuplot-timeout") == 0 || strcmp(a, "--no-replay") == 0;
         if (needs && (!v || strcmp(v, "--") == 0)) {
             gm_cli_error("%s needs a value", a);
             return 2;
@@ -148,6 +152,8 @@ static int S_parse(int argc, char **argv, S_opts *o)
             o->metrics = argv[++i];
         } else if (strcmp(a, "--kernel") == 0) {
             o->kernel = argv[++i];
+        } else if (strcmp(a, "--no-replay") == 0) {
+            o->no_replay = argv[++i];
         } else if (strcmp(a, "--launch-skip") == 0) {
             if (!gm_cli_int(a, argv[++i], 0, 1000000000LL, &o->launch_skip))
                 return 2;
@@ -394,6 +400,7 @@ static int S_run(const S_opts *o, const char *prog, const char *lib, const char 
     S_setenv(GMI_ENV_DIR, dir);
     S_setenv(GMI_ENV_METRICS, o->metrics);
     S_setenv(GMI_ENV_KERNEL, o->kernel);
+    S_setenv(GMI_ENV_NO_REPLAY, o->no_replay);
     snprintf(num, sizeof num, "%lld", o->launch_skip);
     S_setenv(GMI_ENV_LAUNCH_SKIP, o->launch_skip >= 0 ? num : NULL);
     char cnt[32];
@@ -456,7 +463,7 @@ static int S_run(const S_opts *o, const char *prog, const char *lib, const char 
     static const char *const vars[] = {"CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH",
                                        GMI_ENV_DIR, GMI_ENV_METRICS, GMI_ENV_KERNEL,
                                        GMI_ENV_LAUNCH_SKIP, GMI_ENV_LAUNCH_COUNT,
-                                       GMI_ENV_CACHE_FLUSH};
+                                       GMI_ENV_CACHE_FLUSH, GMI_ENV_NO_REPLAY};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         unsetenv(vars[i]);
     return rc;
@@ -525,8 +532,16 @@ static void S_describe(gm_results *r, const S_opts *o, const gmi_status *st, siz
         gm_buf_printf(&b, " %lld launch%s not profiled: %s.", st->not_profilable,
                       st->not_profilable == 1 ? " was" : "es were", st->note);
     if (st->graph_launches)
-        gm_buf_printf(&b, " It launched CUDA graphs %lld time%s; the kernels of a graph are not "
-                          "profiled.", st->graph_launches, st->graph_launches == 1 ? "" : "s");
+        gm_buf_printf(&b, " It launched CUDA graphs %lld time%s, which ran %lld kernel node%s; "
+                          "each counts as a launch, replayed node by node.",
+                      st->graph_launches, st->graph_launches == 1 ? "" : "s", st->graph_kernels,
+                      st->graph_kernels == 1 ? "" : "s");
+    if (st->timed)
+        gm_buf_printf(&b, " %lld launch%s could not be replayed (collectives, launches after "
+                          "the process shared memory with other processes or GPUs, CUDA graphs "
+                          "that cannot be replayed node by node): %s timed as %s ran, and no "
+                          "counter was read.", st->timed, st->timed == 1 ? "" : "es",
+                      st->timed == 1 ? "it was" : "they were", st->timed == 1 ? "it" : "they");
     if (st->runtime_only)
         gm_buf_printf(&b, " %lld runtime launch%s reached no driver launch callback and "
                           "%s not profiled.", st->runtime_only,
@@ -621,7 +636,8 @@ static int S_app(int argc, char **argv, S_opts *o)
     char msg[1024];
 
     /* everything that can be checked before the program runs */
-    if (o->kernel && !gmi_regex_check(o->kernel, msg, sizeof msg)) {
+    if ((o->kernel && !gmi_regex_check(o->kernel, msg, sizeof msg)) ||
+        (o->no_replay && !gmi_noreplay_check(o->no_replay, msg, sizeof msg))) {
         gm_cli_error("%s", msg);
         goto done;
     }
@@ -740,7 +756,7 @@ static int S_app(int argc, char **argv, S_opts *o)
         goto done;
     }
 
-    char *partial = S_partial(sig, st.profiled, results.n_runs);
+    char *partial = S_partial(sig, st.profiled + st.timed, results.n_runs);
     if (partial) {
         free(results.collection.partial);
         results.collection.partial = partial;

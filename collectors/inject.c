@@ -31,11 +31,20 @@
  * other processes) is not restored — the GPU test checks the program's output
  * and exit status with and without the tool.
  *
- * What is not profiled (counted, and said in the report): launches captured
- * into a CUDA graph, launches in a context other than the device's primary
- * context (the collector profiles that one), launches after the program
- * destroyed that context, launches by entry points the library cannot replay
- * (cuLaunchGrid and other pre-CUDA-4 forms), and graph launches.
+ * CUDA graphs (inject_graph.c): a launch captured into a graph runs nothing
+ * then (counted as captured, not as a launch); the graph is recorded when it
+ * is instantiated, and each of its launches counts its kernel nodes as
+ * launches, replayed node by node from the memory the graph's launch finds
+ * (as `ncu --graph-profiling node`).  Kernels that cannot be replayed
+ * (collectives, which wait on other GPUs: gmi_noreplay_match) end the batch
+ * and run once, timed (inject_timed.c), as do graphs that cannot be replayed
+ * node by node.
+ *
+ * What is not profiled (counted, and said in the report): launches in a
+ * context other than the device's primary context (the collector profiles
+ * that one), launches after the program destroyed that context, and launches
+ * by entry points the library cannot replay (cuLaunchGrid and other
+ * pre-CUDA-4 forms).
  *
  * Library code inside someone else's process: never exits, never writes to
  * stdout; stderr only for errors, prefixed "gpumem-report:", once each.
@@ -73,6 +82,7 @@ struct gmi_state gmi = {.lock = PTHREAD_MUTEX_INITIALIZER, .devlock = GM_DEVLOCK
 
 _Thread_local int gmi_busy;             /* inside our own work: ignore launches */
 static _Thread_local int t_rt_pending;  /* a runtime launch that has not reached the driver */
+static _Thread_local long long t_timed = -1; /* the timed launch whose call is in progress */
 
 /* ---- the driver-API callback -------------------------------------------------------- */
 
@@ -101,6 +111,17 @@ static bool S_is_device(CUdeviceptr p)
  * make again. */
 static void S_on_driver_call(const CUpti_CallbackData *cb)
 {
+    const char *shares = gmi_api_shares_memory(cb->functionName);
+    if (shares) {   /* from now on another process may write this one's memory */
+        char why[160];
+        snprintf(why, sizeof why, "this process shared memory with other processes or GPUs "
+                 "(%s)", shares);
+        pthread_mutex_lock(&gmi.lock);
+        gmi_busy = 1;
+        gmi_memory_shared(why);
+        gmi_busy = 0;
+        pthread_mutex_unlock(&gmi.lock);
+    }
     if (__atomic_load_n(&gmi.n_pending, __ATOMIC_ACQUIRE) == 0)
         return;
     const char *name = cb->functionName ? cb->functionName : "?";
@@ -148,10 +169,10 @@ static void S_on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *
 {
     t_rt_pending = 0;   /* the runtime launch around this one reached the driver */
     pthread_mutex_lock(&gmi.lock);
-    long long index = gmi.status.launches++;
     gmi_launch L;
     const char *symbol = cb->symbolName ? cb->symbolName : "?";
     if (!gmi_describe(cbid, cb->functionParams, &L)) {
+        gmi.status.launches++;
         gmi.status.not_profilable++;
         char why[256];
         snprintf(why, sizeof why,
@@ -161,23 +182,41 @@ static void S_on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *
         gmi_note(why);
         goto done;
     }
-    /* Captured into a graph: nothing runs now, and synchronizing would break the capture. */
+    /* Captured into a graph: nothing runs now (its kernel counts when the
+     * graph runs), and synchronizing would break the capture. */
     CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_NONE;
     CUresult cr = L.ptsz ? cuStreamIsCapturing_ptsz(L.stream, &cs)
                          : cuStreamIsCapturing(L.stream, &cs);
-    if (cr != CUDA_SUCCESS || cs != CU_STREAM_CAPTURE_STATUS_NONE) {
+    if (cr == CUDA_SUCCESS && cs != CU_STREAM_CAPTURE_STATUS_NONE) {
+        gmi.status.captured++;
+        goto done;
+    }
+    long long index = gmi.status.launches++;
+    if (cr != CUDA_SUCCESS) {
         gmi.status.not_profilable++;
-        gmi_note("kernels captured into CUDA graphs are not profiled, nor are graph launches");
+        gmi_note("launches on a stream whose capture state the driver did not give are not "
+                 "profiled");
         goto done;
     }
     char *name = gmi_demangle(symbol);
     gmi_decision d = gmi_filter_next(&gmi.filter, name);
+    const char *never = d == GMI_PROFILE ? gmi_noreplay_match(&gmi.noreplay, name) : NULL;
     bool first_refusal =
         d == GMI_SKIP_DONE && gmi.filter.limit_reached && !gmi.status.limit_reached;
     gmi_debug("launch %lld %s: %s", index, name,
               d == GMI_PROFILE ? "profile" : d == GMI_SKIP_FILTER ? "filtered out"
                                            : d == GMI_SKIP_BEFORE ? "skipped" : "past the count");
-    if (d == GMI_PROFILE && !gmi.stopped) {
+    if (d == GMI_PROFILE && !gmi.stopped && (never || gmi.shared[0])) {
+        gmi_busy = 1;
+        t_timed = gmi_timed_launch(&L, symbol, index, cb->context, never ? never : gmi.shared,
+                                   never != NULL);
+        if (never) {   /* the others it waits on write into this process's memory */
+            char why[160];
+            snprintf(why, sizeof why, "this process ran a collective (%s)", never);
+            gmi_memory_shared(why);
+        }
+        gmi_busy = 0;
+    } else if (d == GMI_PROFILE && !gmi.stopped) {
         gmi_busy = 1;
         if (!S_batch_try(&L, symbol, index, cb->context))
             gmi_profile(&L, symbol, index, cb->context);
@@ -199,6 +238,31 @@ done:
     pthread_mutex_unlock(&gmi.lock);
 }
 
+/* A driver call at its exit: the end of a timed launch (its second event),
+ * or a graph instantiated or changed (recorded again). */
+static void S_on_driver_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb,
+                             bool graph_launch)
+{
+    bool ok = cb->functionReturnValue && *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS;
+    if (t_timed >= 0 && (graph_launch || gmc_is_launch_callback(CUPTI_CB_DOMAIN_DRIVER_API, cbid))) {
+        pthread_mutex_lock(&gmi.lock);
+        gmi_busy = 1;
+        gmi_timed_end(t_timed, ok);
+        gmi_busy = 0;
+        pthread_mutex_unlock(&gmi.lock);
+        t_timed = -1;
+        return;
+    }
+    gmi_graph_call gc = gmi_api_graph_call(cb->functionName);
+    if (!ok || gc == GMI_GRAPH_CALL_NONE || gc == GMI_GRAPH_CALL_DESTROY)
+        return;
+    pthread_mutex_lock(&gmi.lock);
+    gmi_busy = 1;
+    gmi_graph_on_call(gc, cb);
+    gmi_busy = 0;
+    pthread_mutex_unlock(&gmi.lock);
+}
+
 static void CUPTIAPI S_callback(void *user, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
                                 const void *data)
 {
@@ -210,11 +274,12 @@ static void CUPTIAPI S_callback(void *user, CUpti_CallbackDomain dom, CUpti_Call
             /* The session's context is going away (cudaDeviceReset, exit): the
              * session is left alone, not closed, and used no more. */
             pthread_mutex_lock(&gmi.lock);
-            if (gmi.n_pending) {   /* normally ended already, at the call that destroys it */
-                gmi_busy = 1;
+            gmi_busy = 1;
+            if (gmi.n_pending)   /* normally ended already, at the call that destroys it */
                 gmi_batch_end("the context's destruction");
-                gmi_busy = 0;
-            }
+            gmi_timed_collect(5.0);
+            gmi_graph_forget_all();
+            gmi_busy = 0;
             gmi.ctx_dead = true;
             pthread_mutex_unlock(&gmi.lock);
         }
@@ -223,6 +288,12 @@ static void CUPTIAPI S_callback(void *user, CUpti_CallbackDomain dom, CUpti_Call
     const CUpti_CallbackData *cb = data;
     if (!cb || gmi_busy)
         return;
+    bool graph_launch = cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+                        cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+    if (dom == CUPTI_CB_DOMAIN_DRIVER_API && cb->callbackSite == CUPTI_API_EXIT) {
+        S_on_driver_exit(cbid, cb, graph_launch);
+        return;
+    }
     if (dom == CUPTI_CB_DOMAIN_DRIVER_API && cb->callbackSite == CUPTI_API_ENTER &&
         !gmc_is_launch_callback(dom, cbid))
         S_on_driver_call(cb);   /* may end the open batch */
@@ -244,14 +315,24 @@ static void CUPTIAPI S_callback(void *user, CUpti_CallbackDomain dom, CUpti_Call
         return;
     }
     if (dom == CUPTI_CB_DOMAIN_DRIVER_API && cb->callbackSite == CUPTI_API_ENTER &&
-        (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
-         cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz)) {
-        /* the kernels of a graph run without a launch callback each */
+        graph_launch) {
+        /* the kernels of a graph run without a launch callback each: its
+         * kernel nodes, recorded at instantiation (inject_graph.c) */
         pthread_mutex_lock(&gmi.lock);
-        gmi.status.graph_launches++;
-        gmi_note("kernels captured into CUDA graphs are not profiled, nor are graph launches");
+        gmi_busy = 1;
+        t_timed = gmi_graph_launch(cbid, cb);
+        gmi_busy = 0;
         pthread_mutex_unlock(&gmi.lock);
         return;
+    }
+    if (dom == CUPTI_CB_DOMAIN_DRIVER_API && cb->callbackSite == CUPTI_API_ENTER) {
+        gmi_graph_call gc = gmi_api_graph_call(cb->functionName);
+        if (gc == GMI_GRAPH_CALL_DESTROY) {   /* at the entry: the handle is still good */
+            pthread_mutex_lock(&gmi.lock);
+            gmi_graph_on_call(gc, cb);
+            pthread_mutex_unlock(&gmi.lock);
+            return;
+        }
     }
     if (dom == CUPTI_CB_DOMAIN_DRIVER_API && gmc_is_launch_callback(dom, cbid) &&
         cb->callbackSite == CUPTI_API_ENTER) {
@@ -305,7 +386,7 @@ static bool S_subscribe(void)
                       : "");
         return false;
     }
-    /* graph launches are counted (not profiled): S_callback */
+    /* graph launches: S_callback (the domain below enables them too) */
     static const CUpti_CallbackId graph[] = {
         CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
         CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
@@ -375,6 +456,11 @@ GMI_EXPORT int InitializeInjection(void)
         return 1;
     }
     gmi.status.limit = gmi.filter.count;
+    if (!gmi_noreplay_init(&gmi.noreplay, gmi.opts.no_replay, msg, sizeof msg)) {
+        gmi_error("options", "%s", msg);
+        gmi_write_status();
+        return 1;
+    }
     (void)S_subscribe();   /* on failure the status says why; nothing is profiled */
     gmi_write_status();
     if (atexit(gmi_at_exit) != 0)

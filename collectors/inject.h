@@ -45,6 +45,15 @@
 #define GMI_ENV_LAUNCH_COUNT "GPUMEM_REPORT_LAUNCH_COUNT"
 #define GMI_ENV_CACHE_FLUSH "GPUMEM_REPORT_CACHE_FLUSH" /* 1 (default) or 0 */
 #define GMI_ENV_DEBUG "GPUMEM_REPORT_DEBUG"             /* 1: trace callbacks on stderr */
+#define GMI_ENV_NO_REPLAY "GPUMEM_REPORT_NO_REPLAY"     /* POSIX extended regex: kernels never
+                                                           replayed, besides the built-in list
+                                                           (gmi_noreplay_match) */
+/* 1: replay launches after the process shared memory with others (see
+ * gmi_api_shares_memory) as before it.  For diagnosis only: a restore may
+ * then undo what another process or GPU wrote, and the program compute
+ * something else (seen: NCCL all-reduces giving wrong sums).  Passed through
+ * as the user sets it. */
+#define GMI_ENV_REPLAY_SHARED "GPUMEM_REPORT_REPLAY_SHARED"
 /* The per-source-line pass (issue 14): the program runs once more per kernel
  * with only these two set; the library then counts the first launch of that
  * kernel (demangled name, as runs.json names it) under CUPTI's SASS metrics
@@ -74,6 +83,8 @@ typedef struct {
     long long launch_count; /* -1: not given (GMI_DEFAULT_LIMIT applies) */
     bool flush_l2;
     bool debug;
+    char *no_replay;      /* NULL: the built-in list alone (gmi_noreplay_match) */
+    bool replay_shared;   /* GMI_ENV_REPLAY_SHARED */
 } gmi_opts;
 
 /* Read the options through get(name, ctx) (getenv in the library, a table in
@@ -166,7 +177,9 @@ typedef enum {
     GMI_OP_MEMSET8,
     GMI_OP_MEMSET16,
     GMI_OP_MEMSET32,
-    GMI_OP_COPY_DTOD
+    GMI_OP_COPY_DTOD,
+    GMI_OP_COPY_ANY     /* a graph's copy node with a host end (cuMemcpyAsync, unified
+                           addressing); never a program's call */
 } gmi_op_kind;
 gmi_op_kind gmi_api_replayable(const char *name);
 
@@ -183,7 +196,13 @@ typedef struct {
     long long failed;         /* selected, but profiling it failed (see error) */
     long long not_profilable; /* graph capture, another context, after a device reset */
     long long runtime_only;   /* runtime launches with no driver launch seen under them */
-    long long graph_launches; /* cuGraphLaunch calls: their kernels are not profiled */
+    long long graph_launches; /* cuGraphLaunch calls */
+    long long graph_kernels;  /* kernel nodes those launches ran (each counted in launches,
+                                 as ncu --graph-profiling node counts them) */
+    long long timed;          /* launches that could not be replayed (gmi_noreplay_match, a
+                                 graph that cannot be replayed node by node): measured from
+                                 their own execution only (duration) */
+    long long captured;       /* launches captured into a graph (they ran later, as nodes) */
     bool limit_reached;
     long long limit;          /* launch count in force */
     char error_kind[32];      /* "" | "permission" | "device" | "profiler" | "options" ... */
@@ -259,5 +278,108 @@ void gmi_group(gm_results *r, bool each, const char *exp_id);
 /* The metric's unit-based kind for grouping: true when values of launches add
  * up (a .sum counter that is not a rate or a percentage). */
 bool gmi_metric_sums(const char *name);
+
+/* ---- CUDA graphs ---------------------------------------------------------------- */
+
+/* A graph is recorded when it is instantiated (collectors/inject_graph.c):
+ * its nodes walked in a topological order, child graphs in place, and each
+ * kernel node's launch copied (the program may destroy the graph once
+ * instantiated).  At each launch of the instance its kernel nodes count as
+ * launches (filters, launch index, as `ncu --graph-profiling node` counts
+ * them) and are replayed one by one from the memory the graph's launch
+ * found, its memsets and copies made again between them; the program's own
+ * launch then runs on that memory, restored.  A graph with a node of another
+ * kind cannot be replayed so: it is timed as a whole, its kernels named. */
+typedef enum {
+    GMI_NODE_KERNEL = 0,
+    GMI_NODE_MEMSET,
+    GMI_NODE_MEMCPY,
+    GMI_NODE_EMPTY,
+    GMI_NODE_EVENT,       /* event record or wait: nothing to make again */
+    GMI_NODE_GRAPH,       /* a child graph: walked in place */
+    GMI_NODE_HOST,
+    GMI_NODE_SEMAPHORE,   /* external semaphore signal or wait */
+    GMI_NODE_MEM_ALLOC,
+    GMI_NODE_MEM_FREE,
+    GMI_NODE_MEMOP,       /* stream memory operations (wait on a value, write one) */
+    GMI_NODE_CONDITIONAL,
+    GMI_NODE_OTHER
+} gmi_node_kind;
+
+/* NULL when a node of this kind can be replayed (or needs nothing: empty,
+ * events, a child graph walked in place); else what the node is, for "not
+ * replayed node by node: it holds %s". */
+const char *gmi_node_refusal(gmi_node_kind k);
+
+/* A topological order of n nodes: node i depends on deps[dep_start[i] ..
+ * dep_start[i + 1] - 1] (indices); of the nodes ready at each step, the
+ * lowest index first, so a graph captured from one stream keeps its order.
+ * false on a cycle or an index out of range. */
+bool gmi_graph_order(size_t n, const size_t *dep_start, const size_t *deps, size_t *order);
+
+/* A memset node as a batch operation: elements of 1, 2 or 4 bytes in one
+ * contiguous run (one row, or rows that touch: pitch = width x element);
+ * *n gets the element count.  GMI_OP_NONE otherwise. */
+gmi_op_kind gmi_memset_op(unsigned element_size, size_t width, size_t height, size_t pitch,
+                          size_t *n);
+
+/* A memcpy node's shape: made again when it is one contiguous run of bytes
+ * (no CUDA array at either end, one row and one slice, or none). */
+typedef struct {
+    bool src_array, dst_array;
+    size_t src_y, src_z, dst_y, dst_z;
+    size_t width, height, depth;    /* bytes, rows, slices (0 reads as 1) */
+} gmi_copy_shape;
+bool gmi_copy_is_1d(const gmi_copy_shape *c);
+
+/* The driver calls that make or change an instance (as CUPTI names them,
+ * "cuGraphExecUpdate_v2"): INSTANTIATE (every cuGraphInstantiate form),
+ * UPDATE (cuGraphExecUpdate: recorded again from the new graph),
+ * KERNEL_PARAMS (cuGraphExecKernelNodeSetParams: the node's copy replaced),
+ * CHANGE (any other change to an instance's nodes, enabling or disabling
+ * one: it is no longer replayed node by node), DESTROY. */
+typedef enum {
+    GMI_GRAPH_CALL_NONE = 0,
+    GMI_GRAPH_CALL_INSTANTIATE,
+    GMI_GRAPH_CALL_UPDATE,
+    GMI_GRAPH_CALL_KERNEL_PARAMS,
+    GMI_GRAPH_CALL_CHANGE,
+    GMI_GRAPH_CALL_DESTROY
+} gmi_graph_call;
+gmi_graph_call gmi_api_graph_call(const char *name);
+
+/* ---- kernels that cannot be replayed ------------------------------------------ */
+
+/* A collective waits for the same kernel on other GPUs or processes; a
+ * replay of it alone would wait for ever (or fail).  Such launches end the
+ * open batch, are never replayed, and are timed from their own execution
+ * (CUDA events around the program's launch).  Built in (on the demangled
+ * name): NCCL's kernels (ncclDevKernel_*, ncclKernel_*, older nccl...Kernel*),
+ * NVSHMEM's, PyTorch's symmetric-memory kernels (c10d::symmetric_memory::),
+ * custom all-reduce kernels (cross_device_reduce*, vLLM), MSCCL++'s and
+ * DeepEP's; --no-replay REGEX adds more. */
+typedef struct {
+    void *builtin;        /* regex_t[], one per built-in pattern */
+    void *user;           /* regex_t of --no-replay, or NULL */
+} gmi_noreplay;
+
+/* false with msg when the user's regex does not compile. */
+bool gmi_noreplay_init(gmi_noreplay *nr, const char *user_regex, char *msg, size_t cap);
+void gmi_noreplay_free(gmi_noreplay *nr);
+/* Why a kernel of this demangled name is never replayed ("an NCCL
+ * collective", ..., "it matches --no-replay"), or NULL. */
+const char *gmi_noreplay_match(const gmi_noreplay *nr, const char *name);
+/* Compile-check a --no-replay regex: false with regerror's words in msg. */
+bool gmi_noreplay_check(const char *regex, char *msg, size_t cap);
+
+/* Memory another process or GPU may write at any time makes every restore
+ * unsafe: a replay restores the memory the batch found, undoing what they
+ * wrote meanwhile.  Once the process exports or imports memory (the driver
+ * calls below) or runs a collective, the open batch ends and every later
+ * launch is timed, not replayed (unless GMI_ENV_REPLAY_SHARED).  The call's
+ * base name when `name` ("cuMemExportToShareableHandle", with or without
+ * _v2, _ptsz) shares memory: CUDA IPC, memory-pool and VMM handles, dma-buf
+ * handles for RDMA; else NULL. */
+const char *gmi_api_shares_memory(const char *name);
 
 #endif

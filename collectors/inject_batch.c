@@ -216,15 +216,9 @@ void gmi_profile(const gmi_launch *L, const char *symbol, long long index, CUcon
 
 /* ---- batches (inject.h, "batches") -------------------------------------------------------- */
 
-/* A memset or device-to-device copy the program made inside the batch, made
- * again before launch `before` in every pass. */
-struct gmi_op {
-    gmi_op_kind kind;
-    CUdeviceptr dst, src;
-    unsigned value;
-    size_t n;                  /* elements (memset) or bytes (copy) */
-    size_t before;
-};
+/* How long the exit handler waits for launches still running (a collective
+ * whose peers are gone never ends): then their runs say so. */
+#define S_EXIT_WAIT_S 10.0
 
 static CUresult S_op_make(const struct gmi_op *o)
 {
@@ -237,6 +231,8 @@ static CUresult S_op_make(const struct gmi_op *o)
         return cuMemsetD32Async(o->dst, o->value, o->n, NULL);
     case GMI_OP_COPY_DTOD:
         return cuMemcpyDtoDAsync(o->dst, o->src, o->n, NULL);
+    case GMI_OP_COPY_ANY:
+        return cuMemcpyAsync(o->dst, o->src, o->n, NULL);
     default:
         return CUDA_ERROR_NOT_SUPPORTED;
     }
@@ -418,22 +414,36 @@ void gmi_batch_end(const char *why)
         gmi.ops_replayed += gmi.ops[k].before < n;
     gmi.n_ops = 0;
     __atomic_store_n(&gmi.n_pending, 0, __ATOMIC_RELEASE);
+    gmi_timed_collect(0);   /* the context was synchronized: earlier timings are done */
     gmi_write_status();
     (void)cuCtxSetCurrent(cur);
 }
 
-/* At exit, registered when the first batch opens (so it runs before the CUDA
- * runtime's own exit handlers, registered earlier): the last batch. */
+/* At exit, registered when the first batch opens or the first launch is
+ * timed (so it runs before the CUDA runtime's own exit handlers, registered
+ * earlier): the last batch, and the timings not yet read. */
 static void S_at_exit_batch(void)
 {
-    if (__atomic_load_n(&gmi.n_pending, __ATOMIC_ACQUIRE) == 0)
-        return;
     pthread_mutex_lock(&gmi.lock);
     gmi_busy = 1;
-    if (!gmi.ctx_dead)
+    if (__atomic_load_n(&gmi.n_pending, __ATOMIC_ACQUIRE) && !gmi.ctx_dead)
         gmi_batch_end("the program's exit");
+    if (gmi.n_timed && !gmi.ctx_dead) {
+        gmi_timed_collect(S_EXIT_WAIT_S);
+        gmi_write_runs();
+    }
     gmi_busy = 0;
     pthread_mutex_unlock(&gmi.lock);
+}
+
+void gmi_exit_hook(void)
+{
+    if (gmi.exit_hook)
+        return;
+    gmi.exit_hook = true;
+    if (atexit(S_at_exit_batch) != 0)
+        gmi_error("io", "atexit failed: the launches after the program's last CUDA call that "
+                        "ends a batch may be missing");
 }
 
 /* Add the launch about to be enqueued to the open batch, opening one when
@@ -461,12 +471,7 @@ bool gmi_batch_add(const gmi_launch *L, const char *symbol, long long index, CUc
             gmi_pending_free(&p);
             return true;
         }
-        if (!gmi.exit_hook) {
-            gmi.exit_hook = true;
-            if (atexit(S_at_exit_batch) != 0)
-                gmi_error("io", "atexit failed: the launches after the program's last CUDA "
-                                "call that ends a batch may be missing");
-        }
+        gmi_exit_hook();
         if (!gmi.pending)
             gmi.pending = gm_xcalloc(GMI_BATCH_MAX, sizeof *gmi.pending);
     }
@@ -483,4 +488,153 @@ bool gmi_batch_add(const gmi_launch *L, const char *symbol, long long index, CUc
     __atomic_store_n(&gmi.n_pending, gmi.n_pending + 1, __ATOMIC_RELEASE);
     gmi_debug("launch %lld %s: batched (%zu)", index, symbol, gmi.n_pending);
     return true;
+}
+
+/* ---- a CUDA graph, node by node (inject.h, "CUDA graphs") ---------------------------------- */
+
+typedef struct {
+    struct gmi_graph *g;
+    size_t from;               /* the chunk's first kernel node */
+    gmi_checkpoint *start;     /* the memory that node finds */
+    char why[256];
+} S_graph_run;
+
+/* Before node from + i of a pass: the chunk's memory (i = 0), then the
+ * graph's memsets and copies that precede the node. */
+static int S_graph_prepare(void *user, size_t i)
+{
+    S_graph_run *rp = user;
+    if (i == 0) {
+        CUptiResult r = cuptiCheckpointRestore(rp->start);
+        if (r != CUPTI_SUCCESS) {
+            const char *d = NULL;
+            (void)cuptiGetResultString(r, &d);
+            snprintf(rp->why, sizeof rp->why, "cuptiCheckpointRestore: %s (%d)", d ? d : "?",
+                     (int)r);
+            return 1;
+        }
+    }
+    for (size_t k = 0; k < rp->g->n_ops; k++) {
+        if (rp->g->ops[k].before != rp->from + i)
+            continue;
+        CUresult r = S_op_make(&rp->g->ops[k]);
+        if (r != CUDA_SUCCESS) {
+            const char *n = NULL;
+            (void)cuGetErrorName(r, &n);
+            snprintf(rp->why, sizeof rp->why, "memset or copy node before kernel node %zu: %s (%d)",
+                     rp->from + i, n ? n : "?", (int)r);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int S_graph_launch(void *user, size_t i)
+{
+    S_graph_run *rp = user;
+    CUresult r = gmi_relaunch(&rp->g->kernels[rp->from + i].L);
+    if (r != CUDA_SUCCESS) {
+        const char *n = NULL;
+        (void)cuGetErrorName(r, &n);
+        snprintf(rp->why, sizeof rp->why, "relaunch of kernel node %zu: %s (%d)", rp->from + i,
+                 n ? n : "?", (int)r);
+        return 1;
+    }
+    return 0;
+}
+
+/* One chunk's selected nodes as runs. */
+static void S_graph_runs(const struct gmi_graph *g, size_t from, size_t n, const bool *sel,
+                         const long long *index, const char *range)
+{
+    for (size_t i = from; i < from + n; i++) {
+        if (!sel[i])
+            continue;
+        const struct gmi_pending *p = &g->kernels[i];
+        char how[256];
+        snprintf(how, sizeof how, "in a CUDA graph (graph %lld, kernel node %zu of %zu): "
+                 "replayed node by node from the memory the graph's launch found (CUPTI "
+                 "checkpoint)", g->id, i + 1, g->n_kernels);
+        S_add_run(&p->L, p->symbol, index[i], range, gmi.values + (i - from) * gmi.n_metrics, how);
+        gm_run_set_param(&gmi.results.runs[gmi.results.n_runs - 1], "graph", gm_vint(g->id));
+        gmi.status.profiled++;
+    }
+}
+
+static size_t S_count_sel(const bool *sel, size_t from, size_t upto)
+{
+    size_t k = 0;
+    for (size_t i = from; i < upto; i++)
+        k += sel[i];
+    return k;
+}
+
+void gmi_graph_replay(struct gmi_graph *g, const bool *sel, const long long *index, size_t upto,
+                      const char *range)
+{
+    CUcontext cur = NULL;
+    (void)cuCtxGetCurrent(&cur);
+    (void)cuCtxSetCurrent(gmi.ctx);
+    gmi_checkpoint c0;
+    char why[256];
+    const char *kind = S_sync_save(&c0, gmi.ctx, why, sizeof why);
+    if (kind) {
+        gmi.status.failed += (long long)S_count_sel(sel, 0, upto);
+        gmi_error(kind, "CUDA graph %lld: %s: its kernels are not profiled", g->id, why);
+        (void)cuCtxSetCurrent(cur);
+        return;
+    }
+    for (size_t i = 0; i < upto; i++) {   /* extra and config point into the copy */
+        struct gmi_pending *p = &g->kernels[i];
+        if (p->L.extra)
+            p->L.extra = p->extra;
+        if (p->L.config)
+            p->L.config = &p->config;
+    }
+    for (size_t from = 0; from < upto; from += GMI_BATCH_MAX) {
+        size_t n = upto - from < GMI_BATCH_MAX ? upto - from : GMI_BATCH_MAX;
+        /* a later chunk starts from what the last pass of the one before left:
+         * the memory after node from - 1 */
+        gmi_checkpoint ck;
+        S_graph_run rp = {g, from, &c0, ""};
+        gmc_error e = {GMC_OK, ""};
+        if (from > 0 && (kind = S_sync_save(&ck, gmi.ctx, e.message, sizeof e.message))) {
+            gmi.status.failed += (long long)S_count_sel(sel, from, upto);
+            gmi_error(kind, "CUDA graph %lld, kernel nodes %zu to %zu: %s", g->id, from + 1, upto,
+                      e.message);
+            break;
+        }
+        if (from > 0)
+            rp.start = &ck;
+        gmc_status st = S_passes(n, S_graph_prepare, S_graph_launch, &rp, &e);
+        if (from > 0)
+            (void)cuptiCheckpointFree(&ck);
+        if (st != GMC_OK) {
+            gmi.status.failed += (long long)S_count_sel(sel, from, upto);
+            gmi_error(gmi_kind_of(st), "CUDA graph %lld, kernel nodes %zu to %zu (%s ...): %s%s%s",
+                      g->id, from + 1, upto, g->kernels[from].symbol, e.message,
+                      rp.why[0] ? ": " : "", rp.why);
+            break;
+        }
+        S_graph_runs(g, from, n, sel, index, range);
+        gmi.graph_nodes += (long long)n;
+    }
+    /* The program's launch of the graph finds its memory as it left it. */
+    double t5 = gmi_now();
+    CUptiResult rr = cuptiCheckpointRestore(&c0);
+    CUresult sr = cuCtxSynchronize();
+    gmi.t_restore += gmi_now() - t5;
+    if (rr != CUPTI_SUCCESS || sr != CUDA_SUCCESS) {
+        gmi.stopped = true;
+        gmi_error("restore", "CUDA graph %lld: the program's memory could not be restored after "
+                  "profiling its kernels (restore %d, synchronize %d); its results may be wrong. "
+                  "Nothing more is profiled", g->id, (int)rr, (int)sr);
+    }
+    (void)cuptiCheckpointFree(&c0);
+    gmi.graph_replays++;
+    gmi_timed_collect(0);
+    if (gmi.results.n_runs <= 256 || gmi.graph_replays % 16 == 0)
+        gmi_write_runs();   /* (all of them at exit) */
+    gmi_write_status();
+    (void)cuCtxSetCurrent(cur);
 }

@@ -12,6 +12,12 @@
  *   inject_session.c  the profiler session, messages, the status and runs
  *                     files, and the counts written at exit
  *   inject_nvtx.c     the NVTX ranges a launch is made in
+ *   inject_graph.c    CUDA graphs: each instance recorded at instantiation (its
+ *                     kernel nodes' launches copied, its memsets and copies), its
+ *                     launches replayed node by node (gmi_graph_replay) or timed whole
+ *   inject_timed.c    launches that cannot be replayed (collectives, graphs with
+ *                     other nodes): timed from their own execution, CUDA events
+ *                     around them, and their runs
  */
 #ifndef GM_INJECT_INTERNAL_H
 #define GM_INJECT_INTERNAL_H
@@ -44,6 +50,7 @@ CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned gx, unsig
                                                 unsigned bz, unsigned shm, CUstream s,
                                                 void **params);
 CUresult CUDAAPI cuStreamIsCapturing_ptsz(CUstream s, CUstreamCaptureStatus *status);
+CUresult CUDAAPI cuGraphLaunch_ptsz(CUgraphExec exec, CUstream s);
 
 /* cupti_checkpoint.h is C++ (a namespace around extern "C" functions); the
  * same struct, field for field, and the same C symbols.  Layout: 4 words, two
@@ -98,6 +105,48 @@ struct gmi_pending {
     char *range;
 };
 
+/* A memset or copy the program made inside a batch (or a graph holds), made
+ * again before launch `before` in every pass. */
+struct gmi_op {
+    gmi_op_kind kind;
+    CUdeviceptr dst, src;
+    unsigned value;
+    size_t n;                  /* elements (memset) or bytes (copy) */
+    size_t before;
+};
+
+/* One instance of a CUDA graph, recorded at its instantiation (inject_graph.c). */
+struct gmi_graph {
+    CUgraphExec exec;
+    long long id;              /* 1, 2, ... in the order of instantiation */
+    char **symbols;            /* each kernel node's function (mangled), in the walk's order */
+    CUgraphNode *nodes;        /* the node each came from */
+    size_t n_kernels;
+    struct gmi_pending *kernels; /* their launches, copied (NULL when refusal is set) */
+    struct gmi_op *ops;        /* memsets and copies; before = the kernel node they precede */
+    size_t n_ops, cap_ops;
+    char *refusal;             /* NULL: replayed node by node; else why not ("it holds a
+                                  host-function node") */
+};
+
+/* A launch timed from its own execution (inject_timed.c): a kernel that cannot
+ * be replayed, or a graph that cannot be replayed node by node. */
+struct gmi_timed {
+    long long id;              /* 1, 2, ...: its slot (gmi_timed_end) */
+    CUevent e0, e1;            /* recorded before and after it on its stream */
+    CUstream stream;
+    bool ended;                /* e1 recorded after the program's call returned */
+    bool failed;               /* the program's call failed: nothing ran */
+    char *symbol;              /* the kernel (mangled); NULL for a graph */
+    long long graph;           /* > 0: the graph instance timed whole */
+    size_t graph_kernels;      /* its kernel nodes */
+    char *kernels;             /* their short names, ", " between (a graph) */
+    gmi_launch L;              /* function and shape (a kernel; params unused) */
+    long long index;
+    char *range;
+    char *why;                 /* the run's not_replayed */
+};
+
 /* The library's state, one per process (defined in inject.c). */
 struct gmi_state {
     bool active;               /* options read, directory owned, subscribed */
@@ -141,6 +190,19 @@ struct gmi_state {
     size_t n_ops, cap_ops;
     long long ops_replayed;    /* of all batches */
     char copy_fail[128];       /* why the last launch profiled alone could not be copied */
+
+    gmi_noreplay noreplay;     /* kernels never replayed (inject.h) */
+    char shared[192];          /* "": no other process or GPU writes this process's memory;
+                                  else since when they may (gmi_api_shares_memory), and every
+                                  launch is timed, not replayed */
+    struct gmi_graph *graphs;  /* the instances alive, recorded at instantiation */
+    size_t n_graphs, cap_graphs;
+    long long graph_ids;       /* instances recorded so far */
+    long long graph_replays, graph_nodes;   /* graph launches replayed node by node, and
+                                               the kernel nodes replayed in them */
+    struct gmi_timed *timed;   /* timed launches whose events are not yet read */
+    size_t n_timed, cap_timed;
+    long long timed_ids;       /* timed launches so far */
 };
 extern struct gmi_state gmi;
 
@@ -209,6 +271,50 @@ void gmi_batch_end(const char *why);
 /* Record a memset or copy (params: the call's functionParams) as an
  * operation of the open batch; false when it cannot be (then it ends the batch). */
 bool gmi_op_record(gmi_op_kind kind, const void *params);
+/* Register the exit handler that ends the last batch and reads the last
+ * timings (once; before the CUDA runtime's own handlers run). */
+void gmi_exit_hook(void);
+/* Replay kernel nodes 0 .. upto - 1 of graph g once per pass, from the memory
+ * the graph's launch finds, in chunks of at most GMI_BATCH_MAX, with its
+ * memsets and copies between them; the runs of those selected (sel[i], launch
+ * index index[i]); the program's memory restored after.  gmi_busy set. */
+void gmi_graph_replay(struct gmi_graph *g, const bool *sel, const long long *index, size_t upto,
+                      const char *range);
+
+/* ---- inject_graph.c --------------------------------------------------------------- */
+
+/* A driver call that makes, changes or destroys an instance (gmi_api_graph_call):
+ * at its exit (destroy: at its entry), with gmi.lock held and gmi_busy set. */
+void gmi_graph_on_call(gmi_graph_call kind, const CUpti_CallbackData *cb);
+/* The entry of cuGraphLaunch: its kernel nodes counted and filtered as
+ * launches, replayed node by node or the graph timed whole.  Returns the
+ * timed slot (gmi_timed_end at the call's exit) or -1.  gmi.lock held. */
+long long gmi_graph_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
+/* Forget every instance (at the context's destruction). */
+void gmi_graph_forget_all(void);
+
+/* ---- inject_timed.c --------------------------------------------------------------- */
+
+/* The launch L (selected, not replayable: why; collective: it waits on
+ * others, else it ran after gmi.shared) timed from its own execution:
+ * the open batch ended, the first event recorded on its stream.  Its slot
+ * (an id, > 0) for gmi_timed_end, or -1 when it cannot be timed (counted and said).
+ * gmi.lock held, gmi_busy set. */
+long long gmi_timed_launch(const gmi_launch *L, const char *symbol, long long index,
+                           CUcontext ctx, const char *why, bool collective);
+/* A graph that cannot be replayed node by node (why: g->refusal, or
+ * gmi.shared), timed whole on stream s. */
+long long gmi_timed_graph(const struct gmi_graph *g, CUstream s, long long index, CUcontext ctx,
+                          const char *why);
+/* Other processes or GPUs may write this process's memory from now on (why,
+ * "a collective ran (...)"): the open batch ends, later launches are timed.
+ * gmi.lock held, gmi_busy set. */
+void gmi_memory_shared(const char *why);
+/* At the exit of the timed call: the second event, when the call succeeded. */
+void gmi_timed_end(long long slot, bool launched);
+/* Read the timings whose events have completed into runs; with wait_s > 0,
+ * wait up to that long for the others (at exit), then give up on them. */
+void gmi_timed_collect(double wait_s);
 
 #pragma GCC visibility pop
 

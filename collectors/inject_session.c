@@ -122,7 +122,7 @@ void gmi_at_exit(void)
 {
     if (!gmi.active)
         return;
-    if (gmi.status.profiled) {
+    if (gmi.status.profiled || gmi.status.timed) {
         char ends[256] = "";
         size_t len = 0;
         for (size_t k = 0; k < sizeof gmi.ends / sizeof gmi.ends[0] && gmi.ends[k].why[0]; k++)
@@ -133,12 +133,15 @@ void gmi_at_exit(void)
                  "ended by: %s; %lld alone%s%s): session open %.3f s (copy-bandwidth measurement "
                  "%.3f s), synchronize %.3f s, checkpoint save %.3f s, replays %.3f s "
                  "(configuration %.3f s, %lld re-enabled; passes %.3f s, of which profiler "
-                 "start and stop %.3f s; decode %.3f s), restore %.3f s",
+                 "start and stop %.3f s; decode %.3f s), restore %.3f s; %lld CUDA graph "
+                 "launches replayed node by node (%lld kernel nodes); %lld launches timed, "
+                 "not replayed",
                  gmi.status.profiled, gmi.batched, gmi.batches, gmi.ops_replayed,
                  ends[0] ? ends : "-", gmi.single, gmi.single && gmi.copy_fail[0] ? ": " : "",
                  gmi.single ? gmi.copy_fail : "", gmi.t_open, gmi.t_copy, gmi.t_sync, gmi.t_save,
                  gmi.t_batch, gmi.t_config, gmi.reenabled, gmi.t_passes, gmi.t_startstop,
-                 gmi.t_decode, gmi.t_restore);
+                 gmi.t_decode, gmi.t_restore, gmi.graph_replays, gmi.graph_nodes,
+                 gmi.status.timed);
     }
     /* No CUDA here: the program's runtime may already be torn down. */
     pthread_mutex_lock(&gmi.lock);

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <math.h>
 #include <regex.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,11 @@ bool gmi_opts_parse(const char *(*get)(const char *name, void *ctx), void *ctx, 
     o->debug = v && strcmp(v, "0") != 0 && *v;
     if (o->kernel_regex && !gmi_regex_check(o->kernel_regex, msg, cap))
         return false;
+    v = get(GMI_ENV_REPLAY_SHARED, ctx);
+    o->replay_shared = v && strcmp(v, "0") != 0 && *v;
+    o->no_replay = S_dup_nonempty(get(GMI_ENV_NO_REPLAY, ctx));
+    if (o->no_replay && !gmi_noreplay_check(o->no_replay, msg, cap))
+        return false;
     return true;
 }
 
@@ -81,6 +87,7 @@ void gmi_opts_free(gmi_opts *o)
     free(o->dir);
     free(o->metrics);
     free(o->kernel_regex);
+    free(o->no_replay);
     memset(o, 0, sizeof *o);
 }
 
@@ -292,9 +299,11 @@ char *gmi_status_format(const gmi_status *s)
     gm_buf_printf(&b, "%s\n", S_MAGIC);
     gm_buf_printf(&b, "pid %lld\nlaunches %lld\nmatched %lld\nprofiled %lld\nfailed %lld\n"
                       "not_profilable %lld\nruntime_only %lld\ngraph_launches %lld\n"
+                      "graph_kernels %lld\ntimed %lld\ncaptured %lld\n"
                       "limit_reached %d\nlimit %lld\n",
                   s->pid, s->launches, s->matched, s->profiled, s->failed, s->not_profilable,
-                  s->runtime_only, s->graph_launches, s->limit_reached ? 1 : 0, s->limit);
+                  s->runtime_only, s->graph_launches, s->graph_kernels, s->timed, s->captured,
+                  s->limit_reached ? 1 : 0, s->limit);
     if (s->error_kind[0])
         S_line(&b, "error_kind", s->error_kind);
     if (s->error[0])
@@ -337,6 +346,9 @@ bool gmi_status_parse(const char *text, gmi_status *s, char *msg, size_t cap)
         {"not_profilable", offsetof(gmi_status, not_profilable)},
         {"runtime_only", offsetof(gmi_status, runtime_only)},
         {"graph_launches", offsetof(gmi_status, graph_launches)},
+        {"graph_kernels", offsetof(gmi_status, graph_kernels)},
+        {"timed", offsetof(gmi_status, timed)},
+        {"captured", offsetof(gmi_status, captured)},
         {"limit", offsetof(gmi_status, limit)},
     };
     s->loaded = true;
@@ -467,10 +479,20 @@ static bool S_streq0(const char *a, const char *b)
     return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
+/* The CUDA graph a launch ran in (param "graph", its instance's number), or -1. */
+static long long S_graph(const gm_run *run)
+{
+    const gm_param *p = gm_run_param(run, "graph");
+    return p && p->value.kind == GM_V_INT ? p->value.i : -1;
+}
+
 static bool S_same_group(const gm_run *a, const gm_run *b)
 {
+    /* a kernel run by a graph groups with its runs in that graph alone, and a
+     * launch measured in part (not replayed) with launches measured alike */
     if (!S_streq0(a->kernel, b->kernel) || !S_streq0(S_range(a), S_range(b)) ||
-        a->has_launch != b->has_launch)
+        a->has_launch != b->has_launch || S_graph(a) != S_graph(b) ||
+        !a->not_replayed != !b->not_replayed)
         return false;
     if (!a->has_launch)
         return true;
@@ -1158,4 +1180,216 @@ gmi_op_kind gmi_api_replayable(const char *name)
         if (strcmp(b, ops[i].name) == 0)
             return ops[i].kind;
     return GMI_OP_NONE;
+}
+
+/* ---- CUDA graphs --------------------------------------------------------- */
+
+const char *gmi_node_refusal(gmi_node_kind k)
+{
+    switch (k) {
+    case GMI_NODE_KERNEL:
+    case GMI_NODE_MEMSET:
+    case GMI_NODE_MEMCPY:
+    case GMI_NODE_EMPTY:
+    case GMI_NODE_EVENT:
+    case GMI_NODE_GRAPH:
+        return NULL;
+    case GMI_NODE_HOST: return "a host-function node";
+    case GMI_NODE_SEMAPHORE: return "an external-semaphore node";
+    case GMI_NODE_MEM_ALLOC: return "a memory-allocation node";
+    case GMI_NODE_MEM_FREE: return "a memory-free node";
+    case GMI_NODE_MEMOP: return "a stream memory-operation node (a wait on a value)";
+    case GMI_NODE_CONDITIONAL: return "a conditional node";
+    default: return "a node of a kind the tool does not replay";
+    }
+}
+
+bool gmi_graph_order(size_t n, const size_t *dep_start, const size_t *deps, size_t *order)
+{
+    if (n == 0)
+        return true;
+    size_t *left = gm_xcalloc(n, sizeof *left);     /* dependencies not yet placed */
+    bool *placed = gm_xcalloc(n, sizeof *placed);
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        left[i] = dep_start[i + 1] - dep_start[i];
+        for (size_t k = dep_start[i]; k < dep_start[i + 1] && ok; k++)
+            ok = deps[k] < n && deps[k] != i;
+    }
+    for (size_t at = 0; at < n && ok; at++) {
+        size_t next = n;
+        for (size_t i = 0; i < n && next == n; i++)
+            if (!placed[i] && left[i] == 0)
+                next = i;
+        if (next == n) {
+            ok = false;   /* every node left waits on another: a cycle */
+            break;
+        }
+        placed[next] = true;
+        order[at] = next;
+        for (size_t i = 0; i < n; i++)
+            for (size_t k = dep_start[i]; k < dep_start[i + 1]; k++)
+                if (deps[k] == next)
+                    left[i]--;
+    }
+    free(left);
+    free(placed);
+    return ok;
+}
+
+gmi_op_kind gmi_memset_op(unsigned element_size, size_t width, size_t height, size_t pitch,
+                          size_t *n)
+{
+    gmi_op_kind k = element_size == 1   ? GMI_OP_MEMSET8
+                    : element_size == 2 ? GMI_OP_MEMSET16
+                    : element_size == 4 ? GMI_OP_MEMSET32
+                                        : GMI_OP_NONE;
+    if (k == GMI_OP_NONE || width == 0)
+        return GMI_OP_NONE;
+    if (height > 1 && pitch != width * element_size)
+        return GMI_OP_NONE;   /* rows with gaps between them */
+    size_t rows = height ? height : 1;
+    if (width > SIZE_MAX / rows)
+        return GMI_OP_NONE;
+    *n = width * rows;
+    return k;
+}
+
+bool gmi_copy_is_1d(const gmi_copy_shape *c)
+{
+    return !c->src_array && !c->dst_array && c->width > 0 && c->height <= 1 && c->depth <= 1 &&
+           c->src_y == 0 && c->src_z == 0 && c->dst_y == 0 && c->dst_z == 0;
+}
+
+gmi_graph_call gmi_api_graph_call(const char *name)
+{
+    if (!name || strncmp(name, "cuGraph", 7) != 0)
+        return GMI_GRAPH_CALL_NONE;
+    char b[128];
+    S_api_base(name, b, sizeof b);
+    if (strncmp(b, "cuGraphInstantiate", 18) == 0)
+        return GMI_GRAPH_CALL_INSTANTIATE;
+    if (strcmp(b, "cuGraphExecUpdate") == 0)
+        return GMI_GRAPH_CALL_UPDATE;
+    if (strcmp(b, "cuGraphExecKernelNodeSetParams") == 0)
+        return GMI_GRAPH_CALL_KERNEL_PARAMS;
+    if (strcmp(b, "cuGraphExecDestroy") == 0)
+        return GMI_GRAPH_CALL_DESTROY;
+    /* events change nothing a replay makes again; the rest changes nodes */
+    if (strcmp(b, "cuGraphExecEventRecordNodeSetEvent") == 0 ||
+        strcmp(b, "cuGraphExecEventWaitNodeSetEvent") == 0 ||
+        strcmp(b, "cuGraphExecGetFlags") == 0 || strcmp(b, "cuGraphExecGetId") == 0)
+        return GMI_GRAPH_CALL_NONE;
+    if ((strncmp(b, "cuGraphExec", 11) == 0 && strstr(b, "SetParams")) ||
+        strcmp(b, "cuGraphNodeSetEnabled") == 0)
+        return GMI_GRAPH_CALL_CHANGE;
+    return GMI_GRAPH_CALL_NONE;
+}
+
+/* ---- kernels that cannot be replayed --------------------------------------- */
+
+static const struct {
+    const char *regex, *why;
+} S_noreplay[] = {
+    {"(^|[^A-Za-z0-9_])nccl[A-Za-z0-9_]*Kernel", "an NCCL collective"},
+    {"(^|[^A-Za-z0-9_])nvshmem", "an NVSHMEM kernel"},
+    {"symmetric_memory::", "a PyTorch symmetric-memory kernel"},
+    {"(^|[^A-Za-z0-9_])cross_device_reduce", "a custom all-reduce kernel"},
+    {"(^|[^A-Za-z0-9_])mscclpp", "an MSCCL++ kernel"},
+    {"(^|[^A-Za-z0-9_])deep_ep::", "a DeepEP kernel"},
+};
+#define S_N_NOREPLAY (sizeof S_noreplay / sizeof S_noreplay[0])
+
+static bool S_noreplay_comp(regex_t *re, const char *regex, char *msg, size_t cap)
+{
+    int rc = regcomp(re, regex, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char why[256];
+        regerror(rc, re, why, sizeof why);
+        snprintf(msg, cap, "--no-replay '%.200s': %s", regex, why);
+        return false;
+    }
+    return true;
+}
+
+bool gmi_noreplay_check(const char *regex, char *msg, size_t cap)
+{
+    regex_t re;
+    if (!S_noreplay_comp(&re, regex, msg, cap))
+        return false;
+    regfree(&re);
+    return true;
+}
+
+bool gmi_noreplay_init(gmi_noreplay *nr, const char *user_regex, char *msg, size_t cap)
+{
+    memset(nr, 0, sizeof *nr);
+    regex_t *b = gm_xcalloc(S_N_NOREPLAY, sizeof *b);
+    for (size_t i = 0; i < S_N_NOREPLAY; i++)
+        if (regcomp(&b[i], S_noreplay[i].regex, REG_EXTENDED | REG_NOSUB) != 0) {
+            snprintf(msg, cap, "built-in pattern '%s' does not compile", S_noreplay[i].regex);
+            for (size_t k = 0; k < i; k++)
+                regfree(&b[k]);
+            free(b);
+            return false;
+        }
+    nr->builtin = b;
+    if (user_regex && *user_regex) {
+        regex_t *u = gm_xmalloc(sizeof *u);
+        if (!S_noreplay_comp(u, user_regex, msg, cap)) {
+            free(u);
+            gmi_noreplay_free(nr);
+            return false;
+        }
+        nr->user = u;
+    }
+    return true;
+}
+
+void gmi_noreplay_free(gmi_noreplay *nr)
+{
+    if (!nr)
+        return;
+    regex_t *b = nr->builtin;
+    for (size_t i = 0; b && i < S_N_NOREPLAY; i++)
+        regfree(&b[i]);
+    free(b);
+    if (nr->user) {
+        regfree(nr->user);
+        free(nr->user);
+    }
+    memset(nr, 0, sizeof *nr);
+}
+
+const char *gmi_noreplay_match(const gmi_noreplay *nr, const char *name)
+{
+    if (!nr || !name)
+        return NULL;
+    const regex_t *b = nr->builtin;
+    for (size_t i = 0; b && i < S_N_NOREPLAY; i++)
+        if (regexec(&b[i], name, 0, NULL, 0) == 0)
+            return S_noreplay[i].why;
+    if (nr->user && regexec(nr->user, name, 0, NULL, 0) == 0)
+        return "it matches --no-replay";
+    return NULL;
+}
+
+/* ---- memory shared with other processes -------------------------------------- */
+
+const char *gmi_api_shares_memory(const char *name)
+{
+    if (!name || strncmp(name, "cu", 2) != 0)
+        return NULL;
+    char b[128];
+    S_api_base(name, b, sizeof b);
+    static const char *const calls[] = {
+        "cuIpcGetMemHandle", "cuIpcOpenMemHandle", "cuMemExportToShareableHandle",
+        "cuMemImportFromShareableHandle", "cuMemPoolExportToShareableHandle",
+        "cuMemPoolImportFromShareableHandle", "cuMemPoolExportPointer",
+        "cuMemPoolImportPointer", "cuMemGetHandleForAddressRange",
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        if (strcmp(b, calls[i]) == 0)
+            return calls[i];
+    return NULL;
 }

@@ -346,6 +346,7 @@ static void S_run_free(gm_run *run)
     free(run->check.reason);
     S_strv_free(run->notes, run->n_notes);
     gm_srclines_clear(&run->source_lines);
+    free(run->not_replayed);
 }
 
 static void S_experiment_free(gm_experiment *e)

@@ -182,6 +182,12 @@ typedef struct {
     char **notes;
     size_t n_notes;
     gm_srclines source_lines;  /* absent (present false) in older files and when off */
+    /* A program's launch that could not be replayed (a collective waiting on
+     * other GPUs, a CUDA graph that cannot be replayed node by node): why, in
+     * words.  Only what one execution gives was measured (its duration);
+     * every other metric is absent.  NULL for a run counted in full (and in
+     * files written before the field). */
+    char *not_replayed;
 } gm_run;
 
 /* What an experiment demonstrates; rendered as its section's introduction. */

@@ -777,7 +777,9 @@ static bool S_read_run(S_rd *rd, json_t *o, gm_run *run)
            S_get_metrics(rd, o, "metrics", &run->metrics, &run->n_metrics) &&
            S_read_prediction(rd, o, &run->prediction) && S_read_check(rd, o, &run->check) &&
            S_get_strv(rd, o, "notes", &run->notes, &run->n_notes) &&
-           S_read_srclines(rd, o, &run->source_lines);
+           S_read_srclines(rd, o, &run->source_lines) &&
+           (!json_object_get(o, "not_replayed") ||   /* optional: newer files */
+            S_get_str(rd, o, "not_replayed", true, &run->not_replayed));
 }
 
 static bool S_schema_fail(S_rd *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -511,6 +511,8 @@ static void S_emit_run(S_em *e, const gm_run *run)
     S_kstrv(e, "notes", run->notes, run->n_notes);
     if (run->source_lines.present)
         S_emit_srclines(e, &run->source_lines);
+    if (run->not_replayed)   /* optional: written only when set */
+        S_kstr(e, "not_replayed", run->not_replayed);
     S_close(e, '}');
 }
 

@@ -45,6 +45,7 @@ void md_header(gm_buf *b, const gm_results *r, bool timestamp)
         gm_buf_printf(b, "); the %zu runs below are those completed before it stopped.\n\n",
                       r->n_runs);
     }
+    gm_runs_uncounted_md(b, r);   /* kernels not fully counted (runs.c) */
 
     gm_buf v = GM_BUF_INIT;
     gm_buf_puts(b, "| Setting | Value |\n|---|---|\n");

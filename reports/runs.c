@@ -700,3 +700,172 @@ const char *gm_results_ceiling_name(const gm_results *r)
     gm_results_ceiling_gbs(r, &att);
     return att ? "the attainable bandwidth" : "the copy bandwidth";
 }
+
+/* ---- runs not fully counted -------------------------------------------------------- */
+
+static int S_uncounted_cmp(const void *pa, const void *pb)
+{
+    const gm_run *a = *(const gm_run *const *)pa, *b = *(const gm_run *const *)pb;
+    double ta = gm_run_total_ms(a), tb = gm_run_total_ms(b);
+    ta = isfinite(ta) ? ta : -1;
+    tb = isfinite(tb) ? tb : -1;
+    return ta > tb ? -1 : ta < tb;
+}
+
+void gm_runs_uncounted(const gm_results *r, gm_uncounted *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const gm_run *run = &r->runs[i];
+        double t = gm_run_total_ms(run);
+        if (isfinite(t))
+            out->all_ms += t;
+        if (!run->not_replayed)
+            continue;
+        out->runs = gm_xrealloc(out->runs, (out->n + 1) * sizeof *out->runs);
+        out->runs[out->n++] = run;
+        if (isfinite(t))
+            out->ms += t;
+        else
+            out->n_untimed++;
+    }
+    if (out->n > 1)
+        qsort(out->runs, out->n, sizeof *out->runs, S_uncounted_cmp);
+}
+
+void gm_uncounted_free(gm_uncounted *u)
+{
+    free(u->runs);
+    memset(u, 0, sizeof *u);
+}
+
+/* The reason of a not_replayed text: up to its first ": " outside parentheses. */
+static void S_reason(const char *why, gm_buf *b)
+{
+    int depth = 0;
+    size_t n = 0;
+    for (; why[n]; n++) {
+        depth += why[n] == '(' ? 1 : why[n] == ')' && depth > 0 ? -1 : 0;
+        if (depth == 0 && why[n] == ':' && why[n + 1] == ' ')
+            break;
+    }
+    gm_buf_put(b, why, n);
+    gm_buf_puts(b, "");
+}
+
+#define S_UNCOUNTED_NAMED 4    /* kernels named per reason */
+#define S_UNCOUNTED_REASONS 4  /* reasons given */
+
+/* One reason runs were not replayed, and those runs (indices into u.runs). */
+typedef struct {
+    char *why;
+    size_t *runs, n;
+    double ms;
+    size_t first;
+} S_reason_group;
+
+static int S_reason_cmp(const void *pa, const void *pb)
+{
+    const S_reason_group *a = pa, *b = pb;
+    if (a->ms != b->ms)
+        return a->ms > b->ms ? -1 : 1;
+    return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/* A kernel's name in the line: its variant, its rank in a merged file, its share. */
+static void S_uncounted_name(gm_buf *b, const gm_run *run, double all_ms)
+{
+    gm_esc_md_code(b, run->variant ? run->variant : "?");
+    const gm_param *rank = gm_run_param(run, "rank");   /* a merged file */
+    if (rank && rank->value.kind == GM_V_INT)
+        gm_buf_printf(b, " on rank %lld", rank->value.i);
+    double t = gm_run_total_ms(run);
+    if (all_ms > 0 && isfinite(t)) {
+        gm_buf_puts(b, " (");
+        gm_fmt_pct(b, 100.0 * t / all_ms);
+        gm_buf_puts(b, ")");
+    } else if (!isfinite(t)) {
+        gm_buf_puts(b, " (duration unknown)");
+    }
+}
+
+void gm_runs_uncounted_md(gm_buf *b, const gm_results *r)
+{
+    gm_uncounted u;
+    gm_runs_uncounted(r, &u);
+    if (!u.n) {
+        gm_uncounted_free(&u);
+        return;
+    }
+    bool share = u.all_ms > 0, one = u.n == 1;
+    gm_buf_printf(b, "> **Not fully counted: %zu kernel%s", u.n, one ? "" : "s");
+    if (share) {
+        gm_buf_puts(b, ", ");
+        gm_fmt_pct(b, 100.0 * u.ms / u.all_ms);
+        gm_buf_puts(b, " of the GPU time");
+    }
+    gm_buf_printf(b, ".** %s could not be replayed: %s ran once, as the program made %s, and "
+                     "only %s duration was measured; no counter was read.",
+                  one ? "It" : "They", one ? "it" : "they", one ? "it" : "them",
+                  one ? "its" : "their");
+    /* the runs by reason, the reason of most time first */
+    S_reason_group *g = gm_xcalloc(u.n, sizeof *g);
+    size_t ng = 0;
+    for (size_t i = 0; i < u.n; i++) {
+        gm_buf w = GM_BUF_INIT;
+        S_reason(u.runs[i]->not_replayed, &w);
+        size_t k = 0;
+        while (k < ng && strcmp(g[k].why, w.data) != 0)
+            k++;
+        if (k == ng) {
+            g[ng].why = gm_buf_detach(&w);
+            g[ng].runs = gm_xcalloc(u.n, sizeof *g[ng].runs);
+            g[ng++].first = i;
+        } else {
+            gm_buf_free(&w);
+        }
+        g[k].runs[g[k].n++] = i;
+        double t = gm_run_total_ms(u.runs[i]);
+        if (isfinite(t))
+            g[k].ms += t;
+    }
+    qsort(g, ng, sizeof *g, S_reason_cmp);
+    for (size_t k = 0; k < ng; k++) {
+        if (k == S_UNCOUNTED_REASONS) {
+            size_t rest = 0;
+            for (size_t j = k; j < ng; j++)
+                rest += g[j].n;
+            gm_buf_printf(b, " For other reasons: %zu more.", rest);
+            break;
+        }
+        /* "an NCCL collective" -> "An NCCL collective: ..." */
+        if (g[k].why[0] >= 'a' && g[k].why[0] <= 'z')
+            g[k].why[0] = (char)(g[k].why[0] - 'a' + 'A');
+        gm_buf_puts(b, " ");
+        gm_esc_md(b, g[k].why);
+        gm_buf_puts(b, ": ");
+        for (size_t j = 0; j < g[k].n && j < S_UNCOUNTED_NAMED; j++) {
+            if (j)
+                gm_buf_puts(b, j + 1 == g[k].n ? " and " : ", ");
+            S_uncounted_name(b, u.runs[g[k].runs[j]], u.all_ms);
+        }
+        if (g[k].n > S_UNCOUNTED_NAMED)
+            gm_buf_printf(b, " and %zu more", g[k].n - S_UNCOUNTED_NAMED);
+        gm_buf_puts(b, ".");
+    }
+    for (size_t k = 0; k < ng; k++) {
+        free(g[k].why);
+        free(g[k].runs);
+    }
+    free(g);
+    double rest = share ? 100.0 * (u.all_ms - u.ms) / u.all_ms : 0;
+    if (rest >= 0.05) {
+        gm_buf_puts(b, " The counts in this report cover the other ");
+        gm_fmt_pct(b, rest);
+        gm_buf_puts(b, " of the GPU time.");
+    } else if (rest > 0) {
+        gm_buf_puts(b, " The counts in this report cover less than 0.1% of the GPU time.");
+    }
+    gm_buf_puts(b, "\n\n");
+    gm_uncounted_free(&u);
+}

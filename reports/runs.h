@@ -181,4 +181,21 @@ void gm_results_ceiling(const gm_results *r, gm_ceiling *out);
 /* Its name in a sentence: "the attainable bandwidth" or "the copy bandwidth". */
 const char *gm_results_ceiling_name(const gm_results *r);
 
+/* The runs measured in part (gm_run.not_replayed: a program's collectives,
+ * CUDA graphs timed whole): n of them, largest GPU time first (borrowed
+ * from r), their GPU time over all launches (ms, those with one), every
+ * run's, and how many have no duration (had not finished at the program's
+ * exit). */
+typedef struct {
+    const gm_run **runs;
+    size_t n, n_untimed;
+    double ms, all_ms;
+} gm_uncounted;
+void gm_runs_uncounted(const gm_results *r, gm_uncounted *out);
+void gm_uncounted_free(gm_uncounted *u);
+/* The report's line about them, at its top: which kernels were not fully
+ * counted, their share of the GPU time, and why (a Markdown block quote and
+ * a blank line); nothing when every run was counted in full. */
+void gm_runs_uncounted_md(gm_buf *b, const gm_results *r);
+
 #endif

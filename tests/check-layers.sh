@@ -18,7 +18,8 @@ toolkit="kernels/harness.h kernels/runner.c collectors/gmc_cupti.c collectors/gm
          collectors/gmc_codes.h collectors/gmc_cupti_host.h collectors/inject.c
          collectors/inject_batch.c collectors/inject_internal.h collectors/inject_launch.c
          collectors/inject_nvtx.c collectors/inject_session.c collectors/gmc_sass.c
-         collectors/gmc_trace.c collectors/gmc_cupti_load.c"
+         collectors/gmc_trace.c collectors/gmc_cupti_load.c collectors/inject_graph.c
+         collectors/inject_timed.c"
 for f in $(find core kernels collectors reports -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' | sort); do
     dir=${f%%/*}
     case $dir in

@@ -130,3 +130,40 @@ Test(examples, pytorch_notes_kernel_by_kernel)
     free(page);
     gm_results_free(&r);
 }
+
+/* Two ranks of an NCCL all-reduce under torchrun, merged (examples/ddp: H200,
+ * a recorded run): the collectives were never replayed, and the top of the
+ * report names them, each rank's, with their share of the GPU time. */
+Test(examples, ddp_names_the_collectives_at_the_top)
+{
+    gm_results r;
+    char *page = S_render_example("examples/ddp", &r);
+    S_self_contained(page);
+    cr_assert_str_eq(r.origin, "measured");
+    cr_assert_not_null(r.commit);
+    cr_assert_eq(r.collection.n_ranks, 2);
+    size_t nccl = 0, timed = 0;
+    for (size_t i = 0; i < r.n_runs; i++) {
+        const gm_run *run = &r.runs[i];
+        if (!run->not_replayed)
+            continue;
+        timed++;
+        cr_assert(!gm_value_present(&gm_run_metric(run, "dram__bytes_read.sum")->value),
+                  "no counter of a launch not replayed");
+        if (run->kernel && strstr(run->kernel, "ncclDevKernel_AllReduce")) {
+            nccl++;
+            cr_assert_eq(run->timing.n, 3, "three all-reduces per rank");
+        }
+    }
+    cr_assert_eq(nccl, 2, "one row of all-reduces per rank");
+    cr_assert_eq(timed, 10);
+    const char *top = strstr(page, "<strong>Not fully counted: 10 kernels, 100.0% of the GPU "
+                                   "time.</strong>");
+    cr_assert_not_null(top, "the line at the top");
+    cr_assert(top < strstr(page, "id=\"summary\""), "before the summary");
+    cr_assert(strstr(top, "An NCCL collective: <code>ncclAllReduce</code> on rank 0 (9.9%) and "
+                          "<code>ncclAllReduce</code> on rank 1 (9.9%)."),
+              "the collectives named, each rank's");
+    free(page);
+    gm_results_free(&r);
+}

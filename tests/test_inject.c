@@ -14,6 +14,8 @@
 #include "../core/buf.h"
 #include "../core/catalog.h"
 #include "../core/results.h"
+#include "../reports/render.h"
+#include "../reports/runs.h"
 #include "helpers.h"
 
 #include <criterion/criterion.h>
@@ -661,6 +663,299 @@ Test(inject_group, grouped_file_round_trips)
     gm_results_free(&back);
 }
 
+/* ---- CUDA graphs ----------------------------------------------------------------------- */
+
+/* deps in the CSR form gmi_graph_order takes: deps of node i at d[s[i] .. s[i+1]) */
+static bool S_order(size_t n, const size_t *s, const size_t *d, size_t *out)
+{
+    return gmi_graph_order(n, s, d, out);
+}
+
+Test(inject_graph, a_captured_chain_keeps_its_order)
+{
+    /* 0 <- 1 <- 2 <- 3, listed in that order */
+    size_t s[] = {0, 0, 1, 2, 3}, d[] = {0, 1, 2}, o[4];
+    cr_assert(S_order(4, s, d, o));
+    for (size_t i = 0; i < 4; i++)
+        cr_assert_eq(o[i], i);
+}
+
+Test(inject_graph, dependencies_come_first_lowest_index_among_the_ready)
+{
+    /* listed out of order: node 0 waits on 3, node 1 on 0 and 2, node 2 on 3; 3 waits on nothing */
+    size_t s[] = {0, 1, 3, 4, 4}, d[] = {3, 0, 2, 3}, o[4];
+    cr_assert(S_order(4, s, d, o));
+    size_t want[] = {3, 0, 2, 1};
+    for (size_t i = 0; i < 4; i++)
+        cr_assert_eq(o[i], want[i], "position %zu: %zu", i, o[i]);
+    /* a diamond: 0 -> {1, 2} -> 3 */
+    size_t s2[] = {0, 0, 1, 2, 4}, d2[] = {0, 0, 1, 2};
+    cr_assert(S_order(4, s2, d2, o));
+    cr_assert(o[0] == 0 && o[1] == 1 && o[2] == 2 && o[3] == 3);
+    cr_assert(S_order(0, s2, d2, o), "an empty graph");
+}
+
+Test(inject_graph, a_cycle_or_a_stray_index_is_refused)
+{
+    size_t o[3];
+    size_t s[] = {0, 1, 2, 3}, d[] = {2, 0, 1};   /* 0 <- 2 <- 1 <- 0 */
+    cr_assert(!S_order(3, s, d, o));
+    size_t s2[] = {0, 0, 1, 1}, d2[] = {7};
+    cr_assert(!S_order(3, s2, d2, o), "index out of range");
+    size_t s3[] = {0, 1, 1, 1}, d3[] = {0};
+    cr_assert(!S_order(3, s3, d3, o), "a node on itself");
+}
+
+Test(inject_graph, which_nodes_are_replayed)
+{
+    gmi_node_kind ok[] = {GMI_NODE_KERNEL, GMI_NODE_MEMSET, GMI_NODE_MEMCPY, GMI_NODE_EMPTY,
+                          GMI_NODE_EVENT, GMI_NODE_GRAPH};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        cr_assert_null(gmi_node_refusal(ok[i]), "kind %d", (int)ok[i]);
+    cr_assert_str_eq(gmi_node_refusal(GMI_NODE_HOST), "a host-function node");
+    gmi_node_kind no[] = {GMI_NODE_SEMAPHORE, GMI_NODE_MEM_ALLOC, GMI_NODE_MEM_FREE,
+                          GMI_NODE_MEMOP, GMI_NODE_CONDITIONAL, GMI_NODE_OTHER};
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+        const char *w = gmi_node_refusal(no[i]);
+        cr_assert(w && strstr(w, "node"), "kind %d: %s", (int)no[i], w ? w : "(null)");
+    }
+}
+
+Test(inject_graph, memset_nodes_made_again_when_contiguous)
+{
+    size_t n = 0;
+    cr_assert_eq(gmi_memset_op(1, 1000, 1, 0, &n), GMI_OP_MEMSET8);
+    cr_assert_eq(n, 1000);
+    cr_assert_eq(gmi_memset_op(4, 256, 0, 0, &n), GMI_OP_MEMSET32, "height 0 reads as 1");
+    cr_assert_eq(n, 256);
+    cr_assert_eq(gmi_memset_op(2, 64, 8, 128, &n), GMI_OP_MEMSET16, "rows that touch");
+    cr_assert_eq(n, 512);
+    cr_assert_eq(gmi_memset_op(4, 64, 8, 512, &n), GMI_OP_NONE, "rows with gaps");
+    cr_assert_eq(gmi_memset_op(8, 64, 1, 0, &n), GMI_OP_NONE, "8-byte elements");
+    cr_assert_eq(gmi_memset_op(4, 0, 1, 0, &n), GMI_OP_NONE, "nothing to set");
+}
+
+Test(inject_graph, copy_nodes_made_again_when_one_run_of_bytes)
+{
+    gmi_copy_shape c = {false, false, 0, 0, 0, 0, 4096, 1, 1};
+    cr_assert(gmi_copy_is_1d(&c));
+    c.height = 0, c.depth = 0;
+    cr_assert(gmi_copy_is_1d(&c), "0 rows and slices read as 1");
+    c.height = 2;
+    cr_assert(!gmi_copy_is_1d(&c), "2-D");
+    c.height = 1, c.dst_array = true;
+    cr_assert(!gmi_copy_is_1d(&c), "a CUDA array");
+    c.dst_array = false, c.src_y = 3;
+    cr_assert(!gmi_copy_is_1d(&c), "an offset in rows");
+    c.src_y = 0, c.width = 0;
+    cr_assert(!gmi_copy_is_1d(&c), "no bytes");
+}
+
+Test(inject_graph, calls_that_make_or_change_an_instance)
+{
+    const struct {
+        const char *name;
+        gmi_graph_call want;
+    } cases[] = {
+        {"cuGraphInstantiate", GMI_GRAPH_CALL_INSTANTIATE},
+        {"cuGraphInstantiate_v2", GMI_GRAPH_CALL_INSTANTIATE},
+        {"cuGraphInstantiateWithFlags", GMI_GRAPH_CALL_INSTANTIATE},
+        {"cuGraphInstantiateWithParams_ptsz", GMI_GRAPH_CALL_INSTANTIATE},
+        {"cuGraphExecUpdate_v2", GMI_GRAPH_CALL_UPDATE},
+        {"cuGraphExecKernelNodeSetParams_v2", GMI_GRAPH_CALL_KERNEL_PARAMS},
+        {"cuGraphExecMemsetNodeSetParams", GMI_GRAPH_CALL_CHANGE},
+        {"cuGraphExecChildGraphNodeSetParams", GMI_GRAPH_CALL_CHANGE},
+        {"cuGraphExecNodeSetParams", GMI_GRAPH_CALL_CHANGE},
+        {"cuGraphNodeSetEnabled", GMI_GRAPH_CALL_CHANGE},
+        {"cuGraphExecEventRecordNodeSetEvent", GMI_GRAPH_CALL_NONE},
+        {"cuGraphExecDestroy", GMI_GRAPH_CALL_DESTROY},
+        {"cuGraphLaunch", GMI_GRAPH_CALL_NONE},
+        {"cuGraphKernelNodeSetParams_v2", GMI_GRAPH_CALL_NONE},   /* the graph, not an instance */
+        {"cuLaunchKernel", GMI_GRAPH_CALL_NONE},
+        {NULL, GMI_GRAPH_CALL_NONE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        cr_assert_eq(gmi_api_graph_call(cases[i].name), cases[i].want, "%s",
+                     cases[i].name ? cases[i].name : "(null)");
+}
+
+/* ---- kernels that cannot be replayed --------------------------------------------------- */
+
+Test(inject_noreplay, collectives_by_name)
+{
+    gmi_noreplay nr;
+    char msg[256];
+    cr_assert(gmi_noreplay_init(&nr, NULL, msg, sizeof msg), "%s", msg);
+    const char *nccl[] = {
+        "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+        "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)",
+        "void ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
+        "ncclAllReduceRingLLKernel_sum_f32(ncclColl)",
+    };
+    for (size_t i = 0; i < sizeof nccl / sizeof nccl[0]; i++) {
+        const char *w = gmi_noreplay_match(&nr, nccl[i]);
+        cr_assert(w && strcmp(w, "an NCCL collective") == 0, "%s: %s", nccl[i], w ? w : "-");
+    }
+    cr_assert_str_eq(gmi_noreplay_match(&nr, "void nvshmemi_barrier_all_kernel()"),
+                     "an NVSHMEM kernel");
+    cr_assert_str_eq(gmi_noreplay_match(&nr, "void c10d::symmetric_memory::one_shot_all_reduce_"
+                                             "kernel<float, 16, 2>(float**, unsigned long)"),
+                     "a PyTorch symmetric-memory kernel");
+    cr_assert_str_eq(gmi_noreplay_match(&nr, "void vllm::cross_device_reduce_1stage<float, 2>()"),
+                     "a custom all-reduce kernel");
+    const char *plain[] = {"scale_coalesced(float const*, float*, int, float)",
+                           "void at::native::reduce_kernel<512, 1>(at::native::ReduceOp<float>)",
+                           "my_ncclish_thing(int)", "allreduce_in_a_block(float*)", ""};
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+        cr_assert_null(gmi_noreplay_match(&nr, plain[i]), "%s", plain[i]);
+    cr_assert_null(gmi_noreplay_match(&nr, NULL));
+    gmi_noreplay_free(&nr);
+}
+
+Test(inject_noreplay, user_regex)
+{
+    gmi_noreplay nr;
+    char msg[256] = "";
+    cr_assert(gmi_noreplay_init(&nr, "^(spin_wait|my_barrier)", msg, sizeof msg), "%s", msg);
+    cr_assert_str_eq(gmi_noreplay_match(&nr, "spin_wait(int volatile*)"),
+                     "it matches --no-replay");
+    cr_assert_null(gmi_noreplay_match(&nr, "void spin_wait<1>(int*)"), "anchored");
+    cr_assert_str_eq(gmi_noreplay_match(&nr, "ncclDevKernel_Generic()"), "an NCCL collective",
+                     "the built-in list too");
+    gmi_noreplay_free(&nr);
+    cr_assert(!gmi_noreplay_init(&nr, "a(", msg, sizeof msg));
+    cr_assert(strstr(msg, "--no-replay 'a('"), "%s", msg);
+    cr_assert(!gmi_noreplay_check("[z-a]", msg, sizeof msg));
+    cr_assert(gmi_noreplay_check("nccl", msg, sizeof msg));
+    gmi_noreplay_free(&nr);   /* safe after a failed init */
+}
+
+Test(inject_noreplay, option_from_the_environment)
+{
+    S_env e = {{GMI_ENV_DIR, GMI_ENV_NO_REPLAY}, {"/d", "^spin"}};
+    gmi_opts o;
+    char msg[256];
+    cr_assert(gmi_opts_parse(S_get, &e, &o, msg, sizeof msg), "%s", msg);
+    cr_assert_str_eq(o.no_replay, "^spin");
+    gmi_opts_free(&o);
+    S_env bad = {{GMI_ENV_DIR, GMI_ENV_NO_REPLAY}, {"/d", "(("}};
+    cr_assert(!gmi_opts_parse(S_get, &bad, &o, msg, sizeof msg));
+    cr_assert(strstr(msg, "--no-replay"), "%s", msg);
+    gmi_opts_free(&o);
+    S_env none = {{GMI_ENV_DIR}, {"/d"}};
+    cr_assert(gmi_opts_parse(S_get, &none, &o, msg, sizeof msg), "%s", msg);
+    cr_assert_null(o.no_replay);
+    gmi_opts_free(&o);
+}
+
+Test(inject_noreplay, status_counts_graphs_and_timed_launches)
+{
+    gmi_status s;
+    memset(&s, 0, sizeof s);
+    s.launches = 12, s.graph_launches = 2, s.graph_kernels = 4, s.timed = 3, s.captured = 2;
+    char *text = gmi_status_format(&s);
+    gmi_status t;
+    char msg[128];
+    cr_assert(gmi_status_parse(text, &t, msg, sizeof msg), "%s", msg);
+    cr_assert_eq(t.graph_kernels, 4);
+    cr_assert_eq(t.timed, 3);
+    cr_assert_eq(t.captured, 2);
+    free(text);
+    /* a status file from before the counts: they read as 0 */
+    cr_assert(gmi_status_parse("gpumem-report-inject 1\nlaunches 3\ngraph_launches 1\n", &t, msg,
+                               sizeof msg));
+    cr_assert(t.launches == 3 && t.graph_launches == 1 && t.graph_kernels == 0 && t.timed == 0);
+}
+
+Test(inject_noreplay, calls_that_share_memory_with_other_processes)
+{
+    cr_assert_str_eq(gmi_api_shares_memory("cuMemExportToShareableHandle"),
+                     "cuMemExportToShareableHandle");
+    cr_assert_str_eq(gmi_api_shares_memory("cuIpcOpenMemHandle_v2"), "cuIpcOpenMemHandle");
+    cr_assert_str_eq(gmi_api_shares_memory("cuIpcGetMemHandle"), "cuIpcGetMemHandle");
+    cr_assert_str_eq(gmi_api_shares_memory("cuMemGetHandleForAddressRange"),
+                     "cuMemGetHandleForAddressRange");
+    const char *no[] = {"cuMemCreate", "cuMemMap", "cuMemAlloc_v2", "cuIpcGetEventHandle",
+                        "cuLaunchKernel", "cudaIpcGetMemHandle", "", NULL};
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        cr_assert_null(gmi_api_shares_memory(no[i]), "%s", no[i] ? no[i] : "(null)");
+    /* the diagnosis switch that keeps replaying */
+    S_env e = {{GMI_ENV_DIR, GMI_ENV_REPLAY_SHARED}, {"/d", "1"}};
+    gmi_opts o;
+    char msg[256];
+    cr_assert(gmi_opts_parse(S_get, &e, &o, msg, sizeof msg), "%s", msg);
+    cr_assert(o.replay_shared);
+    gmi_opts_free(&o);
+    S_env d = {{GMI_ENV_DIR}, {"/d"}};
+    cr_assert(gmi_opts_parse(S_get, &d, &o, msg, sizeof msg), "%s", msg);
+    cr_assert(!o.replay_shared);
+    gmi_opts_free(&o);
+}
+
+/* Kernel nodes of a graph group with their own runs in that graph, launches
+ * measured in part with their own kind. */
+Test(inject_noreplay, grouping_keeps_graph_and_timed_runs_apart)
+{
+    gm_results r;
+    gmt_load_fixture("inject-collective.json", &r);
+    cr_assert_eq(r.n_runs, 11);
+    gmi_group(&r, false, "prog");
+    size_t timed = 0, graph = 0;
+    for (size_t i = 0; i < r.n_runs; i++) {
+        const gm_run *run = &r.runs[i];
+        if (run->not_replayed) {
+            timed++;
+            cr_assert_eq(run->timing.n, 2);
+            cr_assert(!gm_value_present(&gm_run_metric(run, GM_M_LD_SECTORS)->value),
+                      "no counter read");
+            cr_assert_float_eq(gm_run_metric_num(run, GM_M_DURATION), 400000.0, 1e-6);
+        }
+        for (size_t k = 0; k < run->n_notes; k++)
+            graph += strstr(run->notes[k], "in a CUDA graph (graph 1") != NULL;
+        cr_assert_null(gm_run_param(run, "graph"), "params are dropped after grouping");
+    }
+    cr_assert_eq(timed, 1);
+    cr_assert_eq(graph, 1, "the graph's two launches are one run of their own");
+    /* the collective takes the most time: first */
+    cr_assert_not_null(r.runs[0].not_replayed);
+    gm_results_free(&r);
+}
+
+/* The top line, from the runs alone (reports/runs.c) */
+Test(inject_noreplay, top_line_names_them_and_their_share)
+{
+    gm_results r;
+    gmt_load_fixture("inject-collective.json", &r);
+    gmi_group(&r, false, "prog");
+    gm_uncounted u;
+    gm_runs_uncounted(&r, &u);
+    cr_assert_eq(u.n, 1);
+    cr_assert_float_eq(u.ms, 0.8, 1e-9);
+    cr_assert_float_eq(u.all_ms, 1.2, 1e-9);
+    gm_uncounted_free(&u);
+    gm_buf b = GM_BUF_INIT;
+    gm_runs_uncounted_md(&b, &r);
+    gmt_assert_has(b.data, "> **Not fully counted: 1 kernel, 66.7% of the GPU time.** It could "
+                           "not be replayed: it ran once, as the program made it, and only its "
+                           "duration was measured; no counter was read. An NCCL collective: "
+                           "`ncclDevKernel_AllReduce_Sum_f32_RING_LL` (66.7%). The counts in "
+                           "this report cover the other 33.3% of the GPU time.\n\n");
+    gm_buf_free(&b);
+    gm_charts none = {0};
+    char *md = gm_render_markdown(&r, &none, "c", NULL);
+    const char *top = strstr(md, "> **Not fully counted");
+    cr_assert(top && top < strstr(md, "## Summary"), "%s", md);
+    free(md);
+    gm_results_free(&r);
+    /* every run counted in full: nothing */
+    gmt_load_fixture("inject-launches.json", &r);
+    gm_buf none_b = GM_BUF_INIT;
+    gm_runs_uncounted_md(&none_b, &r);
+    cr_assert_eq(none_b.len, 0);
+    gm_buf_free(&none_b);
+    gm_results_free(&r);
+}
+
 #ifdef GM_HAVE_CUDA
 
 /* ---- the command line, against a stand-in program -------------------------------- */
@@ -980,7 +1275,78 @@ Test(inject_cli, report_options_of_the_suite_run)
     free(d);
 }
 
+/* A program with collectives and a CUDA graph (the stand-in writes what the
+ * library writes): the collectives keep their own rows, marked, and the top
+ * of the report names them with their share of the GPU time. */
+Test(inject_cli, collectives_are_named_at_the_top)
+{
+    char *d = gmt_tmpdir("inject-test");
+    gm_buf env = GM_BUF_INIT;
+    gm_buf_printf(&env, "TMPDIR='%s' FAKE_MODE=collective", d);
+    S_result r = S_app(d, env.data, "--out report.md --no-replay '^my_barrier'", "");
+    cr_assert_eq(r.rc, 0, "stderr: %s", r.err);
+    gm_buf p = GM_BUF_INIT;
+    gm_buf_printf(&p, "%s/report.json", d);
+    gm_results res;
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(p.data, &res, &err), GM_OK, "%s", err.message);
+    size_t marked = 0;
+    for (size_t i = 0; i < res.n_runs; i++)
+        if (res.runs[i].not_replayed) {
+            marked++;
+            cr_assert(strstr(res.runs[i].kernel, "ncclDevKernel_AllReduce"));
+            cr_assert_eq(res.runs[i].timing.n, 2, "the two all-reduces are one row");
+        }
+    cr_assert_eq(marked, 1);
+    cr_assert(strstr(res.experiments[0].summary, "It launched CUDA graphs 2 times, which ran 2 "
+                     "kernel nodes"), "%s", res.experiments[0].summary);
+    cr_assert(strstr(res.experiments[0].summary, "2 launches could not be replayed"), "%s",
+              res.experiments[0].summary);
+    gm_results_free(&res);
+    p.len = 0;
+    gm_buf_printf(&p, "%s/report.md", d);
+    char *md = gmt_slurp(p.data);
+    cr_assert_not_null(md);
+    /* 0.8 ms of 1.2 ms */
+    const char *top = strstr(md, "> **Not fully counted: 1 kernel, 66.7% of the GPU time.** It "
+                                 "could not be replayed");
+    cr_assert_not_null(top, "%s", md);
+    cr_assert(top < strstr(md, "## Summary"), "at the top, before the summary");
+    cr_assert(strstr(top, "An NCCL collective: `ncclDevKernel_AllReduce_Sum_f32_RING_LL` "
+                          "(66.7%)."), "%s", top);
+    cr_assert(strstr(md, "The counts in this report cover the other 33.3% of the GPU time."));
+    free(md);
+    S_no_leftovers(d);
+    gm_buf_free(&p);
+    gm_buf_free(&env);
+    S_free(&r);
+    S_rm(d);
+    free(d);
+}
+
+Test(inject_cli, no_replay_regex_is_checked_before_the_program_runs)
+{
+    char *d = gmt_tmpdir("inject-test");
+    S_result r = S_app(d, "", "--out report.md --no-replay 'a('", "");
+    cr_assert_eq(r.rc, 2, "stderr: %s", r.err);
+    cr_assert(strstr(r.err, "--no-replay 'a('"), "%s", r.err);
+    cr_assert(!strstr(r.out, "fake app"), "the program did not run");
+    S_free(&r);
+    S_rm(d);
+    free(d);
+}
+
 #else
+
+Test(inject_cli, collectives_are_named_at_the_top)
+{
+    cr_skip_test("`gpumem-report -- PROGRAM` is built only with the CUDA toolkit (nvcc)");
+}
+
+Test(inject_cli, no_replay_regex_is_checked_before_the_program_runs)
+{
+    cr_skip_test("`gpumem-report -- PROGRAM` is built only with the CUDA toolkit (nvcc)");
+}
 
 Test(inject_cli, report_from_a_program)
 {

@@ -960,3 +960,53 @@ Test(results_doc, every_written_key_is_documented)
     gm_results_free(&r);
     free(doc);
 }
+
+/* "not_replayed" (a program's launch measured in part): written only when
+ * set, read back as written; a file without it reads as before. */
+Test(results_roundtrip, not_replayed_is_optional)
+{
+    gm_results r;
+    gmt_load_fixture("inject-collective.json", &r);
+    size_t marked = 0;
+    for (size_t i = 0; i < r.n_runs; i++)
+        marked += r.runs[i].not_replayed != NULL;
+    cr_assert_eq(marked, 2);
+    char *j = gm_results_to_json(&r);
+    gm_results back;
+    gm_error err;
+    cr_assert_eq(gm_results_read_string(j, "back", &back, &err), GM_OK, "%s", err.message);
+    for (size_t i = 0; i < r.n_runs; i++) {
+        if (!r.runs[i].not_replayed)
+            cr_assert_null(back.runs[i].not_replayed);
+        else
+            cr_assert_str_eq(back.runs[i].not_replayed, r.runs[i].not_replayed);
+    }
+    char *j2 = gm_results_to_json(&back);
+    cr_assert_str_eq(j, j2, "byte-identical");
+    free(j2);
+    free(j);
+    gm_results_free(&back);
+    gm_results_free(&r);
+    /* an older file: no key, none written */
+    gmt_load_fixture("inject-launches.json", &r);
+    for (size_t i = 0; i < r.n_runs; i++)
+        cr_assert_null(r.runs[i].not_replayed);
+    j = gm_results_to_json(&r);
+    cr_assert_null(strstr(j, "not_replayed"));
+    free(j);
+    gm_results_free(&r);
+    /* mistyped: named */
+    char *path = gmt_fixture("inject-collective.json");
+    char *doc = gmt_text(path);
+    char *at = strstr(doc, "\"not_replayed\": \"");
+    cr_assert_not_null(at);
+    char *end = strchr(at + 17, '"');   /* the string's closing quote */
+    cr_assert_not_null(end);
+    memset(at + 16, ' ', (size_t)(end - at - 15));
+    at[16] = '7';                       /* "not_replayed": 7      ... */
+    gm_status st = gm_results_read_string(doc, "bad", &back, &err);
+    cr_assert_neq(st, GM_OK);
+    cr_assert(strstr(err.message, "not_replayed"), "%s", err.message);
+    free(doc);
+    free(path);
+}
