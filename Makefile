@@ -139,7 +139,8 @@ endif
 # them next time.
 .SECONDARY:
 
-.PHONY: all test test-gpu bench install clean check-cuda deps check-layers asan fuzz fuzz-build
+.PHONY: all test test-gpu bench install clean check-cuda deps check-layers asan fuzz fuzz-build \
+        format format-check
 all: check-cuda $(BIN) $(GPU_TEST_BINS) $(INJECT_SO) $(APP_EXAMPLE)
 
 deps:
@@ -282,6 +283,16 @@ $(BUILD)/tests/gpu/%: $(BUILD)/tests/gpu/%.cu.o $(GPU_ARCHIVES) $(CPU_LIBS)
 # Benchmark programs (bench/*.c), linked like the tests; run by their scripts.
 $(BUILD)/bench/trace-cost: $(BUILD)/bench/trace-cost.o $(TEST_KERNELS) $(GPU_ARCHIVES) $(CPU_LIBS)
 	$(CC) $(CFLAGS) -o $@ $< $(TEST_KERNELS) $(GPU_ARCHIVES) $(CPU_LIBS) $(LIBS) $(GPU_LIBS)
+
+# `make format`: clang-format (.clang-format) over the C and CUDA sources, in place;
+# `make format-check`: the files it would change, and exit 1 if any.
+FORMAT_SRC = $(shell git ls-files '*.c' '*.h' '*.cu' 2>/dev/null | grep -v '^tests/fuzz/corpus/')
+format:
+	clang-format -i $(FORMAT_SRC)
+format-check:
+	@bad=0; for f in $(FORMAT_SRC); do \
+	    clang-format "$$f" | cmp -s "$$f" - || { echo "$$f"; bad=1; }; done; \
+	    if [ $$bad = 1 ]; then echo "format-check: run make format"; exit 1; fi
 
 check-layers:
 	@sh tests/check-layers.sh
