@@ -16,7 +16,7 @@ toolkit="kernels/harness.h kernels/runner.c collectors/gmc_cupti.c collectors/gm
          collectors/gmc_codes.h collectors/gmc_cupti_host.h collectors/inject.c
          collectors/inject_batch.c collectors/inject_internal.h collectors/inject_launch.c
          collectors/inject_nvtx.c collectors/inject_session.c collectors/gmc_sass.c
-         collectors/gmc_trace.c"
+         collectors/gmc_trace.c collectors/trace_mode.c"
 for f in $(find core kernels collectors reports -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' | sort); do
     dir=${f%%/*}
     case $dir in
