@@ -107,6 +107,8 @@ int main(int argc, char **argv)
             return gm_cmd_collect(argc - 1, argv + 1);
         if (strcmp(cmd, "sass-child") == 0)
             return gm_cmd_sass_child(argc - 1, argv + 1);
+        if (strcmp(cmd, "trace-child") == 0)
+            return gm_cmd_trace_child(argc - 1, argv + 1);
         if (strcmp(cmd, "list") == 0)
             return gm_cmd_list(argc - 1, argv + 1);
         if (strcmp(cmd, "diff") == 0) return gm_cmd_diff(argc - 1, argv + 1);

@@ -3,9 +3,11 @@
  * trace-records-lab.txt, hand-written from examples/app/lab.cu's access
  * patterns), which argument points into which allocation, the arrays' names
  * (from the kernel's source or its demangled name), the lines and arrays of a
- * run and the results file. */
+ * run, the results file, the report's rows, the CSV and the diff. */
 #include "../core/results.h"
 #include "../core/srclines.h"
+#include "../reports/csv.h"
+#include "../reports/srclines.h"
 #include "helpers.h"
 
 #include <criterion/criterion.h>
@@ -350,4 +352,86 @@ Test(trace_mode, results_file_keeps_arrays_and_method)
     gmt_assert_has(err.message, "].stores");
     free(a);
     gm_results_free(&res);
+}
+
+Test(trace_mode, report_rows_name_the_array)
+{
+    gm_results res;
+    S_program(&res);
+    const gm_run *runs[4] = {&res.runs[0], &res.runs[1], &res.runs[2], &res.runs[3]};
+    gm_buf b = GM_BUF_INIT;
+    gm_srclines_md_section(&b, runs, 4);
+    gmt_assert_has(b.data, "Which arrays");
+    gmt_assert_has(b.data, "| `in` | 16.0 MiB | read | 16.0 MiB | 4,194,304 | 524,288 | "
+                           "3,670,016 | 100.0% |");
+    gmt_assert_has(b.data, "| `acc` | 16.0 MiB | read, written | 32.0 MiB |");
+    gmt_assert_has(b.data, "| an allocation no argument points to | 16.0 MiB | read |");
+    gm_buf_free(&b);
+    gm_srclines_md_brief(&b, runs, 4, false);
+    gmt_assert_has(b.data, "**The array that wastes the most**");
+    gmt_assert_has(b.data, "| `uncoalesced` | `in` | 16.0 MiB | read | 3,670,016 sectors | "
+                           "100.0% |");
+    cr_assert_eq(gmt_occurrences(b.data, "| `coalesced` | `in`"), 0, "no excess, no row");
+    gm_buf_free(&b);
+    /* the method section says how and what it cost */
+    cr_assert(gm_srclines_md_method(&b, &res, true));
+    gmt_assert_has(b.data, "the program ran once more");
+    gmt_assert_has(b.data, "Compute Sanitizer");
+    gmt_assert_has(b.data, "4 kernels counted; the extra run took 1.25 s in all (4 launches "
+                           "traced");
+    gm_buf_free(&b);
+    free(res.collection.source_lines_method);
+    res.collection.source_lines_method = gm_xstrdup("sass");
+    res.collection.source_lines_fallback = gm_xstrdup("the tracer's library libgpumem-trace.so "
+                                                      "is not installed");
+    cr_assert(gm_srclines_md_method(&b, &res, false));
+    gmt_assert_has(b.data, "CUPTI's SASS metrics");
+    gmt_assert_has(b.data, "was not used: the tracer's library libgpumem-trace.so is not "
+                           "installed.");
+    gm_buf_free(&b);
+    free(res.collection.source_lines_method);
+    res.collection.source_lines_method = NULL;
+    cr_assert_not(gm_srclines_md_method(&b, &res, false), "an older file: md_method.c's words");
+    cr_assert_eq(b.len, 0);
+    gm_buf_free(&b);
+    gm_results_free(&res);
+}
+
+Test(trace_mode, csv_rows_of_the_arrays)
+{
+    gm_results res;
+    S_program(&res);
+    char *csv = gm_results_csv(&res);
+    gmt_assert_has(csv, ",uncoalesced,,no-reference,array.0.name,in,\r\n");
+    gmt_assert_has(csv, ",uncoalesced,,no-reference,array.0.sectors,4194304,sector\r\n");
+    gmt_assert_has(csv, ",accumulate,,no-reference,array.1.name,,\r\n");
+    free(csv);
+    gm_results_free(&res);
+}
+
+Test(trace_mode, diff_of_arrays)
+{
+    gm_results base, head;
+    S_program(&base);
+    S_program(&head);
+    gm_srclines *h = &head.runs[1].source_lines;
+    gm_buf b = GM_BUF_INIT;
+    cr_assert_eq(gm_srclines_md_diff_allocs(&b, &base.runs[1].source_lines, h), 0,
+                 "the same: no row");
+    cr_assert_eq(b.len, 0);
+    h->allocs[0].sectors = 4 * W;   /* the strided read made coalesced */
+    cr_assert_eq(gm_srclines_md_diff_allocs(&b, &base.runs[1].source_lines, h), 1);
+    gmt_assert_has(b.data, "| `in` | 16.0 MiB | 4,194,304 → 524,288 | 524,288 | 3,670,016 → 0 |");
+    gm_buf_free(&b);
+    gm_sl_alloc_change *ch = NULL;
+    free(h->allocs[1].name);
+    h->allocs[1].name = gm_xstrdup("renamed");
+    size_t n = gm_srclines_alloc_changes(&base.runs[1].source_lines, h, &ch);
+    cr_assert_eq(n, 3, "in changed; out gone; renamed new");
+    cr_assert_not_null(ch[1].base);
+    cr_assert_null(ch[1].head);
+    cr_assert_null(ch[2].base);
+    free(ch);
+    gm_results_free(&base);
+    gm_results_free(&head);
 }
