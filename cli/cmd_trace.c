@@ -153,9 +153,9 @@ static char *S_tmpdir(char **why)
     return gm_buf_detach(&dir);
 }
 
-/* Read the run's records file (removed after).  NULL with *why when there is
- * none, it does not parse, or the tracer was unavailable: the caller falls
- * back to the SASS path. */
+/* Read the run's records file (removed after).  false with *why when there
+ * is none, it does not parse, the tracer was unavailable, or it traced
+ * nothing: the caller falls back to the SASS path. */
 static bool S_read_trace(const char *path, int rc, const char *errbuf, gm_sl_trace *t,
                          char **why)
 {
@@ -171,6 +171,14 @@ static bool S_read_trace(const char *path, int rc, const char *errbuf, gm_sl_tra
         gm_buf_printf(&w, "%s", err.message);
     } else if (t->unavailable) {
         gm_buf_printf(&w, "the Compute Sanitizer tracer is unavailable: %s", t->unavailable);
+        gm_sl_trace_free(t);
+    } else if (!t->n_launches) {
+        /* nothing traced at all: the SASS path may still count */
+        if (t->error)
+            gm_buf_printf(&w, "the Compute Sanitizer tracer failed: %s", t->error);
+        else
+            gm_buf_printf(&w, "the traced run traced no launch (it saw %lld; exit status %d)",
+                          t->seen, rc);
         gm_sl_trace_free(t);
     }
     free(text);

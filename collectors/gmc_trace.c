@@ -31,7 +31,11 @@ typedef struct {
     bool patched;
 } S_module;
 
-/* Device memory of one context: the patches, the table, the launch headers. */
+/* Device memory of one context: the patches, the table, the launch headers;
+ * and the pinned host memory the table is read back into (from a launch
+ * callback the sanitizer copies to pinned memory only: to pageable memory
+ * sanitizerMemcpyDeviceToHost fails with SANITIZER_ERROR_INVALID_PARAMETER,
+ * seen on the H200 with CUDA 13.0). */
 typedef struct {
     CUcontext ctx;
     bool patches_added;
@@ -40,6 +44,8 @@ typedef struct {
     gmt_launch *headers;
     gmt_alloc *allocs;
     size_t allocs_cap;
+    gmt_entry *host_table;
+    unsigned long long *host_dropped;
 } S_context;
 
 typedef struct {
@@ -290,11 +296,16 @@ static gmc_status S_pass_start(gmc_trace *t, S_context *c, Sanitizer_StreamHandl
 {
     gmc_status st = GMC_OK;
     size_t table_bytes = t->cfg.table_slots * sizeof(gmt_entry);
-    if (!c->table) {
+    if (!c->table)
         S_SAN(sanitizerAlloc(c->ctx, (void **)&c->table, table_bytes));
+    if (!c->dropped)
         S_SAN(sanitizerAlloc(c->ctx, (void **)&c->dropped, sizeof *c->dropped));
+    if (!c->headers)
         S_SAN(sanitizerAlloc(c->ctx, (void **)&c->headers, t->cfg.max_launches * sizeof(gmt_launch)));
-    }
+    if (!c->host_table)
+        S_SAN(sanitizerAllocHost(c->ctx, (void **)&c->host_table, table_bytes));
+    if (!c->host_dropped)
+        S_SAN(sanitizerAllocHost(c->ctx, (void **)&c->host_dropped, sizeof *c->host_dropped));
     S_SAN(sanitizerMemset(c->table, 0, table_bytes, stream));
     S_SAN(sanitizerMemset(c->dropped, 0, sizeof *c->dropped, stream));
     free(t->pass_allocs);
@@ -695,6 +706,9 @@ gmc_status gmc_trace_open(const gmc_trace_config *cfg, gmc_trace **out, gmc_erro
                         "from 2 to 2^30 (got %zu), max_launches 1 to %u (got %zu), shards a "
                         "power of two from 1 to %d (got %zu)", cfg->table_slots,
                         GMT_MAX_LAUNCHES, cfg->max_launches, GMT_MAX_SHARDS, cfg->shards);
+    if (cfg->patching == GMC_TRACE_PATCH_PER_LAUNCH && !cfg->on_flush)
+        return gmc_fail(err, GMC_ERR_ARG, "gmc_trace_open: GMC_TRACE_PATCH_PER_LAUNCH hands "
+                        "each traced launch to on_flush, which is NULL");
     gmc_trace *t = calloc(1, sizeof *t);
     if (!t)
         return gmc_fail(err, GMC_ERR_NOMEM, "out of memory");
@@ -888,7 +902,6 @@ typedef CUresult (*S_pfn_sync)(void);
 static gmc_status S_read_back(gmc_trace *t, gmc_trace_pass *out, gmc_error *err)
 {
     gmc_status st = GMC_OK;
-    gmt_entry *tab = NULL;
     memset(out, 0, sizeof *out);
     out->launches_untraced = t->untraced;
     out->modules_patched = t->modules_patched;
@@ -903,18 +916,11 @@ static gmc_status S_read_back(gmc_trace *t, gmc_trace_pass *out, gmc_error *err)
             S_SAN(sanitizerStreamSynchronize(t->launches[i].stream));
     }
     size_t bytes = t->cfg.table_slots * sizeof(gmt_entry);
-    tab = malloc(bytes);
-    if (!tab) {
-        st = gmc_fail(err, GMC_ERR_NOMEM, "out of memory for the counter table (%zu bytes)",
-                      bytes);
-        goto fail;
-    }
-    unsigned long long dropped = 0;
-    S_SAN(sanitizerMemcpyDeviceToHost(tab, c->table, bytes, t->launches[0].stream));
-    S_SAN(sanitizerMemcpyDeviceToHost(&dropped, c->dropped, sizeof dropped,
+    S_SAN(sanitizerMemcpyDeviceToHost(c->host_table, c->table, bytes, t->launches[0].stream));
+    S_SAN(sanitizerMemcpyDeviceToHost(c->host_dropped, c->dropped, sizeof *c->host_dropped,
                                       t->launches[0].stream));
-    out->dropped = (long long)dropped;
-    if ((st = S_harvest(t, tab, out, err)) != GMC_OK)
+    out->dropped = (long long)*c->host_dropped;
+    if ((st = S_harvest(t, c->host_table, out, err)) != GMC_OK)
         goto fail;
     if (t->n_pass_allocs) {
         out->allocs = malloc(t->n_pass_allocs * sizeof *out->allocs);
@@ -927,7 +933,6 @@ static gmc_status S_read_back(gmc_trace *t, gmc_trace_pass *out, gmc_error *err)
         out->n_allocs = t->n_pass_allocs;
     }
 fail:
-    free(tab);
     return st;
 }
 
@@ -962,7 +967,7 @@ static void S_pass_reset(gmc_trace *t)
  * pass back, hand it to on_flush, unpatch, and start afresh. */
 static void S_launch_end(gmc_trace *t, const Sanitizer_LaunchData *d)
 {
-    if (t->cfg.patching != GMC_TRACE_PATCH_PER_LAUNCH || !t->armed || !t->cfg.on_flush)
+    if (t->cfg.patching != GMC_TRACE_PATCH_PER_LAUNCH || !t->armed)
         return;
     if (!t->n_launches) {
         /* a module patched for a chosen launch that could not be traced */
@@ -1083,6 +1088,10 @@ void gmc_trace_close(gmc_trace *t)
             sanitizerFree(c->ctx, c->headers);
         if (c->allocs)
             sanitizerFree(c->ctx, c->allocs);
+        if (c->host_table)
+            sanitizerFreeHost(c->ctx, c->host_table);
+        if (c->host_dropped)
+            sanitizerFreeHost(c->ctx, c->host_dropped);
     }
     for (size_t i = 0; i < t->n_mods; i++)
         free(t->mods[i].cubin);

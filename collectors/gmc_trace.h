@@ -112,8 +112,7 @@ typedef struct {
     bool (*select)(void *user, const char *function, unsigned long long grid_id);
     /* PATCH_PER_LAUNCH: each traced launch, read back when it ends (from the
      * sanitizer's launch-end callback, under the tracer's lock), as a pass
-     * of its own; freed when it returns.  NULL: the traced launches stay in
-     * the pass until gmc_trace_end, their modules patched until then. */
+     * of its own; freed when it returns.  Required with PER_LAUNCH. */
     void (*on_flush)(void *user, const gmc_trace_pass *pass);
     void *user;                  /* for select and on_flush */
     bool arguments;              /* keep each traced launch's arguments */

@@ -279,15 +279,6 @@ S_EXPORT int gpumem_trace_start(const gpumem_trace_opts *o, char *msg, size_t ca
         cfg.select = S_select;
         cfg.on_flush = S_on_flush;
         cfg.arguments = true;
-        /* GPUMEM_REPORT_TRACE_FLUSH=end: every traced launch read back at the
-         * end, modules patched until then (a way round for a driver on which
-         * reading back in the launch-end callback fails; measuring only) */
-        const char *fl = getenv("GPUMEM_REPORT_TRACE_FLUSH");
-        if (fl && strcmp(fl, "end") == 0) {
-            cfg.on_flush = NULL;
-            cfg.table_slots = (size_t)1 << 18;
-            cfg.max_launches = 1024;
-        }
         ok = gmc_trace_open(&cfg, &g.t, &e) == GMC_OK && gmc_trace_begin(g.t, &e) == GMC_OK;
         if (!ok)
             snprintf(msg, cap, "%s", e.message);

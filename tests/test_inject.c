@@ -928,6 +928,8 @@ Test(inject_cli, per_line_counts_fall_back_to_sass)
          "the Compute Sanitizer tracer is unavailable: cannot load libgpumem-trace.so: "
          "libsanitizer-public.so: cannot open shared object file", "unavailable"},
         {"FAKE_TRACE=none", true, "", "the traced run wrote no records", "wrote no records"},
+        {"FAKE_TRACE=failed", true, "", "the Compute Sanitizer tracer failed: Compute Sanitizer "
+         "API: sanitizerMemcpyDeviceToHost failed", "tracer failed"},
         {"GPUMEM_REPORT_TRACE_LIB=", false, "", "the tracer's library libgpumem-trace.so is "
          "not installed", "not installed"},
         {"", true, "--source-lines sass", NULL, NULL},
