@@ -77,13 +77,18 @@ ALL_CFLAGS += -DGM_HAVE_CUDA=1 -isystem $(CUDA_HOME)/include
 # injection library links libcupti itself.
 # gmc_trace.c needs the sanitizer's headers; its device patch is embedded as
 # a byte array (trace_patch_image.o, generated from collectors/trace_patch.cu).
+# The trace mode (collectors/trace_mode.c) is a library of its own,
+# libgpumem-trace.so, which the injection library and `gpumem-report
+# trace-child` load with dlopen: only it needs libsanitizer-public.so.
 ifeq ($(HAVE_SANITIZER),1)
-COLLECT_SRC := $(filter-out collectors/gmc_cupti_load.c,$(wildcard collectors/*.c))
+COLLECT_SRC := $(filter-out collectors/gmc_cupti_load.c collectors/trace_mode.c,$(wildcard collectors/*.c))
 COLLECT_OBJ := $(COLLECT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/collectors/trace_patch_image.o \
                $(BUILD)/collectors/gmc_cupti_load.o
 SANITIZER_LIBS := -L$(SANITIZER_DIR) -Wl,-rpath,$(SANITIZER_DIR) -lsanitizer-public
+TRACE_SO := $(BUILD)/libgpumem-trace.so
 else
-COLLECT_SRC := $(filter-out collectors/gmc_trace.c collectors/gmc_cupti_load.c,$(wildcard collectors/*.c))
+COLLECT_SRC := $(filter-out collectors/gmc_trace.c collectors/gmc_cupti_load.c collectors/trace_mode.c,\
+               $(wildcard collectors/*.c))
 COLLECT_OBJ := $(COLLECT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/collectors/gmc_cupti_load.o
 endif
 KERNEL_CUSRC := $(wildcard kernels/*.cu kernels/*/*.cu)
@@ -104,9 +109,14 @@ CLI_SRC += cli/profile.c
 # position-independent objects of their own, in the library the CUDA driver
 # loads into the program (collectors/inject*.c); and the example program.
 INJECT_SO := $(BUILD)/libgpumem-inject.so
-INJECT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(filter-out collectors/gmc_trace.c,$(COLLECT_SRC)) core/results.c core/results_read.c \
-              core/results_write.c core/buf.c core/srclines.c core/symbol.c core/output.c core/gm_error.c \
-              core/stats.c core/catalog.c core/devlock.c core/pathpat.c)
+INJECT_CORE := core/results.c core/results_read.c core/results_write.c core/buf.c core/srclines.c \
+               core/symbol.c core/output.c core/gm_error.c core/stats.c core/catalog.c core/devlock.c \
+               core/pathpat.c
+INJECT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(filter-out collectors/gmc_trace.c,$(COLLECT_SRC)) \
+              $(INJECT_CORE))
+TRACE_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,collectors/trace_mode.c collectors/gmc_trace.c \
+             collectors/gmc_util.c collectors/inject_util.c $(INJECT_CORE)) \
+             $(BUILD)/pic/collectors/trace_patch_image.o
 APP_EXAMPLE := $(BUILD)/examples/app/lab
 TEST_KERNELS := $(BUILD)/libgm_kernels.a
 else
@@ -141,7 +151,7 @@ endif
 
 .PHONY: all test test-gpu bench install clean check-cuda deps check-layers asan fuzz fuzz-build \
         format format-check
-all: check-cuda $(BIN) $(GPU_TEST_BINS) $(INJECT_SO) $(APP_EXAMPLE)
+all: check-cuda $(BIN) $(GPU_TEST_BINS) $(INJECT_SO) $(TRACE_SO) $(APP_EXAMPLE)
 
 deps:
 	@sh tests/install-deps.sh $(DEB_PKGS)
@@ -192,6 +202,13 @@ $(INJECT_SO): $(INJECT_OBJ)
 	    -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcupti -lcheckpoint -lcudart_static \
 	    -L$(CUDA_HOME)/lib64/stubs -lcuda -lstdc++ -ldl -lrt -lpthread
 
+# The tracer's library: the trace mode, the tracer and its patch, what they
+# use of core/; the sanitizer's library found through the rpath.
+$(TRACE_SO): $(TRACE_OBJ)
+	$(CC) $(CFLAGS) -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -o $@ $^ $(shell pkg-config --libs jansson) -lm \
+	    -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcupti -lcudart_static $(SANITIZER_LIBS) \
+	    -lstdc++ -ldl -lrt -lpthread
+
 $(APP_EXAMPLE): examples/app/lab.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -ldl
@@ -201,6 +218,7 @@ $(BUILD)/collectors/gmc_cupti_load.o: ALL_CFLAGS += -DGMC_CUPTI_SONAME='"$(CUPTI
 
 $(BUILD)/cli/cmd_app.o: $(BUILD)/gm_version.h
 $(BUILD)/cli/cmd_app.o: ALL_CFLAGS += -I$(BUILD) -DGM_LIBDIR='"$(PREFIX)/lib/gpumem-report"'
+$(BUILD)/cli/cmd_trace.o: ALL_CFLAGS += -DGM_LIBDIR='"$(PREFIX)/lib/gpumem-report"'
 
 $(BUILD)/%.cu.o: %.cu $(BUILD)/config.stamp
 	@mkdir -p $(dir $@)
@@ -209,7 +227,8 @@ $(BUILD)/%.cu.o: %.cu $(BUILD)/config.stamp
 # The tracer's device patch: a tools patch (the sanitizer calls it before each
 # memory instruction), as a fatbin turned into a C array, so no file is needed
 # at run time.
-$(BUILD)/collectors/gmc_trace.o: ALL_CFLAGS += -I$(SANITIZER_DIR)/include
+$(BUILD)/collectors/gmc_trace.o $(BUILD)/pic/collectors/gmc_trace.o \
+$(BUILD)/pic/collectors/trace_mode.o: ALL_CFLAGS += -I$(SANITIZER_DIR)/include
 $(BUILD)/collectors/trace_patch.fatbin: collectors/trace_patch.cu $(BUILD)/config.stamp
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -arch=$(CUDA_ARCH) --fatbin --keep-device-functions \
@@ -225,6 +244,9 @@ $(BUILD)/collectors/trace_patch_image.c: $(BUILD)/collectors/trace_patch.fatbin
 	@mv $@.tmp $@
 $(BUILD)/collectors/trace_patch_image.o: $(BUILD)/collectors/trace_patch_image.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+$(BUILD)/pic/collectors/trace_patch_image.o: $(BUILD)/collectors/trace_patch_image.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
 $(BUILD)/libgm_core.a: $(CORE_OBJ)
 	@mkdir -p $(dir $@)
@@ -369,7 +391,7 @@ install: all
 	install -m 644 templates/* $(DESTDIR)$(PREFIX)/share/gpumem-report/templates/
 	install -m 644 docs/gpumem-report.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpumem-report.1
 	$(if $(INJECT_SO),install -d $(DESTDIR)$(PREFIX)/lib/gpumem-report && \
-	    install -m 755 $(INJECT_SO) $(DESTDIR)$(PREFIX)/lib/gpumem-report/)
+	    install -m 755 $(INJECT_SO) $(TRACE_SO) $(DESTDIR)$(PREFIX)/lib/gpumem-report/)
 
 clean:
 	rm -rf $(BUILD)

@@ -4,6 +4,7 @@
 #ifndef GM_CLI_H
 #define GM_CLI_H
 
+#include "../core/buf.h"
 #include "../core/claim.h"
 #include "../core/results.h"
 #include "../reports/render.h"
@@ -73,6 +74,49 @@ int gm_cmd_sass_child(int argc, char **argv);
  * itself never fails the collection. */
 gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progress,
                                gm_error *err);
+
+/* How per-source-line counts are taken (--source-lines, cmd_trace.c). */
+typedef enum {
+    GM_SL_METHOD_TRACE = 0,   /* the Compute Sanitizer tracer: one extra run for all kernels */
+    GM_SL_METHOD_SASS         /* CUPTI's SASS metrics: one extra process per kernel */
+} gm_sl_method;
+/* "trace" or "sass"; false after printing why. */
+bool gm_cli_source_lines_method(const char *val, gm_sl_method *out);
+
+/* The counter run's kernel filter, which the traced run applies again. */
+typedef struct {
+    const char *kernel;        /* --kernel REGEX; NULL: every kernel */
+    long long skip, count;     /* --launch-skip, --launch-count; -1: not given */
+} gm_sl_filter;
+
+/* The per-line pass of a collected suite run (after everything else):
+ * TRACE: one `gpumem-report trace-child` for every case gm_srclines_pick
+ * chooses; where the tracer cannot run (its library missing or unloadable,
+ * no records), and for SASS, gm_source_lines_pass.  The fallback is said on
+ * stderr (progress) and kept in collection.source_lines_fallback; the
+ * method in collection.source_lines_method.  Never fails the collection. */
+void gm_source_lines_suite(gm_results *r, int device, bool quick, gm_sl_method method,
+                           bool progress);
+/* The same for a program: TRACE runs it once more with the injection
+ * library lib in trace mode and the counter run's filter f; the first
+ * launch of each kernel gets the lines.  SASS, or the fallback:
+ * gm_source_lines_program_pass. */
+void gm_source_lines_program(gm_results *r, const char *prog, char *const *argv, const char *lib,
+                             const gm_sl_filter *f, gm_sl_method method, bool progress);
+/* gpumem-report trace-child ...: the suite's chosen cases traced (cmd_trace.c). */
+int gm_cmd_trace_child(int argc, char **argv);
+/* The tracer's library (libgpumem-trace.so): $GPUMEM_REPORT_TRACE_LIB, else
+ * beside `near` (the injection library or the binary), its ../lib/
+ * gpumem-report, the install's; NULL with *why (caller frees) when absent. */
+char *gm_cli_trace_lib(const char *near, char **why);
+
+/* Run args[0] with args; stdout into *out (NULL: discarded), the end of its
+ * stderr into errbuf (newlines as spaces); env: NAME=VALUE to set and NAME
+ * (no '=') to unset, in the child; timeout_s > 0: killed after that long
+ * (then 124).  The exit status, 128 + a signal, or -1 when it could not
+ * start (errbuf says why). */
+int gm_cli_spawn(char *const *args, gm_buf *out, char *errbuf, size_t errcap,
+                 const char *const *env, double timeout_s);
 
 /* The same for a program's kernels: the program runs once more per distinct
  * kernel of r (prog with argv, the injection library lib loaded in SASS mode,

@@ -58,7 +58,8 @@ typedef struct {
     double gnuplot_timeout;   /* --gnuplot-timeout; 0: default, < 0: none */
     long long launch_skip, launch_count;
     bool each, no_cache_flush, quiet, timestamp, debug;
-    bool no_source_lines;     /* --no-source-lines (cmd_sass.c does the pass) */
+    bool no_source_lines;     /* --no-source-lines (cmd_trace.c, cmd_sass.c do the pass) */
+    gm_sl_method source_lines; /* --source-lines trace|sass */
     char **prog_argv;         /* PROGRAM ARGS..., NULL-terminated (points into argv) */
 } S_opts;
 
@@ -93,8 +94,13 @@ static void S_usage(FILE *f, bool main_job)
           "                      built-in collectives: NCCL, NVSHMEM, PyTorch symmetric memory)\n"
           "  --no-cache-flush    do not flush L2 before each profiled pass\n"
           "  --no-source-lines   skip the per-source-line pass (by default the program runs\n"
-          "                      once more per kernel, that kernel's first launch counted per\n"
-          "                      line under CUPTI SASS metrics; needs nvcc -lineinfo for lines)\n"
+          "                      once more, the first launch of each kernel traced through the\n"
+          "                      Compute Sanitizer: sectors and wavefronts per line, and per\n"
+          "                      array; needs nvcc -lineinfo for lines)\n"
+          "  --source-lines trace|sass\n"
+          "                      how: trace (default; where the toolkit's Compute Sanitizer is\n"
+          "                      missing, sass instead) or sass: CUPTI SASS metrics, the\n"
+          "                      program run once more per kernel (no per-array table)\n"
           "  --quiet             no progress on stderr\n"
           "  (--json and --out take %h host, %d device, %r rank, %l local rank, %p pid,\n"
           "  %% patterns; man gpumem-report says where the ranks come from)\n",
@@ -130,7 +136,8 @@ static int S_parse(int argc, char **argv, S_opts *o)
                      strcmp(a, "--kernel") == 0 || strcmp(a, "--launch-skip") == 0 ||
                      strcmp(a, "--launch-count") == 0 || strcmp(a, "--launches") == 0 ||
                      strcmp(a, "--template") == 0 || strcmp(a, "--gnuplot") == 0 ||
-                     strcmp(a, "--gnuplot-timeout") == 0 || strcmp(a, "--no-replay") == 0;
+                     strcmp(a, "--gnuplot-timeout") == 0 || strcmp(a, "--no-replay") == 0 ||
+                     strcmp(a, "--source-lines") == 0;
         if (needs && (!v || strcmp(v, "--") == 0)) {
             gm_cli_error("%s needs a value", a);
             return 2;
@@ -170,6 +177,9 @@ static int S_parse(int argc, char **argv, S_opts *o)
             o->no_cache_flush = true;
         } else if (strcmp(a, "--no-source-lines") == 0) {
             o->no_source_lines = true;
+        } else if (strcmp(a, "--source-lines") == 0) {
+            if (!gm_cli_source_lines_method(argv[++i], &o->source_lines))
+                return 2;
         } else if (strcmp(a, "--quiet") == 0) {
             o->quiet = true;
         } else if (o->main_job && strcmp(a, "--timestamp") == 0) {
@@ -765,7 +775,7 @@ static int S_app(int argc, char **argv, S_opts *o)
     S_describe(&results, o, &st, S_count_others(dir));
     S_fill(&results, argc, argv, t0);
     if (!o->no_source_lines) {
-        /* The extra runs profile the GPU too (SASS metrics): they take their
+        /* The extra runs use the GPU too (the tracer, SASS metrics): they take their
          * turn like the program did, or another rank's profiler session on
          * this GPU fails with CUPTI_ERROR_HARDWARE_BUSY (seen on the H200
          * with mpirun -np 2).  The runs themselves do not lock: this process
@@ -785,7 +795,9 @@ static int S_app(int argc, char **argv, S_opts *o)
             pr->lock_waits += lock.waits;
             pr->lock_turns += lock.turns;
         }
-        gm_source_lines_program_pass(&results, prog, o->prog_argv, lib, !o->quiet);
+        gm_sl_filter f = {o->kernel, o->launch_skip, o->launch_count};
+        gm_source_lines_program(&results, prog, o->prog_argv, lib, &f, o->source_lines,
+                                !o->quiet);
         gm_devlock_free(&lock);
     }
     if (prc != 0)

@@ -54,6 +54,7 @@ typedef struct {
     bool no_cache_flush;
     bool no_profile;
     bool no_source_lines;     /* --no-source-lines: skip the per-line pass */
+    gm_sl_method source_lines; /* --source-lines trace|sass */
     bool quiet;
     bool timestamp;
     const char *template_path;
@@ -102,9 +103,14 @@ static void S_usage(FILE *f, bool main_job)
           "  --profile-max-ms MS do not profile a case whose launch takes longer than MS\n"
           "                      (default 20; 0: profile everything). Each profiler pass\n"
           "                      replays the launch, and one pass instruments it\n"
-          "  --no-source-lines   skip the per-source-line pass (by default each variant's\n"
-          "                      kernel runs once more, alone, under CUPTI SASS metrics:\n"
-          "                      sectors and shared wavefronts per line of its source)\n"
+          "  --no-source-lines   skip the per-source-line pass (by default one case of each\n"
+          "                      variant runs once more, all in one process, traced through\n"
+          "                      the Compute Sanitizer: sectors and shared wavefronts per line\n"
+          "                      of its source, and per array)\n"
+          "  --source-lines trace|sass\n"
+          "                      how: trace (default; where the toolkit's Compute Sanitizer is\n"
+          "                      missing, sass instead) or sass: CUPTI SASS metrics, each\n"
+          "                      variant's kernel in a process of its own\n"
           "  --quiet             no progress on stderr\n",
           f);
     if (main_job)
@@ -231,6 +237,10 @@ static int S_parse(int argc, char **argv, S_opts *o)
             o->no_profile = true;
         } else if (strcmp(a, "--no-source-lines") == 0) {
             o->no_source_lines = true;
+        } else if (strcmp(a, "--source-lines") == 0) {
+            NEEDS_VALUE();
+            if (!gm_cli_source_lines_method(v, &o->source_lines))
+                return 2;
         } else if (strcmp(a, "--quiet") == 0) {
             o->quiet = true;
         } else if (o->main_job && strcmp(a, "--timestamp") == 0) {
@@ -488,13 +498,13 @@ static int S_collect(int argc, char **argv, S_opts *o)
     }
     S_fill_header(&results, o, argc, argv, metrics, n_metrics, &dev, session);
     results.collection.profile_seconds = session ? gm_vreal(prof.seconds) : gm_vabsent();
-    /* The per-source-line pass runs last, each kernel in a process of its own
-     * (cmd_sass.c), with this process's profiler closed: times and counters
+    /* The per-source-line pass runs last, in processes of its own (cmd_trace.c,
+     * cmd_sass.c), with this process's profiler closed: times and counters
      * above are untouched by it. */
     if (session && !o->no_source_lines) {
         gmc_session_close(session);
         session = NULL;
-        gm_source_lines_pass(&results, (int)o->device, o->quick, !o->quiet, &err);
+        gm_source_lines_suite(&results, (int)o->device, o->quick, o->source_lines, !o->quiet);
     }
     results.collection.total_seconds = gm_vreal(S_now() - t_start);
     gm_devlock_release(&lock);

@@ -223,9 +223,7 @@ int gm_cmd_sass_child(int argc, char **argv)
 }
 #endif
 
-/* Run exe with args; stdout into *out (NULL: discarded), stderr (last part)
- * into errbuf; env: NAME=VALUE to set and NAME (no '=') to unset, in the child. */
-static int S_spawn(char *const *args, gm_buf *out, char *errbuf, size_t errcap,
+int gm_cli_spawn(char *const *args, gm_buf *out, char *errbuf, size_t errcap,
                    const char *const *env, double timeout_s)
 {
     int po[2];
@@ -405,7 +403,7 @@ gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progr
         {
             gm_buf out = GM_BUF_INIT;
             char errbuf[600];
-            int rc = S_spawn(args, &out, errbuf, sizeof errbuf, NULL, S_CHILD_TIMEOUT_S);
+            int rc = gm_cli_spawn(args, &out, errbuf, sizeof errbuf, NULL, S_CHILD_TIMEOUT_S);
             gm_srclines_clear(sl);
             sl->present = true;
             if (rc != 0) {
@@ -532,7 +530,7 @@ void gm_source_lines_program_pass(gm_results *r, const char *prog, char *const *
             args[k] = argv[k];
         char errbuf[600];
         double t1 = S_now();
-        int rc = S_spawn(args, NULL, errbuf, sizeof errbuf, env, 0);
+        int rc = gm_cli_spawn(args, NULL, errbuf, sizeof errbuf, env, 0);
         double dt = S_now() - t1;
         free(args);
         launches++;

@@ -138,6 +138,8 @@ int main(int argc, char **argv)
         if (strcmp(cmd, "sass-child") == 0)
             return S_cupti_or_say(argc - 1, argv + 1) ? gm_cmd_sass_child(argc - 1, argv + 1)
                                                       : GM_EXIT_USAGE;
+        if (strcmp(cmd, "trace-child") == 0)
+            return gm_cmd_trace_child(argc - 1, argv + 1);
         if (strcmp(cmd, "list") == 0)
             return gm_cmd_list(argc - 1, argv + 1);
         if (strcmp(cmd, "diff") == 0) return gm_cmd_diff(argc - 1, argv + 1);

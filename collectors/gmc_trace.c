@@ -8,6 +8,7 @@
 #include <cupti_pcsampling.h>
 #include <cupti_result.h>
 #include <sanitizer.h>
+#include <generated_cuda_meta.h>
 
 #include <pthread.h>
 #include <stdio.h>
@@ -30,7 +31,11 @@ typedef struct {
     bool patched;
 } S_module;
 
-/* Device memory of one context: the patches, the table, the launch headers. */
+/* Device memory of one context: the patches, the table, the launch headers;
+ * and the pinned host memory the table is read back into (from a launch
+ * callback the sanitizer copies to pinned memory only: to pageable memory
+ * sanitizerMemcpyDeviceToHost fails with SANITIZER_ERROR_INVALID_PARAMETER,
+ * seen on the H200 with CUDA 13.0). */
 typedef struct {
     CUcontext ctx;
     bool patches_added;
@@ -39,6 +44,8 @@ typedef struct {
     gmt_launch *headers;
     gmt_alloc *allocs;
     size_t allocs_cap;
+    gmt_entry *host_table;
+    unsigned long long *host_dropped;
 } S_context;
 
 typedef struct {
@@ -47,7 +54,22 @@ typedef struct {
     CUmodule mod;
     uint64_t fn_pc, fn_size;     /* fn_size 0: unknown */
     Sanitizer_StreamHandle stream;
+    Sanitizer_LaunchHandle hlaunch;  /* valid until the launch's end callback */
+    unsigned char *params;       /* cfg.arguments: gmc_trace_launch's */
+    size_t params_size;
+    gm_sl_param *layout;
+    size_t n_params;
 } S_launch;
+
+/* The driver's launch call the launch callbacks of this thread are inside
+ * (cfg.arguments): its arguments, read when a launch is traced. */
+typedef struct {
+    bool set;
+    CUfunction f;                /* a CUfunction, or from the runtime a CUkernel */
+    void **params, **extra;
+} S_api_launch;
+
+static _Thread_local S_api_launch t_api;
 
 struct gmc_trace {
     gmc_trace_config cfg;
@@ -69,6 +91,10 @@ struct gmc_trace {
     size_t modules_patched;
     gmt_alloc *pass_allocs;      /* the table uploaded for this pass, sorted */
     size_t n_pass_allocs;
+    /* PER_LAUNCH: streams of untraced launches of a module while it was
+     * patched, waited for before it is unpatched */
+    Sanitizer_StreamHandle *inflight;
+    size_t n_inflight, cap_inflight;
     /* the first failure inside a callback, reported by gmc_trace_end */
     gmc_error cb_err;
 };
@@ -215,7 +241,8 @@ static void S_module_loaded(gmc_trace *t, const Sanitizer_ResourceModuleData *d)
                 m->crc = cp.cubinCrc;
         }
     }
-    if (t->armed || t->cfg.patching == GMC_TRACE_PATCH_ON_LOAD)
+    if ((t->armed && t->cfg.patching == GMC_TRACE_PATCH_WHILE_TRACING) ||
+        t->cfg.patching == GMC_TRACE_PATCH_ON_LOAD)
         if (S_patch(t, m, &e) != GMC_OK)
             S_cb_fail(t, &e);
 }
@@ -269,11 +296,16 @@ static gmc_status S_pass_start(gmc_trace *t, S_context *c, Sanitizer_StreamHandl
 {
     gmc_status st = GMC_OK;
     size_t table_bytes = t->cfg.table_slots * sizeof(gmt_entry);
-    if (!c->table) {
+    if (!c->table)
         S_SAN(sanitizerAlloc(c->ctx, (void **)&c->table, table_bytes));
+    if (!c->dropped)
         S_SAN(sanitizerAlloc(c->ctx, (void **)&c->dropped, sizeof *c->dropped));
+    if (!c->headers)
         S_SAN(sanitizerAlloc(c->ctx, (void **)&c->headers, t->cfg.max_launches * sizeof(gmt_launch)));
-    }
+    if (!c->host_table)
+        S_SAN(sanitizerAllocHost(c->ctx, (void **)&c->host_table, table_bytes));
+    if (!c->host_dropped)
+        S_SAN(sanitizerAllocHost(c->ctx, (void **)&c->host_dropped, sizeof *c->host_dropped));
     S_SAN(sanitizerMemset(c->table, 0, table_bytes, stream));
     S_SAN(sanitizerMemset(c->dropped, 0, sizeof *c->dropped, stream));
     free(t->pass_allocs);
@@ -305,16 +337,144 @@ fail:
     return st;
 }
 
+/* A driver entry point into *fn (no link with libcuda: see gmc_cupti.c);
+ * NULL when this driver has none. */
+static void S_driver(const char *name, unsigned version, void **fn)
+{
+    enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+    if (cudaGetDriverEntryPointByVersion(name, fn, version, cudaEnableDefault, &q) !=
+            cudaSuccess ||
+        q != cudaDriverEntryPointSuccess)
+        *fn = NULL;
+}
+
+typedef CUresult (*S_pfn_func_param)(CUfunction, size_t, size_t *, size_t *);
+typedef CUresult (*S_pfn_kernel_param)(CUkernel, size_t, size_t *, size_t *);
+
+/* The arguments of a traced launch (cfg.arguments), from the driver call
+ * this callback is inside: their layout from the launched function (or, a
+ * runtime launch, its CUkernel), their bytes from kernelParams or a
+ * parameter buffer.  Nothing when either is unknown: the launch is traced
+ * all the same. */
+static void S_capture_args(const Sanitizer_LaunchData *d, S_launch *l)
+{
+    static S_pfn_func_param func_param;
+    static S_pfn_kernel_param kernel_param;
+    static bool looked;
+    if (!t_api.set)
+        return;
+    if (!looked) {
+        S_driver("cuFuncGetParamInfo", 12040, (void **)&func_param);
+        S_driver("cuKernelGetParamInfo", 12040, (void **)&kernel_param);
+        looked = true;
+    }
+    size_t off, size, n = 0, end = 0;
+    int by = -1;   /* 0: the launched CUfunction, 1: the call's CUkernel */
+    if (func_param && func_param(d->function, 0, &off, &size) == CUDA_SUCCESS)
+        by = 0;
+    else if (kernel_param && t_api.f &&
+             kernel_param((CUkernel)t_api.f, 0, &off, &size) == CUDA_SUCCESS)
+        by = 1;
+    if (by < 0)
+        return;   /* no parameters, or no way to ask */
+    gm_sl_param *layout = NULL;
+    for (CUresult r = CUDA_SUCCESS; r == CUDA_SUCCESS && n < 4096;) {
+        gm_sl_param *g = realloc(layout, (n + 1) * sizeof *g);
+        if (!g) {
+            free(layout);
+            return;
+        }
+        layout = g;
+        layout[n++] = (gm_sl_param){off, size};
+        if (off + size > end)
+            end = off + size;
+        r = by ? kernel_param((CUkernel)t_api.f, n, &off, &size)
+               : func_param(d->function, n, &off, &size);
+    }
+    unsigned char *buf = calloc(end ? end : 1, 1);
+    if (!buf) {
+        free(layout);
+        return;
+    }
+    bool ok = true;
+    if (t_api.params) {
+        for (size_t i = 0; i < n && ok; i++) {
+            ok = t_api.params[i] != NULL;
+            if (ok)
+                memcpy(buf + layout[i].offset, t_api.params[i], layout[i].size);
+        }
+    } else if (t_api.extra) {
+        /* CU_LAUNCH_PARAM_BUFFER_POINTER and _SIZE: the arguments as laid out */
+        const void *pb = NULL;
+        const size_t *ps = NULL;
+        for (size_t k = 0; t_api.extra[k] != CU_LAUNCH_PARAM_END && k < 64; k += 2) {
+            if (t_api.extra[k] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+                pb = t_api.extra[k + 1];
+            else if (t_api.extra[k] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+                ps = t_api.extra[k + 1];
+        }
+        ok = pb && ps;
+        if (ok)
+            memcpy(buf, pb, *ps < end ? *ps : end);
+    } else {
+        ok = false;
+    }
+    if (!ok) {
+        free(buf);
+        free(layout);
+        return;
+    }
+    l->params = buf;
+    l->params_size = end;
+    l->layout = layout;
+    l->n_params = n;
+}
+
+static void S_launch_free(S_launch *l)
+{
+    free(l->function);
+    free(l->params);
+    free(l->layout);
+    memset(l, 0, sizeof *l);
+}
+
+/* An untraced launch of a patched module (PER_LAUNCH): its stream is
+ * waited for before the module is unpatched. */
+static void S_note_inflight(gmc_trace *t, Sanitizer_StreamHandle s)
+{
+    for (size_t i = 0; i < t->n_inflight; i++)
+        if (t->inflight[i] == s)
+            return;
+    if (t->n_inflight == t->cap_inflight) {
+        size_t cap = t->cap_inflight ? 2 * t->cap_inflight : 8;
+        Sanitizer_StreamHandle *g = realloc(t->inflight, cap * sizeof *g);
+        if (!g) {
+            gmc_error e;
+            gmc_fail(&e, GMC_ERR_NOMEM, "out of memory keeping a stream to wait for");
+            S_cb_fail(t, &e);
+            return;
+        }
+        t->inflight = g;
+        t->cap_inflight = cap;
+    }
+    t->inflight[t->n_inflight++] = s;
+}
+
 static void S_launch_begin(gmc_trace *t, const Sanitizer_LaunchData *d)
 {
     gmc_error e = {GMC_OK, ""};
     gmc_status st = GMC_OK;
     gmc_error *err = &e;
     S_module *m = S_module_of(t, d->module);
-    if (!t->armed) {
+    if (!t->armed ||
+        (t->cfg.select &&
+         !t->cfg.select(t->cfg.user, d->functionName ? d->functionName : "", d->gridId))) {
         /* a patched module's untraced launch runs with the patch disabled */
-        if (m && m->patched)
+        if (m && m->patched) {
             S_SAN(sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, NULL));
+            if (t->cfg.patching == GMC_TRACE_PATCH_PER_LAUNCH)
+                S_note_inflight(t, d->hStream);
+        }
         return;
     }
     if (!m) {
@@ -335,8 +495,11 @@ static void S_launch_begin(gmc_trace *t, const Sanitizer_LaunchData *d)
     }
     if (t->n_launches == t->cfg.max_launches || (t->pass_ctx && t->pass_ctx->ctx != d->context)) {
         t->untraced++;
-        if (m && m->patched)
+        if (m && m->patched) {
             S_SAN(sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, NULL));
+            if (t->cfg.patching == GMC_TRACE_PATCH_PER_LAUNCH)
+                S_note_inflight(t, d->hStream);
+        }
         return;
     }
     if (!m->patched && (st = S_patch(t, m, err)) != GMC_OK)
@@ -358,6 +521,7 @@ static void S_launch_begin(gmc_trace *t, const Sanitizer_LaunchData *d)
     l->grid_id = d->gridId;
     l->mod = d->module;
     l->stream = d->hStream;
+    l->hlaunch = d->hLaunch;
     if (!d->functionName ||
         sanitizerGetFunctionPcAndSize(d->module, d->functionName, &l->fn_pc, &l->fn_size) !=
             SANITIZER_SUCCESS) {
@@ -366,8 +530,12 @@ static void S_launch_begin(gmc_trace *t, const Sanitizer_LaunchData *d)
         l->function = NULL;
         t->untraced++;
         S_SAN(sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, NULL));
+        if (t->cfg.patching == GMC_TRACE_PATCH_PER_LAUNCH)
+            S_note_inflight(t, d->hStream);
         return;
     }
+    if (t->cfg.arguments)
+        S_capture_args(d, l);
     gmt_launch h;
     memset(&h, 0, sizeof h);
     h.table = c->table;
@@ -389,12 +557,68 @@ fail:
     S_cb_fail(t, err);
 }
 
+/* The driver's launch calls (cfg.arguments): their arguments, kept for the
+ * launch callbacks made inside them on this thread. */
+static void S_api(Sanitizer_CallbackId cbid, const Sanitizer_CallbackData *cb)
+{
+    memset(&t_api, 0, sizeof t_api);
+    if (!cb || cb->callbackSite != SANITIZER_API_ENTER || !cb->functionParams)
+        return;
+    const void *p = cb->functionParams;
+    switch (cbid) {
+    case SANITIZER_CBID_DRIVER_API_cuLaunchKernel: {
+        const cuLaunchKernel_params *a = p;
+        t_api = (S_api_launch){true, a->f, a->kernelParams, a->extra};
+        break;
+    }
+    case SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz: {
+        const cuLaunchKernel_ptsz_params *a = p;
+        t_api = (S_api_launch){true, a->f, a->kernelParams, a->extra};
+        break;
+    }
+    case SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx: {
+        const cuLaunchKernelEx_params *a = p;
+        t_api = (S_api_launch){true, a->f, a->kernelParams, a->extra};
+        break;
+    }
+    case SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz: {
+        const cuLaunchKernelEx_ptsz_params *a = p;
+        t_api = (S_api_launch){true, a->f, a->kernelParams, a->extra};
+        break;
+    }
+    case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel: {
+        const cuLaunchCooperativeKernel_params *a = p;
+        t_api = (S_api_launch){true, a->f, a->kernelParams, NULL};
+        break;
+    }
+    case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel_ptsz: {
+        const cuLaunchCooperativeKernel_ptsz_params *a = p;
+        t_api = (S_api_launch){true, a->f, a->kernelParams, NULL};
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static const Sanitizer_CallbackId S_api_launches[] = {
+    SANITIZER_CBID_DRIVER_API_cuLaunchKernel, SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz,
+    SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx, SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz,
+    SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel,
+    SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel_ptsz};
+
+static void S_launch_end(gmc_trace *t, const Sanitizer_LaunchData *d);
+
 static void S_callback(void *user, Sanitizer_CallbackDomain dom, Sanitizer_CallbackId cbid,
                        const void *data)
 {
     gmc_trace *t = user;
     if (!t)
         return;
+    if (dom == SANITIZER_CB_DOMAIN_DRIVER_API) {
+        S_api(cbid, data);
+        return;
+    }
     pthread_mutex_lock(&t->lock);
     if (dom == SANITIZER_CB_DOMAIN_RESOURCE) {
         switch (cbid) {
@@ -408,6 +632,8 @@ static void S_callback(void *user, Sanitizer_CallbackDomain dom, Sanitizer_Callb
         }
     } else if (dom == SANITIZER_CB_DOMAIN_LAUNCH && cbid == SANITIZER_CBID_LAUNCH_BEGIN && data) {
         S_launch_begin(t, data);
+    } else if (dom == SANITIZER_CB_DOMAIN_LAUNCH && cbid == SANITIZER_CBID_LAUNCH_END && data) {
+        S_launch_end(t, data);
     }
     pthread_mutex_unlock(&t->lock);
 }
@@ -426,6 +652,13 @@ static gmc_status S_subscribe(gmc_trace *t, gmc_error *err)
         S_SAN(sanitizerEnableCallback(1, t->sub, SANITIZER_CB_DOMAIN_RESOURCE, res[i]));
     S_SAN(sanitizerEnableCallback(1, t->sub, SANITIZER_CB_DOMAIN_LAUNCH,
                                   SANITIZER_CBID_LAUNCH_BEGIN));
+    if (t->cfg.patching == GMC_TRACE_PATCH_PER_LAUNCH)
+        S_SAN(sanitizerEnableCallback(1, t->sub, SANITIZER_CB_DOMAIN_LAUNCH,
+                                      SANITIZER_CBID_LAUNCH_END));
+    for (size_t i = 0; t->cfg.arguments && i < sizeof S_api_launches / sizeof S_api_launches[0];
+         i++)
+        S_SAN(sanitizerEnableCallback(1, t->sub, SANITIZER_CB_DOMAIN_DRIVER_API,
+                                      S_api_launches[i]));
     return GMC_OK;
 fail:
     if (t->sub)
@@ -473,6 +706,9 @@ gmc_status gmc_trace_open(const gmc_trace_config *cfg, gmc_trace **out, gmc_erro
                         "from 2 to 2^30 (got %zu), max_launches 1 to %u (got %zu), shards a "
                         "power of two from 1 to %d (got %zu)", cfg->table_slots,
                         GMT_MAX_LAUNCHES, cfg->max_launches, GMT_MAX_SHARDS, cfg->shards);
+    if (cfg->patching == GMC_TRACE_PATCH_PER_LAUNCH && !cfg->on_flush)
+        return gmc_fail(err, GMC_ERR_ARG, "gmc_trace_open: GMC_TRACE_PATCH_PER_LAUNCH hands "
+                        "each traced launch to on_flush, which is NULL");
     gmc_trace *t = calloc(1, sizeof *t);
     if (!t)
         return gmc_fail(err, GMC_ERR_NOMEM, "out of memory");
@@ -511,7 +747,9 @@ gmc_status gmc_trace_begin(gmc_trace *t, gmc_error *err)
     t->modules_patched = 0;
     t->reset_done = false;
     t->pass_ctx = NULL;
-    for (size_t i = 0; i < t->n_mods && st == GMC_OK; i++)
+    t->n_inflight = 0;
+    for (size_t i = 0; i < t->n_mods && st == GMC_OK &&
+                       t->cfg.patching != GMC_TRACE_PATCH_PER_LAUNCH; i++)
         st = S_patch(t, &t->mods[i], err);
     if (st == GMC_OK)
         t->armed = true;
@@ -586,6 +824,13 @@ static gmc_status S_harvest(gmc_trace *t, const gmt_entry *tab, gmc_trace_pass *
         L->grid_id = t->launches[i].grid_id;
         L->function_pc = t->launches[i].fn_pc;
         L->function_size = t->launches[i].fn_size;
+        /* the arguments move to the pass */
+        L->params = t->launches[i].params;
+        L->params_size = t->launches[i].params_size;
+        L->layout = t->launches[i].layout;
+        L->n_params = t->launches[i].n_params;
+        t->launches[i].params = NULL;
+        t->launches[i].layout = NULL;
         L->rows = calloc(count[i] ? count[i] : 1, sizeof *L->rows);
         L->records = calloc(count[i] ? count[i] : 1, sizeof *L->records);
         S_module *m = S_module_of(t, t->launches[i].mod);
@@ -652,10 +897,111 @@ static gmc_status S_harvest(gmc_trace *t, const gmt_entry *tab, gmc_trace_pass *
 
 typedef CUresult (*S_pfn_sync)(void);
 
+/* Wait for the pass's launches, read the table back and harvest it into out
+ * (out zeroed first; on failure the caller frees it). */
+static gmc_status S_read_back(gmc_trace *t, gmc_trace_pass *out, gmc_error *err)
+{
+    gmc_status st = GMC_OK;
+    memset(out, 0, sizeof *out);
+    out->launches_untraced = t->untraced;
+    out->modules_patched = t->modules_patched;
+    if (!t->n_launches)
+        return GMC_OK;
+    S_context *c = t->pass_ctx;
+    for (size_t i = 0; i < t->n_launches; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = t->launches[j].stream == t->launches[i].stream;
+        if (!seen)
+            S_SAN(sanitizerStreamSynchronize(t->launches[i].stream));
+    }
+    size_t bytes = t->cfg.table_slots * sizeof(gmt_entry);
+    S_SAN(sanitizerMemcpyDeviceToHost(c->host_table, c->table, bytes, t->launches[0].stream));
+    S_SAN(sanitizerMemcpyDeviceToHost(c->host_dropped, c->dropped, sizeof *c->host_dropped,
+                                      t->launches[0].stream));
+    out->dropped = (long long)*c->host_dropped;
+    if ((st = S_harvest(t, c->host_table, out, err)) != GMC_OK)
+        goto fail;
+    if (t->n_pass_allocs) {
+        out->allocs = malloc(t->n_pass_allocs * sizeof *out->allocs);
+        if (!out->allocs) {
+            st = gmc_fail(err, GMC_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+        for (size_t i = 0; i < t->n_pass_allocs; i++)
+            out->allocs[i] = (gmc_trace_alloc){t->pass_allocs[i].base, t->pass_allocs[i].size};
+        out->n_allocs = t->n_pass_allocs;
+    }
+fail:
+    return st;
+}
+
+/* PER_LAUNCH: wait for the untraced launches of patched modules, then
+ * unpatch every patched module. */
+static gmc_status S_unpatch_per_launch(gmc_trace *t, gmc_error *err)
+{
+    gmc_status st = GMC_OK;
+    for (size_t i = 0; i < t->n_inflight; i++)
+        S_SAN(sanitizerStreamSynchronize(t->inflight[i]));
+    t->n_inflight = 0;
+    for (size_t i = 0; i < t->n_mods && st == GMC_OK; i++)
+        st = S_unpatch(&t->mods[i], err);
+fail:
+    return st;
+}
+
+/* The pass's state after it is read back (or fails): the next traced launch
+ * starts a new one. */
+static void S_pass_reset(gmc_trace *t)
+{
+    for (size_t i = 0; i < t->n_launches; i++)
+        S_launch_free(&t->launches[i]);
+    t->n_launches = 0;
+    t->untraced = 0;
+    t->modules_patched = 0;
+    t->reset_done = false;
+    t->pass_ctx = NULL;
+}
+
+/* PER_LAUNCH: a launch ended.  When it is one the pass traces, read the
+ * pass back, hand it to on_flush, unpatch, and start afresh. */
+static void S_launch_end(gmc_trace *t, const Sanitizer_LaunchData *d)
+{
+    if (t->cfg.patching != GMC_TRACE_PATCH_PER_LAUNCH || !t->armed)
+        return;
+    if (!t->n_launches) {
+        /* a module patched for a chosen launch that could not be traced */
+        if (t->modules_patched) {
+            gmc_error e = {GMC_OK, ""};
+            if (S_unpatch_per_launch(t, &e) != GMC_OK)
+                S_cb_fail(t, &e);
+            t->modules_patched = 0;
+        }
+        return;
+    }
+    bool ours = false;
+    for (size_t i = 0; i < t->n_launches && !ours; i++)
+        ours = (d->gridId && t->launches[i].grid_id == d->gridId) ||
+               (d->hLaunch && t->launches[i].hlaunch == d->hLaunch);
+    if (!ours)
+        return;
+    gmc_error e = {GMC_OK, ""}, eu = {GMC_OK, ""};
+    gmc_trace_pass p;
+    gmc_status st = S_read_back(t, &p, &e);
+    gmc_status su = S_unpatch_per_launch(t, &eu);
+    if (st == GMC_OK && su == GMC_OK && t->cfg.on_flush)
+        t->cfg.on_flush(t->cfg.user, &p);
+    if (st != GMC_OK)
+        S_cb_fail(t, &e);
+    if (su != GMC_OK)
+        S_cb_fail(t, &eu);
+    gmc_trace_pass_free(&p);
+    S_pass_reset(t);
+}
+
 gmc_status gmc_trace_end(gmc_trace *t, gmc_trace_pass *out, gmc_error *err)
 {
     gmc_status st = GMC_OK;
-    gmt_entry *tab = NULL;
     memset(out, 0, sizeof *out);
     if (!t || !t->armed)
         return gmc_fail(err, GMC_ERR_ARG, "gmc_trace_end: no pass open");
@@ -667,40 +1013,8 @@ gmc_status gmc_trace_end(gmc_trace *t, gmc_trace_pass *out, gmc_error *err)
         st = gmc_fail(err, t->cb_err.status, "%s", t->cb_err.message);
         goto fail;
     }
-    if (t->n_launches) {
-        S_context *c = t->pass_ctx;
-        for (size_t i = 0; i < t->n_launches; i++) {
-            bool seen = false;
-            for (size_t j = 0; j < i && !seen; j++)
-                seen = t->launches[j].stream == t->launches[i].stream;
-            if (!seen)
-                S_SAN(sanitizerStreamSynchronize(t->launches[i].stream));
-        }
-        size_t bytes = t->cfg.table_slots * sizeof(gmt_entry);
-        tab = malloc(bytes);
-        if (!tab) {
-            st = gmc_fail(err, GMC_ERR_NOMEM, "out of memory for the counter table (%zu bytes)",
-                          bytes);
-            goto fail;
-        }
-        unsigned long long dropped = 0;
-        S_SAN(sanitizerMemcpyDeviceToHost(tab, c->table, bytes, t->launches[0].stream));
-        S_SAN(sanitizerMemcpyDeviceToHost(&dropped, c->dropped, sizeof dropped,
-                                          t->launches[0].stream));
-        out->dropped = (long long)dropped;
-        if ((st = S_harvest(t, tab, out, err)) != GMC_OK)
-            goto fail;
-        if (t->n_pass_allocs) {
-            out->allocs = malloc(t->n_pass_allocs * sizeof *out->allocs);
-            if (!out->allocs) {
-                st = gmc_fail(err, GMC_ERR_NOMEM, "out of memory");
-                goto fail;
-            }
-            for (size_t i = 0; i < t->n_pass_allocs; i++)
-                out->allocs[i] = (gmc_trace_alloc){t->pass_allocs[i].base, t->pass_allocs[i].size};
-            out->n_allocs = t->n_pass_allocs;
-        }
-    }
+    if ((st = S_read_back(t, out, err)) != GMC_OK)
+        goto fail;
     if (t->cfg.patching == GMC_TRACE_PATCH_WHILE_TRACING) {
         /* untraced kernels of patched modules may still run in other streams */
         S_pfn_sync sync = NULL;
@@ -715,18 +1029,15 @@ gmc_status gmc_trace_end(gmc_trace *t, gmc_trace_pass *out, gmc_error *err)
         for (size_t i = 0; i < t->n_mods; i++)
             if ((st = S_unpatch(&t->mods[i], err)) != GMC_OK)
                 goto fail;
+    } else if (t->cfg.patching == GMC_TRACE_PATCH_PER_LAUNCH &&
+               (st = S_unpatch_per_launch(t, err)) != GMC_OK) {
+        goto fail;
     }
-    for (size_t i = 0; i < t->n_launches; i++)
-        free(t->launches[i].function);
-    t->n_launches = 0;
-    free(tab);
+    S_pass_reset(t);
     pthread_mutex_unlock(&t->lock);
     return GMC_OK;
 fail:
-    for (size_t i = 0; i < t->n_launches; i++)
-        free(t->launches[i].function);
-    t->n_launches = 0;
-    free(tab);
+    S_pass_reset(t);
     pthread_mutex_unlock(&t->lock);
     gmc_trace_pass_free(out);
     return st;
@@ -741,6 +1052,8 @@ void gmc_trace_pass_free(gmc_trace_pass *p)
         free(L->function);
         gm_sl_records_free(L->records, L->n_records);
         free(L->rows);
+        free(L->params);
+        free(L->layout);
     }
     free(p->launches);
     free(p->allocs);
@@ -775,12 +1088,17 @@ void gmc_trace_close(gmc_trace *t)
             sanitizerFree(c->ctx, c->headers);
         if (c->allocs)
             sanitizerFree(c->ctx, c->allocs);
+        if (c->host_table)
+            sanitizerFreeHost(c->ctx, c->host_table);
+        if (c->host_dropped)
+            sanitizerFreeHost(c->ctx, c->host_dropped);
     }
     for (size_t i = 0; i < t->n_mods; i++)
         free(t->mods[i].cubin);
     for (size_t i = 0; i < t->n_launches; i++)
-        free(t->launches[i].function);
+        S_launch_free(&t->launches[i]);
     free(t->mods);
+    free(t->inflight);
     free(t->ctxs);
     free(t->live);
     free(t->launches);

@@ -46,6 +46,18 @@
  * H200.  A traced launch: 69 and 2050 times its untraced time there, plus
  * ~35 ms a pass (tests/gpu/trace_vs_ncu).
  *
+ * With GMC_TRACE_PATCH_PER_LAUNCH a pass stays open for the whole program
+ * and traces only the launches cfg.select chooses: a module is patched at a
+ * chosen launch of one of its functions, the launch is read back when it
+ * ends (the sanitizer's launch-end callback waits for its stream) and handed
+ * to cfg.on_flush as a pass of its own, and the module is unpatched at once,
+ * so the program's other launches run the original code and the table holds
+ * one launch at a time (collectors/trace_mode.c: one run of a program for
+ * all its kernels).  With cfg.arguments each traced launch keeps its
+ * argument bytes (from the driver's launch call) and their layout
+ * (cuFuncGetParamInfo), so that a caller can say which argument points into
+ * which allocation.
+ *
  * CUPTI: once the sanitizer has subscribed, cuptiSubscribe and the range
  * profiler fail for the rest of the process (CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_
  * NOT_SUPPORTED, also after gmc_trace_detach), and once CUPTI has been used,
@@ -77,8 +89,11 @@ extern "C" {
 
 typedef enum {
     GMC_TRACE_PATCH_WHILE_TRACING = 0,
-    GMC_TRACE_PATCH_ON_LOAD = 1
+    GMC_TRACE_PATCH_ON_LOAD = 1,
+    GMC_TRACE_PATCH_PER_LAUNCH = 2
 } gmc_trace_patching;
+
+typedef struct gmc_trace_pass gmc_trace_pass;
 
 typedef struct {
     gmc_trace_patching patching;
@@ -89,6 +104,18 @@ typedef struct {
                                     fewer atomics on one address, more slots used */
     unsigned probe;              /* GMT_PROBE_* (gmc_trace_dev.h): for measuring the
                                     tracer's own cost; 0 counts */
+    /* Which launches of an open pass are traced: called once for every launch
+     * while a pass is open, in the order the process makes them, under the
+     * tracer's lock, with the function's name as the driver gives it
+     * (mangled) and the launch's grid id (gmc_trace_launch.grid_id); true
+     * traces it.  NULL: every launch. */
+    bool (*select)(void *user, const char *function, unsigned long long grid_id);
+    /* PATCH_PER_LAUNCH: each traced launch, read back when it ends (from the
+     * sanitizer's launch-end callback, under the tracer's lock), as a pass
+     * of its own; freed when it returns.  Required with PER_LAUNCH. */
+    void (*on_flush)(void *user, const gmc_trace_pass *pass);
+    void *user;                  /* for select and on_flush */
+    bool arguments;              /* keep each traced launch's arguments */
 } gmc_trace_config;
 
 /* GMC_TRACE_PATCH_WHILE_TRACING, 2^18 slots (30 MiB), 1024 launches, per
@@ -122,13 +149,20 @@ typedef struct {
     size_t pcs_outside;          /* instructions outside the function's code (a device
                                     function not inlined, within 16 MiB): their pc is an
                                     absolute address */
+    /* cfg.arguments: the launch's argument bytes, each at its offset, and
+     * each argument's offset and size; NULL and 0 when unknown (a launch
+     * through an entry point the tracer does not read, or no layout) */
+    unsigned char *params;
+    size_t params_size;
+    gm_sl_param *layout;
+    size_t n_params;
 } gmc_trace_launch;
 
 typedef struct {
     unsigned long long base, size;
 } gmc_trace_alloc;
 
-typedef struct {
+struct gmc_trace_pass {
     gmc_trace_launch *launches;  /* in launch order */
     size_t n_launches;
     gmc_trace_alloc *allocs;     /* the allocation table of the pass, by base */
@@ -139,7 +173,7 @@ typedef struct {
                                     max_launches, in a context the pass did not start in,
                                     or of a function the sanitizer could not place) */
     size_t modules_patched;      /* modules patched for the pass */
-} gmc_trace_pass;
+};
 
 typedef struct gmc_trace gmc_trace;
 
@@ -150,9 +184,10 @@ typedef struct gmc_trace gmc_trace;
  * subscriber). */
 gmc_status gmc_trace_open(const gmc_trace_config *cfg, gmc_trace **out, gmc_error *err);
 
-/* Open a pass: from now until gmc_trace_end every kernel launch is traced.
- * Patches the modules loaded so far (WHILE_TRACING); modules that load during
- * the pass are patched as they load. */
+/* Open a pass: from now until gmc_trace_end every kernel launch (that
+ * cfg.select chooses) is traced.  Patches the modules loaded so far
+ * (WHILE_TRACING); modules that load during the pass are patched as they
+ * load.  PER_LAUNCH patches nothing here (see above). */
 gmc_status gmc_trace_begin(gmc_trace *t, gmc_error *err);
 
 /* Close the pass: wait for its launches, read the table back, map PCs to

@@ -430,6 +430,10 @@ GMI_EXPORT int InitializeInjection(void)
     static int once;
     if (once++)
         return 1;
+    if (getenv(GMI_ENV_TRACE_OUT)) {   /* the tracer alone (inject_trace.c) */
+        gmi_trace_start();
+        return 1;
+    }
     const char *sass_kernel = getenv(GMI_ENV_SASS_KERNEL), *sass_out = getenv(GMI_ENV_SASS_OUT);
     if (sass_kernel && sass_out) {
         (void)gmc_sass_inject_start(sass_kernel, sass_out, S_sass_match);

@@ -60,6 +60,19 @@
  * and writes its records to the file (collectors/gmc_sass.h). */
 #define GMI_ENV_SASS_KERNEL "GPUMEM_REPORT_SASS_KERNEL"
 #define GMI_ENV_SASS_OUT "GPUMEM_REPORT_SASS_OUT"
+/* The per-source-line pass through the Compute Sanitizer (issue 25): the
+ * program runs once more with the records file named here and the filter
+ * variables above as the counter run had them; the library traces the
+ * first launch of each kernel the filter chooses, all in that one run
+ * (collectors/inject_trace.c, collectors/trace_mode.h).  GPUMEM_REPORT_
+ * TRACE_LIB names the tracer's library (default: libgpumem-trace.so beside
+ * the injection library). */
+#define GMI_ENV_TRACE_OUT "GPUMEM_REPORT_TRACE_OUT"
+#define GMI_ENV_TRACE_LIB "GPUMEM_REPORT_TRACE_LIB"
+
+/* The trace mode's entry (inject_trace.c): called by InitializeInjection
+ * when GPUMEM_REPORT_TRACE_OUT is set, instead of everything else. */
+void gmi_trace_start(void);
 
 /* Launches profiled when --launch-count is not given: a launch costs about
  * 2 x 1.4 ms in each of the 5 passes (its range and the L2 flush's), and a

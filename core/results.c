@@ -113,6 +113,9 @@ void gm_srclines_clear(gm_srclines *sl)
         free(sl->lines[i].sass);
     }
     free(sl->lines);
+    for (size_t i = 0; i < sl->n_allocs; i++)
+        free(sl->allocs[i].name);
+    free(sl->allocs);
     free(sl->status);
     free(sl->note);
     S_value_free(&sl->seconds);
@@ -409,6 +412,8 @@ void gm_results_free(gm_results *r)
     free(r->collection.clock_control);
     free(r->collection.size_set);
     free(r->collection.partial);
+    free(r->collection.source_lines_method);
+    free(r->collection.source_lines_fallback);
     S_value_free(&r->collection.profile_seconds);
     S_value_free(&r->collection.total_seconds);
     S_strv_free(r->collection.command, r->collection.n_command);

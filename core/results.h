@@ -150,6 +150,21 @@ typedef struct {
     long long count[GM_SL_N];
 } gm_srcline;
 
+/* What one launch did to one allocation of device memory: its global
+ * accesses (the tracer's per-allocation rows, collectors/gmc_trace.h), for
+ * saying which array wastes the sectors.  Only the tracer gives them. */
+typedef struct {
+    char *name;            /* what points into it: the launch's arguments whose value lies
+                              in it ("in", "arg 2 +8 (std::array<char*, 3ul>)"), ", "
+                              between; NULL when no argument does */
+    long long size;        /* bytes of the allocation; -1: addresses in no known allocation */
+    long long loads;       /* warp-level global loads into it */
+    long long stores;      /* warp-level global stores (atomics count in neither) */
+    long long bytes;       /* bytes the active lanes asked for */
+    long long sectors;     /* 32-byte sectors the accesses touched, per access, summed */
+    long long sectors_ideal; /* the sectors those bytes would need, summed likewise */
+} gm_sl_alloc;
+
 typedef struct {
     bool present;
     char *status;          /* "collected" | "failed" | "off" */
@@ -158,6 +173,9 @@ typedef struct {
     bool line_info;        /* the kernel carried line info */
     gm_srcline *lines;     /* by file then line (or pc) */
     size_t n_lines;
+    gm_sl_alloc *allocs;   /* the allocations the launch touched, most excess sectors
+                              first; none from the SASS path and in older files */
+    size_t n_allocs;
 } gm_srclines;
 
 /* One measured kernel run: one variant (layout) of one experiment at one
@@ -276,6 +294,11 @@ typedef struct {
     bool source_lines;         /* the per-source-line pass ran (or was tried) */
     gm_value source_lines_seconds; /* its wall time, all launches together */
     long long source_lines_launches; /* launches it instrumented */
+    char *source_lines_method; /* "trace" (Compute Sanitizer, one extra run for all
+                                  kernels) or "sass" (CUPTI SASS metrics, one run per
+                                  kernel); NULL: "sass" (files written before it) */
+    char *source_lines_fallback; /* why the tracer was not used; NULL when it was, or
+                                    when the SASS path was asked for */
     char **command;            /* argv that produced the run */
     size_t n_command;
     gm_process process;        /* the process that collected (absent: not recorded) */

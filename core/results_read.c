@@ -488,7 +488,11 @@ static bool S_read_collection(S_rd *rd, json_t *root, gm_collection *c)
     if (ok && json_object_get(o, "source_lines_seconds")) {
         c->source_lines = true;
         ok = S_get_value(rd, o, "source_lines_seconds", &c->source_lines_seconds) &&
-             S_get_ll(rd, o, "source_lines_launches", &c->source_lines_launches);
+             S_get_ll(rd, o, "source_lines_launches", &c->source_lines_launches) &&
+             (!json_object_get(o, "source_lines_method") ||
+              S_get_str(rd, o, "source_lines_method", true, &c->source_lines_method)) &&
+             (!json_object_get(o, "source_lines_fallback") ||
+              S_get_str(rd, o, "source_lines_fallback", true, &c->source_lines_fallback));
     }
     if (ok && (passes < -1 || passes > INT_MAX)) {
         size_t mp = S_push_key(rd, "passes");
@@ -704,6 +708,50 @@ static bool S_read_params(S_rd *rd, json_t *o, gm_run *run)
     return ok;
 }
 
+/* source_lines.allocations: optional (the tracer's; older files and the
+ * SASS path have none). */
+static bool S_read_sl_allocs(S_rd *rd, json_t *sj, gm_srclines *sl)
+{
+    if (!json_object_get(sj, "allocations"))
+        return true;
+    size_t ma;
+    json_t *arr;
+    if (!S_open_arr(rd, sj, "allocations", false, &arr, &ma))
+        return false;
+    bool ok = true;
+    size_t n = json_array_size(arr);
+    sl->allocs = gm_xcalloc(n ? n : 1, sizeof *sl->allocs);
+    static const char *const keys[] = {"loads", "stores", "bytes", "sectors", "sectors_ideal"};
+    for (size_t i = 0; i < n && ok; i++) {
+        size_t mi = S_push_index(rd, i);
+        json_t *aj = json_array_get(arr, i);
+        gm_sl_alloc *a = &sl->allocs[sl->n_allocs++];
+        long long *v[] = {&a->loads, &a->stores, &a->bytes, &a->sectors, &a->sectors_ideal};
+        if (!json_is_object(aj)) {
+            ok = S_mistyped(rd, aj, "an object");
+        } else {
+            ok = S_get_str(rd, aj, "name", true, &a->name) &&
+                 S_get_ll_or_null(rd, aj, "size", -1, &a->size);
+            for (size_t k = 0; ok && k < sizeof keys / sizeof keys[0]; k++) {
+                ok = S_get_ll(rd, aj, keys[k], v[k]);
+                if (ok && *v[k] < 0) {
+                    size_t mk = S_push_key(rd, keys[k]);
+                    ok = S_fail(rd, GM_ERR_VALUE, "%lld is negative", *v[k]);
+                    S_pop(rd, mk);
+                }
+            }
+            if (ok && a->size < -1) {
+                size_t mk = S_push_key(rd, "size");
+                ok = S_fail(rd, GM_ERR_VALUE, "%lld is negative", a->size);
+                S_pop(rd, mk);
+            }
+        }
+        S_pop(rd, mi);
+    }
+    S_pop(rd, ma);
+    return ok;
+}
+
 /* Optional: files written before issue 14 have no "source_lines". */
 static bool S_read_srclines(S_rd *rd, json_t *o, gm_srclines *sl)
 {
@@ -758,6 +806,8 @@ static bool S_read_srclines(S_rd *rd, json_t *o, gm_srclines *sl)
             }
             S_pop(rd, ma);
         }
+        if (ok)
+            ok = S_read_sl_allocs(rd, sj, sl);
     }
     S_pop(rd, m);
     return ok;

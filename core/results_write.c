@@ -335,6 +335,11 @@ static void S_emit_collection(S_em *e, const gm_collection *c)
     if (c->source_lines) {
         S_kval(e, "source_lines_seconds", &c->source_lines_seconds);
         S_kint(e, "source_lines_launches", c->source_lines_launches);
+        /* optional: files without them stay byte for byte as they were */
+        if (c->source_lines_method)
+            S_kstr(e, "source_lines_method", c->source_lines_method);
+        if (c->source_lines_fallback)
+            S_kstr(e, "source_lines_fallback", c->source_lines_fallback);
     }
     S_kstrv(e, "command", c->command, c->n_command);
     /* optional: files without them stay byte for byte as they were */
@@ -475,6 +480,23 @@ static void S_emit_srclines(S_em *e, const gm_srclines *sl)
         S_close(e, '}');
     }
     S_close(e, ']');
+    if (sl->n_allocs) {   /* optional: only the tracer gives them */
+        S_key(e, "allocations");
+        S_open(e, '[', true);
+        for (size_t i = 0; i < sl->n_allocs; i++) {
+            const gm_sl_alloc *a = &sl->allocs[i];
+            S_open(e, '{', false);
+            S_kstr(e, "name", a->name);
+            S_kint_or_null(e, "size", a->size, -1);
+            S_kint(e, "loads", a->loads);
+            S_kint(e, "stores", a->stores);
+            S_kint(e, "bytes", a->bytes);
+            S_kint(e, "sectors", a->sectors);
+            S_kint(e, "sectors_ideal", a->sectors_ideal);
+            S_close(e, '}');
+        }
+        S_close(e, ']');
+    }
     S_close(e, '}');
 }
 

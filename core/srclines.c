@@ -63,6 +63,41 @@ static bool S_ll(const char *s, int base, long long *out)
     return true;
 }
 
+/* One record line (modified in place) into *r; NULL, or what was expected
+ * where it is malformed. */
+static const char *S_parse_record(char *line, gm_sl_record *r)
+{
+    char *cur = line;
+    char *fn = S_field(&cur), *pc = S_field(&cur), *file = S_field(&cur), *ln = S_field(&cur);
+    memset(r, 0, sizeof *r);
+    long long v;
+    bool ok = fn && *fn && pc && strncmp(pc, "0x", 2) == 0 && S_ll(pc + 2, 16, &v);
+    r->pc = ok ? (unsigned long long)v : 0;
+    if (!ok)
+        return "PC (0x...)";
+    if (!(file && *file))
+        return "file";
+    if (!S_ll(ln, 10, &r->line))
+        return "line";
+    for (int k = 0; k < GM_SL_N; k++)
+        if (!S_ll(S_field(&cur), 10, &r->count[k]))
+            return gm_sl_counter_keys[k];
+    if (cur)
+        return "end of line (extra fields)";
+    r->function = gm_xstrdup(fn);
+    r->file = strcmp(file, "-") == 0 ? NULL : gm_xstrdup(file);
+    return NULL;
+}
+
+static void S_push_record(gm_sl_record **v, size_t *n, size_t *cap, const gm_sl_record *r)
+{
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        *v = gm_xrealloc(*v, *cap * sizeof **v);
+    }
+    (*v)[(*n)++] = *r;
+}
+
 gm_status gm_sl_records_parse(const char *text, const char *name, gm_sl_record **out,
                               size_t *n, gm_error *err)
 {
@@ -83,46 +118,17 @@ gm_status gm_sl_records_parse(const char *text, const char *name, gm_sl_record *
             free(line);
             continue;
         }
-        char *cur = line;
-        char *fn = S_field(&cur), *pc = S_field(&cur), *file = S_field(&cur), *ln = S_field(&cur);
-        gm_sl_record r = {0};
-        long long v;
-        bool ok = fn && *fn && pc && strncmp(pc, "0x", 2) == 0 && S_ll(pc + 2, 16, &v);
-        r.pc = ok ? (unsigned long long)v : 0;
-        const char *what = ok ? NULL : "PC (0x...)";
-        if (ok && !(file && *file)) {
-            ok = false;
-            what = "file";
-        }
-        if (ok && !S_ll(ln, 10, &r.line)) {
-            ok = false;
-            what = "line";
-        }
-        for (int k = 0; ok && k < GM_SL_N; k++)
-            if (!S_ll(S_field(&cur), 10, &r.count[k])) {
-                ok = false;
-                what = gm_sl_counter_keys[k];
-            }
-        if (ok && cur) {
-            ok = false;
-            what = "end of line (extra fields)";
-        }
-        if (!ok) {
-            free(line);
+        gm_sl_record r;
+        const char *what = S_parse_record(line, &r);
+        free(line);
+        if (what) {
             gm_sl_records_free(*out, *n);
             *out = NULL;
             *n = 0;
             return gm_fail(err, GM_ERR_PARSE, "%s:%lld: bad record: expected %s", name, lineno,
                            what);
         }
-        r.function = gm_xstrdup(fn);
-        r.file = strcmp(file, "-") == 0 ? NULL : gm_xstrdup(file);
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 64;
-            *out = gm_xrealloc(*out, cap * sizeof **out);
-        }
-        (*out)[(*n)++] = r;
-        free(line);
+        S_push_record(out, n, &cap, &r);
     }
     return GM_OK;
 }
@@ -376,4 +382,630 @@ size_t gm_srclines_pick(const gm_results *r, bool *pick)
         total++;
     }
     return total;
+}
+
+/* ---- the tracer's records ------------------------------------------------------ */
+
+void gm_sl_trace_write_header(gm_buf *b)
+{
+    gm_buf_printf(b, "%s\n", GM_SL_TRACE_HEADER);
+}
+
+void gm_sl_trace_write_launch(gm_buf *b, const char *label, long long index, long long n_params,
+                              const char *kernel)
+{
+    gm_buf_puts(b, "@launch\t");
+    S_put_clean(b, label && *label ? label : "-");
+    gm_buf_printf(b, "\t%lld\t%lld\t", index, n_params);
+    S_put_clean(b, kernel && *kernel ? kernel : "?");
+    gm_buf_putc(b, '\n');
+}
+
+void gm_sl_trace_write_alloc(gm_buf *b, const gm_sl_trace_alloc *a)
+{
+    gm_buf_printf(b, "@alloc\t%lld\t", a->size < 0 ? -1 : a->size);
+    for (size_t i = 0; i < a->n_refs; i++)
+        gm_buf_printf(b, "%s%u:%u", i ? "," : "", a->refs[i].param, a->refs[i].offset);
+    if (!a->n_refs)
+        gm_buf_putc(b, '-');
+    gm_buf_printf(b, "\t%lld\t%lld\t%lld\t%lld\t%lld\n", a->loads, a->stores, a->bytes,
+                  a->sectors, a->sectors_ideal);
+}
+
+void gm_sl_trace_write_note(gm_buf *b, const char *key, const char *text)
+{
+    gm_buf_printf(b, "@%s\t", key);
+    for (const char *p = text && *text ? text : "?"; *p; p++)
+        gm_buf_putc(b, (*p == '\t' || *p == '\n' || *p == '\r') ? ' ' : *p);
+    gm_buf_putc(b, '\n');
+}
+
+static void S_trace_alloc_free(gm_sl_trace_alloc *a)
+{
+    free(a->refs);
+}
+
+static void S_trace_launch_free(gm_sl_trace_launch *L)
+{
+    free(L->label);
+    free(L->kernel);
+    gm_sl_records_free(L->records, L->n_records);
+    for (size_t i = 0; i < L->n_allocs; i++)
+        S_trace_alloc_free(&L->allocs[i]);
+    free(L->allocs);
+}
+
+void gm_sl_trace_free(gm_sl_trace *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->n_launches; i++)
+        S_trace_launch_free(&t->launches[i]);
+    free(t->launches);
+    free(t->error);
+    free(t->unavailable);
+    memset(t, 0, sizeof *t);
+}
+
+/* "P:O,P:O" or "-" into a->refs; false when malformed. */
+static bool S_parse_refs(const char *s, gm_sl_trace_alloc *a)
+{
+    if (strcmp(s, "-") == 0)
+        return true;
+    size_t cap = 0;
+    for (const char *p = s; *p;) {
+        char *end;
+        errno = 0;
+        unsigned long prm = strtoul(p, &end, 10);
+        if (end == p || *end != ':' || errno || prm > 0xffffffffUL)
+            return false;
+        p = end + 1;
+        unsigned long off = strtoul(p, &end, 10);
+        if (end == p || (*end && *end != ',') || errno || off > 0xffffffffUL)
+            return false;
+        if (a->n_refs == cap) {
+            cap = cap ? 2 * cap : 4;
+            a->refs = gm_xrealloc(a->refs, cap * sizeof *a->refs);
+        }
+        a->refs[a->n_refs++] = (gm_sl_argref){(unsigned)prm, (unsigned)off};
+        p = *end ? end + 1 : end;
+        if (*end == ',' && !*p)
+            return false;
+    }
+    return true;
+}
+
+/* One @ line (modified in place); NULL or what was expected. */
+static const char *S_parse_directive(char *line, gm_sl_trace *t)
+{
+    char *cur = line + 1;
+    char *key = S_field(&cur);
+    if (strcmp(key, "launch") == 0) {
+        char *label = S_field(&cur), *idx = S_field(&cur), *np = S_field(&cur);
+        char *kernel = cur;
+        long long index, n_params;
+        if (!label || !*label)
+            return "@launch LABEL";
+        if (!S_ll(idx, 10, &index))
+            return "@launch INDEX";
+        if (!S_ll(np, 10, &n_params))
+            return "@launch NPARAMS";
+        if (!kernel || !*kernel || strchr(kernel, '\t'))
+            return "@launch KERNEL";
+        t->launches = gm_xrealloc(t->launches, (t->n_launches + 1) * sizeof *t->launches);
+        gm_sl_trace_launch *L = &t->launches[t->n_launches++];
+        memset(L, 0, sizeof *L);
+        L->label = strcmp(label, "-") == 0 ? NULL : gm_xstrdup(label);
+        L->index = index;
+        L->n_params = n_params;
+        L->kernel = gm_xstrdup(kernel);
+        return NULL;
+    }
+    if (strcmp(key, "alloc") == 0) {
+        if (!t->n_launches)
+            return "@launch before @alloc";
+        gm_sl_trace_alloc a;
+        memset(&a, 0, sizeof a);
+        char *size = S_field(&cur), *refs = S_field(&cur);
+        const char *what = NULL;
+        if (size && strcmp(size, "-1") == 0)
+            a.size = -1;
+        else if (!S_ll(size, 10, &a.size))
+            what = "@alloc SIZE";
+        if (!what && (!refs || !S_parse_refs(refs, &a)))
+            what = "@alloc REFS (PARAM:OFFSET,... or -)";
+        long long *v[] = {&a.loads, &a.stores, &a.bytes, &a.sectors, &a.sectors_ideal};
+        for (size_t k = 0; !what && k < sizeof v / sizeof v[0]; k++)
+            if (!S_ll(S_field(&cur), 10, v[k]))
+                what = "@alloc counts (loads stores bytes sectors sectors_ideal)";
+        if (!what && cur)
+            what = "end of line (extra fields)";
+        if (what) {
+            S_trace_alloc_free(&a);
+            return what;
+        }
+        gm_sl_trace_launch *L = &t->launches[t->n_launches - 1];
+        L->allocs = gm_xrealloc(L->allocs, (L->n_allocs + 1) * sizeof *L->allocs);
+        L->allocs[L->n_allocs++] = a;
+        return NULL;
+    }
+    if (strcmp(key, "error") == 0 || strcmp(key, "unavailable") == 0) {
+        char **slot = key[0] == 'e' ? &t->error : &t->unavailable;
+        if (!*slot)
+            *slot = gm_xstrdup(cur && *cur ? cur : "no message");
+        return NULL;
+    }
+    if (strcmp(key, "info") == 0) {
+        char *k = S_field(&cur), *v = cur;
+        if (!k || !v)
+            return "@info KEY VALUE";
+        long long n;
+        if (strcmp(k, "seconds") == 0) {
+            char *end;
+            double d = strtod(v, &end);
+            if (end != v && !*end && d >= 0)
+                t->seconds = d;
+        } else if (S_ll(v, 10, &n)) {
+            if (strcmp(k, "launches") == 0)
+                t->seen = n;
+            else if (strcmp(k, "traced") == 0)
+                t->traced = n;
+            else if (strcmp(k, "dropped") == 0)
+                t->dropped = n;
+        }
+        return NULL;   /* an unknown key: a newer writer */
+    }
+    return NULL;       /* an unknown directive: a newer writer */
+}
+
+gm_status gm_sl_trace_parse(const char *text, const char *name, gm_sl_trace *out, gm_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t cap = 0;
+    long long lineno = 0;
+    bool header = false;
+    const char *p = text;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        lineno++;
+        char *line = gm_xmalloc(len + 1);
+        memcpy(line, p, len);
+        line[len] = '\0';
+        p += len + (nl ? 1 : 0);
+        const char *what = NULL;
+        if (!header) {
+            if (strcmp(line, GM_SL_TRACE_HEADER) == 0)
+                header = true;
+            else if (*line)
+                what = "the header line \"" GM_SL_TRACE_HEADER "\"";
+        } else if (!*line || line[0] == '#') {
+            /* a comment */
+        } else if (line[0] == '@') {
+            what = S_parse_directive(line, out);
+        } else if (!out->n_launches) {
+            what = "@launch before the first record";
+        } else {
+            gm_sl_record r;
+            what = S_parse_record(line, &r);
+            if (!what) {
+                gm_sl_trace_launch *L = &out->launches[out->n_launches - 1];
+                if (L->n_records == 0)
+                    cap = 0;
+                S_push_record(&L->records, &L->n_records, &cap, &r);
+            }
+        }
+        free(line);
+        if (what) {
+            gm_sl_trace_free(out);
+            return gm_fail(err, GM_ERR_PARSE, "%s:%lld: bad trace record: expected %s", name,
+                           lineno, what);
+        }
+    }
+    if (!header) {
+        gm_sl_trace_free(out);
+        return gm_fail(err, GM_ERR_PARSE, "%s: empty: no \"%s\" line", name, GM_SL_TRACE_HEADER);
+    }
+    return GM_OK;
+}
+
+/* ---- which argument points into which allocation ------------------------------ */
+
+/* The allocation holding address a (ranges sorted by base), or n when none. */
+static size_t S_range_of(const gm_sl_range *r, size_t n, unsigned long long a)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a < r[mid].base)
+            hi = mid;
+        else if (a - r[mid].base >= r[mid].size)
+            lo = mid + 1;
+        else
+            return mid;
+    }
+    return n;
+}
+
+size_t gm_sl_args_match(const unsigned char *buf, size_t buf_size, const gm_sl_param *layout,
+                        size_t n_params, const gm_sl_range *allocs, size_t n_allocs,
+                        gm_sl_match **out)
+{
+    size_t n = 0, cap = 0;
+    *out = NULL;
+    for (size_t i = 0; buf && i < n_params; i++) {
+        const gm_sl_param *p = &layout[i];
+        if (p->offset > buf_size || p->size > buf_size - p->offset)
+            continue;
+        for (size_t off = 0; off + 8 <= p->size; off += 8) {
+            unsigned long long v;
+            memcpy(&v, buf + p->offset + off, sizeof v);
+            size_t a = v ? S_range_of(allocs, n_allocs, v) : n_allocs;
+            if (a == n_allocs)
+                continue;
+            if (n == cap) {
+                cap = cap ? 2 * cap : 8;
+                *out = gm_xrealloc(*out, cap * sizeof **out);
+            }
+            (*out)[n++] = (gm_sl_match){(unsigned)i, (unsigned)off, a};
+        }
+    }
+    return n;
+}
+
+void gm_sl_strv_free(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static bool S_open_br(char c) { return c == '(' || c == '<' || c == '['; }
+static bool S_close_br(char c) { return c == ')' || c == '>' || c == ']'; }
+
+static char *S_trimmed(const char *s, size_t len)
+{
+    while (len && isspace((unsigned char)*s))
+        s++, len--;
+    while (len && isspace((unsigned char)s[len - 1]))
+        len--;
+    char *o = gm_xmalloc(len + 1);
+    memcpy(o, s, len);
+    o[len] = '\0';
+    return o;
+}
+
+/* Split s[from, to) at commas outside brackets: *out (caller frees). */
+static size_t S_split_top(const char *s, size_t from, size_t to, char ***out)
+{
+    size_t n = 0, start = from;
+    int depth = 0;
+    *out = NULL;
+    for (size_t i = from; i <= to; i++) {
+        if (i < to && S_open_br(s[i]))
+            depth++;
+        else if (i < to && S_close_br(s[i]) && depth > 0)
+            depth--;
+        if (i == to || (s[i] == ',' && depth == 0)) {
+            *out = gm_xrealloc(*out, (n + 1) * sizeof **out);
+            (*out)[n++] = S_trimmed(s + start, i - start);
+            start = i + 1;
+        }
+    }
+    return n;
+}
+
+/* The bounds of the last top-level parenthesized list of a demangled name
+ * (what follows "name" in "name(...)"; a trailing " const" of a method
+ * allowed): false when there is none. */
+static bool S_param_list(const char *d, size_t *open, size_t *close)
+{
+    size_t len = strlen(d);
+    while (len && d[len - 1] != ')')
+        len--;
+    if (!len)
+        return false;
+    int depth = 0;
+    for (size_t i = len; i-- > 0;) {
+        if (S_close_br(d[i]))
+            depth++;
+        else if (S_open_br(d[i]) && --depth == 0) {
+            if (d[i] != '(')
+                return false;
+            *open = i;
+            *close = len - 1;
+            return true;
+        }
+    }
+    return false;
+}
+
+size_t gm_sl_param_types(const char *demangled, char ***out)
+{
+    size_t open, close;
+    *out = NULL;
+    if (!demangled || !S_param_list(demangled, &open, &close))
+        return 0;
+    char **v;
+    size_t n = S_split_top(demangled, open + 1, close, &v);
+    if (n == 1 && (!*v[0] || strcmp(v[0], "void") == 0)) {
+        gm_sl_strv_free(v, n);
+        return 0;
+    }
+    *out = v;
+    return n;
+}
+
+char *gm_sl_base_name(const char *demangled)
+{
+    if (!demangled)
+        return gm_xstrdup("?");
+    size_t open, close, end = strlen(demangled);
+    if (S_param_list(demangled, &open, &close))
+        end = open;
+    /* template arguments at the end */
+    while (end && isspace((unsigned char)demangled[end - 1]))
+        end--;
+    if (end && demangled[end - 1] == '>') {
+        int depth = 0;
+        for (size_t i = end; i-- > 0;) {
+            if (demangled[i] == '>')
+                depth++;
+            else if (demangled[i] == '<' && --depth == 0) {
+                end = i;
+                break;
+            }
+        }
+    }
+    size_t start = end;
+    while (start && (isalnum((unsigned char)demangled[start - 1]) || demangled[start - 1] == '_'))
+        start--;
+    if (start == end)
+        return gm_xstrdup(demangled);
+    char *o = gm_xmalloc(end - start + 1);
+    memcpy(o, demangled + start, end - start);
+    o[end - start] = '\0';
+    return o;
+}
+
+static bool S_ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* The name a parameter declaration gives ("const float *__restrict__ in"
+ * -> "in"), or NULL ("float*", "int"). */
+static char *S_decl_name(const char *decl)
+{
+    size_t len = strlen(decl);
+    const char *eq = strchr(decl, '=');   /* a default argument */
+    if (eq)
+        len = (size_t)(eq - decl);
+    for (;;) {   /* trailing blanks and array declarators: float a[4] */
+        while (len && isspace((unsigned char)decl[len - 1]))
+            len--;
+        if (!len || decl[len - 1] != ']')
+            break;
+        while (len && decl[len - 1] != '[')
+            len--;
+        if (len)
+            len--;
+    }
+    size_t end = len;
+    while (len && S_ident_char(decl[len - 1]))
+        len--;
+    if (len == end || isdigit((unsigned char)decl[len]))
+        return NULL;
+    /* something before the name: a type (a lone word is a type, not a name) */
+    size_t before = len;
+    while (before && isspace((unsigned char)decl[before - 1]))
+        before--;
+    if (!before)
+        return NULL;
+    static const char *const not_names[] = {"__restrict__", "__restrict", "restrict", "const",
+                                            "volatile", "int", "float", "double", "char",
+                                            "long", "short", "unsigned", "signed", "bool"};
+    for (size_t k = 0; k < sizeof not_names / sizeof not_names[0]; k++)
+        if (strlen(not_names[k]) == end - len && strncmp(decl + len, not_names[k], end - len) == 0)
+            return NULL;
+    char *o = gm_xmalloc(end - len + 1);
+    memcpy(o, decl + len, end - len);
+    o[end - len] = '\0';
+    return o;
+}
+
+size_t gm_sl_param_names(const char *source, const char *base, size_t n_params, char ***out)
+{
+    *out = NULL;
+    size_t bl = base ? strlen(base) : 0;
+    if (!source || !bl)
+        return 0;
+    for (const char *g = strstr(source, "__global__"); g; g = strstr(g + 10, "__global__")) {
+        /* the declaration's name: the identifier before its first '(' that is
+         * not an attribute's (__launch_bounds__(256)) */
+        const char *semi = strpbrk(g, ";{"), *par = g, *q = NULL, *b = g, *e = g;
+        for (;;) {
+            par = strchr(par, '(');
+            if (!par || (semi && semi < par))
+                break;
+            e = par;
+            while (e > g && isspace((unsigned char)e[-1]))
+                e--;
+            b = e;
+            while (b > g && S_ident_char(b[-1]))
+                b--;
+            /* its parenthesized list */
+            int depth = 0;
+            for (q = par; *q; q++) {
+                if (S_open_br(*q))
+                    depth++;
+                else if (S_close_br(*q) && --depth == 0)
+                    break;
+            }
+            if (!*q)
+                return 0;
+            bool attr = (e - b == 17 && strncmp(b, "__launch_bounds__", 17) == 0) ||
+                        (e - b == 13 && strncmp(b, "__attribute__", 13) == 0);
+            if (!attr)
+                break;
+            par = q + 1;
+        }
+        if (!par || (semi && semi < par) || (size_t)(e - b) != bl || strncmp(b, base, bl) != 0)
+            continue;
+        char **decls;
+        size_t n = S_split_top(source, (size_t)(par + 1 - source), (size_t)(q - source), &decls);
+        if (n == 1 && (!*decls[0] || strcmp(decls[0], "void") == 0)) {
+            gm_sl_strv_free(decls, n);
+            n = 0;
+        }
+        if (n != n_params) {
+            gm_sl_strv_free(decls, n);
+            continue;   /* an overload, or a guess that does not fit */
+        }
+        char **names = gm_xcalloc(n ? n : 1, sizeof *names);
+        for (size_t i = 0; i < n; i++)
+            names[i] = S_decl_name(decls[i]);
+        gm_sl_strv_free(decls, n);
+        *out = names;
+        return n;
+    }
+    return 0;
+}
+
+/* Longest parameter type kept whole in an allocation's name. */
+#define S_TYPE_MAX 40
+
+char *gm_sl_alloc_name(const gm_sl_trace_alloc *a, const char *kernel, char *const *names,
+                       size_t n_names)
+{
+    if (!a->n_refs)
+        return NULL;
+    char **types = NULL;
+    size_t nt = gm_sl_param_types(kernel, &types);
+    gm_buf b = GM_BUF_INIT;
+    for (size_t i = 0; i < a->n_refs; i++) {
+        const gm_sl_argref *r = &a->refs[i];
+        bool dup = false;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = a->refs[j].param == r->param && a->refs[j].offset == r->offset;
+        if (dup)
+            continue;
+        if (b.len)
+            gm_buf_puts(&b, ", ");
+        if (r->param < n_names && names[r->param])
+            gm_buf_puts(&b, names[r->param]);
+        else
+            gm_buf_printf(&b, "arg %u", r->param);
+        if (r->offset)
+            gm_buf_printf(&b, " +%u", r->offset);
+        if (!(r->param < n_names && names[r->param]) && r->param < nt) {
+            /* a library's template type can be kilobytes: its arguments go */
+            const char *ty = types[r->param];
+            size_t lt = strcspn(ty, "<");
+            if (strlen(ty) > S_TYPE_MAX && ty[lt])
+                gm_buf_printf(&b, " (%.*s<…>)", (int)lt, ty);
+            else
+                gm_buf_printf(&b, " (%s)", ty);
+        }
+    }
+    gm_sl_strv_free(types, nt);
+    return gm_buf_detach(&b);
+}
+
+long long gm_sl_alloc_excess(const gm_sl_alloc *a)
+{
+    long long d = a->sectors - a->sectors_ideal;
+    return d > 0 ? d : 0;
+}
+
+/* Most excess first, then most bytes, then the larger allocation. */
+static int S_alloc_cmp(const void *pa, const void *pb)
+{
+    const gm_sl_alloc *a = pa, *b = pb;
+    long long xa = gm_sl_alloc_excess(a), xb = gm_sl_alloc_excess(b);
+    if (xa != xb)
+        return xa > xb ? -1 : 1;
+    if (a->bytes != b->bytes)
+        return a->bytes > b->bytes ? -1 : 1;
+    if (a->size != b->size)
+        return a->size > b->size ? -1 : 1;
+    return S_strcmp0(a->name, b->name);
+}
+
+/* The whole of a source file, up to 4 MiB; NULL when unreadable. */
+static char *S_slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    gm_buf b = GM_BUF_INIT;
+    char chunk[65536];
+    size_t k;
+    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0 && b.len < ((size_t)4 << 20))
+        gm_buf_put(&b, chunk, k);
+    bool bad = ferror(f) != 0;
+    fclose(f);
+    gm_buf_puts(&b, "");
+    if (bad) {
+        gm_buf_free(&b);
+        return NULL;
+    }
+    return gm_buf_detach(&b);
+}
+
+void gm_srclines_from_trace(gm_srclines *sl, const gm_sl_trace_launch *L)
+{
+    gm_srclines_from_records(sl, L->records, L->n_records);
+    gm_srclines_read_text(sl);
+    for (size_t i = 0; i < sl->n_allocs; i++)
+        free(sl->allocs[i].name);
+    free(sl->allocs);
+    sl->allocs = NULL;
+    sl->n_allocs = 0;
+    /* the parameter names, from the first source file of the kernel's lines
+     * that declares it */
+    char **names = NULL;
+    size_t nn = 0;
+    char *base = gm_sl_base_name(L->kernel);
+    for (size_t i = 0; i < sl->n_lines && !nn && L->n_allocs && L->n_params > 0; i++) {
+        const gm_srcline *l = &sl->lines[i];
+        bool tried = false;
+        for (size_t j = 0; j < i && !tried; j++)
+            tried = S_strcmp0(sl->lines[j].file, l->file) == 0;
+        if (!l->file || tried)
+            continue;
+        char *src = S_slurp(l->file);
+        nn = gm_sl_param_names(src, base, (size_t)L->n_params, &names);
+        free(src);
+    }
+    free(base);
+    if (L->n_allocs)
+        sl->allocs = gm_xcalloc(L->n_allocs, sizeof *sl->allocs);
+    for (size_t i = 0; i < L->n_allocs; i++) {
+        const gm_sl_trace_alloc *t = &L->allocs[i];
+        gm_sl_alloc *a = &sl->allocs[sl->n_allocs++];
+        a->name = gm_sl_alloc_name(t, L->kernel, names, nn);
+        a->size = t->size < 0 ? -1 : t->size;
+        a->loads = t->loads;
+        a->stores = t->stores;
+        a->bytes = t->bytes;
+        a->sectors = t->sectors;
+        a->sectors_ideal = t->sectors_ideal;
+    }
+    gm_sl_strv_free(names, nn);
+    if (sl->n_allocs > 1)
+        qsort(sl->allocs, sl->n_allocs, sizeof *sl->allocs, S_alloc_cmp);
+}
+
+bool gm_sl_symbol_is(const char *symbol, const char *kernel)
+{
+    if (!symbol || !kernel || !*kernel)
+        return false;
+    size_t len = strcspn(kernel, "<(");
+    if (strncmp(symbol, "_Z", 2) != 0)
+        return strncmp(symbol, kernel, len) == 0 && symbol[len] == '\0';
+    char want[160];
+    snprintf(want, sizeof want, "%zu%.*s", len, (int)len, kernel);
+    /* the digits must start there: "12k" must not match inside "112k" */
+    for (const char *p = strstr(symbol, want); p; p = strstr(p + 1, want))
+        if (!isdigit((unsigned char)p[-1]))
+            return true;
+    return false;
 }

@@ -87,6 +87,151 @@ size_t gm_srclines_pick(const gm_results *r, bool *pick);
  * never by its mangled symbol. */
 void gm_srcline_where(const gm_srcline *l, char *out, size_t cap);
 
+/* ---- the tracer's records (issue 25) -------------------------------------------
+ *
+ * The trace mode (collectors/trace_mode.c) traces every chosen launch of one
+ * run of a program, or every case of a suite child, through the Compute
+ * Sanitizer (collectors/gmc_trace.h), and writes one file for all of them:
+ *
+ *     # gpumem-report trace records 1
+ *     @launch  LABEL  INDEX  NPARAMS  KERNEL
+ *     FUNCTION  PC  FILE  LINE  counts...          its records, as above
+ *     @alloc  SIZE  REFS  loads stores bytes sectors sectors_ideal
+ *     @info  KEY  VALUE
+ *     @error  MESSAGE
+ *     @unavailable  MESSAGE
+ *
+ * tab-separated.  @launch opens a traced launch: LABEL is the suite case's
+ * ("-" for a program), INDEX the launch's place among the process's launches,
+ * NPARAMS its kernel's parameter count, KERNEL its demangled name.  The
+ * records and @alloc lines after it are that launch's.  @alloc: one
+ * allocation its global accesses touched, SIZE bytes (-1: addresses in no
+ * allocation known), REFS the argument words whose value lies in it,
+ * "PARAM:OFFSET" (argument index, byte offset of the 8-byte word inside the
+ * argument) joined by ',', or "-".  @info: what the tracer counted
+ * (launches, traced, dropped, modules_patched, seconds).  @error: the first
+ * failure (the launches before it are kept).  @unavailable: the tracer could
+ * not start at all (no Compute Sanitizer library): the caller falls back to
+ * the SASS path. */
+
+#define GM_SL_TRACE_HEADER "# gpumem-report trace records 1"
+
+typedef struct {
+    unsigned param;        /* the argument's index */
+    unsigned offset;       /* byte offset of the 8-byte word inside it */
+} gm_sl_argref;
+
+typedef struct {
+    long long size;        /* -1: no known allocation */
+    gm_sl_argref *refs;
+    size_t n_refs;
+    long long loads, stores, bytes, sectors, sectors_ideal;
+} gm_sl_trace_alloc;
+
+typedef struct {
+    char *label;           /* NULL for "-" */
+    long long index;
+    long long n_params;
+    char *kernel;          /* demangled */
+    gm_sl_record *records;
+    size_t n_records;
+    gm_sl_trace_alloc *allocs;
+    size_t n_allocs;
+} gm_sl_trace_launch;
+
+typedef struct {
+    gm_sl_trace_launch *launches;
+    size_t n_launches;
+    char *error;           /* the first failure; NULL */
+    char *unavailable;     /* why the tracer could not start; NULL */
+    long long seen;        /* @info launches: launches the process made */
+    long long traced;      /* @info traced */
+    long long dropped;     /* @info dropped: warp accesses not counted */
+    double seconds;        /* @info seconds: time inside the tracer (patching, reading back) */
+} gm_sl_trace;
+
+/* Writing: the header line; one launch's @launch line; one @alloc line. */
+void gm_sl_trace_write_header(gm_buf *b);
+void gm_sl_trace_write_launch(gm_buf *b, const char *label, long long index, long long n_params,
+                              const char *kernel);
+void gm_sl_trace_write_alloc(gm_buf *b, const gm_sl_trace_alloc *a);
+/* "@KEY\tTEXT" (error, unavailable) with tabs and newlines as spaces. */
+void gm_sl_trace_write_note(gm_buf *b, const char *key, const char *text);
+
+/* Parse a trace file; name is used in messages.  A file without the header
+ * line, or with a malformed line, is GM_ERR_PARSE naming the line. */
+gm_status gm_sl_trace_parse(const char *text, const char *name, gm_sl_trace *out, gm_error *err);
+void gm_sl_trace_free(gm_sl_trace *t);
+
+/* ---- which argument points into which allocation ------------------------------ */
+
+typedef struct {
+    size_t offset, size;   /* an argument's place in the launch's parameter buffer */
+} gm_sl_param;
+
+typedef struct {
+    unsigned long long base, size;
+} gm_sl_range;
+
+typedef struct {
+    unsigned param, offset; /* as gm_sl_argref */
+    size_t alloc;          /* index into the ranges */
+} gm_sl_match;
+
+/* The argument words of a launch that point into allocations: for each
+ * argument (layout[i] inside buf), each 8-byte word at offsets 0, 8, ...
+ * inside it whose value lies in one of allocs (sorted by base, disjoint).
+ * A pointer argument is one word; a struct holds several (PyTorch passes
+ * its tensors' pointers in an array).  *out (caller frees) in argument
+ * order; returns the count. */
+size_t gm_sl_args_match(const unsigned char *buf, size_t buf_size, const gm_sl_param *layout,
+                        size_t n_params, const gm_sl_range *allocs, size_t n_allocs,
+                        gm_sl_match **out);
+
+/* The parameter types of a demangled function name ("k(float const*, int)"
+ * -> "float const*", "int"), split at the top-level commas of its last
+ * parenthesized list.  *out (caller frees with gm_sl_strv_free); returns the
+ * count, 0 when there is no list ("k()", a C name). */
+size_t gm_sl_param_types(const char *demangled, char ***out);
+
+/* The function's own name in a demangled name: no return type, namespace,
+ * class, template arguments or parameters ("void ns::k<4>(int)" -> "k"). */
+char *gm_sl_base_name(const char *demangled);
+
+/* The parameter names of kernel `base` (gm_sl_base_name) in CUDA source
+ * text: the parameter list after "base(" in a declaration marked
+ * __global__; a parameter without a name gives NULL.  Only when the list
+ * has n_params entries (else 0, *out NULL): a guess from the text must
+ * agree with the driver's count. */
+size_t gm_sl_param_names(const char *source, const char *base, size_t n_params, char ***out);
+
+void gm_sl_strv_free(char **v, size_t n);
+
+/* The name of an allocation a launch touched: for each argument word that
+ * points into it, the parameter's name ("in") when names[] has it, else
+ * "arg P" and its type from the kernel's demangled name (a type over 40
+ * bytes without its template arguments: "at::native::ReduceOp<…>");
+ * " +OFFSET" for a word inside a struct; ", " between.  NULL when no argument points into
+ * it.  Caller frees. */
+char *gm_sl_alloc_name(const gm_sl_trace_alloc *a, const char *kernel, char *const *names,
+                       size_t n_names);
+
+/* A traced launch into sl (lines and allocations replaced; status, note
+ * and seconds untouched): the records aggregated as gm_srclines_from_records
+ * does, the lines' text read (gm_srclines_read_text), the parameter names
+ * read from the kernel's source file when its lines name one, and the
+ * allocations named and sorted by excess sectors (sectors - ideal), then
+ * bytes, largest first. */
+void gm_srclines_from_trace(gm_srclines *sl, const gm_sl_trace_launch *L);
+
+/* Excess sectors of an allocation (sectors - ideal, never negative). */
+long long gm_sl_alloc_excess(const gm_sl_alloc *a);
+
+/* Does a function symbol (mangled, or a C name) name kernel (a name as the
+ * suite writes it, "transpose_kernel_tiled" or "k<16>")?  The mangled form
+ * holds the name with its length before it, so "k" does not match "k2". */
+bool gm_sl_symbol_is(const char *symbol, const char *kernel);
+
 #ifdef __cplusplus
 }
 #endif

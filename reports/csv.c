@@ -35,6 +35,34 @@ static void S_line(gm_buf *b, const gm_results *r, const gm_run *run, const char
     gm_buf_puts(b, "\r\n");
 }
 
+/* The allocations the tracer saw the run's launch touch (source_lines):
+ * metric "array.<i>.<key>", <i> their rank by excess sectors; nothing for
+ * files without them. */
+static void S_arrays(gm_buf *b, const gm_results *r, const gm_run *run, const char *params)
+{
+    const gm_srclines *sl = &run->source_lines;
+    for (size_t i = 0; i < sl->n_allocs; i++) {
+        const gm_sl_alloc *a = &sl->allocs[i];
+        const struct { const char *key, *unit; long long v; } f[] = {
+            {"size", "byte", a->size}, {"loads", "instruction", a->loads},
+            {"stores", "instruction", a->stores}, {"bytes", "byte", a->bytes},
+            {"sectors", "sector", a->sectors}, {"sectors_ideal", "sector", a->sectors_ideal}};
+        char metric[64];
+        snprintf(metric, sizeof metric, "array.%zu.name", i);
+        gm_value name = gm_vabsent();   /* borrowed, not copied: nothing to free */
+        if (a->name) {
+            name.kind = GM_V_STR;
+            name.s = a->name;
+        }
+        S_line(b, r, run, params, metric, &name, "");
+        for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) {
+            snprintf(metric, sizeof metric, "array.%zu.%s", i, f[k].key);
+            gm_value v = f[k].v < 0 ? gm_vabsent() : gm_vint(f[k].v);
+            S_line(b, r, run, params, metric, &v, f[k].unit);
+        }
+    }
+}
+
 char *gm_results_csv(const gm_results *r)
 {
     gm_buf b = GM_BUF_INIT;
@@ -51,6 +79,7 @@ char *gm_results_csv(const gm_results *r)
         for (size_t k = 0; k < run->n_metrics; k++)
             S_line(&b, r, run, params, run->metrics[k].name ? run->metrics[k].name : "",
                    &run->metrics[k].value, run->metrics[k].unit);
+        S_arrays(&b, r, run, params);
         gm_buf_free(&pt);
     }
     return gm_buf_detach(&b);

@@ -1190,9 +1190,44 @@ static void S_csv_value(gm_buf *b, const gm_value *v)
         S_csv_num(b, v->r);
 }
 
+/* An array whose counts changed (the tracer's allocations): one row per
+ * changed value, metric "array.<value>", the array's name in the last column. */
+static void S_csv_array(gm_buf *b, const gm_diff_row *r, const char *params,
+                        const gm_sl_alloc_change *c)
+{
+    static const char *const keys[] = {"bytes", "sectors", "sectors_ideal"};
+    static const char *const units[] = {"byte", "sector", "sector"};
+    const gm_sl_alloc *any = c->head ? c->head : c->base;
+    for (int k = 0; k < 3; k++) {
+        long long x = !c->base ? 0 : k == 0 ? c->base->bytes : k == 1 ? c->base->sectors
+                                                                      : c->base->sectors_ideal;
+        long long y = !c->head ? 0 : k == 0 ? c->head->bytes : k == 1 ? c->head->sectors
+                                                                      : c->head->sectors_ideal;
+        if (x == y)
+            continue;
+        gm_buf_puts(b, "changed,");
+        gm_esc_csv(b, r->head->experiment);
+        gm_buf_putc(b, ',');
+        gm_esc_csv(b, r->head->variant);
+        gm_buf_putc(b, ',');
+        gm_esc_csv(b, params);
+        gm_buf_printf(b, ",array.%s,%s,%lld,%lld,%lld,", keys[k], units[k], x, y, y - x);
+        if (x != 0)
+            S_csv_num(b, (double)y / (double)x);
+        gm_buf_puts(b, ",,");
+        gm_esc_csv(b, gm_check_status_name(r->base->check.status));
+        gm_buf_putc(b, ',');
+        gm_esc_csv(b, gm_check_status_name(r->head->check.status));
+        gm_buf_puts(b, ",,");
+        gm_esc_csv(b, any->name ? any->name : "(no argument points into it)");
+        gm_buf_puts(b, "\r\n");
+    }
+}
+
 /* The per-line counts that changed: one row per line and counter, status
  * "changed", metric "source_line.<counter>", the line's code as the note and
- * where it is (file:line, or function+pc) in the last column. */
+ * where it is (file:line, or function+pc) in the last column; then the
+ * arrays' (S_csv_array). */
 static void S_csv_srclines(gm_buf *b, const gm_diff *d)
 {
     static const char *const units[GM_SL_N] = {"instruction", "instruction", "instruction",
@@ -1242,6 +1277,12 @@ static void S_csv_srclines(gm_buf *b, const gm_diff *d)
             }
         }
         free(ch);
+        gm_sl_alloc_change *ac = NULL;
+        size_t na = gm_srclines_alloc_changes(&rows[i]->base->source_lines,
+                                              &rows[i]->head->source_lines, &ac);
+        for (size_t k = 0; k < na; k++)
+            S_csv_array(b, rows[i], pt.data ? pt.data : "", &ac[k]);
+        free(ac);
         gm_buf_free(&pt);
     }
     free(rows);

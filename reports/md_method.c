@@ -3,6 +3,7 @@
  * the metrics collected and the command that collected them.
  */
 #include "md_int.h"
+#include "srclines.h"
 
 #include "../core/catalog.h"
 
@@ -154,6 +155,8 @@ static void S_counters(gm_buf *b, const gm_collection *c)
 /* The pass under CUPTI's SASS metrics (collect --source-lines). */
 static void S_source_lines(gm_buf *b, const gm_results *r, bool program)
 {
+    if (gm_srclines_md_method(b, r, program))   /* the method the file names (srclines.c) */
+        return;
     const gm_collection *c = &r->collection;
     size_t got = 0, failed = 0;
     for (size_t i = 0; i < r->n_runs; i++) {

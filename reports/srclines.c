@@ -147,6 +147,63 @@ static long long S_total_excess(const gm_srclines *sl, bool shared)
     return t;
 }
 
+/* ---- which array wastes the bytes (the tracer's per-allocation rows) ----------- */
+
+/* An allocation's name in a table cell: the arguments that point into it as
+ * code, or what it is when none does. */
+static gm_say_arg S_alloc_name(const gm_sl_alloc *a)
+{
+    if (a->name && *a->name)
+        return GM_CODE(a->name);
+    return GM_LIT(a->size < 0 ? "outside every known allocation"
+                              : "an allocation no argument points to");
+}
+
+static gm_say_arg S_alloc_access(const gm_sl_alloc *a)
+{
+    return GM_LIT(a->loads && a->stores ? "read, written"
+                  : a->stores          ? "written"
+                  : a->loads           ? "read"
+                                       : "atomics");
+}
+
+static gm_say_arg S_alloc_size(const gm_sl_alloc *a)
+{
+    return a->size < 0 ? GM_LIT("—") : GM_BYTES((double)a->size);
+}
+
+/* The allocations a launch touched, most excess first; nothing without them. */
+static void S_alloc_table(gm_buf *b, const gm_srclines *sl)
+{
+    if (!sl->n_allocs)
+        return;
+    double total = (double)S_total_excess(sl, false);
+    gm_buf_puts(b, "Which arrays (global accesses of this launch, by the allocation they fell "
+                   "in, named by the kernel arguments that point into it):\n\n"
+                   "| Array | Size | Access | Bytes asked | Sectors | Ideal | Excess | Excess, % "
+                   "of the kernel's |\n|---|--:|---|--:|--:|--:|--:|--:|\n");
+    for (size_t i = 0; i < sl->n_allocs; i++) {
+        const gm_sl_alloc *a = &sl->allocs[i];
+        double x = (double)gm_sl_alloc_excess(a);
+        gm_say(b, "| {} | {} | {} | {} | {} | {} | {} | {} |\n", S_alloc_name(a),
+               S_alloc_size(a), S_alloc_access(a), GM_BYTES((double)a->bytes),
+               GM_COUNT((double)a->sectors), GM_COUNT((double)a->sectors_ideal), GM_COUNT(x),
+               S_share(x, total));
+    }
+    gm_buf_puts(b, "\n");
+}
+
+/* The allocation with the most excess sectors, or NULL when none has any. */
+static const gm_sl_alloc *S_alloc_top(const gm_srclines *sl)
+{
+    const gm_sl_alloc *best = NULL;
+    for (size_t i = 0; i < sl->n_allocs; i++)
+        if (gm_sl_alloc_excess(&sl->allocs[i]) > 0 &&
+            (!best || gm_sl_alloc_excess(&sl->allocs[i]) > gm_sl_alloc_excess(best)))
+            best = &sl->allocs[i];
+    return best;
+}
+
 static void S_params(gm_buf *b, const gm_run *run)
 {
     for (size_t p = 0; p < run->n_params; p++) {
@@ -198,6 +255,7 @@ static void S_one(gm_buf *b, const gm_run *run)
     if (xs <= 0 && xw <= 0)
         gm_buf_puts(b, "No line fetches more global sectors or shared wavefronts than its "
                        "accesses need.\n\n");
+    S_alloc_table(b, sl);
 }
 
 /* The brief form's row: a layout's hottest line in one memory, in a table
@@ -216,6 +274,34 @@ static void S_brief_row(gm_buf *b, const gm_run *run, bool shared)
            GM_LIT(shared ? "wavefronts" : "sectors"),
            S_share(excess, (double)gm_srclines_total(sl, shared ? GM_SL_WAVEFRONTS
                                                                 : GM_SL_SECTORS)));
+}
+
+/* The brief form's arrays: each layout's allocation with the most excess
+ * sectors, where the tracer gave allocations; nothing otherwise. */
+static void S_brief_arrays(gm_buf *b, const gm_run *const *runs, size_t n)
+{
+    bool head = false;
+    for (size_t i = 0; i < n; i++) {
+        const gm_srclines *sl = &runs[i]->source_lines;
+        if (!sl->present || !sl->status || strcmp(sl->status, "collected") != 0)
+            continue;
+        const gm_sl_alloc *top = S_alloc_top(sl);
+        if (!top)
+            continue;
+        if (!head)
+            gm_buf_puts(b, "**The array that wastes the most** (each layout's allocation with "
+                           "the most global sectors beyond the ideal):\n\n"
+                           "| Layout | Array | Size | Access | Excess | Of the kernel's |\n"
+                           "|---|---|--:|---|--:|--:|\n");
+        head = true;
+        double x = (double)gm_sl_alloc_excess(top);
+        gm_say(b, "| {} | {} | {} | {} | {} sectors | {} |\n",
+               GM_CODE(runs[i]->variant ? runs[i]->variant : "?"), S_alloc_name(top),
+               S_alloc_size(top), S_alloc_access(top), GM_COUNT(x),
+               S_share(x, (double)S_total_excess(sl, false)));
+    }
+    if (head)
+        gm_buf_puts(b, "\n");
 }
 
 /* brief: one table of each layout's hottest line (the Markdown forms);
@@ -285,6 +371,8 @@ static void S_section(gm_buf *b, const gm_run *const *runs, size_t n, bool brief
     gm_buf_put(b, missing.data, missing.len);
     gm_buf_free(&clean);
     gm_buf_free(&missing);
+    if (brief)
+        S_brief_arrays(b, runs, n);
     for (int sh = 0; sh < 2; sh++) {
         if (!most[sh] || most[sh] == least[sh])
             continue;
@@ -436,6 +524,78 @@ size_t gm_srclines_md_diff(gm_buf *b, const gm_srclines *base, const gm_srclines
     return n;
 }
 
+/* The same allocation on the other side: by name (the arguments pointing
+ * into it), or, unnamed, by size among the unnamed. */
+static const gm_sl_alloc *S_alloc_find(const gm_srclines *sl, const gm_sl_alloc *a)
+{
+    for (size_t i = 0; i < sl->n_allocs; i++) {
+        const gm_sl_alloc *c = &sl->allocs[i];
+        if (a->name ? (c->name && strcmp(c->name, a->name) == 0)
+                    : (!c->name && c->size == a->size))
+            return c;
+    }
+    return NULL;
+}
+
+static long long S_ac(const gm_sl_alloc *a, int k)
+{
+    if (!a)
+        return 0;
+    return k == 0 ? a->bytes : k == 1 ? a->sectors : k == 2 ? a->sectors_ideal
+                                                           : gm_sl_alloc_excess(a);
+}
+
+size_t gm_srclines_alloc_changes(const gm_srclines *base, const gm_srclines *head,
+                                 gm_sl_alloc_change **out)
+{
+    size_t n = 0;
+    gm_sl_alloc_change *v = gm_xcalloc(base->n_allocs + head->n_allocs + 1, sizeof *v);
+    for (int side = 0; side < 2; side++) {
+        const gm_srclines *a = side ? head : base, *o = side ? base : head;
+        for (size_t i = 0; i < a->n_allocs; i++) {
+            const gm_sl_alloc *x = &a->allocs[i], *m = S_alloc_find(o, x);
+            if (side && m)
+                continue;   /* paired from the base side */
+            const gm_sl_alloc *ba = side ? m : x, *ha = side ? x : m;
+            bool same = true;
+            for (int k = 0; k < 3 && same; k++)
+                same = S_ac(ba, k) == S_ac(ha, k);
+            if (!same)
+                v[n++] = (gm_sl_alloc_change){ba, ha};
+        }
+    }
+    *out = v;
+    return n;
+}
+
+size_t gm_srclines_md_diff_allocs(gm_buf *b, const gm_srclines *base, const gm_srclines *head)
+{
+    gm_sl_alloc_change *v = NULL;
+    size_t n = gm_srclines_alloc_changes(base, head, &v);
+    if (n) {
+        gm_buf_puts(b, "| Array | Bytes asked | Global sectors | Ideal | Excess |\n"
+                       "|---|--:|--:|--:|--:|\n");
+        for (size_t i = 0; i < n; i++) {
+            const gm_sl_alloc *any = v[i].head ? v[i].head : v[i].base;
+            gm_say(b, "| {}", S_alloc_name(any));
+            for (int k = 0; k < 4; k++) {
+                gm_buf_puts(b, " | ");
+                if (k == 0 && S_ac(v[i].base, 0) != S_ac(v[i].head, 0))
+                    gm_say(b, "{} → {}", GM_BYTES((double)S_ac(v[i].base, 0)),
+                           GM_BYTES((double)S_ac(v[i].head, 0)));
+                else if (k == 0)
+                    gm_fmt_bytes(b, (double)S_ac(v[i].head, 0));
+                else
+                    S_delta(b, S_ac(v[i].base, k), S_ac(v[i].head, k));
+            }
+            gm_buf_puts(b, " |\n");
+        }
+        gm_buf_puts(b, "\n");
+    }
+    free(v);
+    return n;
+}
+
 size_t gm_srclines_diff_pairs(const gm_diff *d, const gm_diff_row ***out)
 {
     const gm_diff_row **v = gm_xcalloc(d->n_rows ? d->n_rows : 1, sizeof *v);
@@ -468,6 +628,8 @@ void gm_srclines_md_diff_section(gm_buf *b, const gm_diff *d, size_t max_chars)
         gm_buf t = GM_BUF_INIT;
         size_t changed = gm_srclines_md_diff(&t, &r->base->source_lines,
                                              &r->head->source_lines, GM_SRCLINES_TOP * 2);
+        changed += gm_srclines_md_diff_allocs(&t, &r->base->source_lines,
+                                              &r->head->source_lines);
         if (changed && max_chars && shown && out.len + t.len + 300 > max_chars) {
             left++;
         } else if (changed) {
@@ -503,4 +665,79 @@ void gm_srclines_md_diff_section(gm_buf *b, const gm_diff *d, size_t max_chars)
     }
     gm_buf_free(&out);
     free(rows);
+}
+
+/* ---- the method section ------------------------------------------------------ */
+
+bool gm_srclines_md_method(gm_buf *b, const gm_results *r, bool program)
+{
+    const gm_collection *c = &r->collection;
+    if (!c->source_lines_method)
+        return false;   /* a file from before the tracer: md_method.c's words */
+    bool trace = strcmp(c->source_lines_method, "trace") == 0;
+    size_t got = 0, failed = 0, arrays = 0;
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const gm_srclines *sl = &r->runs[i].source_lines;
+        if (!sl->present)
+            continue;
+        if (sl->status && strcmp(sl->status, "collected") == 0)
+            got++;
+        else
+            failed++;
+        arrays += sl->n_allocs > 0;
+    }
+    if (trace) {
+        gm_say(b, "- **Per source line.** After the counter passes and the timing, {} with the "
+                  "Compute Sanitizer's tracer and no profiler (the two exclude each other in a "
+                  "process). The tracer patched every global and shared memory instruction of a "
+                  "traced launch's module for that launch alone (the other launches ran the "
+                  "original code) and, per warp-level access, applied the hardware's rules, the "
+                  "model's: global sectors and their ideal, shared wavefronts and theirs, per "
+                  "instruction and per allocation; instructions were mapped to file and line "
+                  "with CUPTI's SASS-to-source correlation on the module's cubin (kernels built "
+                  "with `-lineinfo`). These counts equal Nsight Compute's Source page on every "
+                  "line of the tracer's test kernels. ",
+               GM_LIT(program ? "the program ran once more, its output discarded, and the first "
+                                "launch of each kernel the counter run profiled was traced in "
+                                "place"
+                              : "one more process set up each layout's chosen case (the one "
+                                "whose counters show the most sectors per request and "
+                                "wavefronts per shared instruction) and launched it once, "
+                                "traced"));
+        if (arrays)
+            gm_buf_puts(b, "An array is named by the kernel arguments whose value points into "
+                           "its allocation (as the driver allocated it: a framework's caching "
+                           "allocator hands out pieces of larger ones). ");
+    } else {
+        gm_say(b, "- **Per source line.** After the counter passes and the timing, one launch of "
+                  "each {} ran once more, alone, under CUPTI's SASS metrics (global sectors and "
+                  "their ideal, shared wavefronts and theirs, per instruction, mapped to file "
+                  "and line on the module's cubin); CUPTI 13.0 instruments only the first "
+                  "kernel function launched in a process, so each kernel took {}. ",
+               GM_LIT(program ? "kernel" : "layout's kernel"),
+               GM_LIT(program ? "a run of the program of its own" : "a process of its own"));
+        if (c->source_lines_fallback)
+            gm_say(b, "The Compute Sanitizer's tracer, which counts every kernel in one run, was "
+                      "not used: {}. ", GM_TEXT(c->source_lines_fallback));
+    }
+    gm_say(b, "{} kernel{} counted", GM_INT(got), GM_LIT(got == 1 ? "" : "s"));
+    if (failed)
+        gm_say(b, ", {} not (the section says why)", GM_INT(failed));
+    if (gm_value_present(&c->source_lines_seconds)) {
+        double sec = gm_value_num(&c->source_lines_seconds);
+        if (trace)
+            gm_say(b, "; the extra {} took {} s in all ({} launch{} traced, each up to a "
+                      "few thousand times slower than untraced)",
+                   GM_LIT(program ? "run" : "process"), GM_NUM(sec, 3),
+                   GM_INT(c->source_lines_launches),
+                   GM_LIT(c->source_lines_launches == 1 ? "" : "es"));
+        else
+            gm_say(b, "; the {} extra {} took {} s in all", GM_INT(c->source_lines_launches),
+                   GM_LIT(program ? (c->source_lines_launches == 1 ? "run" : "runs")
+                                  : (c->source_lines_launches == 1 ? "process" : "processes")),
+                   GM_NUM(sec, 3));
+        gm_buf_puts(b, ", not counted in the profiling time above");
+    }
+    gm_buf_puts(b, ".\n");
+    return true;
 }

@@ -74,6 +74,23 @@ typedef struct {
 size_t gm_srclines_changes(const gm_srclines *base, const gm_srclines *head,
                            gm_srcline_change **out);
 
+/* One allocation of either run whose bytes, sectors or ideal differ (base
+ * or head NULL when it is on one side only); matched by name, unnamed ones
+ * by size. */
+typedef struct {
+    const gm_sl_alloc *base, *head;
+} gm_sl_alloc_change;
+
+/* The allocations of base and head whose counts differ, in base's order
+ * (most excess first), then head's new ones.  *out (caller frees) borrows
+ * them.  Returns the count. */
+size_t gm_srclines_alloc_changes(const gm_srclines *base, const gm_srclines *head,
+                                 gm_sl_alloc_change **out);
+
+/* Those changes as a Markdown table (bytes asked, sectors, ideal, excess:
+ * base → head); nothing when none.  Returns the count. */
+size_t gm_srclines_md_diff_allocs(gm_buf *b, const gm_srclines *base, const gm_srclines *head);
+
 /* The rows of d whose base and head runs both have collected per-line
  * counters, one per run pair (the first row of each head run).  *out (caller
  * frees) borrows the rows.  Returns the count. */
@@ -86,5 +103,12 @@ size_t gm_srclines_diff_pairs(const gm_diff *d, const gm_diff_row ***out);
  * has them.  max_chars (0: no limit): whole runs' tables up to that size, then
  * a line counting the runs left out. */
 void gm_srclines_md_diff_section(gm_buf *b, const gm_diff *d, size_t max_chars);
+
+/* The method section's line on the per-line counts (reports/md_method.c
+ * calls it first): how they were taken (the tracer in one extra run, or
+ * CUPTI's SASS metrics one run per kernel, and why the tracer was not used),
+ * how many, and the extra run's wall time.  false, writing nothing, for a
+ * file that does not say its method (written before the tracer). */
+bool gm_srclines_md_method(gm_buf *b, const gm_results *r, bool program);
 
 #endif

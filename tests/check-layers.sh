@@ -19,7 +19,7 @@ toolkit="kernels/harness.h kernels/runner.c collectors/gmc_cupti.c collectors/gm
          collectors/inject_batch.c collectors/inject_internal.h collectors/inject_launch.c
          collectors/inject_nvtx.c collectors/inject_session.c collectors/gmc_sass.c
          collectors/gmc_trace.c collectors/gmc_cupti_load.c collectors/inject_graph.c
-         collectors/inject_timed.c"
+         collectors/inject_timed.c collectors/trace_mode.c"
 for f in $(find core kernels collectors reports -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' | sort); do
     dir=${f%%/*}
     case $dir in

@@ -1336,6 +1336,132 @@ Test(inject_cli, no_replay_regex_is_checked_before_the_program_runs)
     free(d);
 }
 
+/* No directory of the per-line pass is left in TMPDIR. */
+static void S_no_trace_leftovers(const char *tmp)
+{
+    DIR *dd = opendir(tmp);
+    cr_assert_not_null(dd);
+    for (struct dirent *e; (e = readdir(dd));)
+        cr_assert(strncmp(e->d_name, "gpumem-trace.", 13) != 0, "left behind: %s", e->d_name);
+    closedir(dd);
+}
+
+static void S_read_results(const char *dir, const char *name, gm_results *res)
+{
+    gm_buf p = GM_BUF_INIT;
+    gm_buf_printf(&p, "%s/%s", dir, name);
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(p.data, res, &err), GM_OK, "%s", err.message);
+    gm_buf_free(&p);
+}
+
+/* The per-line counts of a program by default: one more run in trace mode
+ * (the stand-in writes the tracer's records), every kernel's lines and arrays
+ * from it. */
+Test(inject_cli, per_line_counts_through_the_tracer)
+{
+    char *d = gmt_tmpdir("inject-test");
+    char *tlib = gmt_src("tests/fixtures/inject-launches.json");   /* any readable file */
+    gm_buf env = GM_BUF_INIT;
+    gm_buf_printf(&env, "TMPDIR='%s' GPUMEM_REPORT_TRACE_LIB='%s'", d, tlib);
+    S_result r = S_app(d, env.data, "--out report.md", "");
+    cr_assert_eq(r.rc, 0, "stderr: %s", r.err);
+    gmt_assert_has(r.err, "the program runs once more, its kernels traced");
+    gmt_assert_lacks(r.err, "SASS");
+    gm_results res;
+    S_read_results(d, "report.json", &res);
+    cr_assert_str_eq(res.collection.source_lines_method, "trace");
+    cr_assert_null(res.collection.source_lines_fallback);
+    cr_assert_eq(res.collection.source_lines_launches, 4);
+    size_t with = 0;
+    for (size_t i = 0; i < res.n_runs; i++) {
+        const gm_srclines *sl = &res.runs[i].source_lines;
+        if (!sl->present)
+            continue;
+        with++;
+        cr_assert_str_eq(sl->status, "collected", "%s", sl->note ? sl->note : "");
+        if (strncmp(res.runs[i].kernel, "scale_strided", 13) == 0)
+            cr_assert_str_eq(sl->allocs[0].name, "in");
+    }
+    cr_assert_eq(with, 3, "the first run of each of the 3 kernels");
+    gm_results_free(&res);
+    char *md = gmt_join(d, "report.md");
+    char *text = gmt_text(md);
+    gmt_assert_has(text, "**The array that wastes the most**");
+    gmt_assert_has(text, "| `uncoalesced` | `in` | 16.0 MiB | read | 3,670,016 sectors |");
+    gmt_assert_has(text, "traced in place with the Compute Sanitizer's tracer");
+    free(text);
+    free(md);
+    S_free(&r);
+    S_no_leftovers(d);
+    S_no_trace_leftovers(d);
+    gm_buf_free(&env);
+    free(tlib);
+    S_rm(d);
+    free(d);
+}
+
+/* Where the tracer cannot count, the SASS path does, and stderr and the
+ * results say why; --source-lines sass asks for it; a bad value is refused. */
+Test(inject_cli, per_line_counts_fall_back_to_sass)
+{
+    char *d = gmt_tmpdir("inject-test");
+    char *tlib = gmt_src("tests/fixtures/inject-launches.json");
+    const char *sass = "counting each kernel in a run of its own under CUPTI's SASS metrics "
+                       "instead";
+    struct {
+        const char *env;
+        bool lib;   /* GPUMEM_REPORT_TRACE_LIB names a readable file */
+        const char *opts, *says, *fallback;
+    } cases[] = {
+        {"FAKE_TRACE=unavailable", true, "",
+         "the Compute Sanitizer tracer is unavailable: cannot load libgpumem-trace.so: "
+         "libsanitizer-public.so: cannot open shared object file", "unavailable"},
+        {"FAKE_TRACE=none", true, "", "the traced run wrote no records", "wrote no records"},
+        {"FAKE_TRACE=failed", true, "", "the Compute Sanitizer tracer failed: Compute Sanitizer "
+         "API: sanitizerMemcpyDeviceToHost failed", "tracer failed"},
+        {"GPUMEM_REPORT_TRACE_LIB=", false, "", "the tracer's library libgpumem-trace.so is "
+         "not installed", "not installed"},
+        {"", true, "--source-lines sass", NULL, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gm_buf env = GM_BUF_INIT, opts = GM_BUF_INIT;
+        gm_buf_printf(&env, "TMPDIR='%s' %s", d, cases[i].env);
+        if (cases[i].lib)
+            gm_buf_printf(&env, " GPUMEM_REPORT_TRACE_LIB='%s'", tlib);
+        gm_buf_printf(&opts, "collect --json r%zu.json %s", i, cases[i].opts);
+        S_result r = S_app(d, env.data, opts.data, "");
+        cr_assert_eq(r.rc, 0, "case %zu: stderr: %s", i, r.err);
+        gm_results res;
+        gm_buf name = GM_BUF_INIT;
+        gm_buf_printf(&name, "r%zu.json", i);
+        S_read_results(d, name.data, &res);
+        cr_assert_str_eq(res.collection.source_lines_method, "sass");
+        if (cases[i].says) {
+            gmt_assert_has(r.err, cases[i].says);
+            gmt_assert_has(r.err, sass);
+            gmt_assert_has(res.collection.source_lines_fallback, cases[i].fallback);
+        } else {
+            gmt_assert_lacks(r.err, "traced");
+            gmt_assert_lacks(r.err, "instead");
+            cr_assert_null(res.collection.source_lines_fallback);
+        }
+        gm_results_free(&res);
+        gm_buf_free(&name);
+        S_free(&r);
+        gm_buf_free(&env);
+        gm_buf_free(&opts);
+    }
+    S_no_trace_leftovers(d);
+    S_result r = S_app(d, "", "collect --json x.json --source-lines ptx", "");
+    cr_assert_eq(r.rc, 2);
+    gmt_assert_has(r.err, "--source-lines: 'ptx' is not trace or sass");
+    S_free(&r);
+    free(tlib);
+    S_rm(d);
+    free(d);
+}
+
 #else
 
 Test(inject_cli, collectives_are_named_at_the_top)
@@ -1343,7 +1469,17 @@ Test(inject_cli, collectives_are_named_at_the_top)
     cr_skip_test("`gpumem-report -- PROGRAM` is built only with the CUDA toolkit (nvcc)");
 }
 
+Test(inject_cli, per_line_counts_through_the_tracer)
+{
+    cr_skip_test("`gpumem-report -- PROGRAM` is built only with the CUDA toolkit (nvcc)");
+}
+
 Test(inject_cli, no_replay_regex_is_checked_before_the_program_runs)
+{
+    cr_skip_test("`gpumem-report -- PROGRAM` is built only with the CUDA toolkit (nvcc)");
+}
+
+Test(inject_cli, per_line_counts_fall_back_to_sass)
 {
     cr_skip_test("`gpumem-report -- PROGRAM` is built only with the CUDA toolkit (nvcc)");
 }

@@ -1,0 +1,614 @@
+/* Per-source-line counts through the Compute Sanitizer tracer (issue 25):
+ * one extra run for every kernel, instead of one per kernel.
+ *
+ * CUPTI and the sanitizer exclude each other in a process, and a traced
+ * launch runs 69 to 2050 times slower than an untraced one (collectors/
+ * gmc_trace.h), so the counts cannot be taken in the counter run: the tracer
+ * gets a run of its own, after the counters and the timing.
+ *   - A program (gm_source_lines_program): it runs once more with the
+ *     injection library in trace mode (collectors/inject_trace.c), the same
+ *     kernel filter as the counter run; the first launch of each chosen
+ *     kernel is traced in place.
+ *   - The suite (gm_source_lines_suite): one child,
+ *
+ *         gpumem-report trace-child [--device N] [--quick] --out FILE --lib PATH
+ *                                   --case EXP VARIANT NAME=VALUE... [--case ...]
+ *
+ *     sets up each chosen case in turn and launches it once under a label;
+ *     the tracer (libgpumem-trace.so, loaded with dlopen) traces that launch.
+ * Where the tracer's library is missing, cannot load (no Compute
+ * Sanitizer), or the run gives no records, the SASS path of cmd_sass.c
+ * (one process per kernel) counts instead, and the stderr and the results
+ * (collection.source_lines_fallback) say why.
+ */
+#include "cli.h"
+
+#include "../collectors/inject.h"
+#include "../collectors/trace_mode.h"
+#include "../core/buf.h"
+#include "../core/results.h"
+#include "../core/srclines.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef GM_HAVE_CUDA
+#include "../kernels/suite.h"
+
+#include <cuda_runtime_api.h>
+#endif
+
+#ifndef GM_LIBDIR
+#define GM_LIBDIR "/usr/local/lib/gpumem-report"
+#endif
+
+/* The suite's child: a case traced takes up to a few seconds at full size
+ * (a traced launch is 69 to 2050 times its time); the child is stopped
+ * after this much, plus this much per case. */
+#define S_CHILD_TIMEOUT_S 120.0
+
+static double S_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+bool gm_cli_source_lines_method(const char *val, gm_sl_method *out)
+{
+    if (val && strcmp(val, "trace") == 0)
+        *out = GM_SL_METHOD_TRACE;
+    else if (val && strcmp(val, "sass") == 0)
+        *out = GM_SL_METHOD_SASS;
+    else {
+        gm_cli_error("--source-lines: '%s' is not trace or sass", val ? val : "");
+        return false;
+    }
+    return true;
+}
+
+static bool S_readable(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0;
+}
+
+/* The tracer's library: $GPUMEM_REPORT_TRACE_LIB, else beside `near` (the
+ * injection library, or the binary), else <dir of near>/../lib/gpumem-report,
+ * else GM_LIBDIR.  NULL with *why when none is there. */
+char *gm_cli_trace_lib(const char *near, char **why)
+{
+    const char *env = getenv(GMI_ENV_TRACE_LIB);
+    gm_buf b = GM_BUF_INIT;
+    if (env && *env) {
+        if (S_readable(env)) {
+            char real[PATH_MAX];
+            return gm_xstrdup(realpath(env, real) ? real : env);
+        }
+        gm_buf_printf(&b, "%s=%s is no readable file", GMI_ENV_TRACE_LIB, env);
+        *why = gm_buf_detach(&b);
+        return NULL;
+    }
+    char *cand[3] = {NULL, NULL, NULL};
+    size_t n = 0;
+    const char *slash = near ? strrchr(near, '/') : NULL;
+    if (slash) {
+        gm_buf_printf(&b, "%.*s/%s", (int)(slash - near), near, GMT_LIB_NAME);
+        cand[n++] = gm_buf_detach(&b);
+        gm_buf_printf(&b, "%.*s/../lib/gpumem-report/%s", (int)(slash - near), near,
+                      GMT_LIB_NAME);
+        cand[n++] = gm_buf_detach(&b);
+    }
+    cand[n++] = gm_xstrdup(GM_LIBDIR "/" GMT_LIB_NAME);
+    char *found = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!found && S_readable(cand[i])) {
+            char real[PATH_MAX];
+            found = gm_xstrdup(realpath(cand[i], real) ? real : cand[i]);
+        }
+        free(cand[i]);
+    }
+    if (!found) {
+        gm_buf_printf(&b, "the tracer's library %s is not installed (gpumem-report was built "
+                          "without the Compute Sanitizer API)", GMT_LIB_NAME);
+        *why = gm_buf_detach(&b);
+    }
+    return found;
+}
+
+static char *S_slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    gm_buf b = GM_BUF_INIT;
+    char chunk[65536];
+    size_t k;
+    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
+        gm_buf_put(&b, chunk, k);
+    fclose(f);
+    gm_buf_puts(&b, "");
+    return gm_buf_detach(&b);
+}
+
+/* A private directory for the run's file; NULL with *why. */
+static char *S_tmpdir(char **why)
+{
+    const char *tmp = getenv("TMPDIR");
+    gm_buf dir = GM_BUF_INIT;
+    gm_buf_printf(&dir, "%s/gpumem-trace.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir.data)) {
+        gm_buf w = GM_BUF_INIT;
+        gm_buf_printf(&w, "cannot make a private directory %s: %s", dir.data, strerror(errno));
+        *why = gm_buf_detach(&w);
+        gm_buf_free(&dir);
+        return NULL;
+    }
+    return gm_buf_detach(&dir);
+}
+
+/* Read the run's records file (removed after).  false with *why when there
+ * is none, it does not parse, the tracer was unavailable, or it traced
+ * nothing: the caller falls back to the SASS path. */
+static bool S_read_trace(const char *path, int rc, const char *errbuf, gm_sl_trace *t,
+                         char **why)
+{
+    char *text = S_slurp(path);
+    remove(path);
+    gm_buf w = GM_BUF_INIT;
+    gm_error err = {GM_OK, ""};
+    memset(t, 0, sizeof *t);
+    if (!text) {
+        gm_buf_printf(&w, "the traced run wrote no records (exit status %d)%s%s", rc,
+                      errbuf[0] ? ": " : "", errbuf);
+    } else if (gm_sl_trace_parse(text, "the tracer's records", t, &err) != GM_OK) {
+        gm_buf_printf(&w, "%s", err.message);
+    } else if (t->unavailable) {
+        gm_buf_printf(&w, "the Compute Sanitizer tracer is unavailable: %s", t->unavailable);
+        gm_sl_trace_free(t);
+    } else if (!t->n_launches) {
+        /* nothing traced at all: the SASS path may still count */
+        if (t->error)
+            gm_buf_printf(&w, "the Compute Sanitizer tracer failed: %s", t->error);
+        else
+            gm_buf_printf(&w, "the traced run traced no launch (it saw %lld; exit status %d)",
+                          t->seen, rc);
+        gm_sl_trace_free(t);
+    }
+    free(text);
+    if (w.len) {
+        *why = gm_buf_detach(&w);
+        return false;
+    }
+    gm_buf_free(&w);
+    return true;
+}
+
+/* One run's lines from a traced launch (L NULL: not traced, why in note). */
+static bool S_fill(gm_srclines *sl, const gm_sl_trace_launch *L, const gm_sl_trace *t,
+                   const char *missing)
+{
+    gm_srclines_clear(sl);
+    sl->present = true;
+    sl->seconds = gm_vabsent();
+    if (!L) {
+        sl->status = gm_xstrdup("failed");
+        gm_buf b = GM_BUF_INIT;
+        if (t->error)
+            gm_buf_printf(&b, "%s; the tracer's first error: %s", missing, t->error);
+        else
+            gm_buf_puts(&b, missing);
+        sl->note = gm_buf_detach(&b);
+        return false;
+    }
+    gm_srclines_from_trace(sl, L);
+    if (sl->n_lines == 0) {
+        sl->status = gm_xstrdup("failed");
+        sl->note = gm_xstrdup("the tracer saw no global or shared memory instruction in this "
+                              "launch (cp.async, ldmatrix and bulk copies are not counted)");
+        return false;
+    }
+    sl->status = gm_xstrdup("collected");
+    if (!sl->line_info)
+        sl->note = gm_xstrdup("the kernel carries no line info, so the counts are per SASS "
+                              "instruction; build it with nvcc -lineinfo to see source lines");
+    return true;
+}
+
+static void S_collection(gm_results *r, const char *method, char *fallback, double seconds,
+                         long long launches)
+{
+    gm_collection *c = &r->collection;
+    c->source_lines = true;
+    c->source_lines_seconds = gm_vreal(seconds);
+    c->source_lines_launches = launches;
+    free(c->source_lines_method);
+    c->source_lines_method = gm_xstrdup(method);
+    free(c->source_lines_fallback);
+    c->source_lines_fallback = fallback;
+}
+
+/* ---- a program ------------------------------------------------------------------ */
+
+static bool S_program_trace(gm_results *r, const char *prog, char *const *argv, const char *lib,
+                            const char *tlib, const gm_sl_filter *f, bool progress, char **why)
+{
+    char *dir = S_tmpdir(why);
+    if (!dir)
+        return false;
+    gm_buf out = GM_BUF_INIT, e[6] = {GM_BUF_INIT, GM_BUF_INIT, GM_BUF_INIT, GM_BUF_INIT,
+                                      GM_BUF_INIT, GM_BUF_INIT};
+    gm_buf_printf(&out, "%s/trace.txt", dir);
+    gm_buf_printf(&e[0], "CUDA_INJECTION64_PATH=%s", lib);
+    gm_buf_printf(&e[1], "%s=%s", GMI_ENV_TRACE_OUT, out.data);
+    gm_buf_printf(&e[2], "%s=%s", GMI_ENV_TRACE_LIB, tlib);
+    if (f->kernel)
+        gm_buf_printf(&e[3], "%s=%s", GMI_ENV_KERNEL, f->kernel);
+    else
+        gm_buf_puts(&e[3], GMI_ENV_KERNEL);
+    if (f->skip >= 0)
+        gm_buf_printf(&e[4], "%s=%lld", GMI_ENV_LAUNCH_SKIP, f->skip);
+    else
+        gm_buf_puts(&e[4], GMI_ENV_LAUNCH_SKIP);
+    if (f->count >= 0)
+        gm_buf_printf(&e[5], "%s=%lld", GMI_ENV_LAUNCH_COUNT, f->count);
+    else
+        gm_buf_puts(&e[5], GMI_ENV_LAUNCH_COUNT);
+    const char *env[] = {e[0].data, e[1].data, e[2].data, e[3].data, e[4].data, e[5].data,
+                         GMI_ENV_DIR, "NVTX_INJECTION64_PATH", GMI_ENV_SASS_KERNEL,
+                         GMI_ENV_SASS_OUT, NULL};
+    size_t na = 0;
+    while (argv[na])
+        na++;
+    char **args = gm_xcalloc(na + 1, sizeof *args);
+    args[0] = (char *)prog;
+    for (size_t k = 1; k < na; k++)
+        args[k] = argv[k];
+    if (progress)
+        fprintf(stderr, "source lines: the program runs once more, its kernels traced\n");
+    char errbuf[600];
+    double t0 = S_now();
+    int rc = gm_cli_spawn(args, NULL, errbuf, sizeof errbuf, env, 0);
+    double dt = S_now() - t0;
+    free(args);
+    gm_sl_trace t;
+    bool ok = S_read_trace(out.data, rc, errbuf, &t, why);
+    rmdir(dir);
+    free(dir);
+    gm_buf_free(&out);
+    for (size_t i = 0; i < sizeof e / sizeof e[0]; i++)
+        gm_buf_free(&e[i]);
+    if (!ok)
+        return false;
+    size_t failed = 0, counted = 0;
+    for (size_t i = 0; i < r->n_runs; i++) {
+        gm_run *run = &r->runs[i];
+        if (!run->kernel || !run->n_metrics)
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = r->runs[j].kernel && strcmp(r->runs[j].kernel, run->kernel) == 0;
+        if (seen)
+            continue;
+        const gm_sl_trace_launch *L = NULL;
+        for (size_t k = 0; k < t.n_launches && !L; k++)
+            if (t.launches[k].kernel && strcmp(t.launches[k].kernel, run->kernel) == 0)
+                L = &t.launches[k];
+        gm_buf miss = GM_BUF_INIT;
+        gm_buf_printf(&miss, "the traced run did not trace this kernel (it made %lld launches; "
+                             "exit status %d%s%s)", t.seen, rc, errbuf[0] ? ": " : "", errbuf);
+        bool got = S_fill(&run->source_lines, L, &t, miss.data);
+        gm_buf_free(&miss);
+        failed += !got;
+        counted++;
+    }
+    S_collection(r, "trace", NULL, dt, t.traced);
+    if (progress && failed)
+        fprintf(stderr, "gpumem-report: the per-source-line pass failed for %zu of %zu kernels; "
+                        "the report says which\n", failed, counted);
+    gm_sl_trace_free(&t);
+    return true;
+}
+
+void gm_source_lines_program(gm_results *r, const char *prog, char *const *argv, const char *lib,
+                             const gm_sl_filter *f, gm_sl_method method, bool progress)
+{
+    char *why = NULL;
+    if (method == GM_SL_METHOD_TRACE) {
+        char *tlib = gm_cli_trace_lib(lib, &why);
+        bool done = tlib && S_program_trace(r, prog, argv, lib, tlib, f, progress, &why);
+        free(tlib);
+        if (done)
+            return;
+        if (progress)
+            fprintf(stderr, "gpumem-report: per-line counts: %s; counting each kernel in a run "
+                            "of its own under CUPTI's SASS metrics instead\n", why);
+    }
+    gm_source_lines_program_pass(r, prog, argv, lib, progress);
+    S_collection(r, "sass", why, gm_value_num(&r->collection.source_lines_seconds),
+                 r->collection.source_lines_launches);
+}
+
+/* ---- the suite -------------------------------------------------------------------- */
+
+static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, const char *tlib,
+                          char **why)
+{
+    char *dir = S_tmpdir(why);
+    if (!dir)
+        return false;
+    char *exe = gm_cli_exe_path();
+    bool *pick = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *pick);
+    size_t total = gm_srclines_pick(r, pick);
+    gm_buf out = GM_BUF_INIT;
+    gm_buf_printf(&out, "%s/trace.txt", dir);
+    char devs[16];
+    snprintf(devs, sizeof devs, "%d", device);
+    size_t cap = 12 + 3 * total, na = 0;
+    for (size_t i = 0; i < r->n_runs; i++)
+        cap += pick[i] ? r->runs[i].n_params : 0;
+    char **args = gm_xcalloc(cap, sizeof *args);
+    bool *owned = gm_xcalloc(cap, sizeof *owned);
+    args[na++] = exe ? exe : "/proc/self/exe";
+    args[na++] = "trace-child";
+    args[na++] = "--device";
+    args[na++] = devs;
+    if (quick)
+        args[na++] = "--quick";
+    args[na++] = "--out";
+    args[na++] = out.data;
+    args[na++] = "--lib";
+    args[na++] = (char *)tlib;
+    for (size_t i = 0; i < r->n_runs; i++) {
+        if (!pick[i])
+            continue;
+        const gm_run *run = &r->runs[i];
+        args[na++] = "--case";
+        args[na++] = run->experiment;
+        args[na++] = run->variant;
+        for (size_t p = 0; p < run->n_params; p++) {
+            gm_buf b = GM_BUF_INIT;
+            gm_buf_printf(&b, "%s=%lld", run->params[p].name,
+                          (long long)gm_value_num(&run->params[p].value));
+            owned[na] = true;
+            args[na++] = gm_buf_detach(&b);
+        }
+    }
+    args[na] = NULL;
+    if (progress)
+        fprintf(stderr, "source lines: one process traces %zu layouts\n", total);
+    char errbuf[600];
+    double t0 = S_now();
+    int rc = gm_cli_spawn(args, NULL, errbuf, sizeof errbuf, NULL,
+                          S_CHILD_TIMEOUT_S * (1.0 + 0.25 * (double)total));
+    double dt = S_now() - t0;
+    for (size_t k = 0; k < na; k++)
+        if (owned[k])
+            free(args[k]);
+    free(owned);
+    free(args);
+    free(exe);
+    gm_sl_trace t;
+    bool ok = S_read_trace(out.data, rc, errbuf, &t, why);
+    rmdir(dir);
+    free(dir);
+    gm_buf_free(&out);
+    if (!ok) {
+        free(pick);
+        return false;
+    }
+    size_t k = 0, failed = 0;
+    for (size_t i = 0; i < r->n_runs; i++) {
+        if (!pick[i])
+            continue;
+        char label[32];
+        snprintf(label, sizeof label, "%zu", k++);
+        const gm_sl_trace_launch *L = NULL;
+        for (size_t j = 0; j < t.n_launches && !L; j++)
+            if (t.launches[j].label && strcmp(t.launches[j].label, label) == 0)
+                L = &t.launches[j];
+        gm_buf miss = GM_BUF_INIT;
+        gm_buf_printf(&miss, "the trace child did not trace this case (exit status %d%s%s)", rc,
+                      errbuf[0] ? ": " : "", errbuf);
+        failed += !S_fill(&r->runs[i].source_lines, L, &t, miss.data);
+        gm_buf_free(&miss);
+    }
+    S_collection(r, "trace", NULL, dt, t.traced);
+    if (progress && failed)
+        fprintf(stderr, "gpumem-report: the per-source-line pass failed for %zu of %zu kernels; "
+                        "the report says which\n", failed, total);
+    gm_sl_trace_free(&t);
+    free(pick);
+    return true;
+}
+
+void gm_source_lines_suite(gm_results *r, int device, bool quick, gm_sl_method method,
+                           bool progress)
+{
+    char *why = NULL;
+    if (method == GM_SL_METHOD_TRACE) {
+        char *exe = gm_cli_exe_path();
+        char *tlib = gm_cli_trace_lib(exe, &why);
+        free(exe);
+        bool done = tlib && S_suite_trace(r, device, quick, progress, tlib, &why);
+        free(tlib);
+        if (done)
+            return;
+        if (progress)
+            fprintf(stderr, "gpumem-report: per-line counts: %s; counting each layout in a "
+                            "process of its own under CUPTI's SASS metrics instead\n", why);
+    }
+    gm_error err = {GM_OK, ""};
+    gm_source_lines_pass(r, device, quick, progress, &err);
+    S_collection(r, "sass", why, gm_value_num(&r->collection.source_lines_seconds),
+                 r->collection.source_lines_launches);
+}
+
+/* ---- the suite's child -------------------------------------------------------------- */
+
+#ifdef GM_HAVE_CUDA
+/* The case of exp/var with the parameters NAME=VALUE of args[0..n): into
+ * *c (the cases array for the caller to free in *cases).  false with a
+ * message printed. */
+static bool S_find_case(const char *exp, const char *var, char **args, int n, bool quick,
+                        gm_case **cases, gm_case **c)
+{
+    const gm_variant *v = NULL;
+    *cases = NULL;
+    *c = NULL;
+    for (size_t r = 0; r < gm_suite_len && !v; r++)
+        if (strcmp(gm_suite[r].experiment->id, exp) == 0 && strcmp(gm_suite[r].name, var) == 0)
+            v = &gm_suite[r];
+    if (!v) {
+        gm_cli_error("trace-child: no variant %s/%s (see gpumem-report list)", exp, var);
+        return false;
+    }
+    size_t nc = gm_variant_cases(v, quick, NULL, 0);
+    *cases = gm_xcalloc(nc ? nc : 1, sizeof **cases);
+    gm_variant_cases(v, quick, *cases, nc);
+    for (size_t k = 0; k < nc && !*c; k++) {
+        bool all = true;
+        for (int a = 0; a < n && all; a++) {
+            const char *eq = strchr(args[a], '=');
+            char *end;
+            long long val = eq ? strtoll(eq + 1, &end, 10) : 0;
+            bool found = false;
+            for (int p = 0; eq && p < (*cases)[k].n_params; p++)
+                if (strlen((*cases)[k].params[p].name) == (size_t)(eq - args[a]) &&
+                    strncmp((*cases)[k].params[p].name, args[a], (size_t)(eq - args[a])) == 0)
+                    found = (*cases)[k].params[p].value == val && *end == '\0';
+            all = found;
+        }
+        if (all)
+            *c = &(*cases)[k];
+    }
+    if (!*c)
+        gm_cli_error("trace-child: %s/%s has no case with those parameters", exp, var);
+    return *c != NULL;
+}
+
+/* Set up one case, launch it once under label, tear it down; false with a
+ * message printed. */
+static bool S_child_case(const gpumem_trace_api *api, const char *label, const char *exp,
+                         const char *var, char **args, int n, bool quick)
+{
+    gm_case *cases, *c;
+    if (!S_find_case(exp, var, args, n, quick, &cases, &c)) {
+        free(cases);
+        return false;
+    }
+    const gm_variant *v = c->variant;
+    gm_error err = {GM_OK, ""};
+    bool ok = false, set_up = false;
+    if (v->setup(c, &err) != GM_OK) {
+        gm_cli_error("trace-child: %s/%s: setup: %s", exp, var, err.message);
+        goto done;
+    }
+    set_up = true;
+    if (v->reset && v->reset(c, 0, &err) != GM_OK) {
+        gm_cli_error("trace-child: %s/%s: reset: %s", exp, var, err.message);
+        goto done;
+    }
+    if (cudaDeviceSynchronize() != cudaSuccess) {
+        gm_cli_error("trace-child: %s/%s: before the launch: %s", exp, var,
+                     cudaGetErrorString(cudaGetLastError()));
+        goto done;
+    }
+    api->label(label, c->kernel);
+    if (v->launch(c, 0, &err) != GM_OK) {
+        gm_cli_error("trace-child: %s/%s: launch: %s", exp, var, err.message);
+        goto done;
+    }
+    if (cudaDeviceSynchronize() != cudaSuccess) {
+        gm_cli_error("trace-child: %s/%s: %s: %s", exp, var, c->kernel,
+                     cudaGetErrorString(cudaGetLastError()));
+        goto done;
+    }
+    ok = true;
+done:
+    api->label(NULL, NULL);
+    if (set_up)
+        v->teardown(c);
+    free(cases);
+    return ok;
+}
+
+int gm_cmd_trace_child(int argc, char **argv)
+{
+    long long device = 0;
+    bool quick = false;
+    const char *out = NULL, *lib = NULL;
+    int i = 1;
+    for (; i < argc && strcmp(argv[i], "--case") != 0; i++) {
+        if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
+            if (!gm_cli_int("--device", argv[++i], 0, 1023, &device))
+                return GM_EXIT_USAGE;
+        } else if (strcmp(argv[i], "--quick") == 0) {
+            quick = true;
+        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+            out = argv[++i];
+        } else if (strcmp(argv[i], "--lib") == 0 && i + 1 < argc) {
+            lib = argv[++i];
+        } else {
+            gm_cli_error("trace-child: unknown option '%s'", argv[i]);
+            return GM_EXIT_USAGE;
+        }
+    }
+    if (!out || !lib || i >= argc) {
+        gm_cli_error("usage: gpumem-report trace-child [--device N] [--quick] --out FILE --lib "
+                     "PATH --case EXP VARIANT NAME=VALUE... [--case ...]");
+        return GM_EXIT_USAGE;
+    }
+    /* before any CUDA call: the tracer subscribes first */
+    gpumem_trace_api api;
+    char msg[1024];
+    if (!gmi_trace_load(lib, &api, msg, sizeof msg)) {
+        gmi_trace_unavailable(out, msg);
+        return GM_EXIT_OK;   /* the parent reads why and counts the SASS way */
+    }
+    gpumem_trace_opts o = {out, NULL, -1, -1, true};
+    if (api.start(&o, msg, sizeof msg) != 0) {
+        gmi_trace_unavailable(out, msg);
+        return GM_EXIT_OK;
+    }
+    if (cudaSetDevice((int)device) != cudaSuccess) {
+        gm_cli_error("trace-child: cannot use device %lld", device);
+        (void)api.finish();
+        return GM_EXIT_FAIL;
+    }
+    size_t k = 0, failed = 0;
+    while (i < argc) {
+        /* --case EXP VARIANT NAME=VALUE... */
+        int first = i + 3, end = first;
+        while (end < argc && strcmp(argv[end], "--case") != 0)
+            end++;
+        char label[32];
+        snprintf(label, sizeof label, "%zu", k++);
+        if (first > argc) {
+            gm_cli_error("trace-child: --case needs EXP VARIANT");
+            failed++;
+        } else if (!S_child_case(&api, label, argv[i + 1], argv[i + 2], argv + first,
+                                 end - first, quick)) {
+            failed++;
+        }
+        i = end;
+    }
+    int rc = api.finish();
+    if (rc != 0)
+        gm_cli_error("trace-child: writing %s failed", out);
+    return failed || rc ? GM_EXIT_FAIL : GM_EXIT_OK;
+}
+#else
+int gm_cmd_trace_child(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    gm_cli_error("trace-child: built without the CUDA toolkit");
+    return GM_EXIT_USAGE;
+}
+#endif
