@@ -82,6 +82,18 @@ static bool S_readable(const char *path)
 /* The tracer's library: $GPUMEM_REPORT_TRACE_LIB, else beside `near` (the
  * injection library, or the binary), else <dir of near>/../lib/gpumem-report,
  * else GM_LIBDIR.  NULL with *why when none is there. */
+/* "per-line counts: WHY; WHAT" on stderr, in lines of at most GMI_LINE_MAX
+ * bytes (inject.h: gmi_say). */
+static void S_fallback_say(const char *why, const char *what)
+{
+    gm_buf t = GM_BUF_INIT;
+    gm_buf_printf(&t, "%s; %s", why ? why : "the tracer is unavailable", what);
+    char *lines = gmi_say("gpumem-report: per-line counts: ", t.data);
+    fputs(lines, stderr);
+    free(lines);
+    gm_buf_free(&t);
+}
+
 char *gm_cli_trace_lib(const char *near, char **why)
 {
     const char *env = getenv(GMI_ENV_TRACE_LIB);
@@ -115,8 +127,8 @@ char *gm_cli_trace_lib(const char *near, char **why)
         free(cand[i]);
     }
     if (!found) {
-        gm_buf_printf(&b, "the tracer's library %s is not installed (gpumem-report was built "
-                          "without the Compute Sanitizer API)", GMT_LIB_NAME);
+        gm_buf_printf(&b, "the tracer's library %s is not installed (a build without the "
+                          "Compute Sanitizer API has none)", GMT_LIB_NAME);
         *why = gm_buf_detach(&b);
     }
     return found;
@@ -327,8 +339,8 @@ void gm_source_lines_program(gm_results *r, const char *prog, char *const *argv,
         if (done)
             return;
         if (progress)
-            fprintf(stderr, "gpumem-report: per-line counts: %s; counting each kernel in a run "
-                            "of its own under CUPTI's SASS metrics instead\n", why);
+            S_fallback_say(why, "counting each kernel in a run of its own under CUPTI's SASS "
+                                "metrics instead");
     }
     gm_source_lines_program_pass(r, prog, argv, lib, progress);
     S_collection(r, "sass", why, gm_value_num(&r->collection.source_lines_seconds),
@@ -441,8 +453,8 @@ void gm_source_lines_suite(gm_results *r, int device, bool quick, gm_sl_method m
         if (done)
             return;
         if (progress)
-            fprintf(stderr, "gpumem-report: per-line counts: %s; counting each layout in a "
-                            "process of its own under CUPTI's SASS metrics instead\n", why);
+            S_fallback_say(why, "counting each layout in a process of its own under CUPTI's "
+                                "SASS metrics instead");
     }
     gm_error err = {GM_OK, ""};
     gm_source_lines_pass(r, device, quick, progress, &err);
