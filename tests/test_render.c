@@ -445,6 +445,47 @@ Test(render_charts, script_checker_catches_unsafe_scripts)
     cr_assert_not_null(S_script_problem("$c1 << EOD\n0 1\n"));
 }
 
+/* Every kind of chart spec, every string hostile: the gnuplot keeps the
+ * script rules, tic labels have their '%' doubled, data blocks numbers only. */
+Test(render_charts, chart_spec_quotes_every_string)
+{
+    static const char *evil = "it's `touch /tmp/gm-pwned` \"$(id)\" 50%_{x}^y\x01";
+    static const gm_chart_kind kinds[] = {GM_CHART_BARS, GM_CHART_HBARS, GM_CHART_LINES};
+    for (size_t k = 0; k < 3; k++) {
+        gm_chart_spec c;
+        gm_chart_init(&c, kinds[k], evil);
+        gm_axis_label(&c.x, evil);
+        gm_axis_label(&c.v, evil);
+        gm_axis_tic(kinds[k] == GM_CHART_LINES ? &c.x : &c.v, 2, evil);
+        gm_chart_cat(&c, evil);
+        gm_chart_cat(&c, "plain");
+        gm_chart_series *s = gm_chart_series_add(&c, GM_SERIES_MAIN, evil);
+        s->range_name = gm_xstrdup(evil);
+        gm_chart_point *p = gm_chart_put(s, 0, 1.5);
+        p->lo = 1;
+        p->hi = 2;
+        p->rgb = 0xc62828u;
+        gm_chart_note(p, evil);
+        gm_chart_put(s, 1, NAN);
+        s = gm_chart_series_add(&c, GM_SERIES_MARK, evil);
+        gm_chart_put(s, 0, 1.25);
+        s = gm_chart_series_add(&c, GM_SERIES_TICK, NULL);
+        gm_chart_put(s, 0, 1);
+        gm_chart_add_ref(&c, GM_REF_IDEAL, false, 1, evil);
+        gm_chart_add_ref(&c, GM_REF_LEVEL, false, 2, evil);
+        gm_chart_add_ref(&c, GM_REF_STEP, true, 1, NULL);
+        gm_charts list = {NULL, 0};
+        gm_charts_add(&list, 0, "chart-01", evil, &c);
+        gm_chart_free(&c);
+        char *script = gm_charts_script(&list);
+        S_check_script(script);
+        gmt_assert_has(script, "'it''s `touch /tmp/gm-pwned` \"$(id)\" 50%%_{x}^y ' 2");
+        gmt_assert_lacks(script, "\x01");
+        free(script);
+        gm_charts_free(&list);
+    }
+}
+
 Test(render_charts, hostile_script_quotes_everything)
 {
     gm_results r;
