@@ -507,6 +507,18 @@ static void S_title_of(gm_buf *b, const char *name)
     }
 }
 
+/* The palette place of MAIN series k: its own colour, else its place among
+ * the MAIN series. */
+static size_t S_line_color(const gm_chart_spec *c, size_t k)
+{
+    if (k < c->n_s && c->s[k].color >= 0)
+        return (size_t)c->s[k].color;
+    size_t j = 0;
+    for (size_t i = 0; i < k && i < c->n_s; i++)
+        j += c->s[i].kind == GM_SERIES_MAIN;
+    return j;
+}
+
 /* The plot command: the bars or lines, their ranges, the marks on them, then
  * the references at a value. */
 static void S_plot(gm_buf *b, const gm_chart_spec *c, const char *id)
@@ -521,7 +533,7 @@ static void S_plot(gm_buf *b, const gm_chart_spec *c, const char *id)
             continue;
         bool rgb = S_has_rgb(s);
         int rgbcol = S_has_range(s) ? 5 : 3;
-        size_t color = s->color >= 0 ? (size_t)s->color : nline;
+        size_t color = S_line_color(c, k);
         gm_buf_printf(b, "%s$%s_%zu using ", sep, id, k);
         sep = ", ";
         if (c->kind == GM_CHART_LINES) {
@@ -580,6 +592,10 @@ static void S_plot(gm_buf *b, const gm_chart_spec *c, const char *id)
             else
                 gm_buf_printf(b, "($1%+.3f):2", off);
             gm_buf_puts(b, " with points pt 9 ps 1.8 lc rgb '#000000'");
+        } else if (c->kind == GM_CHART_LINES) {
+            /* a line's own ideal: dotted, in its colour */
+            gm_buf_printf(b, "1:2 with lines dt 3 lw 2 lt %zu",
+                          S_line_color(c, s->over) % S_NCOLORS + 1);
         } else {
             if (h)
                 gm_buf_printf(b, "2:($1%+.3f):(0):(%.3f)", off - w / 2.0, w);

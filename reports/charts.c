@@ -76,6 +76,75 @@ static double S_q_pred(const gm_run *run, S_quantity q)
     }
 }
 
+/* ---- ideals ---------------------------------------------------------------- */
+
+/* A figure within 5 % of a power of two from 1 up, that power: a warp of
+ * aligned W-byte accesses asks for W sectors a request (4 for 4-byte, 8 for
+ * 8-byte, 16 for 16-byte), and averages over partly active warps land near. */
+static double S_snap(double v)
+{
+    if (!(v > 0))
+        return NAN;
+    double p = fmax(1.0, exp2(round(log2(v))));
+    return fabs(v - p) <= 0.05 * p ? p : v;
+}
+
+/* The sectors per request that would hold the bytes a request asks for, as
+ * the findings reckon it (findings_internal.h, S_global): sectors per
+ * request x the share of the fetched bytes used, the model's figures where
+ * it predicted both, else the counters'; at least 1 sector; NaN unknown. */
+static double S_spr_ideal(const gm_run *run, bool store)
+{
+    double pspr = gm_run_predicted_spr(run, store);
+    double peff = gm_run_predicted(run, store ? GM_M_ST_EFF : GM_M_LD_EFF);
+    double sec = gm_run_metric_num(run, store ? GM_M_ST_SECTORS : GM_M_LD_SECTORS);
+    double req = gm_run_metric_num(run, store ? GM_M_ST_REQUESTS : GM_M_LD_REQUESTS);
+    double spr = sec >= 0 && req > 0 ? sec / req
+                                     : gm_run_metric_num(run, store ? GM_M_ST_SPR : GM_M_LD_SPR);
+    double eff = gm_run_metric_num(run, store ? GM_M_ST_EFF : GM_M_LD_EFF);
+    double ideal = NAN;
+    if (isfinite(pspr) && pspr > 0 && isfinite(peff) && peff > 0)
+        ideal = pspr * fmin(peff, 100.0) / 100.0;
+    else if (isfinite(spr) && spr > 0 && isfinite(eff) && eff > 0)
+        ideal = spr * fmin(eff, 100.0) / 100.0;
+    return isfinite(ideal) ? S_snap(fmax(1.0, ideal)) : NAN;
+}
+
+/* The wavefronts per shared instruction with no bank conflict, as the
+ * findings reckon it (findings_internal.h, S_shared): the model's
+ * wavefronts less its conflicts, else the counters' (NVIDIA's conflict
+ * counter is wavefronts less the ideal), else 1 (4-byte accesses); 2 for
+ * 8-byte, 4 for 16-byte accesses.  NaN without wavefronts. */
+static double S_shared_ideal(const gm_run *run, bool store)
+{
+    const char *nw = store ? GM_M_SH_ST_WAVES : GM_M_SH_LD_WAVES;
+    const char *ni = store ? GM_M_SH_ST_INST : GM_M_SH_LD_INST;
+    const char *nc = store ? GM_M_SH_ST_CONFL : GM_M_SH_LD_CONFL;
+    double waves = gm_run_metric_num(run, nw), inst = gm_run_metric_num(run, ni);
+    if (!(isfinite(waves) && waves >= 0 && inst > 0))
+        return NAN;
+    double pw = gm_run_predicted(run, nw), pc = gm_run_predicted(run, nc);
+    double pi = gm_run_predicted(run, ni), c = gm_run_metric_num(run, nc);
+    if (pw >= 0 && pc >= 0 && pw - pc > 0 && pi > 0)
+        return S_snap((pw - pc) / pi);
+    if (isfinite(c) && c >= 0 && waves - c > 0)
+        return S_snap((waves - c) / inst);
+    return 1.0;
+}
+
+/* Quantity q's ideal in run: the best its access pattern allows; NaN for a
+ * quantity without one, or where it is unknown. */
+static double S_q_ideal(const gm_run *run, S_quantity q)
+{
+    switch (q) {
+    case Q_LD_SPR: return S_spr_ideal(run, false);
+    case Q_ST_SPR: return S_spr_ideal(run, true);
+    case Q_SH_LD_WPI: return S_shared_ideal(run, false);
+    case Q_SH_ST_WPI: return S_shared_ideal(run, true);
+    default: return NAN;
+    }
+}
+
 static bool S_any(const gm_run *const *runs, size_t n, S_quantity q)
 {
     for (size_t i = 0; i < n; i++)
@@ -118,7 +187,7 @@ typedef struct {
     int nq;
     bool from_zero;          /* y axis starts at 0 */
     bool pct;                /* y axis to at least 100 */
-    double ideal;            /* guide line, NaN for none */
+    double ideal;            /* the ideal where no run tells its own (S_q_ideal); NaN: none */
     const char *ideal_label;
 } S_family;
 
@@ -240,8 +309,138 @@ static void S_refs(gm_chart_spec *spec, const S_family *f, double copy_gbs)
         gm_chart_add_ref(spec, GM_REF_CEILING, false, copy_gbs, tmp.data);
         gm_buf_free(&tmp);
     }
-    if (isfinite(f->ideal))
-        gm_chart_add_ref(spec, GM_REF_IDEAL, false, f->ideal, f->ideal_label);
+}
+
+/* An ideal's legend entry: "ideal for 8-byte accesses: 8" (a warp of W-byte
+ * accesses asks for W sectors a request), "ideal: 1 (no bank conflict)". */
+static void S_ideal_label(gm_buf *b, S_quantity q, double v)
+{
+    gm_buf num = GM_BUF_INIT;
+    gm_fmt_general(&num, v, 3);
+    if (q == Q_SH_LD_WPI || q == Q_SH_ST_WPI)
+        gm_buf_printf(b, "ideal: %s (no bank conflict)", num.data);
+    else if (v == exp2(round(log2(v))) && v <= 16)
+        gm_buf_printf(b, "ideal for %s-byte accesses: %s", num.data, num.data);
+    else
+        gm_buf_printf(b, "ideal for the bytes asked: %s", num.data);
+    gm_buf_free(&num);
+}
+
+/* Each point's ideal, series by series: ideal[k][i] for point i of series k. */
+typedef struct {
+    double **v;
+    size_t n;
+} S_ideals;
+
+static void S_ideals_free(S_ideals *d)
+{
+    for (size_t k = 0; k < d->n; k++)
+        free(d->v[k]);
+    free(d->v);
+}
+
+/* The ideal of every bar or line drawn: one line where they all agree (or,
+ * where no run tells its own, the family's assumed one); else a tick across
+ * each bar at its own ideal, or a line at each line's own (dotted along it
+ * where it changes along the sweep). */
+static void S_ideal_marks(gm_chart_spec *spec, const S_family *f, const S_quantity *q,
+                          const S_ideals *d)
+{
+    double first = NAN;
+    bool agree = true;
+    size_t nmain = d->n;
+    for (size_t k = 0; k < nmain; k++)
+        for (size_t i = 0; i < spec->s[k].n; i++) {
+            double v = d->v[k][i];
+            if (!isfinite(v) || !isfinite(spec->s[k].p[i].y))
+                continue;
+            if (!isfinite(first))
+                first = v;
+            agree = agree && v == first;
+        }
+    if (!isfinite(first)) {
+        if (isfinite(f->ideal))
+            gm_chart_add_ref(spec, GM_REF_IDEAL, false, f->ideal, f->ideal_label);
+        return;
+    }
+    gm_buf lab = GM_BUF_INIT;
+    if (agree) {
+        S_ideal_label(&lab, q[0], first);
+        gm_chart_add_ref(spec, GM_REF_IDEAL, false, first, lab.data);
+        gm_buf_free(&lab);
+        return;
+    }
+    if (spec->kind != GM_CHART_LINES) {
+        for (size_t k = 0; k < nmain; k++) {
+            gm_chart_series *t = gm_chart_series_add(
+                spec, GM_SERIES_TICK,
+                k ? NULL : "each bar's own ideal");
+            t->over = k;
+            for (size_t i = 0; i < spec->s[k].n; i++)
+                gm_chart_put(t, spec->s[k].p[i].x,
+                             isfinite(spec->s[k].p[i].y) ? d->v[k][i] : NAN);
+        }
+        return;
+    }
+    /* lines: a level per distinct ideal of the lines that keep theirs along
+     * the sweep, in order; a dotted line along each other */
+    double *levels = gm_xmalloc((nmain + 1) * sizeof *levels);
+    size_t nlev = 0;
+    for (size_t k = 0; k < nmain; k++) {
+        double c = NAN;
+        bool flat = true;
+        for (size_t i = 0; i < spec->s[k].n; i++) {
+            double v = d->v[k][i];
+            if (!isfinite(v) || !isfinite(spec->s[k].p[i].y))
+                continue;
+            if (!isfinite(c))
+                c = v;
+            flat = flat && v == c;
+        }
+        if (!isfinite(c))
+            continue;
+        if (flat) {
+            bool seen = false;
+            for (size_t j = 0; j < nlev && !seen; j++)
+                seen = levels[j] == c;
+            if (!seen)
+                levels[nlev++] = c;
+            continue;
+        }
+        /* a line whose ideals are another's, point for point, joins its name */
+        gm_chart_series *same = NULL;
+        for (size_t j = nmain; j < spec->n_s && !same; j++) {
+            const gm_chart_series *o = &spec->s[j];
+            bool eq = o->kind == GM_SERIES_TICK && o->n == spec->s[k].n;
+            for (size_t i = 0; eq && i < o->n; i++) {
+                double a = o->p[i].y, b = d->v[k][i];
+                eq = o->p[i].x == spec->s[k].p[i].x &&
+                     ((!isfinite(a) && !isfinite(b)) || fabs(a - b) <= 1e-9 * fabs(a));
+            }
+            if (eq)
+                same = &spec->s[j];
+        }
+        if (same) {
+            lab.len = 0;
+            gm_buf_printf(&lab, "%s, %s", same->name, spec->s[k].name ? spec->s[k].name : "");
+            free(same->name);
+            same->name = gm_xstrdup(lab.data);
+            continue;
+        }
+        lab.len = 0;
+        gm_buf_printf(&lab, "ideal of %s", spec->s[k].name ? spec->s[k].name : "");
+        gm_chart_series *t = gm_chart_series_add(spec, GM_SERIES_TICK, lab.data);
+        t->over = k;
+        for (size_t i = 0; i < spec->s[k].n; i++)
+            gm_chart_put(t, spec->s[k].p[i].x, d->v[k][i]);
+    }
+    for (size_t j = 0; j < nlev; j++) {
+        lab.len = 0;
+        S_ideal_label(&lab, q[0], levels[j]);
+        gm_chart_add_ref(spec, GM_REF_IDEAL, false, levels[j], lab.data);
+    }
+    free(levels);
+    gm_buf_free(&lab);
 }
 
 static void S_yrange(gm_chart_spec *spec, const S_family *f, bool logy)
@@ -303,6 +502,7 @@ static void S_bar_chart(gm_charts *c, size_t si, const gm_section *s, const S_fa
     for (size_t i = 0; i < n && f->q[0] == Q_SHARE; i++)
         if (isfinite(S_q(s->group[i], Q_SHARE)))
             share_total += S_q(s->group[i], Q_SHARE);
+    S_ideals ideals = {gm_xcalloc(2, sizeof *ideals.v), (size_t)f->nq};
     for (int k = 0; k < f->nq; k++) {
         gm_buf lab = GM_BUF_INIT;
         gm_buf_printf(&lab, "%s%s", S_q_label(f->q[k]), same ? " (st alike)" : "");
@@ -312,6 +512,7 @@ static void S_bar_chart(gm_charts *c, size_t si, const gm_section *s, const S_fa
         /* min-max of the repetitions as whiskers */
         if (f->q[0] == Q_TIME)
             ser->range_name = gm_xstrdup("min-max of the repetitions");
+        ideals.v[k] = gm_xcalloc(n + 1, sizeof *ideals.v[k]);
         for (size_t i = 0; i < n; i++) {
             double v = S_q(s->group[i], f->q[k]);
             if (f->q[k] == Q_SHARE)
@@ -321,9 +522,12 @@ static void S_bar_chart(gm_charts *c, size_t si, const gm_section *s, const S_fa
                 p->lo = s->group[i]->timing.min;
                 p->hi = s->group[i]->timing.max;
             }
+            ideals.v[k][i] = S_q_ideal(s->group[i], f->q[k]);
         }
     }
     S_refs(&spec, f, copy_gbs);
+    S_ideal_marks(&spec, f, f->q, &ideals);
+    S_ideals_free(&ideals);
     S_add_chart(c, si, title.data, &spec);
     gm_chart_free(&spec);
     gm_buf_free(&title);
@@ -471,6 +675,7 @@ static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_f
         }
     }
     gm_buf lab = GM_BUF_INIT;
+    S_ideals ideals = {gm_xcalloc(ns + 1, sizeof *ideals.v), 0};
     for (size_t sid = 0; sid < ns; sid++) {
         if (rep[sid] != (int)sid)
             continue;
@@ -516,6 +721,8 @@ static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_f
          * would stretch the x axis past the data) */
         gm_chart_series *ser = gm_chart_series_add(&spec, GM_SERIES_MAIN, lab.data);
         ser->dashed = k == 1;
+        ideals.v[ideals.n] = gm_xcalloc(lines[l].n + 1, sizeof *ideals.v[ideals.n]);
+        double *idl = ideals.v[ideals.n++];
         for (size_t i = 0; i < lines[l].n; i++) {
             const gm_run *run = lines[l].runs[i];
             bool any = false;
@@ -526,6 +733,7 @@ static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_f
             if (!any)
                 continue;
             double y = S_q(run, f->q[k]);
+            idl[ser->n] = S_q_ideal(run, f->q[k]);
             gm_chart_put(ser, gm_value_num(&gm_run_param(run, p)->value),
                          logy && !(y > 0) ? NAN : y);
         }
@@ -545,6 +753,8 @@ static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_f
     }
     gm_buf_free(&lab);
     S_refs(&spec, f, copy_gbs);
+    S_ideal_marks(&spec, f, f->q, &ideals);
+    S_ideals_free(&ideals);
     S_add_chart(c, si, title.data, &spec);
     gm_chart_free(&spec);
     gm_buf_free(&title);

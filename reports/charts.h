@@ -23,8 +23,10 @@
 
 /* Decide the report's charts.  Per section, the layouts of the comparison group
  * side by side as bars: bandwidth (against the measured copy bandwidth) or
- * time, then sectors per request (ideal 4 marked), efficiency, DRAM
- * throughput, shared wavefronts per instruction (ideal 1) when present.  When
+ * time, then sectors per request, efficiency, DRAM throughput, shared
+ * wavefronts per instruction when present, the last two families with each
+ * layout's ideal at its own access width (one line where the layouts agree,
+ * else a tick on each bar or a line per ideal).  When
  * the experiment sweeps a parameter, the bars keep only the first (speed) and
  * each quantity becomes a line chart along the sweep, one line per variant and
  * value of the other parameters.  Last, when runs of the comparison group carry

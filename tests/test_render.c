@@ -593,6 +593,43 @@ Test(render_charts, coinciding_series_are_one_line)
     gm_results_free(&r);
 }
 
+/* Each layout's ideal at its own access width (issue 26): on the committed
+ * H100 run, float2 and float4 sit on ideals of 8 and 16 sectors per
+ * request, not 2-4x over a line at 4; bars whose ideals differ get a tick
+ * each. */
+Test(render_charts, ideal_per_access_width)
+{
+    gm_results r;
+    char *p = gmt_src("examples/h100/run.json");
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(p, &r, &err), GM_OK, "%s", err.message);
+    free(p);
+    gm_sections ss;
+    gm_sections_build(&r, &ss);
+    gm_charts c;
+    gm_charts_plan(&r, &ss, &c);
+    const char *sweep = NULL, *bars = NULL;
+    for (size_t i = 0; i < c.n; i++) {
+        if (strstr(c.v[i].title, "Coalesced vs strided") &&
+            strstr(c.v[i].title, "sectors per request by stride"))
+            sweep = c.v[i].script;
+        if (strstr(c.v[i].title, "Array of structures") && strstr(c.v[i].title, ": sectors per request"))
+            bars = c.v[i].script;
+    }
+    cr_assert_not_null(sweep);
+    gmt_assert_has(sweep, "4 with lines dt 3 lw 2 lc rgb '#009E73' title 'ideal for 4-byte accesses: 4'");
+    gmt_assert_has(sweep, "8 with lines dt 3 lw 2 lc rgb '#009E73' title 'ideal for 8-byte accesses: 8'");
+    gmt_assert_has(sweep, "16 with lines dt 3 lw 2 lc rgb '#009E73' title 'ideal for 16-byte accesses: 16'");
+    cr_assert_not_null(bars);
+    S_check_script(bars);
+    gmt_assert_has(bars, "with vectors nohead");
+    gmt_assert_has(bars, "title 'each bar''s own ideal'");
+    gmt_assert_lacks(bars, "ideal for 4-byte accesses");
+    gm_charts_free(&c);
+    gm_sections_free(&ss);
+    gm_results_free(&r);
+}
+
 Test(render_charts, large_plan_has_sweeps_and_bars)
 {
     gm_results r;
