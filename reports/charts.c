@@ -6,6 +6,8 @@
 #define _GNU_SOURCE
 #include "charts.h"
 
+#include "findings.h"   /* GM_FIND_PREDICATED */
+
 #include "../core/catalog.h"
 #include "../core/escape.h"
 #include "../core/output.h"
@@ -45,6 +47,10 @@ typedef enum {
                     % of the group's (S_bar_chart) */
 } S_quantity;
 
+/* shared wavefronts per instruction, or per request made (S_shared, below) */
+static double S_q_shared(const gm_run *run, bool store);
+
+/* What the report's bar and line charts draw of quantity q in run. */
 static double S_q(const gm_run *run, S_quantity q)
 {
     switch (q) {
@@ -57,8 +63,8 @@ static double S_q(const gm_run *run, S_quantity q)
     case Q_DRAM_PCT: return gm_run_metric_num(run, GM_M_DRAM_PCT);
     case Q_DRAM_RD: return gm_run_metric_num(run, GM_M_DRAM_RD) / (1024.0 * 1024.0);
     case Q_DRAM_WR: return gm_run_metric_num(run, GM_M_DRAM_WR) / (1024.0 * 1024.0);
-    case Q_SH_LD_WPI: return gm_run_shared_wpi(run, false);
-    case Q_SH_ST_WPI: return gm_run_shared_wpi(run, true);
+    case Q_SH_LD_WPI: return S_q_shared(run, false);
+    case Q_SH_ST_WPI: return S_q_shared(run, true);
     case Q_SHARE: return gm_run_total_ms(run);
     }
     return NAN;
@@ -110,26 +116,60 @@ static double S_spr_ideal(const gm_run *run, bool store)
     return isfinite(ideal) ? S_snap(fmax(1.0, ideal)) : NAN;
 }
 
-/* The wavefronts per shared instruction with no bank conflict, as the
- * findings reckon it (findings_internal.h, S_shared): the model's
- * wavefronts less its conflicts, else the counters' (NVIDIA's conflict
- * counter is wavefronts less the ideal), else 1 (4-byte accesses); 2 for
- * 8-byte, 4 for 16-byte accesses.  NaN without wavefronts. */
-static double S_shared_ideal(const gm_run *run, bool store)
+/* A run's shared loads or stores as a chart draws them, against their
+ * ideal, as the findings reckon it (findings_internal.h, S_shared).  The
+ * ideal wavefronts per instruction are the model's wavefronts less its
+ * conflicts, else the counters' (NVIDIA's conflict counter is wavefronts
+ * less the ideal), else 1 (4-byte accesses); 2 for 8-byte, 4 for 16-byte
+ * accesses.  Under GM_FIND_PREDICATED most instructions ran with every
+ * thread predicated off and made no request: per instruction the figure
+ * would sit under the ideal of a request, so the chart draws wavefronts per
+ * request made (wavefronts / (wavefronts - conflicts)) against an ideal of
+ * 1, as the finding's sentence counts them. */
+typedef struct {
+    double value;        /* wavefronts per instruction, or per request made */
+    double ideal;        /* of the value */
+    bool per_request;
+} S_shw;
+
+static S_shw S_shared(const gm_run *run, bool store)
 {
     const char *nw = store ? GM_M_SH_ST_WAVES : GM_M_SH_LD_WAVES;
     const char *ni = store ? GM_M_SH_ST_INST : GM_M_SH_LD_INST;
     const char *nc = store ? GM_M_SH_ST_CONFL : GM_M_SH_LD_CONFL;
+    S_shw f = {gm_run_shared_wpi(run, store), NAN, false};
     double waves = gm_run_metric_num(run, nw), inst = gm_run_metric_num(run, ni);
-    if (!(isfinite(waves) && waves >= 0 && inst > 0))
-        return NAN;
+    if (!(isfinite(f.value) && waves >= 0))
+        return f;
     double pw = gm_run_predicted(run, nw), pc = gm_run_predicted(run, nc);
     double pi = gm_run_predicted(run, ni), c = gm_run_metric_num(run, nc);
+    double ideal = 1.0;
     if (pw >= 0 && pc >= 0 && pw - pc > 0 && pi > 0)
-        return S_snap((pw - pc) / pi);
-    if (isfinite(c) && c >= 0 && waves - c > 0)
-        return S_snap((waves - c) / inst);
-    return 1.0;
+        ideal = (pw - pc) / pi;
+    else if (isfinite(c) && c >= 0 && waves - c > 0)
+        ideal = (waves - c) / inst;
+    if (ideal < GM_FIND_PREDICATED) {
+        f.value = waves / (inst * ideal);
+        f.ideal = 1.0;
+        f.per_request = true;
+    } else {
+        f.ideal = S_snap(ideal);
+    }
+    return f;
+}
+
+static double S_q_shared(const gm_run *run, bool store)
+{
+    return S_shared(run, store).value;
+}
+
+/* The measured figure the model predicts (per instruction, as the model's
+ * figure is), for the chart of the two. */
+static double S_q_measured(const gm_run *run, S_quantity q)
+{
+    if (q == Q_SH_LD_WPI || q == Q_SH_ST_WPI)
+        return gm_run_shared_wpi(run, q == Q_SH_ST_WPI);
+    return S_q(run, q);
 }
 
 /* Quantity q's ideal in run: the best its access pattern allows; NaN for a
@@ -139,8 +179,8 @@ static double S_q_ideal(const gm_run *run, S_quantity q)
     switch (q) {
     case Q_LD_SPR: return S_spr_ideal(run, false);
     case Q_ST_SPR: return S_spr_ideal(run, true);
-    case Q_SH_LD_WPI: return S_shared_ideal(run, false);
-    case Q_SH_ST_WPI: return S_shared_ideal(run, true);
+    case Q_SH_LD_WPI: return S_shared(run, false).ideal;
+    case Q_SH_ST_WPI: return S_shared(run, true).ideal;
     default: return NAN;
     }
 }
@@ -263,6 +303,50 @@ static int S_families(const gm_results *r, const gm_experiment *e, const gm_run 
         if (f[i].nq == 0)
             f[i].nq = 1;
     return k;
+}
+
+/* How the runs' figures of shared quantity q are drawn: per instruction
+ * (0), per request made (1), some each way (2); -1: not a shared quantity,
+ * or no value. */
+static int S_shared_mode(const gm_run *const *runs, size_t n, S_quantity q)
+{
+    if (q != Q_SH_LD_WPI && q != Q_SH_ST_WPI)
+        return -1;
+    bool inst = false, req = false;
+    for (size_t i = 0; i < n; i++) {
+        S_shw f = S_shared(runs[i], q == Q_SH_ST_WPI);
+        if (isfinite(f.value)) {
+            req |= f.per_request;
+            inst |= !f.per_request;
+        }
+    }
+    return req ? (inst ? 2 : 1) : (inst ? 0 : -1);
+}
+
+/* The shared family's title and axis where some figures are per request
+ * made (S_shared). */
+static void S_shared_words(S_family *f, const gm_run *const *runs, size_t n)
+{
+    int m[2] = {S_shared_mode(runs, n, f->q[0]), S_shared_mode(runs, n, f->q[1])};
+    bool req = m[0] >= 1 || m[1] >= 1;
+    bool inst = m[0] == 0 || m[0] == 2 || m[1] == 0 || m[1] == 2;
+    if (!req)
+        return;
+    f->what = inst ? "shared-memory wavefronts per instruction or request made"
+                   : "shared-memory wavefronts per request made";
+    f->ylabel = inst ? "wavefronts/instruction or request" : "wavefronts/request";
+}
+
+/* A bar's legend entry: the quantity's label, or the shared figure's unit. */
+static const char *S_bar_label(S_quantity q, const gm_run *const *runs, size_t n)
+{
+    bool st = q == Q_SH_ST_WPI;
+    switch (S_shared_mode(runs, n, q)) {
+    case 1: return st ? "shared st wavefronts/request made" : "shared ld wavefronts/request made";
+    case 2: return st ? "shared st wavefronts/inst or request made"
+                      : "shared ld wavefronts/inst or request made";
+    default: return S_q_label(q);
+    }
 }
 
 /* ---- chart specs ----------------------------------------------------------- */
@@ -487,6 +571,7 @@ static void S_bar_chart(gm_charts *c, size_t si, const gm_section *s, const S_fa
     }
     if (same)
         one.nq = 1;
+    S_shared_words(&one, s->group, n);
     gm_buf title = GM_BUF_INIT;
     S_title(&title, s->exp, f->what, at);
     char *drawn = S_drawn_title(f->what, at);
@@ -505,7 +590,7 @@ static void S_bar_chart(gm_charts *c, size_t si, const gm_section *s, const S_fa
     S_ideals ideals = {gm_xcalloc(2, sizeof *ideals.v), (size_t)f->nq};
     for (int k = 0; k < f->nq; k++) {
         gm_buf lab = GM_BUF_INIT;
-        gm_buf_printf(&lab, "%s%s", S_q_label(f->q[k]), same ? " (st alike)" : "");
+        gm_buf_printf(&lab, "%s%s", S_bar_label(f->q[k], s->group, n), same ? " (st alike)" : "");
         gm_chart_series *ser = gm_chart_series_add(&spec, GM_SERIES_MAIN, lab.data);
         gm_buf_free(&lab);
         ser->color = k;
@@ -573,9 +658,12 @@ static bool S_series_within(const gm_sweep_line *a, S_quantity qa, const gm_swee
     return true;
 }
 
-static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_family *f,
+static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_family *fam,
                          double copy_gbs, const gm_sweep_plan *sw, const char *at)
 {
+    S_family words = *fam;
+    const S_family *f = &words;
+    S_shared_words(&words, sw->runs, sw->n_runs);
     const gm_sweep_line *lines = sw->lines;
     size_t nl = sw->n_lines, nflat = sw->n_flat, nsweep = sw->n_runs;
     const gm_run *const *flat = sw->flat, *const *sweep_runs = sw->runs;
@@ -783,7 +871,7 @@ static void S_pred_chart(gm_charts *c, size_t si, const gm_section *s, const cha
     double miss_spr = 0, miss_wpi = 0, miss[4] = {0, 0, 0, 0};
     for (size_t k = 0; k < sizeof qs / sizeof qs[0]; k++) {
         for (size_t i = 0; i < n; i++) {
-            double m = S_q(runs[i], qs[k]), p = S_q_pred(runs[i], qs[k]);
+            double m = S_q_measured(runs[i], qs[k]), p = S_q_pred(runs[i], qs[k]);
             if (isfinite(m) && isfinite(p) && m > 0 && fabs(m - p) / m > miss[k])
                 miss[k] = fabs(m - p) / m;
         }
@@ -806,7 +894,7 @@ static void S_pred_chart(gm_charts *c, size_t si, const gm_section *s, const cha
     for (size_t i = 0; i < n; i++) {
         bool any = false;
         for (int k = 0; k < nq && !any; k++)
-            any = isfinite(S_q(runs[i], use[k]));
+            any = isfinite(S_q_measured(runs[i], use[k]));
         if (any)
             runs[kept++] = runs[i];
     }
@@ -830,7 +918,7 @@ static void S_pred_chart(gm_charts *c, size_t si, const gm_section *s, const cha
         gm_chart_series *ser = gm_chart_series_add(&spec, GM_SERIES_MAIN, S_q_label(use[k]));
         ser->color = k;
         for (size_t i = 0; i < n; i++)
-            gm_chart_put(ser, (double)i, S_q(runs[i], use[k]));
+            gm_chart_put(ser, (double)i, S_q_measured(runs[i], use[k]));
     }
     for (int k = 0; k < nq; k++) {
         gm_chart_series *ser = gm_chart_series_add(

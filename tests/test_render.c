@@ -630,6 +630,50 @@ Test(render_charts, ideal_per_access_width)
     gm_results_free(&r);
 }
 
+/* Where most shared instructions ran with every thread predicated off (the
+ * ideal per instruction under GM_FIND_PREDICATED), the chart draws
+ * wavefronts per request made, ideal 1, as the finding counts them
+ * (issue 28): the PyTorch run's sum-cols makes 0.57 wavefronts per
+ * instruction, 1.006 per request; sum-rows, given 8,000 loads of 4
+ * wavefronts, 24,000 of them conflicts (ideal 1 per instruction: no
+ * predication), draws 4 per instruction. */
+Test(render_charts, shared_wavefronts_per_request_made)
+{
+    gm_results r;
+    char *p = gmt_src("examples/pytorch/run.json");
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(p, &r, &err), GM_OK, "%s", err.message);
+    free(p);
+    gm_run *rows = NULL;
+    for (size_t i = 0; i < r.n_runs; i++)
+        if (r.runs[i].variant && strcmp(r.runs[i].variant, "sum-rows") == 0)
+            rows = &r.runs[i];
+    cr_assert_not_null(rows);
+    gm_run_set_metric(rows, GM_M_SH_LD_WAVES, gm_vreal(32000), "");
+    gm_run_set_metric(rows, GM_M_SH_LD_INST, gm_vreal(8000), "");
+    gm_run_set_metric(rows, GM_M_SH_LD_CONFL, gm_vreal(24000), "");
+    gm_sections ss;
+    gm_sections_build(&r, &ss);
+    gm_charts c;
+    gm_charts_plan(&r, &ss, &c);
+    const char *sh = NULL;
+    for (size_t i = 0; i < c.n; i++)
+        if (strstr(c.v[i].title, "shared-memory wavefronts"))
+            sh = c.v[i].script;
+    cr_assert_not_null(sh);
+    S_check_script(sh);
+    gmt_assert_has(sh, "set title 'shared-memory wavefronts per instruction or request made'");
+    gmt_assert_has(sh, "title 'shared ld wavefronts/inst or request made'");
+    /* sum-cols (4th bar): 33,349 wavefronts over the 33,152 requests its
+     * 58,112 instructions made */
+    gmt_assert_has(sh, "\n3 1.0059");
+    gmt_assert_has(sh, "\n4 4\n");
+    gmt_assert_lacks(sh, "\n3 0.57");
+    gm_charts_free(&c);
+    gm_sections_free(&ss);
+    gm_results_free(&r);
+}
+
 Test(render_charts, large_plan_has_sweeps_and_bars)
 {
     gm_results r;
