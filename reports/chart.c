@@ -660,9 +660,50 @@ char *gm_chart_gnuplot(const gm_chart_spec *c, const char *id_in)
 
 /* ---- a page's charts ---------------------------------------------------------------- */
 
-void gm_charts_add(gm_charts *c, size_t section, const char *name, const char *title,
+bool gm_chart_shows_something(const gm_chart_spec *spec)
+{
+    size_t places = 0, points = 0;
+    double first = NAN;
+    bool differ = false;
+    for (size_t i = 0; i < spec->n_cats; i++) {
+        bool any = false;
+        for (size_t k = 0; k < spec->n_s && !any; k++)
+            any = spec->s[k].kind != GM_SERIES_TICK && i < spec->s[k].n &&
+                  isfinite(spec->s[k].p[i].y);
+        places += any;
+    }
+    /* the bars or lines and the markers on them (a prediction); not an ideal */
+    for (size_t k = 0; k < spec->n_s; k++) {
+        const gm_chart_series *s = &spec->s[k];
+        for (size_t i = 0; s->kind != GM_SERIES_TICK && i < s->n; i++) {
+            double y = s->p[i].y;
+            if (!isfinite(y))
+                continue;
+            points++;
+            if (!isfinite(first))
+                first = y;
+            differ |= fabs(y - first) > 1e-9 * fabs(first);
+        }
+    }
+    for (size_t i = 0; i < spec->n_refs; i++) {
+        const gm_chart_ref *r = &spec->refs[i];
+        if (r->kind != GM_REF_LEVEL || !isfinite(r->at))
+            continue;
+        points++;
+        if (!isfinite(first))
+            first = r->at;
+        differ |= fabs(r->at - first) > 1e-9 * fabs(first);
+    }
+    if (spec->kind == GM_CHART_LINES)
+        return points >= 2 && differ;
+    return places >= 2 && differ;
+}
+
+bool gm_charts_add(gm_charts *c, size_t section, const char *name, const char *title,
                    const gm_chart_spec *spec)
 {
+    if (!gm_chart_shows_something(spec))
+        return false;
     c->v = gm_xrealloc(c->v, (c->n + 1) * sizeof *c->v);
     gm_chart *ch = &c->v[c->n++];
     memset(ch, 0, sizeof *ch);
@@ -670,6 +711,7 @@ void gm_charts_add(gm_charts *c, size_t section, const char *name, const char *t
     ch->name = gm_xstrdup(name);
     ch->title = gm_xstrdup(title);
     ch->script = gm_chart_gnuplot(spec, name);
+    return true;
 }
 
 void gm_charts_free(gm_charts *c)

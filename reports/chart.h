@@ -157,9 +157,18 @@ typedef struct {
     size_t n;
 } gm_charts;
 
-/* Append the chart the spec describes: its name (file stem and id prefix),
- * its title (the caption and the SVG's <title>) and its section. */
-void gm_charts_add(gm_charts *c, size_t section, const char *name, const char *title,
+/* Does the chart show something a sentence would not: bars in two places
+ * or more (categories with a value), or lines through two points or more,
+ * whose values (markers and levels included, ideals not) are not all the
+ * same.  A chart of one bar, or of bars all equal, is left to the text and
+ * the table. */
+bool gm_chart_shows_something(const gm_chart_spec *spec);
+
+/* Append the chart the spec describes, when it shows something
+ * (gm_chart_shows_something; else nothing, false): its name (file stem and
+ * id prefix), its title (the caption and the SVG's <title>) and its
+ * section. */
+bool gm_charts_add(gm_charts *c, size_t section, const char *name, const char *title,
                    const gm_chart_spec *spec);
 void gm_charts_free(gm_charts *c);
 

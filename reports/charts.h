@@ -32,7 +32,8 @@
  * value of the other parameters.  Last, when runs of the comparison group carry
  * an address-trace prediction: their measured sectors per request and shared
  * wavefronts per instruction as bars, the predicted figures as markers.  A
- * chart whose values are all absent is left out.  Pure. */
+ * chart that would show nothing is left out (one bar, values all alike or
+ * absent: gm_chart_shows_something).  Pure. */
 void gm_charts_plan(const gm_results *r, const gm_sections *s, gm_charts *out);
 
 /* The default limit of one gnuplot run, in seconds (--gnuplot-timeout). */

@@ -791,8 +791,18 @@ static gm_status S_chart(gm_buf *b, const gm_diff *d, const char *gnuplot, gm_er
     }
 
     gm_charts c = {NULL, 0};
-    gm_charts_add(&c, 0, "diffchart", "Largest changes, head over base (log scale)", &spec);
+    bool drawn = gm_charts_add(&c, 0, "diffchart", "Largest changes, head over base (log scale)",
+                               &spec);
     gm_chart_free(&spec);
+    if (!drawn) {
+        /* one bar, or bars all alike: nothing a chart would compare */
+        gm_buf_puts(b, n == 1 ? "<p class=\"nochart\">One change beyond a threshold: the table "
+                                "below has it.</p>\n"
+                              : "<p class=\"nochart\">The changes beyond a threshold are all "
+                                "alike: the table below has them.</p>\n");
+        free(sel);
+        return GM_OK;
+    }
     gm_status st = gm_charts_draw(&c, gnuplot, err);
     if (st == GM_OK) {
         gm_buf_puts(b, "<figure class=\"chart\">\n");

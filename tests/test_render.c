@@ -466,7 +466,8 @@ Test(render_charts, chart_spec_quotes_every_string)
         p->hi = 2;
         p->rgb = 0xc62828u;
         gm_chart_note(p, evil);
-        gm_chart_put(s, 1, NAN);
+        gm_chart_put(s, 1, 3);
+        gm_chart_put(s, 2, NAN);
         s = gm_chart_series_add(&c, GM_SERIES_MARK, evil);
         gm_chart_put(s, 0, 1.25);
         s = gm_chart_series_add(&c, GM_SERIES_TICK, NULL);
@@ -484,6 +485,45 @@ Test(render_charts, chart_spec_quotes_every_string)
         free(script);
         gm_charts_free(&list);
     }
+}
+
+/* A chart only where it shows something: not one bar, not bars all alike
+ * (issue 28); a prediction that differs from equal bars is something. */
+Test(render_charts, chart_only_where_it_shows_something)
+{
+    gm_chart_spec c;
+    gm_chart_init(&c, GM_CHART_BARS, "t");
+    gm_chart_cat(&c, "a");
+    gm_chart_cat(&c, "b");
+    gm_chart_series *s = gm_chart_series_add(&c, GM_SERIES_MAIN, "x");
+    gm_chart_put(s, 0, 4);
+    gm_chart_put(s, 1, NAN);
+    cr_expect_not(gm_chart_shows_something(&c), "one bar");
+    s->p[1].y = 4;
+    cr_expect_not(gm_chart_shows_something(&c), "bars all alike");
+    gm_chart_series *m = gm_chart_series_add(&c, GM_SERIES_MARK, "predicted");
+    gm_chart_put(m, 0, 32);
+    cr_expect(gm_chart_shows_something(&c), "a prediction off the bars");
+    c.s[0].p[1].y = 8;
+    c.n_s = 1;   /* the marker series left out (freed below) */
+    cr_expect(gm_chart_shows_something(&c), "two bars that differ");
+    gm_charts list = {NULL, 0};
+    cr_expect(gm_charts_add(&list, 0, "chart-01", "t", &c));
+    c.s[0].p[1].y = 4;
+    cr_expect_not(gm_charts_add(&list, 0, "chart-02", "t", &c));
+    cr_expect_eq(list.n, 1);
+    gm_charts_free(&list);
+    c.n_s = 2;
+    gm_chart_free(&c);
+
+    gm_chart_init(&c, GM_CHART_LINES, "t");
+    s = gm_chart_series_add(&c, GM_SERIES_MAIN, "x");
+    gm_chart_put(s, 1, 4);
+    gm_chart_put(s, 2, 4);
+    cr_expect_not(gm_chart_shows_something(&c), "a flat line");
+    gm_chart_add_ref(&c, GM_REF_LEVEL, false, 5, "a run off the sweep");
+    cr_expect(gm_chart_shows_something(&c), "a level apart from the line");
+    gm_chart_free(&c);
 }
 
 Test(render_charts, hostile_script_quotes_everything)
