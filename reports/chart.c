@@ -117,10 +117,13 @@ static const char *const S_colors[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7
                                        "#56B4E9", "#D55E00", "#000000", "#F0E442"};
 #define S_NCOLORS 8
 
-#define S_FONT 15           /* px of the canvas */
-#define S_HEIGHT 480        /* a line chart, bars with their names level */
-#define S_HEIGHT_TALL 640   /* bars with their names upright under them */
-#define S_HBAR_ROW 26       /* px a horizontal bar's row takes */
+/* The canvas is about as wide as the page shows it (GM_CHART_WIDTH), so
+ * that the type is drawn at about its size: 13 px on a 600-px canvas is 12.5
+ * px on the report's page at 1,280 px, where a chart is 578 px wide. */
+#define S_FONT 13           /* px of the canvas */
+#define S_HEIGHT 400        /* a line chart, bars with their names level */
+#define S_HEIGHT_TALL 560   /* bars with their names upright under them */
+#define S_HBAR_ROW 24       /* px a horizontal bar's row takes */
 #define S_MAX_TITLE 110     /* bytes of a title */
 #define S_MAX_LABEL 48      /* bytes of a tic label or a legend entry */
 #define S_UPRIGHT_OVER 12   /* bars whose names stand upright: one longer than this, */
@@ -240,7 +243,7 @@ static void S_terminal(gm_buf *b, const gm_chart_spec *c)
     int w = c->width > 0 ? c->width : GM_CHART_WIDTH;
     int h = S_HEIGHT;
     if (c->kind == GM_CHART_HBARS)
-        h = 90 + S_HBAR_ROW * (int)c->n_cats;
+        h = 80 + S_HBAR_ROW * (int)c->n_cats;
     else if (S_upright(c))
         h = S_HEIGHT_TALL;
     gm_buf_printf(b, "set terminal svg size %d,%d dynamic enhanced font 'sans,%d' "

@@ -111,8 +111,11 @@ typedef struct {
     int width;              /* the canvas's width, px; 0: GM_CHART_WIDTH */
 } gm_chart_spec;
 
-/* The width of a chart's canvas, px, where the spec names none. */
-#define GM_CHART_WIDTH 800
+/* The width of a chart's canvas, px, where the spec names none: about the
+ * width a page shows a chart at in a 1,280-px window (the report's and the
+ * comparison's two-column grid, templates/report.html: 578 px; the trend's
+ * figures, 580 px), so that the chart's text is drawn at about its size. */
+#define GM_CHART_WIDTH 600
 
 /* An empty chart of this kind and title: axes linear, value axis from 0 (a
  * linear one), no series. */

@@ -757,7 +757,7 @@ static gm_status S_chart(gm_buf *b, const gm_diff *d, const char *gnuplot, gm_er
 
     gm_chart_spec spec;
     gm_chart_init(&spec, GM_CHART_HBARS, "Largest changes: head / base, log scale");
-    spec.width = 900;
+    spec.width = 1100;   /* the page's full width at 1,280 px: 1,152 px */
     spec.v.log = 2;
     spec.v.min = exp2(-L);
     spec.v.max = exp2(L);

@@ -540,8 +540,8 @@ Test(render_charts, hostile_script_quotes_everything)
     /* the hostile swept parameter name arrives quoted, its quote doubled */
     cr_assert_not_null(strstr(script, "set xlabel 'n''`$(touch /tmp/gm-pwned)`' noenhanced"),
                        "%s", script);
-    cr_assert_not_null(strstr(script, "set terminal svg size 800,480 dynamic enhanced font "
-                                      "'sans,15' background '#ffffff'"));
+    cr_assert_not_null(strstr(script, "set terminal svg size 600,400 dynamic enhanced font "
+                                      "'sans,13' background '#ffffff'"));
     cr_assert_null(strstr(script, "mouse"));
     free(script);
     gm_charts_free(&c);
