@@ -121,13 +121,13 @@ static const char *const S_colors[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7
  * that the type is drawn at about its size: 13 px on a 600-px canvas is 12.5
  * px on the report's page at 1,280 px, where a chart is 578 px wide. */
 #define S_FONT 13           /* px of the canvas */
-#define S_HEIGHT 400        /* a line chart, bars with their names level */
-#define S_HEIGHT_TALL 560   /* bars with their names upright under them */
-#define S_HBAR_ROW 24       /* px a horizontal bar's row takes */
+#define S_CHAR 7.4          /* px a character takes as a browser draws it (0.57 em) */
+#define S_LINE 17.0         /* px a line of text takes (a key entry, a tic label) */
+#define S_PLOT 250.0        /* px a plot takes at least: 240 on the page at 1,280 px */
+#define S_GP_CHAR 10.4      /* px gnuplot reckons a character at (0.8 em) for margins and keys */
 #define S_MAX_TITLE 110     /* bytes of a title */
-#define S_MAX_LABEL 48      /* bytes of a tic label or a legend entry */
-#define S_UPRIGHT_OVER 12   /* bars whose names stand upright: one longer than this, */
-#define S_UPRIGHT_MANY 4    /* or more bars than this */
+#define S_MAX_LABEL 48      /* bytes of a legend entry or a tic label along x */
+#define S_NAME_ROOM 0.45    /* horizontal bars: the share of the width their names take */
 
 /* ---- text and numbers ---------------------------------------------------------- */
 
@@ -156,11 +156,33 @@ static void S_text(gm_buf *b, const char *s, size_t max)
     gm_buf_puts(b, " noenhanced");
 }
 
-/* A tic label: cut, its '%' doubled (gnuplot reads a tic label as a format
- * for the tic's value), quoted and escaped. */
-static void S_tic_text(gm_buf *b, const char *s)
+/* s cut to max bytes in the middle, "…" for what goes: a kernel's name
+ * keeps its start and its end (a UTF-8 sequence is not split); caller frees. */
+static char *S_cut_middle(const char *s, size_t max)
 {
-    char *t = S_cut(s, S_MAX_LABEL);
+    s = s ? s : "";
+    size_t n = strlen(s);
+    if (n <= max || max < 8)
+        return S_cut(s, max);
+    size_t head = (max - 3) * 3 / 5, tail = max - 3 - head;
+    while (head > 0 && ((unsigned char)s[head] & 0xC0) == 0x80)
+        head--;
+    size_t from = n - tail;
+    while (from < n && ((unsigned char)s[from] & 0xC0) == 0x80)
+        from++;
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_put(&b, s, head);
+    gm_buf_puts(&b, "…");
+    gm_buf_puts(&b, s + from);
+    return gm_buf_detach(&b);
+}
+
+/* A tic label: cut to max bytes (in the middle when `middle`), its '%'
+ * doubled (gnuplot reads a tic label as a format for the tic's value),
+ * quoted and escaped. */
+static void S_tic_text(gm_buf *b, const char *s, size_t max, bool middle)
+{
+    char *t = middle ? S_cut_middle(s, max) : S_cut(s, max);
     gm_buf pct = GM_BUF_INIT;
     gm_buf_puts(&pct, "");
     for (const char *c = t; *c; c++)
@@ -189,26 +211,35 @@ static void S_bound(gm_buf *b, double v)
 
 /* ---- the parts of a chart -------------------------------------------------------- */
 
-static bool S_named(const gm_chart_spec *c)
+static bool S_has_range(const gm_chart_series *s)
 {
-    for (size_t i = 0; i < c->n_s; i++)
-        if (c->s[i].name || c->s[i].range_name)
-            return true;
-    for (size_t i = 0; i < c->n_refs; i++)
-        if (c->refs[i].name)
+    for (size_t i = 0; i < s->n; i++)
+        if (isfinite(s->p[i].lo) || isfinite(s->p[i].hi))
             return true;
     return false;
 }
 
-/* Bars whose names stand upright under them: many, or a long one. */
-static bool S_upright(const gm_chart_spec *c)
+static bool S_has_rgb(const gm_chart_series *s)
 {
-    if (c->kind != GM_CHART_BARS)
-        return false;
-    bool up = c->n_cats > S_UPRIGHT_MANY;
-    for (size_t i = 0; i < c->n_cats; i++)
-        up |= strlen(c->cats[i]) > S_UPRIGHT_OVER;
-    return up;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->p[i].rgb != GM_RGB_NONE)
+            return true;
+    return false;
+}
+
+
+/* Has the chart a key: something named, other than the lone series of a
+ * bar chart (the quantity, which the title and the axis say). */
+static bool S_named(const gm_chart_spec *c)
+{
+    size_t named = 0, main = 0;
+    for (size_t i = 0; i < c->n_s; i++) {
+        named += (c->s[i].name != NULL) + (c->s[i].range_name && S_has_range(&c->s[i]));
+        main += c->s[i].kind == GM_SERIES_MAIN;
+    }
+    for (size_t i = 0; i < c->n_refs; i++)
+        named += c->refs[i].name != NULL;
+    return named > 1 || (named == 1 && (main > 1 || c->kind == GM_CHART_LINES));
 }
 
 static size_t S_n_bars(const gm_chart_spec *c)
@@ -238,16 +269,110 @@ static double S_bar_offset(const gm_chart_spec *c, size_t series)
 /* The axis letters: where the value axis and the category (or x) axis are. */
 static char S_vaxis(const gm_chart_spec *c) { return c->kind == GM_CHART_HBARS ? 'x' : 'y'; }
 
-static void S_terminal(gm_buf *b, const gm_chart_spec *c)
+/* How a chart is laid out on its canvas. */
+typedef struct {
+    gm_chart_kind kind;   /* bars become horizontal where their names do not fit level */
+    int w, h;             /* the canvas, px */
+    size_t name_max;      /* bytes of a category's name (cut in the middle) */
+    size_t lmargin;       /* horizontal bars: the names' column, in characters */
+    bool lean;            /* a line chart's x tic labels lean */
+} S_layout;
+
+static size_t S_longest(char *const *v, size_t n, size_t cap)
 {
-    int w = c->width > 0 ? c->width : GM_CHART_WIDTH;
-    int h = S_HEIGHT;
-    if (c->kind == GM_CHART_HBARS)
-        h = 80 + S_HBAR_ROW * (int)c->n_cats;
-    else if (S_upright(c))
-        h = S_HEIGHT_TALL;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        m = strlen(v[i]) > m ? strlen(v[i]) : m;
+    return m < cap ? m : cap;
+}
+
+/* The key's entries: how many, and the longest's bytes. */
+static size_t S_key_entries(const gm_chart_spec *c, size_t *longest_out)
+{
+    size_t n = 0, longest = 0;
+    const char *names[4];
+    for (size_t i = 0; i < c->n_s + c->n_refs; i++) {
+        size_t k = 0;
+        if (i < c->n_s) {
+            names[k++] = c->s[i].name;
+            names[k++] = S_has_range(&c->s[i]) ? c->s[i].range_name : NULL;
+        } else {
+            names[k++] = c->refs[i - c->n_s].name;
+        }
+        for (size_t j = 0; j < k; j++) {
+            if (!names[j])
+                continue;
+            n++;
+            size_t len = strlen(names[j]) < S_MAX_LABEL ? strlen(names[j]) : S_MAX_LABEL;
+            longest = len > longest ? len : longest;
+        }
+    }
+    *longest_out = longest;
+    return n;
+}
+
+/* gnuplot sizes a key's entry by its characters at 0.8 em, wider than they
+ * are drawn (about 0.5 em): the entries are narrowed by most of the
+ * difference (`set key width`), so that two or three fit a line where they
+ * do, a gap of a few characters kept between them. */
+static int S_key_narrow(size_t longest)
+{
+    return 2 - (int)((double)longest * 0.25);
+}
+
+/* Lines the key takes below the plot: its entries, as many to a line as
+ * gnuplot fits (the text, narrowed; the sample and the gaps). */
+static double S_key_lines(const gm_chart_spec *c, int w)
+{
+    size_t longest = 0, n = S_key_entries(c, &longest);
+    if (!n)
+        return 0;
+    double entry = ((double)longest + S_key_narrow(longest) + 6.0) * S_GP_CHAR;
+    size_t per = (size_t)(((double)w - 20.0) / entry);
+    per = per ? per : 1;
+    return (double)((n + per - 1) / per) + 0.8;
+}
+
+static S_layout S_lay_out(const gm_chart_spec *c)
+{
+    S_layout L = {c->kind, c->width > 0 ? c->width : GM_CHART_WIDTH, 0, S_MAX_LABEL, 0, false};
+    double plot_w = L.w - 100.0;
+    size_t longest = S_longest(c->cats, c->n_cats, S_MAX_LABEL);
+    /* bars whose names do not fit level under them lie down, the names
+     * beside them: upright names left the plot a sliver of the canvas */
+    if (L.kind == GM_CHART_BARS &&
+        (double)c->n_cats * ((double)longest * S_CHAR + 12.0) > plot_w)
+        L.kind = GM_CHART_HBARS;
+    double tics = 1.6, plot = S_PLOT;
+    if (L.kind == GM_CHART_HBARS) {
+        L.name_max = (size_t)(S_NAME_ROOM * L.w / S_CHAR);
+        if (L.name_max > 60)
+            L.name_max = 60;
+        /* a margin is counted in gnuplot's characters (about 9 px of the
+         * canvas at 13 px), the names drawn in the browser's */
+        size_t names = S_longest(c->cats, c->n_cats, L.name_max);
+        L.lmargin = (size_t)ceil((double)names * S_CHAR / 9.0) + 3;
+        /* a row: room for its name, and for each bar at least 12 px */
+        double row = fmax(22.0, 13.0 * (double)S_n_bars(c));
+        plot = fmax(S_PLOT, row * (double)c->n_cats);
+    } else if (L.kind == GM_CHART_LINES && c->x.n_tics) {
+        size_t lt = 0;
+        for (size_t i = 0; i < c->x.n_tics; i++)
+            lt = strlen(c->x.tics[i].label) > lt ? strlen(c->x.tics[i].label) : lt;
+        L.lean = (double)c->x.n_tics * ((double)lt * S_CHAR + 10.0) > plot_w;
+        if (L.lean)
+            tics = 1.0 + 0.5 * (double)lt * S_CHAR / S_LINE;
+    }
+    const char *xl = L.kind == GM_CHART_HBARS ? c->v.label : c->x.label;
+    double lines = 2.4 + tics + (xl ? 1.4 : 0.0) + (S_named(c) ? S_key_lines(c, L.w) + 1 : 0);
+    L.h = (int)ceil(plot + lines * S_LINE + 10.0);
+    return L;
+}
+
+static void S_terminal(gm_buf *b, const S_layout *L)
+{
     gm_buf_printf(b, "set terminal svg size %d,%d dynamic enhanced font 'sans,%d' "
-                     "background '#ffffff'\nset termoption noenhanced\n", w, h, S_FONT);
+                     "background '#ffffff'\nset termoption noenhanced\n", L->w, L->h, S_FONT);
 }
 
 static void S_head(gm_buf *b, const gm_chart_spec *c)
@@ -268,8 +393,14 @@ static void S_head(gm_buf *b, const gm_chart_spec *c)
         S_text(b, yl, S_MAX_TITLE);
         gm_buf_putc(b, '\n');
     }
-    gm_buf_puts(b, S_named(c) ? "set key noenhanced below center horizontal samplen 2\n"
-                              : "unset key\n");
+    /* the key below, a little apart from the axis's label */
+    size_t longest = 0;
+    S_key_entries(c, &longest);
+    if (S_named(c))
+        gm_buf_printf(b, "set key noenhanced below center horizontal samplen 2 height 1 width %d\n",
+                      S_key_narrow(longest));
+    else
+        gm_buf_puts(b, "unset key\n");
     gm_buf_printf(b, "set grid %ctics lt 1 lc rgb '#d9d9d9' lw 1 dt 1\n"
                      "set border 3\nset tics nomirror\n", S_vaxis(c));
 }
@@ -280,7 +411,7 @@ static void S_tics(gm_buf *b, char ax, const gm_chart_axis *a, const char *how)
     gm_buf_printf(b, "set %ctics noenhanced%s (", ax, how);
     for (size_t i = 0; i < a->n_tics; i++) {
         gm_buf_puts(b, i ? ", " : "");
-        S_tic_text(b, a->tics[i].label);
+        S_tic_text(b, a->tics[i].label, S_MAX_LABEL, false);
         gm_buf_putc(b, ' ');
         S_num(b, a->tics[i].at);
     }
@@ -294,49 +425,41 @@ static void S_format(gm_buf *b, char ax, gm_axis_num num)
         gm_buf_printf(b, "set format %c '%s'\n", ax, fmt[num]);
 }
 
-/* The categories: along x under upright or level names (BARS), or down the
- * left, the first at the top (HBARS, at 1, 2, ...). */
-static void S_cat_axis(gm_buf *b, const gm_chart_spec *c)
+/* The categories: along x under their level names (BARS), or down the
+ * left, the first at the top, their names beside them (HBARS, at 1, 2, ...). */
+static void S_cat_axis(gm_buf *b, const gm_chart_spec *c, const S_layout *L)
 {
     size_t n = c->n_cats;
     if (c->kind == GM_CHART_HBARS) {
-        size_t longest = 0;
-        for (size_t i = 0; i < n; i++)
-            longest = strlen(c->cats[i]) > longest ? strlen(c->cats[i]) : longest;
-        if (longest > S_MAX_LABEL)
-            longest = S_MAX_LABEL;
         gm_buf_puts(b, "set ytics noenhanced nomirror (");
         for (size_t i = 0; i < n; i++) {
             gm_buf_puts(b, i ? ", " : "");
-            S_tic_text(b, c->cats[i]);
+            S_tic_text(b, c->cats[i], L->name_max, true);
             gm_buf_printf(b, " %zu", i + 1);
         }
-        gm_buf_printf(b, ")\nset yrange [%zu.6:0.4]\nset lmargin %zu\n", n, longest * 4 / 5 + 4);
+        /* no tic mark: the name says where its bars are */
+        gm_buf_printf(b, ") scale 0\nset yrange [%zu.6:0.4]\nset lmargin %zu\n", n, L->lmargin);
         return;
     }
-    gm_buf_puts(b, "set xtics noenhanced");
-    /* long names stand upright under their bar: tilted, the first would run
-     * off the left edge and many would overlap */
-    if (S_upright(c))
-        gm_buf_puts(b, " rotate by 90 right");
-    gm_buf_puts(b, " (");
+    gm_buf_puts(b, "set xtics noenhanced (");
     for (size_t i = 0; i < n; i++) {
         gm_buf_puts(b, i ? ", " : "");
-        S_tic_text(b, c->cats[i]);
+        S_tic_text(b, c->cats[i], S_MAX_LABEL, false);
         gm_buf_printf(b, " %zu", i);
     }
-    gm_buf_printf(b, ")\nset xrange [-0.6:%zu.6]\n", n ? n - 1 : 0);
+    gm_buf_printf(b, ") scale 0\nset xrange [-0.6:%zu.6]\n", n ? n - 1 : 0);
 }
 
 /* The x axis of a line chart. */
-static void S_x_axis(gm_buf *b, const gm_chart_spec *c)
+static void S_x_axis(gm_buf *b, const gm_chart_spec *c, const S_layout *L)
 {
     const gm_chart_axis *a = &c->x;
     if (a->log)
         gm_buf_printf(b, "set logscale x %d\n", a->log);
     if (a->n_tics) {
-        /* many tics lean so that their labels do not run into each other */
-        S_tics(b, 'x', a, a->n_tics > 6 ? " rotate by 30 right" : "");
+        /* tics that do not fit level lean, so that their labels do not run
+         * into each other */
+        S_tics(b, 'x', a, L->lean ? " rotate by 30 right" : "");
     } else if (a->step > 0) {
         gm_buf_puts(b, "set xtics noenhanced ");
         S_num(b, a->step);
@@ -380,22 +503,6 @@ static void S_value_axis(gm_buf *b, const gm_chart_spec *c)
 
 /* A data block per series: x (HBARS: the row, from 1), y, then lo hi when
  * some point has a range, then the colour when some point has its own. */
-static bool S_has_range(const gm_chart_series *s)
-{
-    for (size_t i = 0; i < s->n; i++)
-        if (isfinite(s->p[i].lo) || isfinite(s->p[i].hi))
-            return true;
-    return false;
-}
-
-static bool S_has_rgb(const gm_chart_series *s)
-{
-    for (size_t i = 0; i < s->n; i++)
-        if (s->p[i].rgb != GM_RGB_NONE)
-            return true;
-    return false;
-}
-
 static void S_blocks(gm_buf *b, const gm_chart_spec *c, const char *id)
 {
     for (size_t k = 0; k < c->n_s; k++) {
@@ -631,7 +738,7 @@ static void S_plot(gm_buf *b, const gm_chart_spec *c, const char *id)
     gm_buf_putc(b, '\n');
 }
 
-char *gm_chart_gnuplot(const gm_chart_spec *c, const char *id_in)
+char *gm_chart_gnuplot(const gm_chart_spec *c_in, const char *id_in)
 {
     gm_buf id = GM_BUF_INIT;
     gm_buf_puts(&id, "");
@@ -641,13 +748,17 @@ char *gm_chart_gnuplot(const gm_chart_spec *c, const char *id_in)
                     (ch >= '0' && ch <= '9') || ch == '_';
         gm_buf_putc(&id, word ? ch : '_');
     }
+    S_layout L = S_lay_out(c_in);
+    gm_chart_spec laid = *c_in;   /* the same chart, of the kind it is drawn as */
+    laid.kind = L.kind;
+    const gm_chart_spec *c = &laid;
     gm_buf b = GM_BUF_INIT;
-    S_terminal(&b, c);
+    S_terminal(&b, &L);
     S_head(&b, c);
     if (c->kind == GM_CHART_LINES)
-        S_x_axis(&b, c);
+        S_x_axis(&b, c, &L);
     else
-        S_cat_axis(&b, c);
+        S_cat_axis(&b, c, &L);
     S_value_axis(&b, c);
     if (c->kind != GM_CHART_LINES) {
         gm_buf_puts(&b, "set style fill solid 0.85 border rgb '#333333'\n");

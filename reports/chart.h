@@ -26,7 +26,8 @@
 /* ---- a chart's spec --------------------------------------------------------- */
 
 typedef enum {
-    GM_CHART_BARS,    /* categories along x, each series' bar side by side in each */
+    GM_CHART_BARS,    /* categories along x, each series' bar side by side in each;
+                         drawn as HBARS where the names do not fit level under them */
     GM_CHART_HBARS,   /* categories down the left, their names beside the bars */
     GM_CHART_LINES    /* series over a numeric x */
 } gm_chart_kind;
@@ -139,7 +140,10 @@ void gm_axis_tic(gm_chart_axis *a, double at, const char *label);
 
 /* The chart's gnuplot commands, without `set output`: its terminal (size and
  * font), then what it shows; data blocks named after `id` (letters, digits
- * and '_' kept; "chart-01" gives $chart_01_0, ...).  Caller frees. */
+ * and '_' kept; "chart-01" gives $chart_01_0, ...).  The canvas is the
+ * spec's width and as tall as its plot (at least 250 px; a row per
+ * horizontal bar's category), title, tics, axis label and key need.  Caller
+ * frees. */
 char *gm_chart_gnuplot(const gm_chart_spec *c, const char *id);
 
 /* ---- a page's charts ---------------------------------------------------------- */
