@@ -125,7 +125,6 @@ static const char *const S_colors[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7
 #define S_LINE 17.0         /* px a line of text takes (a key entry, a tic label) */
 #define S_PLOT 250.0        /* px a plot takes at least: 240 on the page at 1,280 px */
 #define S_GP_CHAR 10.4      /* px gnuplot reckons a character at (0.8 em) for margins and keys */
-#define S_MAX_TITLE 110     /* bytes of a title */
 #define S_MAX_LABEL 48      /* bytes of a legend entry or a tic label along x */
 #define S_NAME_ROOM 0.45    /* horizontal bars: the share of the width their names take */
 
@@ -375,22 +374,31 @@ static void S_terminal(gm_buf *b, const S_layout *L)
                      "background '#ffffff'\nset termoption noenhanced\n", L->w, L->h, S_FONT);
 }
 
-static void S_head(gm_buf *b, const gm_chart_spec *c)
+/* The bytes of text a length of px holds. */
+static size_t S_fits(double px)
 {
+    return px > 8 * S_CHAR ? (size_t)(px / S_CHAR) : 8;
+}
+
+static void S_head(gm_buf *b, const gm_chart_spec *c, const S_layout *L)
+{
+    /* the title and the label across as long as the canvas is wide, the
+     * one up the side as it is tall */
+    size_t across = S_fits(L->w - 30.0), up = S_fits(L->h - 60.0);
     gm_buf_puts(b, "reset\nset title ");
-    S_text(b, c->title, S_MAX_TITLE);
+    S_text(b, c->title, across);
     gm_buf_putc(b, '\n');
     /* the axis labels: the value axis's where it is drawn, the other's */
     const char *xl = c->kind == GM_CHART_HBARS ? c->v.label : c->x.label;
     const char *yl = c->kind == GM_CHART_HBARS ? c->x.label : c->v.label;
     if (xl) {
         gm_buf_puts(b, "set xlabel ");
-        S_text(b, xl, S_MAX_TITLE);
+        S_text(b, xl, across);
         gm_buf_putc(b, '\n');
     }
     if (yl) {
         gm_buf_puts(b, "set ylabel ");
-        S_text(b, yl, S_MAX_TITLE);
+        S_text(b, yl, up);
         gm_buf_putc(b, '\n');
     }
     /* the key below, a little apart from the axis's label */
@@ -754,7 +762,7 @@ char *gm_chart_gnuplot(const gm_chart_spec *c_in, const char *id_in)
     const gm_chart_spec *c = &laid;
     gm_buf b = GM_BUF_INIT;
     S_terminal(&b, &L);
-    S_head(&b, c);
+    S_head(&b, c, &L);
     if (c->kind == GM_CHART_LINES)
         S_x_axis(&b, c, &L);
     else

@@ -396,14 +396,16 @@ static void S_refs(gm_chart_spec *spec, const S_family *f, double copy_gbs)
 }
 
 /* An ideal's legend entry: "ideal for 8-byte accesses: 8" (a warp of W-byte
- * accesses asks for W sectors a request), "ideal: 1 (no bank conflict)". */
+ * accesses asks for W sectors a request: 4, 8 or 16; fewer sectors may be a
+ * partial warp as well as narrower accesses, so they are the bytes asked
+ * for), "ideal: 1 (no bank conflict)". */
 static void S_ideal_label(gm_buf *b, S_quantity q, double v)
 {
     gm_buf num = GM_BUF_INIT;
     gm_fmt_general(&num, v, 3);
     if (q == Q_SH_LD_WPI || q == Q_SH_ST_WPI)
         gm_buf_printf(b, "ideal: %s (no bank conflict)", num.data);
-    else if (v == exp2(round(log2(v))) && v <= 16)
+    else if (v == 4 || v == 8 || v == 16)
         gm_buf_printf(b, "ideal for %s-byte accesses: %s", num.data, num.data);
     else
         gm_buf_printf(b, "ideal for the bytes asked: %s", num.data);
@@ -540,13 +542,17 @@ static void S_yrange(gm_chart_spec *spec, const S_family *f, bool logy)
      * the bottom */
 }
 
-/* The bars' categories, one per run, named by what tells the runs apart. */
-static void S_run_cats(gm_chart_spec *spec, const gm_run *const *runs, size_t n)
+/* The bars' categories, one per run (those `keep` marks; NULL: all), named
+ * by what tells the runs apart among all n. */
+static void S_run_cats(gm_chart_spec *spec, const gm_run *const *runs, size_t n,
+                       const bool *keep)
 {
     gm_vary vary;
     gm_vary_build(runs, n, &vary);
     gm_buf lab = GM_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
+        if (keep && !keep[i])
+            continue;
         lab.len = 0;
         gm_buf_puts(&lab, "");
         gm_vary_case_label(&vary, runs[i], NULL, &lab);
@@ -579,7 +585,13 @@ static void S_bar_chart(gm_charts *c, size_t si, const gm_section *s, const S_fa
     gm_chart_init(&spec, GM_CHART_BARS, drawn);
     free(drawn);
     gm_axis_label(&spec.v, f->ylabel);
-    S_run_cats(&spec, s->group, n);
+    /* the runs with a figure to draw (no empty row for a kernel without
+     * shared memory), named as among the whole group */
+    bool *keep = gm_xcalloc(n + 1, sizeof *keep);
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < f->nq; k++)
+            keep[i] |= isfinite(S_q(s->group[i], f->q[k]));
+    S_run_cats(&spec, s->group, n, keep);
     S_yrange(&spec, f, false);
 
     /* a value per run and quantity, and min/max when the quantity is time */
@@ -599,17 +611,20 @@ static void S_bar_chart(gm_charts *c, size_t si, const gm_section *s, const S_fa
             ser->range_name = gm_xstrdup("min-max of the repetitions");
         ideals.v[k] = gm_xcalloc(n + 1, sizeof *ideals.v[k]);
         for (size_t i = 0; i < n; i++) {
+            if (!keep[i])
+                continue;
             double v = S_q(s->group[i], f->q[k]);
             if (f->q[k] == Q_SHARE)
                 v = share_total > 0 ? 100.0 * v / share_total : NAN;
-            gm_chart_point *p = gm_chart_put(ser, (double)i, v);
+            ideals.v[k][ser->n] = S_q_ideal(s->group[i], f->q[k]);
+            gm_chart_point *p = gm_chart_put(ser, (double)ser->n, v);
             if (f->q[0] == Q_TIME) {
                 p->lo = s->group[i]->timing.min;
                 p->hi = s->group[i]->timing.max;
             }
-            ideals.v[k][i] = S_q_ideal(s->group[i], f->q[k]);
         }
     }
+    free(keep);
     S_refs(&spec, f, copy_gbs);
     S_ideal_marks(&spec, f, f->q, &ideals);
     S_ideals_free(&ideals);
@@ -912,7 +927,7 @@ static void S_pred_chart(gm_charts *c, size_t si, const gm_section *s, const cha
     gm_axis_label(&spec.v, spr && wpi ? "sectors/request, wavefronts/instruction"
                            : spr      ? "sectors/request"
                                       : "wavefronts/instruction");
-    S_run_cats(&spec, runs, n);
+    S_run_cats(&spec, runs, n, NULL);
     /* the measured figures as bars, then the predicted ones as markers on them */
     for (int k = 0; k < nq; k++) {
         gm_chart_series *ser = gm_chart_series_add(&spec, GM_SERIES_MAIN, S_q_label(use[k]));

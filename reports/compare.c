@@ -347,13 +347,15 @@ static void S_plan(const S_ctx *c, gm_charts *out)
                 any = isfinite(S_bar(c, id, prog, bw, rows[i], d));
         if (!any)
             continue;
+        const char *what = prog ? "each kernel's time over its time in A"
+                           : bw ? "share of each device's copy bandwidth"
+                                : "time over each device's fastest layout";
         gm_buf title = GM_BUF_INIT;
-        gm_buf_printf(&title, "%s: %s", x->title ? x->title : id,
-                      prog ? "each kernel's time over its time in A"
-                      : bw ? "share of each device's copy bandwidth"
-                           : "time over each device's fastest layout");
+        gm_buf_printf(&title, "%s: %s", x->title ? x->title : id, what);
+        /* drawn: what it shows (the section's heading and the caption name
+         * the experiment) */
         gm_chart_spec spec;
-        gm_chart_init(&spec, GM_CHART_BARS, title.data);
+        gm_chart_init(&spec, GM_CHART_BARS, what);
         gm_axis_label(&spec.v, prog ? "time / the kernel's time in A (1 = as in A)"
                                : bw ? "% of the device's measured copy bandwidth"
                                     : "time / fastest layout's time (1 = fastest)");
