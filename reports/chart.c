@@ -52,8 +52,10 @@ void gm_chart_free(gm_chart_spec *c)
         free(s->p);
     }
     free(c->s);
-    for (size_t i = 0; i < c->n_refs; i++)
+    for (size_t i = 0; i < c->n_refs; i++) {
         free(c->refs[i].name);
+        free(c->refs[i].note);
+    }
     free(c->refs);
     memset(c, 0, sizeof *c);
 }
@@ -92,10 +94,18 @@ void gm_chart_note(gm_chart_point *p, const char *note)
     p->note = gm_xstrdup(note);
 }
 
-void gm_chart_add_ref(gm_chart_spec *c, gm_ref_kind kind, bool along, double at, const char *name)
+gm_chart_ref *gm_chart_add_ref(gm_chart_spec *c, gm_ref_kind kind, bool along, double at,
+                               const char *name)
 {
     c->refs = gm_xrealloc(c->refs, (c->n_refs + 1) * sizeof *c->refs);
-    c->refs[c->n_refs++] = (gm_chart_ref){kind, along, at, gm_xstrdup(name), -1};
+    c->refs[c->n_refs] = (gm_chart_ref){kind, along, at, gm_xstrdup(name), NULL, -1};
+    return &c->refs[c->n_refs++];
+}
+
+void gm_chart_ref_note(gm_chart_ref *r, const char *note)
+{
+    free(r->note);
+    r->note = gm_xstrdup(note);
 }
 
 void gm_axis_label(gm_chart_axis *a, const char *label)
@@ -582,12 +592,14 @@ static const char *S_ref_style(const gm_chart_ref *r, char *buf, size_t cap, int
     return "";
 }
 
-/* References drawn as arrows: along the x axis (a step of a trend), and, in
- * horizontal bars, at a value (across the rows). */
+/* References drawn as arrows: along the x axis (a step of a trend), in
+ * horizontal bars at a value (across the rows), and unnamed ones. */
 static bool S_ref_is_arrow(const gm_chart_spec *c, const gm_chart_ref *r)
 {
+    /* an unnamed one too: it takes no place among the plotted items, which
+     * a reader counts as the key's */
     return r->along || c->kind == GM_CHART_HBARS || r->kind == GM_REF_STEP ||
-           r->kind == GM_REF_ORIGIN;
+           r->kind == GM_REF_ORIGIN || !r->name;
 }
 
 static void S_arrows(gm_buf *b, const gm_chart_spec *c)
@@ -612,6 +624,33 @@ static void S_arrows(gm_buf *b, const gm_chart_spec *c)
         }
         gm_buf_printf(b, " nohead %s back\n",
                       S_ref_style(r, buf, sizeof buf, r->color >= 0 ? r->color : 0));
+    }
+}
+
+/* Each reference line's note, on the line at an end: a level one's right
+ * end, then its left for the next (two close lines keep their notes apart),
+ * an upright one's top, then its bottom. */
+static void S_ref_notes(gm_buf *b, const gm_chart_spec *c)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < c->n_refs; i++) {
+        const gm_chart_ref *r = &c->refs[i];
+        if (!r->note || !isfinite(r->at))
+            continue;
+        bool first_end = k++ % 2 == 0;
+        gm_buf_puts(b, "set label ");
+        S_text(b, r->note, S_MAX_LABEL);
+        if (r->along || c->kind == GM_CHART_HBARS) {
+            gm_buf_puts(b, " at first ");
+            S_num(b, r->at);
+            gm_buf_puts(b, first_end ? ", graph 1 left offset 0.4,-0.7"
+                                     : ", graph 0 left offset 0.4,0.7");
+        } else {
+            gm_buf_puts(b, first_end ? " at graph 1, first " : " at graph 0, first ");
+            S_num(b, r->at);
+            gm_buf_puts(b, first_end ? " right offset -0.5,0.6" : " left offset 1.5,0.6");
+        }
+        gm_buf_printf(b, " tc rgb '%s' front\n", r->kind == GM_REF_IDEAL ? "#00704F" : "#444444");
     }
 }
 
@@ -774,6 +813,7 @@ char *gm_chart_gnuplot(const gm_chart_spec *c_in, const char *id_in)
     }
     S_notes(&b, c);
     S_arrows(&b, c);
+    S_ref_notes(&b, c);
     S_blocks(&b, c, id.data);
     S_plot(&b, c, id.data);
     gm_buf_free(&id);

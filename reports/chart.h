@@ -72,6 +72,7 @@ typedef struct {
     bool along;       /* at a place along the x (lines) axis; else at a value */
     double at;
     char *name;       /* legend entry; NULL: none */
+    char *note;       /* text on the line, at its end (which of several it is); NULL: none */
     int color;        /* GM_REF_LEVEL: palette index */
 } gm_chart_ref;
 
@@ -134,7 +135,10 @@ gm_chart_series *gm_chart_series_add(gm_chart_spec *c, gm_series_kind kind, cons
 gm_chart_point *gm_chart_put(gm_chart_series *s, double x, double y);
 void gm_chart_note(gm_chart_point *p, const char *note);
 
-void gm_chart_add_ref(gm_chart_spec *c, gm_ref_kind kind, bool along, double at, const char *name);
+/* A reference line; the pointer holds until the next one is added. */
+gm_chart_ref *gm_chart_add_ref(gm_chart_spec *c, gm_ref_kind kind, bool along, double at,
+                               const char *name);
+void gm_chart_ref_note(gm_chart_ref *r, const char *note);
 void gm_axis_label(gm_chart_axis *a, const char *label);
 void gm_axis_tic(gm_chart_axis *a, double at, const char *label);
 

@@ -520,10 +520,29 @@ static void S_ideal_marks(gm_chart_spec *spec, const S_family *f, const S_quanti
         for (size_t i = 0; i < spec->s[k].n; i++)
             gm_chart_put(t, spec->s[k].p[i].x, d->v[k][i]);
     }
+    /* one level: its legend entry says it; several: one entry for them
+     * all, and each says which it is on the line */
+    bool shared = q[0] == Q_SH_LD_WPI || q[0] == Q_SH_ST_WPI;
     for (size_t j = 0; j < nlev; j++) {
         lab.len = 0;
         S_ideal_label(&lab, q[0], levels[j]);
-        gm_chart_add_ref(spec, GM_REF_IDEAL, false, levels[j], lab.data);
+        if (nlev == 1) {
+            gm_chart_add_ref(spec, GM_REF_IDEAL, false, levels[j], lab.data);
+            continue;
+        }
+        gm_chart_ref *r = gm_chart_add_ref(
+            spec, GM_REF_IDEAL, false, levels[j],
+            j ? NULL : shared ? "ideals (no bank conflict)" : "ideals (the bytes asked for)");
+        /* on the line: "16-byte accesses: 16" ("ideal for ..." less its
+         * first words), a shared one's figure */
+        gm_buf note = GM_BUF_INIT;
+        if (shared)
+            gm_fmt_general(&note, levels[j], 3);
+        else
+            gm_buf_puts(&note, strncmp(lab.data, "ideal for ", 10) == 0 ? lab.data + 10
+                                                                        : lab.data);
+        gm_chart_ref_note(r, note.data);
+        gm_buf_free(&note);
     }
     free(levels);
     gm_buf_free(&lab);

@@ -657,9 +657,14 @@ Test(render_charts, ideal_per_access_width)
             bars = c.v[i].script;
     }
     cr_assert_not_null(sweep);
-    gmt_assert_has(sweep, "4 with lines dt 3 lw 2 lc rgb '#009E73' title 'ideal for 4-byte accesses: 4'");
-    gmt_assert_has(sweep, "8 with lines dt 3 lw 2 lc rgb '#009E73' title 'ideal for 8-byte accesses: 8'");
-    gmt_assert_has(sweep, "16 with lines dt 3 lw 2 lc rgb '#009E73' title 'ideal for 16-byte accesses: 16'");
+    S_check_script(sweep);
+    /* three ideal lines, one key entry, each line saying which it is */
+    gmt_assert_has(sweep, "4 with lines dt 3 lw 2 lc rgb '#009E73' title 'ideals (the bytes asked for)'");
+    gmt_assert_has(sweep, "set arrow from graph 0, first 8 to graph 1, first 8 nohead dt 3");
+    gmt_assert_has(sweep, "set arrow from graph 0, first 16 to graph 1, first 16 nohead dt 3");
+    gmt_assert_has(sweep, "set label '4-byte accesses: 4' noenhanced at graph 1, first 4");
+    gmt_assert_has(sweep, "set label '8-byte accesses: 8' noenhanced at graph 0, first 8");
+    gmt_assert_has(sweep, "set label '16-byte accesses: 16' noenhanced at graph 1, first 16");
     cr_assert_not_null(bars);
     S_check_script(bars);
     gmt_assert_has(bars, "with vectors nohead");
