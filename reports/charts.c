@@ -1,10 +1,12 @@
-/* charts.c — the report's analysis (which runs compare), its charts as gnuplot
- * scripts, the one gnuplot run that draws them, and SVG inlining for HTML.
+/* charts.c — the report's charts as chart specs (chart.h writes their gnuplot),
+ * the one gnuplot run that draws a page's charts, and SVG inlining for HTML.
  */
 /* posix_spawn_file_actions_addchdir_np (glibc >= 2.29, macOS >= 10.15): gnuplot
  * runs inside the private directory without a shell `cd`. */
 #define _GNU_SOURCE
 #include "charts.h"
+
+#include "findings.h"   /* GM_FIND_PREDICATED */
 
 #include "../core/catalog.h"
 #include "../core/escape.h"
@@ -45,6 +47,10 @@ typedef enum {
                     % of the group's (S_bar_chart) */
 } S_quantity;
 
+/* shared wavefronts per instruction, or per request made (S_shared, below) */
+static double S_q_shared(const gm_run *run, bool store);
+
+/* What the report's bar and line charts draw of quantity q in run. */
 static double S_q(const gm_run *run, S_quantity q)
 {
     switch (q) {
@@ -57,8 +63,8 @@ static double S_q(const gm_run *run, S_quantity q)
     case Q_DRAM_PCT: return gm_run_metric_num(run, GM_M_DRAM_PCT);
     case Q_DRAM_RD: return gm_run_metric_num(run, GM_M_DRAM_RD) / (1024.0 * 1024.0);
     case Q_DRAM_WR: return gm_run_metric_num(run, GM_M_DRAM_WR) / (1024.0 * 1024.0);
-    case Q_SH_LD_WPI: return gm_run_shared_wpi(run, false);
-    case Q_SH_ST_WPI: return gm_run_shared_wpi(run, true);
+    case Q_SH_LD_WPI: return S_q_shared(run, false);
+    case Q_SH_ST_WPI: return S_q_shared(run, true);
     case Q_SHARE: return gm_run_total_ms(run);
     }
     return NAN;
@@ -72,6 +78,109 @@ static double S_q_pred(const gm_run *run, S_quantity q)
     case Q_ST_SPR: return gm_run_predicted_spr(run, true);
     case Q_SH_LD_WPI: return gm_run_predicted_shared_wpi(run, false);
     case Q_SH_ST_WPI: return gm_run_predicted_shared_wpi(run, true);
+    default: return NAN;
+    }
+}
+
+/* ---- ideals ---------------------------------------------------------------- */
+
+/* A figure within 5 % of a power of two from 1 up, that power: a warp of
+ * aligned W-byte accesses asks for W sectors a request (4 for 4-byte, 8 for
+ * 8-byte, 16 for 16-byte), and averages over partly active warps land near. */
+static double S_snap(double v)
+{
+    if (!(v > 0))
+        return NAN;
+    double p = fmax(1.0, exp2(round(log2(v))));
+    return fabs(v - p) <= 0.05 * p ? p : v;
+}
+
+/* The sectors per request that would hold the bytes a request asks for, as
+ * the findings reckon it (findings_internal.h, S_global): sectors per
+ * request x the share of the fetched bytes used, the model's figures where
+ * it predicted both, else the counters'; at least 1 sector; NaN unknown. */
+static double S_spr_ideal(const gm_run *run, bool store)
+{
+    double pspr = gm_run_predicted_spr(run, store);
+    double peff = gm_run_predicted(run, store ? GM_M_ST_EFF : GM_M_LD_EFF);
+    double sec = gm_run_metric_num(run, store ? GM_M_ST_SECTORS : GM_M_LD_SECTORS);
+    double req = gm_run_metric_num(run, store ? GM_M_ST_REQUESTS : GM_M_LD_REQUESTS);
+    double spr = sec >= 0 && req > 0 ? sec / req
+                                     : gm_run_metric_num(run, store ? GM_M_ST_SPR : GM_M_LD_SPR);
+    double eff = gm_run_metric_num(run, store ? GM_M_ST_EFF : GM_M_LD_EFF);
+    double ideal = NAN;
+    if (isfinite(pspr) && pspr > 0 && isfinite(peff) && peff > 0)
+        ideal = pspr * fmin(peff, 100.0) / 100.0;
+    else if (isfinite(spr) && spr > 0 && isfinite(eff) && eff > 0)
+        ideal = spr * fmin(eff, 100.0) / 100.0;
+    return isfinite(ideal) ? S_snap(fmax(1.0, ideal)) : NAN;
+}
+
+/* A run's shared loads or stores as a chart draws them, against their
+ * ideal, as the findings reckon it (findings_internal.h, S_shared).  The
+ * ideal wavefronts per instruction are the model's wavefronts less its
+ * conflicts, else the counters' (NVIDIA's conflict counter is wavefronts
+ * less the ideal), else 1 (4-byte accesses); 2 for 8-byte, 4 for 16-byte
+ * accesses.  Under GM_FIND_PREDICATED most instructions ran with every
+ * thread predicated off and made no request: per instruction the figure
+ * would sit under the ideal of a request, so the chart draws wavefronts per
+ * request made (wavefronts / (wavefronts - conflicts)) against an ideal of
+ * 1, as the finding's sentence counts them. */
+typedef struct {
+    double value;        /* wavefronts per instruction, or per request made */
+    double ideal;        /* of the value */
+    bool per_request;
+} S_shw;
+
+static S_shw S_shared(const gm_run *run, bool store)
+{
+    const char *nw = store ? GM_M_SH_ST_WAVES : GM_M_SH_LD_WAVES;
+    const char *ni = store ? GM_M_SH_ST_INST : GM_M_SH_LD_INST;
+    const char *nc = store ? GM_M_SH_ST_CONFL : GM_M_SH_LD_CONFL;
+    S_shw f = {gm_run_shared_wpi(run, store), NAN, false};
+    double waves = gm_run_metric_num(run, nw), inst = gm_run_metric_num(run, ni);
+    if (!(isfinite(f.value) && waves >= 0))
+        return f;
+    double pw = gm_run_predicted(run, nw), pc = gm_run_predicted(run, nc);
+    double pi = gm_run_predicted(run, ni), c = gm_run_metric_num(run, nc);
+    double ideal = 1.0;
+    if (pw >= 0 && pc >= 0 && pw - pc > 0 && pi > 0)
+        ideal = (pw - pc) / pi;
+    else if (isfinite(c) && c >= 0 && waves - c > 0)
+        ideal = (waves - c) / inst;
+    if (ideal < GM_FIND_PREDICATED) {
+        f.value = waves / (inst * ideal);
+        f.ideal = 1.0;
+        f.per_request = true;
+    } else {
+        f.ideal = S_snap(ideal);
+    }
+    return f;
+}
+
+static double S_q_shared(const gm_run *run, bool store)
+{
+    return S_shared(run, store).value;
+}
+
+/* The measured figure the model predicts (per instruction, as the model's
+ * figure is), for the chart of the two. */
+static double S_q_measured(const gm_run *run, S_quantity q)
+{
+    if (q == Q_SH_LD_WPI || q == Q_SH_ST_WPI)
+        return gm_run_shared_wpi(run, q == Q_SH_ST_WPI);
+    return S_q(run, q);
+}
+
+/* Quantity q's ideal in run: the best its access pattern allows; NaN for a
+ * quantity without one, or where it is unknown. */
+static double S_q_ideal(const gm_run *run, S_quantity q)
+{
+    switch (q) {
+    case Q_LD_SPR: return S_spr_ideal(run, false);
+    case Q_ST_SPR: return S_spr_ideal(run, true);
+    case Q_SH_LD_WPI: return S_shared(run, false).ideal;
+    case Q_SH_ST_WPI: return S_shared(run, true).ideal;
     default: return NAN;
     }
 }
@@ -118,7 +227,7 @@ typedef struct {
     int nq;
     bool from_zero;          /* y axis starts at 0 */
     bool pct;                /* y axis to at least 100 */
-    double ideal;            /* guide line, NaN for none */
+    double ideal;            /* the ideal where no run tells its own (S_q_ideal); NaN: none */
     const char *ideal_label;
 } S_family;
 
@@ -196,81 +305,61 @@ static int S_families(const gm_results *r, const gm_experiment *e, const gm_run 
     return k;
 }
 
-/* ---- chart scripts -------------------------------------------------------- */
+/* How the runs' figures of shared quantity q are drawn: per instruction
+ * (0), per request made (1), some each way (2); -1: not a shared quantity,
+ * or no value. */
+static int S_shared_mode(const gm_run *const *runs, size_t n, S_quantity q)
+{
+    if (q != Q_SH_LD_WPI && q != Q_SH_ST_WPI)
+        return -1;
+    bool inst = false, req = false;
+    for (size_t i = 0; i < n; i++) {
+        S_shw f = S_shared(runs[i], q == Q_SH_ST_WPI);
+        if (isfinite(f.value)) {
+            req |= f.per_request;
+            inst |= !f.per_request;
+        }
+    }
+    return req ? (inst ? 2 : 1) : (inst ? 0 : -1);
+}
 
-/* Okabe–Ito colours: distinguishable with the common colour-vision deficiencies. */
-static const char *const S_colors[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
-                                       "#56B4E9", "#D55E00", "#000000", "#F0E442"};
-#define S_NCOLORS 8
-#define S_MAX_LABEL 48
-#define S_MAX_TITLE 110
+/* The shared family's title and axis where some figures are per request
+ * made (S_shared). */
+static void S_shared_words(S_family *f, const gm_run *const *runs, size_t n)
+{
+    int m[2] = {S_shared_mode(runs, n, f->q[0]), S_shared_mode(runs, n, f->q[1])};
+    bool req = m[0] >= 1 || m[1] >= 1;
+    bool inst = m[0] == 0 || m[0] == 2 || m[1] == 0 || m[1] == 2;
+    if (!req)
+        return;
+    f->what = inst ? "shared-memory wavefronts per instruction or request made"
+                   : "shared-memory wavefronts per request made";
+    f->ylabel = inst ? "wavefronts/instruction or request" : "wavefronts/request";
+}
+
+/* A bar's legend entry: the quantity's label, or the shared figure's unit. */
+static const char *S_bar_label(S_quantity q, const gm_run *const *runs, size_t n)
+{
+    bool st = q == Q_SH_ST_WPI;
+    switch (S_shared_mode(runs, n, q)) {
+    case 1: return st ? "shared st wavefronts/request made" : "shared ld wavefronts/request made";
+    case 2: return st ? "shared st wavefronts/inst or request made"
+                      : "shared ld wavefronts/inst or request made";
+    default: return S_q_label(q);
+    }
+}
+
+/* ---- chart specs ----------------------------------------------------------- */
+
+#define S_MAX_LABEL 48   /* a legend entry's room: chart.c cuts a longer one */
 #define S_MAX_BARS 24
 
-/* A label for gnuplot: quoted and escaped, cut to max bytes (UTF-8 sequences
- * are not split). */
-static void S_gp_text(gm_buf *b, const char *s, size_t max)
+static void S_add_chart(gm_charts *c, size_t section, const char *title,
+                        const gm_chart_spec *spec)
 {
-    size_t n = strlen(s ? s : "");
-    if (n <= max) {
-        gm_esc_gnuplot(b, s);
-        return;
-    }
-    size_t cut = max - 3;
-    while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
-        cut--;
-    char *t = gm_xmalloc(cut + 4);
-    memcpy(t, s, cut);
-    memcpy(t + cut, "...", 4);
-    gm_esc_gnuplot(b, t);
-    free(t);
-}
-
-static void S_gp_label(gm_buf *b, const char *s)
-{
-    S_gp_text(b, s, S_MAX_LABEL);
-}
-
-static void S_gp_num(gm_buf *b, double v)
-{
-    if (isfinite(v))
-        gm_buf_printf(b, "%.17g", v);
-    else
-        gm_buf_puts(b, "NaN");
-}
-
-/* The SVG terminal: 800 px wide, `height` tall (a chart with upright labels
- * under its bars is taller, so that its plot keeps its room). */
-#define S_TERMINAL "set terminal svg size 800,%d dynamic enhanced font 'sans,15' " \
-                   "background '#ffffff'\nset termoption noenhanced\n"
-#define S_HEIGHT 480
-#define S_HEIGHT_TALL 640
-
-static void S_chart_head(gm_buf *b, const char *title, const char *ylabel, int height)
-{
-    gm_buf_printf(b, S_TERMINAL, height);
-    gm_buf_puts(b, "reset\nset title ");
-    S_gp_text(b, title, S_MAX_TITLE);
-    gm_buf_puts(b, " noenhanced\nset ylabel ");
-    gm_esc_gnuplot(b, ylabel);
-    gm_buf_puts(b, " noenhanced\n"
-                   "set key noenhanced below center horizontal samplen 2\n"
-                   "set grid ytics lt 1 lc rgb '#d9d9d9' lw 1 dt 1\n"
-                   "set border 3\n"
-                   "set tics nomirror\n");
-}
-
-static void S_add_chart(gm_charts *c, size_t section, const char *title, gm_buf *script)
-{
-    c->v = gm_xrealloc(c->v, (c->n + 1) * sizeof *c->v);
-    gm_chart *ch = &c->v[c->n];
-    memset(ch, 0, sizeof *ch);
     char name[32];
     snprintf(name, sizeof name, "chart-%02zu", c->n + 1);
-    ch->section = section;
-    ch->name = gm_xstrdup(name);
-    ch->title = gm_xstrdup(title);
-    ch->script = gm_buf_detach(script);
-    c->n++;
+    gm_charts_add(c, section, name, title, spec);
 }
 
 static void S_title(gm_buf *b, const gm_experiment *e, const char *what, const char *at)
@@ -294,82 +383,202 @@ static char *S_drawn_title(const char *what, const char *at)
 }
 
 /* Reference lines after the data: the measured ceiling (attainable, else copy bandwidth) and the ideal. */
-static void S_refs(gm_buf *b, const S_family *f, double copy_gbs)
+static void S_refs(gm_chart_spec *spec, const S_family *f, double copy_gbs)
 {
     if (f->q[0] == Q_GBS && isfinite(copy_gbs)) {
         gm_buf tmp = GM_BUF_INIT;
         gm_buf_puts(&tmp, "measured ceiling: ");
         gm_fmt_num(&tmp, copy_gbs, 4);
         gm_buf_puts(&tmp, " GB/s");
-        gm_buf_puts(b, ", ");
-        S_gp_num(b, copy_gbs);
-        gm_buf_puts(b, " with lines dt 2 lw 2 lc rgb '#555555' title ");
-        gm_esc_gnuplot(b, tmp.data);
-        gm_buf_puts(b, " noenhanced");
+        gm_chart_add_ref(spec, GM_REF_CEILING, false, copy_gbs, tmp.data);
         gm_buf_free(&tmp);
     }
-    if (isfinite(f->ideal)) {
-        gm_buf_puts(b, ", ");
-        S_gp_num(b, f->ideal);
-        gm_buf_puts(b, " with lines dt 3 lw 2 lc rgb '#009E73' title ");
-        gm_esc_gnuplot(b, f->ideal_label);
-        gm_buf_puts(b, " noenhanced");
+}
+
+/* An ideal's legend entry: "ideal for 8-byte accesses: 8" (a warp of W-byte
+ * accesses asks for W sectors a request: 4, 8 or 16; fewer sectors may be a
+ * partial warp as well as narrower accesses, so they are the bytes asked
+ * for), "ideal: 1 (no bank conflict)". */
+static void S_ideal_label(gm_buf *b, S_quantity q, double v)
+{
+    gm_buf num = GM_BUF_INIT;
+    gm_fmt_general(&num, v, 3);
+    if (q == Q_SH_LD_WPI || q == Q_SH_ST_WPI)
+        gm_buf_printf(b, "ideal: %s (no bank conflict)", num.data);
+    else if (v == 4 || v == 8 || v == 16)
+        gm_buf_printf(b, "ideal for %s-byte accesses: %s", num.data, num.data);
+    else
+        gm_buf_printf(b, "ideal for the bytes asked: %s", num.data);
+    gm_buf_free(&num);
+}
+
+/* Each point's ideal, series by series: ideal[k][i] for point i of series k. */
+typedef struct {
+    double **v;
+    size_t n;
+} S_ideals;
+
+static void S_ideals_free(S_ideals *d)
+{
+    for (size_t k = 0; k < d->n; k++)
+        free(d->v[k]);
+    free(d->v);
+}
+
+/* The ideal of every bar or line drawn: one line where they all agree (or,
+ * where no run tells its own, the family's assumed one); else a tick across
+ * each bar at its own ideal, or a line at each line's own (dotted along it
+ * where it changes along the sweep). */
+static void S_ideal_marks(gm_chart_spec *spec, const S_family *f, const S_quantity *q,
+                          const S_ideals *d)
+{
+    double first = NAN;
+    bool agree = true;
+    size_t nmain = d->n;
+    for (size_t k = 0; k < nmain; k++)
+        for (size_t i = 0; i < spec->s[k].n; i++) {
+            double v = d->v[k][i];
+            if (!isfinite(v) || !isfinite(spec->s[k].p[i].y))
+                continue;
+            if (!isfinite(first))
+                first = v;
+            agree = agree && v == first;
+        }
+    if (!isfinite(first)) {
+        if (isfinite(f->ideal))
+            gm_chart_add_ref(spec, GM_REF_IDEAL, false, f->ideal, f->ideal_label);
+        return;
     }
+    gm_buf lab = GM_BUF_INIT;
+    if (agree) {
+        S_ideal_label(&lab, q[0], first);
+        gm_chart_add_ref(spec, GM_REF_IDEAL, false, first, lab.data);
+        gm_buf_free(&lab);
+        return;
+    }
+    if (spec->kind != GM_CHART_LINES) {
+        for (size_t k = 0; k < nmain; k++) {
+            gm_chart_series *t = gm_chart_series_add(
+                spec, GM_SERIES_TICK,
+                k ? NULL : "each bar's own ideal");
+            t->over = k;
+            for (size_t i = 0; i < spec->s[k].n; i++)
+                gm_chart_put(t, spec->s[k].p[i].x,
+                             isfinite(spec->s[k].p[i].y) ? d->v[k][i] : NAN);
+        }
+        return;
+    }
+    /* lines: a level per distinct ideal of the lines that keep theirs along
+     * the sweep, in order; a dotted line along each other */
+    double *levels = gm_xmalloc((nmain + 1) * sizeof *levels);
+    size_t nlev = 0;
+    for (size_t k = 0; k < nmain; k++) {
+        double c = NAN;
+        bool flat = true;
+        for (size_t i = 0; i < spec->s[k].n; i++) {
+            double v = d->v[k][i];
+            if (!isfinite(v) || !isfinite(spec->s[k].p[i].y))
+                continue;
+            if (!isfinite(c))
+                c = v;
+            flat = flat && v == c;
+        }
+        if (!isfinite(c))
+            continue;
+        if (flat) {
+            bool seen = false;
+            for (size_t j = 0; j < nlev && !seen; j++)
+                seen = levels[j] == c;
+            if (!seen)
+                levels[nlev++] = c;
+            continue;
+        }
+        /* a line whose ideals are another's, point for point, joins its name */
+        gm_chart_series *same = NULL;
+        for (size_t j = nmain; j < spec->n_s && !same; j++) {
+            const gm_chart_series *o = &spec->s[j];
+            bool eq = o->kind == GM_SERIES_TICK && o->n == spec->s[k].n;
+            for (size_t i = 0; eq && i < o->n; i++) {
+                double a = o->p[i].y, b = d->v[k][i];
+                eq = o->p[i].x == spec->s[k].p[i].x &&
+                     ((!isfinite(a) && !isfinite(b)) || fabs(a - b) <= 1e-9 * fabs(a));
+            }
+            if (eq)
+                same = &spec->s[j];
+        }
+        if (same) {
+            lab.len = 0;
+            gm_buf_printf(&lab, "%s, %s", same->name, spec->s[k].name ? spec->s[k].name : "");
+            free(same->name);
+            same->name = gm_xstrdup(lab.data);
+            continue;
+        }
+        lab.len = 0;
+        gm_buf_printf(&lab, "ideal of %s", spec->s[k].name ? spec->s[k].name : "");
+        gm_chart_series *t = gm_chart_series_add(spec, GM_SERIES_TICK, lab.data);
+        t->over = k;
+        for (size_t i = 0; i < spec->s[k].n; i++)
+            gm_chart_put(t, spec->s[k].p[i].x, d->v[k][i]);
+    }
+    /* one level: its legend entry says it; several: one entry for them
+     * all, and each says which it is on the line */
+    bool shared = q[0] == Q_SH_LD_WPI || q[0] == Q_SH_ST_WPI;
+    for (size_t j = 0; j < nlev; j++) {
+        lab.len = 0;
+        S_ideal_label(&lab, q[0], levels[j]);
+        if (nlev == 1) {
+            gm_chart_add_ref(spec, GM_REF_IDEAL, false, levels[j], lab.data);
+            continue;
+        }
+        gm_chart_ref *r = gm_chart_add_ref(
+            spec, GM_REF_IDEAL, false, levels[j],
+            j ? NULL : shared ? "ideals (no bank conflict)" : "ideals (the bytes asked for)");
+        /* on the line: "16-byte accesses: 16" ("ideal for ..." less its
+         * first words), a shared one's figure */
+        gm_buf note = GM_BUF_INIT;
+        if (shared)
+            gm_fmt_general(&note, levels[j], 3);
+        else
+            gm_buf_puts(&note, strncmp(lab.data, "ideal for ", 10) == 0 ? lab.data + 10
+                                                                        : lab.data);
+        gm_chart_ref_note(r, note.data);
+        gm_buf_free(&note);
+    }
+    free(levels);
+    gm_buf_free(&lab);
 }
 
-static void S_yrange(gm_buf *b, const S_family *f, bool logy)
+static void S_yrange(gm_chart_spec *spec, const S_family *f, bool logy)
 {
-    if (logy)
-        gm_buf_puts(b, "set logscale y 10\nset yrange [*:*]\n");
-    else if (f->pct || f->from_zero)
-        /* from zero to where the data ends: a DRAM that runs at 2% of its
-         * peak shows its 2% on the axis, not a flat line at the bottom */
-        gm_buf_puts(b, "set yrange [0:*]\n");
+    if (logy) {
+        spec->v.log = 10;
+        spec->v.min = NAN;
+    } else if (!f->pct && !f->from_zero) {
+        spec->v.min = NAN;
+    }
+    /* else from zero (gm_chart_init's) to where the data ends: a DRAM that
+     * runs at 2% of its peak shows its 2% on the axis, not a flat line at
+     * the bottom */
 }
 
-/* Bars whose labels stand upright: many, or a long one. */
-static bool S_long_labels(const gm_run *const *runs, size_t n)
+/* The bars' categories, one per run (those `keep` marks; NULL: all), named
+ * by what tells the runs apart among all n. */
+static void S_run_cats(gm_chart_spec *spec, const gm_run *const *runs, size_t n,
+                       const bool *keep)
 {
-    bool long_labels = n > 4;
     gm_vary vary;
     gm_vary_build(runs, n, &vary);
     gm_buf lab = GM_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
+        if (keep && !keep[i])
+            continue;
         lab.len = 0;
         gm_buf_puts(&lab, "");
         gm_vary_case_label(&vary, runs[i], NULL, &lab);
-        long_labels |= lab.len > 12;
+        gm_chart_cat(spec, lab.data);
     }
     gm_buf_free(&lab);
     gm_vary_free(&vary);
-    return long_labels;
-}
-
-/* x tics for bars, one per run at x = 0, 1, ..., labelled with what tells the
- * runs apart (upright when long or many), and the x range around them. */
-static void S_run_xtics(gm_buf *b, const gm_run *const *runs, size_t n)
-{
-    bool long_labels = S_long_labels(runs, n);
-    gm_vary vary;
-    gm_vary_build(runs, n, &vary);
-    gm_buf lab = GM_BUF_INIT;
-    gm_buf_puts(b, "set xtics noenhanced");
-    /* long labels stand upright under their bar: tilted, the first would run
-     * off the left edge and many would overlap */
-    if (long_labels)
-        gm_buf_puts(b, " rotate by 90 right");
-    gm_buf_puts(b, " (");
-    for (size_t i = 0; i < n; i++) {
-        lab.len = 0;
-        gm_buf_puts(&lab, "");
-        gm_vary_case_label(&vary, runs[i], NULL, &lab);
-        gm_buf_puts(b, i ? ", " : "");
-        S_gp_label(b, lab.data);
-        gm_buf_printf(b, " %zu", i);
-    }
-    gm_buf_free(&lab);
-    gm_vary_free(&vary);
-    gm_buf_printf(b, ")\nset xrange [-0.6:%zu.6]\n", n - 1);
 }
 
 /* Bars: the runs of the comparison group side by side, one or two quantities each. */
@@ -387,62 +596,59 @@ static void S_bar_chart(gm_charts *c, size_t si, const gm_section *s, const S_fa
     }
     if (same)
         one.nq = 1;
-    gm_buf title = GM_BUF_INIT, b = GM_BUF_INIT;
+    S_shared_words(&one, s->group, n);
+    gm_buf title = GM_BUF_INIT;
     S_title(&title, s->exp, f->what, at);
     char *drawn = S_drawn_title(f->what, at);
-    S_chart_head(&b, drawn, f->ylabel,
-                 S_long_labels(s->group, n) ? S_HEIGHT_TALL : S_HEIGHT);
+    gm_chart_spec spec;
+    gm_chart_init(&spec, GM_CHART_BARS, drawn);
     free(drawn);
-    size_t id = c->n + 1;
+    gm_axis_label(&spec.v, f->ylabel);
+    /* the runs with a figure to draw (no empty row for a kernel without
+     * shared memory), named as among the whole group */
+    bool *keep = gm_xcalloc(n + 1, sizeof *keep);
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < f->nq; k++)
+            keep[i] |= isfinite(S_q(s->group[i], f->q[k]));
+    S_run_cats(&spec, s->group, n, keep);
+    S_yrange(&spec, f, false);
 
-    S_run_xtics(&b, s->group, n);
-    S_yrange(&b, f, false);
-    gm_buf_puts(&b, "set style fill solid 0.85 border rgb '#333333'\n");
-    double w = f->nq == 2 ? 0.38 : 0.7;
-    gm_buf_printf(&b, "set boxwidth %.2f absolute\n", w);
-
-    /* data: x, value per quantity, and min/max when the quantity is time */
+    /* a value per run and quantity, and min/max when the quantity is time */
     double share_total = 0;
     for (size_t i = 0; i < n && f->q[0] == Q_SHARE; i++)
         if (isfinite(S_q(s->group[i], Q_SHARE)))
             share_total += S_q(s->group[i], Q_SHARE);
-    gm_buf_printf(&b, "$c%zu << EOD\n", id);
-    for (size_t i = 0; i < n; i++) {
-        gm_buf_printf(&b, "%zu", i);
-        for (int k = 0; k < f->nq; k++) {
-            gm_buf_putc(&b, ' ');
-            double v = S_q(s->group[i], f->q[k]);
-            S_gp_num(&b, f->q[k] == Q_SHARE ? (share_total > 0 ? 100.0 * v / share_total : NAN)
-                                            : v);
-        }
-        if (f->q[0] == Q_TIME) {
-            gm_buf_putc(&b, ' ');
-            S_gp_num(&b, s->group[i]->timing.min);
-            gm_buf_putc(&b, ' ');
-            S_gp_num(&b, s->group[i]->timing.max);
-        }
-        gm_buf_putc(&b, '\n');
-    }
-    gm_buf_puts(&b, "EOD\nplot ");
+    S_ideals ideals = {gm_xcalloc(2, sizeof *ideals.v), (size_t)f->nq};
     for (int k = 0; k < f->nq; k++) {
-        double off = f->nq == 2 ? (k == 0 ? -0.2 : 0.2) : 0;
-        gm_buf_printf(&b, "%s$c%zu using ($1%+.2f):%d with boxes lc rgb '%s' title ", k ? ", " : "",
-                      id, off, 2 + k, S_colors[k]);
         gm_buf lab = GM_BUF_INIT;
-        gm_buf_printf(&lab, "%s%s", S_q_label(f->q[k]), same ? " (st alike)" : "");
-        gm_esc_gnuplot(&b, lab.data);
+        gm_buf_printf(&lab, "%s%s", S_bar_label(f->q[k], s->group, n), same ? " (st alike)" : "");
+        gm_chart_series *ser = gm_chart_series_add(&spec, GM_SERIES_MAIN, lab.data);
         gm_buf_free(&lab);
-        gm_buf_puts(&b, " noenhanced");
+        ser->color = k;
+        /* min-max of the repetitions as whiskers */
+        if (f->q[0] == Q_TIME)
+            ser->range_name = gm_xstrdup("min-max of the repetitions");
+        ideals.v[k] = gm_xcalloc(n + 1, sizeof *ideals.v[k]);
+        for (size_t i = 0; i < n; i++) {
+            if (!keep[i])
+                continue;
+            double v = S_q(s->group[i], f->q[k]);
+            if (f->q[k] == Q_SHARE)
+                v = share_total > 0 ? 100.0 * v / share_total : NAN;
+            ideals.v[k][ser->n] = S_q_ideal(s->group[i], f->q[k]);
+            gm_chart_point *p = gm_chart_put(ser, (double)ser->n, v);
+            if (f->q[0] == Q_TIME) {
+                p->lo = s->group[i]->timing.min;
+                p->hi = s->group[i]->timing.max;
+            }
+        }
     }
-    if (f->q[0] == Q_TIME)
-        /* min-max as capped vectors: the errorbar styles draw a white point
-         * over the bar top */
-        gm_buf_printf(&b, ", $c%zu using 1:3:(0):($4-$3) with vectors heads size screen "
-                          "0.008,90 lw 1.5 lc rgb '#333333' "
-                          "title 'min-max of the repetitions' noenhanced", id);
-    S_refs(&b, f, copy_gbs);
-    gm_buf_puts(&b, "\n");
-    S_add_chart(c, si, title.data, &b);
+    free(keep);
+    S_refs(&spec, f, copy_gbs);
+    S_ideal_marks(&spec, f, f->q, &ideals);
+    S_ideals_free(&ideals);
+    S_add_chart(c, si, title.data, &spec);
+    gm_chart_free(&spec);
     gm_buf_free(&title);
 }
 
@@ -486,9 +692,12 @@ static bool S_series_within(const gm_sweep_line *a, S_quantity qa, const gm_swee
     return true;
 }
 
-static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_family *f,
+static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_family *fam,
                          double copy_gbs, const gm_sweep_plan *sw, const char *at)
 {
+    S_family words = *fam;
+    const S_family *f = &words;
+    S_shared_words(&words, sw->runs, sw->n_runs);
     const gm_sweep_line *lines = sw->lines;
     size_t nl = sw->n_lines, nflat = sw->n_flat, nsweep = sw->n_runs;
     const gm_run *const *flat = sw->flat, *const *sweep_runs = sw->runs;
@@ -521,18 +730,19 @@ static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_f
         logy = hi > 30 * lo;
     }
 
-    gm_buf title = GM_BUF_INIT, b = GM_BUF_INIT;
+    gm_buf title = GM_BUF_INIT;
     gm_buf what = GM_BUF_INIT;
     gm_buf_printf(&what, "%s by %s", f->what, p);
     S_title(&title, s->exp, what.data, at);
     char *drawn = S_drawn_title(what.data, at);
     gm_buf_free(&what);
-    S_chart_head(&b, drawn, f->ylabel, S_HEIGHT);
+    gm_chart_spec spec;
+    gm_chart_init(&spec, GM_CHART_LINES, drawn);
     free(drawn);
-    size_t id = c->n + 1;
-    gm_buf_puts(&b, "set xlabel ");
-    gm_esc_gnuplot(&b, p);
-    gm_buf_puts(&b, log2x ? " noenhanced\nset logscale x 2\n" : " noenhanced\n");
+    gm_axis_label(&spec.v, f->ylabel);
+    gm_axis_label(&spec.x, p);
+    if (log2x)
+        spec.x.log = 2;
     if (nx <= 12) {
         /* tics at the measured points, sorted */
         for (size_t i = 1; i < nx; i++)
@@ -541,51 +751,19 @@ static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_f
                 xs[j] = xs[j - 1];
                 xs[j - 1] = t;
             }
-        gm_buf_puts(&b, "set xtics noenhanced (");
         for (size_t i = 0; i < nx; i++) {
             gm_buf tl = GM_BUF_INIT;
             S_tic_label(&tl, xs[i], log2x);
-            gm_buf_puts(&b, i ? ", " : "");
-            gm_esc_gnuplot(&b, tl.data);
-            gm_buf_putc(&b, ' ');
-            S_gp_num(&b, xs[i]);
+            gm_axis_tic(&spec.x, xs[i], tl.data);
             gm_buf_free(&tl);
         }
-        gm_buf_puts(&b, ")\n");
-        if (nx > 6)
-            gm_buf_puts(&b, "set xtics noenhanced rotate by 30 right\n");
     } else if (log2x) {
-        gm_buf_puts(&b, "set xtics noenhanced 2\nset format x '%.0f'\n");
+        spec.x.step = 2;
+        spec.x.num = GM_AXIS_NUM_INT;
     }
-    /* the x axis spans the data (not the next round tic), a little room each side */
-    gm_buf_puts(&b, "set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n");
-    S_yrange(&b, f, logy);
+    S_yrange(&spec, f, logy);
     free(xs);
 
-    /* one data block per line: x then each quantity */
-    for (size_t l = 0; l < nl; l++) {
-        gm_buf_printf(&b, "$c%zu_%zu << EOD\n", id, l);
-        for (size_t i = 0; i < lines[l].n; i++) {
-            const gm_run *run = lines[l].runs[i];
-            /* a point with no value of any quantity (a run too long to
-             * profile, say) would stretch the x axis past the data */
-            bool any = false;
-            for (int k = 0; k < f->nq && !any; k++) {
-                double y = S_q(run, f->q[k]);
-                any = isfinite(y) && !(logy && !(y > 0));
-            }
-            if (!any)
-                continue;
-            S_gp_num(&b, gm_value_num(&gm_run_param(run, p)->value));
-            for (int k = 0; k < f->nq; k++) {
-                gm_buf_putc(&b, ' ');
-                double y = S_q(run, f->q[k]);
-                S_gp_num(&b, logy && !(y > 0) ? NAN : y);
-            }
-            gm_buf_putc(&b, '\n');
-        }
-        gm_buf_puts(&b, "EOD\n");
-    }
     /* The series to draw, (line, quantity) in order: a series with no value
      * draws nothing; stores that follow the loads point for point are one
      * line ("ld = st"); and a series whose every point lies on an earlier
@@ -618,9 +796,8 @@ static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_f
                     rep[sid] = (int)e;
         }
     }
-    gm_buf_puts(&b, "plot ");
-    int style = 0;
     gm_buf lab = GM_BUF_INIT;
+    S_ideals ideals = {gm_xcalloc(ns + 1, sizeof *ideals.v), 0};
     for (size_t sid = 0; sid < ns; sid++) {
         if (rep[sid] != (int)sid)
             continue;
@@ -661,13 +838,27 @@ static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_f
         for (size_t i = 0; i < nn; i++)
             free(names[i]);
         free(names);
-        /* past the palette, the colours come again with other markers */
-        gm_buf_printf(&b, "%s$c%zu_%zu using 1:%d with linespoints lt %d%s%s title ",
-                      style ? ", " : "", id, l, 2 + k, style % S_NCOLORS + 1,
-                      k == 1 ? " dt 2" : "", style >= S_NCOLORS ? " pt 2" : "");
-        S_gp_label(&b, lab.data);
-        gm_buf_puts(&b, " noenhanced");
-        style++;
+        /* its points: those of the line's runs with a value of some
+         * quantity (a point with none, a run too long to profile, say,
+         * would stretch the x axis past the data) */
+        gm_chart_series *ser = gm_chart_series_add(&spec, GM_SERIES_MAIN, lab.data);
+        ser->dashed = k == 1;
+        ideals.v[ideals.n] = gm_xcalloc(lines[l].n + 1, sizeof *ideals.v[ideals.n]);
+        double *idl = ideals.v[ideals.n++];
+        for (size_t i = 0; i < lines[l].n; i++) {
+            const gm_run *run = lines[l].runs[i];
+            bool any = false;
+            for (int q = 0; q < f->nq && !any; q++) {
+                double y = S_q(run, f->q[q]);
+                any = isfinite(y) && !(logy && !(y > 0));
+            }
+            if (!any)
+                continue;
+            double y = S_q(run, f->q[k]);
+            idl[ser->n] = S_q_ideal(run, f->q[k]);
+            gm_chart_put(ser, gm_value_num(&gm_run_param(run, p)->value),
+                         logy && !(y > 0) ? NAN : y);
+        }
     }
     free(rep);
     free(both);
@@ -679,17 +870,15 @@ static void S_line_chart(gm_charts *c, size_t si, const gm_section *s, const S_f
         lab.len = 0;
         gm_buf_puts(&lab, "");
         gm_runs_case_label(s->runs, s->n_runs, flat[i], NULL, &lab);
-        gm_buf_puts(&b, ", ");
-        S_gp_num(&b, y);
-        gm_buf_printf(&b, " with lines dt 4 lw 2 lc rgb '%s' title ",
-                      S_colors[style++ % S_NCOLORS]);
-        S_gp_label(&b, lab.data);
-        gm_buf_puts(&b, " noenhanced");
+        /* in the palette's next colour after the lines */
+        gm_chart_add_ref(&spec, GM_REF_LEVEL, false, y, lab.data);
     }
     gm_buf_free(&lab);
-    S_refs(&b, f, copy_gbs);
-    gm_buf_puts(&b, "\n");
-    S_add_chart(c, si, title.data, &b);
+    S_refs(&spec, f, copy_gbs);
+    S_ideal_marks(&spec, f, f->q, &ideals);
+    S_ideals_free(&ideals);
+    S_add_chart(c, si, title.data, &spec);
+    gm_chart_free(&spec);
     gm_buf_free(&title);
 }
 
@@ -716,7 +905,7 @@ static void S_pred_chart(gm_charts *c, size_t si, const gm_section *s, const cha
     double miss_spr = 0, miss_wpi = 0, miss[4] = {0, 0, 0, 0};
     for (size_t k = 0; k < sizeof qs / sizeof qs[0]; k++) {
         for (size_t i = 0; i < n; i++) {
-            double m = S_q(runs[i], qs[k]), p = S_q_pred(runs[i], qs[k]);
+            double m = S_q_measured(runs[i], qs[k]), p = S_q_pred(runs[i], qs[k]);
             if (isfinite(m) && isfinite(p) && m > 0 && fabs(m - p) / m > miss[k])
                 miss[k] = fabs(m - p) / m;
         }
@@ -739,7 +928,7 @@ static void S_pred_chart(gm_charts *c, size_t si, const gm_section *s, const cha
     for (size_t i = 0; i < n; i++) {
         bool any = false;
         for (int k = 0; k < nq && !any; k++)
-            any = isfinite(S_q(runs[i], use[k]));
+            any = isfinite(S_q_measured(runs[i], use[k]));
         if (any)
             runs[kept++] = runs[i];
     }
@@ -748,52 +937,32 @@ static void S_pred_chart(gm_charts *c, size_t si, const gm_section *s, const cha
         free((void *)runs);
         return;
     }
-    gm_buf title = GM_BUF_INIT, b = GM_BUF_INIT;
+    gm_buf title = GM_BUF_INIT;
     S_title(&title, s->exp, "measured vs predicted", at);
     char *drawn = S_drawn_title("measured vs predicted", at);
-    S_chart_head(&b, drawn,
-                 spr && wpi ? "sectors/request, wavefronts/instruction"
-                 : spr      ? "sectors/request"
-                            : "wavefronts/instruction",
-                 S_long_labels(runs, n) ? S_HEIGHT_TALL : S_HEIGHT);
+    gm_chart_spec spec;
+    gm_chart_init(&spec, GM_CHART_BARS, drawn);
     free(drawn);
-    size_t id = c->n + 1;
-    S_run_xtics(&b, runs, n);
-    gm_buf_puts(&b, "set yrange [0:*]\n");
-    gm_buf_puts(&b, "set style fill solid 0.85 border rgb '#333333'\n");
-    double w = 0.8 / nq;
-    gm_buf_printf(&b, "set boxwidth %.3f absolute\n", w);
-    /* data: x, then measured and predicted per quantity */
-    gm_buf_printf(&b, "$c%zu << EOD\n", id);
-    for (size_t i = 0; i < n; i++) {
-        gm_buf_printf(&b, "%zu", i);
-        for (int k = 0; k < nq; k++) {
-            gm_buf_putc(&b, ' ');
-            S_gp_num(&b, S_q(runs[i], use[k]));
-            gm_buf_putc(&b, ' ');
-            S_gp_num(&b, S_q_pred(runs[i], use[k]));
-        }
-        gm_buf_putc(&b, '\n');
-    }
-    gm_buf_puts(&b, "EOD\nplot ");
+    gm_axis_label(&spec.v, spr && wpi ? "sectors/request, wavefronts/instruction"
+                           : spr      ? "sectors/request"
+                                      : "wavefronts/instruction");
+    S_run_cats(&spec, runs, n, NULL);
+    /* the measured figures as bars, then the predicted ones as markers on them */
     for (int k = 0; k < nq; k++) {
-        double off = (k - (nq - 1) / 2.0) * w;
-        gm_buf_printf(&b, "%s$c%zu using ($1%+.3f):%d with boxes lc rgb '%s' title ", k ? ", " : "",
-                      id, off, 2 + 2 * k, S_colors[k]);
-        gm_esc_gnuplot(&b, S_q_label(use[k]));
-        gm_buf_puts(&b, " noenhanced");
+        gm_chart_series *ser = gm_chart_series_add(&spec, GM_SERIES_MAIN, S_q_label(use[k]));
+        ser->color = k;
+        for (size_t i = 0; i < n; i++)
+            gm_chart_put(ser, (double)i, S_q_measured(runs[i], use[k]));
     }
     for (int k = 0; k < nq; k++) {
-        double off = (k - (nq - 1) / 2.0) * w;
-        gm_buf_printf(&b, ", $c%zu using ($1%+.3f):%d with points pt 9 ps 1.8 lc rgb '#000000' ",
-                      id, off, 3 + 2 * k);
-        if (k == 0)
-            gm_buf_puts(&b, "title 'predicted (address-trace model)' noenhanced");
-        else
-            gm_buf_puts(&b, "notitle");
+        gm_chart_series *ser = gm_chart_series_add(
+            &spec, GM_SERIES_MARK, k == 0 ? "predicted (address-trace model)" : NULL);
+        ser->over = (size_t)k;
+        for (size_t i = 0; i < n; i++)
+            gm_chart_put(ser, (double)i, S_q_pred(runs[i], use[k]));
     }
-    gm_buf_puts(&b, "\n");
-    S_add_chart(c, si, title.data, &b);
+    S_add_chart(c, si, title.data, &spec);
+    gm_chart_free(&spec);
     gm_buf_free(&title);
     free((void *)runs);
 }
@@ -924,43 +1093,6 @@ void gm_charts_plan(const gm_results *r, const gm_sections *s, gm_charts *out)
         S_pred_chart(out, si, sec, at.data);
         gm_buf_free(&at);
     }
-}
-
-void gm_charts_free(gm_charts *c)
-{
-    for (size_t i = 0; i < c->n; i++) {
-        free(c->v[i].name);
-        free(c->v[i].title);
-        free(c->v[i].script);
-        free(c->v[i].svg);
-        free(c->v[i].failed);
-    }
-    free(c->v);
-    c->v = NULL;
-    c->n = 0;
-}
-
-char *gm_charts_script(const gm_charts *c)
-{
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_puts(&b, "# gpumem-report: every chart of one report, drawn by one gnuplot run.\n"
-                    "# Text from the results is in single quotes (no substitution) and noenhanced.\n"
-                    "set encoding utf8\n"
-                    /* the default for charts that set no terminal of their own
-                     * (history's, diff's); the report's set theirs (S_chart_head) */
-                    "set terminal svg size 800,480 dynamic enhanced font 'sans,13' "
-                    "background '#ffffff'\n"
-                    "set termoption noenhanced\n");
-    for (int i = 0; i < S_NCOLORS; i++)
-        gm_buf_printf(&b, "set linetype %d lc rgb '%s' lw 2 pt %d ps 0.8\n", i + 1, S_colors[i],
-                      (int[]){7, 5, 9, 11, 13, 15, 4, 6}[i]);
-    gm_buf_printf(&b, "set linetype cycle %d\n", S_NCOLORS);
-    for (size_t i = 0; i < c->n; i++) {
-        gm_buf_printf(&b, "\n# %s\nset output '%s.svg'\n", c->v[i].name, c->v[i].name);
-        gm_buf_puts(&b, c->v[i].script);
-    }
-    gm_buf_puts(&b, "unset output\n");
-    return gm_buf_detach(&b);
 }
 
 /* ---- running gnuplot ------------------------------------------------------ */

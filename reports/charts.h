@@ -2,13 +2,9 @@
  *
  * The analysis both the text and the charts read (gm_section: the runs of
  * each experiment, which of them are comparable) is in runs.h.  Here, the
- * charts: planned from the results as gnuplot scripts (pure), drawn by
- *     ONE gnuplot process per report (gm_charts_draw), and inlined into HTML
- *     with ids made unique per chart (gm_svg_inline).
- *
- * Text from the results never reaches gnuplot unquoted: every label is a
- * single-quoted string (gm_esc_gnuplot, no backquote substitution) marked
- * `noenhanced`, and data blocks hold numbers only (%.17g, NaN for absent).
+ * charts: planned from the results as chart specs (pure; chart.h turns a
+ * spec into gnuplot), drawn by ONE gnuplot process per page (gm_charts_draw),
+ * and inlined into HTML with ids made unique per chart (gm_svg_inline).
  */
 #ifndef GM_CHARTS_H
 #define GM_CHARTS_H
@@ -17,6 +13,7 @@
 #include "../core/fmt.h"
 #include "../core/gm_error.h"
 #include "../core/results.h"
+#include "chart.h"
 #include "runs.h"
 
 #include <stdbool.h>
@@ -24,38 +21,20 @@
 
 /* ---- charts -------------------------------------------------------------- */
 
-typedef struct {
-    size_t section;   /* index into the gm_sections the plan was made from */
-    char *name;       /* "chart-01": file stem, and the id prefix when inlined */
-    char *title;      /* plain text (escaped where it goes) */
-    char *script;     /* gnuplot commands that draw it, without `set output` */
-    char *svg;        /* the SVG gnuplot wrote; NULL until drawn */
-    char *failed;     /* set when gnuplot could not draw this chart (svg NULL): its
-                         error lines, for the note the report shows instead */
-} gm_chart;
-
-typedef struct {
-    gm_chart *v;
-    size_t n;
-} gm_charts;
-
 /* Decide the report's charts.  Per section, the layouts of the comparison group
  * side by side as bars: bandwidth (against the measured copy bandwidth) or
- * time, then sectors per request (ideal 4 marked), efficiency, DRAM
- * throughput, shared wavefronts per instruction (ideal 1) when present.  When
+ * time, then sectors per request, efficiency, DRAM throughput, shared
+ * wavefronts per instruction when present, the last two families with each
+ * layout's ideal at its own access width (one line where the layouts agree,
+ * else a tick on each bar or a line per ideal).  When
  * the experiment sweeps a parameter, the bars keep only the first (speed) and
  * each quantity becomes a line chart along the sweep, one line per variant and
  * value of the other parameters.  Last, when runs of the comparison group carry
  * an address-trace prediction: their measured sectors per request and shared
  * wavefronts per instruction as bars, the predicted figures as markers.  A
- * chart whose values are all absent is left out.  Pure. */
+ * chart that would show nothing is left out (one bar, values all alike or
+ * absent: gm_chart_shows_something).  Pure. */
 void gm_charts_plan(const gm_results *r, const gm_sections *s, gm_charts *out);
-void gm_charts_free(gm_charts *c);
-
-/* The whole gnuplot script: terminal, line styles, then for each chart
- * `set output 'chart-NN.svg'` and its commands; outputs are relative to
- * gnuplot's working directory.  Caller frees. */
-char *gm_charts_script(const gm_charts *c);
 
 /* The default limit of one gnuplot run, in seconds (--gnuplot-timeout). */
 #define GM_GNUPLOT_TIMEOUT_S 60.0

@@ -300,35 +300,6 @@ static const gm_run **S_exp_runs(const S_ctx *c, const char *id, bool all, size_
 
 /* ---- charts ---------------------------------------------------------------- */
 
-static const char *const S_colors[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
-                                       "#56B4E9", "#D55E00", "#000000", "#F0E442"};
-
-static void S_gp_num(gm_buf *b, double v)
-{
-    if (isfinite(v))
-        gm_buf_printf(b, "%.17g", v);
-    else
-        gm_buf_puts(b, "NaN");
-}
-
-/* A label for gnuplot, cut to max bytes (UTF-8 sequences kept whole). */
-static void S_gp_text(gm_buf *b, const char *s, size_t max)
-{
-    size_t n = strlen(s);
-    if (n <= max) {
-        gm_esc_gnuplot(b, s);
-        return;
-    }
-    size_t cut = max - 3;
-    while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
-        cut--;
-    char *t = gm_xmalloc(cut + 4);
-    memcpy(t, s, cut);
-    memcpy(t + cut, "...", 4);
-    gm_esc_gnuplot(b, t);
-    free(t);
-}
-
 /* The rows a chart of experiment `id` draws: on every device, passed, and in
  * every device's comparison group; at most S_MAX_BARS. */
 static size_t S_chart_rows(const S_ctx *c, const char *id, const S_row **out)
@@ -376,75 +347,47 @@ static void S_plan(const S_ctx *c, gm_charts *out)
                 any = isfinite(S_bar(c, id, prog, bw, rows[i], d));
         if (!any)
             continue;
-        gm_buf title = GM_BUF_INIT, b = GM_BUF_INIT;
-        gm_buf_printf(&title, "%s: %s", x->title ? x->title : id,
-                      prog ? "each kernel's time over its time in A"
-                      : bw ? "share of each device's copy bandwidth"
-                           : "time over each device's fastest layout");
-        size_t cid = out->n + 1;
-        gm_buf_puts(&b, "reset\nset title ");
-        S_gp_text(&b, title.data, 110);
-        gm_buf_puts(&b, " noenhanced\nset ylabel ");
-        gm_esc_gnuplot(&b, prog ? "time / the kernel's time in A (1 = as in A)"
-                           : bw ? "% of the device's measured copy bandwidth"
-                                : "time / fastest layout's time (1 = fastest)");
-        gm_buf_puts(&b, " noenhanced\n"
-                        "set key noenhanced below center horizontal samplen 2\n"
-                        "set grid ytics lc rgb '#d9d9d9' lw 1\n"
-                        "set border 3\nset tics nomirror\n"
-                        "set style fill solid 0.85 border rgb '#333333'\n");
-        gm_buf_puts(&b, bw ? "set yrange [0:100<*]\n" : "set yrange [0:*]\n");
-        double w = 0.8 / (double)in->n;
-        gm_buf_printf(&b, "set boxwidth %.4f absolute\n", w);
+        const char *what = prog ? "each kernel's time over its time in A"
+                           : bw ? "share of each device's copy bandwidth"
+                                : "time over each device's fastest layout";
+        gm_buf title = GM_BUF_INIT;
+        gm_buf_printf(&title, "%s: %s", x->title ? x->title : id, what);
+        /* drawn: what it shows (the section's heading and the caption name
+         * the experiment) */
+        gm_chart_spec spec;
+        gm_chart_init(&spec, GM_CHART_BARS, what);
+        gm_axis_label(&spec.v, prog ? "time / the kernel's time in A (1 = as in A)"
+                               : bw ? "% of the device's measured copy bandwidth"
+                                    : "time / fastest layout's time (1 = fastest)");
+        if (bw)
+            spec.v.at_least = 100;
         const gm_run *set[S_MAX_BARS];
         for (size_t i = 0; i < n; i++)
             set[i] = S_any(rows[i], in->n);
-        gm_buf_puts(&b, "set lmargin 14\nset xtics noenhanced rotate by 30 right (");
         for (size_t i = 0; i < n; i++) {
             gm_buf lab = GM_BUF_INIT;
             gm_buf_puts(&lab, "");
             gm_runs_case_label(set, n, set[i], NULL, &lab);
-            gm_buf_puts(&b, i ? ", " : "");
-            S_gp_text(&b, lab.data, 48);
-            gm_buf_printf(&b, " %zu", i);
+            gm_chart_cat(&spec, lab.data);
             gm_buf_free(&lab);
         }
-        gm_buf_printf(&b, ")\nset xrange [-0.6:%zu.6]\n", n - 1);
-        gm_buf_printf(&b, "$c%zu << EOD\n", cid);
-        for (size_t i = 0; i < n; i++) {
-            gm_buf_printf(&b, "%zu", i);
-            for (size_t d = 0; d < in->n; d++) {
-                gm_buf_putc(&b, ' ');
-                S_gp_num(&b, S_bar(c, id, prog, bw, rows[i], d));
-            }
-            gm_buf_putc(&b, '\n');
-        }
-        gm_buf_puts(&b, "EOD\nplot ");
+        /* a bar per device in each layout's place */
         for (size_t d = 0; d < in->n; d++) {
-            double off = ((double)d - (double)(in->n - 1) / 2.0) * w;
-            gm_buf_printf(&b, "%s$c%zu using ($1%+.4f):%zu with boxes lc rgb '%s' title ",
-                          d ? ", " : "", cid, off, d + 2, S_colors[d % 8]);
             gm_buf lab = GM_BUF_INIT;
             S_dev_label(&lab, in, d);
-            S_gp_text(&b, lab.data, 60);
+            gm_chart_series *ser = gm_chart_series_add(&spec, GM_SERIES_MAIN, lab.data);
             gm_buf_free(&lab);
-            gm_buf_puts(&b, " noenhanced");
+            for (size_t i = 0; i < n; i++)
+                gm_chart_put(ser, (double)i, S_bar(c, id, prog, bw, rows[i], d));
         }
         if (bw)
-            gm_buf_puts(&b, ", 100 with lines dt 2 lw 2 lc rgb '#555555' "
-                            "title 'copy bandwidth (each device its own)' noenhanced");
-        gm_buf_puts(&b, "\n");
-
-        out->v = gm_xrealloc(out->v, (out->n + 1) * sizeof *out->v);
-        gm_chart *ch = &out->v[out->n];
-        memset(ch, 0, sizeof *ch);
+            gm_chart_add_ref(&spec, GM_REF_CEILING, false, 100,
+                             "copy bandwidth (each device its own)");
         char name[32];
         snprintf(name, sizeof name, "chart-%02zu", out->n + 1);
-        ch->section = e;
-        ch->name = gm_xstrdup(name);
-        ch->title = gm_buf_detach(&title);
-        ch->script = gm_buf_detach(&b);
-        out->n++;
+        gm_charts_add(out, e, name, title.data, &spec);
+        gm_chart_free(&spec);
+        gm_buf_free(&title);
     }
     free((void *)rows);
 }

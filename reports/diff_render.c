@@ -755,23 +755,21 @@ static gm_status S_chart(gm_buf *b, const gm_diff *d, const char *gnuplot, gm_er
     while (L < lmax)
         L *= 2.0;
 
-    gm_buf s = GM_BUF_INIT;
-    gm_buf_printf(&s, "reset\nset terminal svg size 900,%zu dynamic font 'sans,11' "
-                      "background '#ffffff'\nset termoption noenhanced\n", 90 + 26 * n);
-    gm_buf_puts(&s, "set title 'Largest changes: head / base, log scale' noenhanced\n"
-                    "unset key\nset grid xtics lc rgb '#dddddd'\nset logscale x 2\n"
-                    "set style fill solid 0.9 noborder\nset lmargin 52\nset rmargin 10\n");
-    gm_buf_printf(&s, "set xrange [%.17g:%.17g]\nset yrange [%zu.6:0.4]\nset xtics (", exp2(-L),
-                  exp2(L), n);
+    gm_chart_spec spec;
+    gm_chart_init(&spec, GM_CHART_HBARS, "Largest changes: head / base, log scale");
+    spec.width = 1100;   /* the page's full width at 1,280 px: 1,152 px */
+    spec.v.log = 2;
+    spec.v.min = exp2(-L);
+    spec.v.max = exp2(L);
     for (int t = -2; t <= 2; t++) {
         gm_buf tl = GM_BUF_INIT;
         S_ratio_text(&tl, exp2(L * t / 2.0));
-        gm_buf_puts(&s, t > -2 ? ", " : "");
-        gm_esc_gnuplot(&s, tl.data);
-        gm_buf_printf(&s, " %.17g", exp2(L * t / 2.0));
+        gm_axis_tic(&spec.v, exp2(L * t / 2.0), tl.data);
         gm_buf_free(&tl);
     }
-    gm_buf_puts(&s, ")\nset ytics noenhanced nomirror (");
+    gm_chart_add_ref(&spec, GM_REF_ORIGIN, false, 1.0, NULL);
+    /* one bar per change, coloured by its verdict, its ratio beside its end */
+    gm_chart_series *ser = gm_chart_series_add(&spec, GM_SERIES_MAIN, NULL);
     for (size_t i = 0; i < n; i++) {
         const gm_diff_row *r = sel[i];
         const gm_run *run = S_row_run(r);
@@ -780,52 +778,31 @@ static gm_status S_chart(gm_buf *b, const gm_diff *d, const char *gnuplot, gm_er
                       run->variant ? run->variant : "");
         gm_diff_params_text(&label, run);
         gm_buf_printf(&label, " %s", r->info ? r->info->label : r->metric);
-        /* at most 60 bytes, cut at a UTF-8 character boundary */
-        size_t max = 60;
-        if (label.len > max) {
-            while (max > 0 && ((unsigned char)label.data[max] & 0xC0) == 0x80)
-                max--;
-            label.data[max] = '\0';
-            label.len = max;
-            gm_buf_puts(&label, "…");
-        }
-        /* gnuplot reads a tic label as a format: '%' doubled */
-        gm_buf pct = GM_BUF_INIT;
-        for (const char *c = label.data; *c; c++)
-            gm_buf_puts(&pct, *c == '%' ? "%%" : (char[]){*c, 0});
-        gm_buf_puts(&s, i ? ", " : "");
-        gm_esc_gnuplot(&s, pct.data);
-        gm_buf_printf(&s, " %zu", i + 1);
-        gm_buf_free(&pct);
+        gm_chart_cat(&spec, label.data);
         gm_buf_free(&label);
-    }
-    gm_buf_puts(&s, ")\nset arrow from 1, graph 0 to 1, graph 1 nohead lc rgb '#444444'\n");
-    /* each bar's value beside its end, on the side away from ratio 1 */
-    for (size_t i = 0; i < n; i++) {
+        gm_chart_point *p = gm_chart_put(ser, (double)i, r->ratio);
+        p->rgb = r->status == GM_DIFF_REGRESSED ? 0xc62828u :
+                 r->status == GM_DIFF_IMPROVED ? 0x2e7d32u :
+                 r->status == GM_DIFF_CHANGED ? 0x5c6bc0u : 0x9e9e9eu;
         gm_buf v = GM_BUF_INIT;
-        S_ratio_text(&v, sel[i]->ratio);
-        gm_buf_printf(&s, "set label %zu ", i + 1);
-        gm_esc_gnuplot(&s, v.data);
-        gm_buf_printf(&s, " at %.17g, %zu %s offset %s,0 noenhanced\n", sel[i]->ratio, i + 1,
-                      sel[i]->ratio < 1 ? "right" : "left",
-                      sel[i]->ratio < 1 ? "-0.5" : "0.5");
+        S_ratio_text(&v, r->ratio);
+        gm_chart_note(p, v.data);
         gm_buf_free(&v);
     }
-    gm_buf_puts(&s, "$diffbars << EOD\n");
-    for (size_t i = 0; i < n; i++) {
-        const gm_diff_row *r = sel[i];
-        unsigned rgb = r->status == GM_DIFF_REGRESSED ? 0xc62828u :
-                       r->status == GM_DIFF_IMPROVED ? 0x2e7d32u :
-                       r->status == GM_DIFF_CHANGED ? 0x5c6bc0u : 0x9e9e9eu;
-        gm_buf_printf(&s, "%zu %.17g %u\n", i + 1, r->ratio, rgb);
-    }
-    gm_buf_puts(&s, "EOD\nplot $diffbars using (1):1:($2 < 1 ? $2 : 1):($2 < 1 ? 1 : $2):"
-                    "($1 - 0.35):($1 + 0.35):3 with boxxyerror lc rgb variable\n");
 
-    gm_charts c = {gm_xcalloc(1, sizeof(gm_chart)), 1};
-    c.v[0].name = gm_xstrdup("diffchart");
-    c.v[0].title = gm_xstrdup("Largest changes, head over base (log scale)");
-    c.v[0].script = gm_buf_detach(&s);
+    gm_charts c = {NULL, 0};
+    bool drawn = gm_charts_add(&c, 0, "diffchart", "Largest changes, head over base (log scale)",
+                               &spec);
+    gm_chart_free(&spec);
+    if (!drawn) {
+        /* one bar, or bars all alike: nothing a chart would compare */
+        gm_buf_puts(b, n == 1 ? "<p class=\"nochart\">One change beyond a threshold: the table "
+                                "below has it.</p>\n"
+                              : "<p class=\"nochart\">The changes beyond a threshold are all "
+                                "alike: the table below has them.</p>\n");
+        free(sel);
+        return GM_OK;
+    }
     gm_status st = gm_charts_draw(&c, gnuplot, err);
     if (st == GM_OK) {
         gm_buf_puts(b, "<figure class=\"chart\">\n");

@@ -318,8 +318,8 @@ static void S_table_md(gm_buf *b, const gmh_table *t, const gmh_res *res, size_t
     S_times_md(b, t, res, n, rows, html);
 }
 
-/* A gnuplot chart of one metric of one experiment: a line per layout over
- * the commits, a dashed line at each step. */
+/* A chart of one metric of one experiment: a line per layout over the
+ * commits, a dashed line at each step. */
 static void S_chart(gm_charts *c, const gmh_table *t, size_t m, const gmh_res *res, size_t n,
                     const char *device)
 {
@@ -345,65 +345,42 @@ static void S_chart(gm_charts *c, const gmh_table *t, size_t m, const gmh_res *r
     snprintf(ybuf, sizeof ybuf, "%s%s%s%s", S_mlabel(metric), *ylabel ? ", " : "", ylabel,
              logy ? " (log scale)" : "");
 
-    gm_buf s = GM_BUF_INIT;
-    size_t id = c->n + 1;
-    gm_buf_puts(&s, "reset\nset grid ytics lc rgb '#dddddd'\nset key below noenhanced\n");
-    gm_buf_puts(&s, "set title ");
     gm_buf title = GM_BUF_INIT;
     gm_buf_printf(&title, "%s: %s on %s", t->e.exp, S_mlabel(metric), device);
-    gm_esc_gnuplot(&s, title.data);
-    gm_buf_puts(&s, " noenhanced\nset ylabel ");
-    gm_esc_gnuplot(&s, ybuf);
+    gm_chart_spec spec;
+    gm_chart_init(&spec, GM_CHART_LINES, title.data);
+    gm_axis_label(&spec.v, ybuf);
     /* counts with SI prefixes (65.9M); times and MiB as plain numbers */
-    gm_buf_printf(&s, " noenhanced\nset format y '%s'\n%s\n",
-                  strcmp(unit, "ms") == 0 || strcmp(unit, "byte") == 0 ? "%g" : "%.1s%c",
-                  logy ? "set logscale y 10\nset yrange [*:*]" : "set yrange [0:*]");
-    gm_buf_printf(&s, "set xrange [0.5:%zu.5]\nset xtics rotate by -45 noenhanced (", n);
+    spec.v.num = strcmp(unit, "ms") == 0 || strcmp(unit, "byte") == 0 ? GM_AXIS_NUM_PLAIN
+                                                                      : GM_AXIS_NUM_SI;
+    if (logy) {
+        spec.v.log = 10;
+        spec.v.min = NAN;
+    }
+    /* the commits at 1, 2, ..., named by their short ids */
+    spec.x.min = 0.5;
+    spec.x.max = (double)n + 0.5;
     for (size_t p = 0; p < n; p++) {
         char sid[16];
         snprintf(sid, sizeof sid, "%.7s%s", res[p].commit, res[p].dirty == 1 ? "+" : "");
-        gm_buf_puts(&s, p ? ", " : "");
-        gm_esc_gnuplot(&s, sid);
-        gm_buf_printf(&s, " %zu", p + 1);
+        gm_axis_tic(&spec.x, (double)(p + 1), sid);
     }
-    gm_buf_puts(&s, ")\n");
-    for (size_t k = 0; k < t->n_steps; k++) {
-        if (t->steps[k].metric != m)
-            continue;
-        gm_buf_printf(&s, "set arrow from %zu, graph 0 to %zu, graph 1 nohead dt 2 lw 1.5 "
-                          "lc rgb '#c0392b' back\n", t->steps[k].point + 1,
-                      t->steps[k].point + 1);
-    }
-    gm_buf_printf(&s, "$h%zu << EOD\n", id);
-    for (size_t p = 0; p < n; p++) {
-        gm_buf_printf(&s, "%zu", p + 1);
-        for (size_t i = 0; i < t->e.n; i++) {
-            double v = GMH_V(t, i, m, p, n) * scale;
-            if (isfinite(v))
-                gm_buf_printf(&s, " %.17g", v);
-            else
-                gm_buf_puts(&s, " NaN");
-        }
-        gm_buf_putc(&s, '\n');
-    }
-    gm_buf_puts(&s, "EOD\nplot");
+    for (size_t k = 0; k < t->n_steps; k++)
+        if (t->steps[k].metric == m)
+            gm_chart_add_ref(&spec, GM_REF_STEP, true, (double)(t->steps[k].point + 1), NULL);
     for (size_t i = 0; i < t->e.n; i++) {
         gm_buf l = GM_BUF_INIT;
         gm_buf_printf(&l, "%s %s", t->e.s[i].variant, t->e.s[i].params);
-        gm_buf_printf(&s, "%s $h%zu using 1:%zu with linespoints lt %zu title ", i ? "," : "", id,
-                      i + 2, i % 8 + 1);
-        gm_esc_gnuplot(&s, l.data);
+        gm_chart_series *ser = gm_chart_series_add(&spec, GM_SERIES_MAIN, l.data);
         gm_buf_free(&l);
+        for (size_t p = 0; p < n; p++)
+            gm_chart_put(ser, (double)(p + 1), GMH_V(t, i, m, p, n) * scale);
     }
-    gm_buf_putc(&s, '\n');
-    c->v = gm_xrealloc(c->v, (c->n + 1) * sizeof *c->v);
-    gm_chart *ch = &c->v[c->n++];
-    memset(ch, 0, sizeof *ch);
     char name[32];
-    snprintf(name, sizeof name, "trend-%02zu", id);
-    ch->name = gm_xstrdup(name);
-    ch->title = gm_buf_detach(&title);
-    ch->script = gm_buf_detach(&s);
+    snprintf(name, sizeof name, "trend-%02zu", c->n + 1);
+    gm_charts_add(c, 0, name, title.data, &spec);
+    gm_chart_free(&spec);
+    gm_buf_free(&title);
 }
 
 typedef struct {

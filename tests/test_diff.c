@@ -1191,7 +1191,8 @@ Test(diff_render, markdown_escapes_hostile_names)
     const char *exp = "exp|with`ticks`<script>alert(1)</script>";
     const char *var = "var``|*bold*_\n<img src=x onerror=y>";
     S_run(&b, exp, var, 1024, 1, 1.0);
-    gm_run *r = S_run(&h, exp, var, 1024, 1, 1.0);
+    /* slower too, so that the chart has two changes to compare */
+    gm_run *r = S_run(&h, exp, var, 1024, 1, 1.5);
     gm_run_set_metric(r, GM_M_LD_SECTORS, gm_vint(1024 / 8 + 7), "sector");
     gm_run_set_metric(&b.runs[0], "evil|metric`<i>", gm_vint(1), "un|it<");
     gm_run_set_metric(r, "evil|metric`<i>", gm_vint(2), "un|it<");

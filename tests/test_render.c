@@ -445,6 +445,87 @@ Test(render_charts, script_checker_catches_unsafe_scripts)
     cr_assert_not_null(S_script_problem("$c1 << EOD\n0 1\n"));
 }
 
+/* Every kind of chart spec, every string hostile: the gnuplot keeps the
+ * script rules, tic labels have their '%' doubled, data blocks numbers only. */
+Test(render_charts, chart_spec_quotes_every_string)
+{
+    static const char *evil = "it's `touch /tmp/gm-pwned` \"$(id)\" 50%_{x}^y\x01";
+    static const gm_chart_kind kinds[] = {GM_CHART_BARS, GM_CHART_HBARS, GM_CHART_LINES};
+    for (size_t k = 0; k < 3; k++) {
+        gm_chart_spec c;
+        gm_chart_init(&c, kinds[k], evil);
+        gm_axis_label(&c.x, evil);
+        gm_axis_label(&c.v, evil);
+        gm_axis_tic(kinds[k] == GM_CHART_LINES ? &c.x : &c.v, 2, evil);
+        gm_chart_cat(&c, evil);
+        gm_chart_cat(&c, "plain");
+        gm_chart_series *s = gm_chart_series_add(&c, GM_SERIES_MAIN, evil);
+        s->range_name = gm_xstrdup(evil);
+        gm_chart_point *p = gm_chart_put(s, 0, 1.5);
+        p->lo = 1;
+        p->hi = 2;
+        p->rgb = 0xc62828u;
+        gm_chart_note(p, evil);
+        gm_chart_put(s, 1, 3);
+        gm_chart_put(s, 2, NAN);
+        s = gm_chart_series_add(&c, GM_SERIES_MARK, evil);
+        gm_chart_put(s, 0, 1.25);
+        s = gm_chart_series_add(&c, GM_SERIES_TICK, NULL);
+        gm_chart_put(s, 0, 1);
+        gm_chart_add_ref(&c, GM_REF_IDEAL, false, 1, evil);
+        gm_chart_add_ref(&c, GM_REF_LEVEL, false, 2, evil);
+        gm_chart_add_ref(&c, GM_REF_STEP, true, 1, NULL);
+        gm_charts list = {NULL, 0};
+        gm_charts_add(&list, 0, "chart-01", evil, &c);
+        gm_chart_free(&c);
+        char *script = gm_charts_script(&list);
+        S_check_script(script);
+        gmt_assert_has(script, "'it''s `touch /tmp/gm-pwned` \"$(id)\" 50%%_{x}^y ' 2");
+        gmt_assert_lacks(script, "\x01");
+        free(script);
+        gm_charts_free(&list);
+    }
+}
+
+/* A chart only where it shows something: not one bar, not bars all alike
+ * (issue 28); a prediction that differs from equal bars is something. */
+Test(render_charts, chart_only_where_it_shows_something)
+{
+    gm_chart_spec c;
+    gm_chart_init(&c, GM_CHART_BARS, "t");
+    gm_chart_cat(&c, "a");
+    gm_chart_cat(&c, "b");
+    gm_chart_series *s = gm_chart_series_add(&c, GM_SERIES_MAIN, "x");
+    gm_chart_put(s, 0, 4);
+    gm_chart_put(s, 1, NAN);
+    cr_expect_not(gm_chart_shows_something(&c), "one bar");
+    s->p[1].y = 4;
+    cr_expect_not(gm_chart_shows_something(&c), "bars all alike");
+    gm_chart_series *m = gm_chart_series_add(&c, GM_SERIES_MARK, "predicted");
+    gm_chart_put(m, 0, 32);
+    cr_expect(gm_chart_shows_something(&c), "a prediction off the bars");
+    c.s[0].p[1].y = 8;
+    c.n_s = 1;   /* the marker series left out (freed below) */
+    cr_expect(gm_chart_shows_something(&c), "two bars that differ");
+    gm_charts list = {NULL, 0};
+    cr_expect(gm_charts_add(&list, 0, "chart-01", "t", &c));
+    c.s[0].p[1].y = 4;
+    cr_expect_not(gm_charts_add(&list, 0, "chart-02", "t", &c));
+    cr_expect_eq(list.n, 1);
+    gm_charts_free(&list);
+    c.n_s = 2;
+    gm_chart_free(&c);
+
+    gm_chart_init(&c, GM_CHART_LINES, "t");
+    s = gm_chart_series_add(&c, GM_SERIES_MAIN, "x");
+    gm_chart_put(s, 1, 4);
+    gm_chart_put(s, 2, 4);
+    cr_expect_not(gm_chart_shows_something(&c), "a flat line");
+    gm_chart_add_ref(&c, GM_REF_LEVEL, false, 5, "a run off the sweep");
+    cr_expect(gm_chart_shows_something(&c), "a level apart from the line");
+    gm_chart_free(&c);
+}
+
 Test(render_charts, hostile_script_quotes_everything)
 {
     gm_results r;
@@ -459,8 +540,8 @@ Test(render_charts, hostile_script_quotes_everything)
     /* the hostile swept parameter name arrives quoted, its quote doubled */
     cr_assert_not_null(strstr(script, "set xlabel 'n''`$(touch /tmp/gm-pwned)`' noenhanced"),
                        "%s", script);
-    cr_assert_not_null(strstr(script, "set terminal svg size 800,480 dynamic enhanced font "
-                                      "'sans,15' background '#ffffff'"));
+    cr_assert_not_null(strstr(script, "set terminal svg size 600,"));
+    cr_assert_not_null(strstr(script, " dynamic enhanced font 'sans,13' background '#ffffff'"));
     cr_assert_null(strstr(script, "mouse"));
     free(script);
     gm_charts_free(&c);
@@ -547,6 +628,126 @@ Test(render_charts, coinciding_series_are_one_line)
     gmt_assert_has(script, "title 'naive ld' noenhanced");
     gmt_assert_has(script, "title 'naive st, tiled ld = st and 5 more alike' noenhanced");
     gmt_assert_has(script, "title 'constant ld' noenhanced");
+    gm_charts_free(&c);
+    gm_sections_free(&ss);
+    gm_results_free(&r);
+}
+
+/* Each layout's ideal at its own access width (issue 26): on the committed
+ * H100 run, float2 and float4 sit on ideals of 8 and 16 sectors per
+ * request, not 2-4x over a line at 4; bars whose ideals differ get a tick
+ * each. */
+Test(render_charts, ideal_per_access_width)
+{
+    gm_results r;
+    char *p = gmt_src("examples/h100/run.json");
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(p, &r, &err), GM_OK, "%s", err.message);
+    free(p);
+    gm_sections ss;
+    gm_sections_build(&r, &ss);
+    gm_charts c;
+    gm_charts_plan(&r, &ss, &c);
+    const char *sweep = NULL, *bars = NULL;
+    for (size_t i = 0; i < c.n; i++) {
+        if (strstr(c.v[i].title, "Coalesced vs strided") &&
+            strstr(c.v[i].title, "sectors per request by stride"))
+            sweep = c.v[i].script;
+        if (strstr(c.v[i].title, "Array of structures") && strstr(c.v[i].title, ": sectors per request"))
+            bars = c.v[i].script;
+    }
+    cr_assert_not_null(sweep);
+    S_check_script(sweep);
+    /* three ideal lines, one key entry, each line saying which it is */
+    gmt_assert_has(sweep, "4 with lines dt 3 lw 2 lc rgb '#009E73' title 'ideals (the bytes asked for)'");
+    gmt_assert_has(sweep, "set arrow from graph 0, first 8 to graph 1, first 8 nohead dt 3");
+    gmt_assert_has(sweep, "set arrow from graph 0, first 16 to graph 1, first 16 nohead dt 3");
+    gmt_assert_has(sweep, "set label '4-byte accesses: 4' noenhanced at graph 1, first 4");
+    gmt_assert_has(sweep, "set label '8-byte accesses: 8' noenhanced at graph 0, first 8");
+    gmt_assert_has(sweep, "set label '16-byte accesses: 16' noenhanced at graph 1, first 16");
+    cr_assert_not_null(bars);
+    S_check_script(bars);
+    gmt_assert_has(bars, "with vectors nohead");
+    gmt_assert_has(bars, "title 'each bar''s own ideal'");
+    gmt_assert_lacks(bars, "ideal for 4-byte accesses");
+    gm_charts_free(&c);
+    gm_sections_free(&ss);
+    gm_results_free(&r);
+}
+
+/* Where most shared instructions ran with every thread predicated off (the
+ * ideal per instruction under GM_FIND_PREDICATED), the chart draws
+ * wavefronts per request made, ideal 1, as the finding counts them
+ * (issue 28): the PyTorch run's sum-cols makes 0.57 wavefronts per
+ * instruction, 1.006 per request; sum-rows, given 8,000 loads of 4
+ * wavefronts, 24,000 of them conflicts (ideal 1 per instruction: no
+ * predication), draws 4 per instruction. */
+Test(render_charts, shared_wavefronts_per_request_made)
+{
+    gm_results r;
+    char *p = gmt_src("examples/pytorch/run.json");
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(p, &r, &err), GM_OK, "%s", err.message);
+    free(p);
+    gm_run *rows = NULL;
+    for (size_t i = 0; i < r.n_runs; i++)
+        if (r.runs[i].variant && strcmp(r.runs[i].variant, "sum-rows") == 0)
+            rows = &r.runs[i];
+    cr_assert_not_null(rows);
+    gm_run_set_metric(rows, GM_M_SH_LD_WAVES, gm_vreal(32000), "");
+    gm_run_set_metric(rows, GM_M_SH_LD_INST, gm_vreal(8000), "");
+    gm_run_set_metric(rows, GM_M_SH_LD_CONFL, gm_vreal(24000), "");
+    gm_sections ss;
+    gm_sections_build(&r, &ss);
+    gm_charts c;
+    gm_charts_plan(&r, &ss, &c);
+    const char *sh = NULL;
+    for (size_t i = 0; i < c.n; i++)
+        if (strstr(c.v[i].title, "shared-memory wavefronts"))
+            sh = c.v[i].script;
+    cr_assert_not_null(sh);
+    S_check_script(sh);
+    gmt_assert_has(sh, "set title 'shared-memory wavefronts per instruction or request made'");
+    gmt_assert_has(sh, "title 'shared ld wavefronts/inst or request made'");
+    /* the two kernels with shared memory (no empty place for the others):
+     * sum-cols, 33,349 wavefronts over the 33,152 requests its 58,112
+     * instructions made; sum-rows */
+    gmt_assert_has(sh, "set xtics noenhanced ('sum-cols' 0, 'sum-rows' 1)");
+    gmt_assert_has(sh, "\n0 1.0059");
+    gmt_assert_has(sh, "\n1 4\n");
+    gmt_assert_lacks(sh, "\n0 0.57");
+    gm_charts_free(&c);
+    gm_sections_free(&ss);
+    gm_results_free(&r);
+}
+
+/* Charts that read with long names (issue 28): bars whose names do not
+ * fit level under them lie beside them (the PyTorch run's kernels), never
+ * upright; names cut in the middle keep their end; the canvas leaves every
+ * plot at least 250 px. */
+Test(render_charts, long_names_lie_beside_their_bars)
+{
+    gm_results r;
+    char *p = gmt_src("examples/pytorch/run.json");
+    gm_error err;
+    cr_assert_eq(gm_results_read_file(p, &r, &err), GM_OK, "%s", err.message);
+    free(p);
+    gm_sections ss;
+    gm_sections_build(&r, &ss);
+    gm_charts c;
+    gm_charts_plan(&r, &ss, &c);
+    cr_assert_gt(c.n, 0);
+    for (size_t i = 0; i < c.n; i++) {
+        const char *s = c.v[i].script;
+        gmt_assert_lacks(s, "rotate by 90");
+        gmt_assert_has(s, "set ytics noenhanced nomirror ('add-transposed' 1");
+        gmt_assert_has(s, "'distribution_elemen…de_kernel<…>' 7");
+        int w = 0, h = 0;
+        cr_assert_eq(sscanf(s, "set terminal svg size %d,%d", &w, &h), 2);
+        cr_expect_eq(w, GM_CHART_WIDTH);
+        /* the plot, the title, the tics and their label at least */
+        cr_expect_geq(h, 250 + 4 * 17, "%s: %d px", c.v[i].title, h);
+    }
     gm_charts_free(&c);
     gm_sections_free(&ss);
     gm_results_free(&r);
