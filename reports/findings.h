@@ -10,9 +10,11 @@
  * notes) is escaped for Markdown (escape.h): identifiers as code spans, the
  * rest as text.  docs/findings.md lists the rules, their thresholds and why.
  *
- * Two files stand behind this header: findings.c (the rules, their table,
- * ranking and the Markdown list) and explain.c (the explanations); what both
- * read of a run is in findings_internal.h (findings_util.c).
+ * Behind this header: findings.c (the rule table, ranking and the Markdown
+ * list) with the rules' bodies by family in findings_check.c,
+ * findings_access.c and findings_dram.c (findings_rules.h), and explain.c
+ * (the explanations); what the rules and the explanations read of a run is in
+ * findings_internal.h (findings_util.c).
  *
  * How the renderer uses it (render_md.c, once per report):
  *

@@ -1,0 +1,330 @@
+/* findings_dram.c — the rules on what DRAM moves and how fast
+ * (findings_rules.h; docs/findings.md): dram-overfetch (DRAM moves more than
+ * the computation needs), l2-absorbs (the caches serve excess sectors),
+ * not-memory-bound and dram-underused (the useful bytes' rate against the
+ * ceiling bandwidth, and how busy DRAM is).
+ */
+#include "findings_rules.h"
+
+#include "runs.h"
+#include "../core/catalog.h"
+#include "../core/escape.h"
+#include "../core/fmt.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gm_find_rule_overfetch(gm_find_ctx *c, const gm_run *run)
+{
+    double rd = gm_find_m(run, GM_M_DRAM_RD), wr = gm_find_m(run, GM_M_DRAM_WR);
+    double nr = gm_value_num(&run->bytes_read), nw = gm_value_num(&run->bytes_written);
+    bool fr = rd >= 0 && nr > 0 && rd >= GM_FIND_DRAM_OVERFETCH * nr;
+    bool fw = wr >= 0 && nw > 0 && wr >= GM_FIND_DRAM_OVERFETCH * nw;
+    if (!fr && !fw)
+        return;
+    double excess = (fr ? rd - nr : 0) + (fw ? wr - nw : 0);
+    gm_buf b = GM_BUF_INIT;
+    gm_find_run_label(&b, c, run);
+    gm_buf_puts(&b, " makes DRAM ");
+    if (fr) {
+        gm_buf_puts(&b, "read ");
+        gm_fmt_bytes(&b, rd);
+        gm_buf_puts(&b, ", ");
+        gm_fmt_ratio(&b, rd / nr);
+        gm_buf_puts(&b, " the ");
+        gm_fmt_bytes(&b, nr);
+        gm_buf_puts(&b, " it must read");
+    }
+    if (fw) {
+        gm_buf_puts(&b, fr ? ", and write " : "write ");
+        gm_fmt_bytes(&b, wr);
+        gm_buf_puts(&b, ", ");
+        gm_fmt_ratio(&b, wr / nw);
+        gm_buf_puts(&b, " the ");
+        gm_fmt_bytes(&b, nw);
+        gm_buf_puts(&b, " it must write");
+    }
+    double pct = gm_find_m(run, GM_M_DRAM_PCT);
+    if (isfinite(pct)) {
+        gm_buf_puts(&b, ", with DRAM at ");
+        gm_fmt_pct(&b, pct);
+        gm_buf_puts(&b, " of its peak");
+    }
+    gm_buf_puts(&b, ": ");
+    gm_fmt_bytes(&b, excess);
+    gm_buf_puts(&b, " more than the computation needs. ");
+    gm_find_glob g = gm_find_global(run, false);
+    if (fr && gm_find_uncoalesced(&g)) {
+        gm_buf_puts(&b, "Its global loads fetch ");
+        gm_fmt_ratio(&b, g.spr / g.ideal);
+        gm_buf_puts(&b, " the sectors their bytes need, so whole sectors travel for a few of "
+                        "their bytes. ");
+    }
+    /* the unit: DRAM, bytes read and written */
+    gm_find_saving sv = gm_find_estimate(c, run, excess,
+                                         (rd >= 0 ? rd : 0.0) + (wr >= 0 ? wr : 0.0), excess,
+                                         excess);
+    gm_severity sev = gm_find_saving_text(&b, run, sv, "bytes");
+    gm_find_add_saving(c, GM_RULE_DRAM_OVERFETCH, sev, run, excess, NAN, sv,
+                       fr && gm_find_uncoalesced(&g)
+                           ? "coalesce the loads (consecutive threads on consecutive addresses), "
+                             "so that the sectors DRAM delivers hold bytes the threads use."
+                           : "read each input from DRAM once, keeping what several threads or "
+                             "passes reuse in shared memory or registers instead of fetching it "
+                             "again.",
+                       &b);
+}
+
+void gm_find_rule_l2(gm_find_ctx *c, const gm_run *run)
+{
+    gm_find_glob g = gm_find_global(run, false);
+    double rd = gm_find_m(run, GM_M_DRAM_RD), nr = gm_value_num(&run->bytes_read);
+    if (!gm_find_uncoalesced(&g) || !(g.sectors >= 0) || !(nr > 0) || !(rd >= 0))
+        return;
+    double fetched = g.sectors * SECTOR_BYTES;
+    if (fetched < nr * (1.0 + GM_FIND_SECTOR_EXCESS) || rd > GM_FIND_L2_ABSORB_DRAM * nr)
+        return;
+    gm_buf b = GM_BUF_INIT;
+    gm_find_run_label(&b, c, run);
+    gm_buf_puts(&b, " fetches ");
+    gm_fmt_bytes(&b, fetched);
+    gm_buf_puts(&b, " in global-load sectors (");
+    gm_fmt_fixed(&b, g.spr, 1);
+    gm_buf_puts(&b, " per request where ");
+    gm_fmt_fixed(&b, g.ideal, 1);
+    gm_buf_puts(&b, " would do) for the ");
+    gm_fmt_bytes(&b, nr);
+    gm_buf_puts(&b, " it must read, yet DRAM reads only ");
+    gm_fmt_bytes(&b, rd);
+    gm_buf_puts(&b, " (");
+    gm_fmt_ratio(&b, rd / nr);
+    gm_buf_puts(&b, "): the extra sectors are found in the caches, so they cost tag lookups and "
+                    "L1–L2 transfers, not DRAM bytes. ");
+    const gm_run *p = gm_find_fastest_peer(c, run);
+    double lost = NAN;
+    if (p == run) {
+        gm_buf_puts(&b, gm_run_is_program(run) ? "It is the fastest kernel profiled in the program."
+                                               : "It is the fastest run doing the same work.");
+    } else if (p) {
+        double t = gm_find_time_of(run), tp = gm_find_time_of(p);
+        lost = t - tp;
+        if (t <= tp * GM_FIND_TIME_CLOSE)
+            gm_buf_puts(&b, "It takes ");
+        else
+            gm_buf_puts(&b, "Still, it takes ");
+        gm_fmt_ratio(&b, t / tp);
+        gm_buf_puts(&b, " the time of ");
+        gm_find_run_label(&b, c, p);
+        gm_buf_puts(&b, gm_run_is_program(run) ? ", the fastest kernel profiled in the program ("
+                                               : ", the fastest run doing the same work (");
+        gm_fmt_ms(&b, t);
+        gm_buf_puts(&b, " against ");
+        gm_fmt_ms(&b, tp);
+        gm_buf_puts(&b, t <= tp * GM_FIND_TIME_CLOSE ? "): little or no time is lost."
+                                                     : "): the extra sectors still cost time.");
+    }
+    gm_find_add(c, GM_RULE_L2_ABSORBS, GM_SEV_INFO, run, 0.0, lost,
+                "nothing for DRAM; aligning each warp's accesses to 32-byte sectors would spare "
+                "only the extra L1–L2 transfers.", &b);
+}
+
+/* A run whose bytes are under GM_FIND_SMALL_FRACTION of the copy
+ * measurement's: too short for its bytes to dominate its time. */
+static bool S_is_small(const gm_find_ctx *c, double need)
+{
+    double cb = gm_value_num(&c->r->device.copy_bandwidth_bytes);
+    return cb > 0 && need < cb * GM_FIND_SMALL_FRACTION;
+}
+
+/* "It moves only 2.1 MB in 4.2 µs, where the copy bandwidth was measured
+ * moving 1.1 GB: ..." */
+static void S_small(gm_buf *b, const gm_find_ctx *c, double need, double t)
+{
+    gm_buf_puts(b, "It moves only ");
+    gm_fmt_bytes(b, need);
+    gm_buf_puts(b, " in ");
+    gm_fmt_ms(b, t);
+    gm_buf_printf(b, ", where %s was measured moving ", gm_results_ceiling_name(c->r));
+    gm_fmt_bytes(b, gm_value_num(&c->r->device.copy_bandwidth_bytes));
+    gm_buf_puts(b, ": a kernel this short spends much of its time starting and draining, "
+                   "not streaming bytes. ");
+}
+
+/* What the two bandwidth rules read of a run (not-memory-bound and
+ * dram-underused): its time and the bytes it must move against the copy
+ * bandwidth, how busy DRAM is, and whether its accesses waste sectors or
+ * wavefronts.  known: false when the time, the bytes, the copy bandwidth or
+ * the DRAM utilisation is missing (then neither rule fires). */
+typedef struct {
+    bool known;
+    bool bw_bound;        /* its experiment is about bandwidth */
+    double t, need, copy, pct;
+    double gbs;           /* the useful bytes' rate */
+    double t_copy;        /* ms the bytes take at the copy bandwidth */
+    double forgone;       /* bytes the copy rate moves in t, less need */
+    gm_find_glob ld, st;
+    gm_find_shr sl, ss;
+    bool clean;           /* no excess sectors or wavefronts */
+    double lost;          /* ms against its fastest peer; NaN when it is the fastest */
+} S_bw;
+
+static S_bw S_bw_read(const gm_find_ctx *c, const gm_run *run)
+{
+    S_bw w;
+    memset(&w, 0, sizeof w);
+    const gm_experiment *e = gm_find_exp(c->r, run->experiment);
+    w.bw_bound = e && e->bandwidth_bound;
+    double t = gm_find_time_of(run), need = gm_find_need(run), copy = c->copy_gbs;
+    double pct = gm_find_m(run, GM_M_DRAM_PCT);
+    if (!isfinite(t) || !(need > 0) || !(copy > 0) || !isfinite(pct))
+        return w;
+    w.known = true;
+    w.t = t, w.need = need, w.copy = copy, w.pct = pct;
+    w.gbs = need / (t * 1e6);            /* bytes / (ms * 1e-3) / 1e9 */
+    w.t_copy = need / (copy * 1e6);      /* ms the bytes take at the copy bandwidth */
+    w.forgone = copy * 1e6 * t - need;   /* bytes the copy rate moves in t, less need */
+    w.ld = gm_find_global(run, false), w.st = gm_find_global(run, true);
+    w.sl = gm_find_shared(run, false), w.ss = gm_find_shared(run, true);
+    w.clean = !gm_find_uncoalesced(&w.ld) && !gm_find_uncoalesced(&w.st) &&
+              !gm_find_conflicted(&w.sl) && !gm_find_conflicted(&w.ss);
+    const gm_run *p = gm_find_fastest_peer(c, run);
+    w.lost = p && p != run ? t - gm_find_time_of(p) : NAN;
+    return w;
+}
+
+/* The not-memory-bound test; dram-underused fires only where it does not. */
+static bool S_bw_idle(const S_bw *w)
+{
+    return w->known && w->pct < GM_FIND_DRAM_IDLE_PCT &&
+           w->gbs < GM_FIND_BW_SLOW_FRACTION * w->copy && w->clean;
+}
+
+void gm_find_rule_not_memory_bound(gm_find_ctx *c, const gm_run *run)
+{
+    S_bw w = S_bw_read(c, run);
+    if (!S_bw_idle(&w))
+        return;
+    double t = w.t, need = w.need, copy = w.copy, pct = w.pct, t_copy = w.t_copy;
+    const gm_find_glob ld = w.ld;
+    const gm_find_shr sl = w.sl;
+    gm_buf b = GM_BUF_INIT;
+    gm_find_run_label(&b, c, run);
+    gm_buf_puts(&b, " is limited by something other than memory: DRAM runs at ");
+    gm_fmt_pct(&b, pct);
+    gm_buf_puts(&b, " of its peak");
+    if (ld.known) {
+        gm_buf_puts(&b, ", its global loads fetch ");
+        gm_fmt_fixed(&b, ld.spr, 1);
+        gm_buf_puts(&b, " sectors per request against an ideal of ");
+        gm_fmt_fixed(&b, ld.ideal, 1);
+    }
+    if (sl.known) {
+        gm_buf_puts(&b, ", its shared loads take ");
+        gm_fmt_fixed(&b, sl.wpi, 2);
+        gm_buf_puts(&b, " wavefronts per instruction against an ideal of ");
+        gm_fmt_fixed(&b, sl.ideal, 2);
+    }
+    gm_buf_puts(&b, ", yet it takes ");
+    gm_fmt_ms(&b, t);
+    gm_buf_puts(&b, ", ");
+    gm_fmt_ratio(&b, t / t_copy);
+    gm_buf_puts(&b, " the ");
+    gm_fmt_ms(&b, t_copy);
+    gm_buf_puts(&b, " its ");
+    gm_fmt_bytes(&b, need);
+    gm_buf_printf(&b, " would take at %s (", gm_results_ceiling_name(c->r));
+    gm_fmt_gbs(&b, copy);
+    gm_buf_puts(&b, "). ");
+    double fl = gm_value_num(&run->flops);
+    if (fl > 0) {
+        gm_buf_puts(&b, "It performs ");
+        gm_fmt_flop(&b, fl);
+        gm_buf_puts(&b, " at ");
+        gm_fmt_flop(&b, fl / (t * 1e-3));
+        gm_buf_puts(&b, "/s. ");
+    }
+    bool small = S_is_small(c, need);
+    if (small) {
+        S_small(&b, c, need, t);
+    } else {
+        gm_buf_puts(&b, "The time goes to arithmetic, latency or synchronisation rather than "
+                        "to moving bytes");
+        double l2 = gm_find_m(run, GM_M_L2_HIT);
+        if (l2 >= 50.0) {
+            gm_buf_puts(&b, "; L2 serves ");
+            gm_fmt_pct(&b, l2);
+            gm_buf_puts(&b, " of its sectors, so L2 bandwidth is a candidate too");
+        }
+        gm_buf_puts(&b, ". ");
+    }
+    /* A warning only where bandwidth is the point and size is not the
+     * explanation. */
+    gm_find_add(c, GM_RULE_NOT_MEMORY_BOUND, w.bw_bound && !small ? GM_SEV_WARNING : GM_SEV_INFO,
+                run, w.forgone, w.lost,
+                small ? "give each launch more work (a larger problem, or several batched into "
+                        "one launch), since a kernel this short cannot stream."
+                      : "look at its instructions and stalls (Nsight Compute's source and "
+                        "warp-state views), not at its memory layout, which is not what limits "
+                        "it.",
+                &b);
+}
+
+void gm_find_rule_dram_underused(gm_find_ctx *c, const gm_run *run)
+{
+    S_bw w = S_bw_read(c, run);
+    if (!w.known || S_bw_idle(&w))
+        return;
+    double t = w.t, need = w.need, copy = w.copy, pct = w.pct, gbs = w.gbs;
+    const gm_find_glob ld = w.ld;
+    const gm_find_shr sl = w.sl;
+    if (!w.bw_bound || pct >= GM_FIND_DRAM_LOW_PCT || gbs >= GM_FIND_BW_LOW_FRACTION * copy)
+        return;
+    gm_buf b = GM_BUF_INIT;
+    gm_find_run_label(&b, c, run);
+    gm_buf_puts(&b, " moves the ");
+    gm_fmt_bytes(&b, need);
+    gm_buf_puts(&b, " it must read and write at ");
+    gm_fmt_gbs(&b, gbs);
+    gm_buf_puts(&b, ", ");
+    gm_fmt_pct(&b, 100.0 * gbs / copy);
+    gm_buf_printf(&b, " of %s measured on this device (", gm_results_ceiling_name(c->r));
+    gm_fmt_gbs(&b, copy);
+    gm_buf_puts(&b, "), while DRAM runs at ");
+    gm_fmt_pct(&b, pct);
+    gm_buf_puts(&b, " of its peak: DRAM is not what limits it. ");
+    if (gm_find_uncoalesced(&ld)) {
+        gm_buf_puts(&b, "Its global loads fetch ");
+        gm_fmt_fixed(&b, ld.spr, 1);
+        gm_buf_puts(&b, " sectors per request where ");
+        gm_fmt_fixed(&b, ld.ideal, 1);
+        gm_buf_puts(&b, " would do, so the load path moves ");
+        gm_fmt_ratio(&b, ld.spr / ld.ideal);
+        gm_buf_puts(&b, " the sectors it needs. ");
+    }
+    if (gm_find_conflicted(&sl)) {
+        gm_buf_puts(&b, "Its shared loads suffer ");
+        gm_find_ways(&b, sl.ways);
+        gm_buf_puts(&b, ". ");
+    }
+    bool small = S_is_small(c, need);
+    if (small)
+        S_small(&b, c, need, t);
+    /* Info when size alone explains it (no excess sectors or wavefronts). */
+    gm_find_add(c, GM_RULE_DRAM_UNDERUSED,
+                small && w.clean ? GM_SEV_INFO : GM_SEV_WARNING, run,
+                w.forgone, w.lost,
+                gm_find_uncoalesced(&ld)
+                    ? "coalesce its loads first (consecutive threads on consecutive addresses), "
+                      "since the load path moves sectors nobody uses."
+                : gm_find_conflicted(&sl)
+                    ? "remove the bank conflicts first (pad the shared tile by one column), then "
+                      "put more bytes in flight."
+                : small && w.clean
+                    ? "give each launch more work (a larger problem, or several batched into one "
+                      "launch), since a kernel this short cannot stream."
+                    : "put more bytes in flight per thread by loading `float4` (16 bytes per "
+                      "thread) or unrolling, so that each thread has several independent loads "
+                      "outstanding.",
+                &b);
+}
