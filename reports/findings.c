@@ -38,22 +38,17 @@ static bool S_same_work(const gm_run *a, const gm_run *b)
 
 /* ---- context: the runs of each experiment, labels, peers ---------------------- */
 
-/* `variant` (params), escaped */
-static void S_label(gm_buf *b, const gm_run *run, const char *params)
-{
-    gm_find_code(b, run->variant);
-    if (params && *params) {
-        gm_buf_puts(b, " (");
-        gm_find_text(b, params);
-        gm_buf_puts(b, ")");
-    }
-}
-
 size_t gm_find_index(const gm_results *r, const gm_run *run) { return (size_t)(run - r->runs); }
 
-void gm_find_run_label(gm_buf *b, const gm_find_ctx *c, const gm_run *run)
+gm_buf gm_find_label(const gm_find_ctx *c, const gm_run *run)
 {
-    S_label(b, run, c->params[gm_find_index(c->r, run)]);
+    const char *params = c->params[gm_find_index(c->r, run)];
+    gm_buf b = GM_BUF_INIT;
+    if (params && *params)
+        gm_say(&b, "{} ({})", GM_CODE(run->variant), GM_TEXT(params));
+    else
+        gm_say(&b, "{}", GM_CODE(run->variant));
+    return b;
 }
 
 /* The fastest passed run doing the same work as `run` (possibly run itself);
@@ -256,13 +251,11 @@ static void S_share_text(gm_buf *b, const gm_run *run, double share)
 {
     if (!isfinite(share))
         return;
-    gm_buf_puts(b, " (");
+    gm_say_arg of = GM_LIT(gm_run_is_program(run) ? "the program's profiled GPU time" : "its time");
     if (share > 0 && share < 0.0005)   /* what would print as 0.0% */
-        gm_buf_puts(b, "under 0.1%");
+        gm_say(b, " (under 0.1% of {})", of);
     else
-        gm_fmt_pct(b, 100.0 * share);
-    gm_buf_puts(b, gm_run_is_program(run) ? " of the program's profiled GPU time)"
-                                          : " of its time)");
+        gm_say(b, " ({} of {})", GM_PCT(100.0 * share), of);
 }
 
 /* "Not moving the excess would save about 18.5 µs (28.4% of the program's GPU
@@ -274,42 +267,28 @@ gm_severity gm_find_saving_text(gm_buf *b, const gm_run *run, gm_find_saving sv,
     if (!isfinite(sv.ms))
         return GM_SEV_WARNING;
     bool launches = gm_run_is_program(run) && run->timing.n > 1;
+    gm_say_arg subject = GM_LIT(launches ? "a launch" : "it");
     if (sv.capped && !(sv.ms > 0)) {
-        gm_buf_printf(b, "Not moving the excess %s would save no time: ", what);
-        gm_buf_puts(b, launches ? "a launch" : "it");
-        gm_buf_puts(b, " would still move ");
-        gm_fmt_bytes(b, sv.keep);
-        gm_buf_puts(b, " through DRAM, which takes its whole ");
-        gm_fmt_ms(b, sv.t);
-        gm_buf_puts(b, " even at the device's theoretical DRAM bandwidth (");
-        gm_fmt_gbs(b, sv.peak_gbs);
-        gm_buf_puts(b, "). ");
+        gm_say(b, "Not moving the excess {} would save no time: {} would still move {} through "
+                  "DRAM, which takes its whole {} even at the device's theoretical DRAM "
+                  "bandwidth ({}). ",
+               GM_LIT(what), subject, GM_BYTES(sv.keep), GM_MS(sv.t), GM_GBS(sv.peak_gbs));
         return GM_SEV_INFO;
     }
-    gm_buf_printf(b, "Not moving the excess %s would save about ", what);
-    gm_fmt_ms(b, sv.ms);
+    gm_say(b, "Not moving the excess {} would save about {}", GM_LIT(what), GM_MS(sv.ms));
     S_share_text(b, run, sv.share);
     gm_buf_puts(b, launches ? " over its launches. " : ". ");
-    if (sv.capped) {
-        gm_buf_puts(b, "That is capped by the device's theoretical DRAM bandwidth: ");
-        gm_buf_puts(b, launches ? "a launch" : "it");
-        gm_buf_puts(b, " would still move ");
-        gm_fmt_bytes(b, sv.keep);
-        gm_buf_puts(b, " through DRAM, ");
-        gm_fmt_ms(b, sv.floor_ms);
-        gm_buf_puts(b, launches ? " of the " : " of its ");
-        gm_fmt_ms(b, sv.t);
-        gm_buf_puts(b, launches ? " a launch takes on average, at " : " at ");
-        gm_fmt_gbs(b, sv.peak_gbs);
-        gm_buf_puts(b, "; the ");
-        gm_fmt_ms(b, sv.wanted_ms);
-        gm_buf_puts(b, " that the excess's share of the traffic suggests would need ");
-        if (isfinite(sv.need_gbs))
-            gm_fmt_gbs(b, sv.need_gbs);
-        else
-            gm_buf_puts(b, "it in no time at all");
-        gm_buf_puts(b, ". ");
-    }
+    if (sv.capped)
+        gm_say(b, launches ? "That is capped by the device's theoretical DRAM bandwidth: {} would "
+                             "still move {} through DRAM, {} of the {} a launch takes on average, "
+                             "at {}; the {} that the excess's share of the traffic suggests would "
+                             "need {}. "
+                           : "That is capped by the device's theoretical DRAM bandwidth: {} would "
+                             "still move {} through DRAM, {} of its {} at {}; the {} that the "
+                             "excess's share of the traffic suggests would need {}. ",
+               subject, GM_BYTES(sv.keep), GM_MS(sv.floor_ms), GM_MS(sv.t), GM_GBS(sv.peak_gbs),
+               GM_MS(sv.wanted_ms),
+               isfinite(sv.need_gbs) ? GM_GBS(sv.need_gbs) : GM_LIT("it in no time at all"));
     return S_minor(sv.ms, sv.share) ? GM_SEV_INFO : GM_SEV_WARNING;
 }
 
@@ -360,16 +339,13 @@ double gm_find_vs_fastest(gm_buf *b, const gm_find_ctx *c, const gm_run *run)
         return NAN;
     double t = gm_find_time_of(run), tp = gm_find_time_of(p);
     if (t >= tp * GM_FIND_TIME_CLOSE) {
-        gm_buf_puts(b, "It takes ");
-        gm_fmt_ms(b, t);
-        gm_buf_puts(b, ", ");
-        gm_fmt_ratio(b, t / tp);
-        gm_buf_puts(b, " the ");
-        gm_fmt_ms(b, tp);
-        gm_buf_puts(b, " of ");
-        gm_find_run_label(b, c, p);
-        gm_buf_puts(b, gm_run_is_program(run) ? ", the fastest kernel profiled in the program. "
-                                              : ", the fastest run doing the same work. ");
+        gm_buf peer = gm_find_label(c, p);
+        gm_say(b, gm_run_is_program(run) ? "It takes {}, {} the {} of {}, the fastest kernel "
+                                           "profiled in the program. "
+                                         : "It takes {}, {} the {} of {}, the fastest run doing "
+                                           "the same work. ",
+               GM_MS(t), GM_RATIO(t / tp), GM_MS(tp), GM_BUF(&peer));
+        gm_buf_free(&peer);
     }
     return t - tp;
 }
@@ -582,38 +558,37 @@ static void S_name_lines(const gm_results *r, gm_findings *out)
                                       strcmp(run->kernel, x->run->kernel) == 0 &&
                                       gm_run_is_program(run));
         const char *unit = sl->line_info ? "line" : "instruction";
+        gm_buf cite = GM_BUF_INIT;
+        gm_srcline_cite_md(&cite, top);
         gm_buf b = GM_BUF_INIT;
         gm_buf_puts(&b, x->message ? x->message : "");
-        gm_buf_printf(&b, " The %s: ", unit);
-        gm_srcline_cite_md(&b, top);
         if (!mine) {
-            gm_buf_puts(&b, " (per-line counters of another case of this layout).");
+            gm_say(&b, " The {}: {} (per-line counters of another case of this layout).",
+                   GM_LIT(unit), GM_BUF(&cite));
+            gm_buf_free(&cite);
             free(x->message);
             x->message = gm_buf_detach(&b);
             continue;
         }
-        gm_buf_puts(&b, " (");
-        gm_fmt_count(&b, (double)excess);
-        gm_buf_puts(&b, shared ? " excess wavefronts" : " excess sectors");
-        if (all > 0) {
-            gm_buf_puts(&b, ", ");
-            gm_fmt_pct(&b, 100.0 * (double)excess / (double)all);
-            gm_buf_printf(&b, " of the excess of its %s", shared ? "shared" : "global");
-            gm_buf_puts(&b, x->rule == GM_RULE_UNCOALESCED_LOAD || x->rule == GM_RULE_BANK_CONFLICT_LOAD
-                                ? " loads" : " stores");
-        }
+        gm_say(&b, shared ? " The {}: {} ({} excess wavefronts" : " The {}: {} ({} excess sectors",
+               GM_LIT(unit), GM_BUF(&cite), GM_COUNT((double)excess));
+        gm_buf_free(&cite);
+        bool loads = x->rule == GM_RULE_UNCOALESCED_LOAD || x->rule == GM_RULE_BANK_CONFLICT_LOAD;
+        if (all > 0)
+            gm_say(&b, ", {} of the excess of its {} {}",
+                   GM_PCT(100.0 * (double)excess / (double)all),
+                   GM_LIT(shared ? "shared" : "global"), GM_LIT(loads ? "loads" : "stores"));
         if (run != x->run && run->has_launch) {   /* another configuration's launch */
-            gm_buf_puts(&b, ", in one launch of ");
-            S_config(&b, run);
-            gm_buf_puts(&b, ")");
+            gm_buf config = GM_BUF_INIT;
+            S_config(&config, run);
+            gm_say(&b, ", in one launch of {})", GM_BUF(&config));
+            gm_buf_free(&config);
         } else {
             gm_buf_puts(&b, ", in one launch)");
         }
-        if (holders > 1 && 2 * excess < all) {
-            gm_buf_puts(&b, "; the rest is spread over ");
-            gm_fmt_count(&b, (double)(holders - 1));
-            gm_buf_printf(&b, " more %s%s", unit, holders - 1 == 1 ? "" : "s");
-        }
+        if (holders > 1 && 2 * excess < all)
+            gm_say(&b, "; the rest is spread over {} more {}{}", GM_COUNT((double)(holders - 1)),
+                   GM_LIT(unit), GM_LIT(holders - 1 == 1 ? "" : "s"));
         gm_buf_puts(&b, ".");
         free(x->message);
         x->message = gm_buf_detach(&b);
@@ -706,13 +681,11 @@ static void S_merge_configs(gm_findings *out)
         }
         gm_buf b = GM_BUF_INIT;
         gm_buf_puts(&b, x->message);
-        gm_buf_printf(&b, " The same rule fires on its %zu other launch configuration%s (", n - 1,
-                      n - 1 == 1 ? "" : "s");
-        gm_buf_put(&b, others.data, others.len);
-        gm_buf_puts(&b, ")");
+        gm_say(&b, " The same rule fires on its {} other launch configuration{} ({})",
+               GM_INT((long long)(n - 1)), GM_LIT(n - 1 == 1 ? "" : "s"), GM_BUF(&others));
         if (all_ms) {
-            gm_buf_printf(&b, "; over all %zu, not moving the excess would save about ", n);
-            gm_fmt_ms(&b, ms);
+            gm_say(&b, "; over all {}, not moving the excess would save about {}",
+                   GM_INT((long long)n), GM_MS(ms));
             S_share_text(&b, x->run, share);
             x->saved_ms = ms;
             x->saved_share = share;
@@ -832,24 +805,16 @@ size_t gm_findings_md_except(const gm_findings *f, const char *experiment_id, si
         if (!S_selected(x, experiment_id, leads_only, skip_rules))
             continue;
         static const char *const sev[] = {"Info", "Warning", "Problem"};
-        gm_buf_printf(out, "- **%s** (%s): ", sev[x->severity], gm_rule_id(x->rule));
-        if (!experiment_id) {
-            gm_buf_puts(out, "in ");
-            gm_find_code(out, x->experiment);
-            gm_buf_puts(out, ", ");
-        }
+        gm_say(out, "- **{}** ({}): ", GM_LIT(sev[x->severity]), GM_LIT(gm_rule_id(x->rule)));
+        if (!experiment_id)
+            gm_say(out, "in {}, ", GM_CODE(x->experiment));
         gm_buf_puts(out, x->message);
-        if (leads_only && x->similar > 1) {
-            gm_buf_puts(out, " The same rule fires on ");
-            gm_fmt_count(out, (double)(x->similar - 1));
-            gm_buf_puts(out, x->similar == 2 ? " more run of " : " more runs of ");
-            gm_find_code(out, x->variant);
-            gm_buf_puts(out, ".");
-        }
-        if (x->fix && *x->fix) {
-            gm_buf_puts(out, " What to change: ");
-            gm_buf_puts(out, x->fix);
-        }
+        if (leads_only && x->similar > 1)
+            gm_say(out, x->similar == 2 ? " The same rule fires on {} more run of {}."
+                                        : " The same rule fires on {} more runs of {}.",
+                   GM_COUNT((double)(x->similar - 1)), GM_CODE(x->variant));
+        if (x->fix && *x->fix)
+            gm_say(out, " What to change: {}", GM_LIT(x->fix));
         gm_buf_putc(out, '\n');
         shown++;
     }

@@ -88,34 +88,24 @@ static void S_rule_uncoalesced(gm_find_ctx *c, const gm_run *run, bool store)
     gm_find_glob g = gm_find_global(run, store);
     if (!gm_find_uncoalesced(&g))
         return;
+    gm_buf who = gm_find_label(c, run);
     gm_buf b = GM_BUF_INIT;
-    gm_find_run_label(&b, c, run);
-    gm_buf_puts(&b, store ? " writes to " : " fetches ");
-    gm_fmt_fixed(&b, g.spr, 1);
-    gm_buf_printf(&b, " sectors per global %s request where ", store ? "store" : "load");
-    gm_fmt_fixed(&b, g.ideal, 1);
-    gm_buf_printf(&b, " would hold the bytes its threads %s", store ? "write" : "ask for");
-    if (g.ideal_model) {
+    gm_say(&b, store ? "{} writes to {} sectors per global store request where {} would hold the "
+                       "bytes its threads write"
+                     : "{} fetches {} sectors per global load request where {} would hold the "
+                       "bytes its threads ask for",
+           GM_BUF(&who), GM_FIXED(g.spr, 1), GM_FIXED(g.ideal, 1));
+    gm_buf_free(&who);
+    if (g.ideal_model)
         gm_buf_puts(&b, " (the address-trace model's figure)");
-    } else {
-        gm_buf_puts(&b, " (");
-        gm_fmt_fixed(&b, g.spr, 1);
-        gm_buf_puts(&b, " × its ");
-        gm_fmt_pct(&b, g.eff);
-        gm_buf_puts(&b, " efficiency)");
-    }
-    if (isfinite(g.excess)) {
-        gm_buf_puts(&b, ": ");
-        gm_fmt_count(&b, g.excess);
-        gm_buf_puts(&b, " excess sectors of ");
-        gm_fmt_count(&b, g.sectors);
-    }
-    if (isfinite(g.wasted)) {
-        gm_buf_puts(&b, isfinite(g.excess) ? ", and " : ": ");
-        gm_fmt_bytes(&b, g.wasted);
-        gm_buf_puts(&b, store ? " of sector bytes that no thread wrote"
-                              : " fetched that no thread uses");
-    }
+    else
+        gm_say(&b, " ({} × its {} efficiency)", GM_FIXED(g.spr, 1), GM_PCT(g.eff));
+    if (isfinite(g.excess))
+        gm_say(&b, ": {} excess sectors of {}", GM_COUNT(g.excess), GM_COUNT(g.sectors));
+    if (isfinite(g.wasted))
+        gm_say(&b, store ? "{}{} of sector bytes that no thread wrote"
+                         : "{}{} fetched that no thread uses",
+               GM_LIT(isfinite(g.excess) ? ", and " : ": "), GM_BYTES(g.wasted));
     gm_buf_puts(&b, ". ");
     double lost = gm_find_vs_fastest(&b, c, run);
     double cost = isfinite(g.wasted) ? g.wasted : g.excess * SECTOR_BYTES;
@@ -151,46 +141,37 @@ static void S_rule_banks(gm_find_ctx *c, const gm_run *run, bool store)
     gm_find_shr s = gm_find_shared(run, store);
     if (!gm_find_conflicted(&s))
         return;
-    const char *kind = store ? "store" : "load";
+    gm_say_arg kind = GM_LIT(store ? "store" : "load");
+    gm_buf who = gm_find_label(c, run), ways = GM_BUF_INIT;
+    gm_find_ways(&ways, s.ways);
     gm_buf b = GM_BUF_INIT;
-    gm_find_run_label(&b, c, run);
     if (s.per_request) {
         /* some instructions ran with every thread predicated off: per
          * instruction the figure would sit under the ideal of a request */
-        gm_buf_puts(&b, " needs ");
-        gm_fmt_fixed(&b, s.wpr, 2);
-        gm_buf_printf(&b, " wavefronts per shared %s request where 1 would do: ", kind);
-        gm_find_ways(&b, s.ways);
-        gm_buf_puts(&b, ", ");
-        gm_fmt_count(&b, s.excess);
-        gm_buf_puts(&b, " excess wavefronts over the ");
-        gm_fmt_count(&b, s.req);
-        gm_buf_puts(&b, " requests it made, each served after the other (");
-        gm_buf_puts(&b, s.src == GM_FIND_IDEAL_MODEL ? "the address-trace model's requests"
-                                               : "its wavefronts less the measured bank conflicts");
-        gm_buf_puts(&b, "; of its ");
-        gm_fmt_count(&b, s.inst);
-        gm_buf_printf(&b, " shared %s instructions the others ran with every thread predicated "
-                          "off). ", kind);
+        gm_say(&b, "{} needs {} wavefronts per shared {} request where 1 would do: {}, {} excess "
+                   "wavefronts over the {} requests it made, each served after the other ({}; "
+                   "of its {} shared {} instructions the others ran with every thread "
+                   "predicated off). ",
+               GM_BUF(&who), GM_FIXED(s.wpr, 2), kind, GM_BUF(&ways), GM_COUNT(s.excess),
+               GM_COUNT(s.req),
+               GM_LIT(s.src == GM_FIND_IDEAL_MODEL ? "the address-trace model's requests"
+                                                   : "its wavefronts less the measured bank "
+                                                     "conflicts"),
+               GM_COUNT(s.inst), kind);
     } else {
-        gm_buf_puts(&b, " needs ");
-        gm_fmt_fixed(&b, s.wpi, 2);
-        gm_buf_printf(&b, " wavefronts per shared %s instruction where ", kind);
-        gm_fmt_fixed(&b, s.ideal, 2);
-        gm_buf_puts(&b, s.src == GM_FIND_IDEAL_MODEL
-                            ? " is ideal (the address-trace model's figure)"
-                        : s.src == GM_FIND_IDEAL_COUNTER
-                            ? " is ideal (wavefronts less the measured bank conflicts)"
-                            : " is ideal for 4-byte accesses (no conflict counter "
-                              "or prediction was recorded)");
-        gm_buf_puts(&b, ": ");
-        gm_find_ways(&b, s.ways);
-        gm_buf_puts(&b, ", ");
-        gm_fmt_count(&b, s.excess);
-        gm_buf_puts(&b, " excess wavefronts over ");
-        gm_fmt_count(&b, s.inst);
-        gm_buf_puts(&b, " instructions, each served after the other. ");
+        const char *ideal = s.src == GM_FIND_IDEAL_MODEL
+                                ? "is ideal (the address-trace model's figure)"
+                            : s.src == GM_FIND_IDEAL_COUNTER
+                                ? "is ideal (wavefronts less the measured bank conflicts)"
+                                : "is ideal for 4-byte accesses (no conflict counter or "
+                                  "prediction was recorded)";
+        gm_say(&b, "{} needs {} wavefronts per shared {} instruction where {} {}: {}, {} excess "
+                   "wavefronts over {} instructions, each served after the other. ",
+               GM_BUF(&who), GM_FIXED(s.wpi, 2), kind, GM_FIXED(s.ideal, 2), GM_LIT(ideal),
+               GM_BUF(&ways), GM_COUNT(s.excess), GM_COUNT(s.inst));
     }
+    gm_buf_free(&who);
+    gm_buf_free(&ways);
     double lost = gm_find_vs_fastest(&b, c, run);
     /* the unit: the shared-memory data stage, load and store wavefronts; no
      * DRAM byte is spared */
@@ -223,17 +204,14 @@ void gm_find_rule_constant(gm_find_ctx *c, const gm_run *run)
     const gm_prediction *p = &run->prediction;
     double scale = p->scaled && p->warps_traced > 0 && p->warps_total > 0
                        ? (double)p->warps_total / (double)p->warps_traced : 1.0;
+    gm_buf who = gm_find_label(c, run);
     gm_buf b = GM_BUF_INIT;
-    gm_find_run_label(&b, c, run);
-    gm_buf_puts(&b, " reads constant memory at ");
-    gm_fmt_fixed(&b, d, 2);
-    gm_buf_puts(&b, " distinct addresses per warp load on average, so the constant cache serves "
-                    "each load in ");
-    gm_fmt_fixed(&b, d, 2);
-    gm_buf_puts(&b, " passes where one broadcast would do. No hardware counter measures this: "
-                    "the figure is the address-trace model's, from ");
-    gm_fmt_count(&b, loads);
-    gm_buf_puts(&b, " traced warp loads. ");
+    gm_say(&b, "{} reads constant memory at {} distinct addresses per warp load on average, so "
+               "the constant cache serves each load in {} passes where one broadcast would do. "
+               "No hardware counter measures this: the figure is the address-trace model's, "
+               "from {} traced warp loads. ",
+           GM_BUF(&who), GM_FIXED(d, 2), GM_FIXED(d, 2), GM_COUNT(loads));
+    gm_buf_free(&who);
     double lost = gm_find_vs_fastest(&b, c, run);
     /* cost: each extra pass holds the constant cache for a cycle in which it
      * could have broadcast one 4-byte word to 32 lanes, 128 B of operands */

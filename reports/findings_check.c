@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A reason or note quoted in prose: escaped, without its final period (the
- * sentence around it supplies one). */
-static void S_quote(gm_buf *b, const char *s)
+/* A reason or note quoted in prose, without its final period (the sentence
+ * around it supplies one): a copy to free, to be escaped as GM_TEXT. */
+static char *S_quote(const char *s)
 {
     size_t n = s ? strlen(s) : 0;
     while (n && (s[n - 1] == '.' || s[n - 1] == ' ' || s[n - 1] == '\n'))
@@ -27,8 +27,7 @@ static void S_quote(gm_buf *b, const char *s)
     if (n)
         memcpy(t, s, n);
     t[n] = '\0';
-    gm_esc_md(b, t);
-    free(t);
+    return t;
 }
 
 static bool S_same_value(const gm_value *a, const gm_value *b)
@@ -44,48 +43,36 @@ static bool S_same_value(const gm_value *a, const gm_value *b)
 void gm_find_rule_validation(gm_find_ctx *c, const gm_run *run)
 {
     const gm_check *k = &run->check;
+    gm_buf who = gm_find_label(c, run);
+    char *reason = k->reason ? S_quote(k->reason) : NULL;
     gm_buf b = GM_BUF_INIT;
-    gm_find_run_label(&b, c, run);
     if (k->status == GM_CHECK_FAILED) {
-        gm_buf_puts(&b, " failed its check against the CPU reference");
-        bool detail = false;
-        if (k->mismatches > 0 && k->checked > 0) {
-            gm_buf_puts(&b, ": ");
-            gm_fmt_count(&b, (double)k->mismatches);
-            gm_buf_puts(&b, " of ");
-            gm_fmt_count(&b, (double)k->checked);
-            gm_buf_puts(&b, k->checked == 1 ? " element differs" : " elements differ");
-            detail = true;
-            if (k->has_first_mismatch) {
-                gm_buf_puts(&b, ", the first at index ");
-                gm_fmt_count(&b, (double)k->first_index);
-                gm_buf_puts(&b, " (");
-                gm_fmt_general(&b, k->first_value, 9);
-                gm_buf_puts(&b, " where ");
-                gm_fmt_general(&b, k->first_expected, 9);
-                gm_buf_puts(&b, " was expected)");
-            }
+        gm_say(&b, "{} failed its check against the CPU reference", GM_BUF(&who));
+        bool detail = k->mismatches > 0 && k->checked > 0;
+        if (detail) {
+            gm_say(&b, ": {} of {} {}", GM_COUNT((double)k->mismatches),
+                   GM_COUNT((double)k->checked),
+                   GM_LIT(k->checked == 1 ? "element differs" : "elements differ"));
+            if (k->has_first_mismatch)
+                gm_say(&b, ", the first at index {} ({} where {} was expected)",
+                       GM_COUNT((double)k->first_index), GM_GENERAL(k->first_value, 9),
+                       GM_GENERAL(k->first_expected, 9));
             double me = gm_value_num(&k->max_abs_error);
-            if (isfinite(me) && isfinite(k->tolerance)) {
-                gm_buf_puts(&b, "; largest absolute error ");
-                gm_fmt_general(&b, me, 6);
-                gm_buf_puts(&b, " against a tolerance of ");
-                gm_fmt_general(&b, k->tolerance, 6);
-            }
+            if (isfinite(me) && isfinite(k->tolerance))
+                gm_say(&b, "; largest absolute error {} against a tolerance of {}",
+                       GM_GENERAL(me, 6), GM_GENERAL(k->tolerance, 6));
         }
-        if (!detail && k->reason) {
-            gm_buf_puts(&b, ": ");
-            S_quote(&b, k->reason);
-        }
+        if (!detail && reason)
+            gm_say(&b, ": {}", GM_TEXT(reason));
         gm_buf_puts(&b, ". Its time and counters are left out of every comparison and finding.");
+    } else if (reason) {
+        gm_say(&b, "{} stopped with an error: {}. No time or counter of it is used.",
+               GM_BUF(&who), GM_TEXT(reason));
     } else {
-        gm_buf_puts(&b, " stopped with an error");
-        if (k->reason) {
-            gm_buf_puts(&b, ": ");
-            S_quote(&b, k->reason);
-        }
-        gm_buf_puts(&b, ". No time or counter of it is used.");
+        gm_say(&b, "{} stopped with an error. No time or counter of it is used.", GM_BUF(&who));
     }
+    free(reason);
+    gm_buf_free(&who);
     gm_find_add(c, GM_RULE_VALIDATION, GM_SEV_PROBLEM, run, 0.0, NAN,
                 "make the kernel's output match the reference before reading its time or "
                 "counters, which say nothing about the layout of a kernel that computes the wrong "
@@ -107,22 +94,20 @@ static bool S_same_params(const gm_run *a, const gm_run *b)
 void gm_find_rule_not_run(gm_find_ctx *c, const gm_run *run)
 {
     const gm_results *r = c->r;
+    gm_buf who = gm_find_label(c, run);
     gm_buf b = GM_BUF_INIT;
-    gm_find_run_label(&b, c, run);
-    gm_buf_puts(&b, " did not run");
     if (run->check.reason) {
-        gm_buf_puts(&b, ": ");
-        S_quote(&b, run->check.reason);
+        char *reason = S_quote(run->check.reason);
+        gm_say(&b, "{} did not run: {}. ", GM_BUF(&who), GM_TEXT(reason));
+        free(reason);
+    } else {
+        gm_say(&b, "{} did not run. ", GM_BUF(&who));
     }
-    gm_buf_puts(&b, ". ");
+    gm_buf_free(&who);
     double need = gm_find_need(run), mem = (double)r->device.global_memory_bytes;
-    if (isfinite(need) && mem > 0 && need > mem) {
-        gm_buf_puts(&b, "Its inputs and outputs alone take ");
-        gm_fmt_bytes(&b, need);
-        gm_buf_puts(&b, ", more than the ");
-        gm_fmt_bytes(&b, mem);
-        gm_buf_puts(&b, " of device memory. ");
-    }
+    if (isfinite(need) && mem > 0 && need > mem)
+        gm_say(&b, "Its inputs and outputs alone take {}, more than the {} of device memory. ",
+               GM_BYTES(need), GM_BYTES(mem));
     /* Other layouts that ran with exactly these parameters: then this one
      * "should" have fitted, and the finding is a warning. */
     size_t others = 0;
@@ -142,8 +127,7 @@ void gm_find_rule_not_run(gm_find_ctx *c, const gm_run *run)
         }
         if (dup)
             continue;
-        gm_buf_puts(&b, others ? ", " : "With the same parameters, ");
-        gm_find_code(&b, x->variant);
+        gm_say(&b, others ? ", {}" : "With the same parameters, {}", GM_CODE(x->variant));
         others++;
     }
     if (others)
@@ -163,18 +147,9 @@ void gm_find_rule_not_run(gm_find_ctx *c, const gm_run *run)
                 (!top || gm_value_num(&q->value) > gm_value_num(&top->value)))
                 top = q;
         }
-        if (top) {
-            gm_buf_puts(&b, "The largest ");
-            gm_find_code(&b, sp);
-            gm_buf_puts(&b, " at which ");
-            gm_find_code(&b, run->variant);
-            gm_buf_puts(&b, " ran is ");
-            gm_buf v = GM_BUF_INIT;
-            gm_fmt_value(&v, &top->value);
-            gm_find_text(&b, v.data);
-            gm_buf_free(&v);
-            gm_buf_puts(&b, ".");
-        }
+        if (top)
+            gm_say(&b, "The largest {} at which {} ran is {}.", GM_CODE(sp), GM_CODE(run->variant),
+                   GM_VALUE(&top->value));
     }
     gm_find_add(c, GM_RULE_NOT_RUN, others ? GM_SEV_WARNING : GM_SEV_INFO, run, 0.0, NAN,
                 "run it at a size its inputs and outputs fit, or make it allocate less.", &b);
@@ -246,17 +221,10 @@ void gm_find_rule_model(gm_find_ctx *c, const gm_run *run)
         double d = m - p;
         const gm_metric_info *info = gm_catalog_find(S_model_counts[i].name);
         gm_buf_puts(&list, n ? "; " : "");
-        gm_buf_puts(&list, info ? info->label : S_model_counts[i].name);
-        gm_buf_puts(&list, " ");
-        gm_fmt_count(&list, m);
-        gm_buf_puts(&list, " measured against ");
-        gm_fmt_count(&list, p);
-        gm_buf_puts(&list, " predicted");
-        if (p != 0) {
-            gm_buf_puts(&list, " (");
-            gm_fmt_signed(&list, 100.0 * d / p, 1);
-            gm_buf_puts(&list, "%)");
-        }
+        gm_say(&list, "{} {} measured against {} predicted",
+               GM_LIT(info ? info->label : S_model_counts[i].name), GM_COUNT(m), GM_COUNT(p));
+        if (p != 0)
+            gm_say(&list, " ({}%)", GM_SIGNED(100.0 * d / p, 1));
         cost += fabs(d) * S_model_counts[i].bytes;
         n++;
     }
@@ -264,21 +232,16 @@ void gm_find_rule_model(gm_find_ctx *c, const gm_run *run)
         gm_buf_free(&list);
         return;
     }
+    gm_buf who = gm_find_label(c, run);
     gm_buf b = GM_BUF_INIT;
-    gm_find_run_label(&b, c, run);
-    gm_buf_puts(&b, ": the counters and the address-trace model differ by more than ");
-    gm_fmt_pct(&b, 100.0 * tol);
-    gm_buf_puts(&b, ": ");
-    gm_buf_put(&b, list.data, list.len);
-    gm_buf_puts(&b, ". ");
+    gm_say(&b, "{}: the counters and the address-trace model differ by more than {}: {}. ",
+           GM_BUF(&who), GM_PCT(100.0 * tol), GM_BUF(&list));
+    gm_buf_free(&who);
     gm_buf_free(&list);
-    if (run->prediction.scaled) {
-        gm_buf_puts(&b, "The model traced ");
-        gm_fmt_count(&b, (double)run->prediction.warps_traced);
-        gm_buf_puts(&b, " of ");
-        gm_fmt_count(&b, (double)run->prediction.warps_total);
-        gm_buf_puts(&b, " warps and scaled the counts. ");
-    }
+    if (run->prediction.scaled)
+        gm_say(&b, "The model traced {} of {} warps and scaled the counts. ",
+               GM_COUNT((double)run->prediction.warps_traced),
+               GM_COUNT((double)run->prediction.warps_total));
     gm_buf_puts(&b, "Either the kernel does not access memory as its trace says, or the hardware "
                     "counts something the model leaves out.");
     gm_find_add(c, GM_RULE_MODEL_MISMATCH, GM_SEV_WARNING, run, cost, NAN,

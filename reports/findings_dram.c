@@ -24,43 +24,27 @@ void gm_find_rule_overfetch(gm_find_ctx *c, const gm_run *run)
     if (!fr && !fw)
         return;
     double excess = (fr ? rd - nr : 0) + (fw ? wr - nw : 0);
+    gm_buf who = gm_find_label(c, run);
     gm_buf b = GM_BUF_INIT;
-    gm_find_run_label(&b, c, run);
-    gm_buf_puts(&b, " makes DRAM ");
-    if (fr) {
-        gm_buf_puts(&b, "read ");
-        gm_fmt_bytes(&b, rd);
-        gm_buf_puts(&b, ", ");
-        gm_fmt_ratio(&b, rd / nr);
-        gm_buf_puts(&b, " the ");
-        gm_fmt_bytes(&b, nr);
-        gm_buf_puts(&b, " it must read");
-    }
-    if (fw) {
-        gm_buf_puts(&b, fr ? ", and write " : "write ");
-        gm_fmt_bytes(&b, wr);
-        gm_buf_puts(&b, ", ");
-        gm_fmt_ratio(&b, wr / nw);
-        gm_buf_puts(&b, " the ");
-        gm_fmt_bytes(&b, nw);
-        gm_buf_puts(&b, " it must write");
-    }
+    if (fr)
+        gm_say(&b, "{} makes DRAM read {}, {} the {} it must read", GM_BUF(&who), GM_BYTES(rd),
+               GM_RATIO(rd / nr), GM_BYTES(nr));
+    if (fr && fw)
+        gm_say(&b, ", and write {}, {} the {} it must write", GM_BYTES(wr), GM_RATIO(wr / nw),
+               GM_BYTES(nw));
+    else if (fw)
+        gm_say(&b, "{} makes DRAM write {}, {} the {} it must write", GM_BUF(&who), GM_BYTES(wr),
+               GM_RATIO(wr / nw), GM_BYTES(nw));
+    gm_buf_free(&who);
     double pct = gm_find_m(run, GM_M_DRAM_PCT);
-    if (isfinite(pct)) {
-        gm_buf_puts(&b, ", with DRAM at ");
-        gm_fmt_pct(&b, pct);
-        gm_buf_puts(&b, " of its peak");
-    }
-    gm_buf_puts(&b, ": ");
-    gm_fmt_bytes(&b, excess);
-    gm_buf_puts(&b, " more than the computation needs. ");
+    if (isfinite(pct))
+        gm_say(&b, ", with DRAM at {} of its peak", GM_PCT(pct));
+    gm_say(&b, ": {} more than the computation needs. ", GM_BYTES(excess));
     gm_find_glob g = gm_find_global(run, false);
-    if (fr && gm_find_uncoalesced(&g)) {
-        gm_buf_puts(&b, "Its global loads fetch ");
-        gm_fmt_ratio(&b, g.spr / g.ideal);
-        gm_buf_puts(&b, " the sectors their bytes need, so whole sectors travel for a few of "
-                        "their bytes. ");
-    }
+    if (fr && gm_find_uncoalesced(&g))
+        gm_say(&b, "Its global loads fetch {} the sectors their bytes need, so whole sectors "
+                   "travel for a few of their bytes. ",
+               GM_RATIO(g.spr / g.ideal));
     /* the unit: DRAM, bytes read and written */
     gm_find_saving sv = gm_find_estimate(c, run, excess,
                                          (rd >= 0 ? rd : 0.0) + (wr >= 0 ? wr : 0.0), excess,
@@ -85,22 +69,14 @@ void gm_find_rule_l2(gm_find_ctx *c, const gm_run *run)
     double fetched = g.sectors * SECTOR_BYTES;
     if (fetched < nr * (1.0 + GM_FIND_SECTOR_EXCESS) || rd > GM_FIND_L2_ABSORB_DRAM * nr)
         return;
+    gm_buf who = gm_find_label(c, run);
     gm_buf b = GM_BUF_INIT;
-    gm_find_run_label(&b, c, run);
-    gm_buf_puts(&b, " fetches ");
-    gm_fmt_bytes(&b, fetched);
-    gm_buf_puts(&b, " in global-load sectors (");
-    gm_fmt_fixed(&b, g.spr, 1);
-    gm_buf_puts(&b, " per request where ");
-    gm_fmt_fixed(&b, g.ideal, 1);
-    gm_buf_puts(&b, " would do) for the ");
-    gm_fmt_bytes(&b, nr);
-    gm_buf_puts(&b, " it must read, yet DRAM reads only ");
-    gm_fmt_bytes(&b, rd);
-    gm_buf_puts(&b, " (");
-    gm_fmt_ratio(&b, rd / nr);
-    gm_buf_puts(&b, "): the extra sectors are found in the caches, so they cost tag lookups and "
-                    "L1–L2 transfers, not DRAM bytes. ");
+    gm_say(&b, "{} fetches {} in global-load sectors ({} per request where {} would do) for the "
+               "{} it must read, yet DRAM reads only {} ({}): the extra sectors are found in the "
+               "caches, so they cost tag lookups and L1–L2 transfers, not DRAM bytes. ",
+           GM_BUF(&who), GM_BYTES(fetched), GM_FIXED(g.spr, 1), GM_FIXED(g.ideal, 1),
+           GM_BYTES(nr), GM_BYTES(rd), GM_RATIO(rd / nr));
+    gm_buf_free(&who);
     const gm_run *p = gm_find_fastest_peer(c, run);
     double lost = NAN;
     if (p == run) {
@@ -109,20 +85,17 @@ void gm_find_rule_l2(gm_find_ctx *c, const gm_run *run)
     } else if (p) {
         double t = gm_find_time_of(run), tp = gm_find_time_of(p);
         lost = t - tp;
-        if (t <= tp * GM_FIND_TIME_CLOSE)
-            gm_buf_puts(&b, "It takes ");
-        else
-            gm_buf_puts(&b, "Still, it takes ");
-        gm_fmt_ratio(&b, t / tp);
-        gm_buf_puts(&b, " the time of ");
-        gm_find_run_label(&b, c, p);
-        gm_buf_puts(&b, gm_run_is_program(run) ? ", the fastest kernel profiled in the program ("
-                                               : ", the fastest run doing the same work (");
-        gm_fmt_ms(&b, t);
-        gm_buf_puts(&b, " against ");
-        gm_fmt_ms(&b, tp);
-        gm_buf_puts(&b, t <= tp * GM_FIND_TIME_CLOSE ? "): little or no time is lost."
-                                                     : "): the extra sectors still cost time.");
+        gm_buf peer = gm_find_label(c, p);
+        gm_say(&b, t <= tp * GM_FIND_TIME_CLOSE
+                       ? "It takes {} the time of {}, {} ({} against {}): little or no time is "
+                         "lost."
+                       : "Still, it takes {} the time of {}, {} ({} against {}): the extra "
+                         "sectors still cost time.",
+               GM_RATIO(t / tp), GM_BUF(&peer),
+               GM_LIT(gm_run_is_program(run) ? "the fastest kernel profiled in the program"
+                                             : "the fastest run doing the same work"),
+               GM_MS(t), GM_MS(tp));
+        gm_buf_free(&peer);
     }
     gm_find_add(c, GM_RULE_L2_ABSORBS, GM_SEV_INFO, run, 0.0, lost,
                 "nothing for DRAM; aligning each warp's accesses to 32-byte sectors would spare "
@@ -141,14 +114,10 @@ static bool S_is_small(const gm_find_ctx *c, double need)
  * moving 1.1 GB: ..." */
 static void S_small(gm_buf *b, const gm_find_ctx *c, double need, double t)
 {
-    gm_buf_puts(b, "It moves only ");
-    gm_fmt_bytes(b, need);
-    gm_buf_puts(b, " in ");
-    gm_fmt_ms(b, t);
-    gm_buf_printf(b, ", where %s was measured moving ", gm_results_ceiling_name(c->r));
-    gm_fmt_bytes(b, gm_value_num(&c->r->device.copy_bandwidth_bytes));
-    gm_buf_puts(b, ": a kernel this short spends much of its time starting and draining, "
-                   "not streaming bytes. ");
+    gm_say(b, "It moves only {} in {}, where {} was measured moving {}: a kernel this short "
+              "spends much of its time starting and draining, not streaming bytes. ",
+           GM_BYTES(need), GM_MS(t), GM_LIT(gm_results_ceiling_name(c->r)),
+           GM_BYTES(gm_value_num(&c->r->device.copy_bandwidth_bytes)));
 }
 
 /* What the two bandwidth rules read of a run (not-memory-bound and
@@ -208,42 +177,23 @@ void gm_find_rule_not_memory_bound(gm_find_ctx *c, const gm_run *run)
     double t = w.t, need = w.need, copy = w.copy, pct = w.pct, t_copy = w.t_copy;
     const gm_find_glob ld = w.ld;
     const gm_find_shr sl = w.sl;
+    gm_buf who = gm_find_label(c, run);
     gm_buf b = GM_BUF_INIT;
-    gm_find_run_label(&b, c, run);
-    gm_buf_puts(&b, " is limited by something other than memory: DRAM runs at ");
-    gm_fmt_pct(&b, pct);
-    gm_buf_puts(&b, " of its peak");
-    if (ld.known) {
-        gm_buf_puts(&b, ", its global loads fetch ");
-        gm_fmt_fixed(&b, ld.spr, 1);
-        gm_buf_puts(&b, " sectors per request against an ideal of ");
-        gm_fmt_fixed(&b, ld.ideal, 1);
-    }
-    if (sl.known) {
-        gm_buf_puts(&b, ", its shared loads take ");
-        gm_fmt_fixed(&b, sl.wpi, 2);
-        gm_buf_puts(&b, " wavefronts per instruction against an ideal of ");
-        gm_fmt_fixed(&b, sl.ideal, 2);
-    }
-    gm_buf_puts(&b, ", yet it takes ");
-    gm_fmt_ms(&b, t);
-    gm_buf_puts(&b, ", ");
-    gm_fmt_ratio(&b, t / t_copy);
-    gm_buf_puts(&b, " the ");
-    gm_fmt_ms(&b, t_copy);
-    gm_buf_puts(&b, " its ");
-    gm_fmt_bytes(&b, need);
-    gm_buf_printf(&b, " would take at %s (", gm_results_ceiling_name(c->r));
-    gm_fmt_gbs(&b, copy);
-    gm_buf_puts(&b, "). ");
+    gm_say(&b, "{} is limited by something other than memory: DRAM runs at {} of its peak",
+           GM_BUF(&who), GM_PCT(pct));
+    gm_buf_free(&who);
+    if (ld.known)
+        gm_say(&b, ", its global loads fetch {} sectors per request against an ideal of {}",
+               GM_FIXED(ld.spr, 1), GM_FIXED(ld.ideal, 1));
+    if (sl.known)
+        gm_say(&b, ", its shared loads take {} wavefronts per instruction against an ideal of {}",
+               GM_FIXED(sl.wpi, 2), GM_FIXED(sl.ideal, 2));
+    gm_say(&b, ", yet it takes {}, {} the {} its {} would take at {} ({}). ", GM_MS(t),
+           GM_RATIO(t / t_copy), GM_MS(t_copy), GM_BYTES(need),
+           GM_LIT(gm_results_ceiling_name(c->r)), GM_GBS(copy));
     double fl = gm_value_num(&run->flops);
-    if (fl > 0) {
-        gm_buf_puts(&b, "It performs ");
-        gm_fmt_flop(&b, fl);
-        gm_buf_puts(&b, " at ");
-        gm_fmt_flop(&b, fl / (t * 1e-3));
-        gm_buf_puts(&b, "/s. ");
-    }
+    if (fl > 0)
+        gm_say(&b, "It performs {} at {}/s. ", GM_FLOP(fl), GM_FLOP(fl / (t * 1e-3)));
     bool small = S_is_small(c, need);
     if (small) {
         S_small(&b, c, need, t);
@@ -251,11 +201,9 @@ void gm_find_rule_not_memory_bound(gm_find_ctx *c, const gm_run *run)
         gm_buf_puts(&b, "The time goes to arithmetic, latency or synchronisation rather than "
                         "to moving bytes");
         double l2 = gm_find_m(run, GM_M_L2_HIT);
-        if (l2 >= 50.0) {
-            gm_buf_puts(&b, "; L2 serves ");
-            gm_fmt_pct(&b, l2);
-            gm_buf_puts(&b, " of its sectors, so L2 bandwidth is a candidate too");
-        }
+        if (l2 >= 50.0)
+            gm_say(&b, "; L2 serves {} of its sectors, so L2 bandwidth is a candidate too",
+                   GM_PCT(l2));
         gm_buf_puts(&b, ". ");
     }
     /* A warning only where bandwidth is the point and size is not the
@@ -280,32 +228,22 @@ void gm_find_rule_dram_underused(gm_find_ctx *c, const gm_run *run)
     const gm_find_shr sl = w.sl;
     if (!w.bw_bound || pct >= GM_FIND_DRAM_LOW_PCT || gbs >= GM_FIND_BW_LOW_FRACTION * copy)
         return;
+    gm_buf who = gm_find_label(c, run);
     gm_buf b = GM_BUF_INIT;
-    gm_find_run_label(&b, c, run);
-    gm_buf_puts(&b, " moves the ");
-    gm_fmt_bytes(&b, need);
-    gm_buf_puts(&b, " it must read and write at ");
-    gm_fmt_gbs(&b, gbs);
-    gm_buf_puts(&b, ", ");
-    gm_fmt_pct(&b, 100.0 * gbs / copy);
-    gm_buf_printf(&b, " of %s measured on this device (", gm_results_ceiling_name(c->r));
-    gm_fmt_gbs(&b, copy);
-    gm_buf_puts(&b, "), while DRAM runs at ");
-    gm_fmt_pct(&b, pct);
-    gm_buf_puts(&b, " of its peak: DRAM is not what limits it. ");
-    if (gm_find_uncoalesced(&ld)) {
-        gm_buf_puts(&b, "Its global loads fetch ");
-        gm_fmt_fixed(&b, ld.spr, 1);
-        gm_buf_puts(&b, " sectors per request where ");
-        gm_fmt_fixed(&b, ld.ideal, 1);
-        gm_buf_puts(&b, " would do, so the load path moves ");
-        gm_fmt_ratio(&b, ld.spr / ld.ideal);
-        gm_buf_puts(&b, " the sectors it needs. ");
-    }
+    gm_say(&b, "{} moves the {} it must read and write at {}, {} of {} measured on this device "
+               "({}), while DRAM runs at {} of its peak: DRAM is not what limits it. ",
+           GM_BUF(&who), GM_BYTES(need), GM_GBS(gbs), GM_PCT(100.0 * gbs / copy),
+           GM_LIT(gm_results_ceiling_name(c->r)), GM_GBS(copy), GM_PCT(pct));
+    gm_buf_free(&who);
+    if (gm_find_uncoalesced(&ld))
+        gm_say(&b, "Its global loads fetch {} sectors per request where {} would do, so the load "
+                   "path moves {} the sectors it needs. ",
+               GM_FIXED(ld.spr, 1), GM_FIXED(ld.ideal, 1), GM_RATIO(ld.spr / ld.ideal));
     if (gm_find_conflicted(&sl)) {
-        gm_buf_puts(&b, "Its shared loads suffer ");
-        gm_find_ways(&b, sl.ways);
-        gm_buf_puts(&b, ". ");
+        gm_buf ways = GM_BUF_INIT;
+        gm_find_ways(&ways, sl.ways);
+        gm_say(&b, "Its shared loads suffer {}. ", GM_BUF(&ways));
+        gm_buf_free(&ways);
     }
     bool small = S_is_small(c, need);
     if (small)

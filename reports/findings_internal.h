@@ -15,6 +15,7 @@
 #include "../core/catalog.h"
 #include "../core/escape.h"
 #include "../core/fmt.h"
+#include "../core/say.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -51,8 +51,9 @@ double gm_find_need(const gm_run *run);
 /* run's index in c->r->runs */
 size_t gm_find_index(const gm_results *r, const gm_run *run);
 
-/* `variant` (the parameters that vary within its experiment), escaped */
-void gm_find_run_label(gm_buf *b, const gm_find_ctx *c, const gm_run *run);
+/* `variant` (the parameters that vary within its experiment), escaped, in a
+ * buffer of its own for GM_BUF (core/say.h); the caller frees it. */
+gm_buf gm_find_label(const gm_find_ctx *c, const gm_run *run);
 
 /* The fastest passed run doing the same work as run (possibly run itself);
  * NULL when run has no time or is a program's kernel. */
