@@ -241,13 +241,13 @@ gm_find_saving gm_find_estimate(const gm_find_ctx *c, const gm_run *run, double 
 }
 
 /* Is a saving under the floor of a warning (findings.h)? */
-static bool S_minor(double ms, double share)
+bool gm_find_minor(double ms, double share)
 {
     return !(ms >= GM_FIND_SAVE_MIN_MS && isfinite(share) && share >= GM_FIND_SAVE_MIN_SHARE);
 }
 
 /* " (28.4% of the program's profiled GPU time)" */
-static void S_share_text(gm_buf *b, const gm_run *run, double share)
+void gm_find_share_text(gm_buf *b, const gm_run *run, double share)
 {
     if (!isfinite(share))
         return;
@@ -276,7 +276,7 @@ gm_severity gm_find_saving_text(gm_buf *b, const gm_run *run, gm_find_saving sv,
         return GM_SEV_INFO;
     }
     gm_say(b, "Not moving the excess {} would save about {}", GM_LIT(what), GM_MS(sv.ms));
-    S_share_text(b, run, sv.share);
+    gm_find_share_text(b, run, sv.share);
     gm_buf_puts(b, launches ? " over its launches. " : ". ");
     if (sv.capped)
         gm_say(b, launches ? "That is capped by the device's theoretical DRAM bandwidth: {} would "
@@ -289,7 +289,7 @@ gm_severity gm_find_saving_text(gm_buf *b, const gm_run *run, gm_find_saving sv,
                subject, GM_BYTES(sv.keep), GM_MS(sv.floor_ms), GM_MS(sv.t), GM_GBS(sv.peak_gbs),
                GM_MS(sv.wanted_ms),
                isfinite(sv.need_gbs) ? GM_GBS(sv.need_gbs) : GM_LIT("it in no time at all"));
-    return S_minor(sv.ms, sv.share) ? GM_SEV_INFO : GM_SEV_WARNING;
+    return gm_find_minor(sv.ms, sv.share) ? GM_SEV_INFO : GM_SEV_WARNING;
 }
 
 void gm_find_add(gm_find_ctx *c, gm_rule rule, gm_severity sev, const gm_run *run, double cost,
@@ -321,7 +321,7 @@ void gm_find_add_saving(gm_find_ctx *c, gm_rule rule, gm_severity sev, const gm_
     x->lost_ms = lost_ms;
     x->saved_ms = sv.ms;
     x->saved_share = sv.share;
-    x->minor = isfinite(sv.ms) && S_minor(sv.ms, sv.share);
+    x->minor = isfinite(sv.ms) && gm_find_minor(sv.ms, sv.share);
     x->fix = gm_xstrdup(fix);
     x->configs = 1;
     while (msg->len && msg->data[msg->len - 1] == ' ')
@@ -686,10 +686,10 @@ static void S_merge_configs(gm_findings *out)
         if (all_ms) {
             gm_say(&b, "; over all {}, not moving the excess would save about {}",
                    GM_INT((long long)n), GM_MS(ms));
-            S_share_text(&b, x->run, share);
+            gm_find_share_text(&b, x->run, share);
             x->saved_ms = ms;
             x->saved_share = share;
-            x->minor = S_minor(ms, share);
+            x->minor = gm_find_minor(ms, share);
             sev = x->minor ? GM_SEV_INFO : GM_SEV_WARNING;
         }
         gm_buf_puts(&b, ".");
@@ -720,10 +720,11 @@ static void S_merge_configs(gm_findings *out)
 void gm_findings_build(const gm_results *r, gm_findings *out)
 {
     memset(out, 0, sizeof *out);
-    double copy = gm_results_ceiling_gbs(r, NULL);
+    bool attainable = false;
+    double copy = gm_results_ceiling_gbs(r, &attainable);
     double theo = gm_value_num(&r->device.theoretical_bandwidth_gbs);
-    gm_find_ctx c = {r, copy, copy > 0 ? copy : theo > 0 ? theo : NAN, NULL, NULL, NULL, NULL,
-                     NULL, NULL, out, 0};
+    gm_find_ctx c = {r, copy, attainable, copy > 0 ? copy : theo > 0 ? theo : NAN, NULL, NULL,
+                     NULL, NULL, NULL, NULL, out, 0};
     S_params_build(&c);
     S_peers_build(&c);
     for (size_t i = 0; i < r->n_runs; i++) {

@@ -33,6 +33,7 @@ typedef struct {
     const gm_results *r;
     double copy_gbs;            /* the measured ceiling (runs.h: gm_results_ceiling_gbs),
                                    NaN if unknown */
+    bool attainable;            /* copy_gbs is the attainable bandwidth (else the copy's) */
     double ceiling_gbs;         /* copy_gbs, else the theoretical bandwidth; NaN if neither */
     char **params;              /* per run: parameters varying within its experiment */
     const gm_run **peer;        /* per run: its fastest peer (gm_find_fastest_peer) */
@@ -81,6 +82,13 @@ typedef struct {
  * DRAM bytes per launch the change would spare (dram_removed; NaN: no cap). */
 gm_find_saving gm_find_estimate(const gm_find_ctx *c, const gm_run *run, double excess,
                                 double total, double excess_bytes, double dram_removed);
+
+/* Is a saving under the floor of a warning (findings.h)? */
+bool gm_find_minor(double ms, double share);
+
+/* " (28.4% of the program's profiled GPU time)": share of what the run's
+ * saving is weighed against; nothing when share is NaN. */
+void gm_find_share_text(gm_buf *b, const gm_run *run, double share);
 
 /* "Not moving the excess <what> would save about ..." (and why where capped);
  * returns the severity the saving gives. */
