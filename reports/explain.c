@@ -9,6 +9,7 @@
  */
 #include "findings_internal.h"
 
+#include "limits.h"
 #include "runs.h"
 #include "../core/escape.h"
 #include "../core/fmt.h"
@@ -46,6 +47,7 @@ typedef struct {
     size_t n_group;
     bool program;                 /* a program's kernels: by share of time, not speed */
     const gm_vary *vary;          /* the parameters varying across group */
+    size_t start;                 /* where the explanation begins in its buffer */
 } S_ex;
 
 /* A run of the group, named by what tells it from the others of the group. */
@@ -438,64 +440,69 @@ static void S_compare_loses(gm_buf *b, const S_ex *x, const S_pair *p, double re
     double T = p->T, H = p->H;
     bool more_waves = p->more_waves;
 
-    gm_buf slow = S_name(x, S);
+    gm_buf slow = S_name(x, S), fast = S_name(x, F);
     gm_say(b, "{} loses more time ({}) than {} grows ({})", GM_BUF(&slow), GM_RATIO(T),
            GM_LIT(what), GM_RATIO(ref));
-    gm_buf_free(&slow);
     double pf = gm_find_m(F, GM_M_DRAM_PCT), ps = gm_find_m(S, GM_M_DRAM_PCT);
     if (isfinite(pf) && isfinite(ps) && ps < pf / (1.0 + GM_FIND_SECTOR_EXCESS))
-        gm_say(b, ": it keeps DRAM at {} of peak against {}, so it waits on its accesses rather "
-                  "than moving bytes",
-               GM_PCT(ps), GM_PCT(pf));
+        gm_say(b, ": it keeps DRAM at {} of peak against {} for {}, so it waits on its accesses "
+                  "rather than moving bytes",
+               GM_PCT(ps), GM_PCT(pf), GM_BUF(&fast));
     else if (more_waves && ref != H)
         gm_buf_puts(b, ": its shared-memory bank conflicts add to it");
     gm_buf_puts(b, ". ");
+    gm_buf_free(&slow);
+    gm_buf_free(&fast);
 }
 
-/* What opens the next reason of a list after a sentence's main clause: ": "
- * for the first, "; " for the others. */
-static gm_say_arg S_then(size_t *why)
+/* What limits run, as a sentence about it (limits.h: "`ell` is DRAM-bound at
+ * 89.8% of attainable, ..."), against the file's ceiling bandwidth; said
+ * once in b (the fastest, compared with the slowest and the baseline, is
+ * not described twice). */
+static void S_limit_of(gm_buf *b, const S_ex *x, const gm_run *run)
 {
-    return GM_LIT((*why)++ ? "; " : ": ");
+    gm_ceiling ceiling;
+    gm_results_ceiling(x->r, &ceiling);
+    gm_limits l;
+    gm_limits_of(run, &ceiling, x->r->device.sm_count, &l);
+    gm_buf name = S_name(x, run), verdict = GM_BUF_INIT;
+    gm_buf_puts(&name, "");
+    gm_limits_verdict_md(&verdict, run, &l, name.data);
+    gm_buf_puts(&verdict, "");
+    if (!b->data || !strstr(b->data + x->start, verdict.data))
+        gm_say(b, "{} ", GM_BUF(&verdict));
+    gm_buf_free(&name);
+    gm_buf_free(&verdict);
 }
 
 /* The time grows less than the counter `what` (its ratio ref), or not at
- * all: what the counters say of the difference. */
+ * all: what the time follows instead, what limits each of the two (limits.h):
+ * a faster layout that DRAM does not limit gains less than the bytes it
+ * spares, a slower one that DRAM does limit loses them at full rate. */
 static void S_compare_less(gm_buf *b, const S_ex *x, const S_pair *p, double ref,
                            const char *what)
 {
-    const gm_run *F = p->F, *S = p->S;
-    double T = p->T, D = p->D, H = p->H, df = p->df, ds = p->ds;
-    bool slower = p->slower;
-
-    if (slower) {
-        gm_buf fast = S_name(x, F);
-        gm_say(b, "{} wins by {}, less than the {} of {} suggests", GM_BUF(&fast), GM_RATIO(T),
+    if (p->slower) {
+        gm_buf fast = S_name(x, p->F);
+        gm_say(b, "{} wins by {}, less than the {} of {} suggests", GM_BUF(&fast), GM_RATIO(p->T),
                GM_RATIO(ref), GM_LIT(what));
         gm_buf_free(&fast);
     } else {
         gm_say(b, "The time does not follow the {} of {}", GM_RATIO(ref), GM_LIT(what));
     }
-    size_t why = 0;
-    if (ref != D && ref != H && isfinite(D) && D < ref / GM_FIND_FOLLOWS)
-        gm_say(b, "{}the caches absorb part of the extra sectors, so DRAM moves only {} the bytes",
-               S_then(&why), GM_RATIO(D));
-    if (ref == H && isfinite(D) && D < 1.0 + GM_FIND_SECTOR_EXCESS && isfinite(df))
-        gm_say(b, "{}both move about the same DRAM bytes ({} and {}), and the bank conflicts do "
-                  "not multiply the time that traffic takes",
-               S_then(&why), GM_BYTES(ds), GM_BYTES(df));
-    double pf = gm_find_m(F, GM_M_DRAM_PCT);
-    if (isfinite(pf) && pf < GM_FIND_DRAM_LOW_PCT && ref != H)
-        gm_say(b, "{}the faster layout keeps DRAM at only {} of its peak, so the bytes it saves "
-                  "were not what held it back",
-               S_then(&why), GM_PCT(pf));
-    double rf = gm_find_m(F, GM_M_DRAM_RATE), rs = gm_find_m(S, GM_M_DRAM_RATE);
-    if (isfinite(rf) && isfinite(rs) && rs > rf * (1.0 + GM_FIND_SECTOR_EXCESS))
-        gm_say(b, "{}the slower layout drives DRAM harder ({} against {})", S_then(&why),
-               GM_GBS(rs / 1e9), GM_GBS(rf / 1e9));
-    if (!why)
-        gm_buf_puts(b, "; none of the counters recorded here accounts for the rest");
-    gm_buf_puts(b, ". ");
+    /* the DRAM traffic, when the time follows it; and what limits each */
+    double D = p->D, T = p->T;
+    if (ref != D && isfinite(D) && T <= D * GM_FIND_FOLLOWS && T >= D / GM_FIND_FOLLOWS)
+        gm_say(b, p->slower ? ": the time follows the DRAM traffic instead, {} the bytes, and "
+                              "what limits each layout. "
+                            : ": it follows the DRAM traffic, {} the bytes, and what limits each "
+                              "layout. ",
+               GM_RATIO(D));
+    else
+        gm_buf_puts(b, p->slower ? ": the time follows what limits each layout instead. "
+                                 : ": it follows what limits each layout. ");
+    S_limit_of(b, x, p->F);
+    S_limit_of(b, x, p->S);
 }
 
 /* Compare a faster run F with a slower run S of the group: the sectors, the
@@ -536,7 +543,9 @@ static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S
         }
         return;
     }
-    if (slower && T <= ref * GM_FIND_FOLLOWS && T >= ref / GM_FIND_FOLLOWS) {
+    /* alike in time and in that counter: the time follows it too */
+    if ((slower || ref < GM_FIND_FOLLOWS) && T <= ref * GM_FIND_FOLLOWS &&
+        T >= ref / GM_FIND_FOLLOWS) {
         gm_say(b, "The time follows {}: {} the time for {} the {}. ", GM_LIT(what), GM_RATIO(T),
                GM_RATIO(ref), GM_LIT(unit));
         return;
@@ -842,7 +851,7 @@ void gm_explain_section(const gm_results *r, const gm_section *s, gm_buf *out)
     if (!s->n_runs)
         return;
     S_ex x = {r, s->listed ? s->exp : NULL, s->group, s->n_group, gm_section_is_program(s),
-              &s->vary_group};
+              &s->vary_group, out->len};
     const gm_run **timed = gm_xcalloc(x.n_group ? x.n_group : 1, sizeof *timed);
     size_t nt = 0;
     for (size_t i = 0; i < x.n_group; i++)
