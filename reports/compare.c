@@ -4,6 +4,7 @@
 #include "contrast.h"
 #include "diff.h"
 #include "runs.h"
+#include "sources.h"
 #include "../core/buf.h"
 #include "../core/escape.h"
 #include "../core/fmt.h"
@@ -32,6 +33,9 @@ typedef struct {
     size_t n_rows;
     const gm_experiment **exps;          /* every experiment, in order of first appearance */
     size_t n_exps;
+    gm_ceiling ceiling[GM_COMPARE_MAX];  /* each device's (runs.h): what its shares are of */
+    const char *of;                      /* its name: "attainable" when every file has the
+                                            attainable bandwidth, else "ceiling" */
 } S_ctx;
 
 typedef struct {
@@ -62,8 +66,12 @@ static void S_ctx_build(S_ctx *c, const gm_compare_in *in)
 {
     memset(c, 0, sizeof *c);
     c->in = in;
+    c->of = "attainable";
     size_t total = 0;
     for (size_t d = 0; d < in->n; d++) {
+        gm_results_ceiling(in->r[d], &c->ceiling[d]);
+        if (!c->ceiling[d].attainable)
+            c->of = "ceiling";
         gm_sections_build(in->r[d], &c->ss[d]);
         total += in->r[d]->n_runs;
         for (size_t s = 0; s < c->ss[d].n; s++) {
@@ -149,11 +157,13 @@ gm_status gm_compare_check(const gm_compare_in *in, gm_error *err)
 
 static double S_copy(const gm_results *r) { return gm_value_num(&r->device.copy_bandwidth_gbs); }
 
-/* Effective bandwidth as a share of the device's own measured copy bandwidth, %. */
-static double S_share(const gm_results *r, const gm_run *run)
+/* Effective bandwidth as a share of device d's own ceiling (runs.h: the
+ * attainable bandwidth, raised by any run that went faster, so no share
+ * exceeds 100), %. */
+static double S_share(const S_ctx *c, size_t d, const gm_run *run)
 {
-    double c = S_copy(r), g = run && gm_run_passed(run) ? gm_run_effective_gbs(run) : NAN;
-    return isfinite(c) && c > 0 && isfinite(g) ? 100.0 * g / c : NAN;
+    double top = c->ceiling[d].gbs, g = run && gm_run_passed(run) ? gm_run_effective_gbs(run) : NAN;
+    return isfinite(top) && top > 0 && isfinite(g) ? 100.0 * g / top : NAN;
 }
 
 /* Time over the device's fastest layout of the same work (1 = the fastest). */
@@ -357,14 +367,14 @@ static size_t S_chart_rows(const S_ctx *c, const char *id, const S_row **out)
 }
 
 /* What a chart draws for a row on file d: for a program, the kernel's time
- * over its time in A; else the share of the copy bandwidth, or the time
+ * over its time in A; else the share of the device's ceiling, or the time
  * over the fastest layout of the same work. */
 static double S_bar(const S_ctx *c, const char *id, bool prog, bool bw, const S_row *row,
                     size_t d)
 {
     if (prog)
         return S_over_a(row, d);
-    return bw ? S_share(c->in->r[d], row->run[d]) : S_rel(S_section(c, d, id), row->run[d]);
+    return bw ? S_share(c, d, row->run[d]) : S_rel(S_section(c, d, id), row->run[d]);
 }
 
 static void S_plan(const S_ctx *c, gm_charts *out)
@@ -388,14 +398,18 @@ static void S_plan(const S_ctx *c, gm_charts *out)
         gm_buf title = GM_BUF_INIT, b = GM_BUF_INIT;
         gm_buf_printf(&title, "%s: %s", x->title ? x->title : id,
                       prog ? "each kernel's time over its time in A"
-                      : bw ? "share of each device's copy bandwidth"
+                      : bw ? (strcmp(c->of, "attainable") == 0
+                                  ? "share of each device's attainable bandwidth"
+                                  : "share of each device's ceiling bandwidth")
                            : "time over each device's fastest layout");
         size_t cid = out->n + 1;
         gm_buf_puts(&b, "reset\nset title ");
         S_gp_text(&b, title.data, 110);
         gm_buf_puts(&b, " noenhanced\nset ylabel ");
         gm_esc_gnuplot(&b, prog ? "time / the kernel's time in A (1 = as in A)"
-                           : bw ? "% of the device's measured copy bandwidth"
+                           : bw ? (strcmp(c->of, "attainable") == 0
+                                       ? "% of the device's attainable bandwidth"
+                                       : "% of the device's ceiling bandwidth")
                                 : "time / fastest layout's time (1 = fastest)");
         gm_buf_puts(&b, " noenhanced\n"
                         "set key noenhanced below center horizontal samplen 2\n"
@@ -440,8 +454,9 @@ static void S_plan(const S_ctx *c, gm_charts *out)
             gm_buf_puts(&b, " noenhanced");
         }
         if (bw)
-            gm_buf_puts(&b, ", 100 with lines dt 2 lw 2 lc rgb '#555555' "
-                            "title 'copy bandwidth (each device its own)' noenhanced");
+            gm_buf_printf(&b, ", 100 with lines dt 2 lw 2 lc rgb '#555555' "
+                              "title '%s bandwidth (each device its own)' noenhanced",
+                          c->of);
         gm_buf_puts(&b, "\n");
 
         out->v = gm_xrealloc(out->v, (out->n + 1) * sizeof *out->v);
@@ -512,18 +527,55 @@ static void S_c_copy(gm_buf *b, const gm_results *r)
         gm_say(b, "{}", GM_GBS(c));
 }
 
+/* "`stride` of `coalescing` (n=33554432, stride=8)" */
+static void S_run_named(gm_buf *b, const gm_run *run)
+{
+    gm_buf params = GM_BUF_INIT;
+    for (size_t i = 0; i < run->n_params; i++) {
+        gm_buf_printf(&params, "%s%s=", i ? ", " : "",
+                      run->params[i].name ? run->params[i].name : "");
+        gm_fmt_value(&params, &run->params[i].value);
+    }
+    gm_buf_puts(&params, "");
+    if (run->experiment && params.len)
+        gm_say(b, "{} of {} ({})", GM_CODE(run->variant), GM_CODE(run->experiment),
+               GM_TEXT(params.data));
+    else if (run->experiment)
+        gm_say(b, "{} of {}", GM_CODE(run->variant), GM_CODE(run->experiment));
+    else
+        gm_say(b, "{}", GM_CODE(run->variant));
+    gm_buf_free(&params);
+}
+
+/* The ceiling every share of the device compares with (runs.h): the
+ * attainable bandwidth measured at startup, or the run that went faster. */
 static void S_c_attainable(gm_buf *b, const gm_results *r)
 {
     const gm_device *d = &r->device;
-    if (!gm_value_present(&d->attainable_bandwidth_gbs)) {
-        gm_buf_puts(b, "not measured (an older results file)");
+    gm_ceiling ceiling;
+    gm_results_ceiling(r, &ceiling);
+    if (!(ceiling.gbs > 0)) {
+        gm_buf_puts(b, "not measured");
         return;
     }
-    gm_say_arg gbs = GM_GBS(gm_value_num(&d->attainable_bandwidth_gbs));
-    if (d->attainable_kernel)
-        gm_say(b, "{} ({})", gbs, GM_TEXT(d->attainable_kernel));
-    else
-        gm_say(b, "{}", gbs);
+    if (ceiling.raised_by) {
+        gm_buf who = GM_BUF_INIT;
+        S_run_named(&who, ceiling.raised_by);
+        gm_say(b, ceiling.by_dram ? "{}: {} moved its DRAM bytes at that rate, above the {} of "
+                                    "the {} at startup"
+                                  : "{}: {} moved its useful bytes at that rate, above the {} of "
+                                    "the {} at startup",
+               GM_GBS(ceiling.gbs), GM_BUF(&who), GM_GBS(ceiling.startup_gbs),
+               GM_LIT(ceiling.attainable ? "plain copy and read kernels" : "copy"));
+        gm_buf_free(&who);
+    } else {
+        gm_say(b, "{}", GM_GBS(ceiling.gbs));
+    }
+    if (!ceiling.raised_by && !ceiling.attainable) {
+        gm_buf_puts(b, ", the copy's (the file has no attainable bandwidth)");
+    }
+    if (ceiling.attainable && d->attainable_kernel)
+        gm_say(b, " ({})", GM_TEXT(d->attainable_kernel));
 }
 
 static void S_c_software(gm_buf *b, const gm_results *r)
@@ -600,12 +652,9 @@ static void S_devices(gm_buf *b, const S_ctx *c)
     S_cells(b, in, "Device", S_c_device);
     S_cells(b, in, "Memory", S_c_memory);
     S_cells(b, in, "Peak DRAM bandwidth (2 × clock × bus width)", S_c_peak);
-    S_cells(b, in, "Measured ceiling (device-to-device copy)", S_c_copy);
-    bool att = false;
-    for (size_t d = 0; d < in->n; d++)
-        att |= gm_value_present(&in->r[d]->device.attainable_bandwidth_gbs);
-    if (att)
-        S_cells(b, in, "Attainable (best plain copy or read kernel)", S_c_attainable);
+    S_cells(b, in, "Device-to-device copy (cudaMemcpy)", S_c_copy);
+    S_cells(b, in, "Attainable (the best measured; every share compares with it)",
+            S_c_attainable);
     S_cells(b, in, "Clocks, cache", S_c_clocks);
     S_cells(b, in, "Software", S_c_software);
     S_cells(b, in, "Tool", S_c_tool);
@@ -631,7 +680,7 @@ static void S_devices(gm_buf *b, const S_ctx *c)
 
 /* One device's answer for an experiment: its fastest layout, at what share
  * of its ceiling, and how much slower its slowest layout of the same work is. */
-static void S_contrast_cell(gm_buf *b, const gm_results *r, const gm_section *s)
+static void S_contrast_cell(gm_buf *b, const S_ctx *cx, size_t d, const gm_section *s)
 {
     if (!s) {
         gm_buf_puts(b, "not run");
@@ -673,8 +722,8 @@ static void S_contrast_cell(gm_buf *b, const gm_results *r, const gm_section *s)
         gm_buf_puts(b, ". Fastest: ");
         if (s->best) {
             gm_runs_case_md(s->group, s->n_group, s->best, NULL, b);
-            if (S_bandwidth(s->exp) && isfinite(S_share(r, s->best)))
-                gm_say(b, ", {} of copy", GM_PCT(S_share(r, s->best)));
+            if (S_bandwidth(s->exp) && isfinite(S_share(cx, d, s->best)))
+                gm_say(b, ", {} of {}", GM_PCT(S_share(cx, d, s->best)), GM_LIT(cx->of));
         } else {
             gm_buf_puts(b, DASH);
         }
@@ -689,8 +738,8 @@ static void S_contrast_cell(gm_buf *b, const gm_results *r, const gm_section *s)
     gm_runs_case_md(s->group, s->n_group, s->best, NULL, &best);
     gm_runs_case_md(s->group, s->n_group, s->worst, NULL, &worst);
     gm_say(b, "{} {}", GM_BUF(&best), GM_MS(gm_run_median_ms(s->best)));
-    if (S_bandwidth(s->exp) && isfinite(S_share(r, s->best)))
-        gm_say(b, ", {} of copy", GM_PCT(S_share(r, s->best)));
+    if (S_bandwidth(s->exp) && isfinite(S_share(cx, d, s->best)))
+        gm_say(b, ", {} of {}", GM_PCT(S_share(cx, d, s->best)), GM_LIT(cx->of));
     gm_say(b, "; {} {} slower", GM_BUF(&worst),
            GM_RATIO(gm_run_median_ms(s->worst) / gm_run_median_ms(s->best)));
     gm_buf_free(&best);
@@ -727,18 +776,20 @@ static void S_summary(gm_buf *b, const S_ctx *c)
                        "against one another: the program's section sets each kernel beside "
                        "itself in the other files.\n\n");
     else if (questions)
-        gm_buf_puts(b, "Per experiment, its question, and on each device the answer: side a "
-                       "against side b at matched parameters, the time ratio (above 1: a is "
-                       "slower) and the counter the contrast is about; then the fastest layout "
-                       "of the same work and, for a bandwidth-bound experiment, its share of "
-                       "that device's own measured copy bandwidth. An experiment without a "
-                       "question gives its fastest and slowest layout.\n\n");
+        gm_say(b, "Per experiment, its question, and on each device the answer: side a against "
+                  "side b at matched parameters, the time ratio (above 1: a is slower) and the "
+                  "counter the contrast is about; then the fastest layout of the same work and, "
+                  "for a bandwidth-bound experiment, its share of that device's own {} "
+                  "bandwidth (the best it measured). An experiment without a question gives its "
+                  "fastest and slowest layout.\n\n",
+               GM_LIT(c->of));
     else
-        gm_buf_puts(b, "Per experiment and device: the fastest layout among the runs "
-                       "that do the same work, its median time and, for a bandwidth-bound "
-                       "experiment, its effective bandwidth as a share of that device's own "
-                       "measured copy bandwidth; then the slowest layout and how many times "
-                       "slower it is on that device (the contrast the experiment shows).\n\n");
+        gm_say(b, "Per experiment and device: the fastest layout among the runs that do the "
+                  "same work, its median time and, for a bandwidth-bound experiment, its "
+                  "effective bandwidth as a share of that device's own {} bandwidth (the best "
+                  "it measured); then the slowest layout and how many times slower it is on "
+                  "that device (the contrast the experiment shows).\n\n",
+               GM_LIT(c->of));
     S_table_head(b, in, "Experiment");
     size_t differ = 0;
     for (size_t e = 0; e < c->n_exps; e++) {
@@ -754,7 +805,7 @@ static void S_summary(gm_buf *b, const S_ctx *c)
         for (size_t d = 0; d < in->n; d++) {
             const gm_section *s = S_section(c, d, id);
             gm_buf_puts(b, " ");
-            S_contrast_cell(b, in->r[d], s);
+            S_contrast_cell(b, c, d, s);
             gm_buf_puts(b, " |");
             if (!program && s && s->best && s->best->variant) {
                 if (!best0)
@@ -904,18 +955,23 @@ static void S_section_md(gm_buf *b, const S_ctx *c, size_t e, const gm_charts *c
            GM_LIT(n_all == 1 ? "" : "s"));
     if (n_some)
         gm_say(b, "; {} on some only (listed at the end)", GM_INT((long long)n_some));
-    gm_buf_puts(b, bw ? ". Median time per device, then effective bandwidth as a share of "
-                        "the device's own copy bandwidth (the fair comparison: each against "
-                        "its own ceiling)"
-                      : ". Median time per device, then the time over the device's fastest "
-                        "layout of the same work (1× = the fastest; the fair comparison of "
-                        "layouts across devices of different speed)");
+    if (bw)
+        gm_say(b, ". Median time per device, then effective bandwidth as a share of the device's "
+                  "own {} bandwidth (the fair comparison: each against its own ceiling)",
+               GM_LIT(c->of));
+    else
+        gm_buf_puts(b, ". Median time per device, then the time over the device's fastest "
+                       "layout of the same work (1× = the fastest; the fair comparison of "
+                       "layouts across devices of different speed)");
     gm_buf_puts(b, ", and each other device's time over A's");
     gm_buf_puts(b, ".\n\n| Case |");
     for (size_t d = 0; d < in->n; d++)
         gm_say(b, " Time {} |", S_letter(d));
     for (size_t d = 0; d < in->n; d++)
-        gm_say(b, bw ? " % of copy {} |" : " × fastest {} |", S_letter(d));
+        if (bw)
+            gm_say(b, " % of {} {} |", GM_LIT(c->of), S_letter(d));
+        else
+            gm_say(b, " × fastest {} |", S_letter(d));
     for (size_t d = 1; d < in->n; d++)
         gm_say(b, " {} ÷ A |", S_letter(d));
     gm_buf_puts(b, "\n|---|");
@@ -939,7 +995,7 @@ static void S_section_md(gm_buf *b, const S_ctx *c, size_t e, const gm_charts *c
             gm_buf_puts(b, " |");
         }
         for (size_t d = 0; d < in->n; d++) {
-            double v = bw ? S_share(in->r[d], row->run[d])
+            double v = bw ? S_share(c, d, row->run[d])
                           : S_rel(S_section(c, d, id), row->run[d]);
             gm_say(b, " {} |", !isfinite(v) ? GM_LIT(DASH) : bw ? GM_PCT(v) : GM_RATIO(v));
         }
@@ -1003,9 +1059,12 @@ static void S_one_device_only(gm_buf *b, const S_ctx *c)
     gm_buf_puts(b, "\n");
 }
 
-/* The claims of the source documents (claims.h), one column per device. */
-static void S_claims(gm_buf *b, const S_ctx *c)
+/* The claims of the source documents (claims.h), one column per device, each
+ * citing its document (sources.h); true when one did, so that the page lists
+ * the references. */
+static bool S_claims(gm_buf *b, const S_ctx *c)
 {
+    bool cited = false;
     const gm_compare_in *in = c->in;
     size_t untested = 0, shown = 0;
     for (size_t k = 0; k < gm_claims_len; k++)
@@ -1035,8 +1094,16 @@ static void S_claims(gm_buf *b, const S_ctx *c)
         }
         if (any) {
             shown++;
-            gm_say(b, "| {} | {} | {} |", GM_TEXT(cl->claim), GM_TEXT(cl->source),
+            const gm_source *src = gm_source_find(cl->source);
+            gm_buf source = GM_BUF_INIT;
+            if (src)
+                gm_source_cite_md(&source, src);
+            else
+                gm_esc_md(&source, cl->source);
+            cited |= src != NULL;
+            gm_say(b, "| {} | {} | {} |", GM_TEXT(cl->claim), GM_BUF(&source),
                    GM_TEXT(cl->claimed));
+            gm_buf_free(&source);
             for (size_t d = 0; d < in->n; d++) {
                 gm_say_arg verdict = GM_LIT(res[d].verdict == GM_VERDICT_HOLDS
                                                 ? "**holds**"
@@ -1057,6 +1124,7 @@ static void S_claims(gm_buf *b, const S_ctx *c)
               "own report lists {} with the reason.\n\n",
            GM_INT((long long)untested), GM_LIT(untested == 1 ? "" : "s"),
            GM_LIT(untested == 1 ? "has" : "have"), GM_LIT(untested == 1 ? "it" : "them"));
+    return cited;
 }
 
 char *gm_compare_markdown(const gm_compare_in *in, const gm_charts *charts,
@@ -1085,7 +1153,7 @@ char *gm_compare_markdown(const gm_compare_in *in, const gm_charts *charts,
                     "(experiment, variant, parameters).\n\n");
     S_devices(&b, &c);
     S_summary(&b, &c);
-    S_claims(&b, &c);
+    bool cited = S_claims(&b, &c);
     for (size_t e = 0; e < c.n_exps; e++)
         S_section_md(&b, &c, e, charts, chart_dir);
     S_one_device_only(&b, &c);
@@ -1097,18 +1165,23 @@ char *gm_compare_markdown(const gm_compare_in *in, const gm_charts *charts,
                     "file for the counts and spreads); render a device's file alone for its "
                     "counters, findings and charts.\n");
     if (programs < c.n_exps)
-        gm_buf_puts(&b, "- \"% of copy\" is effective bandwidth (bytes the computation must "
-                        "read and write over the median time) over that device's measured "
-                        "device-to-device copy bandwidth: 100% is as fast as that device moves "
-                        "memory in practice.\n"
-                        "- \"× fastest\" is a layout's time over the fastest layout of the same "
-                        "work on the same device.\n");
+        gm_say(&b, "- \"% of {}\" is effective bandwidth (bytes the computation must read and "
+                   "write over the median time) over that device's {} bandwidth: the best it "
+                   "measured, its plain copy and read kernels at startup (its cudaMemcpy copy in "
+                   "an older file) or any run that went faster, so no share exceeds 100%.\n"
+                   "- \"× fastest\" is a layout's time over the fastest layout of the same work "
+                   "on the same device.\n",
+               GM_LIT(c.of), GM_LIT(c.of));
     if (programs)
         gm_buf_puts(&b, "- A program's kernels do different work: each is set beside itself "
                         "in the other files (its median time per launch), never against "
                         "another kernel.\n");
     gm_buf_puts(&b, "- \"÷\" columns: one device's raw time over the first device's (below 1: "
                     "faster than the first).\n");
+    if (cited) {
+        gm_buf_puts(&b, "\n");
+        gm_sources_md(&b);
+    }
     S_ctx_free(&c);
     return gm_buf_detach(&b);
 }
