@@ -4,9 +4,11 @@
 #include "contrast.h"
 #include "diff.h"
 #include "runs.h"
+#include "sources.h"
 #include "../core/buf.h"
 #include "../core/escape.h"
 #include "../core/fmt.h"
+#include "../core/say.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +33,9 @@ typedef struct {
     size_t n_rows;
     const gm_experiment **exps;          /* every experiment, in order of first appearance */
     size_t n_exps;
+    gm_ceiling ceiling[GM_COMPARE_MAX];  /* each device's (runs.h): what its shares are of */
+    const char *of;                      /* its name: "attainable" when every file has the
+                                            attainable bandwidth, else "ceiling" */
 } S_ctx;
 
 typedef struct {
@@ -61,8 +66,12 @@ static void S_ctx_build(S_ctx *c, const gm_compare_in *in)
 {
     memset(c, 0, sizeof *c);
     c->in = in;
+    c->of = "attainable";
     size_t total = 0;
     for (size_t d = 0; d < in->n; d++) {
+        gm_results_ceiling(in->r[d], &c->ceiling[d]);
+        if (!c->ceiling[d].attainable)
+            c->of = "ceiling";
         gm_sections_build(in->r[d], &c->ss[d]);
         total += in->r[d]->n_runs;
         for (size_t s = 0; s < c->ss[d].n; s++) {
@@ -148,11 +157,13 @@ gm_status gm_compare_check(const gm_compare_in *in, gm_error *err)
 
 static double S_copy(const gm_results *r) { return gm_value_num(&r->device.copy_bandwidth_gbs); }
 
-/* Effective bandwidth as a share of the device's own measured copy bandwidth, %. */
-static double S_share(const gm_results *r, const gm_run *run)
+/* Effective bandwidth as a share of device d's own ceiling (runs.h: the
+ * attainable bandwidth, raised by any run that went faster, so no share
+ * exceeds 100), %. */
+static double S_share(const S_ctx *c, size_t d, const gm_run *run)
 {
-    double c = S_copy(r), g = run && gm_run_passed(run) ? gm_run_effective_gbs(run) : NAN;
-    return isfinite(c) && c > 0 && isfinite(g) ? 100.0 * g / c : NAN;
+    double top = c->ceiling[d].gbs, g = run && gm_run_passed(run) ? gm_run_effective_gbs(run) : NAN;
+    return isfinite(top) && top > 0 && isfinite(g) ? 100.0 * g / top : NAN;
 }
 
 /* Time over the device's fastest layout of the same work (1 = the fastest). */
@@ -195,6 +206,14 @@ static double S_over_a(const S_row *row, size_t d)
 
 /* ---- labels ---------------------------------------------------------------- */
 
+/* The letter of device d in the tables ("A" for the first), for gm_say. */
+static gm_say_arg S_letter(size_t d)
+{
+    static const char *const letters[GM_COMPARE_MAX] = {"A", "B", "C", "D", "E", "F", "G", "H",
+                                                         "I", "J", "K", "L", "M", "N", "O", "P"};
+    return GM_LIT(d < GM_COMPARE_MAX ? letters[d] : "?");
+}
+
 /* The device's name, and a letter when two devices share a name. */
 static void S_dev_label(gm_buf *b, const gm_compare_in *in, size_t d)
 {
@@ -202,9 +221,10 @@ static void S_dev_label(gm_buf *b, const gm_compare_in *in, size_t d)
     bool twin = false;
     for (size_t k = 0; k < in->n && !twin; k++)
         twin = k != d && in->r[k]->device.name && strcmp(in->r[k]->device.name, name) == 0;
-    gm_buf_puts(b, name);
     if (twin)
-        gm_buf_printf(b, " (%c)", (char)('A' + (int)d));
+        gm_say(b, "{} ({})", GM_LIT(name), S_letter(d));
+    else
+        gm_buf_puts(b, name);
 }
 
 /* The device's name after its letter ("A: H100 80GB HBM3"): the letter tells
@@ -214,8 +234,7 @@ static void S_dev_lettered_md(gm_buf *b, const gm_compare_in *in, size_t d)
     const char *name = in->r[d]->device.name ? in->r[d]->device.name : "unknown device";
     if (strncmp(name, "NVIDIA ", 7) == 0 && name[7])
         name += 7;
-    gm_buf_printf(b, "%c: ", (char)('A' + (int)d));
-    gm_esc_md(b, name);
+    gm_say(b, "{}: {}", S_letter(d), GM_TEXT(name));
 }
 
 static void S_dev_md(gm_buf *b, const gm_compare_in *in, size_t d)
@@ -319,14 +338,14 @@ static size_t S_chart_rows(const S_ctx *c, const char *id, const S_row **out)
 }
 
 /* What a chart draws for a row on file d: for a program, the kernel's time
- * over its time in A; else the share of the copy bandwidth, or the time
+ * over its time in A; else the share of the device's ceiling, or the time
  * over the fastest layout of the same work. */
 static double S_bar(const S_ctx *c, const char *id, bool prog, bool bw, const S_row *row,
                     size_t d)
 {
     if (prog)
         return S_over_a(row, d);
-    return bw ? S_share(c->in->r[d], row->run[d]) : S_rel(S_section(c, d, id), row->run[d]);
+    return bw ? S_share(c, d, row->run[d]) : S_rel(S_section(c, d, id), row->run[d]);
 }
 
 static void S_plan(const S_ctx *c, gm_charts *out)
@@ -347,8 +366,10 @@ static void S_plan(const S_ctx *c, gm_charts *out)
                 any = isfinite(S_bar(c, id, prog, bw, rows[i], d));
         if (!any)
             continue;
+        bool att = strcmp(c->of, "attainable") == 0;
         const char *what = prog ? "each kernel's time over its time in A"
-                           : bw ? "share of each device's copy bandwidth"
+                           : bw ? (att ? "share of each device's attainable bandwidth"
+                                       : "share of each device's ceiling bandwidth")
                                 : "time over each device's fastest layout";
         gm_buf title = GM_BUF_INIT;
         gm_buf_printf(&title, "%s: %s", x->title ? x->title : id, what);
@@ -357,7 +378,8 @@ static void S_plan(const S_ctx *c, gm_charts *out)
         gm_chart_spec spec;
         gm_chart_init(&spec, GM_CHART_BARS, what);
         gm_axis_label(&spec.v, prog ? "time / the kernel's time in A (1 = as in A)"
-                               : bw ? "% of the device's measured copy bandwidth"
+                               : bw ? (att ? "% of the device's attainable bandwidth"
+                                           : "% of the device's ceiling bandwidth")
                                     : "time / fastest layout's time (1 = fastest)");
         if (bw)
             spec.v.at_least = 100;
@@ -381,8 +403,12 @@ static void S_plan(const S_ctx *c, gm_charts *out)
                 gm_chart_put(ser, (double)i, S_bar(c, id, prog, bw, rows[i], d));
         }
         if (bw)
-            gm_chart_add_ref(&spec, GM_REF_CEILING, false, 100,
-                             "copy bandwidth (each device its own)");
+        if (bw) {
+            gm_buf ref = GM_BUF_INIT;
+            gm_buf_printf(&ref, "%s bandwidth (each device its own)", c->of);
+            gm_chart_add_ref(&spec, GM_REF_CEILING, false, 100, ref.data);
+            gm_buf_free(&ref);
+        }
         char name[32];
         snprintf(name, sizeof name, "chart-%02zu", out->n + 1);
         gm_charts_add(out, e, name, title.data, &spec);
@@ -405,7 +431,7 @@ void gm_compare_charts_plan(const gm_compare_in *in, gm_charts *out)
 static void S_cells(gm_buf *b, const gm_compare_in *in, const char *label,
                     void (*cell)(gm_buf *, const gm_results *))
 {
-    gm_buf_printf(b, "| %s |", label);
+    gm_say(b, "| {} |", GM_LIT(label));
     for (size_t d = 0; d < in->n; d++) {
         gm_buf_puts(b, " ");
         cell(b, in->r[d]);
@@ -417,19 +443,19 @@ static void S_cells(gm_buf *b, const gm_compare_in *in, const char *label,
 static void S_c_device(gm_buf *b, const gm_results *r)
 {
     const gm_device *d = &r->device;
-    gm_esc_md(b, d->chip ? d->chip : DASH);
-    gm_buf_printf(b, ", compute capability %d.%d, %d SMs, device %d", d->cc_major, d->cc_minor,
-                  d->sm_count, d->ordinal);
+    gm_say(b, "{}, compute capability {}.{}, {} SMs, device {}",
+           GM_TEXT(d->chip ? d->chip : DASH), GM_INT(d->cc_major), GM_INT(d->cc_minor),
+           GM_INT(d->sm_count), GM_INT(d->ordinal));
 }
 
 static void S_c_memory(gm_buf *b, const gm_results *r)
 {
     const gm_device *d = &r->device;
-    gm_fmt_bytes(b, d->global_memory_bytes > 0 ? (double)d->global_memory_bytes : NAN);
-    gm_buf_printf(b, ", %d-bit bus at ", d->memory_bus_width_bits);
-    gm_fmt_num(b, d->memory_clock_khz > 0 ? d->memory_clock_khz / 1000.0 : NAN, 4);
-    gm_buf_puts(b, " MHz; L2 ");
-    gm_fmt_bytes(b, d->l2_bytes > 0 ? (double)d->l2_bytes : NAN);
+    gm_say(b, "{}, {}-bit bus at {} MHz; L2 {}",
+           GM_BYTES(d->global_memory_bytes > 0 ? (double)d->global_memory_bytes : NAN),
+           GM_INT(d->memory_bus_width_bits),
+           GM_NUM(d->memory_clock_khz > 0 ? d->memory_clock_khz / 1000.0 : NAN, 4),
+           GM_BYTES(d->l2_bytes > 0 ? (double)d->l2_bytes : NAN));
 }
 
 static void S_c_peak(gm_buf *b, const gm_results *r)
@@ -440,58 +466,88 @@ static void S_c_peak(gm_buf *b, const gm_results *r)
 static void S_c_copy(gm_buf *b, const gm_results *r)
 {
     double c = S_copy(r), t = gm_value_num(&r->device.theoretical_bandwidth_gbs);
-    gm_fmt_gbs(b, c);
-    if (isfinite(c) && isfinite(t) && t > 0) {
-        gm_buf_puts(b, " (");
-        gm_fmt_pct(b, 100.0 * c / t);
-        gm_buf_puts(b, " of peak)");
-    }
+    if (isfinite(c) && isfinite(t) && t > 0)
+        gm_say(b, "{} ({} of peak)", GM_GBS(c), GM_PCT(100.0 * c / t));
+    else
+        gm_say(b, "{}", GM_GBS(c));
 }
 
+/* "`stride` of `coalescing` (n=33554432, stride=8)" */
+static void S_run_named(gm_buf *b, const gm_run *run)
+{
+    gm_buf params = GM_BUF_INIT;
+    for (size_t i = 0; i < run->n_params; i++) {
+        gm_buf_printf(&params, "%s%s=", i ? ", " : "",
+                      run->params[i].name ? run->params[i].name : "");
+        gm_fmt_value(&params, &run->params[i].value);
+    }
+    gm_buf_puts(&params, "");
+    if (run->experiment && params.len)
+        gm_say(b, "{} of {} ({})", GM_CODE(run->variant), GM_CODE(run->experiment),
+               GM_TEXT(params.data));
+    else if (run->experiment)
+        gm_say(b, "{} of {}", GM_CODE(run->variant), GM_CODE(run->experiment));
+    else
+        gm_say(b, "{}", GM_CODE(run->variant));
+    gm_buf_free(&params);
+}
+
+/* The ceiling every share of the device compares with (runs.h): the
+ * attainable bandwidth measured at startup, or the run that went faster. */
 static void S_c_attainable(gm_buf *b, const gm_results *r)
 {
     const gm_device *d = &r->device;
-    if (!gm_value_present(&d->attainable_bandwidth_gbs)) {
-        gm_buf_puts(b, "not measured (an older results file)");
+    gm_ceiling ceiling;
+    gm_results_ceiling(r, &ceiling);
+    if (!(ceiling.gbs > 0)) {
+        gm_buf_puts(b, "not measured");
         return;
     }
-    gm_fmt_gbs(b, gm_value_num(&d->attainable_bandwidth_gbs));
-    if (d->attainable_kernel) {
-        gm_buf_puts(b, " (");
-        gm_esc_md(b, d->attainable_kernel);
-        gm_buf_puts(b, ")");
+    if (ceiling.raised_by) {
+        gm_buf who = GM_BUF_INIT;
+        S_run_named(&who, ceiling.raised_by);
+        gm_say(b, ceiling.by_dram ? "{}: {} moved its DRAM bytes at that rate, above the {} of "
+                                    "the {} at startup"
+                                  : "{}: {} moved its useful bytes at that rate, above the {} of "
+                                    "the {} at startup",
+               GM_GBS(ceiling.gbs), GM_BUF(&who), GM_GBS(ceiling.startup_gbs),
+               GM_LIT(ceiling.attainable ? "plain copy and read kernels" : "copy"));
+        gm_buf_free(&who);
+    } else {
+        gm_say(b, "{}", GM_GBS(ceiling.gbs));
     }
+    if (!ceiling.raised_by && !ceiling.attainable) {
+        gm_buf_puts(b, ", the copy's (the file has no attainable bandwidth)");
+    }
+    if (ceiling.attainable && d->attainable_kernel)
+        gm_say(b, " ({})", GM_TEXT(d->attainable_kernel));
 }
 
 static void S_c_software(gm_buf *b, const gm_results *r)
 {
     const gm_device *d = &r->device;
-    gm_buf_puts(b, "driver ");
-    gm_esc_md(b, d->driver_version ? d->driver_version : DASH);
-    gm_buf_printf(b, ", CUDA %d.%d", d->cuda_driver_api / 1000, (d->cuda_driver_api % 1000) / 10);
+    gm_say(b, "driver {}, CUDA {}.{}", GM_TEXT(d->driver_version ? d->driver_version : DASH),
+           GM_INT(d->cuda_driver_api / 1000), GM_INT((d->cuda_driver_api % 1000) / 10));
 }
 
 static void S_c_clocks(gm_buf *b, const gm_results *r)
 {
     const gm_collection *c = &r->collection;
-    gm_esc_md(b, c->clock_control ? c->clock_control : DASH);
-    if (c->clock_control && strcmp(c->clock_control, "none") == 0)
-        gm_buf_puts(b, " (left as found)");
-    gm_buf_puts(b, c->cache_flush ? "; L2 flushed" : "; L2 not flushed");
+    bool none = c->clock_control && strcmp(c->clock_control, "none") == 0;
+    gm_say(b, none ? "{} (left as found); {}" : "{}; {}",
+           GM_TEXT(c->clock_control ? c->clock_control : DASH),
+           GM_LIT(c->cache_flush ? "L2 flushed" : "L2 not flushed"));
 }
 
 static void S_c_tool(gm_buf *b, const gm_results *r)
 {
-    if (r->commit) {
-        gm_buf_puts(b, "commit ");
-        gm_esc_md_code(b, r->commit);
-        if (r->dirty == 1)
-            gm_buf_puts(b, " (with uncommitted changes)");
-    } else {
-        gm_buf_puts(b, DASH);
-    }
-    gm_buf_puts(b, "; sizes ");
-    gm_esc_md(b, r->collection.size_set ? r->collection.size_set : DASH);
+    gm_say_arg sizes = GM_TEXT(r->collection.size_set ? r->collection.size_set : DASH);
+    if (!r->commit)
+        gm_say(b, "{}; sizes {}", GM_LIT(DASH), sizes);
+    else
+        gm_say(b, r->dirty == 1 ? "commit {} (with uncommitted changes); sizes {}"
+                                : "commit {}; sizes {}",
+               GM_CODE(r->commit), sizes);
 }
 
 static void S_c_runs(gm_buf *b, const gm_results *r)
@@ -499,7 +555,8 @@ static void S_c_runs(gm_buf *b, const gm_results *r)
     size_t passed = 0;
     for (size_t i = 0; i < r->n_runs; i++)
         passed += gm_run_passed(&r->runs[i]);
-    gm_buf_printf(b, "%zu (%zu passed or measured)", r->n_runs, passed);
+    gm_say(b, "{} ({} passed or measured)", GM_INT((long long)r->n_runs),
+           GM_INT((long long)passed));
 }
 
 static void S_c_timing(gm_buf *b, const gm_results *r)
@@ -508,18 +565,16 @@ static void S_c_timing(gm_buf *b, const gm_results *r)
     if (timed == 0)
         gm_buf_puts(b, "no run timed");
     else if (gated == 0)
-        gm_buf_printf(b, "%zu runs timed, none behind the launch gate", timed);
+        gm_say(b, "{} runs timed, none behind the launch gate", GM_INT((long long)timed));
     else
-        gm_buf_printf(b, "%zu runs timed, %zu of them (those under 2 ms) behind the launch gate",
-                      timed, gated);
+        gm_say(b, "{} runs timed, {} of them (those under 2 ms) behind the launch gate",
+               GM_INT((long long)timed), GM_INT((long long)gated));
 }
 
 static void S_c_origin(gm_buf *b, const gm_results *r)
 {
     bool measured = r->origin && strncmp(r->origin, "measured", 8) == 0;
-    gm_buf_puts(b, measured ? "" : "**");
-    gm_esc_md(b, r->origin ? r->origin : DASH);
-    gm_buf_puts(b, measured ? "" : "**");
+    gm_say(b, measured ? "{}" : "**{}**", GM_TEXT(r->origin ? r->origin : DASH));
 }
 
 static void S_devices(gm_buf *b, const S_ctx *c)
@@ -535,22 +590,16 @@ static void S_devices(gm_buf *b, const S_ctx *c)
     for (size_t d = 0; d < in->n; d++)
         gm_buf_puts(b, "---|");
     gm_buf_puts(b, "\n| Results file |");
-    for (size_t d = 0; d < in->n; d++) {
-        gm_buf_puts(b, " ");
-        gm_esc_md_code(b, in->names[d] ? in->names[d] : "");
-        gm_buf_puts(b, " |");
-    }
+    for (size_t d = 0; d < in->n; d++)
+        gm_say(b, " {} |", GM_CODE(in->names[d] ? in->names[d] : ""));
     gm_buf_puts(b, "\n");
     S_cells(b, in, "Origin", S_c_origin);
     S_cells(b, in, "Device", S_c_device);
     S_cells(b, in, "Memory", S_c_memory);
     S_cells(b, in, "Peak DRAM bandwidth (2 × clock × bus width)", S_c_peak);
-    S_cells(b, in, "Measured ceiling (device-to-device copy)", S_c_copy);
-    bool att = false;
-    for (size_t d = 0; d < in->n; d++)
-        att |= gm_value_present(&in->r[d]->device.attainable_bandwidth_gbs);
-    if (att)
-        S_cells(b, in, "Attainable (best plain copy or read kernel)", S_c_attainable);
+    S_cells(b, in, "Device-to-device copy (cudaMemcpy)", S_c_copy);
+    S_cells(b, in, "Attainable (the best measured; every share compares with it)",
+            S_c_attainable);
     S_cells(b, in, "Clocks, cache", S_c_clocks);
     S_cells(b, in, "Software", S_c_software);
     S_cells(b, in, "Tool", S_c_tool);
@@ -576,7 +625,7 @@ static void S_devices(gm_buf *b, const S_ctx *c)
 
 /* One device's answer for an experiment: its fastest layout, at what share
  * of its ceiling, and how much slower its slowest layout of the same work is. */
-static void S_contrast_cell(gm_buf *b, const gm_results *r, const gm_section *s)
+static void S_contrast_cell(gm_buf *b, const S_ctx *cx, size_t d, const gm_section *s)
 {
     if (!s) {
         gm_buf_puts(b, "not run");
@@ -589,68 +638,62 @@ static void S_contrast_cell(gm_buf *b, const gm_results *r, const gm_section *s)
             double t = gm_run_total_ms(s->runs[i]);
             total += isfinite(t) ? t : 0.0;
         }
-        gm_buf_printf(b, "%zu kernel%s, ", s->n_runs, s->n_runs == 1 ? "" : "s");
-        gm_fmt_ms(b, total);
-        gm_buf_puts(b, " of GPU time profiled");
+        gm_say(b, "{} kernel{}, {} of GPU time profiled", GM_INT((long long)s->n_runs),
+               GM_LIT(s->n_runs == 1 ? "" : "s"), GM_MS(total));
         return;
     }
     /* the experiment's question (contrast.h): its two sides at matched
      * parameters, on this device */
     gm_contrast c;
     if (gm_contrast_find(s, &c)) {
-        gm_pair_side_md(b, c.pair.a, s->exp->contrast_a);
-        gm_buf_puts(b, " ");
-        gm_fmt_ms(b, gm_run_median_ms(c.pair.a));
-        gm_buf_puts(b, " vs ");
-        gm_pair_side_md(b, c.pair.b, s->exp->contrast_b);
-        gm_buf_puts(b, " ");
-        gm_fmt_ms(b, gm_run_median_ms(c.pair.b));
-        gm_buf_puts(b, ": **");
-        gm_ratio_fmt(b, c.time_ratio);
-        gm_buf_puts(b, "**");
+        gm_buf side_a = GM_BUF_INIT, side_b = GM_BUF_INIT, ratio = GM_BUF_INIT;
+        gm_pair_side_md(&side_a, c.pair.a, s->exp->contrast_a);
+        gm_pair_side_md(&side_b, c.pair.b, s->exp->contrast_b);
+        gm_ratio_fmt(&ratio, c.time_ratio);
+        gm_say(b, "{} {} vs {} {}: **{}**", GM_BUF(&side_a), GM_MS(gm_run_median_ms(c.pair.a)),
+               GM_BUF(&side_b), GM_MS(gm_run_median_ms(c.pair.b)), GM_BUF(&ratio));
+        gm_buf_free(&side_a);
+        gm_buf_free(&side_b);
+        gm_buf_free(&ratio);
         if (c.counter && isfinite(c.ca) && isfinite(c.cb)) {
-            gm_buf_puts(b, "; ");
-            gm_buf_puts(b, gm_counter_label(c.counter));
-            gm_buf_puts(b, " ");
-            gm_counter_fmt(b, c.counter, c.ca);
-            gm_buf_puts(b, " vs ");
-            gm_counter_fmt(b, c.counter, c.cb);
+            gm_buf ca = GM_BUF_INIT, cb = GM_BUF_INIT;
+            gm_counter_fmt(&ca, c.counter, c.ca);
+            gm_counter_fmt(&cb, c.counter, c.cb);
+            gm_say(b, "; {} {} vs {}", GM_LIT(gm_counter_label(c.counter)), GM_BUF(&ca),
+                   GM_BUF(&cb));
+            gm_buf_free(&ca);
+            gm_buf_free(&cb);
         }
         gm_buf_puts(b, ". Fastest: ");
         if (s->best) {
             gm_runs_case_md(s->group, s->n_group, s->best, NULL, b);
-            if (S_bandwidth(s->exp) && isfinite(S_share(r, s->best))) {
-                gm_buf_puts(b, ", ");
-                gm_fmt_pct(b, S_share(r, s->best));
-                gm_buf_puts(b, " of copy");
-            }
+            if (S_bandwidth(s->exp) && isfinite(S_share(cx, d, s->best)))
+                gm_say(b, ", {} of {}", GM_PCT(S_share(cx, d, s->best)), GM_LIT(cx->of));
         } else {
             gm_buf_puts(b, DASH);
         }
         return;
     }
     if (!s->best || !s->worst) {
-        gm_buf_printf(b, "%zu of %zu runs passed; nothing to compare", s->n_passed, s->n_runs);
+        gm_say(b, "{} of {} runs passed; nothing to compare", GM_INT((long long)s->n_passed),
+               GM_INT((long long)s->n_runs));
         return;
     }
-    gm_runs_case_md(s->group, s->n_group, s->best, NULL, b);
-    gm_buf_puts(b, " ");
-    gm_fmt_ms(b, gm_run_median_ms(s->best));
-    if (S_bandwidth(s->exp) && isfinite(S_share(r, s->best))) {
-        gm_buf_puts(b, ", ");
-        gm_fmt_pct(b, S_share(r, s->best));
-        gm_buf_puts(b, " of copy");
-    }
-    gm_buf_puts(b, "; ");
-    gm_runs_case_md(s->group, s->n_group, s->worst, NULL, b);
-    gm_buf_puts(b, " ");
-    gm_fmt_ratio(b, gm_run_median_ms(s->worst) / gm_run_median_ms(s->best));
-    gm_buf_puts(b, " slower");
+    gm_buf best = GM_BUF_INIT, worst = GM_BUF_INIT;
+    gm_runs_case_md(s->group, s->n_group, s->best, NULL, &best);
+    gm_runs_case_md(s->group, s->n_group, s->worst, NULL, &worst);
+    gm_say(b, "{} {}", GM_BUF(&best), GM_MS(gm_run_median_ms(s->best)));
+    if (S_bandwidth(s->exp) && isfinite(S_share(cx, d, s->best)))
+        gm_say(b, ", {} of {}", GM_PCT(S_share(cx, d, s->best)), GM_LIT(cx->of));
+    gm_say(b, "; {} {} slower", GM_BUF(&worst),
+           GM_RATIO(gm_run_median_ms(s->worst) / gm_run_median_ms(s->best)));
+    gm_buf_free(&best);
+    gm_buf_free(&worst);
 }
 
 static void S_table_head(gm_buf *b, const gm_compare_in *in, const char *first)
 {
-    gm_buf_printf(b, "| %s |", first);
+    gm_say(b, "| {} |", GM_LIT(first));
     for (size_t d = 0; d < in->n; d++) {
         gm_buf_puts(b, " ");
         S_dev_lettered_md(b, in, d);
@@ -678,37 +721,36 @@ static void S_summary(gm_buf *b, const S_ctx *c)
                        "against one another: the program's section sets each kernel beside "
                        "itself in the other files.\n\n");
     else if (questions)
-        gm_buf_puts(b, "Per experiment, its question, and on each device the answer: side a "
-                       "against side b at matched parameters, the time ratio (above 1: a is "
-                       "slower) and the counter the contrast is about; then the fastest layout "
-                       "of the same work and, for a bandwidth-bound experiment, its share of "
-                       "that device's own measured copy bandwidth. An experiment without a "
-                       "question gives its fastest and slowest layout.\n\n");
+        gm_say(b, "Per experiment, its question, and on each device the answer: side a against "
+                  "side b at matched parameters, the time ratio (above 1: a is slower) and the "
+                  "counter the contrast is about; then the fastest layout of the same work and, "
+                  "for a bandwidth-bound experiment, its share of that device's own {} "
+                  "bandwidth (the best it measured). An experiment without a question gives its "
+                  "fastest and slowest layout.\n\n",
+               GM_LIT(c->of));
     else
-        gm_buf_puts(b, "Per experiment and device: the fastest layout among the runs "
-                       "that do the same work, its median time and, for a bandwidth-bound "
-                       "experiment, its effective bandwidth as a share of that device's own "
-                       "measured copy bandwidth; then the slowest layout and how many times "
-                       "slower it is on that device (the contrast the experiment shows).\n\n");
+        gm_say(b, "Per experiment and device: the fastest layout among the runs that do the "
+                  "same work, its median time and, for a bandwidth-bound experiment, its "
+                  "effective bandwidth as a share of that device's own {} bandwidth (the best "
+                  "it measured); then the slowest layout and how many times slower it is on "
+                  "that device (the contrast the experiment shows).\n\n",
+               GM_LIT(c->of));
     S_table_head(b, in, "Experiment");
     size_t differ = 0;
     for (size_t e = 0; e < c->n_exps; e++) {
         const gm_experiment *x = c->exps[e];
         const char *id = x->id ? x->id : "";
-        gm_buf_printf(b, "| %zu. ", e + 1);
-        gm_esc_md(b, x->title ? x->title : id);
-        if (x->question) {
-            gm_buf_puts(b, ": *");
-            gm_esc_md(b, x->question);
-            gm_buf_puts(b, "*");
-        }
-        gm_buf_puts(b, " |");
+        gm_say_arg title = GM_TEXT(x->title ? x->title : id);
+        if (x->question)
+            gm_say(b, "| {}. {}: *{}* |", GM_INT((long long)(e + 1)), title, GM_TEXT(x->question));
+        else
+            gm_say(b, "| {}. {} |", GM_INT((long long)(e + 1)), title);
         const char *best0 = NULL;
         bool diff = false, program = S_program(c, id);
         for (size_t d = 0; d < in->n; d++) {
             const gm_section *s = S_section(c, d, id);
             gm_buf_puts(b, " ");
-            S_contrast_cell(b, in->r[d], s);
+            S_contrast_cell(b, c, d, s);
             gm_buf_puts(b, " |");
             if (!program && s && s->best && s->best->variant) {
                 if (!best0)
@@ -775,15 +817,14 @@ static void S_section_charts(gm_buf *b, size_t e, const gm_charts *charts, const
     if (!any_chart)
         return;
     if (!chart_dir) {
-        gm_buf_printf(b, "![](gm-charts:%zu)\n\n", e);
+        gm_say(b, "![](gm-charts:{})\n\n", GM_INT((long long)e));
         return;
     }
     for (size_t k = 0; k < charts->n; k++) {
         if (charts->v[k].section != e)
             continue;
-        gm_buf_puts(b, "![");
-        gm_esc_md(b, charts->v[k].title);
-        gm_buf_printf(b, "](%s/%s.svg)\n\n", chart_dir, charts->v[k].name);
+        gm_say(b, "![{}]({}/{}.svg)\n\n", GM_TEXT(charts->v[k].title), GM_LIT(chart_dir),
+               GM_LIT(charts->v[k].name));
     }
 }
 
@@ -794,16 +835,17 @@ static void S_program_table(gm_buf *b, const S_ctx *c, const char *id, size_t n_
                             size_t n_some)
 {
     const gm_compare_in *in = c->in;
-    gm_buf_printf(b, "%zu kernel%s ran in every file", n_all, n_all == 1 ? "" : "s");
+    gm_say(b, "{} kernel{} ran in every file", GM_INT((long long)n_all),
+           GM_LIT(n_all == 1 ? "" : "s"));
     if (n_some)
-        gm_buf_printf(b, "; %zu in some only (listed at the end)", n_some);
+        gm_say(b, "; {} in some only (listed at the end)", GM_INT((long long)n_some));
     gm_buf_puts(b, ". The same kernel side by side: its median time per launch in each file, "
                    "and each other file's time over A's. A program's kernels do different "
                    "work, so no kernel is compared with another.\n\n| Kernel |");
     for (size_t d = 0; d < in->n; d++)
-        gm_buf_printf(b, " Time %c |", (char)('A' + (int)d));
+        gm_say(b, " Time {} |", S_letter(d));
     for (size_t d = 1; d < in->n; d++)
-        gm_buf_printf(b, " %c ÷ A |", (char)('A' + (int)d));
+        gm_say(b, " {} ÷ A |", S_letter(d));
     gm_buf_puts(b, "\n|---|");
     for (size_t k = 0; k < 2 * in->n - 1; k++)
         gm_buf_puts(b, "---:|");
@@ -823,12 +865,7 @@ static void S_program_table(gm_buf *b, const S_ctx *c, const char *id, size_t n_
         }
         for (size_t d = 1; d < in->n; d++) {
             double v = S_over_a(row, d);
-            gm_buf_puts(b, " ");
-            if (isfinite(v))
-                gm_fmt_ratio(b, v);
-            else
-                gm_buf_puts(b, DASH);
-            gm_buf_puts(b, " |");
+            gm_say(b, " {} |", isfinite(v) ? GM_RATIO(v) : GM_LIT(DASH));
         }
         gm_buf_puts(b, "\n");
     }
@@ -842,13 +879,9 @@ static void S_section_md(gm_buf *b, const S_ctx *c, size_t e, const gm_charts *c
     const gm_experiment *x = c->exps[e];
     const char *id = x->id ? x->id : "";
     bool bw = S_bandwidth(x);
-    gm_buf_printf(b, "## %zu. ", e + 1);
-    gm_esc_md(b, x->title ? x->title : id);
-    gm_buf_puts(b, "\n\n");
-    if (x->summary) {
-        gm_esc_md_spans(b, x->summary);
-        gm_buf_puts(b, "\n\n");
-    }
+    gm_say(b, "## {}. {}\n\n", GM_INT((long long)(e + 1)), GM_TEXT(x->title ? x->title : id));
+    if (x->summary)
+        gm_say(b, "{}\n\n", GM_SPANS(x->summary));
     size_t n_all = 0, n_some = 0;
     for (size_t i = 0; i < c->n_rows; i++)
         if (strcmp(S_row_exp(&c->rows[i]), id) == 0) {
@@ -863,23 +896,29 @@ static void S_section_md(gm_buf *b, const S_ctx *c, size_t e, const gm_charts *c
         S_section_charts(b, e, charts, chart_dir);
         return;
     }
-    gm_buf_printf(b, "%zu case%s ran on every device", n_all, n_all == 1 ? "" : "s");
+    gm_say(b, "{} case{} ran on every device", GM_INT((long long)n_all),
+           GM_LIT(n_all == 1 ? "" : "s"));
     if (n_some)
-        gm_buf_printf(b, "; %zu on some only (listed at the end)", n_some);
-    gm_buf_puts(b, bw ? ". Median time per device, then effective bandwidth as a share of "
-                        "the device's own copy bandwidth (the fair comparison: each against "
-                        "its own ceiling)"
-                      : ". Median time per device, then the time over the device's fastest "
-                        "layout of the same work (1× = the fastest; the fair comparison of "
-                        "layouts across devices of different speed)");
+        gm_say(b, "; {} on some only (listed at the end)", GM_INT((long long)n_some));
+    if (bw)
+        gm_say(b, ". Median time per device, then effective bandwidth as a share of the device's "
+                  "own {} bandwidth (the fair comparison: each against its own ceiling)",
+               GM_LIT(c->of));
+    else
+        gm_buf_puts(b, ". Median time per device, then the time over the device's fastest "
+                       "layout of the same work (1× = the fastest; the fair comparison of "
+                       "layouts across devices of different speed)");
     gm_buf_puts(b, ", and each other device's time over A's");
     gm_buf_puts(b, ".\n\n| Case |");
     for (size_t d = 0; d < in->n; d++)
-        gm_buf_printf(b, " Time %c |", (char)('A' + (int)d));
+        gm_say(b, " Time {} |", S_letter(d));
     for (size_t d = 0; d < in->n; d++)
-        gm_buf_printf(b, bw ? " %% of copy %c |" : " × fastest %c |", (char)('A' + (int)d));
+        if (bw)
+            gm_say(b, " % of {} {} |", GM_LIT(c->of), S_letter(d));
+        else
+            gm_say(b, " × fastest {} |", S_letter(d));
     for (size_t d = 1; d < in->n; d++)
-        gm_buf_printf(b, " %c ÷ A |", (char)('A' + (int)d));
+        gm_say(b, " {} ÷ A |", S_letter(d));
     gm_buf_puts(b, "\n|---|");
     for (size_t k = 0; k < 3 * in->n - 1; k++)
         gm_buf_puts(b, "---:|");
@@ -901,26 +940,15 @@ static void S_section_md(gm_buf *b, const S_ctx *c, size_t e, const gm_charts *c
             gm_buf_puts(b, " |");
         }
         for (size_t d = 0; d < in->n; d++) {
-            gm_buf_puts(b, " ");
-            double v = bw ? S_share(in->r[d], row->run[d])
+            double v = bw ? S_share(c, d, row->run[d])
                           : S_rel(S_section(c, d, id), row->run[d]);
-            if (!isfinite(v))
-                gm_buf_puts(b, DASH);
-            else if (bw)
-                gm_fmt_pct(b, v);
-            else
-                gm_fmt_ratio(b, v);
-            gm_buf_puts(b, " |");
+            gm_say(b, " {} |", !isfinite(v) ? GM_LIT(DASH) : bw ? GM_PCT(v) : GM_RATIO(v));
         }
         double t0 = gm_run_passed(row->run[0]) ? gm_run_median_ms(row->run[0]) : NAN;
         for (size_t d = 1; d < in->n; d++) {
             double t = gm_run_passed(row->run[d]) ? gm_run_median_ms(row->run[d]) : NAN;
-            gm_buf_puts(b, " ");
-            if (isfinite(t) && isfinite(t0) && t0 > 0)
-                gm_fmt_ratio(b, t / t0);
-            else
-                gm_buf_puts(b, DASH);
-            gm_buf_puts(b, " |");
+            gm_say(b, " {} |",
+                   isfinite(t) && isfinite(t0) && t0 > 0 ? GM_RATIO(t / t0) : GM_LIT(DASH));
         }
         gm_buf_puts(b, "\n");
     }
@@ -941,9 +969,9 @@ static void S_one_device_only(gm_buf *b, const S_ctx *c)
         gm_buf_puts(b, "None: every case ran on every device.\n\n");
         return;
     }
-    gm_buf_printf(b, "%zu case%s, not paired, so not in the tables above (a different "
-                     "selection, size set or tool version; a variant that cannot run on a "
-                     "device).\n\n", n, n == 1 ? "" : "s");
+    gm_say(b, "{} case{}, not paired, so not in the tables above (a different selection, size "
+              "set or tool version; a variant that cannot run on a device).\n\n",
+           GM_INT((long long)n), GM_LIT(n == 1 ? "" : "s"));
     gm_buf_puts(b, "| Experiment | Case |");
     for (size_t d = 0; d < in->n; d++) {
         gm_buf_puts(b, " ");
@@ -958,9 +986,7 @@ static void S_one_device_only(gm_buf *b, const S_ctx *c)
         const S_row *row = &c->rows[i];
         if (row->n_present == in->n)
             continue;
-        gm_buf_puts(b, "| ");
-        gm_esc_md(b, S_row_exp(row));
-        gm_buf_puts(b, " | ");
+        gm_say(b, "| {} | ", GM_TEXT(S_row_exp(row)));
         const gm_run *one = S_any(row, in->n);
         gm_runs_case_md(&one, 1, one, NULL, b);
         S_case_params(b, one);
@@ -978,9 +1004,12 @@ static void S_one_device_only(gm_buf *b, const S_ctx *c)
     gm_buf_puts(b, "\n");
 }
 
-/* The claims of the source documents (claims.h), one column per device. */
-static void S_claims(gm_buf *b, const S_ctx *c)
+/* The claims of the source documents (claims.h), one column per device, each
+ * citing its document (sources.h); true when one did, so that the page lists
+ * the references. */
+static bool S_claims(gm_buf *b, const S_ctx *c)
 {
+    bool cited = false;
     const gm_compare_in *in = c->in;
     size_t untested = 0, shown = 0;
     for (size_t k = 0; k < gm_claims_len; k++)
@@ -993,7 +1022,7 @@ static void S_claims(gm_buf *b, const S_ctx *c)
                    "changed between them.\n\n");
     gm_buf_puts(b, "| Claim | Source | Claimed |");
     for (size_t d = 0; d < in->n; d++)
-        gm_buf_printf(b, " %c |", (char)('A' + (int)d));
+        gm_say(b, " {} |", S_letter(d));
     gm_buf_puts(b, "\n|---|---|---|");
     for (size_t d = 0; d < in->n; d++)
         gm_buf_puts(b, "---|");
@@ -1010,22 +1039,24 @@ static void S_claims(gm_buf *b, const S_ctx *c)
         }
         if (any) {
             shown++;
-            gm_buf_puts(b, "| ");
-            gm_esc_md(b, cl->claim);
-            gm_buf_puts(b, " | ");
-            gm_esc_md(b, cl->source);
-            gm_buf_puts(b, " | ");
-            gm_esc_md(b, cl->claimed);
-            gm_buf_puts(b, " |");
+            const gm_source *src = gm_source_find(cl->source);
+            gm_buf source = GM_BUF_INIT;
+            if (src)
+                gm_source_cite_md(&source, src);
+            else
+                gm_esc_md(&source, cl->source);
+            cited |= src != NULL;
+            gm_say(b, "| {} | {} | {} |", GM_TEXT(cl->claim), GM_BUF(&source),
+                   GM_TEXT(cl->claimed));
+            gm_buf_free(&source);
             for (size_t d = 0; d < in->n; d++) {
-                gm_buf_puts(b, " ");
-                if (res[d].verdict != GM_VERDICT_UNTESTED && res[d].measured_md.len) {
-                    gm_buf_put(b, res[d].measured_md.data, res[d].measured_md.len);
-                    gm_buf_puts(b, ": ");
-                }
-                gm_buf_puts(b, res[d].verdict == GM_VERDICT_HOLDS ? "**holds**"
-                                                                  : gm_verdict_name(res[d].verdict));
-                gm_buf_puts(b, " |");
+                gm_say_arg verdict = GM_LIT(res[d].verdict == GM_VERDICT_HOLDS
+                                                ? "**holds**"
+                                                : gm_verdict_name(res[d].verdict));
+                if (res[d].verdict != GM_VERDICT_UNTESTED && res[d].measured_md.len)
+                    gm_say(b, " {}: {} |", GM_BUF(&res[d].measured_md), verdict);
+                else
+                    gm_say(b, " {} |", verdict);
             }
             gm_buf_puts(b, "\n");
         }
@@ -1034,10 +1065,11 @@ static void S_claims(gm_buf *b, const S_ctx *c)
     }
     if (!shown)
         gm_buf_puts(b, "| no claim is tested by these files | | |\n");
-    gm_buf_printf(b, "\n%zu further claim%s of the documents %s no kernel in this suite; each "
-                     "device's own report lists %s with the reason.\n\n",
-                  untested, untested == 1 ? "" : "s", untested == 1 ? "has" : "have",
-                  untested == 1 ? "it" : "them");
+    gm_say(b, "\n{} further claim{} of the documents {} no kernel in this suite; each device's "
+              "own report lists {} with the reason.\n\n",
+           GM_INT((long long)untested), GM_LIT(untested == 1 ? "" : "s"),
+           GM_LIT(untested == 1 ? "has" : "have"), GM_LIT(untested == 1 ? "it" : "them"));
+    return cited;
 }
 
 char *gm_compare_markdown(const gm_compare_in *in, const gm_charts *charts,
@@ -1046,18 +1078,18 @@ char *gm_compare_markdown(const gm_compare_in *in, const gm_charts *charts,
     S_ctx c;
     S_ctx_build(&c, in);
     gm_buf b = GM_BUF_INIT;
-    gm_buf_printf(&b, "# GPU memory report: %zu devices compared\n\n", in->n);
+    gm_say(&b, "# GPU memory report: {} devices compared\n\n", GM_INT((long long)in->n));
     for (size_t d = 0; d < in->n; d++) {
         const gm_results *r = in->r[d];
         if (r->origin && strncmp(r->origin, "measured", 8) == 0)
             continue;
-        gm_buf_puts(&b, "> **Not a measurement of ");
-        S_dev_md(&b, in, d);
-        gm_buf_puts(&b, ".** Its results file (");
-        gm_esc_md_code(&b, in->names[d] ? in->names[d] : "");
-        gm_buf_puts(&b, ") gives its origin as: ");
-        gm_esc_md(&b, r->origin ? r->origin : "unknown");
-        gm_buf_puts(&b, ".\n\n");
+        gm_buf dev = GM_BUF_INIT;
+        S_dev_md(&dev, in, d);
+        gm_say(&b, "> **Not a measurement of {}.** Its results file ({}) gives its origin as: "
+                   "{}.\n\n",
+               GM_BUF(&dev), GM_CODE(in->names[d] ? in->names[d] : ""),
+               GM_TEXT(r->origin ? r->origin : "unknown"));
+        gm_buf_free(&dev);
     }
     gm_buf_puts(&b, "The same experiments on each device, side by side: what changes between "
                     "GPUs and what does not. Each device is judged against its own measured "
@@ -1066,7 +1098,7 @@ char *gm_compare_markdown(const gm_compare_in *in, const gm_charts *charts,
                     "(experiment, variant, parameters).\n\n");
     S_devices(&b, &c);
     S_summary(&b, &c);
-    S_claims(&b, &c);
+    bool cited = S_claims(&b, &c);
     for (size_t e = 0; e < c.n_exps; e++)
         S_section_md(&b, &c, e, charts, chart_dir);
     S_one_device_only(&b, &c);
@@ -1078,18 +1110,23 @@ char *gm_compare_markdown(const gm_compare_in *in, const gm_charts *charts,
                     "file for the counts and spreads); render a device's file alone for its "
                     "counters, findings and charts.\n");
     if (programs < c.n_exps)
-        gm_buf_puts(&b, "- \"% of copy\" is effective bandwidth (bytes the computation must "
-                        "read and write over the median time) over that device's measured "
-                        "device-to-device copy bandwidth: 100% is as fast as that device moves "
-                        "memory in practice.\n"
-                        "- \"× fastest\" is a layout's time over the fastest layout of the same "
-                        "work on the same device.\n");
+        gm_say(&b, "- \"% of {}\" is effective bandwidth (bytes the computation must read and "
+                   "write over the median time) over that device's {} bandwidth: the best it "
+                   "measured, its plain copy and read kernels at startup (its cudaMemcpy copy in "
+                   "an older file) or any run that went faster, so no share exceeds 100%.\n"
+                   "- \"× fastest\" is a layout's time over the fastest layout of the same work "
+                   "on the same device.\n",
+               GM_LIT(c.of), GM_LIT(c.of));
     if (programs)
         gm_buf_puts(&b, "- A program's kernels do different work: each is set beside itself "
                         "in the other files (its median time per launch), never against "
                         "another kernel.\n");
     gm_buf_puts(&b, "- \"÷\" columns: one device's raw time over the first device's (below 1: "
                     "faster than the first).\n");
+    if (cited) {
+        gm_buf_puts(&b, "\n");
+        gm_sources_md(&b);
+    }
     S_ctx_free(&c);
     return gm_buf_detach(&b);
 }

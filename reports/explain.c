@@ -9,6 +9,7 @@
  */
 #include "findings_internal.h"
 
+#include "limits.h"
 #include "runs.h"
 #include "../core/escape.h"
 #include "../core/fmt.h"
@@ -46,12 +47,22 @@ typedef struct {
     size_t n_group;
     bool program;                 /* a program's kernels: by share of time, not speed */
     const gm_vary *vary;          /* the parameters varying across group */
+    size_t start;                 /* where the explanation begins in its buffer */
 } S_ex;
 
 /* A run of the group, named by what tells it from the others of the group. */
 static void S_glabel(gm_buf *b, const S_ex *x, const gm_run *run)
 {
     gm_vary_case_md(x->vary, run, NULL, b);
+}
+
+/* The same name in a buffer of its own, for GM_BUF (core/say.h); the caller
+ * frees it. */
+static gm_buf S_name(const S_ex *x, const gm_run *run)
+{
+    gm_buf b = GM_BUF_INIT;
+    S_glabel(&b, x, run);
+    return b;
 }
 
 /* ---- what a warp touches ------------------------------------------------------- */
@@ -84,10 +95,9 @@ static void S_model_says(gm_buf *b, double p, double measured, int dec, bool mor
 {
     if (S_model_agrees(p, measured, dec) >= 0)
         return;
-    gm_buf_puts(b, ", where the address-trace model predicts ");
-    gm_fmt_fixed(b, p, dec);
-    if (more)
-        gm_buf_putc(b, ',');
+    gm_say(b, more ? ", where the address-trace model predicts {},"
+                   : ", where the address-trace model predicts {}",
+           GM_FIXED(p, dec));
 }
 
 static void S_clause(gm_buf *b, const gm_run *run, int which)
@@ -98,69 +108,50 @@ static void S_clause(gm_buf *b, const gm_run *run, int which)
         if (!g.known)
             return;
         if (!store) {
-            gm_buf_puts(b, "each warp load request touches ");
-            gm_fmt_fixed(b, g.spr, 1);
-            gm_buf_puts(b, " sectors (");
-            gm_fmt_bytes(b, g.spr * SECTOR_BYTES);
-            gm_buf_puts(b, ")");
+            gm_say(b, "each warp load request touches {} sectors ({})", GM_FIXED(g.spr, 1),
+                   GM_BYTES(g.spr * SECTOR_BYTES));
             S_model_says(b, gm_run_predicted_spr(run, false), g.spr, 1, isfinite(g.eff));
             if (isfinite(g.eff)) {
-                gm_buf_puts(b, " for the ");
-                gm_fmt_bytes(b, g.spr * SECTOR_BYTES * g.eff / 100.0);
-                gm_buf_puts(b, " its threads ask for");
-                if (g.eff > 100.05) {
+                gm_say(b, " for the {} its threads ask for",
+                       GM_BYTES(g.spr * SECTOR_BYTES * g.eff / 100.0));
+                if (g.eff > 100.05)
                     gm_buf_puts(b, ", more than is fetched because lanes share bytes");
-                } else {
-                    gm_buf_puts(b, ", so ");
-                    gm_fmt_pct(b, g.eff);
-                    gm_buf_puts(b, " of the fetched bytes are used");
-                }
+                else
+                    gm_say(b, ", so {} of the fetched bytes are used", GM_PCT(g.eff));
             }
         } else {
-            gm_buf_puts(b, "each warp store request writes to ");
-            gm_fmt_fixed(b, g.spr, 1);
-            gm_buf_puts(b, " sectors (");
-            gm_fmt_bytes(b, g.spr * SECTOR_BYTES);
-            gm_buf_puts(b, ")");
+            gm_say(b, "each warp store request writes to {} sectors ({})", GM_FIXED(g.spr, 1),
+                   GM_BYTES(g.spr * SECTOR_BYTES));
             S_model_says(b, gm_run_predicted_spr(run, true), g.spr, 1, false);
-            if (isfinite(g.eff)) {
-                gm_buf_puts(b, ", ");
-                gm_fmt_pct(b, fmin(g.eff, 100.0));
-                gm_buf_puts(b, " of them filled by its threads");
-            }
+            if (isfinite(g.eff))
+                gm_say(b, ", {} of them filled by its threads", GM_PCT(fmin(g.eff, 100.0)));
         }
         return;
     }
     gm_find_shr s = gm_find_shared(run, store);
     if (!s.known)
         return;
+    gm_buf ways = GM_BUF_INIT;
+    gm_find_ways(&ways, s.ways);
     if (s.per_request && gm_find_conflicted(&s)) {
         /* most instructions ran predicated off: per request made, as the
          * finding says it (findings_internal.h) */
-        gm_buf_puts(b, store ? "each shared store request it makes takes "
-                             : "each shared load request it makes takes ");
-        gm_fmt_fixed(b, s.wpr, 2);
-        gm_buf_puts(b, " wavefronts (");
-        gm_find_ways(b, s.ways);
-        gm_buf_puts(b, "; ");
-        gm_fmt_count(b, s.req);
-        gm_buf_puts(b, " requests from ");
-        gm_fmt_count(b, s.inst);
-        gm_buf_puts(b, " instructions, the others predicated off)");
+        gm_say(b, store ? "each shared store request it makes takes {} wavefronts ({}; {} "
+                          "requests from {} instructions, the others predicated off)"
+                        : "each shared load request it makes takes {} wavefronts ({}; {} "
+                          "requests from {} instructions, the others predicated off)",
+               GM_FIXED(s.wpr, 2), GM_BUF(&ways), GM_COUNT(s.req), GM_COUNT(s.inst));
+        gm_buf_free(&ways);
         return;
     }
-    gm_buf_puts(b, store ? "each shared store instruction takes " : "each shared load instruction takes ");
-    gm_fmt_fixed(b, s.wpi, 2);
-    gm_buf_puts(b, " wavefronts");
-    if (gm_find_conflicted(&s)) {
-        gm_buf_puts(b, " (");
-        gm_find_ways(b, s.ways);
-        gm_buf_puts(b, ")");
-    } else {
-        gm_buf_puts(b, " (ideal ");
-        gm_fmt_fixed(b, s.ideal, 2);
-        gm_buf_puts(b, ")");
-    }
+    gm_say_arg access = GM_LIT(store ? "store" : "load");
+    if (gm_find_conflicted(&s))
+        gm_say(b, "each shared {} instruction takes {} wavefronts ({})", access,
+               GM_FIXED(s.wpi, 2), GM_BUF(&ways));
+    else
+        gm_say(b, "each shared {} instruction takes {} wavefronts (ideal {})", access,
+               GM_FIXED(s.wpi, 2), GM_FIXED(s.ideal, 2));
+    gm_buf_free(&ways);
     S_model_says(b, gm_run_predicted_shared_wpi(run, store), s.wpi, 2, false);
 }
 
@@ -196,42 +187,26 @@ static void S_describe(gm_buf *b, const S_ex *x, const gm_run *run, const bool c
     double rate = gm_find_m(run, GM_M_DRAM_RATE), pct = gm_find_m(run, GM_M_DRAM_PCT);
     double t = gm_find_time_of(run);
     bool dram = isfinite(rd) || isfinite(wr) || isfinite(rate) || isfinite(pct);
-    if (dram) {
-        gm_buf_puts(b, "DRAM ");
-        if (isfinite(rd)) {
-            gm_buf_puts(b, "reads ");
-            gm_fmt_bytes(b, rd);
-        }
-        if (isfinite(wr)) {
-            gm_buf_puts(b, isfinite(rd) ? " and writes " : "writes ");
-            gm_fmt_bytes(b, wr);
-        }
-        if (isfinite(rate)) {
-            gm_buf_puts(b, isfinite(rd) || isfinite(wr) ? " at " : "moves data at ");
-            gm_fmt_gbs(b, rate / 1e9);
-        }
-        if (isfinite(pct)) {
-            if (isfinite(rd) || isfinite(wr) || isfinite(rate)) {
-                gm_buf_puts(b, " (");
-                gm_fmt_pct(b, pct);
-                gm_buf_puts(b, " of peak)");
-            } else {
-                gm_buf_puts(b, "runs at ");
-                gm_fmt_pct(b, pct);
-                gm_buf_puts(b, " of peak");
-            }
-        }
-    }
+    bool moved = isfinite(rd) || isfinite(wr);
+    if (isfinite(rd) && isfinite(wr))
+        gm_say(b, "DRAM reads {} and writes {}", GM_BYTES(rd), GM_BYTES(wr));
+    else if (isfinite(rd))
+        gm_say(b, "DRAM reads {}", GM_BYTES(rd));
+    else if (isfinite(wr))
+        gm_say(b, "DRAM writes {}", GM_BYTES(wr));
+    if (isfinite(rate))
+        gm_say(b, moved ? " at {}" : "DRAM moves data at {}", GM_GBS(rate / 1e9));
+    if (isfinite(pct))
+        gm_say(b, moved || isfinite(rate) ? " ({} of peak)" : "DRAM runs at {} of peak",
+               GM_PCT(pct));
     if (isfinite(t)) {
-        gm_buf_puts(b, dram ? "; the median time is " : lower ? "the median time is "
-                                                               : "The median time is ");
-        gm_fmt_ms(b, t);
+        gm_say(b, dram    ? "; the median time is {}"
+                  : lower ? "the median time is {}"
+                          : "The median time is {}",
+               GM_MS(t));
         double gbs = gm_run_effective_gbs(run);
-        if (x->e && x->e->bandwidth_bound && isfinite(gbs)) {
-            gm_buf_puts(b, ", ");
-            gm_fmt_gbs(b, gbs);
-            gm_buf_puts(b, " of useful bytes");
-        }
+        if (x->e && x->e->bandwidth_bound && isfinite(gbs))
+            gm_say(b, ", {} of useful bytes", GM_GBS(gbs));
     }
     if (dram || isfinite(t))
         gm_buf_puts(b, ". ");
@@ -264,11 +239,9 @@ static void S_common(gm_buf *b, const gm_run *const *pick, size_t np, bool commo
     }
     if (all.len) {
         if (np == 2)
-            gm_buf_puts(b, "In both, ");
+            gm_say(b, "In both, {}. ", GM_BUF(&all));
         else
-            gm_buf_printf(b, "In all %zu, ", np);
-        gm_buf_put(b, all.data, all.len);
-        gm_buf_puts(b, ". ");
+            gm_say(b, "In all {}, {}. ", GM_INT((long long)np), GM_BUF(&all));
     }
     gm_buf_free(&all);
 }
@@ -298,15 +271,16 @@ static void S_model_summary(gm_buf *b, const S_ex *x, const gm_run *const *pick,
     const char *what = spr && wpi ? "sectors per request and wavefronts per instruction"
                        : spr      ? "sectors per request"
                                   : "wavefronts per instruction";
-    if (differ) {
-        gm_buf_printf(b, "Where no predicted figure is given, the address-trace model predicts "
-                         "the %s measured", what);
-    } else {
-        gm_buf_printf(b, "The address-trace model, replaying each warp's addresses, predicts "
-                         "the same %s", what);
-        gm_buf_puts(b, with == np ? (np == 1 ? "" : " for every run described")
-                                  : " for each run described that has a prediction");
-    }
+    if (differ)
+        gm_say(b, "Where no predicted figure is given, the address-trace model predicts the {} "
+                  "measured",
+               GM_LIT(what));
+    else
+        gm_say(b, "The address-trace model, replaying each warp's addresses, predicts the same "
+                  "{}{}",
+               GM_LIT(what),
+               GM_LIT(with == np ? (np == 1 ? "" : " for every run described")
+                                 : " for each run described that has a prediction"));
     if (with < np) {
         size_t k = 0;
         for (size_t i = 0; i < np; i++) {
@@ -425,66 +399,37 @@ static S_pair S_pair_read(const gm_run *F, const gm_run *S, double T)
 /* The sectors and the shared wavefronts each needs, where they differ. */
 static void S_compare_traffic(gm_buf *b, const S_ex *x, const S_pair *p)
 {
-    const gm_run *F = p->F, *S = p->S;
     const gm_find_glob lf = p->lf, ls = p->ls;
     const gm_find_shr hf = p->hf, hs = p->hs;
     double Q = p->Q, Qs = p->Qs, D = p->D, df = p->df, ds = p->ds;
     bool stores_dilute = p->stores_dilute, more_sectors = p->more_sectors;
     bool more_waves = p->more_waves, slower = p->slower;
+    gm_buf F = S_name(x, p->F), S = S_name(x, p->S);
 
     if (more_sectors) {
-        S_glabel(b, x, S);
-        gm_buf_puts(b, " fetches ");
-        gm_fmt_ratio(b, Q);
-        gm_buf_puts(b, " the global-load sectors of ");
-        S_glabel(b, x, F);
-        gm_buf_puts(b, " (");
-        gm_fmt_count(b, ls.sectors);
-        gm_buf_puts(b, " against ");
-        gm_fmt_count(b, lf.sectors);
-        gm_buf_puts(b, ")");
-        if (stores_dilute) {
-            gm_buf_puts(b, ", ");
-            gm_fmt_ratio(b, Qs);
-            gm_buf_puts(b, " once store sectors are counted");
-        }
-        if (isfinite(D)) {
-            gm_buf_puts(b, ", and DRAM moves ");
-            gm_fmt_ratio(b, D);
-            gm_buf_puts(b, " the bytes (");
-            gm_fmt_bytes(b, ds);
-            gm_buf_puts(b, " against ");
-            gm_fmt_bytes(b, df);
-            gm_buf_puts(b, ")");
-        }
+        gm_say(b, "{} fetches {} the global-load sectors of {} ({} against {})", GM_BUF(&S),
+               GM_RATIO(Q), GM_BUF(&F), GM_COUNT(ls.sectors), GM_COUNT(lf.sectors));
+        if (stores_dilute)
+            gm_say(b, ", {} once store sectors are counted", GM_RATIO(Qs));
+        if (isfinite(D))
+            gm_say(b, ", and DRAM moves {} the bytes ({} against {})", GM_RATIO(D), GM_BYTES(ds),
+                   GM_BYTES(df));
         gm_buf_puts(b, ". ");
     } else if (isfinite(Q) && Q <= 1.0 / (1.0 + GM_FIND_SECTOR_EXCESS) && slower) {
-        S_glabel(b, x, S);
-        gm_buf_puts(b, " fetches fewer global-load sectors than ");
-        S_glabel(b, x, F);
-        gm_buf_puts(b, " (");
-        gm_fmt_count(b, ls.sectors);
-        gm_buf_puts(b, " against ");
-        gm_fmt_count(b, lf.sectors);
-        gm_buf_puts(b, "), so sectors do not explain its time. ");
+        gm_say(b, "{} fetches fewer global-load sectors than {} ({} against {}), so sectors do "
+                  "not explain its time. ",
+               GM_BUF(&S), GM_BUF(&F), GM_COUNT(ls.sectors), GM_COUNT(lf.sectors));
     } else if (isfinite(Q) && slower) {
-        gm_buf_puts(b, "Both fetch about the same global-load sectors (");
-        gm_fmt_count(b, ls.sectors);
-        gm_buf_puts(b, " and ");
-        gm_fmt_count(b, lf.sectors);
-        gm_buf_puts(b, "), so the difference does not come from wasted sectors. ");
+        gm_say(b, "Both fetch about the same global-load sectors ({} and {}), so the difference "
+                  "does not come from wasted sectors. ",
+               GM_COUNT(ls.sectors), GM_COUNT(lf.sectors));
     }
-    if (more_waves) {
-        gm_buf_puts(b, "In shared memory ");
-        S_glabel(b, x, S);
-        gm_buf_puts(b, " needs ");
-        gm_fmt_fixed(b, hs.wpi, 2);
-        gm_buf_puts(b, " wavefronts per load instruction against ");
-        gm_fmt_fixed(b, hf.wpi, 2);
-        gm_buf_puts(b, " for ");
-        S_glabel(b, x, F);
-        gm_buf_puts(b, ": each extra wavefront is a bank conflict served after the others. ");
-    }
+    if (more_waves)
+        gm_say(b, "In shared memory {} needs {} wavefronts per load instruction against {} for "
+                  "{}: each extra wavefront is a bank conflict served after the others. ",
+               GM_BUF(&S), GM_FIXED(hs.wpi, 2), GM_FIXED(hf.wpi, 2), GM_BUF(&F));
+    gm_buf_free(&F);
+    gm_buf_free(&S);
 }
 
 /* S loses more time than the counter `what` (its ratio ref) grows: why. */
@@ -495,82 +440,69 @@ static void S_compare_loses(gm_buf *b, const S_ex *x, const S_pair *p, double re
     double T = p->T, H = p->H;
     bool more_waves = p->more_waves;
 
-    S_glabel(b, x, S);
-    gm_buf_puts(b, " loses more time (");
-    gm_fmt_ratio(b, T);
-    gm_buf_puts(b, ") than ");
-    gm_buf_puts(b, what);
-    gm_buf_puts(b, " grows (");
-    gm_fmt_ratio(b, ref);
-    gm_buf_puts(b, ")");
+    gm_buf slow = S_name(x, S), fast = S_name(x, F);
+    gm_say(b, "{} loses more time ({}) than {} grows ({})", GM_BUF(&slow), GM_RATIO(T),
+           GM_LIT(what), GM_RATIO(ref));
     double pf = gm_find_m(F, GM_M_DRAM_PCT), ps = gm_find_m(S, GM_M_DRAM_PCT);
-    if (isfinite(pf) && isfinite(ps) && ps < pf / (1.0 + GM_FIND_SECTOR_EXCESS)) {
-        gm_buf_puts(b, ": it keeps DRAM at ");
-        gm_fmt_pct(b, ps);
-        gm_buf_puts(b, " of peak against ");
-        gm_fmt_pct(b, pf);
-        gm_buf_puts(b, ", so it waits on its accesses rather than moving bytes");
-    } else if (more_waves && ref != H) {
+    if (isfinite(pf) && isfinite(ps) && ps < pf / (1.0 + GM_FIND_SECTOR_EXCESS))
+        gm_say(b, ": it keeps DRAM at {} of peak against {} for {}, so it waits on its accesses "
+                  "rather than moving bytes",
+               GM_PCT(ps), GM_PCT(pf), GM_BUF(&fast));
+    else if (more_waves && ref != H)
         gm_buf_puts(b, ": its shared-memory bank conflicts add to it");
-    }
     gm_buf_puts(b, ". ");
+    gm_buf_free(&slow);
+    gm_buf_free(&fast);
+}
+
+/* What limits run, as a sentence about it (limits.h: "`ell` is DRAM-bound at
+ * 89.8% of attainable, ..."), against the file's ceiling bandwidth; said
+ * once in b (the fastest, compared with the slowest and the baseline, is
+ * not described twice). */
+static void S_limit_of(gm_buf *b, const S_ex *x, const gm_run *run)
+{
+    gm_ceiling ceiling;
+    gm_results_ceiling(x->r, &ceiling);
+    gm_limits l;
+    gm_limits_of(run, &ceiling, x->r->device.sm_count, &l);
+    gm_buf name = S_name(x, run), verdict = GM_BUF_INIT;
+    gm_buf_puts(&name, "");
+    gm_limits_verdict_md(&verdict, run, &l, name.data);
+    gm_buf_puts(&verdict, "");
+    if (!b->data || !strstr(b->data + x->start, verdict.data))
+        gm_say(b, "{} ", GM_BUF(&verdict));
+    gm_buf_free(&name);
+    gm_buf_free(&verdict);
 }
 
 /* The time grows less than the counter `what` (its ratio ref), or not at
- * all: what the counters say of the difference. */
+ * all: what the time follows instead, what limits each of the two (limits.h):
+ * a faster layout that DRAM does not limit gains less than the bytes it
+ * spares, a slower one that DRAM does limit loses them at full rate. */
 static void S_compare_less(gm_buf *b, const S_ex *x, const S_pair *p, double ref,
                            const char *what)
 {
-    const gm_run *F = p->F, *S = p->S;
-    double T = p->T, D = p->D, H = p->H, df = p->df, ds = p->ds;
-    bool slower = p->slower;
-
-    if (slower) {
-        S_glabel(b, x, F);
-        gm_buf_puts(b, " wins by ");
-        gm_fmt_ratio(b, T);
-        gm_buf_puts(b, ", less than the ");
+    if (p->slower) {
+        gm_buf fast = S_name(x, p->F);
+        gm_say(b, "{} wins by {}, less than the {} of {} suggests", GM_BUF(&fast), GM_RATIO(p->T),
+               GM_RATIO(ref), GM_LIT(what));
+        gm_buf_free(&fast);
     } else {
-        gm_buf_puts(b, "The time does not follow the ");
+        gm_say(b, "The time does not follow the {} of {}", GM_RATIO(ref), GM_LIT(what));
     }
-    gm_fmt_ratio(b, ref);
-    gm_buf_puts(b, " of ");
-    gm_buf_puts(b, what);
-    gm_buf_puts(b, slower ? " suggests" : "");
-    size_t why = 0;
-    if (ref != D && ref != H && isfinite(D) && D < ref / GM_FIND_FOLLOWS) {
-        gm_buf_puts(b, why++ ? "; " : ": ");
-        gm_buf_puts(b, "the caches absorb part of the extra sectors, so DRAM moves only ");
-        gm_fmt_ratio(b, D);
-        gm_buf_puts(b, " the bytes");
-    }
-    if (ref == H && isfinite(D) && D < 1.0 + GM_FIND_SECTOR_EXCESS && isfinite(df)) {
-        gm_buf_puts(b, why++ ? "; " : ": ");
-        gm_buf_puts(b, "both move about the same DRAM bytes (");
-        gm_fmt_bytes(b, ds);
-        gm_buf_puts(b, " and ");
-        gm_fmt_bytes(b, df);
-        gm_buf_puts(b, "), and the bank conflicts do not multiply the time that traffic takes");
-    }
-    double pf = gm_find_m(F, GM_M_DRAM_PCT);
-    if (isfinite(pf) && pf < GM_FIND_DRAM_LOW_PCT && ref != H) {
-        gm_buf_puts(b, why++ ? "; " : ": ");
-        gm_buf_puts(b, "the faster layout keeps DRAM at only ");
-        gm_fmt_pct(b, pf);
-        gm_buf_puts(b, " of its peak, so the bytes it saves were not what held it back");
-    }
-    double rf = gm_find_m(F, GM_M_DRAM_RATE), rs = gm_find_m(S, GM_M_DRAM_RATE);
-    if (isfinite(rf) && isfinite(rs) && rs > rf * (1.0 + GM_FIND_SECTOR_EXCESS)) {
-        gm_buf_puts(b, why++ ? "; " : ": ");
-        gm_buf_puts(b, "the slower layout drives DRAM harder (");
-        gm_fmt_gbs(b, rs / 1e9);
-        gm_buf_puts(b, " against ");
-        gm_fmt_gbs(b, rf / 1e9);
-        gm_buf_puts(b, ")");
-    }
-    if (!why)
-        gm_buf_puts(b, "; none of the counters recorded here accounts for the rest");
-    gm_buf_puts(b, ". ");
+    /* the DRAM traffic, when the time follows it; and what limits each */
+    double D = p->D, T = p->T;
+    if (ref != D && isfinite(D) && T <= D * GM_FIND_FOLLOWS && T >= D / GM_FIND_FOLLOWS)
+        gm_say(b, p->slower ? ": the time follows the DRAM traffic instead, {} the bytes, and "
+                              "what limits each layout. "
+                            : ": it follows the DRAM traffic, {} the bytes, and what limits each "
+                              "layout. ",
+               GM_RATIO(D));
+    else
+        gm_buf_puts(b, p->slower ? ": the time follows what limits each layout instead. "
+                                 : ": it follows what limits each layout. ");
+    S_limit_of(b, x, p->F);
+    S_limit_of(b, x, p->S);
 }
 
 /* Compare a faster run F with a slower run S of the group: the sectors, the
@@ -602,26 +534,20 @@ static void S_compare(gm_buf *b, const S_ex *x, const gm_run *F, const gm_run *S
         double pf = gm_find_m(F, GM_M_DRAM_PCT), ps = gm_find_m(S, GM_M_DRAM_PCT);
         if (slower && isfinite(pf) && isfinite(ps) &&
             fabs(pf - ps) > 0.1 * fmax(pf, ps)) {
-            gm_buf_puts(b, "With traffic alike, the gap shows in how busy DRAM is: ");
-            gm_fmt_pct(b, ps);
-            gm_buf_puts(b, " of peak for ");
-            S_glabel(b, x, S);
-            gm_buf_puts(b, " against ");
-            gm_fmt_pct(b, pf);
-            gm_buf_puts(b, " for ");
-            S_glabel(b, x, F);
-            gm_buf_puts(b, ". ");
+            gm_buf fast = S_name(x, F), slow = S_name(x, S);
+            gm_say(b, "With traffic alike, the gap shows in how busy DRAM is: {} of peak for {} "
+                      "against {} for {}. ",
+                   GM_PCT(ps), GM_BUF(&slow), GM_PCT(pf), GM_BUF(&fast));
+            gm_buf_free(&fast);
+            gm_buf_free(&slow);
         }
         return;
     }
-    if (slower && T <= ref * GM_FIND_FOLLOWS && T >= ref / GM_FIND_FOLLOWS) {
-        gm_buf_puts(b, "The time follows ");
-        gm_buf_puts(b, what);
-        gm_buf_puts(b, ": ");
-        gm_fmt_ratio(b, T);
-        gm_buf_puts(b, " the time for ");
-        gm_fmt_ratio(b, ref);
-        gm_buf_printf(b, " the %s. ", unit);
+    /* alike in time and in that counter: the time follows it too */
+    if ((slower || ref < GM_FIND_FOLLOWS) && T <= ref * GM_FIND_FOLLOWS &&
+        T >= ref / GM_FIND_FOLLOWS) {
+        gm_say(b, "The time follows {}: {} the time for {} the {}. ", GM_LIT(what), GM_RATIO(T),
+               GM_RATIO(ref), GM_LIT(unit));
         return;
     }
     if (T > ref * GM_FIND_FOLLOWS) {
@@ -638,33 +564,27 @@ static void S_why(gm_buf *b, const S_ex *x, const gm_run *const *timed, size_t n
 {
     const gm_run *B = timed[0], *W = timed[nt - 1];
     double tb = gm_find_time_of(B), tw = gm_find_time_of(W), T = tw / tb;
+    gm_buf best = S_name(x, B);
     if (T < 1.05) {
         gm_buf sb = GM_BUF_INIT, sw = GM_BUF_INIT;
         gm_fmt_ms(&sb, tb);
         gm_fmt_ms(&sw, tw);
-        gm_buf_puts(b, nt == 2 ? "Both take " : "All of them take ");
-        if (strcmp(sb.data, sw.data) == 0) {
-            gm_buf_puts(b, sb.data);
-        } else {
-            gm_buf_puts(b, "between ");
-            gm_buf_puts(b, sb.data);
-            gm_buf_puts(b, " and ");
-            gm_buf_puts(b, sw.data);
-        }
+        gm_say_arg all = GM_LIT(nt == 2 ? "Both" : "All of them");
+        if (strcmp(sb.data, sw.data) == 0)
+            gm_say(b, "{} take {}, within 5% of each other: here the layout does not change the "
+                      "time. ",
+                   all, GM_MS(tb));
+        else
+            gm_say(b, "{} take between {} and {}, within 5% of each other: here the layout does "
+                      "not change the time. ",
+                   all, GM_MS(tb), GM_MS(tw));
         gm_buf_free(&sb);
         gm_buf_free(&sw);
-        gm_buf_puts(b, ", within 5% of each other: here the layout does not change the time. ");
     } else {
-        S_glabel(b, x, B);
-        gm_buf_puts(b, " is the fastest (");
-        gm_fmt_ms(b, tb);
-        gm_buf_puts(b, ") and ");
-        S_glabel(b, x, W);
-        gm_buf_puts(b, " the slowest (");
-        gm_fmt_ms(b, tw);
-        gm_buf_puts(b, ", ");
-        gm_fmt_ratio(b, T);
-        gm_buf_puts(b, " as long). ");
+        gm_buf worst = S_name(x, W);
+        gm_say(b, "{} is the fastest ({}) and {} the slowest ({}, {} as long). ", GM_BUF(&best),
+               GM_MS(tb), GM_BUF(&worst), GM_MS(tw), GM_RATIO(T));
+        gm_buf_free(&worst);
     }
     S_compare(b, x, B, W, T);
 
@@ -675,45 +595,40 @@ static void S_why(gm_buf *b, const S_ex *x, const gm_run *const *timed, size_t n
             R = timed[i];
     if (R && R != B && R != W && T >= 1.05) {
         double tr = gm_find_time_of(R);
-        gm_buf_puts(b, "The baseline layout ");
-        S_glabel(b, x, R);
-        gm_buf_puts(b, " takes ");
-        gm_fmt_ms(b, tr);
-        gm_buf_puts(b, ", ");
-        gm_fmt_ratio(b, tr / tb);
-        gm_buf_puts(b, " as long as the fastest. ");
+        gm_buf base_name = S_name(x, R);
+        gm_say(b, "The baseline layout {} takes {}, {} as long as the fastest. ",
+               GM_BUF(&base_name), GM_MS(tr), GM_RATIO(tr / tb));
+        gm_buf_free(&base_name);
         S_compare(b, x, B, R, tr / tb);
     }
 
     double copy = gm_results_ceiling_gbs(x->r, NULL);
     double gb = gm_run_effective_gbs(B);
     if (x->e && x->e->bandwidth_bound && copy > 0 && isfinite(gb)) {
-        S_glabel(b, x, B);
-        gm_buf_puts(b, " moves its useful bytes at ");
-        gm_fmt_gbs(b, gb);
-        gm_buf_puts(b, ", ");
-        gm_fmt_pct(b, 100.0 * gb / copy);
-        gm_buf_printf(b, " of %s measured on this device (", gm_results_ceiling_name(x->r));
-        gm_fmt_gbs(b, copy);
-        gm_buf_puts(b, ")");
+        gm_say(b, "{} moves its useful bytes at {}, {} of {} measured on this device ({})",
+               GM_BUF(&best), GM_GBS(gb), GM_PCT(100.0 * gb / copy),
+               GM_LIT(gm_results_ceiling_name(x->r)), GM_GBS(copy));
         /* a streaming kernel with enough bytes in flight reaches 80-90 % of
          * a device-to-device copy (docs/findings.md) */
         if (gb >= 0.8 * copy)
             gm_buf_puts(b, ", close to what its memory delivers");
         gm_buf_puts(b, ". ");
     }
+    gm_buf_free(&best);
 }
 
 /* ---- along the sweep ----------------------------------------------------------- */
 
-/* "name=value" of the swept parameter of run, escaped. */
-static void S_at(gm_buf *b, const char *p, const gm_run *run)
+/* "name=value" of the swept parameter of run, escaped, in a buffer of its
+ * own for GM_BUF; the caller frees it. */
+static gm_buf S_at(const char *p, const gm_run *run)
 {
-    gm_buf v = GM_BUF_INIT;
+    gm_buf v = GM_BUF_INIT, b = GM_BUF_INIT;
     gm_buf_printf(&v, "%s=", p);
     gm_fmt_value(&v, &gm_run_param(run, p)->value);
-    gm_esc_md(b, v.data);
+    gm_esc_md(&b, v.data);
     gm_buf_free(&v);
+    return b;
 }
 
 /* The y of a sweep line: bandwidth when bandwidth is the point, else time. */
@@ -722,12 +637,9 @@ static double S_sweep_y(const gm_run *run, bool bw)
     return bw ? gm_run_effective_gbs(run) : gm_find_time_of(run);
 }
 
-static void S_sweep_fmt(gm_buf *b, double y, bool bw)
+static gm_say_arg S_sweep_arg(double y, bool bw)
 {
-    if (bw)
-        gm_fmt_gbs(b, y);
-    else
-        gm_fmt_ms(b, y);
+    return bw ? GM_GBS(y) : GM_MS(y);
 }
 
 /* Along the swept parameter (the charts' lines): each line from its first
@@ -760,65 +672,58 @@ static void S_sweep(gm_buf *b, const gm_section *s)
         lines_with_points++;
         if (told == 6)
             continue;
-        if (told++ == 0) {
-            gm_buf_puts(b, "Along ");
-            gm_find_code(b, p);
-            gm_buf_puts(b, ": ");
-        } else {
+        if (told++ == 0)
+            gm_say(b, "Along {}: ", GM_CODE(p));
+        else
             gm_buf_puts(b, "; ");
-        }
         double ya = S_sweep_y(a, bw), yz = S_sweep_y(z, bw);
-        gm_runs_case_md(sw.runs, sw.n_runs, line->runs[0], p, b);
-        gm_buf_puts(b, bw ? " goes from " : " takes from ");
-        S_sweep_fmt(b, ya, bw);
-        gm_buf_puts(b, " at ");
-        S_at(b, p, a);
-        gm_buf_puts(b, " to ");
-        S_sweep_fmt(b, yz, bw);
-        gm_buf_puts(b, " at ");
-        S_at(b, p, z);
+        gm_buf name = GM_BUF_INIT, at_a = S_at(p, a), at_z = S_at(p, z);
+        gm_runs_case_md(sw.runs, sw.n_runs, line->runs[0], p, &name);
+        gm_say(b, bw ? "{} goes from {} at {} to {} at {}" : "{} takes from {} at {} to {} at {}",
+               GM_BUF(&name), S_sweep_arg(ya, bw), GM_BUF(&at_a), S_sweep_arg(yz, bw),
+               GM_BUF(&at_z));
+        gm_buf_free(&name);
+        gm_buf_free(&at_a);
+        gm_buf_free(&at_z);
         double q = ya > 0 && yz > 0 ? (yz >= ya ? yz / ya : ya / yz) : NAN;
         if (!isfinite(q)) {
             /* a zero at an end: no ratio to give */
         } else if (q < 1.05) {
             gm_buf_puts(b, " (within 5%)");
         } else {
-            gm_buf_puts(b, " (");
-            gm_fmt_ratio(b, q);
-            gm_buf_puts(b, yz >= ya ? (bw ? " higher)" : " longer)") : (bw ? " lower)" : " shorter)"));
+            gm_say(b, yz >= ya ? (bw ? " ({} higher)" : " ({} longer)")
+                               : (bw ? " ({} lower)" : " ({} shorter)"),
+                   GM_RATIO(q));
         }
         /* for bandwidth the peak is the news, for time the dip */
         const gm_run *best = bw ? peak : dip;
         double yb = S_sweep_y(best, bw);
         if (best != a && best != z &&
             (bw ? yb > 1.1 * fmax(ya, yz) : yb < fmin(ya, yz) / 1.1)) {
-            gm_buf_puts(b, bw ? ", peaking at " : ", shortest at ");
-            S_sweep_fmt(b, yb, bw);
-            gm_buf_puts(b, " at ");
-            S_at(b, p, best);
+            gm_buf at = S_at(p, best);
+            gm_say(b, bw ? ", peaking at {} at {}" : ", shortest at {} at {}",
+                   S_sweep_arg(yb, bw), GM_BUF(&at));
+            gm_buf_free(&at);
         }
         const gm_run *worst = bw ? dip : peak;
         double yw = S_sweep_y(worst, bw);
         if (worst != a && worst != z &&
             (bw ? yw < fmin(ya, yz) / 1.1 : yw > 1.1 * fmax(ya, yz))) {
-            gm_buf_puts(b, bw ? ", dipping to " : ", longest at ");
-            S_sweep_fmt(b, yw, bw);
-            gm_buf_puts(b, " at ");
-            S_at(b, p, worst);
+            gm_buf at = S_at(p, worst);
+            gm_say(b, bw ? ", dipping to {} at {}" : ", longest at {} at {}",
+                   S_sweep_arg(yw, bw), GM_BUF(&at));
+            gm_buf_free(&at);
         }
         double sa = gm_run_metric_num(a, GM_M_LD_SPR), sz = gm_run_metric_num(z, GM_M_LD_SPR);
-        if (isfinite(sa) && isfinite(sz) && fabs(sz - sa) > 0.05 * fmax(sa, sz)) {
-            gm_buf_puts(b, ", while its load sectors per request go from ");
-            gm_fmt_fixed(b, sa, 1);
-            gm_buf_puts(b, " to ");
-            gm_fmt_fixed(b, sz, 1);
-        }
+        if (isfinite(sa) && isfinite(sz) && fabs(sz - sa) > 0.05 * fmax(sa, sz))
+            gm_say(b, ", while its load sectors per request go from {} to {}", GM_FIXED(sa, 1),
+                   GM_FIXED(sz, 1));
     }
     if (told)
         gm_buf_puts(b, ". ");
     if (lines_with_points > told)
-        gm_buf_printf(b, "The charts show %zu more line%s. ", lines_with_points - told,
-                      lines_with_points - told == 1 ? "" : "s");
+        gm_say(b, "The charts show {} more line{}. ", GM_INT((long long)(lines_with_points - told)),
+               GM_LIT(lines_with_points - told == 1 ? "" : "s"));
     gm_sweep_plan_free(&sw);
 }
 
@@ -845,36 +750,32 @@ static void S_group_work(gm_buf *out, const gm_section *s, const S_ex *x)
         gm_buf_puts(out, program ? "One kernel of the program" : "One passed run");
     } else if (program) {
         /* different kernels: no "same work", no winner (part 2 is left out) */
-        gm_buf_printf(out, "The program's %zu profiled kernels, each doing its own work",
-                      x->n_group);
+        gm_say(out, "The program's {} profiled kernels, each doing its own work",
+               GM_INT((long long)x->n_group));
     } else {
-        gm_buf_printf(out, "%zu passed runs do the same work", x->n_group);
         gm_buf at = GM_BUF_INIT;
         gm_section_group_label(s, &at);
-        if (at.len) {
-            gm_buf_puts(out, " (");
-            gm_find_text(out, at.data);
-            gm_buf_puts(out, ")");
-        }
+        if (at.len)
+            gm_say(out, "{} passed runs do the same work ({})", GM_INT((long long)x->n_group),
+                   GM_TEXT(at.data));
+        else
+            gm_say(out, "{} passed runs do the same work", GM_INT((long long)x->n_group));
         gm_buf_free(&at);
     }
     if (isfinite(rd) || isfinite(wr) || fl > 0) {
         gm_buf_puts(out, x->n_group == 1 ? ", " : ", each ");
         bool any = false;
         if (isfinite(rd)) {
-            gm_buf_puts(out, "reading ");
-            gm_fmt_bytes(out, rd);
+            gm_say(out, "reading {}", GM_BYTES(rd));
             any = true;
         }
         if (isfinite(wr)) {
-            gm_buf_puts(out, any ? (fl > 0 ? ", writing " : " and writing ") : "writing ");
-            gm_fmt_bytes(out, wr);
+            gm_say(out, any ? (fl > 0 ? ", writing {}" : " and writing {}") : "writing {}",
+                   GM_BYTES(wr));
             any = true;
         }
-        if (fl > 0) {
-            gm_buf_puts(out, any ? " and performing " : "performing ");
-            gm_fmt_flop(out, fl);
-        }
+        if (fl > 0)
+            gm_say(out, any ? " and performing {}" : "performing {}", GM_FLOP(fl));
     }
 }
 
@@ -891,7 +792,7 @@ static size_t S_layouts(gm_buf *out, const gm_section *s, const S_ex *x, const g
     size_t np = S_pick(x, timed, nt, pick);
     const char *order = program ? ", largest share of the GPU time first" : ", fastest first";
     if (np < x->n_group)
-        gm_buf_printf(out, "; %zu of them%s", np, np == 1 ? "" : order);
+        gm_say(out, "; {} of them{}", GM_INT((long long)np), GM_LIT(np == 1 ? "" : order));
     else if (np > 1)
         gm_buf_puts(out, order);
     gm_buf_puts(out, np ? ". " : ", but none has a time. ");
@@ -914,9 +815,10 @@ static size_t S_layouts(gm_buf *out, const gm_section *s, const S_ex *x, const g
             S_describe(out, x, pick[i], common);
     }
     S_model_summary(out, x, pick, np);
-    if (np < nt)
-        gm_buf_printf(out, nt - np == 1 ? "The other run is in the table. "
-                                        : "The other %zu are in the table. ", nt - np);
+    if (np + 1 == nt)
+        gm_buf_puts(out, "The other run is in the table. ");
+    else if (np < nt)
+        gm_say(out, "The other {} are in the table. ", GM_INT((long long)(nt - np)));
     return start;
 }
 
@@ -927,17 +829,19 @@ static void S_left_out(gm_buf *out, const gm_section *s)
     size_t start = out->len;
     size_t other = s->n_passed - s->n_group, bad = s->n_failed + s->n_error;
     if (other)
-        gm_buf_printf(out, "%zu other passed run%s a different amount of work (other "
-                           "parameters) and %s not compared with these. ",
-                      other, other == 1 ? " does" : "s do", other == 1 ? "is" : "are");
+        gm_say(out, "{} other passed run{} a different amount of work (other parameters) and {} "
+                    "not compared with these. ",
+               GM_INT((long long)other), GM_LIT(other == 1 ? " does" : "s do"),
+               GM_LIT(other == 1 ? "is" : "are"));
     if (bad && s->n_passed) {
         const char *why = s->n_error == 0   ? (bad == 1 ? "failed its check" : "failed their check")
                           : s->n_failed == 0 ? "stopped with an error"
                                              : "failed their check or stopped with an error";
         if (bad == 1)
-            gm_buf_printf(out, "The run that %s is left out of all of this. ", why);
+            gm_say(out, "The run that {} is left out of all of this. ", GM_LIT(why));
         else
-            gm_buf_printf(out, "The %zu runs that %s are left out of all of this. ", bad, why);
+            gm_say(out, "The {} runs that {} are left out of all of this. ", GM_INT((long long)bad),
+                   GM_LIT(why));
     }
     S_end_paragraph(out, start);
 }
@@ -947,7 +851,7 @@ void gm_explain_section(const gm_results *r, const gm_section *s, gm_buf *out)
     if (!s->n_runs)
         return;
     S_ex x = {r, s->listed ? s->exp : NULL, s->group, s->n_group, gm_section_is_program(s),
-              &s->vary_group};
+              &s->vary_group, out->len};
     const gm_run **timed = gm_xcalloc(x.n_group ? x.n_group : 1, sizeof *timed);
     size_t nt = 0;
     for (size_t i = 0; i < x.n_group; i++)

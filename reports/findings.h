@@ -10,9 +10,11 @@
  * notes) is escaped for Markdown (escape.h): identifiers as code spans, the
  * rest as text.  docs/findings.md lists the rules, their thresholds and why.
  *
- * Two files stand behind this header: findings.c (the rules, their table,
- * ranking and the Markdown list) and explain.c (the explanations); what both
- * read of a run is in findings_internal.h (findings_util.c).
+ * Behind this header: findings.c (the rule table, ranking and the Markdown
+ * list) with the rules' bodies by family in findings_check.c,
+ * findings_access.c and findings_dram.c (findings_rules.h), and explain.c
+ * (the explanations); what the rules and the explanations read of a run is in
+ * findings_internal.h (findings_util.c).
  *
  * How the renderer uses it (render_md.c, once per report):
  *
@@ -71,6 +73,17 @@ extern "C" {
  * edges); half as much again means sectors are fetched for few of their
  * bytes, or the same data is fetched from DRAM more than once. */
 #define GM_FIND_DRAM_OVERFETCH 1.5
+
+/* Over-fetch by the bytes the threads ask for (padding): the bytes the
+ * threads' global loads ask for (their sectors' bytes times the measured
+ * efficiency) are GM_FIND_DRAM_OVERFETCH times what the computation must read
+ * or more, at least half of DRAM's excess, and DRAM reads at least this
+ * fraction of them.  Then each byte asked for comes from DRAM about once: the
+ * threads read bytes the computation does not use (an ELLPACK matrix's padded
+ * slots, or data read again where the caches do not keep it), where wasted
+ * sectors would show as bytes asked for near what must be read.  The finding
+ * calls it padding where the run's layout or notes say it pads. */
+#define GM_FIND_PADDING_DELIVERED 0.8
 
 /* L2 absorbing excess sectors: DRAM reads at most 10 % more than the bytes the
  * computation must read although the L1 fetched GM_FIND_SECTOR_EXCESS more

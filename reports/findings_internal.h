@@ -1,8 +1,8 @@
-/* findings_internal.h — what the rules (findings.c) and the explanations
- * (explain.c) share: reading a run's global and shared accesses against
- * their ideal, the few readers and escapers both use, and the sector and
- * wavefront sizes.  Private to those two files; the interface of both is
- * findings.h.
+/* findings_internal.h — what the rules (findings.c and the files of
+ * findings_rules.h) and the explanations (explain.c) share: reading a run's
+ * global and shared accesses against their ideal, the few readers and
+ * escapers both use, and the sector and wavefront sizes.  Private to those
+ * files; the interface of all of them is findings.h.
  *
  * The functions are in findings_util.c; their gm_find_ names are for these
  * files alone.
@@ -15,6 +15,7 @@
 #include "../core/catalog.h"
 #include "../core/escape.h"
 #include "../core/fmt.h"
+#include "../core/say.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -146,14 +146,9 @@ const char *gm_find_article(double v)
 void gm_find_ways(gm_buf *b, double ways)
 {
     double r = round(ways);
-    if (r >= 2 && fabs(ways - r) < 0.05) {
-        gm_buf_puts(b, gm_find_article(r));
-        gm_fmt_count(b, r);
-        gm_buf_puts(b, "-way bank conflict");
-    } else {
-        gm_buf_puts(b, "on average ");
-        gm_buf_puts(b, gm_find_article(ways));
-        gm_fmt_fixed(b, ways, 1);
-        gm_buf_puts(b, "-way bank conflict");
-    }
+    if (r >= 2 && fabs(ways - r) < 0.05)
+        gm_say(b, "{}{}-way bank conflict", GM_LIT(gm_find_article(r)), GM_COUNT(r));
+    else
+        gm_say(b, "on average {}{}-way bank conflict", GM_LIT(gm_find_article(ways)),
+               GM_FIXED(ways, 1));
 }
