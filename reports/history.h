@@ -137,7 +137,7 @@ gm_status gm_history_report_html(gm_history *h, const gm_history_query *q, char 
  * commit_time, taken_at, device, driver, settings (less the metric list),
  * experiment, variant, params, check, metric, value, unit, line; the median
  * time as metric "time" in ms; each per-line count as metric
- * "source_line.<counter>" with the line ("exp_rgb.cu:58") in the last column,
+ * "source_line.<counter>" with the line ("kernels/rgb/kernels.cu:58") in the last column,
  * empty on the other rows. */
 gm_status gm_history_csv(gm_history *h, const gm_history_query *q, char **out, gm_error *err);
 

@@ -147,9 +147,10 @@ static void S_lines_md(gm_buf *b, const gmh_table *t, const gmh_res *res)
     }
     gm_buf_printf(b, "**Per source line:** %zu change%s of a line's excess (count − ideal, one "
                      "launch) from one commit with per-line counts to the next, largest first "
-                     "at each commit. Lines are matched by file name and line number: an edit "
-                     "that moves a line shows as one line losing its excess and another "
-                     "gaining it.\n\n",
+                     "at each commit. Lines are matched by their path relative to the source "
+                     "root and line number, and a line that moved by its code: an edit that "
+                     "moves the waste to other code shows as one line losing its excess and "
+                     "another gaining it.\n\n",
                   t->n_lsteps, t->n_lsteps == 1 ? "" : "s");
     gm_buf_puts(b, "| Commit | Layout | Line | Code | Excess global sectors | "
                    "Excess shared wavefronts |\n|---|---|---|---|--:|--:|\n");
@@ -165,6 +166,10 @@ static void S_lines_md(gm_buf *b, const gmh_table *t, const gmh_res *res)
             gm_esc_md_code(b, l->params);
         }
         gm_buf_puts(b, " | ");
+        if (l->from) {
+            gm_esc_md_code(b, l->from);
+            gm_buf_puts(b, " → ");
+        }
         gm_esc_md_code(b, l->loc);
         gm_buf_puts(b, " | ");
         const char *code = l->text;

@@ -917,3 +917,63 @@ Test(history, unknown_tables_and_indexes_are_refused)
     cr_expect_eq(gm_history_open(S_db, false, &h, &e), GM_ERR_VALUE);
     gmt_assert_has(e.message, "it holds an index 'results_by_device'");
 }
+
+/* ---- one identity per commit, warnings, per-line matching, headings ------- */
+
+/* Issue 27: the history matched lines by their files' base names.  Two
+ * commits collected in two checkouts, then one whose kernel moved (issue 23:
+ * kernels/transpose/kernels.cu, relative to the source root, its lines three
+ * further down) and whose tile read lost its conflict: one step, at that
+ * commit, naming the line's place before and after. */
+Test(history, lines_of_other_checkouts_and_moved_files_match)
+{
+    gm_history *h = S_open();
+    const char *commits[] = {"a1a1a1a1a1a1a1", "a2a2a2a2a2a2a2", "a3a3a3a3a3a3a3"};
+    for (int k = 0; k < 3; k++) {
+        gm_results r;
+        char *json;
+        S_variant_of(&r, &json, commits[k], k);
+        free(json);
+        S_attach_lines(&r, 4);   /* transpose tiled n=4096 */
+        gm_srclines *sl = &r.runs[4].source_lines;
+        for (size_t i = 0; i < sl->n_lines; i++) {
+            gm_srcline *l = &sl->lines[i];
+            const char *base = l->file ? strrchr(l->file, '/') : NULL;
+            if (!base || strcmp(base, "/exp_transpose.cu") != 0)
+                continue;
+            /* the fixture's records carry no code: each line its own */
+            char p[256];
+            snprintf(p, sizeof p, "    code(%lld);", l->line);
+            l->text = gm_xstrdup(p);
+            if (k < 2) {
+                snprintf(p, sizeof p, "/ci/checkout-%d/kernels/exp_transpose.cu", k);
+            } else {
+                snprintf(p, sizeof p, "/ci/new/kernels/transpose/kernels.cu");
+                if (l->line == 65)
+                    l->count[GM_SL_WAVEFRONTS] = l->count[GM_SL_WAVEFRONTS_IDEAL];
+                l->line += 3;
+            }
+            free(l->file);
+            l->file = gm_xstrdup(p);
+        }
+        if (k == 2)
+            gm_srclines_relate(sl, "/ci/new");
+        json = gm_results_to_json(&r);
+        gm_error err;
+        bool added;
+        cr_assert_eq(gm_history_add(h, &r, json, 2000 + k, "x.json", &added, &err), GM_OK,
+                     "%s", err.message);
+        free(json);
+        gm_results_free(&r);
+    }
+    gm_history_query q = {0};
+    char *md = NULL;
+    gm_error err;
+    cr_assert_eq(gm_history_report_md(h, &q, &md, &err), GM_OK, "%s", err.message);
+    gm_history_close(h);
+    gmt_assert_has(md, "**Per source line:** 1 change of a line's excess");
+    gmt_assert_has(md, "| `a3a3a3a3a3a3` | `tiled` `n=4096, tile=32` | `exp_transpose.cu:65` → "
+                       "`kernels/transpose/kernels.cu:68` |");
+    gmt_assert_lacks(md, "| `a2a2a2a2a2a2` | `tiled`");
+    free(md);
+}
