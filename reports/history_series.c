@@ -718,12 +718,13 @@ done:
 /* The gate                                                                 */
 /* ======================================================================== */
 
-/* The group of head's settings, less head itself and trees with
- * uncommitted changes (no commit anyone can check out) when there are
- * clean ones: their indexes in all, in commit order, into idx (room for
- * all->n).  Returns their count; *any_clean: clean trees were there. */
-static size_t S_gate_group(const gmh_resv *all, const gm_results *head, const char *settings,
-                           size_t *idx, bool *any_clean)
+/* The group of head's settings, less head itself (commit: its commit as the
+ * history stores it) and trees with uncommitted changes (no commit anyone
+ * can check out) when there are clean ones: their indexes in all, in commit
+ * order, into idx (room for all->n).  Returns their count; *any_clean: clean
+ * trees were there. */
+static size_t S_gate_group(const gmh_resv *all, const gm_results *head, const char *commit,
+                           const char *settings, size_t *idx, bool *any_clean)
 {
     size_t n = 0;
     *any_clean = false;
@@ -733,7 +734,7 @@ static size_t S_gate_group(const gmh_resv *all, const gm_results *head, const ch
         const gmh_res *r = &all->v[i];
         if (strcmp(r->settings, settings) != 0 || (*any_clean && r->dirty != 0))
             continue;
-        if (strcmp(r->commit, head->commit ? head->commit : "unknown") == 0 &&
+        if (strcmp(r->commit, commit) == 0 &&
             r->dirty == head->dirty &&
             strcmp(r->taken_at, head->taken_at ? head->taken_at : "unknown") == 0)
             continue;
@@ -926,11 +927,15 @@ gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *hea
     }
     size_t *idx = gm_xmalloc((all.n ? all.n : 1) * sizeof *idx);
     bool any_clean;
-    size_t n = S_gate_group(&all, head, settings, idx, &any_clean);
+    char *commit = NULL;
+    size_t n = 0;
     gm_results base;
     bool have_base = false;
     gm_diff d;
     bool have_diff = false;
+    if ((s = gm_history_resolve_commit(h, head->commit, &commit, err)) != GM_OK)
+        goto out;
+    n = S_gate_group(&all, head, commit, settings, idx, &any_clean);
     if (n == 0) {
         s = gm_fail(err, GM_ERR_VALUE,
                     "%s: the history holds no run of %s collected with these settings (%s): "
@@ -977,6 +982,7 @@ out:
     if (have_base)
         gm_results_free(&base);
     free(idx);
+    free(commit);
     free(settings);
     gmh_resv_free(&all);
     return s;
