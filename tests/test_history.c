@@ -1095,3 +1095,41 @@ Test(history, lines_of_other_checkouts_and_moved_files_match)
     gmt_assert_lacks(md, "| `a2a2a2a2a2a2` | `tiled`");
     free(md);
 }
+
+/* Issue 27: two collection settings of one device had two identical
+ * headings.  The headings name the settings that differ; where those do
+ * not tell them apart (metric lists of one length), their place too. */
+Test(history, two_settings_of_one_device_are_told_apart)
+{
+    gm_history *h = S_open();
+    for (int k = 0; k < 3; k++) {
+        gm_results r;
+        char *json;
+        S_variant_of(&r, &json, "b1b1b1b1b1b1b1", k);
+        free(json);
+        if (k == 1) {
+            free(r.collection.size_set);
+            r.collection.size_set = gm_xstrdup("full");
+        }
+        if (k == 2) {
+            free(r.collection.metrics[0]);
+            r.collection.metrics[0] = gm_xstrdup("dram__bytes_read.sum");
+        }
+        json = gm_results_to_json(&r);
+        gm_error err;
+        bool added;
+        cr_assert_eq(gm_history_add(h, &r, json, 100 + k, "x.json", &added, &err), GM_OK, "%s",
+                     err.message);
+        free(json);
+        gm_results_free(&r);
+    }
+    gm_history_query q = {0};
+    char *md = NULL;
+    gm_error err;
+    cr_assert_eq(gm_history_report_md(h, &q, &md, &err), GM_OK, "%s", err.message);
+    gm_history_close(h);
+    gmt_assert_has(md, "## NVIDIA H100 80GB HBM3 (sizes=full)\n");
+    gmt_assert_has(md, "## NVIDIA H100 80GB HBM3 (sizes=quick; 7 metrics; settings 2 of 3)\n");
+    gmt_assert_has(md, "## NVIDIA H100 80GB HBM3 (sizes=quick; 7 metrics; settings 3 of 3)\n");
+    free(md);
+}
