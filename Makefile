@@ -167,6 +167,8 @@ endif
 
 # The commit of the tree and whether it was dirty, for the results file.
 # Override on a machine without .git: make GIT_COMMIT=<id> GIT_DIRTY=0|1
+# The source root: the directory the kernels are compiled in, whose paths their line
+# info records; the per-line pass gives each line's file relative to it.
 GIT_COMMIT ?= $(shell git rev-parse --verify -q HEAD 2>/dev/null)
 GIT_DIRTY ?= $(shell git rev-parse --verify -q HEAD >/dev/null 2>&1 || echo -1; \
                      git rev-parse --verify -q HEAD >/dev/null 2>&1 && \
@@ -174,11 +176,14 @@ GIT_DIRTY ?= $(shell git rev-parse --verify -q HEAD >/dev/null 2>&1 || echo -1; 
 .PHONY: FORCE
 $(BUILD)/gm_version.h: FORCE
 	@mkdir -p $(BUILD)
-	@printf '#define GM_GIT_COMMIT "%s"\n#define GM_GIT_DIRTY %s\n' "$(GIT_COMMIT)" "$(GIT_DIRTY)" > $@.tmp
+	@printf '#define GM_GIT_COMMIT "%s"\n#define GM_GIT_DIRTY %s\n#define GM_SOURCE_ROOT "%s"\n' \
+	    "$(GIT_COMMIT)" "$(GIT_DIRTY)" '$(subst ",\",$(subst \,\\,$(CURDIR)))' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(BUILD)/cli/cmd_collect.o: $(BUILD)/gm_version.h
 $(BUILD)/cli/cmd_collect.o: ALL_CFLAGS += -I$(BUILD)
 $(BUILD)/cli/main.o: $(BUILD)/gm_version.h
+$(BUILD)/cli/cmd_sass.o: $(BUILD)/gm_version.h
+$(BUILD)/cli/cmd_sass.o: ALL_CFLAGS += -I$(BUILD)
 $(BUILD)/cli/main.o: ALL_CFLAGS += -I$(BUILD)
 
 # The build's configuration: every object is rebuilt when it changes, so that

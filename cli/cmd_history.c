@@ -349,15 +349,21 @@ static int S_add(gm_history *h, const S_args *a)
             continue;
         }
         bool added = false;
-        if (gm_history_add(h, &r, text, ct, a->files[i], &added, &err) != GM_OK) {
+        char wb[512], *commit = NULL;
+        const char *warn = gm_history_commit_warning(&r, wb, sizeof wb);
+        if (warn)
+            fprintf(stderr, "gpumem-report history add: %s: warning: %s\n", a->files[i], warn);
+        if (gm_history_add(h, &r, text, ct, a->files[i], &added, &err) != GM_OK ||
+            gm_history_resolve_commit(h, r.commit, &commit, &err) != GM_OK) {
             gm_cli_error("history add: %s: %s", a->files[i], err.message);
             rc = GM_EXIT_USAGE;
         } else {
+            /* the commit as stored: a short id as the full one it names */
             printf("gpumem-report history: %s: %s (%zu runs, commit %.12s%s, %s)\n", a->files[i],
-                   added ? "added" : "already there, nothing added", r.n_runs,
-                   r.commit ? r.commit : "unknown", r.dirty == 1 ? " dirty" : "",
-                   r.device.name ? r.device.name : "unknown GPU");
+                   added ? "added" : "already there, nothing added", r.n_runs, commit,
+                   r.dirty == 1 ? " dirty" : "", r.device.name ? r.device.name : "unknown GPU");
         }
+        free(commit);
         gm_results_free(&r);
         free(text);
     }

@@ -20,6 +20,7 @@
 #include "../core/results.h"
 #include "../core/srclines.h"
 #include "../core/symbol.h"
+#include "gm_version.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -323,8 +324,9 @@ int gm_cli_spawn(char *const *args, gm_buf *out, char *errbuf, size_t errcap,
     return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-/* Parse records text into sl (status, note); false when it failed. */
-static bool S_fill_lines(gm_srclines *sl, const char *text, const char *name)
+/* Parse records text into sl (status, note), the files relative to root
+ * (NULL: unknown); false when it failed. */
+static bool S_fill_lines(gm_srclines *sl, const char *text, const char *name, const char *root)
 {
     gm_sl_record *recs = NULL;
     size_t nr = 0;
@@ -347,6 +349,7 @@ static bool S_fill_lines(gm_srclines *sl, const char *text, const char *name)
     gm_srclines_from_records(sl, recs, nr);
     gm_sl_records_free(recs, nr);
     gm_srclines_read_text(sl);
+    gm_srclines_relate(sl, root);
     if (nr == 0 || sl->n_lines == 0) {
         sl->status = gm_xstrdup("failed");
         sl->note = gm_xstrdup("CUPTI returned no instruction records for this kernel");
@@ -413,7 +416,9 @@ gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progr
                               errbuf[0] ? errbuf : "no message");
                 sl->note = gm_buf_detach(&b);
             } else {
-                ok = S_fill_lines(sl, out.data ? out.data : "", "sass-child output");
+                /* the suite's kernels: built in GM_SOURCE_ROOT */
+                ok = S_fill_lines(sl, out.data ? out.data : "", "sass-child output",
+                                  GM_SOURCE_ROOT);
             }
             gm_buf_free(&out);
         }
@@ -555,7 +560,7 @@ void gm_source_lines_program_pass(gm_results *r, const char *prog, char *const *
                           "status %d)%s%s", rc, errbuf[0] ? ": " : "", errbuf);
             sl->note = gm_buf_detach(&b);
             failed++;
-        } else if (!S_fill_lines(sl, text.data ? text.data : "", "per-line records")) {
+        } else if (!S_fill_lines(sl, text.data ? text.data : "", "per-line records", NULL)) {
             failed++;
         }
         gm_buf_free(&text);

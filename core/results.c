@@ -118,6 +118,7 @@ void gm_srclines_clear(gm_srclines *sl)
     free(sl->allocs);
     free(sl->status);
     free(sl->note);
+    free(sl->root);
     S_value_free(&sl->seconds);
     memset(sl, 0, sizeof *sl);
 }

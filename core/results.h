@@ -141,7 +141,9 @@ typedef enum {
 extern const char *const gm_sl_counter_keys[GM_SL_N];
 
 typedef struct {
-    char *file;            /* source path as the compiler recorded it; NULL when unknown */
+    char *file;            /* source path: relative to the run's source root (gm_srclines.root)
+                              when it lies under it, else as the compiler recorded it; NULL
+                              when unknown */
     long long line;        /* 1-based; 0: no line info (then pc says which instruction) */
     long long pc;          /* PC offset in the function when line is 0; -1 otherwise */
     char *function;        /* kernel function (mangled, as CUPTI names it) */
@@ -171,6 +173,9 @@ typedef struct {
     char *note;            /* why failed, or what to know (e.g. no -lineinfo); NULL */
     gm_value seconds;      /* wall time of the extra pass for this launch */
     bool line_info;        /* the kernel carried line info */
+    char *root;            /* the source root (the repository the kernels were built in), which
+                              the lines' files are relative to; NULL when unknown (programs,
+                              files from before it was recorded) */
     gm_srcline *lines;     /* by file then line (or pc) */
     size_t n_lines;
     gm_sl_alloc *allocs;   /* the allocations the launch touched, most excess sectors

@@ -770,6 +770,8 @@ static bool S_read_srclines(S_rd *rd, json_t *o, gm_srclines *sl)
              S_get_str(rd, sj, "note", true, &sl->note) &&
              S_get_value(rd, sj, "seconds", &sl->seconds) &&
              S_get_bool(rd, sj, "line_info", &sl->line_info) &&
+             (!json_object_get(sj, "root") ||   /* optional: newer files */
+              S_get_str(rd, sj, "root", true, &sl->root)) &&
              S_open_arr(rd, sj, "lines", false, &arr, &ma);
         if (ok) {
             size_t n = json_array_size(arr);

@@ -464,6 +464,8 @@ static void S_emit_srclines(S_em *e, const gm_srclines *sl)
     S_kstr(e, "note", sl->note);
     S_kval(e, "seconds", &sl->seconds);
     S_kbool(e, "line_info", sl->line_info);
+    if (sl->root)   /* optional: written only when known */
+        S_kstr(e, "root", sl->root);
     S_key(e, "lines");
     S_open(e, '[', true);
     for (size_t i = 0; i < sl->n_lines; i++) {

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,11 +313,37 @@ size_t gm_srclines_rank(const gm_srclines *sl, bool shared, size_t *idx, size_t 
     return k;
 }
 
+void gm_srclines_relate(gm_srclines *sl, const char *root)
+{
+    free(sl->root);
+    sl->root = NULL;
+    if (!root || root[0] != '/')
+        return;
+    size_t n = strlen(root);
+    while (n > 1 && root[n - 1] == '/')
+        n--;
+    bool any = false;
+    for (size_t i = 0; i < sl->n_lines; i++) {
+        char *f = sl->lines[i].file;
+        if (!f || strncmp(f, root, n) != 0 || f[n] != '/' || !f[n + 1])
+            continue;
+        memmove(f, f + n + 1, strlen(f + n + 1) + 1);
+        any = true;
+    }
+    if (any) {
+        sl->root = gm_xmalloc(n + 1);
+        memcpy(sl->root, root, n);
+        sl->root[n] = '\0';
+    }
+}
+
 void gm_srcline_where(const gm_srcline *l, char *out, size_t cap)
 {
     if (l->line > 0 && l->file) {
-        const char *base = strrchr(l->file, '/');
-        snprintf(out, cap, "%s:%lld", base ? base + 1 : l->file, l->line);
+        /* a relative path is relative to the source root: all of it says
+         * where; a path recorded whole, by its base name */
+        const char *base = l->file[0] == '/' ? strrchr(l->file, '/') + 1 : l->file;
+        snprintf(out, cap, "%s:%lld", base, l->line);
     } else {
         /* the function as a person reads it (symbol.h): CUPTI gives the
          * mangled symbol */
@@ -325,6 +352,172 @@ void gm_srcline_where(const gm_srcline *l, char *out, size_t cap)
         snprintf(out, cap, "%s+0x%llx", fn.data, (unsigned long long)(l->pc < 0 ? 0 : l->pc));
         gm_buf_free(&fn);
     }
+}
+
+/* ---- which line of one run is which of another ----------------------------- */
+
+/* Whole path components two paths share at their ends ("a/b/c.cu" and
+ * "x/b/c.cu": 2). */
+static size_t S_common_tail(const char *a, const char *b)
+{
+    size_t i = strlen(a), j = strlen(b), k = 0;
+    for (;;) {
+        size_t si = i, sj = j;
+        while (si > 0 && a[si - 1] != '/')
+            si--;
+        while (sj > 0 && b[sj - 1] != '/')
+            sj--;
+        if (i - si != j - sj || i == si || memcmp(a + si, b + sj, i - si) != 0)
+            return k;
+        k++;
+        if (si == 0 || sj == 0)
+            return k;
+        i = si - 1;
+        j = sj - 1;
+    }
+}
+
+static size_t S_components(const char *p)
+{
+    size_t k = 1;
+    for (; *p; p++)
+        k += *p == '/';
+    return k;
+}
+
+/* How well file a of one side stands for file b of the other: 0 not at all;
+ * more for a longer common tail; the most for the same path. */
+static size_t S_file_score(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0)
+        return (size_t)-1;
+    bool ra = a[0] != '/', rb = b[0] != '/';
+    if (ra && rb)
+        return 0;   /* both relative to their source roots: not the same file */
+    size_t k = S_common_tail(a, b);
+    /* a path relative to its root is all of the other's tail, or another file */
+    if ((ra && k < S_components(a)) || (rb && k < S_components(b)))
+        return 0;
+    return k;
+}
+
+typedef struct {
+    const char **v;
+    size_t n;
+} S_files;
+
+/* The index of file f in fs, added when new. */
+static size_t S_file_at(S_files *fs, const char *f)
+{
+    for (size_t i = 0; i < fs->n; i++)
+        if (strcmp(fs->v[i], f) == 0)
+            return i;
+    fs->v = gm_xrealloc(fs->v, (fs->n + 1) * sizeof *fs->v);
+    fs->v[fs->n] = f;
+    return fs->n++;
+}
+
+/* The line's code without its indentation; NULL when unknown or blank. */
+static const char *S_code(const gm_srcline *l)
+{
+    const char *t = l->text;
+    while (t && *t == ' ')
+        t++;
+    return t && *t ? t : NULL;
+}
+
+/* Same code, trailing blanks aside (read_text cuts them; stored text may not). */
+static bool S_same_code(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    while (na && a[na - 1] == ' ')
+        na--;
+    while (nb && b[nb - 1] == ' ')
+        nb--;
+    return na == nb && memcmp(a, b, na) == 0;
+}
+
+void gm_srclines_match(const gm_srcline *a, size_t na, const gm_srcline *b, size_t nb,
+                       size_t *match)
+{
+    for (size_t i = 0; i < na; i++)
+        match[i] = GM_SL_NONE;
+    bool *used = gm_xcalloc(nb ? nb : 1, sizeof *used);
+    /* lines without line info: by function and PC */
+    for (size_t i = 0; i < na; i++) {
+        if (a[i].line > 0 && a[i].file)
+            continue;
+        for (size_t j = 0; j < nb && match[i] == GM_SL_NONE; j++)
+            if (!used[j] && !(b[j].line > 0 && b[j].file) && a[i].pc == b[j].pc &&
+                a[i].function && b[j].function && strcmp(a[i].function, b[j].function) == 0) {
+                match[i] = j;
+                used[j] = true;
+            }
+    }
+    /* the files of each side, and which of b's each of a's is */
+    S_files fa = {NULL, 0}, fb = {NULL, 0};
+    size_t *ia = gm_xmalloc((na ? na : 1) * sizeof *ia), *ib = gm_xmalloc((nb ? nb : 1) * sizeof *ib);
+    for (size_t i = 0; i < na; i++)
+        ia[i] = a[i].line > 0 && a[i].file ? S_file_at(&fa, a[i].file) : GM_SL_NONE;
+    for (size_t j = 0; j < nb; j++)
+        ib[j] = b[j].line > 0 && b[j].file ? S_file_at(&fb, b[j].file) : GM_SL_NONE;
+    size_t *pair = gm_xmalloc((fa.n ? fa.n : 1) * sizeof *pair);
+    bool *taken = gm_xcalloc(fb.n ? fb.n : 1, sizeof *taken);
+    for (size_t x = 0; x < fa.n; x++)
+        pair[x] = GM_SL_NONE;
+    for (;;) {   /* the best-scoring pair of unpaired files first */
+        size_t best = 0, bx = 0, by = 0;
+        for (size_t x = 0; x < fa.n; x++)
+            for (size_t y = 0; y < fb.n && pair[x] == GM_SL_NONE; y++) {
+                size_t sc = taken[y] ? 0 : S_file_score(fa.v[x], fb.v[y]);
+                if (sc > best)
+                    best = sc, bx = x, by = y;
+            }
+        if (!best)
+            break;
+        pair[bx] = by;
+        taken[by] = true;
+    }
+    for (int round = 1; round <= 3; round++)
+        for (size_t i = 0; i < na; i++) {
+            if (ia[i] == GM_SL_NONE || match[i] != GM_SL_NONE)
+                continue;
+            const char *code = S_code(&a[i]);
+            if (round == 2 && !code)
+                continue;
+            size_t pf = pair[ia[i]], best = GM_SL_NONE;
+            long long best_d = 0;
+            for (size_t j = 0; j < nb; j++) {
+                if (used[j] || ib[j] == GM_SL_NONE)
+                    continue;
+                const char *cj = S_code(&b[j]);
+                bool here = ib[j] == pf;
+                if (round != 2) {
+                    if (!here || b[j].line != a[i].line ||
+                        (round == 1 && code && cj && !S_same_code(code, cj)))
+                        continue;
+                    best = j;
+                    break;
+                }
+                if (!cj || !S_same_code(code, cj))
+                    continue;
+                /* the nearest in the same file, else the first elsewhere */
+                long long d = here ? llabs(b[j].line - a[i].line) : LLONG_MAX;
+                if (best == GM_SL_NONE || d < best_d)
+                    best = j, best_d = d;
+            }
+            if (best != GM_SL_NONE) {
+                match[i] = best;
+                used[best] = true;
+            }
+        }
+    free(pair);
+    free(taken);
+    free(fa.v);
+    free(fb.v);
+    free(ia);
+    free(ib);
+    free(used);
 }
 
 /* ---- which runs the per-line pass measures --------------------------------- */

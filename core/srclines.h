@@ -82,9 +82,21 @@ size_t gm_srclines_rank(const gm_srclines *sl, bool shared, size_t *idx, size_t 
  * pick[i] is set for the chosen runs (r->n_runs entries); returns how many. */
 size_t gm_srclines_pick(const gm_results *r, bool *pick);
 
-/* "exp_rgb.cu:42" (base name of the file) or "fn+0x1a0" without line info,
- * the function named as symbol.h reads it ("elementwise_kernel<…>+0x13c0"),
- * never by its mangled symbol. */
+/* The source root of sl's lines (a directory; NULL: unknown): each line's
+ * file under it becomes its path relative to it
+ * ("/src/gpumem-report/kernels/transpose/kernels.cu" under
+ * "/src/gpumem-report": "kernels/transpose/kernels.cu"), and root is kept in
+ * sl->root when some file was; files elsewhere (the toolkit's headers) stay
+ * as they are.  The collector calls it after gm_srclines_read_text, which
+ * reads the files by their full paths. */
+void gm_srclines_relate(gm_srclines *sl, const char *root);
+
+/* Where a line is, as every output labels it: its file relative to the
+ * source root and its line ("kernels/transpose/kernels.cu:69"); a file
+ * recorded whole (no root known: a program, a file from before the root was
+ * recorded; or one outside the root) by its base name ("exp_transpose.cu:69");
+ * without line info, the function as symbol.h reads it and the PC
+ * ("elementwise_kernel<…>+0x13c0"), never its mangled symbol. */
 void gm_srcline_where(const gm_srcline *l, char *out, size_t cap);
 
 /* ---- the tracer's records (issue 25) -------------------------------------------
@@ -231,6 +243,23 @@ long long gm_sl_alloc_excess(const gm_sl_alloc *a);
  * suite writes it, "transpose_kernel_tiled" or "k<16>")?  The mangled form
  * holds the name with its length before it, so "k" does not match "k2". */
 bool gm_sl_symbol_is(const char *symbol, const char *kernel);
+
+/* Which line of b is each line of a, where two runs of one kernel are
+ * compared (diff, history): match[i] is the index in b of a[i]'s line, or
+ * GM_SL_NONE.  One to one, in three rounds:
+ *   1. the same line of the same file, its code the same (or unknown);
+ *   2. a line that moved: the same code (leading and trailing blanks aside)
+ *      on another line, the nearest in the same file first;
+ *   3. the same line of the same file, its code edited.
+ * "The same file": files are paired first, one to one, by their paths
+ * relative to the source root where both sides know it (equal, or not the
+ * same file), else by the longest common suffix of the two paths in whole
+ * components (at least the base name; a relative path must be all of it),
+ * so that one commit collected in two checkouts pairs every file.  Lines
+ * without line info match by function and PC. */
+#define GM_SL_NONE ((size_t)-1)
+void gm_srclines_match(const gm_srcline *a, size_t na, const gm_srcline *b, size_t nb,
+                       size_t *match);
 
 #ifdef __cplusplus
 }

@@ -1067,6 +1067,13 @@ static json_t *S_jsrclines(const gm_diff *d)
             gm_srcline_where(l, where, sizeof where);
             json_t *x = json_object();
             json_object_set_new(x, "where", json_string(where));
+            if (ch[k].base && ch[k].head) {
+                /* where the line was in base (a line that moved) */
+                gm_srcline_where(ch[k].base, where, sizeof where);
+                json_object_set_new(x, "base_where", json_string(where));
+            } else {
+                json_object_set_new(x, "base_where", json_null());
+            }
             json_object_set_new(x, "file", S_jstr(l->file));
             json_object_set_new(x, "line", json_integer((json_int_t)l->line));
             json_object_set_new(x, "function", S_jstr(l->function));

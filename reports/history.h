@@ -38,8 +38,11 @@
  * filled for the results already stored from their kept JSON; version 4
  * runs.gated; version 5 a results file's identity beyond its commit, time,
  * device name, driver and settings: the device's UUID, the process (host,
- * rank, pid) and a digest of its runs, filled the same way. */
-#define GM_HISTORY_SCHEMA 5
+ * rank, pid) and a digest of its runs, filled the same way; version 6 one
+ * identity per commit: a short commit id stored where the history holds one
+ * full id it begins, that full id (and a commit's time, where one of its
+ * results has it, on every results file of it). */
+#define GM_HISTORY_SCHEMA 6
 /* How long a writer waits for another one's transaction (parallel CI jobs). */
 #define GM_HISTORY_BUSY_MS 60000
 
@@ -61,13 +64,32 @@ int gm_history_schema_version(gm_history *h);   /* -1 when it cannot be read */
  * L2 flush, clock control, timing warm-up and repetitions, the metric list. */
 char *gm_history_settings(const gm_results *r);
 
+/* The commit id the history keeps for commit (NULL: "unknown"): a short hex
+ * id (4 to 39 digits) of which the database holds one full id (40 or 64
+ * digits) that begins with it, that full id; anything else as it is.
+ * GM_ERR_VALUE, naming both, when it begins two full ids.  *out: caller
+ * frees. */
+gm_status gm_history_resolve_commit(gm_history *h, const char *commit, char **out,
+                                    gm_error *err);
+
+/* What `history add` warns of r's commit, as one sentence into buf (and
+ * returned), or NULL when nothing: no commit recorded, a commit that is not
+ * a hex id ("HEAD", a branch name: it names no fixed commit), a tree that
+ * was dirty (its code is not the commit's). */
+const char *gm_history_commit_warning(const gm_results *r, char *buf, size_t cap);
+
 /* Store r (json: its text, kept whole for the gate) in one transaction, keyed
  * by commit, taken_at, device, driver, settings, the device's UUID, the
  * process that collected (host, rank, pid, where r records them) and a
  * digest of its runs: *added is false only when a results file of that key,
- * the same runs, is there already (nothing written).  commit_time: seconds since the
- * epoch of the commit (its order in the history), or -1 for unknown (then
- * taken_at orders it).  source: the file name, shown in listings. */
+ * the same runs, is there already (nothing written).  The commit is stored
+ * as gm_history_resolve_commit gives it (an error when a short id is
+ * ambiguous); a full id takes the place of the short ids of it stored
+ * before.  commit_time: seconds since the epoch of the commit (its order in
+ * the history), or -1 for unknown (then the time another results file of the
+ * commit has, else taken_at, orders it); given, it is also the time of the
+ * commit's results stored without one.  source: the file name, shown in
+ * listings. */
 gm_status gm_history_add(gm_history *h, const gm_results *r, const char *json,
                          long long commit_time, const char *source, bool *added,
                          gm_error *err);
@@ -137,7 +159,7 @@ gm_status gm_history_report_html(gm_history *h, const gm_history_query *q, char 
  * commit_time, taken_at, device, driver, settings (less the metric list),
  * experiment, variant, params, check, metric, value, unit, line; the median
  * time as metric "time" in ms; each per-line count as metric
- * "source_line.<counter>" with the line ("exp_rgb.cu:58") in the last column,
+ * "source_line.<counter>" with the line ("kernels/rgb/kernels.cu:58") in the last column,
  * empty on the other rows. */
 gm_status gm_history_csv(gm_history *h, const gm_history_query *q, char **out, gm_error *err);
 

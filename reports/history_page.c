@@ -147,9 +147,10 @@ static void S_lines_md(gm_buf *b, const gmh_table *t, const gmh_res *res)
     }
     gm_buf_printf(b, "**Per source line:** %zu change%s of a line's excess (count − ideal, one "
                      "launch) from one commit with per-line counts to the next, largest first "
-                     "at each commit. Lines are matched by file name and line number: an edit "
-                     "that moves a line shows as one line losing its excess and another "
-                     "gaining it.\n\n",
+                     "at each commit. Lines are matched by their path relative to the source "
+                     "root and line number, and a line that moved by its code: an edit that "
+                     "moves the waste to other code shows as one line losing its excess and "
+                     "another gaining it.\n\n",
                   t->n_lsteps, t->n_lsteps == 1 ? "" : "s");
     gm_buf_puts(b, "| Commit | Layout | Line | Code | Excess global sectors | "
                    "Excess shared wavefronts |\n|---|---|---|---|--:|--:|\n");
@@ -165,6 +166,10 @@ static void S_lines_md(gm_buf *b, const gmh_table *t, const gmh_res *res)
             gm_esc_md_code(b, l->params);
         }
         gm_buf_puts(b, " | ");
+        if (l->from) {
+            gm_esc_md_code(b, l->from);
+            gm_buf_puts(b, " → ");
+        }
         gm_esc_md_code(b, l->loc);
         gm_buf_puts(b, " | ");
         const char *code = l->text;
@@ -319,7 +324,8 @@ static void S_table_md(gm_buf *b, const gmh_table *t, const gmh_res *res, size_t
 }
 
 /* A chart of one metric of one experiment: a line per layout over the
- * commits, a dashed line at each step. */
+ * commits, a dashed line at each step; device: what the group is called
+ * (S_group_label). */
 static void S_chart(gm_charts *c, const gmh_table *t, size_t m, const gmh_res *res, size_t n,
                     const char *device)
 {
@@ -413,11 +419,119 @@ static void S_intro_md(gm_buf *b, const gm_history_query *q, size_t nres)
         gm_buf_puts(b, "The history holds nothing yet (`gpumem-report history add RUN.json`).\n\n");
 }
 
-/* The heading of one group (device and settings), its points res[0..n). */
-static void S_group_md(gm_buf *b, const gmh_res *res, size_t n)
+/* Item k (0-based) of a settings string ("sizes=full; l2_flush=on; ...;
+ * metrics=a,b"): its start and length; NULL past the last. */
+static const char *S_setting_item(const char *settings, size_t k, size_t *len)
+{
+    const char *p = settings;
+    for (; k > 0 && p; k--) {
+        p = strstr(p, "; ");
+        p = p ? p + 2 : NULL;
+    }
+    if (!p || !*p)
+        return NULL;
+    const char *e = strstr(p, "; ");
+    *len = e ? (size_t)(e - p) : strlen(p);
+    return p;
+}
+
+/* Does settings hold the item (key=value) it[0..n) exactly? */
+static bool S_has_setting(const char *settings, const char *it, size_t n)
+{
+    size_t len;
+    const char *p;
+    for (size_t k = 0; (p = S_setting_item(settings, k, &len)); k++)
+        if (len == n && memcmp(p, it, n) == 0)
+            return true;
+    return false;
+}
+
+/* The items of settings that tell it from the other settings of
+ * all->v[first..last]: for each of them, the first item it does not share,
+ * in the order of the items, "; "-separated, the metric list by its
+ * length. */
+static void S_settings_differ(const gmh_resv *all, size_t first, size_t last,
+                              const char *settings, gm_buf *out)
+{
+    size_t len, n = 0;
+    for (; S_setting_item(settings, n, &len); n++)
+        ;
+    bool *named = gm_xcalloc(n ? n : 1, sizeof *named);
+    for (size_t i = first; i <= last; i++) {
+        if (strcmp(all->v[i].settings, settings) == 0)
+            continue;
+        for (size_t k = 0; k < n; k++) {
+            const char *it = S_setting_item(settings, k, &len);
+            if (!S_has_setting(all->v[i].settings, it, len)) {
+                named[k] = true;
+                break;
+            }
+        }
+    }
+    for (size_t k = 0; k < n; k++) {
+        const char *it = S_setting_item(settings, k, &len);
+        if (!named[k])
+            continue;
+        gm_buf_puts(out, out->len ? "; " : "");
+        if (len >= 8 && strncmp(it, "metrics=", 8) == 0) {
+            size_t nm = len > 8;
+            for (size_t c = 8; c < len; c++)
+                nm += it[c] == ',';
+            gm_buf_printf(out, "%zu metrics", nm);
+        } else {
+            gm_buf_put(out, it, len);
+        }
+    }
+    free(named);
+}
+
+/* What the group of all->v[g] is called: its device, and where the history
+ * holds the device under other settings too, the settings that differ
+ * ("NVIDIA H100 80GB HBM3 (sizes=app; warmup=0; repetitions=1)"); a group
+ * they do not tell apart (two metric lists of one length) also by its place
+ * among the device's groups ("settings 2 of 3"). */
+static void S_group_label(const gmh_resv *all, size_t g, gm_buf *out)
+{
+    const gmh_res *r = &all->v[g];
+    gm_buf_puts(out, r->device);
+    size_t first = g, last = g;
+    while (first > 0 && strcmp(all->v[first - 1].device, r->device) == 0)
+        first--;
+    while (last + 1 < all->n && strcmp(all->v[last + 1].device, r->device) == 0)
+        last++;
+    gm_buf mine = GM_BUF_INIT;
+    S_settings_differ(all, first, last, r->settings, &mine);
+    size_t groups = 0, at = 0;
+    bool twin = false;
+    for (size_t i = first; i <= last; i++) {
+        if (i > first && strcmp(all->v[i].settings, all->v[i - 1].settings) == 0)
+            continue;   /* a group's results are next to each other */
+        groups++;
+        if (strcmp(all->v[i].settings, r->settings) == 0) {
+            at = groups;
+            continue;
+        }
+        gm_buf other = GM_BUF_INIT;
+        S_settings_differ(all, first, last, all->v[i].settings, &other);
+        twin |= strcmp(other.data ? other.data : "", mine.data ? mine.data : "") == 0;
+        gm_buf_free(&other);
+    }
+    if (groups > 1) {
+        gm_buf_puts(out, " (");
+        gm_buf_puts(out, mine.data ? mine.data : "");
+        if (twin)
+            gm_buf_printf(out, "%ssettings %zu of %zu", mine.len ? "; " : "", at, groups);
+        gm_buf_putc(out, ')');
+    }
+    gm_buf_free(&mine);
+}
+
+/* The heading of one group (device and settings; label: what it is called,
+ * S_group_label), its points res[0..n). */
+static void S_group_md(gm_buf *b, const char *label, const gmh_res *res, size_t n)
 {
     gm_buf_puts(b, "## ");
-    gm_esc_md(b, res[0].device);
+    gm_esc_md(b, label);
     gm_buf_printf(b, "\n\n%zu results from ", n);
     gmh_md_commit(b, &res[0]);
     gm_buf_puts(b, " (");
@@ -479,8 +593,8 @@ static gm_status S_group_exps(gm_history *h, const gm_history_query *q, const gm
  * becomes a block of its own, followed by its charts (when charts is
  * non-NULL). */
 static gm_status S_exp_block(gm_history *h, const gm_history_query *q, gm_charts *charts,
-                             const gmh_res *res, size_t n, const char *exp, gm_buf *b,
-                             S_block **blocks, size_t *nb, gm_error *err)
+                             const gmh_res *res, size_t n, const char *exp, const char *group,
+                             gm_buf *b, S_block **blocks, size_t *nb, gm_error *err)
 {
     gmh_table t;
     gm_status s = gmh_table_load(h, res, n, exp, &t, err);
@@ -504,7 +618,7 @@ static gm_status S_exp_block(gm_history *h, const gm_history_query *q, gm_charts
             for (size_t k = 0; k < t.n_steps; k++)
                 stepped |= t.steps[k].metric == m;
             if (t.used[m] && (m == 0 || stepped))
-                S_chart(charts, &t, m, res, n, res[0].device);
+                S_chart(charts, &t, m, res, n, group);
         }
         bl->chart_to = charts ? charts->n : 0;
     }
@@ -534,15 +648,18 @@ static gm_status S_report(gm_history *h, const gm_history_query *q, gm_charts *c
             from = e - q->last;
         const gmh_res *res = &all.v[from];
         size_t n = e - from;
-        S_group_md(&b, res, n);
+        gm_buf label = GM_BUF_INIT;
+        S_group_label(&all, g, &label);
+        S_group_md(&b, label.data, res, n);
         char **exps;
         size_t ne;
         s = S_group_exps(h, q, &res[0], &exps, &ne, err);
         for (size_t x = 0; x < ne && s == GM_OK; x++)
-            s = S_exp_block(h, q, charts, res, n, exps[x], &b, blocks, nb, err);
+            s = S_exp_block(h, q, charts, res, n, exps[x], label.data, &b, blocks, nb, err);
         for (size_t x = 0; x < ne; x++)
             free(exps[x]);
         free(exps);
+        gm_buf_free(&label);
         g = e;
     }
     if (b.len || *nb == 0) {
@@ -603,9 +720,10 @@ gm_status gm_history_report_md(gm_history *h, const gm_history_query *q, char **
 static const char S_css[] =
     "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#222;"
     "background:#fff}main{max-width:1180px;margin:0 auto;padding:1.5rem}"
-    "table{border-collapse:collapse;margin:0.8rem 0;font-size:0.9rem}"
+    "table{border-collapse:collapse;margin:0.8rem 0;font-size:0.9rem;display:block;"
+    "max-width:100%;overflow-x:auto}"
     "th,td{border:1px solid #ccc;padding:0.25rem 0.5rem}th{background:#f3f3f3}"
-    "code{font-size:0.88em}"
+    "code{font-size:0.88em}p,li,h2,h3{overflow-wrap:anywhere}"
     ".charts{display:flex;flex-wrap:wrap;gap:0.5rem}.charts figure{margin:0;flex:1 1 560px;"
     "max-width:580px}.charts svg{width:100%;height:auto}h2{border-bottom:2px solid #ddd;"
     "padding-bottom:0.2rem;margin-top:2rem}\n";

@@ -92,6 +92,8 @@ typedef struct {
     size_t series, point, prev;   /* the commit, and the one it is compared with */
     char *params;                 /* of the run with per-line counts (may differ from the series') */
     char *loc, *text;
+    char *from;                   /* where the line was before, when it is labelled otherwise
+                                     there (it moved); NULL else */
     long long xs[2], xw[2];       /* excess sectors, excess wavefronts: before, after */
 } gmh_lstep;
 

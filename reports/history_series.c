@@ -8,6 +8,7 @@
 #include "../core/catalog.h"
 #include "../core/escape.h"
 #include "../core/fmt.h"
+#include "../core/srclines.h"
 
 #include <sqlite3.h>
 
@@ -396,31 +397,31 @@ void gmh_table_free(gmh_table *t)
     free(t->gates);
     for (size_t i = 0; i < t->n_lsteps; i++) {
         free(t->lsteps[i].loc);
+        free(t->lsteps[i].from);
         free(t->lsteps[i].text);
         free(t->lsteps[i].params);
     }
     free(t->lsteps);
 }
 
-/* The per-line excess of one run, sorted by where the line is. */
+/* The per-line counts of one run, as the lines table holds them. */
 typedef struct {
-    char *loc, *text;
-    long long xs, xw;
-} S_lrow;
-
-typedef struct {
-    S_lrow *v;
+    gm_srcline *v;
+    char **loc;   /* where each line was labelled when stored */
     size_t n;
-    bool have;   /* the run's per-line counts were collected */
+    bool have;    /* the run's per-line counts were collected */
 } S_lines;
 
 static void S_lines_free(S_lines *l)
 {
     for (size_t i = 0; i < l->n; i++) {
-        free(l->v[i].loc);
+        free(l->v[i].file);
+        free(l->v[i].function);
         free(l->v[i].text);
+        free(l->loc[i]);
     }
     free(l->v);
+    free(l->loc);
     memset(l, 0, sizeof *l);
 }
 
@@ -448,15 +449,22 @@ static gm_status S_lines_load(gm_history *h, sqlite3_stmt *stat, sqlite3_stmt *l
         if (out->n == cap) {
             cap = cap ? 2 * cap : 32;
             out->v = gm_xrealloc(out->v, cap * sizeof *out->v);
+            out->loc = gm_xrealloc(out->loc, cap * sizeof *out->loc);
         }
-        S_lrow *r = &out->v[out->n++];
-        r->loc = gmh_col_text(lines, 0);
-        r->text = sqlite3_column_type(lines, 1) == SQLITE_NULL ? NULL : gmh_col_text(lines, 1);
-        long long d = (long long)sqlite3_column_int64(lines, 2) -
-                      (long long)sqlite3_column_int64(lines, 3);
-        r->xs = d > 0 ? d : 0;
-        d = (long long)sqlite3_column_int64(lines, 4) - (long long)sqlite3_column_int64(lines, 5);
-        r->xw = d > 0 ? d : 0;
+        gm_srcline *l = &out->v[out->n];
+        memset(l, 0, sizeof *l);
+        out->loc[out->n++] = gmh_col_text(lines, 0);
+        l->text = sqlite3_column_type(lines, 1) == SQLITE_NULL ? NULL : gmh_col_text(lines, 1);
+        l->count[GM_SL_SECTORS] = (long long)sqlite3_column_int64(lines, 2);
+        l->count[GM_SL_SECTORS_IDEAL] = (long long)sqlite3_column_int64(lines, 3);
+        l->count[GM_SL_WAVEFRONTS] = (long long)sqlite3_column_int64(lines, 4);
+        l->count[GM_SL_WAVEFRONTS_IDEAL] = (long long)sqlite3_column_int64(lines, 5);
+        l->file = sqlite3_column_type(lines, 6) == SQLITE_NULL ? NULL : gmh_col_text(lines, 6);
+        l->line = (long long)sqlite3_column_int64(lines, 7);
+        l->function = sqlite3_column_type(lines, 8) == SQLITE_NULL ? NULL
+                                                                  : gmh_col_text(lines, 8);
+        l->pc = sqlite3_column_type(lines, 9) == SQLITE_NULL
+                    ? -1 : (long long)sqlite3_column_int64(lines, 9);
     }
     if (rc != SQLITE_DONE || sqlite3_reset(lines) != SQLITE_OK) {
         S_lines_free(out);
@@ -465,31 +473,51 @@ static gm_status S_lines_load(gm_history *h, sqlite3_stmt *stat, sqlite3_stmt *l
     return GM_OK;
 }
 
+/* A line's step, appended to t: x (commit prev) and y (commit point), one of
+ * them NULL for a line on one side only. */
+static void S_lstep_add(gmh_table *t, size_t series, size_t prev, size_t point,
+                        const char *params, const S_lines *a, size_t i, const S_lines *b,
+                        size_t j)
+{
+    const gm_srcline *x = i != GM_SL_NONE ? &a->v[i] : NULL;
+    const gm_srcline *y = j != GM_SL_NONE ? &b->v[j] : NULL;
+    long long xs0 = x ? gm_srcline_excess_sectors(x) : 0;
+    long long xw0 = x ? gm_srcline_excess_wavefronts(x) : 0;
+    long long xs1 = y ? gm_srcline_excess_sectors(y) : 0;
+    long long xw1 = y ? gm_srcline_excess_wavefronts(y) : 0;
+    if (xs0 == xs1 && xw0 == xw1)
+        return;
+    const gm_srcline *any = y ? y : x;
+    const char *loc = y ? b->loc[j] : a->loc[i];
+    /* where it was, when the line moved or its file is labelled otherwise */
+    const char *from = x && y && strcmp(a->loc[i], b->loc[j]) != 0 ? a->loc[i] : NULL;
+    t->lsteps = gm_xrealloc(t->lsteps, (t->n_lsteps + 1) * sizeof *t->lsteps);
+    t->lsteps[t->n_lsteps++] = (gmh_lstep){
+        .series = series, .point = point, .prev = prev, .params = gm_xstrdup(params),
+        .loc = gm_xstrdup(loc), .text = any->text ? gm_xstrdup(any->text) : NULL,
+        .from = from ? gm_xstrdup(from) : NULL, .xs = {xs0, xs1}, .xw = {xw0, xw1}};
+}
+
 /* The lines whose excess differs between a (commit prev) and b (commit
- * point), appended to t; both sorted by loc (SQLite's BINARY order, which is
- * strcmp's). */
+ * point), appended to t: lines matched as the diff matches them
+ * (gm_srclines_match: by path relative to the source root, moved lines by
+ * their code). */
 static void S_lines_compare(gmh_table *t, size_t series, size_t prev, size_t point,
                             const char *params, const S_lines *a, const S_lines *b)
 {
-    size_t i = 0, j = 0;
-    while (i < a->n || j < b->n) {
-        int c = i >= a->n ? 1 : j >= b->n ? -1 : strcmp(a->v[i].loc, b->v[j].loc);
-        const S_lrow *x = c <= 0 ? &a->v[i] : NULL, *y = c >= 0 ? &b->v[j] : NULL;
-        long long xs0 = x ? x->xs : 0, xw0 = x ? x->xw : 0;
-        long long xs1 = y ? y->xs : 0, xw1 = y ? y->xw : 0;
-        if (xs0 != xs1 || xw0 != xw1) {
-            t->lsteps = gm_xrealloc(t->lsteps, (t->n_lsteps + 1) * sizeof *t->lsteps);
-            const S_lrow *any = y ? y : x;
-            t->lsteps[t->n_lsteps++] = (gmh_lstep){series, point, prev, gm_xstrdup(params),
-                                                 gm_xstrdup(any->loc),
-                                                 any->text ? gm_xstrdup(any->text) : NULL,
-                                                 {xs0, xs1}, {xw0, xw1}};
-        }
-        if (c <= 0)
-            i++;
-        if (c >= 0)
-            j++;
+    size_t *match = gm_xmalloc((a->n ? a->n : 1) * sizeof *match);
+    bool *paired = gm_xcalloc(b->n ? b->n : 1, sizeof *paired);
+    gm_srclines_match(a->v, a->n, b->v, b->n, match);
+    for (size_t i = 0; i < a->n; i++) {
+        if (match[i] != GM_SL_NONE)
+            paired[match[i]] = true;
+        S_lstep_add(t, series, prev, point, params, a, i, b, match[i]);
     }
+    for (size_t j = 0; j < b->n; j++)
+        if (!paired[j])
+            S_lstep_add(t, series, prev, point, params, a, GM_SL_NONE, b, j);
+    free(match);
+    free(paired);
 }
 
 /* Per layout, the lines whose excess changed from each commit with per-line
@@ -508,8 +536,8 @@ static gm_status S_table_lines(gm_history *h, gmh_table *t, const gmh_res *res, 
                             "ORDER BY params = ?4 DESC, params LIMIT 1", &pick, err)) != GM_OK ||
         (s = gmh_prepare(h, "SELECT lines_status FROM runs WHERE id = ?1", &stat, err)) != GM_OK ||
         (s = gmh_prepare(h, "SELECT loc, text, sectors, sectors_ideal, wavefronts, "
-                            "wavefronts_ideal FROM lines WHERE run_id = ?1 ORDER BY loc",
-                         &lines, err)) != GM_OK)
+                            "wavefronts_ideal, file, line, function, pc FROM lines "
+                            "WHERE run_id = ?1 ORDER BY loc", &lines, err)) != GM_OK)
         goto done;
     for (size_t si = 0; si < t->e.n && s == GM_OK; si++) {
         const gmh_series *se = &t->e.s[si];
@@ -690,12 +718,13 @@ done:
 /* The gate                                                                 */
 /* ======================================================================== */
 
-/* The group of head's settings, less head itself and trees with
- * uncommitted changes (no commit anyone can check out) when there are
- * clean ones: their indexes in all, in commit order, into idx (room for
- * all->n).  Returns their count; *any_clean: clean trees were there. */
-static size_t S_gate_group(const gmh_resv *all, const gm_results *head, const char *settings,
-                           size_t *idx, bool *any_clean)
+/* The group of head's settings, less head itself (commit: its commit as the
+ * history stores it) and trees with uncommitted changes (no commit anyone
+ * can check out) when there are clean ones: their indexes in all, in commit
+ * order, into idx (room for all->n).  Returns their count; *any_clean: clean
+ * trees were there. */
+static size_t S_gate_group(const gmh_resv *all, const gm_results *head, const char *commit,
+                           const char *settings, size_t *idx, bool *any_clean)
 {
     size_t n = 0;
     *any_clean = false;
@@ -705,7 +734,7 @@ static size_t S_gate_group(const gmh_resv *all, const gm_results *head, const ch
         const gmh_res *r = &all->v[i];
         if (strcmp(r->settings, settings) != 0 || (*any_clean && r->dirty != 0))
             continue;
-        if (strcmp(r->commit, head->commit ? head->commit : "unknown") == 0 &&
+        if (strcmp(r->commit, commit) == 0 &&
             r->dirty == head->dirty &&
             strcmp(r->taken_at, head->taken_at ? head->taken_at : "unknown") == 0)
             continue;
@@ -898,11 +927,15 @@ gm_status gm_history_gate(gm_history *h, const gm_results *head, const char *hea
     }
     size_t *idx = gm_xmalloc((all.n ? all.n : 1) * sizeof *idx);
     bool any_clean;
-    size_t n = S_gate_group(&all, head, settings, idx, &any_clean);
+    char *commit = NULL;
+    size_t n = 0;
     gm_results base;
     bool have_base = false;
     gm_diff d;
     bool have_diff = false;
+    if ((s = gm_history_resolve_commit(h, head->commit, &commit, err)) != GM_OK)
+        goto out;
+    n = S_gate_group(&all, head, commit, settings, idx, &any_clean);
     if (n == 0) {
         s = gm_fail(err, GM_ERR_VALUE,
                     "%s: the history holds no run of %s collected with these settings (%s): "
@@ -949,6 +982,7 @@ out:
     if (have_base)
         gm_results_free(&base);
     free(idx);
+    free(commit);
     free(settings);
     gmh_resv_free(&all);
     return s;

@@ -8,6 +8,7 @@
 
 #include <sqlite3.h>
 
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -144,6 +145,9 @@ static const char *const S_migrations[GM_HISTORY_SCHEMA] = {
     "DROP TABLE results;"
     "ALTER TABLE results_v5 RENAME TO results;"
     "CREATE INDEX results_by_device ON results(device, settings, commit_time);",
+    /* 5 -> 6: one identity per commit; no change to the tables (S_unify_commits
+     * rewrites the ids and times stored) */
+    "",
 };
 
 /* What a history database holds, at any schema version: anything else
@@ -168,6 +172,7 @@ int gm_history_schema_version(gm_history *h)
 
 static gm_status S_backfill(gm_history *h, int version, gm_error *err);
 static gm_status S_backfill_identity(gm_history *h, gm_error *err);
+static gm_status S_unify_commits(gm_history *h, gm_error *err);
 
 /* After a table was made anew (migration 5): every row still points at
  * its parent. */
@@ -232,6 +237,7 @@ static gm_status S_migrate(gm_history *h, gm_error *err)
             ((v + 1 == 3 || v + 1 == 4) && (s = S_backfill(h, v + 1, err)) != GM_OK) ||
             (v + 1 == 5 && (s = S_backfill_identity(h, err)) != GM_OK) ||
             (v + 1 == 5 && (s = S_foreign_keys_hold(h, err)) != GM_OK) ||
+            (v + 1 == 6 && (s = S_unify_commits(h, err)) != GM_OK) ||
             (s = S_exec(h, pragma, err)) != GM_OK || (s = S_exec(h, "COMMIT", err)) != GM_OK) {
             S_exec(h, "ROLLBACK", NULL);
             return s;
@@ -704,15 +710,174 @@ done:
     return s;
 }
 
+/* ---- one identity per commit ----------------------------------------------- */
+
+/* A commit id git could have written: hex digits, at least 4. */
+static bool S_hex_id(const char *c)
+{
+    size_t n = 0;
+    for (; c && c[n]; n++)
+        if (!isxdigit((unsigned char)c[n]))
+            return false;
+    return n >= 4;
+}
+
+/* A full commit id: SHA-1 (40 digits) or SHA-256 (64). */
+static bool S_full_id(const char *c)
+{
+    return S_hex_id(c) && (strlen(c) == 40 || strlen(c) == 64);
+}
+
+/* The stored full ids that begin with the short id c (case aside): the
+ * first two in got (caller frees), their count (at most 2) in *n. */
+static gm_status S_full_ids_of(gm_history *h, const char *c, char *got[2], size_t *n,
+                               gm_error *err)
+{
+    *n = 0;
+    got[0] = got[1] = NULL;
+    sqlite3_stmt *st = NULL;
+    gm_status s = gmh_prepare(h, "SELECT DISTINCT commit_id FROM results WHERE "
+                                 "length(commit_id) IN (40, 64) AND "
+                                 "NOT commit_id GLOB '*[^0-9a-fA-F]*' AND "
+                                 "lower(substr(commit_id, 1, length(?1))) = lower(?1) "
+                                 "ORDER BY commit_id LIMIT 2", &st, err);
+    if (s != GM_OK)
+        return s;
+    if (!gmh_bind_text(st, 1, c)) {
+        sqlite3_finalize(st);
+        return gmh_fail_db(h, err, "binding a commit");
+    }
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < 2)
+        got[(*n)++] = gmh_col_text(st, 0);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        free(got[0]);
+        free(got[1]);
+        got[0] = got[1] = NULL;
+        *n = 0;
+        s = gmh_fail_db(h, err, "reading the stored commits");
+    }
+    sqlite3_finalize(st);
+    return s;
+}
+
+gm_status gm_history_resolve_commit(gm_history *h, const char *commit, char **out,
+                                    gm_error *err)
+{
+    *out = NULL;
+    if (!commit || !*commit) {
+        *out = gm_xstrdup("unknown");
+        return GM_OK;
+    }
+    if (!S_hex_id(commit) || S_full_id(commit) || strlen(commit) > 64) {
+        *out = gm_xstrdup(commit);
+        return GM_OK;
+    }
+    char *got[2];
+    size_t n;
+    gm_status s = S_full_ids_of(h, commit, got, &n, err);
+    if (s != GM_OK)
+        return s;
+    if (n == 2)
+        s = gm_fail(err, GM_ERR_VALUE, "%s: commit %s is ambiguous: the history holds %s and %s, "
+                    "which both begin with it; name the commit by its full id in the results file "
+                    "(git rev-parse %s gives it)", h->path,
+                    commit, got[0], got[1], commit);
+    else
+        *out = gm_xstrdup(n == 1 ? got[0] : commit);
+    free(got[0]);
+    free(got[1]);
+    return s;
+}
+
+const char *gm_history_commit_warning(const gm_results *r, char *buf, size_t cap)
+{
+    /* the commit as text from outside: printable, and not too long */
+    char c[48];
+    size_t k = 0;
+    for (const char *p = r->commit; p && *p && k + 4 < sizeof c; p++)
+        c[k++] = (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p;
+    if (r->commit && strlen(r->commit) > k)
+        c[k++] = '.', c[k++] = '.', c[k++] = '.';
+    c[k] = '\0';
+    if (!r->commit || !*r->commit)
+        snprintf(buf, cap, "it records no commit: stored as commit 'unknown', ordered by when it "
+                 "was taken, and not told apart from other files without one");
+    else if (!S_hex_id(r->commit))
+        snprintf(buf, cap, "its commit '%s' is not a commit id (hex digits): it names no fixed "
+                 "commit, so its place among the commits is a guess (build with the commit "
+                 "recorded: make GIT_COMMIT=<id>)", c);
+    else if (r->dirty == 1)
+        snprintf(buf, cap, "it was collected from a dirty tree of %.12s: its code is not that "
+                 "commit's as committed (the gate compares with clean trees where the "
+                 "history has some)", c);
+    else
+        return NULL;
+    return buf;
+}
+
+/* One identity per commit: each short hex id stored that begins exactly one
+ * full id stored becomes that id (a results file the same but for its
+ * commit's spelling stays as it was); then each results file of a hex commit
+ * without a commit time takes the one the first of that commit's files with
+ * a time has. */
+static gm_status S_unify_commits(gm_history *h, gm_error *err)
+{
+    sqlite3_stmt *ids = NULL, *upd = NULL;
+    char **shorts = NULL;
+    size_t ns = 0;
+    gm_status s = gmh_prepare(h, "SELECT DISTINCT commit_id FROM results", &ids, err);
+    if (s == GM_OK)
+        s = gmh_prepare(h, "UPDATE OR IGNORE results SET commit_id = ?1 WHERE commit_id = ?2",
+                        &upd, err);
+    int rc = SQLITE_DONE;
+    while (s == GM_OK && (rc = sqlite3_step(ids)) == SQLITE_ROW) {
+        const char *c = (const char *)sqlite3_column_text(ids, 0);
+        if (!c || !S_hex_id(c) || S_full_id(c) || strlen(c) > 64)
+            continue;
+        shorts = gm_xrealloc(shorts, (ns + 1) * sizeof *shorts);
+        shorts[ns++] = gm_xstrdup(c);
+    }
+    if (s == GM_OK && rc != SQLITE_DONE)
+        s = gmh_fail_db(h, err, "reading the stored commits");
+    for (size_t i = 0; i < ns && s == GM_OK; i++) {
+        char *got[2];
+        size_t n;
+        if ((s = S_full_ids_of(h, shorts[i], got, &n, err)) != GM_OK)
+            break;
+        if (n == 1) {
+            if (!gmh_bind_text(upd, 1, got[0]) || !gmh_bind_text(upd, 2, shorts[i]))
+                s = gmh_fail_db(h, err, "binding a commit");
+            else
+                s = S_step_done(h, upd, "storing a commit's full id", err);
+        }
+        free(got[0]);
+        free(got[1]);
+    }
+    for (size_t i = 0; i < ns; i++)
+        free(shorts[i]);
+    free(shorts);
+    sqlite3_finalize(ids);
+    sqlite3_finalize(upd);
+    if (s == GM_OK)
+        s = S_exec(h, "UPDATE results SET commit_time = (SELECT o.commit_time FROM results o "
+                      "WHERE o.commit_id = results.commit_id AND o.commit_time IS NOT NULL "
+                      "ORDER BY o.id LIMIT 1) WHERE commit_time IS NULL AND "
+                      "length(commit_id) >= 4 AND NOT commit_id GLOB '*[^0-9a-fA-F]*'", err);
+    return s;
+}
+
 gm_status gm_history_add(gm_history *h, const gm_results *r, const char *json,
                          long long commit_time, const char *source, bool *added, gm_error *err)
 {
     *added = false;
-    char *settings = gm_history_settings(r), *now = S_now_utc();
+    char *settings = gm_history_settings(r), *now = S_now_utc(), *commit = NULL;
     sqlite3_stmt *st = NULL;
     gm_status s = S_exec(h, "BEGIN IMMEDIATE", err);
     if (s != GM_OK)
         goto out;
+    if ((s = gm_history_resolve_commit(h, r->commit, &commit, err)) != GM_OK)
+        goto rollback;
     if ((s = gmh_prepare(h, "INSERT INTO results(commit_id, dirty, commit_time, taken_at, device, "
                             "driver, settings, tool_version, source, added_at, json, device_uuid, "
                             "host, rank, pid, runs_digest) "
@@ -722,7 +887,7 @@ gm_status gm_history_add(gm_history *h, const gm_results *r, const char *json,
         goto rollback;
     S_ident id;
     S_identity(r, &id);
-    if (!gmh_bind_text(st, 1, r->commit ? r->commit : "unknown") ||
+    if (!gmh_bind_text(st, 1, commit) ||
         !gmh_bind_int(st, 2, r->dirty) ||
         !(commit_time >= 0 ? gmh_bind_int(st, 3, commit_time)
                            : sqlite3_bind_null(st, 3) == SQLITE_OK) ||
@@ -742,7 +907,7 @@ gm_status gm_history_add(gm_history *h, const gm_results *r, const char *json,
         goto out;
     }
     long long rid = (long long)sqlite3_last_insert_rowid(h->db);
-    if ((s = S_add_runs(h, r, rid, err)) != GM_OK)
+    if ((s = S_add_runs(h, r, rid, err)) != GM_OK || (s = S_unify_commits(h, err)) != GM_OK)
         goto rollback;
     if ((s = S_exec(h, "COMMIT", err)) != GM_OK)
         goto rollback;
@@ -754,6 +919,7 @@ out:
     sqlite3_finalize(st);
     free(settings);
     free(now);
+    free(commit);
     return s;
 }
 

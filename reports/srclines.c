@@ -428,20 +428,6 @@ size_t gm_srclines_md_layouts(gm_buf *b, const gm_run *const *runs, size_t n)
 
 /* ---- diff ------------------------------------------------------------------ */
 
-static const gm_srcline *S_find(const gm_srclines *sl, const gm_srcline *l)
-{
-    for (size_t i = 0; i < sl->n_lines; i++) {
-        const gm_srcline *c = &sl->lines[i];
-        bool same = l->line > 0
-                        ? (c->line == l->line && c->file && l->file && strcmp(c->file, l->file) == 0)
-                        : (c->line == 0 && c->pc == l->pc && c->function && l->function &&
-                           strcmp(c->function, l->function) == 0);
-        if (same)
-            return c;
-    }
-    return NULL;
-}
-
 static int S_change_cmp(const void *pa, const void *pb)
 {
     const gm_srcline_change *a = pa, *b = pb;
@@ -466,20 +452,29 @@ size_t gm_srclines_changes(const gm_srclines *base, const gm_srclines *head,
     gm_srcline_change *v = gm_xcalloc(cap ? cap : 1, sizeof *v);
     static const gm_sl_counter ks[] = {GM_SL_SECTORS, GM_SL_SECTORS_IDEAL, GM_SL_WAVEFRONTS,
                                        GM_SL_WAVEFRONTS_IDEAL, GM_SL_INST};
-    for (int side = 0; side < 2; side++) {
-        const gm_srclines *a = side ? head : base, *o = side ? base : head;
-        for (size_t i = 0; i < a->n_lines; i++) {
-            const gm_srcline *l = &a->lines[i], *m = S_find(o, l);
-            if (side && m)
-                continue;   /* already paired from the base side */
-            const gm_srcline *bl = side ? m : l, *hl = side ? l : m;
-            double change = 0;
-            for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++)
-                change += fabs((double)S_c(hl, ks[k]) - (double)S_c(bl, ks[k]));
-            if (change > 0)
-                v[n++] = (gm_srcline_change){bl, hl, change};
-        }
+    size_t *match = gm_xmalloc((base->n_lines ? base->n_lines : 1) * sizeof *match);
+    bool *paired = gm_xcalloc(head->n_lines ? head->n_lines : 1, sizeof *paired);
+    gm_srclines_match(base->lines, base->n_lines, head->lines, head->n_lines, match);
+    for (size_t i = 0; i < base->n_lines; i++)
+        if (match[i] != GM_SL_NONE)
+            paired[match[i]] = true;
+    /* the base's lines (with their head line), then the head's new lines */
+    for (size_t i = 0; i < base->n_lines + head->n_lines; i++) {
+        bool side = i >= base->n_lines;
+        size_t k = side ? i - base->n_lines : i;
+        if (side && paired[k])
+            continue;
+        const gm_srcline *bl = side ? NULL : &base->lines[k];
+        const gm_srcline *hl = side ? &head->lines[k]
+                                    : match[k] != GM_SL_NONE ? &head->lines[match[k]] : NULL;
+        double change = 0;
+        for (size_t c = 0; c < sizeof ks / sizeof ks[0]; c++)
+            change += fabs((double)S_c(hl, ks[c]) - (double)S_c(bl, ks[c]));
+        if (change > 0)
+            v[n++] = (gm_srcline_change){bl, hl, change};
     }
+    free(match);
+    free(paired);
     /* a stable order for equal changes: qsort is not stable, so sort by
      * change and keep the collection order (file order) among equals */
     for (size_t i = 1; i < n; i++) {
@@ -495,6 +490,19 @@ size_t gm_srclines_changes(const gm_srclines *base, const gm_srclines *head,
     return n;
 }
 
+void gm_srcline_change_where_md(gm_buf *b, const gm_srcline_change *c)
+{
+    char bw[512], hw[512];
+    if (c->base)
+        gm_srcline_where(c->base, bw, sizeof bw);
+    if (c->head)
+        gm_srcline_where(c->head, hw, sizeof hw);
+    if (c->base && c->head && strcmp(bw, hw) != 0)
+        gm_say(b, "{} → {}", GM_CODE(bw), GM_CODE(hw));
+    else
+        gm_esc_md_code(b, c->head ? hw : bw);
+}
+
 size_t gm_srclines_md_diff(gm_buf *b, const gm_srclines *base, const gm_srclines *head,
                            size_t max)
 {
@@ -507,9 +515,10 @@ size_t gm_srclines_md_diff(gm_buf *b, const gm_srclines *base, const gm_srclines
                        "Instructions |\n|---|---|--:|--:|--:|--:|--:|\n");
         for (size_t i = 0; i < n && (max == 0 || i < max); i++) {
             const gm_srcline *any = v[i].head ? v[i].head : v[i].base;
-            char where[512];
-            gm_srcline_where(any, where, sizeof where);
-            gm_say(b, "| {} | {}", GM_CODE(where), S_code(any));
+            gm_buf where = GM_BUF_INIT;
+            gm_srcline_change_where_md(&where, &v[i]);
+            gm_say(b, "| {} | {}", GM_BUF(&where), S_code(any));
+            gm_buf_free(&where);
             for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++) {
                 gm_buf_puts(b, " | ");
                 S_delta(b, S_c(v[i].base, ks[k]), S_c(v[i].head, ks[k]));

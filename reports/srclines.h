@@ -68,11 +68,16 @@ typedef struct {
 } gm_srcline_change;
 
 /* The lines of base and head whose counts differ, largest change first (ties
- * in file order); lines are matched by file and line (by function and PC
- * without line info).  *out (caller frees) borrows the lines.  Returns the
- * count. */
+ * in file order); lines are matched as gm_srclines_match matches them (by
+ * path relative to the source root and line, a moved line by its code; by
+ * function and PC without line info).  *out (caller frees) borrows the
+ * lines.  Returns the count. */
 size_t gm_srclines_changes(const gm_srclines *base, const gm_srclines *head,
                            gm_srcline_change **out);
+/* Markdown: where the line is, as code ("`kernels/transpose/kernels.cu:69`");
+ * "`base` → `head`" when the two sides label it differently (a line that
+ * moved, a file renamed). */
+void gm_srcline_change_where_md(gm_buf *b, const gm_srcline_change *c);
 
 /* One allocation of either run whose bytes, sectors or ideal differ (base
  * or head NULL when it is on one side only); matched by name, unnamed ones
@@ -98,7 +103,8 @@ size_t gm_srclines_diff_pairs(const gm_diff *d, const gm_diff_row ***out);
 
 /* For `gpumem-report diff` and the report's "Changes since": for each pair of
  * runs that both have per-line counters, the lines that changed (a code change
- * that moves the waste from one line to another shows as two rows); one line
+ * that moves the waste from one line to another shows as two rows; a line
+ * that only moved, as one, its place before and after); one line
  * saying so when such pairs exist and no line changed; nothing when no pair
  * has them.  max_chars (0: no limit): whole runs' tables up to that size, then
  * a line counting the runs left out. */

@@ -917,3 +917,219 @@ Test(history, unknown_tables_and_indexes_are_refused)
     cr_expect_eq(gm_history_open(S_db, false, &h, &e), GM_ERR_VALUE);
     gmt_assert_has(e.message, "it holds an index 'results_by_device'");
 }
+
+/* ---- one identity per commit, warnings, per-line matching, headings ------- */
+
+#define S_FULL "320eb68d039909071e839a996fc6c172f15ec522"
+#define S_OTHER "320eb68ffff909071e839a996fc6c172f15ec522"
+
+static gm_status S_add_commit(gm_history *h, const char *commit, int k, long long t,
+                              gm_error *err)
+{
+    gm_results r;
+    char *json;
+    S_variant_of(&r, &json, commit, k);
+    bool added = false;
+    gm_status s = gm_history_add(h, &r, json, t, "c.json", &added, err);
+    free(json);
+    gm_results_free(&r);
+    return s;
+}
+
+/* Issue 27: one commit was two rows (320eb68 and 320eb68d0399).  A short id
+ * is stored as the full one the history holds, a full one takes the place
+ * of the short ones stored before it (and gives them its time), and a short
+ * id that begins two full ones is refused, naming both. */
+Test(history, one_identity_per_commit)
+{
+    gm_history *h = S_open();
+    gm_error err;
+    cr_assert_eq(S_add_commit(h, "320eb68", 0, -1, &err), GM_OK, "%s", err.message);
+    cr_assert_eq(S_add_commit(h, S_FULL, 1, 5000, &err), GM_OK, "%s", err.message);
+    cr_assert_eq(S_add_commit(h, "320EB68D", 2, -1, &err), GM_OK, "%s", err.message);
+    char *c = NULL;
+    cr_assert_eq(gm_history_resolve_commit(h, "320eb68", &c, &err), GM_OK, "%s", err.message);
+    cr_expect_str_eq(c, S_FULL);
+    free(c);
+    cr_assert_eq(gm_history_resolve_commit(h, "HEAD", &c, &err), GM_OK);
+    cr_expect_str_eq(c, "HEAD", "not a commit id: as it is");
+    free(c);
+    cr_assert_eq(gm_history_resolve_commit(h, "abcdef1", &c, &err), GM_OK);
+    cr_expect_str_eq(c, "abcdef1", "a short id the history does not know: as it is");
+    free(c);
+    cr_assert_eq(S_add_commit(h, S_OTHER, 3, 6000, &err), GM_OK, "%s", err.message);
+    cr_expect_eq(S_add_commit(h, "320eb68", 4, -1, &err), GM_ERR_VALUE);
+    gmt_assert_has(err.message, "320eb68 is ambiguous");
+    gmt_assert_has(err.message, S_FULL);
+    gmt_assert_has(err.message, S_OTHER);
+    cr_expect_eq(S_add_commit(h, "320eb68d", 4, -1, &err), GM_OK, "%s", err.message);
+    gm_history_query q = {0};
+    char *md = NULL;
+    cr_assert_eq(gm_history_report_md(h, &q, &md, &err), GM_OK, "%s", err.message);
+    gm_history_close(h);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM results WHERE commit_id = '" S_FULL "'"), 4);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM results WHERE length(commit_id) < 40"), 0);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM results WHERE commit_id = '" S_FULL
+                                "' AND commit_time = 5000"), 4, "the commit's time on each");
+    gmt_assert_lacks(md, "| `320eb68` |");
+    gmt_assert_has(md, "| `320eb68d0399` | 1970-01-01 01:23 UTC |");
+    free(md);
+}
+
+/* A version-5 history holding a commit under a short and a full id is
+ * migrated to one. */
+Test(history, migration_to_6_gives_each_commit_one_id)
+{
+    gm_history *h = S_open();
+    gm_error err;
+    cr_assert_eq(S_add_commit(h, S_FULL, 0, 7000, &err), GM_OK, "%s", err.message);
+    cr_assert_eq(S_add_commit(h, "not-yet-short", 1, -1, &err), GM_OK, "%s", err.message);
+    gm_history_close(h);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(S_db, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "UPDATE results SET commit_id = '320eb68' WHERE commit_id = "
+                                  "'not-yet-short'; PRAGMA user_version = 5", NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(db));
+    sqlite3_close(db);
+    h = S_open();
+    cr_expect_eq(gm_history_schema_version(h), GM_HISTORY_SCHEMA, "migrated from 5");
+    gm_history_close(h);
+    cr_expect_eq(S_scalar(S_db, "SELECT count(*) FROM results WHERE commit_id = '" S_FULL
+                                "' AND commit_time = 7000"), 2);
+}
+
+/* Issue 27: a results file whose commit is not a commit id, or of a dirty
+ * tree, was added silently. */
+Test(history, add_warns_of_unknown_and_dirty_commits)
+{
+    gm_results r;
+    gmt_load_fixture("diff-base.json", &r);
+    char buf[512];
+    cr_expect_null(gm_history_commit_warning(&r, buf, sizeof buf), "a clean full id");
+    free(r.commit);
+    r.commit = gm_xstrdup("HEAD");
+    gmt_assert_has(gm_history_commit_warning(&r, buf, sizeof buf),
+                   "its commit 'HEAD' is not a commit id");
+    free(r.commit);
+    r.commit = NULL;
+    gmt_assert_has(gm_history_commit_warning(&r, buf, sizeof buf), "it records no commit");
+    r.commit = gm_xstrdup("ab\x1b[31mcd");
+    gmt_assert_has(gm_history_commit_warning(&r, buf, sizeof buf), "'ab?[31mcd'");
+    free(r.commit);
+    r.commit = gm_xstrdup(S_FULL);
+    r.dirty = 1;
+    gmt_assert_has(gm_history_commit_warning(&r, buf, sizeof buf),
+                   "collected from a dirty tree of 320eb68d0399");
+    gm_results_free(&r);
+    /* at `history add`, on standard error; the file is added */
+    char *rerun = gmt_fixture("h100-rerun-0747.json"), *head = gmt_fixture("diff-head.json"),
+         *base = gmt_fixture("diff-base.json");
+    char *argv[] = {(char *)gmt_bin(), "history", "add", rerun, head, base, "--db", S_db, NULL};
+    char *out = NULL, *errs = NULL;
+    cr_assert_eq(gmt_run(argv, NULL, &out, &errs), 0, "%s", errs);
+    cr_expect_eq(gmt_occurrences(out, ": added ("), 3, "%s", out);
+    gmt_assert_has(errs, "h100-rerun-0747.json: warning: its commit 'HEAD' is not a commit id");
+    gmt_assert_has(errs, "diff-head.json: warning: it was collected from a dirty tree");
+    gmt_assert_lacks(errs, "diff-base.json: warning");
+    free(out);
+    free(errs);
+    free(rerun);
+    free(head);
+    free(base);
+}
+
+/* Issue 27: the history matched lines by their files' base names.  Two
+ * commits collected in two checkouts, then one whose kernel moved (issue 23:
+ * kernels/transpose/kernels.cu, relative to the source root, its lines three
+ * further down) and whose tile read lost its conflict: one step, at that
+ * commit, naming the line's place before and after. */
+Test(history, lines_of_other_checkouts_and_moved_files_match)
+{
+    gm_history *h = S_open();
+    const char *commits[] = {"a1a1a1a1a1a1a1", "a2a2a2a2a2a2a2", "a3a3a3a3a3a3a3"};
+    for (int k = 0; k < 3; k++) {
+        gm_results r;
+        char *json;
+        S_variant_of(&r, &json, commits[k], k);
+        free(json);
+        S_attach_lines(&r, 4);   /* transpose tiled n=4096 */
+        gm_srclines *sl = &r.runs[4].source_lines;
+        for (size_t i = 0; i < sl->n_lines; i++) {
+            gm_srcline *l = &sl->lines[i];
+            const char *base = l->file ? strrchr(l->file, '/') : NULL;
+            if (!base || strcmp(base, "/exp_transpose.cu") != 0)
+                continue;
+            /* the fixture's records carry no code: each line its own */
+            char p[256];
+            snprintf(p, sizeof p, "    code(%lld);", l->line);
+            l->text = gm_xstrdup(p);
+            if (k < 2) {
+                snprintf(p, sizeof p, "/ci/checkout-%d/kernels/exp_transpose.cu", k);
+            } else {
+                snprintf(p, sizeof p, "/ci/new/kernels/transpose/kernels.cu");
+                if (l->line == 65)
+                    l->count[GM_SL_WAVEFRONTS] = l->count[GM_SL_WAVEFRONTS_IDEAL];
+                l->line += 3;
+            }
+            free(l->file);
+            l->file = gm_xstrdup(p);
+        }
+        if (k == 2)
+            gm_srclines_relate(sl, "/ci/new");
+        json = gm_results_to_json(&r);
+        gm_error err;
+        bool added;
+        cr_assert_eq(gm_history_add(h, &r, json, 2000 + k, "x.json", &added, &err), GM_OK,
+                     "%s", err.message);
+        free(json);
+        gm_results_free(&r);
+    }
+    gm_history_query q = {0};
+    char *md = NULL;
+    gm_error err;
+    cr_assert_eq(gm_history_report_md(h, &q, &md, &err), GM_OK, "%s", err.message);
+    gm_history_close(h);
+    gmt_assert_has(md, "**Per source line:** 1 change of a line's excess");
+    gmt_assert_has(md, "| `a3a3a3a3a3a3` | `tiled` `n=4096, tile=32` | `exp_transpose.cu:65` → "
+                       "`kernels/transpose/kernels.cu:68` |");
+    gmt_assert_lacks(md, "| `a2a2a2a2a2a2` | `tiled`");
+    free(md);
+}
+
+/* Issue 27: two collection settings of one device had two identical
+ * headings.  The headings name the settings that differ; where those do
+ * not tell them apart (metric lists of one length), their place too. */
+Test(history, two_settings_of_one_device_are_told_apart)
+{
+    gm_history *h = S_open();
+    for (int k = 0; k < 3; k++) {
+        gm_results r;
+        char *json;
+        S_variant_of(&r, &json, "b1b1b1b1b1b1b1", k);
+        free(json);
+        if (k == 1) {
+            free(r.collection.size_set);
+            r.collection.size_set = gm_xstrdup("full");
+        }
+        if (k == 2) {
+            free(r.collection.metrics[0]);
+            r.collection.metrics[0] = gm_xstrdup("dram__bytes_read.sum");
+        }
+        json = gm_results_to_json(&r);
+        gm_error err;
+        bool added;
+        cr_assert_eq(gm_history_add(h, &r, json, 100 + k, "x.json", &added, &err), GM_OK, "%s",
+                     err.message);
+        free(json);
+        gm_results_free(&r);
+    }
+    gm_history_query q = {0};
+    char *md = NULL;
+    gm_error err;
+    cr_assert_eq(gm_history_report_md(h, &q, &md, &err), GM_OK, "%s", err.message);
+    gm_history_close(h);
+    gmt_assert_has(md, "## NVIDIA H100 80GB HBM3 (sizes=full)\n");
+    gmt_assert_has(md, "## NVIDIA H100 80GB HBM3 (sizes=quick; 7 metrics; settings 2 of 3)\n");
+    gmt_assert_has(md, "## NVIDIA H100 80GB HBM3 (sizes=quick; 7 metrics; settings 3 of 3)\n");
+    free(md);
+}

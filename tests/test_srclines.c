@@ -564,3 +564,250 @@ Test(srclines, pick_one_case_per_variant_stable_under_noise)
     cr_expect(pick[2] && !pick[0] && !pick[1]);
     gm_results_free(&r);
 }
+
+/* ---- where a line is, and which line of one run is which of another ------- */
+
+/* text with every `from` replaced by `to` (caller frees). */
+static char *S_replace_all(const char *text, const char *from, const char *to)
+{
+    gm_buf b = GM_BUF_INIT;
+    size_t n = strlen(from);
+    for (const char *p = text, *q; *p; p = q + n) {
+        q = strstr(p, from);
+        if (!q) {
+            gm_buf_puts(&b, p);
+            break;
+        }
+        gm_buf_put(&b, p, (size_t)(q - p));
+        gm_buf_puts(&b, to);
+    }
+    return gm_buf_detach(&b);
+}
+
+/* The H100 run (examples/h100/run.json: 43 kernels with per-line counts,
+ * collected in /work/main), its paths under /work/main/ moved to `to`
+ * (NULL: as recorded). */
+static void S_read_h100(gm_results *r, const char *to)
+{
+    char *path = gmt_src("examples/h100/run.json");
+    char *text = gmt_text(path);
+    char *moved = to ? S_replace_all(text, "\"/work/main/", to) : gm_xstrdup(text);
+    gm_error err;
+    cr_assert_eq(gm_results_read_string(moved, path, r, &err), GM_OK, "%s", err.message);
+    free(moved);
+    free(text);
+    free(path);
+}
+
+/* The per-line counts of run i of r. */
+static gm_srclines *S_sl(gm_results *r, size_t i)
+{
+    return &r->runs[i].source_lines;
+}
+
+static bool S_collected(const gm_results *r, size_t i)
+{
+    const gm_srclines *sl = &r->runs[i].source_lines;
+    return sl->present && sl->status && strcmp(sl->status, "collected") == 0 && sl->n_lines;
+}
+
+Test(srclines, labels_are_paths_relative_to_the_source_root)
+{
+    gm_sl_record r[3] = {
+        {.function = "k", .pc = 0, .file = "/src/gm/kernels/transpose/kernels.cu", .line = 69,
+         .count = {1}},
+        {.function = "k", .pc = 16, .file = "/usr/local/cuda/include/sm_32_intrinsics.hpp",
+         .line = 12, .count = {1}},
+        {.function = "k", .pc = 32, .file = "/src/gmx/kernels/banks/kernels.cu", .line = 3,
+         .count = {1}}};
+    gm_srclines sl = {0};
+    gm_srclines_from_records(&sl, r, 3);
+    gm_srclines_relate(&sl, "/src/gm/");
+    cr_assert_str_eq(sl.root, "/src/gm", "kept, without its last slash");
+    char where[256];
+    const char *want[] = {"kernels/transpose/kernels.cu:69", "sm_32_intrinsics.hpp:12",
+                          "kernels.cu:3"};
+    const char *files[] = {"kernels/transpose/kernels.cu",
+                           "/usr/local/cuda/include/sm_32_intrinsics.hpp",
+                           "/src/gmx/kernels/banks/kernels.cu"};
+    for (size_t i = 0; i < 3; i++) {
+        const gm_srcline *l = S_line(&sl, r[i].line);
+        gm_srcline_where(l, where, sizeof where);
+        cr_expect_str_eq(where, want[i]);
+        cr_expect_str_eq(l->file, files[i], "a file outside the root as recorded");
+    }
+    /* the results file keeps the root; files without it read as before */
+    gm_results res;
+    gm_results_init(&res);
+    gm_experiment *e = gm_results_add_experiment(&res);
+    e->id = gm_xstrdup("transpose");
+    e->title = gm_xstrdup("Transpose");
+    gm_run *run = gm_results_add_run(&res);
+    run->experiment = gm_xstrdup("transpose");
+    run->variant = gm_xstrdup("tiled");
+    run->source_lines = sl;
+    run->source_lines.present = true;
+    run->source_lines.status = gm_xstrdup("collected");
+    char *json = gm_results_to_json(&res);
+    gmt_assert_has(json, "\"root\": \"/src/gm\"");
+    gmt_assert_has(json, "\"file\": \"kernels/transpose/kernels.cu\"");
+    gm_results back;
+    gm_error err;
+    cr_assert_eq(gm_results_read_string(json, "r.json", &back, &err), GM_OK, "%s", err.message);
+    cr_expect_str_eq(back.runs[0].source_lines.root, "/src/gm");
+    free(json);
+    gm_results_free(&back);
+    gm_results_free(&res);
+    /* a root no file lies under is not kept */
+    gm_srclines other = {0};
+    gm_srclines_from_records(&other, r, 3);
+    gm_srclines_relate(&other, "/elsewhere");
+    cr_expect_null(other.root);
+    cr_expect_str_eq(S_line(&other, 69)->file, "/src/gm/kernels/transpose/kernels.cu");
+    gm_srclines_clear(&other);
+}
+
+/* Issue 27: one commit collected in two checkouts.  Every line was listed
+ * twice ("6,369,536 → 0" and "0 → 6,369,536"): 43 of 43 runs changed while
+ * every counter was equal.  Matched by their paths' common tail, by their
+ * paths relative to the source roots, or one side each way: no change. */
+Test(srclines, one_commit_in_two_checkouts_changes_no_line)
+{
+    gm_results base, head;
+    S_read_h100(&base, NULL);
+    S_read_h100(&head, "\"/home/ci/checkout-2/");
+    cr_assert_eq(base.n_runs, head.n_runs);
+    for (int how = 0; how < 3; how++) {
+        size_t runs = 0;
+        for (size_t i = 0; i < base.n_runs; i++) {
+            if (!S_collected(&base, i))
+                continue;
+            if (how == 1)
+                gm_srclines_relate(S_sl(&head, i), "/home/ci/checkout-2");
+            if (how == 2)
+                gm_srclines_relate(S_sl(&base, i), "/work/main");
+            gm_srcline_change *ch = NULL;
+            size_t nc = gm_srclines_changes(S_sl(&base, i), S_sl(&head, i), &ch);
+            cr_expect_eq(nc, 0, "%s %s, paths %s: %zu lines changed", base.runs[i].experiment,
+                         base.runs[i].variant,
+                         how == 0 ? "as recorded" : how == 1 ? "one relative" : "both relative",
+                         nc);
+            free(ch);
+            runs++;
+        }
+        cr_expect_eq(runs, 43);
+    }
+    /* relative to their roots, both read the same */
+    for (size_t i = 0; i < head.n_runs; i++) {
+        if (!S_collected(&head, i) || strcmp(head.runs[i].variant, "padded") != 0 ||
+            strcmp(head.runs[i].experiment, "transpose") != 0)
+            continue;
+        const gm_srcline *l69 = S_line(S_sl(&head, i), 69);
+        cr_assert_not_null(l69);
+        char where[256];
+        gm_srcline_where(l69, where, sizeof where);
+        cr_expect_str_eq(where, "kernels/exp_transpose.cu:69");
+    }
+    gm_results_free(&base);
+    gm_results_free(&head);
+
+    /* and as `gpumem-report diff` says it */
+    S_read_h100(&head, "\"/home/ci/checkout-2/");
+    char *dir = gmt_tmpdir("srclines-checkouts");
+    char *h = gmt_join(dir, "head.json"), *a = gmt_src("examples/h100/run.json");
+    gm_error err;
+    cr_assert_eq(gm_results_write_file(&head, h, &err), GM_OK, "%s", err.message);
+    char *argv[] = {(char *)gmt_bin(), "diff", a, h, NULL};
+    char *out = NULL, *errs = NULL;
+    gmt_run(argv, NULL, &out, &errs);
+    gmt_assert_has(out, "**Per source line:** the 43 runs with per-line counts on both sides "
+                        "count the same on every line.");
+    gmt_assert_lacks(out, "### Per source line");
+    free(out);
+    free(errs);
+    gmt_rmrf(dir);
+    free(a);
+    free(h);
+    free(dir);
+    gm_results_free(&head);
+}
+
+/* Issue 23 moved the suite's kernels from kernels/exp_transpose.cu to
+ * kernels/transpose/kernels.cu: a run of before (paths recorded whole) and
+ * one of after (relative to the source root, three lines further down)
+ * match by the code; a change shows once, with both places. */
+Test(srclines, older_paths_match_new_ones_by_their_code)
+{
+    gm_results base, head;
+    S_read_h100(&base, NULL);
+    S_read_h100(&head, NULL);
+    size_t padded = 0, runs = 0;
+    for (size_t i = 0; i < head.n_runs; i++) {
+        gm_srclines *sl = S_sl(&head, i);
+        if (!S_collected(&head, i) || strcmp(head.runs[i].experiment, "transpose") != 0)
+            continue;
+        for (size_t k = 0; k < sl->n_lines; k++) {
+            gm_srcline *l = &sl->lines[k];
+            if (!l->file || !strstr(l->file, "/exp_transpose.cu"))
+                continue;
+            free(l->file);
+            l->file = gm_xstrdup("/src/gm/kernels/transpose/kernels.cu");
+            l->line += 3;
+        }
+        gm_srclines_relate(sl, "/src/gm");
+        gm_srcline_change *ch = NULL;
+        size_t nc = gm_srclines_changes(S_sl(&base, i), sl, &ch);
+        cr_expect_eq(nc, 0, "transpose %s: %zu lines changed", head.runs[i].variant, nc);
+        free(ch);
+        runs++;
+        if (strcmp(head.runs[i].variant, "padded") == 0)
+            padded = i;
+    }
+    cr_assert_eq(runs, 3);
+    /* the padded tile's column read wastes more */
+    gm_srclines *sl = S_sl(&head, padded);
+    for (size_t k = 0; k < sl->n_lines; k++)
+        if (sl->lines[k].line == 72)
+            sl->lines[k].count[GM_SL_WAVEFRONTS] += 1000;
+    gm_buf b = GM_BUF_INIT;
+    cr_expect_eq(gm_srclines_md_diff(&b, S_sl(&base, padded), sl, 10), 1);
+    gmt_assert_has(b.data, "| `exp_transpose.cu:69` → `kernels/transpose/kernels.cu:72` | "
+                           "`out[(size_t)(y + j) * n + x] = tile[tx][ty + j];` |");
+    gm_buf_free(&b);
+    gm_results_free(&base);
+    gm_results_free(&head);
+}
+
+static gm_srcline S_ln(const char *file, long long line, const char *text)
+{
+    return (gm_srcline){.file = (char *)file, .line = line, .pc = -1, .text = (char *)text};
+}
+
+/* The three rounds of gm_srclines_match, and how files pair. */
+Test(srclines, lines_match_by_place_then_code)
+{
+    gm_srcline a[] = {
+        S_ln("/a/kernels/f.cu", 10, "x = a[i];"), S_ln("/a/kernels/f.cu", 11, "  y = b[i];"),
+        S_ln("/a/kernels/f.cu", 12, "}"),         S_ln("/a/kernels/g.cu", 5, "s += a[k];"),
+        S_ln("/a/kernels/h.cu", 1, "t = u;"),     S_ln("/a/kernels/h.cu", 3, "t = u;"),
+        S_ln("kernels/p/k.cu", 7, NULL),          S_ln("/a/kernels/q.cu", 9, NULL),
+        {.function = "_Z1kv", .pc = 0x40},
+    };
+    gm_srcline b[] = {
+        S_ln("/b/c/kernels/f.cu", 10, "// added"), S_ln("/b/c/kernels/f.cu", 11, "x = a[i];"),
+        S_ln("/b/c/kernels/f.cu", 12, "y = b[i];   "), S_ln("/b/c/kernels/f.cu", 13, "}"),
+        S_ln("/b/c/kernels/g.cu", 5, "s += a[k] * 2;"), S_ln("/b/c/kernels/h.cu", 2, "t = u;"),
+        S_ln("/b/c/kernels/h.cu", 4, "t = u;"),   S_ln("kernels/r/k.cu", 7, NULL),
+        S_ln("kernels/q.cu", 9, NULL),            {.function = "_Z1kv", .pc = 0x40},
+    };
+    size_t na = sizeof a / sizeof a[0], nb = sizeof b / sizeof b[0], m[sizeof a / sizeof a[0]];
+    gm_srclines_match(a, na, b, nb, m);
+    /* moved down a line (round 2, indentation and trailing blanks aside),
+     * edited in place (round 3), the same code twice (the nearest each),
+     * two files relative to their roots that differ (not the same file), a
+     * path recorded whole and one relative to its root (the same file), no
+     * line info (function and PC) */
+    size_t want[] = {1, 2, 3, 4, 5, 6, GM_SL_NONE, 8, 9};
+    for (size_t i = 0; i < na; i++)
+        cr_expect_eq(m[i], want[i], "line %zu of a: %zu, not %zu", i, m[i], want[i]);
+}
