@@ -184,6 +184,8 @@ $(BUILD)/cli/cmd_collect.o: ALL_CFLAGS += -I$(BUILD)
 $(BUILD)/cli/main.o: $(BUILD)/gm_version.h
 $(BUILD)/cli/cmd_sass.o: $(BUILD)/gm_version.h
 $(BUILD)/cli/cmd_sass.o: ALL_CFLAGS += -I$(BUILD)
+$(BUILD)/cli/cmd_trace.o: $(BUILD)/gm_version.h
+$(BUILD)/cli/cmd_trace.o: ALL_CFLAGS += -I$(BUILD)
 $(BUILD)/cli/main.o: ALL_CFLAGS += -I$(BUILD)
 
 # The build's configuration: every object is rebuilt when it changes, so that

@@ -23,6 +23,8 @@
  */
 #include "cli.h"
 
+#include "gm_version.h"
+
 #include "../collectors/inject.h"
 #include "../collectors/trace_mode.h"
 #include "../core/buf.h"
@@ -202,9 +204,10 @@ static bool S_read_trace(const char *path, int rc, const char *errbuf, gm_sl_tra
     return true;
 }
 
-/* One run's lines from a traced launch (L NULL: not traced, why in note). */
+/* One run's lines from a traced launch (L NULL: not traced, why in note), its
+ * files relative to root (NULL: unknown, a program's). */
 static bool S_fill(gm_srclines *sl, const gm_sl_trace_launch *L, const gm_sl_trace *t,
-                   const char *missing)
+                   const char *missing, const char *root)
 {
     gm_srclines_clear(sl);
     sl->present = true;
@@ -220,6 +223,8 @@ static bool S_fill(gm_srclines *sl, const gm_sl_trace_launch *L, const gm_sl_tra
         return false;
     }
     gm_srclines_from_trace(sl, L);
+    if (root)
+        gm_srclines_relate(sl, root);
     if (sl->n_lines == 0) {
         sl->status = gm_xstrdup("failed");
         sl->note = gm_xstrdup("the tracer saw no global or shared memory instruction in this "
@@ -315,7 +320,7 @@ static bool S_program_trace(gm_results *r, const char *prog, char *const *argv, 
         gm_buf miss = GM_BUF_INIT;
         gm_buf_printf(&miss, "the traced run did not trace this kernel (it made %lld launches; "
                              "exit status %d%s%s)", t.seen, rc, errbuf[0] ? ": " : "", errbuf);
-        bool got = S_fill(&run->source_lines, L, &t, miss.data);
+        bool got = S_fill(&run->source_lines, L, &t, miss.data, NULL);
         gm_buf_free(&miss);
         failed += !got;
         counted++;
@@ -428,7 +433,8 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
         gm_buf miss = GM_BUF_INIT;
         gm_buf_printf(&miss, "the trace child did not trace this case (exit status %d%s%s)", rc,
                       errbuf[0] ? ": " : "", errbuf);
-        failed += !S_fill(&r->runs[i].source_lines, L, &t, miss.data);
+        /* the suite's kernels: built in GM_SOURCE_ROOT */
+        failed += !S_fill(&r->runs[i].source_lines, L, &t, miss.data, GM_SOURCE_ROOT);
         gm_buf_free(&miss);
     }
     S_collection(r, "trace", NULL, dt, t.traced);
