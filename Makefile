@@ -109,9 +109,9 @@ CLI_SRC += cli/profile.c
 # position-independent objects of their own, in the library the CUDA driver
 # loads into the program (collectors/inject*.c); and the example program.
 INJECT_SO := $(BUILD)/libgpumem-inject.so
-INJECT_CORE := core/results.c core/results_read.c core/results_write.c core/buf.c core/srclines.c \
-               core/symbol.c core/output.c core/gm_error.c core/stats.c core/catalog.c core/devlock.c \
-               core/pathpat.c
+INJECT_CORE := core/results.c core/results_read.c core/results_write.c core/results_file.c \
+               core/buf.c core/srclines.c core/symbol.c core/output.c core/gm_error.c core/stats.c \
+               core/catalog.c core/devlock.c core/pathpat.c
 INJECT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(filter-out collectors/gmc_trace.c,$(COLLECT_SRC)) \
               $(INJECT_CORE))
 TRACE_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,collectors/trace_mode.c collectors/gmc_trace.c \

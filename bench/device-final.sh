@@ -1,0 +1,49 @@
+#!/bin/sh
+# device-final.sh OUT [DEADLINE] — the GPU evidence of one commit in one bounded call, in the
+# order it matters: the build, the main job as a user runs it (defaults: counters, then the
+# per-line trace pass), make test-gpu (every variant validated, the collector, the injection
+# library and the tracer against ncu), then bench/trace-program.sh (programs: per-line counts
+# by the tracer against the SASS path and ncu's Source page; plain / default / ncu times)
+# with what time is left.  DEADLINE: seconds for everything (default 420).  Each step's exit
+# status and wall time in OUT/steps.txt; run from the repository root on the GPU machine.
+set -u
+O=${1:?usage: device-final.sh OUT [DEADLINE]}
+DL=${2:-420}
+START=$(date +%s)
+mkdir -p "$O/main"
+left() { echo $((DL - ($(date +%s) - START))); }
+# step NAME LIMIT CMD...: bounded by LIMIT and by what is left of the deadline
+step() {
+    name=$1 lim=$2
+    shift 2
+    l=$(left)
+    if [ "$l" -le 10 ]; then echo "$name skipped: deadline" >> "$O/steps.txt"; return 1; fi
+    [ "$lim" -gt "$l" ] && lim=$l
+    t0=$(date +%s.%N)
+    timeout "$lim" "$@"
+    rc=$?
+    echo "$name rc $rc $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s" \
+        >> "$O/steps.txt"
+    return $rc
+}
+{
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader
+    echo "commit: $(cat .commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null)"
+} > "$O/machine.txt"
+: > "$O/steps.txt"
+C=$(cat .commit 2>/dev/null || echo unknown)
+step build 200 make -j16 GIT_COMMIT="$C" GIT_DIRTY=0 > "$O/build.log" 2>&1 || {
+    tail -30 "$O/build.log"; exit 1; }
+step main 150 ./build/gpumem-report --out "$O/main/report.html" --json "$O/main/run.json" \
+    > "$O/main/main.log" 2>&1
+tail -n 4 "$O/main/main.log"
+step test-gpu 260 make test-gpu GIT_COMMIT="$C" GIT_DIRTY=0 > "$O/test-gpu.log" 2>&1
+tail -n 3 "$O/test-gpu.log"
+l=$(left)
+if [ "$l" -gt 40 ]; then
+    START=$(date +%s) DEADLINE=$((l - 10)) sh bench/trace-program.sh "$O/trace" "$C" \
+        > "$O/trace.log" 2>&1
+    tail -n 30 "$O/trace/compare.txt" 2>/dev/null
+fi
+cat "$O/steps.txt"
