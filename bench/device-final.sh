@@ -2,7 +2,8 @@
 # device-final.sh OUT [DEADLINE] — the GPU evidence of one commit in one bounded call, in the
 # order it matters: the build, the main job as a user runs it (defaults: counters, then the
 # per-line trace pass), make test-gpu (every variant validated, the collector, the injection
-# library and the tracer against ncu), then bench/trace-program.sh (programs: per-line counts
+# library and the tracer against ncu), ten quick collections for the gate's A/A check
+# (bench/gate-aa.sh), then bench/trace-program.sh (programs: per-line counts
 # by the tracer against the SASS path and ncu's Source page; plain / default / ncu times)
 # with what time is left.  DEADLINE: seconds for everything (default 420).  Each step's exit
 # status and wall time in OUT/steps.txt; run from the repository root on the GPU machine.
@@ -40,6 +41,13 @@ step main 150 ./build/gpumem-report --out "$O/main/report.html" --json "$O/main/
 tail -n 4 "$O/main/main.log"
 step test-gpu 260 make test-gpu GIT_COMMIT="$C" GIT_DIRTY=0 > "$O/test-gpu.log" 2>&1
 tail -n 3 "$O/test-gpu.log"
+# A/A: ten collections of the quick suite by one commit (counters and times, no per-line
+# pass), for bench/gate-aa.sh to gate each against the others
+mkdir -p "$O/aa"
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    step "aa-$i" 30 ./build/gpumem-report collect --quick --no-source-lines \
+        --json "$O/aa/run-$i.json" > "$O/aa/log-$i" 2>&1 || break
+done
 l=$(left)
 if [ "$l" -gt 40 ]; then
     START=$(date +%s) DEADLINE=$((l - 10)) sh bench/trace-program.sh "$O/trace" "$C" \

@@ -52,7 +52,7 @@ static void S_help(FILE *f)
           "                       one is judged by it alone (no floor between sessions).\n"
           "                       (default: time 5%, and p < alpha, or with too few\n"
           "                       samples beyond their spread (one a side: 10%), and when\n"
-          "                       no count moved beyond 15% and 10 us; sectors, requests\n"
+          "                       no count moved beyond 10 us too; sectors, requests\n"
           "                       and instructions exact; shared conflicts and wavefronts\n"
           "                       1%,0.05/inst; DRAM bytes 2%,2MiB; rates, shown and not\n"
           "                       gated: DRAM bytes/s 10%,1e10, L2 hit 10 (points), other\n"

@@ -146,18 +146,20 @@ typedef struct {
  * matmul/naive n=384, a time no count explained: the floor below takes it). */
 #define GM_DIFF_ONE_SAMPLE_REL 0.10
 /* Time alone.  Between two sessions of the same kernels, the medians of
- * kernels near 7 us moved by up to 5.6 us (+88 %: matmul at n <= 96), longer
- * ones by at most 5 % (3.98 us, transpose/naive n=2048; 1.3 % = 1.24 ms for
- * dp/diagonal n=1024), the profiler's duration of one pass by up to 14.6 %
- * (12.45 us): the samples of one session say nothing about the next one's
- * clocks.  A time that moved while no count of its run moved the same way
- * (a worse count for a slower time, a better one for a faster time, or a
- * request or instruction count that changed) is judged against this floor
- * too: beyond 15 % AND beyond 10 us, or it is within noise.  When a count
- * moved, the code changed and the time needs only its threshold and test
- * (the padded transpose at n=1024: +3.4 us, +55 %, with +31 wavefronts per
- * load).  An explicit --threshold for time replaces the floor. */
-#define GM_DIFF_TIME_ALONE_REL 0.15
+ * kernels near 7 us moved by up to 5.6 us (+88 %: matmul at n <= 96), kernels
+ * near 80 us by up to 5 % (3.98 us, transpose/naive n=2048), kernels of
+ * 200 us and more by at most 1.3 % (1.24 ms of dp/diagonal n=1024): the
+ * samples of one session say nothing about the next one's clocks, and the
+ * noise is in microseconds, not per cent.  A time that moved while no count
+ * of its run moved the same way (a worse count for a slower time, a better
+ * one for a faster time, or a request or instruction count that changed) is
+ * judged against this floor too: 5 % or more (time's default threshold) AND
+ * beyond 10 us, or it is within noise; so a 5 % regression of a kernel of
+ * 200 us or more is caught, and the jitter of short kernels is not.  When a
+ * count moved, the code changed and the time needs only its threshold and
+ * test (the padded transpose at n=1024: +3.4 us, +55 %, with +31 wavefronts
+ * per load).  An explicit --threshold for time replaces the floor. */
+#define GM_DIFF_TIME_ALONE_REL 0.05
 #define GM_DIFF_TIME_ALONE_MS 0.010
 
 /* Default threshold for a metric name (GM_DIFF_TIME for the event timing):

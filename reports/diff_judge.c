@@ -217,7 +217,8 @@ static bool S_beyond(const gm_threshold *t, const gm_value *vb, const gm_value *
          * (a ratio computed in another order), nothing a measurement shows. */
         return fabs(h - b) > 1e-12 * fmax(fabs(h), fabs(b));
     case GM_THR_RELATIVE:
-        return fabs(h - b) > t->value * fabs(b);
+        /* "5%" flags a change of 5 % or more (rounding of the ratio aside) */
+        return fabs(h - b) >= t->value * fabs(b) * (1.0 - 1e-9) && h != b;
     case GM_THR_ABSOLUTE:
         return fabs(h - b) > t->value;
     }
@@ -451,7 +452,7 @@ static void S_time_alone(gm_diff_ctx *c, size_t t, size_t from, size_t to)
         return;
     r->alone = true;
     double rel = fabs(r->delta) / fabs(gm_value_num(&r->vbase));
-    if (rel > GM_DIFF_TIME_ALONE_REL && fabs(r->delta) > GM_DIFF_TIME_ALONE_MS) {
+    if (rel >= GM_DIFF_TIME_ALONE_REL * (1.0 - 1e-9) && fabs(r->delta) > GM_DIFF_TIME_ALONE_MS) {
         if (!r->note[0])
             snprintf(r->note, sizeof r->note, "no count moved: beyond the noise between "
                      "sessions (%g %% and %g us)", GM_DIFF_TIME_ALONE_REL * 100.0,
