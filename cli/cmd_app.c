@@ -34,6 +34,7 @@
 #include "../collectors/gm_collector.h"
 #include "../collectors/inject.h"
 #include "gm_version.h"
+#include "../orchestrate/program.h"
 #include "../reports/render.h"
 
 #include <dirent.h>
@@ -378,94 +379,19 @@ static bool S_mentions_cuda(const char *path)
     return hit;
 }
 
-static void S_setenv(const char *name, const char *value)
-{
-    if (value)
-        setenv(name, value, 1);
-    else
-        unsetenv(name);
-}
-
-/* Run the program; its exit status as a shell gives it (128 + signal), or -1
- * when it could not be started (message printed).  *sig: the signal that
- * ended it, 0 when it exited. */
+/* Run the program (orchestrate/program.h); its exit status as a shell gives
+ * it (128 + signal), or -1 when it could not be started (message printed).
+ * *sig: the signal that ended it, 0 when it exited. */
 static int S_run(const S_opts *o, const char *prog, const char *lib, const char *dir, int *sig)
 {
-    *sig = 0;
-    char num[32];
-    /* The child's environment: set here, in the parent, before fork, and
-     * removed after: the parent calls nothing that reads them. */
-    S_setenv("CUDA_INJECTION64_PATH", lib);
-    S_setenv("NVTX_INJECTION64_PATH", lib);
-    S_setenv(GMI_ENV_DIR, dir);
-    S_setenv(GMI_ENV_METRICS, o->metrics);
-    S_setenv(GMI_ENV_KERNEL, o->kernel);
-    S_setenv(GMI_ENV_NO_REPLAY, o->no_replay);
-    snprintf(num, sizeof num, "%lld", o->launch_skip);
-    S_setenv(GMI_ENV_LAUNCH_SKIP, o->launch_skip >= 0 ? num : NULL);
-    char cnt[32];
-    snprintf(cnt, sizeof cnt, "%lld", o->launch_count);
-    S_setenv(GMI_ENV_LAUNCH_COUNT, o->launch_count >= 0 ? cnt : NULL);
-    S_setenv(GMI_ENV_CACHE_FLUSH, o->no_cache_flush ? "0" : "1");
-    /* GPUMEM_REPORT_DEBUG passes through as the user set it. */
-
-    /* exec failure is told through a close-on-exec pipe: nothing read means
-     * the program started */
-    int pfd[2];
-    if (pipe(pfd) != 0) {
-        gm_cli_error("cannot start '%s': pipe: %s", prog, strerror(errno));
-        return -1;
-    }
-    (void)fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
-    (void)fcntl(pfd[1], F_SETFD, FD_CLOEXEC);
-    fflush(NULL);
-    struct sigaction ign, old_int, old_quit;
-    memset(&ign, 0, sizeof ign);
-    ign.sa_handler = SIG_IGN;
-    sigemptyset(&ign.sa_mask);
-    sigaction(SIGINT, &ign, &old_int);
-    sigaction(SIGQUIT, &ign, &old_quit);
-    pid_t pid = fork();
-    if (pid == 0) {
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGQUIT, &old_quit, NULL);
-        execv(prog, o->prog_argv);
-        int e = errno;
-        ssize_t w = write(pfd[1], &e, sizeof e);
-        (void)w;
-        _exit(127);
-    }
-    close(pfd[1]);
-    int rc = -1;
-    if (pid < 0) {
-        gm_cli_error("cannot start '%s': fork: %s", prog, strerror(errno));
-    } else {
-        int e = 0;
-        ssize_t got;
-        while ((got = read(pfd[0], &e, sizeof e)) < 0 && errno == EINTR)
-            ;
-        int ws = 0;
-        pid_t w;
-        while ((w = waitpid(pid, &ws, 0)) < 0 && errno == EINTR)
-            ;
-        if (got == (ssize_t)sizeof e)
-            gm_cli_error("cannot run '%s': %s", prog, strerror(e));
-        else if (w < 0)
-            gm_cli_error("waiting for '%s': %s", prog, strerror(errno));
-        else if (WIFEXITED(ws))
-            rc = WEXITSTATUS(ws);
-        else if (WIFSIGNALED(ws))
-            rc = 128 + (*sig = WTERMSIG(ws));
-    }
-    close(pfd[0]);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGQUIT, &old_quit, NULL);
-    static const char *const vars[] = {"CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH",
-                                       GMI_ENV_DIR, GMI_ENV_METRICS, GMI_ENV_KERNEL,
-                                       GMI_ENV_LAUNCH_SKIP, GMI_ENV_LAUNCH_COUNT,
-                                       GMI_ENV_CACHE_FLUSH, GMI_ENV_NO_REPLAY};
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
-        unsetenv(vars[i]);
+    gm_program_spec ps = {.prog = prog, .argv = o->prog_argv, .lib = lib, .dir = dir,
+                          .metrics = o->metrics, .kernel = o->kernel,
+                          .no_replay = o->no_replay, .launch_skip = o->launch_skip,
+                          .launch_count = o->launch_count, .no_cache_flush = o->no_cache_flush};
+    gm_error err = {GM_OK, ""};
+    int rc = gm_program_run(&ps, sig, &err);
+    if (rc < 0)
+        gm_cli_error("%s", err.message);
     return rc;
 }
 

@@ -31,9 +31,7 @@
 #include "../reports/diff.h"
 #include "gm_version.h"
 #include "../reports/render.h"
-#include "../reports/compare.h"
-#include <poll.h>
-#include <sys/wait.h>
+#include "../orchestrate/fanout.h"
 #endif
 
 /* Cases longer than this are timed and validated but not profiled by default:
@@ -581,51 +579,7 @@ static int S_collect(int argc, char **argv, S_opts *o)
 
 #ifdef GM_HAVE_CUDA
 
-/* ---- --device all | N,N: one process per GPU ------------------------------- */
-
-typedef struct {
-    int dev;
-    pid_t pid;
-    int fd;                   /* its stdout+stderr; -1 once closed */
-    char *json;
-    gm_buf line;              /* a partial line not yet relayed */
-    int status;
-    double t0, t1;
-    gm_results r;
-    bool have_results;
-} S_child;
-
-/* The results path of device `dev`: --json (or the report's .json) with %d
- * expanded; a pattern without %d gets "-gpuN" before its extension when
- * there are several devices. */
-static char *S_dev_json(const S_opts *o, int dev, bool several)
-{
-    const char *pattern = o->json;
-    char *beside = NULL;
-    if (!pattern) {
-        char *out = gm_cli_expand("--out", o->out, dev);
-        if (!out)
-            return NULL;
-        beside = gm_cli_json_beside(out);
-        free(out);
-        pattern = beside;
-    }
-    gm_buf b = GM_BUF_INIT;
-    if (several && !gm_path_uses(pattern, 'd')) {
-        const char *dot = strrchr(pattern, '.');
-        const char *slash = strrchr(pattern, '/');
-        size_t stem = (dot && (!slash || dot > slash)) ? (size_t)(dot - pattern) : strlen(pattern);
-        gm_buf_put(&b, pattern, stem);
-        gm_buf_puts(&b, "-gpu%d");
-        gm_buf_puts(&b, pattern + stem);
-    } else {
-        gm_buf_puts(&b, pattern);
-    }
-    char *path = gm_cli_expand("--json", b.data, dev);
-    gm_buf_free(&b);
-    free(beside);
-    return path;
-}
+/* ---- --device all | N,N: one process per GPU (orchestrate/fanout.h) -------- */
 
 /* Options a child does not take: the report's (the parent renders), and the
  * ones the parent sets per child.  Value-taking ones skip their value too. */
@@ -639,83 +593,8 @@ static int S_drop(const char *a)
     return strcmp(a, "--timestamp") == 0 ? 1 : 0;
 }
 
-static bool S_spawn(S_child *c, const char *exe, int argc, char **argv)
-{
-    char **cargv = gm_xcalloc((size_t)argc + 8, sizeof *cargv);
-    int n = 0;
-    char devs[16];
-    snprintf(devs, sizeof devs, "%d", c->dev);
-    cargv[n++] = (char *)exe;
-    cargv[n++] = "collect";
-    for (int i = 1; i < argc; i++) {
-        int d = S_drop(argv[i]);
-        if (d) {
-            i += d - 1;
-            continue;
-        }
-        cargv[n++] = argv[i];
-    }
-    cargv[n++] = "--device";
-    cargv[n++] = devs;
-    cargv[n++] = "--json";
-    cargv[n++] = c->json;
-    cargv[n] = NULL;
-    int pfd[2];
-    if (pipe(pfd) != 0) {
-        gm_cli_error("device %d: pipe: %s", c->dev, strerror(errno));
-        free(cargv);
-        return false;
-    }
-    c->t0 = S_now();
-    c->pid = fork();
-    if (c->pid < 0) {
-        gm_cli_error("device %d: fork: %s", c->dev, strerror(errno));
-        close(pfd[0]);
-        close(pfd[1]);
-        free(cargv);
-        return false;
-    }
-    if (c->pid == 0) {
-        dup2(pfd[1], STDOUT_FILENO);
-        dup2(pfd[1], STDERR_FILENO);
-        close(pfd[0]);
-        close(pfd[1]);
-        execv(exe, cargv);
-        fprintf(stderr, "cannot run %s: %s\n", exe, strerror(errno));
-        _exit(127);
-    }
-    close(pfd[1]);
-    c->fd = pfd[0];
-    free(cargv);
-    return true;
-}
-
-/* Relay complete lines as "[gpu N] line". */
-static void S_relay(S_child *c, const char *data, size_t n, bool flush)
-{
-    gm_buf_put(&c->line, data, n);
-    size_t start = 0;
-    for (size_t i = 0; i < c->line.len; i++) {
-        if (c->line.data[i] != '\n')
-            continue;
-        fprintf(stderr, "[gpu %d] %.*s\n", c->dev, (int)(i - start), c->line.data + start);
-        start = i + 1;
-    }
-    if (flush && start < c->line.len) {
-        fprintf(stderr, "[gpu %d] %.*s\n", c->dev, (int)(c->line.len - start),
-                c->line.data + start);
-        start = c->line.len;
-    }
-    memmove(c->line.data, c->line.data + start, c->line.len - start);
-    c->line.len -= start;
-    if (c->line.data)
-        c->line.data[c->line.len] = '\0';
-    fflush(stderr);
-}
-
 static int S_fan_out(int argc, char **argv, S_opts *o)
 {
-    double t_start = S_now();
     int devs[1024];
     int n = 0;
     if (strcmp(o->devices, "all") == 0) {
@@ -767,25 +646,18 @@ static int S_fan_out(int argc, char **argv, S_opts *o)
     const char *self = getenv("GPUMEM_REPORT_SELF");
     char *exe = self && *self ? gm_xstrdup(self) : gm_cli_exe_path();
     char *out_path = NULL, *template_path = NULL;
+    char **json = NULL;
+    char **args = gm_xcalloc((size_t)argc + 1, sizeof *args);
     gm_claim out_claim = GM_CLAIM_INIT;   /* each device's process claims its --json */
-    S_child *c = gm_xcalloc((size_t)n, sizeof *c);
-    for (int i = 0; i < n; i++)
-        c[i].fd = -1;
     gm_render_opts ro = {0};
+    gm_error err = {GM_OK, ""};
     if (!exe) {
         gm_cli_error("cannot find this program (/proc/self/exe) to start one per GPU");
         goto done;
     }
-    for (int i = 0; i < n; i++) {
-        c[i].dev = devs[i];
-        if (!(c[i].json = S_dev_json(o, devs[i], true)))
-            goto done;
-        for (int k = 0; k < i; k++)
-            if (strcmp(c[k].json, c[i].json) == 0) {
-                gm_cli_error("devices %d and %d would write the same results file %s: put %%d "
-                             "in --json", c[k].dev, c[i].dev, c[i].json);
-                goto done;
-            }
+    if (gm_fan_out_paths(o->json, o->out, devs, n, &json, &err) != GM_OK) {
+        gm_cli_error("%s", err.message);
+        goto done;
     }
     if (o->main_job) {
         if (o->baseline) {
@@ -804,132 +676,34 @@ static int S_fan_out(int argc, char **argv, S_opts *o)
         ro.exe_path = exe;
         ro.gnuplot = o->gnuplot;
         ro.timestamp = o->timestamp;
-        if (!gm_cli_report_opts(&ro, out_path, o->format, c[0].json, &template_path))
+        if (!gm_cli_report_opts(&ro, out_path, o->format, json[0], &template_path))
             goto done;
         for (int i = 1; i < n; i++)
-            if (strcmp(c[i].json, out_path) == 0) {
+            if (strcmp(json[i], out_path) == 0) {
                 gm_cli_error("--json and --out name the same file '%s'", out_path);
                 goto done;
             }
         if (!gm_cli_claim("--out", out_path, &out_claim))
             goto done;
     }
-
-    if (!o->quiet)
-        fprintf(stderr, "gpumem-report: %d devices, one process each, at the same time\n", n);
-    int running = 0;
-    for (int i = 0; i < n; i++) {
-        if (S_spawn(&c[i], exe, argc, argv))
-            running++;
-        else
-            c[i].status = -1;
+    size_t na = 0;
+    for (int i = 1; i < argc; i++) {
+        int d = S_drop(argv[i]);
+        if (d) {
+            i += d - 1;
+            continue;
+        }
+        args[na++] = argv[i];
     }
-    while (running > 0) {
-        struct pollfd pf[1024];
-        int idx[1024], np = 0;
-        for (int i = 0; i < n; i++)
-            if (c[i].fd >= 0) {
-                pf[np].fd = c[i].fd;
-                pf[np].events = POLLIN;
-                idx[np++] = i;
-            }
-        if (np == 0)
-            break;
-        if (poll(pf, (nfds_t)np, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            gm_cli_error("poll: %s", strerror(errno));
-            break;
-        }
-        for (int k = 0; k < np; k++) {
-            if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            S_child *ch = &c[idx[k]];
-            char buf[4096];
-            ssize_t got = read(ch->fd, buf, sizeof buf);
-            if (got > 0) {
-                S_relay(ch, buf, (size_t)got, false);
-            } else if (got == 0 || errno != EINTR) {
-                S_relay(ch, "", 0, true);
-                close(ch->fd);
-                ch->fd = -1;
-                running--;
-            }
-        }
-    }
-    int worst = GM_EXIT_OK, n_ok = 0;
-    for (int i = 0; i < n; i++) {
-        if (c[i].pid > 0) {
-            int st = 0;
-            while (waitpid(c[i].pid, &st, 0) < 0 && errno == EINTR)
-                ;
-            c[i].t1 = S_now();
-            c[i].status = st;
-        }
-    }
-    fprintf(stderr, "gpumem-report: %d devices in %.1f s of wall time:\n", n, S_now() - t_start);
-    const gm_results *rp[GM_COMPARE_MAX];
-    const char *names[GM_COMPARE_MAX];
-    for (int i = 0; i < n; i++) {
-        int code = c[i].status < 0                ? GM_EXIT_FAIL
-                   : WIFEXITED(c[i].status)       ? WEXITSTATUS(c[i].status)
-                                                  : GM_EXIT_FAIL;
-        gm_error err = {GM_OK, ""};
-        c[i].have_results = c[i].status >= 0 && (code == GM_EXIT_OK || code == GM_EXIT_FAIL) &&
-                            gm_results_read_file(c[i].json, &c[i].r, &err) == GM_OK;
-        fprintf(stderr, "  device %d: ", c[i].dev);
-        if (c[i].status >= 0 && WIFSIGNALED(c[i].status))
-            fprintf(stderr, "killed by signal %d", WTERMSIG(c[i].status));
-        else
-            fprintf(stderr, "exit %d", code);
-        if (c[i].have_results)
-            fprintf(stderr, ", %s (%zu runs, %.1f s)\n", c[i].json, c[i].r.n_runs,
-                    c[i].t1 - c[i].t0);
-        else
-            fprintf(stderr, ", no results (its lines above, marked [gpu %d], say why)\n",
-                    c[i].dev);
-        if (code > worst || (code == 0 && !c[i].have_results))
-            worst = code ? code : GM_EXIT_FAIL;
-        if (c[i].have_results && n_ok < GM_COMPARE_MAX) {
-            rp[n_ok] = &c[i].r;
-            names[n_ok++] = c[i].json;
-        }
-    }
-    rc = worst;
-    if (o->main_job && n_ok >= 1) {
-        gm_error err = {GM_OK, ""};
-        gm_status st;
-        if (n_ok >= 2) {
-            gm_compare_in in = {rp, names, (size_t)n_ok};
-            st = gm_compare_render(&in, &ro, &err);
-        } else {
-            ro.results_name = names[0];
-            st = gm_render(rp[0], &ro, &err);
-        }
-        if (st != GM_OK) {
-            gm_cli_error("%s", err.message);
-            if (rc == GM_EXIT_OK)
-                rc = st == GM_ERR_GNUPLOT ? GM_EXIT_USAGE : GM_EXIT_FAIL;
-        } else if (!o->quiet) {
-            fprintf(stderr, "report: %s (%s)\n", out_path,
-                    n_ok >= 2 ? "the devices side by side" : "the one device with results");
-        }
-    } else if (!o->main_job && n_ok >= 2 && !o->quiet) {
-        fprintf(stderr, "  compare them: gpumem-report render");
-        for (int i = 0; i < n_ok; i++)
-            fprintf(stderr, " %s", names[i]);
-        fprintf(stderr, " --out compare.html\n");
-    }
+    gm_fan_out_spec fs = {.devices = devs, .n = n, .exe = exe, .args = args, .json = json,
+                          .log = stderr, .quiet = o->quiet,
+                          .render = o->main_job ? &ro : NULL};
+    rc = gm_fan_out(&fs);
 done:
-    for (int i = 0; i < n; i++) {
-        if (c[i].fd >= 0)
-            close(c[i].fd);
-        if (c[i].have_results)
-            gm_results_free(&c[i].r);
-        gm_buf_free(&c[i].line);
-        free(c[i].json);
-    }
-    free(c);
+    for (int i = 0; json && i < n; i++)
+        free(json[i]);
+    free(json);
+    free(args);
     free(exe);
     gm_claim_release(&out_claim);
     free(out_path);

@@ -226,7 +226,7 @@ gm_status gm_proc_start(gm_proc *p, const gm_proc_spec *s, int *start_errno, gm_
     p->spec = s;
     if (start_errno)
         *start_errno = 0;
-    const char *name = s->argv[0];
+    const char *name = s->path ? s->path : s->argv[0];
     char *prog = gm_proc_find(name, s->cwd);
     if (!prog) {
         int e = errno;

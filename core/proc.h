@@ -56,6 +56,8 @@ typedef enum {
 
 typedef struct {
     char *const *argv;          /* NULL-terminated; argv[0] a path or a name on PATH */
+    const char *path;           /* the program, when it is not argv[0] (argv[0] is then
+                                   only what the child sees); NULL: argv[0] */
     char *const *envp;          /* the child's whole environment; NULL: this process's */
     const char *const *env;     /* then changed: "NAME=VALUE" sets, "NAME" unsets; NULL-terminated */
     const char *cwd;            /* the child's directory; NULL: this process's */
