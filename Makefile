@@ -50,8 +50,11 @@ LIBS = $(shell pkg-config --libs $(PKGS)) -lm
 # Layers (docs/architecture.md): core/ <- kernels/, collectors/, reports/ <- orchestrate/ <- cli/.
 # The CLI is linked into the binary directly; core/ and reports/ are the
 # CPU-side libraries the tests link (reports before core on the link line).
-CLI_SRC := cli/main.c cli/cli.c $(wildcard cli/cmd_*.c)
+CLI_SRC := cli/main.c cli/cli.c cli/opt.c cli/options.c $(wildcard cli/cmd_*.c)
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o)
+# The option tables and what they need, linked into the tests too (the docs
+# are checked against them: tests/test_cli_docs.c).
+CLI_OPT_OBJ := $(BUILD)/cli/opt.o $(BUILD)/cli/options.o $(BUILD)/cli/cli.o
 CORE_SRC := $(wildcard core/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 REPORT_SRC := $(wildcard reports/*.c)
@@ -262,17 +265,17 @@ $(BIN): $(CLI_OBJ) $(ORCH_LIB) $(GPU_ARCHIVES) $(CPU_LIBS)
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(ORCH_LIB) $(GPU_ARCHIVES) $(CPU_LIBS) $(LIBS) $(GPU_LIBS)
 
 # One test binary for everything, so Criterion prints one closing Synthesis line.
-$(TESTBIN): $(TEST_SRC:%.c=$(BUILD)/%.o) $(ORCH_LIB) $(TEST_KERNELS) $(GPU_ARCHIVES) $(CPU_LIBS)
+$(TESTBIN): $(TEST_SRC:%.c=$(BUILD)/%.o) $(CLI_OPT_OBJ) $(ORCH_LIB) $(TEST_KERNELS) $(GPU_ARCHIVES) $(CPU_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $(TEST_SRC:%.c=$(BUILD)/%.o) $(ORCH_LIB) $(TEST_KERNELS) $(GPU_ARCHIVES) $(CPU_LIBS) \
+	$(CC) $(CFLAGS) -o $@ $(TEST_SRC:%.c=$(BUILD)/%.o) $(CLI_OPT_OBJ) $(ORCH_LIB) $(TEST_KERNELS) $(GPU_ARCHIVES) $(CPU_LIBS) \
 	    $(LIBS) $(GPU_LIBS) $(shell pkg-config --libs criterion)
 
 # A single test file as its own binary, for working on one part (with the
 # shared helpers of tests/helpers.h):
 #   make build/tests/test_escape.bin && build/tests/test_escape.bin
-$(BUILD)/tests/%.bin: $(BUILD)/tests/%.o $(BUILD)/tests/test_helpers.o $(ORCH_LIB) $(TEST_KERNELS) \
-                      $(GPU_ARCHIVES) $(CPU_LIBS)
-	$(CC) $(CFLAGS) -o $@ $(sort $< $(BUILD)/tests/test_helpers.o) $(ORCH_LIB) $(TEST_KERNELS) $(GPU_ARCHIVES) \
+$(BUILD)/tests/%.bin: $(BUILD)/tests/%.o $(BUILD)/tests/test_helpers.o $(CLI_OPT_OBJ) $(ORCH_LIB) \
+                      $(TEST_KERNELS) $(GPU_ARCHIVES) $(CPU_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(sort $< $(BUILD)/tests/test_helpers.o) $(CLI_OPT_OBJ) $(ORCH_LIB) $(TEST_KERNELS) $(GPU_ARCHIVES) \
 	    $(CPU_LIBS) $(LIBS) $(GPU_LIBS) \
 	    $(shell pkg-config --libs criterion)
 

@@ -20,6 +20,7 @@
  */
 #include "../core/buf.h"
 #include "cli.h"
+#include "options.h"
 #include "../core/devlock.h"
 #include "../core/pathpat.h"
 #include "../core/results.h"
@@ -52,147 +53,26 @@
 #endif
 #define S_LIBNAME "libgpumem-inject.so"
 
-typedef struct {
-    bool main_job;
-    const char *out, *json, *format, *metrics, *kernel, *template_path, *gnuplot;
-    const char *no_replay;    /* --no-replay REGEX */
-    double gnuplot_timeout;   /* --gnuplot-timeout; 0: default, < 0: none */
-    long long launch_skip, launch_count;
-    bool each, no_cache_flush, quiet, timestamp, debug;
-    bool no_source_lines;     /* --no-source-lines (cmd_sass.c does the pass) */
-    char **prog_argv;         /* PROGRAM ARGS..., NULL-terminated (points into argv) */
-} S_opts;
-
-static void S_usage(FILE *f, bool main_job)
-{
-    if (main_job)
-        fputs("usage: gpumem-report [--out report.html|report.md] [OPTIONS] -- PROGRAM [ARGS...]\n"
-              "Runs PROGRAM, unchanged, and measures the memory counters of its kernel launches\n"
-              "(a CUDA injection library the driver loads); writes the results file and the\n"
-              "report.  The program's output and exit status are its own.\n\n"
-              "  --out FILE          the report; .html or .md (default report.html)\n"
-              "  --json FILE         the results file (default: the report's name with .json)\n"
-              "  --format md|html    override the format the extension implies\n",
-              f);
-    else
-        fputs("usage: gpumem-report collect --json run.json [OPTIONS] -- PROGRAM [ARGS...]\n"
-              "Runs PROGRAM, unchanged, measures its kernel launches, writes the results file.\n\n"
-              "  --json FILE         the results file (required)\n",
-              f);
-    fputs("  --kernel REGEX      profile only kernels whose demangled name matches this POSIX\n"
-          "                      extended regex (like ncu --kernel-name regex:...)\n"
-          "  --launch-skip N     skip the first N matching launches\n"
-          "  --launch-count N    profile N matching launches (default: every one, up to 200)\n"
-          "  --launches grouped|each\n"
-          "                      grouped (default): launches of one kernel with one NVTX range\n"
-          "                      and launch configuration are one run, counts summed;\n"
-          "                      each: one run per launch\n"
-          "  --metrics LIST      ncu-style comma-separated metric names\n"
-          "                      (default: the report's set, `gpumem-report list --metrics`)\n"
-          "  --no-replay REGEX   never replay kernels whose demangled name matches this POSIX\n"
-          "                      extended regex: they run once and are timed (besides the\n"
-          "                      built-in collectives: NCCL, NVSHMEM, PyTorch symmetric memory)\n"
-          "  --no-cache-flush    do not flush L2 before each profiled pass\n"
-          "  --no-source-lines   skip the per-source-line pass (by default the program runs\n"
-          "                      once more per kernel, that kernel's first launch counted per\n"
-          "                      line under CUPTI SASS metrics; needs nvcc -lineinfo for lines)\n"
-          "  --quiet             no progress on stderr\n"
-          "  (--json and --out take %h host, %d device, %r rank, %l local rank, %p pid,\n"
-          "  %% patterns; man gpumem-report says where the ranks come from)\n",
-          f);
-    if (main_job)
-        fputs("  --timestamp         show when the run was taken in the report\n"
-              "  --template FILE     HTML template (default: the installed report.html)\n"
-              "  --gnuplot PROGRAM   gnuplot to run (default: gnuplot on PATH)\n"
-              "  --gnuplot-timeout SECONDS\n"
-              "                      longest one gnuplot run may take before the render stops\n"
-              "                      (default: 60; 0: no limit)\n",
-              f);
-    fputs("  --help              this text\n\n"
-          "Profiled launches are replayed in batches, once per profiler pass, from device\n"
-          "memory saved before the batch, and the memory the program left is restored after,\n"
-          "so the program computes what it computes without the tool; it runs slower.  Exit\n"
-          "status: the program's when it is not 0; else 0 done, 1 nothing could be profiled,\n"
-          "2 cannot run here (no such program, no GPU, counters not permitted).\n",
-          f);
-}
+/* The options (cli/options.h; their table, gm_opts_program and
+ * gm_opts_program_collect, is in cli/options.c). */
+typedef gm_app_args S_opts;
 
 /* 0 ok, 1 help printed, 2 error printed */
 static int S_parse(int argc, char **argv, S_opts *o)
 {
     o->launch_skip = -1;
     o->launch_count = -1;
-    int i = 1;
-    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool needs = strcmp(a, "--out") == 0 || strcmp(a, "--json") == 0 ||
-                     strcmp(a, "--format") == 0 || strcmp(a, "--metrics") == 0 ||
-                     strcmp(a, "--kernel") == 0 || strcmp(a, "--launch-skip") == 0 ||
-                     strcmp(a, "--launch-count") == 0 || strcmp(a, "--launches") == 0 ||
-                     strcmp(a, "--template") == 0 || strcmp(a, "--gnuplot") == 0 ||
-                     strcmp(a, "--gnuplot-timeout") == 0 || strcmp(a, "--no-replay") == 0;
-        if (needs && (!v || strcmp(v, "--") == 0)) {
-            gm_cli_error("%s needs a value", a);
-            return 2;
-        }
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            S_usage(stdout, o->main_job);
-            return 1;
-        } else if (o->main_job && strcmp(a, "--out") == 0) {
-            o->out = argv[++i];
-        } else if (strcmp(a, "--json") == 0) {
-            o->json = argv[++i];
-        } else if (o->main_job && strcmp(a, "--format") == 0) {
-            if (strcmp(v, "md") && strcmp(v, "html")) {
-                gm_cli_error("--format: '%s' is not md or html", v);
-                return 2;
-            }
-            o->format = argv[++i];
-        } else if (strcmp(a, "--metrics") == 0) {
-            o->metrics = argv[++i];
-        } else if (strcmp(a, "--kernel") == 0) {
-            o->kernel = argv[++i];
-        } else if (strcmp(a, "--no-replay") == 0) {
-            o->no_replay = argv[++i];
-        } else if (strcmp(a, "--launch-skip") == 0) {
-            if (!gm_cli_int(a, argv[++i], 0, 1000000000LL, &o->launch_skip))
-                return 2;
-        } else if (strcmp(a, "--launch-count") == 0) {
-            if (!gm_cli_int(a, argv[++i], 1, GMI_MAX_COUNT, &o->launch_count))
-                return 2;
-        } else if (strcmp(a, "--launches") == 0) {
-            if (strcmp(v, "grouped") && strcmp(v, "each")) {
-                gm_cli_error("--launches: '%s' is not grouped or each", v);
-                return 2;
-            }
-            o->each = strcmp(argv[++i], "each") == 0;
-        } else if (strcmp(a, "--no-cache-flush") == 0) {
-            o->no_cache_flush = true;
-        } else if (strcmp(a, "--no-source-lines") == 0) {
-            o->no_source_lines = true;
-        } else if (strcmp(a, "--quiet") == 0) {
-            o->quiet = true;
-        } else if (o->main_job && strcmp(a, "--timestamp") == 0) {
-            o->timestamp = true;
-        } else if (o->main_job && strcmp(a, "--template") == 0) {
-            o->template_path = argv[++i];
-        } else if (o->main_job && strcmp(a, "--gnuplot") == 0) {
-            o->gnuplot = argv[++i];
-        } else if (o->main_job && strcmp(a, "--gnuplot-timeout") == 0) {
-            if (!gm_cli_seconds(a, argv[++i], &o->gnuplot_timeout))
-                return 2;
-        } else {
-            gm_cli_error("unknown option '%s' before -- (see --help); the suite's options "
-                         "(--only, --quick, ...) do not apply to a program", a);
-            return 2;
-        }
-    }
+    const gm_opt_table *t = o->main_job ? &gm_opts_program : &gm_opts_program_collect;
+    int i = argc;
+    int p = gm_opt_parse(t, o->main_job ? GM_OPT_MAIN : GM_OPT_COLLECT, argc, argv, o, &i);
+    if (p)
+        return p;
     if (i >= argc - 1) {
         gm_cli_error("no program after --: gpumem-report [OPTIONS] -- PROGRAM [ARGS...]");
         return 2;
     }
     o->prog_argv = argv + i + 1;
+    o->each = o->launches && strcmp(o->launches, "each") == 0;
     if (o->main_job && !o->out)
         o->out = "report.html";
     if (!o->main_job && !o->json) {

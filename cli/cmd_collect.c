@@ -15,6 +15,7 @@
 #include "../core/devlock.h"
 #include "../core/pathpat.h"
 #include "cli.h"
+#include "options.h"
 #include "../core/results.h"
 
 #include <errno.h>
@@ -38,89 +39,11 @@
  * the chain DP at n = 1024 (~0.1 s a launch) would cost seconds per pass. */
 #define GM_PROFILE_MAX_MS_DEFAULT 20
 
-typedef struct {
-    bool main_job;            /* collect + render */
-    const char *out;          /* report path (main job) */
-    const char *json;         /* results path */
-    const char *format;       /* md | html | NULL */
-    char **only, **skip, **variants;
-    size_t n_only, n_skip, n_variants;
-    bool quick;
-    const char *metrics;      /* ncu-style list, NULL: the catalog's default set */
-    long long repeat, warmup, device, profile_max_ms;
-    const char *devices;      /* --device all | N,N,...: one process per GPU (NULL: one device) */
-    bool no_cache_flush;
-    bool no_profile;
-    bool no_source_lines;     /* --no-source-lines: skip the per-line pass */
-    bool quiet;
-    bool timestamp;
-    const char *template_path;
-    const char *gnuplot;
-    double gnuplot_timeout;   /* --gnuplot-timeout; 0: default, < 0: none */
-    const char *baseline;     /* --baseline BASE.json (main job) */
-} S_opts;
+/* The options (cli/options.h; their table, gm_opts_main and gm_opts_collect,
+ * is in cli/options.c). */
+typedef gm_suite_args S_opts;
 
-static void S_usage(FILE *f, bool main_job)
-{
-    if (main_job)
-        fputs("usage: gpumem-report [OPTIONS] --out report.html|report.md\n"
-              "Runs every experiment's variants on the GPU: validates each against its CPU\n"
-              "reference, times it, measures its memory counters, writes the results file\n"
-              "and renders the report.\n\n"
-              "  --out FILE          the report; .html (one self-contained page) or .md\n"
-              "  --json FILE         the results file (default: the report's name with .json)\n"
-              "  --format md|html    override the format the extension implies\n",
-              f);
-    else
-        fputs("usage: gpumem-report collect [OPTIONS] --json run.json\n"
-              "Runs the suite on the GPU and writes the results file; no report.\n\n"
-              "  --json FILE         the results file (required)\n",
-              f);
-    fputs("  --only EXP[,EXP]    run only these experiments (see `gpumem-report list`)\n"
-          "  --skip EXP[,EXP]    leave these experiments out\n"
-          "  --variant V[,V]     only these variants: NAME or EXP/NAME\n"
-          "  --quick             small sizes, for a smoke run (default: full sizes)\n"
-          "  --metrics LIST      ncu-style comma-separated metric names\n"
-          "                      (default: the report's set, `gpumem-report list --metrics`)\n"
-          "  --repeat N          timed repetitions per variant (default 20)\n"
-          "  --warmup N          untimed launches before timing (default 3); repetitions\n"
-          "                      under 2 ms are then released together from behind a gate\n"
-          "                      kernel, so no sample holds the host's time to submit one\n"
-          "  --device N          CUDA device ordinal (default 0)\n"
-          "  --device all|N,N    every GPU (or these), each collected by its own process at\n"
-          "                      the same time, one results file each (%d in --json names\n"
-          "                      the device; without it, -gpuN goes before the extension\n"
-          "                      when there are several); the main job then renders the\n"
-          "                      devices side by side. A GPU that fails does not stop the others\n"
-          "  (--json and --out take %h host, %d device, %r rank, %l local rank, %p pid,\n"
-          "  %% patterns; man gpumem-report says where the ranks come from)\n"
-          "  --no-cache-flush    do not flush L2 before profiled and timed launches\n"
-          "                      (default: flush, as ncu --cache-control all)\n"
-          "  --no-profile        validate and time only; no counters\n"
-          "  --profile-max-ms MS do not profile a case whose launch takes longer than MS\n"
-          "                      (default 20; 0: profile everything). Each profiler pass\n"
-          "                      replays the launch, and one pass instruments it\n"
-          "  --no-source-lines   skip the per-source-line pass (by default each variant's\n"
-          "                      kernel runs once more, alone, under CUPTI SASS metrics:\n"
-          "                      sectors and shared wavefronts per line of its source)\n"
-          "  --quiet             no progress on stderr\n",
-          f);
-    if (main_job)
-        fputs("  --timestamp         show when the run was taken in the report\n"
-              "  --template FILE     HTML template (default: the installed report.html)\n"
-              "  --gnuplot PROGRAM   gnuplot to run (default: gnuplot on PATH)\n"
-              "  --gnuplot-timeout SECONDS\n"
-              "                      longest one gnuplot run may take before the render stops\n"
-              "                      (default: 60; 0: no limit)\n"
-              "  --baseline FILE     add \"Changes since <FILE's commit>\" to the report, judged\n"
-              "                      as `gpumem-report diff` does (default: none)\n",
-              f);
-    fputs("  --help              this text\n\n"
-          "Exit status: 0 done; 1 a variant failed validation (the report says which) or\n"
-          "the run broke; 2 cannot run here (bad arguments, no GPU, counters not permitted).\n",
-          f);
-}
-
+#ifdef GM_HAVE_CUDA
 /* Split "a,b,c" into a NULL-free array of copies; empty items are an error. */
 static bool S_split(const char *opt, const char *val, char ***out, size_t *n)
 {
@@ -151,6 +74,7 @@ static void S_free_list(char **v, size_t n)
         free(v[i]);
     free(v);
 }
+#endif
 
 /* 0 ok, 1 help printed, 2 error printed */
 static int S_parse(int argc, char **argv, S_opts *o)
@@ -158,103 +82,14 @@ static int S_parse(int argc, char **argv, S_opts *o)
     o->repeat = -1;
     o->warmup = -1;
     o->profile_max_ms = GM_PROFILE_MAX_MS_DEFAULT;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEEDS_VALUE()                                                   \
-    do {                                                                \
-        if (!v) {                                                       \
-            gm_cli_error("%s needs a value", a);                        \
-            return 2;                                                   \
-        }                                                               \
-        i++;                                                            \
-    } while (0)
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            S_usage(stdout, o->main_job);
-            return 1;
-        } else if (o->main_job && strcmp(a, "--out") == 0) {
-            NEEDS_VALUE();
-            o->out = v;
-        } else if (strcmp(a, "--json") == 0) {
-            NEEDS_VALUE();
-            o->json = v;
-        } else if (o->main_job && strcmp(a, "--format") == 0) {
-            NEEDS_VALUE();
-            if (strcmp(v, "md") && strcmp(v, "html")) {
-                gm_cli_error("--format: '%s' is not md or html", v);
-                return 2;
-            }
-            o->format = v;
-        } else if (strcmp(a, "--only") == 0) {
-            NEEDS_VALUE();
-            if (!S_split(a, v, &o->only, &o->n_only))
-                return 2;
-        } else if (strcmp(a, "--skip") == 0) {
-            NEEDS_VALUE();
-            if (!S_split(a, v, &o->skip, &o->n_skip))
-                return 2;
-        } else if (strcmp(a, "--variant") == 0) {
-            NEEDS_VALUE();
-            if (!S_split(a, v, &o->variants, &o->n_variants))
-                return 2;
-        } else if (strcmp(a, "--quick") == 0) {
-            o->quick = true;
-        } else if (strcmp(a, "--metrics") == 0) {
-            NEEDS_VALUE();
-            o->metrics = v;
-        } else if (strcmp(a, "--repeat") == 0) {
-            NEEDS_VALUE();
-            if (!gm_cli_int(a, v, 1, 100000, &o->repeat))
-                return 2;
-        } else if (strcmp(a, "--warmup") == 0) {
-            NEEDS_VALUE();
-            if (!gm_cli_int(a, v, 0, 10000, &o->warmup))
-                return 2;
-        } else if (strcmp(a, "--device") == 0) {
-            NEEDS_VALUE();
-            if (strcmp(v, "all") == 0 || strchr(v, ',')) {
-                o->devices = v;
-            } else {
-                o->devices = NULL;
-                if (!gm_cli_int(a, v, 0, 1023, &o->device))
-                    return 2;
-            }
-        } else if (strcmp(a, "--profile-max-ms") == 0) {
-            NEEDS_VALUE();
-            if (!gm_cli_int(a, v, 0, 1000000, &o->profile_max_ms))
-                return 2;
-        } else if (strcmp(a, "--no-cache-flush") == 0) {
-            o->no_cache_flush = true;
-        } else if (strcmp(a, "--no-profile") == 0) {
-            o->no_profile = true;
-        } else if (strcmp(a, "--no-source-lines") == 0) {
-            o->no_source_lines = true;
-        } else if (strcmp(a, "--quiet") == 0) {
-            o->quiet = true;
-        } else if (o->main_job && strcmp(a, "--timestamp") == 0) {
-            o->timestamp = true;
-        } else if (o->main_job && strcmp(a, "--template") == 0) {
-            NEEDS_VALUE();
-            o->template_path = v;
-        } else if (o->main_job && strcmp(a, "--gnuplot") == 0) {
-            NEEDS_VALUE();
-            o->gnuplot = v;
-        } else if (o->main_job && strcmp(a, "--gnuplot-timeout") == 0) {
-            NEEDS_VALUE();
-            if (!gm_cli_seconds(a, v, &o->gnuplot_timeout))
-                return 2;
-        } else if (o->main_job && strcmp(a, "--baseline") == 0) {
-            NEEDS_VALUE();
-            o->baseline = v;
-        } else {
-            gm_cli_error("unknown option or argument '%s' (see --help)", a);
-            return 2;
-        }
-#undef NEEDS_VALUE
-    }
+    const gm_opt_table *t = o->main_job ? &gm_opts_main : &gm_opts_collect;
+    unsigned variant = o->main_job ? GM_OPT_MAIN : GM_OPT_COLLECT;
+    int p = gm_opt_parse(t, variant, argc, argv, o, NULL);
+    if (p)
+        return p;
     if (o->main_job && !o->out) {
         gm_cli_error("--out FILE is required (report.html or report.md)");
-        S_usage(stderr, true);
+        gm_opt_help(stderr, t, variant);
         return 2;
     }
     if (!o->main_job && !o->json) {
@@ -581,16 +416,28 @@ static int S_collect(int argc, char **argv, S_opts *o)
 
 /* ---- --device all | N,N: one process per GPU (orchestrate/fanout.h) -------- */
 
-/* Options a child does not take: the report's (the parent renders), and the
- * ones the parent sets per child.  Value-taking ones skip their value too. */
-static int S_drop(const char *a)
+/* Options a device's process does not take: the main job's own (the parent
+ * renders) and the ones the parent sets per device (--device, --json), by
+ * the table; those that take a value skip it too (unless given as --opt=V).
+ * What is left goes to each device's process. */
+static size_t S_child_args(int argc, char **argv, const S_opts *o, char **args)
 {
-    static const char *const with_value[] = {"--device", "--json", "--out", "--format",
-                                             "--template", "--gnuplot", "--baseline"};
-    for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
-        if (strcmp(a, with_value[i]) == 0)
-            return 2;
-    return strcmp(a, "--timestamp") == 0 ? 1 : 0;
+    unsigned variant = o->main_job ? GM_OPT_MAIN : GM_OPT_COLLECT;
+    const gm_opt_table *t = o->main_job ? &gm_opts_main : &gm_opts_collect;
+    size_t na = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *eq = NULL;
+        const gm_opt *r = gm_opt_find(t, variant, argv[i], &eq);
+        if (r && (r->only == GM_OPT_MAIN || strcmp(r->name, "--device") == 0 ||
+                  strcmp(r->name, "--json") == 0)) {
+            if (gm_opt_takes_value(r) && !eq)
+                i++;
+            continue;
+        }
+        args[na++] = argv[i];
+    }
+    args[na] = NULL;
+    return na;
 }
 
 static int S_fan_out(int argc, char **argv, S_opts *o)
@@ -675,6 +522,7 @@ static int S_fan_out(int argc, char **argv, S_opts *o)
         ro.template_path = o->template_path;
         ro.exe_path = exe;
         ro.gnuplot = o->gnuplot;
+        ro.gnuplot_timeout = o->gnuplot_timeout;
         ro.timestamp = o->timestamp;
         if (!gm_cli_report_opts(&ro, out_path, o->format, json[0], &template_path))
             goto done;
@@ -686,15 +534,7 @@ static int S_fan_out(int argc, char **argv, S_opts *o)
         if (!gm_cli_claim("--out", out_path, &out_claim))
             goto done;
     }
-    size_t na = 0;
-    for (int i = 1; i < argc; i++) {
-        int d = S_drop(argv[i]);
-        if (d) {
-            i += d - 1;
-            continue;
-        }
-        args[na++] = argv[i];
-    }
+    S_child_args(argc, argv, o, args);
     gm_fan_out_spec fs = {.devices = devs, .n = n, .exe = exe, .args = args, .json = json,
                           .log = stderr, .quiet = o->quiet,
                           .render = o->main_job ? &ro : NULL};
@@ -726,9 +566,7 @@ static int S_main(int argc, char **argv, bool main_job)
              : p == 2 ? GM_EXIT_USAGE
              : o.devices ? S_fan_out(argc, argv, &o)
                          : S_collect(argc, argv, &o);
-    S_free_list(o.only, o.n_only);
-    S_free_list(o.skip, o.n_skip);
-    S_free_list(o.variants, o.n_variants);
+    gm_opt_free(&gm_opts_main, &o);
     return rc;
 }
 

@@ -14,6 +14,7 @@
  * perturbed, and stores the lines in that variant's run.
  */
 #include "cli.h"
+#include "options.h"
 
 #include "../core/buf.h"
 #include "../core/catalog.h"
@@ -75,28 +76,27 @@ static bool S_child_match(const char *symbol, const char *target)
 
 int gm_cmd_sass_child(int argc, char **argv)
 {
-    long long device = 0;
-    bool quick = false, plain = false;
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
-            if (!gm_cli_int("--device", argv[++i], 0, 1023, &device))
-                return GM_EXIT_USAGE;
-        } else if (strcmp(argv[i], "--quick") == 0) {
-            quick = true;
-        } else if (strcmp(argv[i], "--plain") == 0) {
-            plain = true;
-
-        } else {
-            gm_cli_error("sass-child: unknown option '%s'", argv[i]);
-            return GM_EXIT_USAGE;
-        }
+    gm_sass_args sa = {0, false, false, NULL, 0};
+    sa.operands = gm_xcalloc((size_t)argc + 1, sizeof *sa.operands);
+    int p = gm_opt_parse(&gm_opts_sass, 0, argc, argv, &sa, NULL);
+    long long device = sa.device;
+    bool quick = sa.quick, plain = sa.plain;
+    /* the operands, where the arguments after the options were */
+    char **ops = sa.operands;
+    int nops = (int)sa.n_operands;
+    if (p) {
+        free(ops);
+        return p == 1 ? GM_EXIT_OK : GM_EXIT_USAGE;
     }
-    if (argc - i < 2) {
+    if (nops < 2) {
         gm_cli_error("usage: gpumem-report sass-child [--device N] [--quick] [--plain] EXP "
                      "VARIANT NAME=VALUE...");
+        free(ops);
         return GM_EXIT_USAGE;
     }
+    argv = ops;
+    argc = nops;
+    int i = 0;
     const char *exp = argv[i], *var = argv[i + 1];
     const gm_variant *v = NULL;
     for (size_t r = 0; r < gm_suite_len && !v; r++)
@@ -104,6 +104,7 @@ int gm_cmd_sass_child(int argc, char **argv)
             v = &gm_suite[r];
     if (!v) {
         gm_cli_error("sass-child: no variant %s/%s (see gpumem-report list)", exp, var);
+        free(ops);
         return GM_EXIT_USAGE;
     }
     size_t n = gm_variant_cases(v, quick, NULL, 0);
@@ -129,6 +130,7 @@ int gm_cmd_sass_child(int argc, char **argv)
     if (!c) {
         gm_cli_error("sass-child: %s/%s has no case with those parameters", exp, var);
         free(cases);
+        free(ops);
         return GM_EXIT_USAGE;
     }
     gm_error err = {GM_OK, ""};
@@ -213,6 +215,7 @@ done:
     if (fd >= 0)
         unlink(path);
     free(cases);
+    free(ops);
     return rc;
 }
 #else
