@@ -265,16 +265,31 @@ void gm_opt_help(FILE *f, const gm_opt_table *t, unsigned variant)
 
 /* ---- the docs ------------------------------------------------------------------ */
 
-/* The help's lines as one. */
+#ifndef GM_DATADIR
+#define GM_DATADIR "/usr/local/share/gpumem-report"
+#endif
+
+/* The help's lines as one, the data directory this build was made for named
+ * as the docs name it (the same docs for every PREFIX). */
 static void S_joined(gm_buf *b, const char *text, void (*put)(gm_buf *, const char *, size_t))
 {
+    gm_buf one = GM_BUF_INIT;
     for (const char *l = text; *l;) {
         size_t len = strcspn(l, "\n");
         if (l != text)
-            gm_buf_putc(b, ' ');
-        put(b, l, len);
+            gm_buf_putc(&one, ' ');
+        const char *dd = strstr(l, GM_DATADIR);
+        if (dd && (size_t)(dd - l) < len) {
+            gm_buf_put(&one, l, (size_t)(dd - l));
+            gm_buf_puts(&one, "PREFIX/share/gpumem-report");
+            gm_buf_put(&one, dd + strlen(GM_DATADIR), len - (size_t)(dd - l) - strlen(GM_DATADIR));
+        } else {
+            gm_buf_put(&one, l, len);
+        }
         l += len + (l[len] == '\n');
     }
+    put(b, one.data ? one.data : "", one.len);
+    gm_buf_free(&one);
 }
 
 /* roff: - as \-, \ as \e, `code` in bold. */

@@ -146,7 +146,7 @@ static const gm_opt S_suite[] = {
     GM_OPT_QUIET(gm_suite_args),
     GM_OPTS_REPORT(gm_suite_args, GM_OPT_MAIN),
     GM_OPT_BASELINE(gm_suite_args, GM_OPT_MAIN),
-    {.kind = GM_OPT_TEXT, .label = "--help", .help = "this text"},
+    {.kind = GM_OPT_TEXT, .label = "--help", .help = "this text", .only = GM_OPT_HIDDEN_DOCS},
     {.kind = GM_OPT_END}};
 
 #define S_SUITE_TAIL                                                                         \
@@ -183,7 +183,7 @@ static const gm_opt S_program[] = {
      .help = "profile only kernels whose demangled name matches this POSIX\n"
              "extended regex (like ncu --kernel-name regex:...)"},
     {.kind = GM_OPT_INT, .name = "--launch-skip", .min = 0, .max = 1000000000LL,
-     .at = offsetof(gm_app_args, launch_skip), .label = "--launch-skip N", .deflt = "0",
+     .at = offsetof(gm_app_args, launch_skip), .label = "--launch-skip N", .deflt = "none",
      .help = "skip the first N matching launches"},
     {.kind = GM_OPT_INT, .name = "--launch-count", .min = 1, .max = GMI_MAX_COUNT,
      .at = offsetof(gm_app_args, launch_count), .label = "--launch-count N",
@@ -211,7 +211,7 @@ static const gm_opt S_program[] = {
     GM_OPT_QUIET(gm_app_args),
     GM_OPT_PATTERNS_NOTE,
     GM_OPTS_REPORT(gm_app_args, GM_OPT_MAIN),
-    {.kind = GM_OPT_TEXT, .label = "--help", .help = "this text"},
+    {.kind = GM_OPT_TEXT, .label = "--help", .help = "this text", .only = GM_OPT_HIDDEN_DOCS},
     {.kind = GM_OPT_END}};
 
 #define S_PROGRAM_TAIL                                                                       \
@@ -274,7 +274,7 @@ static const gm_opt S_render[] = {
              "them), for a writeup (default: all)"},
     GM_OPTS_REPORT(gm_render_args, 0),
     GM_OPT_BASELINE(gm_render_args, 0),
-    {.kind = GM_OPT_TEXT, .label = "-h, --help", .help = "this text"},
+    {.kind = GM_OPT_TEXT, .label = "-h, --help", .help = "this text", .only = GM_OPT_HIDDEN_DOCS},
     {.kind = GM_OPT_END}};
 
 const gm_opt_table gm_opts_render = {
@@ -425,7 +425,7 @@ static const gm_opt S_diff[] = {
              "schema) (default: such rows are marked incomparable, exit 2)"},
     {.kind = GM_OPT_FLAG, .name = "--warn-only", .at = offsetof(gm_diff_args, warn_only),
      .deflt = "off", .help = "exit 0 even when something regressed (default: exit 1)"},
-    {.kind = GM_OPT_TEXT, .label = "-h, --help", .help = "this help"},
+    {.kind = GM_OPT_TEXT, .label = "-h, --help", .help = "this help", .only = GM_OPT_HIDDEN_DOCS},
     {.kind = GM_OPT_END}};
 
 const gm_opt_table gm_opts_diff = {
@@ -510,7 +510,7 @@ static const gm_opt S_history[] = {
     {.kind = GM_OPT_CALL, .name = "--pair", .call = S_pair, .at = offsetof(gm_history_args, pairs)},
     {.kind = GM_OPT_FLAG, .name = "--warn-only", .at = offsetof(gm_history_args, warn_only)},
     {.kind = GM_OPT_FLAG, .name = "--force", .at = offsetof(gm_history_args, force)},
-    {.kind = GM_OPT_TEXT, .label = "-h, --help", .help = "this help"},
+    {.kind = GM_OPT_TEXT, .label = "-h, --help", .help = "this help", .only = GM_OPT_HIDDEN_DOCS},
     {.kind = GM_OPT_END}};
 
 const gm_opt_table gm_opts_history = {
@@ -554,7 +554,7 @@ static const gm_opt S_merge[] = {
              "counts summed exactly, ratios averaged, the least and most busy\n"
              "rank noted; a count past 2^53 is refused); default: every\n"
              "rank's runs, with a parameter rank"},
-    {.kind = GM_OPT_TEXT, .label = "-h, --help", .help = "this text"},
+    {.kind = GM_OPT_TEXT, .label = "-h, --help", .help = "this text", .only = GM_OPT_HIDDEN_DOCS},
     {.kind = GM_OPT_END}};
 
 const gm_opt_table gm_opts_merge = {
