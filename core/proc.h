@@ -59,11 +59,13 @@ typedef struct {
     const char *path;           /* the program, when it is not argv[0] (argv[0] is then
                                    only what the child sees); NULL: argv[0] */
     char *const *envp;          /* the child's whole environment; NULL: this process's */
-    const char *const *env;     /* then changed: "NAME=VALUE" sets, "NAME" unsets; NULL-terminated */
+    const char *const *env;     /* then changed ("NAME=VALUE" sets, "NAME" unsets),
+                                   NULL-terminated */
     const char *cwd;            /* the child's directory; NULL: this process's */
     bool null_stdin;            /* stdin from /dev/null (else inherited) */
     gm_proc_io out, err;
-    const char *out_path, *err_path; /* GM_PROC_FILE */
+    const char *out_path;       /* GM_PROC_FILE of stdout */
+    const char *err_path;       /* GM_PROC_FILE of stderr */
     size_t err_tail;            /* GM_PROC_CAPTURE of stderr: keep its last bytes only (0: all) */
     FILE *relay;                /* GM_PROC_RELAY: where the lines go (flushed after each read) */
     const char *relay_prefix;   /* before each relayed line */
