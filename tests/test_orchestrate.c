@@ -46,7 +46,7 @@ Test(fanout, each_device_gets_its_results_path)
 
 /* Device 1 fails: its lines are relayed and named, device 0's results kept,
  * the worst status returned; without a report, how to compare them. */
-Test(fanout, relays_each_device_and_keeps_what_worked, .timeout = 120)
+Test(fanout, relays_each_device_and_keeps_what_worked)
 {
     char *dir = gmt_tmpdir("orch");
     char *self = gmt_fixture("fake-collect.sh"), *logp = gmt_join(dir, "log");
@@ -95,7 +95,7 @@ Test(fanout, relays_each_device_and_keeps_what_worked, .timeout = 120)
 }
 
 /* The main job: one report of the devices side by side. */
-Test(fanout, renders_the_devices_side_by_side, .timeout = 120)
+Test(fanout, renders_the_devices_side_by_side)
 {
     char *dir = gmt_tmpdir("orch");
     char *self = gmt_fixture("fake-collect.sh"), *logp = gmt_join(dir, "log");
