@@ -47,16 +47,24 @@ ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(CPPFLAGS) $(shell pkg-config --cflags 
              -DGM_DATADIR='"$(PREFIX)/share/gpumem-report"'
 LIBS = $(shell pkg-config --libs $(PKGS)) -lm
 
-# Layers (docs/architecture.md): core/ <- kernels/, collectors/, reports/ <- cli/.
+# Layers (docs/architecture.md): core/ <- kernels/, collectors/, reports/ <- orchestrate/ <- cli/.
 # The CLI is linked into the binary directly; core/ and reports/ are the
 # CPU-side libraries the tests link (reports before core on the link line).
-CLI_SRC := cli/main.c cli/cli.c $(wildcard cli/cmd_*.c)
+CLI_SRC := cli/main.c cli/cli.c cli/opt.c cli/options.c $(wildcard cli/cmd_*.c)
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o)
+# The option tables and what they need, linked into the tests too (the docs
+# are checked against them: tests/test_cli_docs.c).
+CLI_OPT_OBJ := $(BUILD)/cli/opt.o $(BUILD)/cli/options.o $(BUILD)/cli/cli.o
 CORE_SRC := $(wildcard core/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 REPORT_SRC := $(wildcard reports/*.c)
 REPORT_OBJ := $(REPORT_SRC:%.c=$(BUILD)/%.o)
 CPU_LIBS := $(BUILD)/libgm_reports.a $(BUILD)/libgm_core.a
+# orchestrate/ (between cli/ and the rest: the processes of a run) builds
+# without the toolkit; the binary and the tests link it before the others.
+ORCH_SRC := $(wildcard orchestrate/*.c)
+ORCH_OBJ := $(ORCH_SRC:%.c=$(BUILD)/%.o)
+ORCH_LIB := $(BUILD)/libgm_orchestrate.a
 TEST_SRC := $(wildcard tests/test_*.c)
 # The host side of kernels/ (the table, describe, references, traces,
 # selection, the host half of the harness) is plain C and builds everywhere:
@@ -263,6 +271,10 @@ $(BUILD)/libgm_reports.a: $(REPORT_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+$(ORCH_LIB): $(ORCH_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
 $(BUILD)/libgm_collectors.a: $(COLLECT_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -279,21 +291,21 @@ $(BUILD)/libgm_collectors_cpu.a: $(COLLECT_CPU_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BIN): $(CLI_OBJ) $(GPU_ARCHIVES) $(CPU_LIBS)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(GPU_ARCHIVES) $(CPU_LIBS) $(LIBS) $(GPU_LIBS)
+$(BIN): $(CLI_OBJ) $(ORCH_LIB) $(GPU_ARCHIVES) $(CPU_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(ORCH_LIB) $(GPU_ARCHIVES) $(CPU_LIBS) $(LIBS) $(GPU_LIBS)
 
 # One test binary for everything, so Criterion prints one closing Synthesis line.
-$(TESTBIN): $(TEST_SRC:%.c=$(BUILD)/%.o) $(TEST_KERNELS) $(GPU_ARCHIVES) $(CPU_LIBS)
+$(TESTBIN): $(TEST_SRC:%.c=$(BUILD)/%.o) $(CLI_OPT_OBJ) $(ORCH_LIB) $(TEST_KERNELS) $(GPU_ARCHIVES) $(CPU_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $(TEST_SRC:%.c=$(BUILD)/%.o) $(TEST_KERNELS) $(GPU_ARCHIVES) $(CPU_LIBS) \
+	$(CC) $(CFLAGS) -o $@ $(TEST_SRC:%.c=$(BUILD)/%.o) $(CLI_OPT_OBJ) $(ORCH_LIB) $(TEST_KERNELS) $(GPU_ARCHIVES) $(CPU_LIBS) \
 	    $(LIBS) $(GPU_LIBS) $(shell pkg-config --libs criterion)
 
 # A single test file as its own binary, for working on one part (with the
 # shared helpers of tests/helpers.h):
 #   make build/tests/test_escape.bin && build/tests/test_escape.bin
-$(BUILD)/tests/%.bin: $(BUILD)/tests/%.o $(BUILD)/tests/test_helpers.o $(TEST_KERNELS) \
-                      $(GPU_ARCHIVES) $(CPU_LIBS)
-	$(CC) $(CFLAGS) -o $@ $(sort $< $(BUILD)/tests/test_helpers.o) $(TEST_KERNELS) $(GPU_ARCHIVES) \
+$(BUILD)/tests/%.bin: $(BUILD)/tests/%.o $(BUILD)/tests/test_helpers.o $(CLI_OPT_OBJ) $(ORCH_LIB) \
+                      $(TEST_KERNELS) $(GPU_ARCHIVES) $(CPU_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(sort $< $(BUILD)/tests/test_helpers.o) $(CLI_OPT_OBJ) $(ORCH_LIB) $(TEST_KERNELS) $(GPU_ARCHIVES) \
 	    $(CPU_LIBS) $(LIBS) $(GPU_LIBS) \
 	    $(shell pkg-config --libs criterion)
 

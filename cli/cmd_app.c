@@ -20,6 +20,7 @@
  */
 #include "../core/buf.h"
 #include "cli.h"
+#include "options.h"
 #include "../core/devlock.h"
 #include "../core/pathpat.h"
 #include "../core/results.h"
@@ -34,6 +35,7 @@
 #include "../collectors/gm_collector.h"
 #include "../collectors/inject.h"
 #include "gm_version.h"
+#include "../orchestrate/program.h"
 #include "../reports/render.h"
 
 #include <dirent.h>
@@ -51,157 +53,26 @@
 #endif
 #define S_LIBNAME "libgpumem-inject.so"
 
-typedef struct {
-    bool main_job;
-    const char *out, *json, *format, *metrics, *kernel, *template_path, *gnuplot;
-    const char *no_replay;    /* --no-replay REGEX */
-    double gnuplot_timeout;   /* --gnuplot-timeout; 0: default, < 0: none */
-    long long launch_skip, launch_count;
-    bool each, no_cache_flush, quiet, timestamp, debug;
-    bool no_source_lines;     /* --no-source-lines (cmd_trace.c, cmd_sass.c do the pass) */
-    gm_sl_method source_lines; /* --source-lines trace|sass */
-    char **prog_argv;         /* PROGRAM ARGS..., NULL-terminated (points into argv) */
-} S_opts;
-
-static void S_usage(FILE *f, bool main_job)
-{
-    if (main_job)
-        fputs("usage: gpumem-report [--out report.html|report.md] [OPTIONS] -- PROGRAM [ARGS...]\n"
-              "Runs PROGRAM, unchanged, and measures the memory counters of its kernel launches\n"
-              "(a CUDA injection library the driver loads); writes the results file and the\n"
-              "report.  The program's output and exit status are its own.\n\n"
-              "  --out FILE          the report; .html or .md (default report.html)\n"
-              "  --json FILE         the results file (default: the report's name with .json)\n"
-              "  --format md|html    override the format the extension implies\n",
-              f);
-    else
-        fputs("usage: gpumem-report collect --json run.json [OPTIONS] -- PROGRAM [ARGS...]\n"
-              "Runs PROGRAM, unchanged, measures its kernel launches, writes the results file.\n\n"
-              "  --json FILE         the results file (required)\n",
-              f);
-    fputs("  --kernel REGEX      profile only kernels whose demangled name matches this POSIX\n"
-          "                      extended regex (like ncu --kernel-name regex:...)\n"
-          "  --launch-skip N     skip the first N matching launches\n"
-          "  --launch-count N    profile N matching launches (default: every one, up to 200)\n"
-          "  --launches grouped|each\n"
-          "                      grouped (default): launches of one kernel with one NVTX range\n"
-          "                      and launch configuration are one run, counts summed;\n"
-          "                      each: one run per launch\n"
-          "  --metrics LIST      ncu-style comma-separated metric names\n"
-          "                      (default: the report's set, `gpumem-report list --metrics`)\n"
-          "  --no-replay REGEX   never replay kernels whose demangled name matches this POSIX\n"
-          "                      extended regex: they run once and are timed (besides the\n"
-          "                      built-in collectives: NCCL, NVSHMEM, PyTorch symmetric memory)\n"
-          "  --no-cache-flush    do not flush L2 before each profiled pass\n"
-          "  --no-source-lines   skip the per-source-line pass (by default the program runs\n"
-          "                      once more, the first launch of each kernel traced through the\n"
-          "                      Compute Sanitizer: sectors and wavefronts per line, and per\n"
-          "                      array; needs nvcc -lineinfo for lines)\n"
-          "  --source-lines trace|sass\n"
-          "                      how: trace (default; where the toolkit's Compute Sanitizer is\n"
-          "                      missing, sass instead) or sass: CUPTI SASS metrics, the\n"
-          "                      program run once more per kernel (no per-array table)\n"
-          "  --quiet             no progress on stderr\n"
-          "  (--json and --out take %h host, %d device, %r rank, %l local rank, %p pid,\n"
-          "  %% patterns; man gpumem-report says where the ranks come from)\n",
-          f);
-    if (main_job)
-        fputs("  --timestamp         show when the run was taken in the report\n"
-              "  --template FILE     HTML template (default: the installed report.html)\n"
-              "  --gnuplot PROGRAM   gnuplot to run (default: gnuplot on PATH)\n"
-              "  --gnuplot-timeout SECONDS\n"
-              "                      longest one gnuplot run may take before the render stops\n"
-              "                      (default: 60; 0: no limit)\n",
-              f);
-    fputs("  --help              this text\n\n"
-          "Profiled launches are replayed in batches, once per profiler pass, from device\n"
-          "memory saved before the batch, and the memory the program left is restored after,\n"
-          "so the program computes what it computes without the tool; it runs slower.  Exit\n"
-          "status: the program's when it is not 0; else 0 done, 1 nothing could be profiled,\n"
-          "2 cannot run here (no such program, no GPU, counters not permitted).\n",
-          f);
-}
+/* The options (cli/options.h; their table, gm_opts_program and
+ * gm_opts_program_collect, is in cli/options.c). */
+typedef gm_app_args S_opts;
 
 /* 0 ok, 1 help printed, 2 error printed */
 static int S_parse(int argc, char **argv, S_opts *o)
 {
     o->launch_skip = -1;
     o->launch_count = -1;
-    int i = 1;
-    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool needs = strcmp(a, "--out") == 0 || strcmp(a, "--json") == 0 ||
-                     strcmp(a, "--format") == 0 || strcmp(a, "--metrics") == 0 ||
-                     strcmp(a, "--kernel") == 0 || strcmp(a, "--launch-skip") == 0 ||
-                     strcmp(a, "--launch-count") == 0 || strcmp(a, "--launches") == 0 ||
-                     strcmp(a, "--template") == 0 || strcmp(a, "--gnuplot") == 0 ||
-                     strcmp(a, "--gnuplot-timeout") == 0 || strcmp(a, "--no-replay") == 0 ||
-                     strcmp(a, "--source-lines") == 0;
-        if (needs && (!v || strcmp(v, "--") == 0)) {
-            gm_cli_error("%s needs a value", a);
-            return 2;
-        }
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            S_usage(stdout, o->main_job);
-            return 1;
-        } else if (o->main_job && strcmp(a, "--out") == 0) {
-            o->out = argv[++i];
-        } else if (strcmp(a, "--json") == 0) {
-            o->json = argv[++i];
-        } else if (o->main_job && strcmp(a, "--format") == 0) {
-            if (strcmp(v, "md") && strcmp(v, "html")) {
-                gm_cli_error("--format: '%s' is not md or html", v);
-                return 2;
-            }
-            o->format = argv[++i];
-        } else if (strcmp(a, "--metrics") == 0) {
-            o->metrics = argv[++i];
-        } else if (strcmp(a, "--kernel") == 0) {
-            o->kernel = argv[++i];
-        } else if (strcmp(a, "--no-replay") == 0) {
-            o->no_replay = argv[++i];
-        } else if (strcmp(a, "--launch-skip") == 0) {
-            if (!gm_cli_int(a, argv[++i], 0, 1000000000LL, &o->launch_skip))
-                return 2;
-        } else if (strcmp(a, "--launch-count") == 0) {
-            if (!gm_cli_int(a, argv[++i], 1, GMI_MAX_COUNT, &o->launch_count))
-                return 2;
-        } else if (strcmp(a, "--launches") == 0) {
-            if (strcmp(v, "grouped") && strcmp(v, "each")) {
-                gm_cli_error("--launches: '%s' is not grouped or each", v);
-                return 2;
-            }
-            o->each = strcmp(argv[++i], "each") == 0;
-        } else if (strcmp(a, "--no-cache-flush") == 0) {
-            o->no_cache_flush = true;
-        } else if (strcmp(a, "--no-source-lines") == 0) {
-            o->no_source_lines = true;
-        } else if (strcmp(a, "--source-lines") == 0) {
-            if (!gm_cli_source_lines_method(argv[++i], &o->source_lines))
-                return 2;
-        } else if (strcmp(a, "--quiet") == 0) {
-            o->quiet = true;
-        } else if (o->main_job && strcmp(a, "--timestamp") == 0) {
-            o->timestamp = true;
-        } else if (o->main_job && strcmp(a, "--template") == 0) {
-            o->template_path = argv[++i];
-        } else if (o->main_job && strcmp(a, "--gnuplot") == 0) {
-            o->gnuplot = argv[++i];
-        } else if (o->main_job && strcmp(a, "--gnuplot-timeout") == 0) {
-            if (!gm_cli_seconds(a, argv[++i], &o->gnuplot_timeout))
-                return 2;
-        } else {
-            gm_cli_error("unknown option '%s' before -- (see --help); the suite's options "
-                         "(--only, --quick, ...) do not apply to a program", a);
-            return 2;
-        }
-    }
+    const gm_opt_table *t = o->main_job ? &gm_opts_program : &gm_opts_program_collect;
+    int i = argc;
+    int p = gm_opt_parse(t, o->main_job ? GM_OPT_MAIN : GM_OPT_COLLECT, argc, argv, o, &i);
+    if (p)
+        return p;
     if (i >= argc - 1) {
         gm_cli_error("no program after --: gpumem-report [OPTIONS] -- PROGRAM [ARGS...]");
         return 2;
     }
     o->prog_argv = argv + i + 1;
+    o->each = o->launches && strcmp(o->launches, "each") == 0;
     if (o->main_job && !o->out)
         o->out = "report.html";
     if (!o->main_job && !o->json) {
@@ -388,94 +259,19 @@ static bool S_mentions_cuda(const char *path)
     return hit;
 }
 
-static void S_setenv(const char *name, const char *value)
-{
-    if (value)
-        setenv(name, value, 1);
-    else
-        unsetenv(name);
-}
-
-/* Run the program; its exit status as a shell gives it (128 + signal), or -1
- * when it could not be started (message printed).  *sig: the signal that
- * ended it, 0 when it exited. */
+/* Run the program (orchestrate/program.h); its exit status as a shell gives
+ * it (128 + signal), or -1 when it could not be started (message printed).
+ * *sig: the signal that ended it, 0 when it exited. */
 static int S_run(const S_opts *o, const char *prog, const char *lib, const char *dir, int *sig)
 {
-    *sig = 0;
-    char num[32];
-    /* The child's environment: set here, in the parent, before fork, and
-     * removed after: the parent calls nothing that reads them. */
-    S_setenv("CUDA_INJECTION64_PATH", lib);
-    S_setenv("NVTX_INJECTION64_PATH", lib);
-    S_setenv(GMI_ENV_DIR, dir);
-    S_setenv(GMI_ENV_METRICS, o->metrics);
-    S_setenv(GMI_ENV_KERNEL, o->kernel);
-    S_setenv(GMI_ENV_NO_REPLAY, o->no_replay);
-    snprintf(num, sizeof num, "%lld", o->launch_skip);
-    S_setenv(GMI_ENV_LAUNCH_SKIP, o->launch_skip >= 0 ? num : NULL);
-    char cnt[32];
-    snprintf(cnt, sizeof cnt, "%lld", o->launch_count);
-    S_setenv(GMI_ENV_LAUNCH_COUNT, o->launch_count >= 0 ? cnt : NULL);
-    S_setenv(GMI_ENV_CACHE_FLUSH, o->no_cache_flush ? "0" : "1");
-    /* GPUMEM_REPORT_DEBUG passes through as the user set it. */
-
-    /* exec failure is told through a close-on-exec pipe: nothing read means
-     * the program started */
-    int pfd[2];
-    if (pipe(pfd) != 0) {
-        gm_cli_error("cannot start '%s': pipe: %s", prog, strerror(errno));
-        return -1;
-    }
-    (void)fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
-    (void)fcntl(pfd[1], F_SETFD, FD_CLOEXEC);
-    fflush(NULL);
-    struct sigaction ign, old_int, old_quit;
-    memset(&ign, 0, sizeof ign);
-    ign.sa_handler = SIG_IGN;
-    sigemptyset(&ign.sa_mask);
-    sigaction(SIGINT, &ign, &old_int);
-    sigaction(SIGQUIT, &ign, &old_quit);
-    pid_t pid = fork();
-    if (pid == 0) {
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGQUIT, &old_quit, NULL);
-        execv(prog, o->prog_argv);
-        int e = errno;
-        ssize_t w = write(pfd[1], &e, sizeof e);
-        (void)w;
-        _exit(127);
-    }
-    close(pfd[1]);
-    int rc = -1;
-    if (pid < 0) {
-        gm_cli_error("cannot start '%s': fork: %s", prog, strerror(errno));
-    } else {
-        int e = 0;
-        ssize_t got;
-        while ((got = read(pfd[0], &e, sizeof e)) < 0 && errno == EINTR)
-            ;
-        int ws = 0;
-        pid_t w;
-        while ((w = waitpid(pid, &ws, 0)) < 0 && errno == EINTR)
-            ;
-        if (got == (ssize_t)sizeof e)
-            gm_cli_error("cannot run '%s': %s", prog, strerror(e));
-        else if (w < 0)
-            gm_cli_error("waiting for '%s': %s", prog, strerror(errno));
-        else if (WIFEXITED(ws))
-            rc = WEXITSTATUS(ws);
-        else if (WIFSIGNALED(ws))
-            rc = 128 + (*sig = WTERMSIG(ws));
-    }
-    close(pfd[0]);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGQUIT, &old_quit, NULL);
-    static const char *const vars[] = {"CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH",
-                                       GMI_ENV_DIR, GMI_ENV_METRICS, GMI_ENV_KERNEL,
-                                       GMI_ENV_LAUNCH_SKIP, GMI_ENV_LAUNCH_COUNT,
-                                       GMI_ENV_CACHE_FLUSH, GMI_ENV_NO_REPLAY};
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
-        unsetenv(vars[i]);
+    gm_program_spec ps = {.prog = prog, .argv = o->prog_argv, .lib = lib, .dir = dir,
+                          .metrics = o->metrics, .kernel = o->kernel,
+                          .no_replay = o->no_replay, .launch_skip = o->launch_skip,
+                          .launch_count = o->launch_count, .no_cache_flush = o->no_cache_flush};
+    gm_error err = {GM_OK, ""};
+    int rc = gm_program_run(&ps, sig, &err);
+    if (rc < 0)
+        gm_cli_error("%s", err.message);
     return rc;
 }
 
@@ -795,9 +591,11 @@ static int S_app(int argc, char **argv, S_opts *o)
             pr->lock_waits += lock.waits;
             pr->lock_turns += lock.turns;
         }
+        gm_sl_method method = GM_SL_METHOD_TRACE;
+        if (o->source_lines)
+            (void)gm_cli_source_lines_method(o->source_lines, &method);   /* checked: a choice */
         gm_sl_filter f = {o->kernel, o->launch_skip, o->launch_count};
-        gm_source_lines_program(&results, prog, o->prog_argv, lib, &f, o->source_lines,
-                                !o->quiet);
+        gm_source_lines_program(&results, prog, o->prog_argv, lib, &f, method, !o->quiet);
         gm_devlock_free(&lock);
     }
     if (prc != 0)

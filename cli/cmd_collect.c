@@ -15,6 +15,7 @@
 #include "../core/devlock.h"
 #include "../core/pathpat.h"
 #include "cli.h"
+#include "options.h"
 #include "../core/results.h"
 
 #include <errno.h>
@@ -31,104 +32,18 @@
 #include "../reports/diff.h"
 #include "gm_version.h"
 #include "../reports/render.h"
-#include "../reports/compare.h"
-#include <poll.h>
-#include <sys/wait.h>
+#include "../orchestrate/fanout.h"
 #endif
 
 /* Cases longer than this are timed and validated but not profiled by default:
  * the chain DP at n = 1024 (~0.1 s a launch) would cost seconds per pass. */
 #define GM_PROFILE_MAX_MS_DEFAULT 20
 
-typedef struct {
-    bool main_job;            /* collect + render */
-    const char *out;          /* report path (main job) */
-    const char *json;         /* results path */
-    const char *format;       /* md | html | NULL */
-    char **only, **skip, **variants;
-    size_t n_only, n_skip, n_variants;
-    bool quick;
-    const char *metrics;      /* ncu-style list, NULL: the catalog's default set */
-    long long repeat, warmup, device, profile_max_ms;
-    const char *devices;      /* --device all | N,N,...: one process per GPU (NULL: one device) */
-    bool no_cache_flush;
-    bool no_profile;
-    bool no_source_lines;     /* --no-source-lines: skip the per-line pass */
-    gm_sl_method source_lines; /* --source-lines trace|sass */
-    bool quiet;
-    bool timestamp;
-    const char *template_path;
-    const char *gnuplot;
-    double gnuplot_timeout;   /* --gnuplot-timeout; 0: default, < 0: none */
-    const char *baseline;     /* --baseline BASE.json (main job) */
-} S_opts;
+/* The options (cli/options.h; their table, gm_opts_main and gm_opts_collect,
+ * is in cli/options.c). */
+typedef gm_suite_args S_opts;
 
-static void S_usage(FILE *f, bool main_job)
-{
-    if (main_job)
-        fputs("usage: gpumem-report [OPTIONS] --out report.html|report.md\n"
-              "Runs every experiment's variants on the GPU: validates each against its CPU\n"
-              "reference, times it, measures its memory counters, writes the results file\n"
-              "and renders the report.\n\n"
-              "  --out FILE          the report; .html (one self-contained page) or .md\n"
-              "  --json FILE         the results file (default: the report's name with .json)\n"
-              "  --format md|html    override the format the extension implies\n",
-              f);
-    else
-        fputs("usage: gpumem-report collect [OPTIONS] --json run.json\n"
-              "Runs the suite on the GPU and writes the results file; no report.\n\n"
-              "  --json FILE         the results file (required)\n",
-              f);
-    fputs("  --only EXP[,EXP]    run only these experiments (see `gpumem-report list`)\n"
-          "  --skip EXP[,EXP]    leave these experiments out\n"
-          "  --variant V[,V]     only these variants: NAME or EXP/NAME\n"
-          "  --quick             small sizes, for a smoke run (default: full sizes)\n"
-          "  --metrics LIST      ncu-style comma-separated metric names\n"
-          "                      (default: the report's set, `gpumem-report list --metrics`)\n"
-          "  --repeat N          timed repetitions per variant (default 20)\n"
-          "  --warmup N          untimed launches before timing (default 3); repetitions\n"
-          "                      under 2 ms are then released together from behind a gate\n"
-          "                      kernel, so no sample holds the host's time to submit one\n"
-          "  --device N          CUDA device ordinal (default 0)\n"
-          "  --device all|N,N    every GPU (or these), each collected by its own process at\n"
-          "                      the same time, one results file each (%d in --json names\n"
-          "                      the device; without it, -gpuN goes before the extension\n"
-          "                      when there are several); the main job then renders the\n"
-          "                      devices side by side. A GPU that fails does not stop the others\n"
-          "  (--json and --out take %h host, %d device, %r rank, %l local rank, %p pid,\n"
-          "  %% patterns; man gpumem-report says where the ranks come from)\n"
-          "  --no-cache-flush    do not flush L2 before profiled and timed launches\n"
-          "                      (default: flush, as ncu --cache-control all)\n"
-          "  --no-profile        validate and time only; no counters\n"
-          "  --profile-max-ms MS do not profile a case whose launch takes longer than MS\n"
-          "                      (default 20; 0: profile everything). Each profiler pass\n"
-          "                      replays the launch, and one pass instruments it\n"
-          "  --no-source-lines   skip the per-source-line pass (by default one case of each\n"
-          "                      variant runs once more, all in one process, traced through\n"
-          "                      the Compute Sanitizer: sectors and shared wavefronts per line\n"
-          "                      of its source, and per array)\n"
-          "  --source-lines trace|sass\n"
-          "                      how: trace (default; where the toolkit's Compute Sanitizer is\n"
-          "                      missing, sass instead) or sass: CUPTI SASS metrics, each\n"
-          "                      variant's kernel in a process of its own\n"
-          "  --quiet             no progress on stderr\n",
-          f);
-    if (main_job)
-        fputs("  --timestamp         show when the run was taken in the report\n"
-              "  --template FILE     HTML template (default: the installed report.html)\n"
-              "  --gnuplot PROGRAM   gnuplot to run (default: gnuplot on PATH)\n"
-              "  --gnuplot-timeout SECONDS\n"
-              "                      longest one gnuplot run may take before the render stops\n"
-              "                      (default: 60; 0: no limit)\n"
-              "  --baseline FILE     add \"Changes since <FILE's commit>\" to the report, judged\n"
-              "                      as `gpumem-report diff` does (default: none)\n",
-              f);
-    fputs("  --help              this text\n\n"
-          "Exit status: 0 done; 1 a variant failed validation (the report says which) or\n"
-          "the run broke; 2 cannot run here (bad arguments, no GPU, counters not permitted).\n",
-          f);
-}
-
+#ifdef GM_HAVE_CUDA
 /* Split "a,b,c" into a NULL-free array of copies; empty items are an error. */
 static bool S_split(const char *opt, const char *val, char ***out, size_t *n)
 {
@@ -159,6 +74,7 @@ static void S_free_list(char **v, size_t n)
         free(v[i]);
     free(v);
 }
+#endif
 
 /* 0 ok, 1 help printed, 2 error printed */
 static int S_parse(int argc, char **argv, S_opts *o)
@@ -166,107 +82,14 @@ static int S_parse(int argc, char **argv, S_opts *o)
     o->repeat = -1;
     o->warmup = -1;
     o->profile_max_ms = GM_PROFILE_MAX_MS_DEFAULT;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEEDS_VALUE()                                                   \
-    do {                                                                \
-        if (!v) {                                                       \
-            gm_cli_error("%s needs a value", a);                        \
-            return 2;                                                   \
-        }                                                               \
-        i++;                                                            \
-    } while (0)
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            S_usage(stdout, o->main_job);
-            return 1;
-        } else if (o->main_job && strcmp(a, "--out") == 0) {
-            NEEDS_VALUE();
-            o->out = v;
-        } else if (strcmp(a, "--json") == 0) {
-            NEEDS_VALUE();
-            o->json = v;
-        } else if (o->main_job && strcmp(a, "--format") == 0) {
-            NEEDS_VALUE();
-            if (strcmp(v, "md") && strcmp(v, "html")) {
-                gm_cli_error("--format: '%s' is not md or html", v);
-                return 2;
-            }
-            o->format = v;
-        } else if (strcmp(a, "--only") == 0) {
-            NEEDS_VALUE();
-            if (!S_split(a, v, &o->only, &o->n_only))
-                return 2;
-        } else if (strcmp(a, "--skip") == 0) {
-            NEEDS_VALUE();
-            if (!S_split(a, v, &o->skip, &o->n_skip))
-                return 2;
-        } else if (strcmp(a, "--variant") == 0) {
-            NEEDS_VALUE();
-            if (!S_split(a, v, &o->variants, &o->n_variants))
-                return 2;
-        } else if (strcmp(a, "--quick") == 0) {
-            o->quick = true;
-        } else if (strcmp(a, "--metrics") == 0) {
-            NEEDS_VALUE();
-            o->metrics = v;
-        } else if (strcmp(a, "--repeat") == 0) {
-            NEEDS_VALUE();
-            if (!gm_cli_int(a, v, 1, 100000, &o->repeat))
-                return 2;
-        } else if (strcmp(a, "--warmup") == 0) {
-            NEEDS_VALUE();
-            if (!gm_cli_int(a, v, 0, 10000, &o->warmup))
-                return 2;
-        } else if (strcmp(a, "--device") == 0) {
-            NEEDS_VALUE();
-            if (strcmp(v, "all") == 0 || strchr(v, ',')) {
-                o->devices = v;
-            } else {
-                o->devices = NULL;
-                if (!gm_cli_int(a, v, 0, 1023, &o->device))
-                    return 2;
-            }
-        } else if (strcmp(a, "--profile-max-ms") == 0) {
-            NEEDS_VALUE();
-            if (!gm_cli_int(a, v, 0, 1000000, &o->profile_max_ms))
-                return 2;
-        } else if (strcmp(a, "--no-cache-flush") == 0) {
-            o->no_cache_flush = true;
-        } else if (strcmp(a, "--no-profile") == 0) {
-            o->no_profile = true;
-        } else if (strcmp(a, "--no-source-lines") == 0) {
-            o->no_source_lines = true;
-        } else if (strcmp(a, "--source-lines") == 0) {
-            NEEDS_VALUE();
-            if (!gm_cli_source_lines_method(v, &o->source_lines))
-                return 2;
-        } else if (strcmp(a, "--quiet") == 0) {
-            o->quiet = true;
-        } else if (o->main_job && strcmp(a, "--timestamp") == 0) {
-            o->timestamp = true;
-        } else if (o->main_job && strcmp(a, "--template") == 0) {
-            NEEDS_VALUE();
-            o->template_path = v;
-        } else if (o->main_job && strcmp(a, "--gnuplot") == 0) {
-            NEEDS_VALUE();
-            o->gnuplot = v;
-        } else if (o->main_job && strcmp(a, "--gnuplot-timeout") == 0) {
-            NEEDS_VALUE();
-            if (!gm_cli_seconds(a, v, &o->gnuplot_timeout))
-                return 2;
-        } else if (o->main_job && strcmp(a, "--baseline") == 0) {
-            NEEDS_VALUE();
-            o->baseline = v;
-        } else {
-            gm_cli_error("unknown option or argument '%s' (see --help)", a);
-            return 2;
-        }
-#undef NEEDS_VALUE
-    }
+    const gm_opt_table *t = o->main_job ? &gm_opts_main : &gm_opts_collect;
+    unsigned variant = o->main_job ? GM_OPT_MAIN : GM_OPT_COLLECT;
+    int p = gm_opt_parse(t, variant, argc, argv, o, NULL);
+    if (p)
+        return p;
     if (o->main_job && !o->out) {
         gm_cli_error("--out FILE is required (report.html or report.md)");
-        S_usage(stderr, true);
+        gm_opt_help(stderr, t, variant);
         return 2;
     }
     if (!o->main_job && !o->json) {
@@ -504,7 +327,10 @@ static int S_collect(int argc, char **argv, S_opts *o)
     if (session && !o->no_source_lines) {
         gmc_session_close(session);
         session = NULL;
-        gm_source_lines_suite(&results, (int)o->device, o->quick, o->source_lines, !o->quiet);
+        gm_sl_method method = GM_SL_METHOD_TRACE;
+        if (o->source_lines)
+            (void)gm_cli_source_lines_method(o->source_lines, &method);   /* checked: a choice */
+        gm_source_lines_suite(&results, (int)o->device, o->quick, method, !o->quiet);
     }
     results.collection.total_seconds = gm_vreal(S_now() - t_start);
     gm_devlock_release(&lock);
@@ -591,141 +417,34 @@ static int S_collect(int argc, char **argv, S_opts *o)
 
 #ifdef GM_HAVE_CUDA
 
-/* ---- --device all | N,N: one process per GPU ------------------------------- */
+/* ---- --device all | N,N: one process per GPU (orchestrate/fanout.h) -------- */
 
-typedef struct {
-    int dev;
-    pid_t pid;
-    int fd;                   /* its stdout+stderr; -1 once closed */
-    char *json;
-    gm_buf line;              /* a partial line not yet relayed */
-    int status;
-    double t0, t1;
-    gm_results r;
-    bool have_results;
-} S_child;
-
-/* The results path of device `dev`: --json (or the report's .json) with %d
- * expanded; a pattern without %d gets "-gpuN" before its extension when
- * there are several devices. */
-static char *S_dev_json(const S_opts *o, int dev, bool several)
+/* Options a device's process does not take: the main job's own (the parent
+ * renders) and the ones the parent sets per device (--device, --json), by
+ * the table; those that take a value skip it too (unless given as --opt=V).
+ * What is left goes to each device's process. */
+static size_t S_child_args(int argc, char **argv, const S_opts *o, char **args)
 {
-    const char *pattern = o->json;
-    char *beside = NULL;
-    if (!pattern) {
-        char *out = gm_cli_expand("--out", o->out, dev);
-        if (!out)
-            return NULL;
-        beside = gm_cli_json_beside(out);
-        free(out);
-        pattern = beside;
-    }
-    gm_buf b = GM_BUF_INIT;
-    if (several && !gm_path_uses(pattern, 'd')) {
-        const char *dot = strrchr(pattern, '.');
-        const char *slash = strrchr(pattern, '/');
-        size_t stem = (dot && (!slash || dot > slash)) ? (size_t)(dot - pattern) : strlen(pattern);
-        gm_buf_put(&b, pattern, stem);
-        gm_buf_puts(&b, "-gpu%d");
-        gm_buf_puts(&b, pattern + stem);
-    } else {
-        gm_buf_puts(&b, pattern);
-    }
-    char *path = gm_cli_expand("--json", b.data, dev);
-    gm_buf_free(&b);
-    free(beside);
-    return path;
-}
-
-/* Options a child does not take: the report's (the parent renders), and the
- * ones the parent sets per child.  Value-taking ones skip their value too. */
-static int S_drop(const char *a)
-{
-    static const char *const with_value[] = {"--device", "--json", "--out", "--format",
-                                             "--template", "--gnuplot", "--baseline"};
-    for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
-        if (strcmp(a, with_value[i]) == 0)
-            return 2;
-    return strcmp(a, "--timestamp") == 0 ? 1 : 0;
-}
-
-static bool S_spawn(S_child *c, const char *exe, int argc, char **argv)
-{
-    char **cargv = gm_xcalloc((size_t)argc + 8, sizeof *cargv);
-    int n = 0;
-    char devs[16];
-    snprintf(devs, sizeof devs, "%d", c->dev);
-    cargv[n++] = (char *)exe;
-    cargv[n++] = "collect";
+    unsigned variant = o->main_job ? GM_OPT_MAIN : GM_OPT_COLLECT;
+    const gm_opt_table *t = o->main_job ? &gm_opts_main : &gm_opts_collect;
+    size_t na = 0;
     for (int i = 1; i < argc; i++) {
-        int d = S_drop(argv[i]);
-        if (d) {
-            i += d - 1;
+        const char *eq = NULL;
+        const gm_opt *r = gm_opt_find(t, variant, argv[i], &eq);
+        if (r && (r->only == GM_OPT_MAIN || strcmp(r->name, "--device") == 0 ||
+                  strcmp(r->name, "--json") == 0)) {
+            if (gm_opt_takes_value(r) && !eq)
+                i++;
             continue;
         }
-        cargv[n++] = argv[i];
+        args[na++] = argv[i];
     }
-    cargv[n++] = "--device";
-    cargv[n++] = devs;
-    cargv[n++] = "--json";
-    cargv[n++] = c->json;
-    cargv[n] = NULL;
-    int pfd[2];
-    if (pipe(pfd) != 0) {
-        gm_cli_error("device %d: pipe: %s", c->dev, strerror(errno));
-        free(cargv);
-        return false;
-    }
-    c->t0 = S_now();
-    c->pid = fork();
-    if (c->pid < 0) {
-        gm_cli_error("device %d: fork: %s", c->dev, strerror(errno));
-        close(pfd[0]);
-        close(pfd[1]);
-        free(cargv);
-        return false;
-    }
-    if (c->pid == 0) {
-        dup2(pfd[1], STDOUT_FILENO);
-        dup2(pfd[1], STDERR_FILENO);
-        close(pfd[0]);
-        close(pfd[1]);
-        execv(exe, cargv);
-        fprintf(stderr, "cannot run %s: %s\n", exe, strerror(errno));
-        _exit(127);
-    }
-    close(pfd[1]);
-    c->fd = pfd[0];
-    free(cargv);
-    return true;
-}
-
-/* Relay complete lines as "[gpu N] line". */
-static void S_relay(S_child *c, const char *data, size_t n, bool flush)
-{
-    gm_buf_put(&c->line, data, n);
-    size_t start = 0;
-    for (size_t i = 0; i < c->line.len; i++) {
-        if (c->line.data[i] != '\n')
-            continue;
-        fprintf(stderr, "[gpu %d] %.*s\n", c->dev, (int)(i - start), c->line.data + start);
-        start = i + 1;
-    }
-    if (flush && start < c->line.len) {
-        fprintf(stderr, "[gpu %d] %.*s\n", c->dev, (int)(c->line.len - start),
-                c->line.data + start);
-        start = c->line.len;
-    }
-    memmove(c->line.data, c->line.data + start, c->line.len - start);
-    c->line.len -= start;
-    if (c->line.data)
-        c->line.data[c->line.len] = '\0';
-    fflush(stderr);
+    args[na] = NULL;
+    return na;
 }
 
 static int S_fan_out(int argc, char **argv, S_opts *o)
 {
-    double t_start = S_now();
     int devs[1024];
     int n = 0;
     if (strcmp(o->devices, "all") == 0) {
@@ -777,25 +496,18 @@ static int S_fan_out(int argc, char **argv, S_opts *o)
     const char *self = getenv("GPUMEM_REPORT_SELF");
     char *exe = self && *self ? gm_xstrdup(self) : gm_cli_exe_path();
     char *out_path = NULL, *template_path = NULL;
+    char **json = NULL;
+    char **args = gm_xcalloc((size_t)argc + 1, sizeof *args);
     gm_claim out_claim = GM_CLAIM_INIT;   /* each device's process claims its --json */
-    S_child *c = gm_xcalloc((size_t)n, sizeof *c);
-    for (int i = 0; i < n; i++)
-        c[i].fd = -1;
     gm_render_opts ro = {0};
+    gm_error err = {GM_OK, ""};
     if (!exe) {
         gm_cli_error("cannot find this program (/proc/self/exe) to start one per GPU");
         goto done;
     }
-    for (int i = 0; i < n; i++) {
-        c[i].dev = devs[i];
-        if (!(c[i].json = S_dev_json(o, devs[i], true)))
-            goto done;
-        for (int k = 0; k < i; k++)
-            if (strcmp(c[k].json, c[i].json) == 0) {
-                gm_cli_error("devices %d and %d would write the same results file %s: put %%d "
-                             "in --json", c[k].dev, c[i].dev, c[i].json);
-                goto done;
-            }
+    if (gm_fan_out_paths(o->json, o->out, devs, n, &json, &err) != GM_OK) {
+        gm_cli_error("%s", err.message);
+        goto done;
     }
     if (o->main_job) {
         if (o->baseline) {
@@ -813,133 +525,28 @@ static int S_fan_out(int argc, char **argv, S_opts *o)
         ro.template_path = o->template_path;
         ro.exe_path = exe;
         ro.gnuplot = o->gnuplot;
+        ro.gnuplot_timeout = o->gnuplot_timeout;
         ro.timestamp = o->timestamp;
-        if (!gm_cli_report_opts(&ro, out_path, o->format, c[0].json, &template_path))
+        if (!gm_cli_report_opts(&ro, out_path, o->format, json[0], &template_path))
             goto done;
         for (int i = 1; i < n; i++)
-            if (strcmp(c[i].json, out_path) == 0) {
+            if (strcmp(json[i], out_path) == 0) {
                 gm_cli_error("--json and --out name the same file '%s'", out_path);
                 goto done;
             }
         if (!gm_cli_claim("--out", out_path, &out_claim))
             goto done;
     }
-
-    if (!o->quiet)
-        fprintf(stderr, "gpumem-report: %d devices, one process each, at the same time\n", n);
-    int running = 0;
-    for (int i = 0; i < n; i++) {
-        if (S_spawn(&c[i], exe, argc, argv))
-            running++;
-        else
-            c[i].status = -1;
-    }
-    while (running > 0) {
-        struct pollfd pf[1024];
-        int idx[1024], np = 0;
-        for (int i = 0; i < n; i++)
-            if (c[i].fd >= 0) {
-                pf[np].fd = c[i].fd;
-                pf[np].events = POLLIN;
-                idx[np++] = i;
-            }
-        if (np == 0)
-            break;
-        if (poll(pf, (nfds_t)np, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            gm_cli_error("poll: %s", strerror(errno));
-            break;
-        }
-        for (int k = 0; k < np; k++) {
-            if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            S_child *ch = &c[idx[k]];
-            char buf[4096];
-            ssize_t got = read(ch->fd, buf, sizeof buf);
-            if (got > 0) {
-                S_relay(ch, buf, (size_t)got, false);
-            } else if (got == 0 || errno != EINTR) {
-                S_relay(ch, "", 0, true);
-                close(ch->fd);
-                ch->fd = -1;
-                running--;
-            }
-        }
-    }
-    int worst = GM_EXIT_OK, n_ok = 0;
-    for (int i = 0; i < n; i++) {
-        if (c[i].pid > 0) {
-            int st = 0;
-            while (waitpid(c[i].pid, &st, 0) < 0 && errno == EINTR)
-                ;
-            c[i].t1 = S_now();
-            c[i].status = st;
-        }
-    }
-    fprintf(stderr, "gpumem-report: %d devices in %.1f s of wall time:\n", n, S_now() - t_start);
-    const gm_results *rp[GM_COMPARE_MAX];
-    const char *names[GM_COMPARE_MAX];
-    for (int i = 0; i < n; i++) {
-        int code = c[i].status < 0                ? GM_EXIT_FAIL
-                   : WIFEXITED(c[i].status)       ? WEXITSTATUS(c[i].status)
-                                                  : GM_EXIT_FAIL;
-        gm_error err = {GM_OK, ""};
-        c[i].have_results = c[i].status >= 0 && (code == GM_EXIT_OK || code == GM_EXIT_FAIL) &&
-                            gm_results_read_file(c[i].json, &c[i].r, &err) == GM_OK;
-        fprintf(stderr, "  device %d: ", c[i].dev);
-        if (c[i].status >= 0 && WIFSIGNALED(c[i].status))
-            fprintf(stderr, "killed by signal %d", WTERMSIG(c[i].status));
-        else
-            fprintf(stderr, "exit %d", code);
-        if (c[i].have_results)
-            fprintf(stderr, ", %s (%zu runs, %.1f s)\n", c[i].json, c[i].r.n_runs,
-                    c[i].t1 - c[i].t0);
-        else
-            fprintf(stderr, ", no results (its lines above, marked [gpu %d], say why)\n",
-                    c[i].dev);
-        if (code > worst || (code == 0 && !c[i].have_results))
-            worst = code ? code : GM_EXIT_FAIL;
-        if (c[i].have_results && n_ok < GM_COMPARE_MAX) {
-            rp[n_ok] = &c[i].r;
-            names[n_ok++] = c[i].json;
-        }
-    }
-    rc = worst;
-    if (o->main_job && n_ok >= 1) {
-        gm_error err = {GM_OK, ""};
-        gm_status st;
-        if (n_ok >= 2) {
-            gm_compare_in in = {rp, names, (size_t)n_ok};
-            st = gm_compare_render(&in, &ro, &err);
-        } else {
-            ro.results_name = names[0];
-            st = gm_render(rp[0], &ro, &err);
-        }
-        if (st != GM_OK) {
-            gm_cli_error("%s", err.message);
-            if (rc == GM_EXIT_OK)
-                rc = st == GM_ERR_GNUPLOT ? GM_EXIT_USAGE : GM_EXIT_FAIL;
-        } else if (!o->quiet) {
-            fprintf(stderr, "report: %s (%s)\n", out_path,
-                    n_ok >= 2 ? "the devices side by side" : "the one device with results");
-        }
-    } else if (!o->main_job && n_ok >= 2 && !o->quiet) {
-        fprintf(stderr, "  compare them: gpumem-report render");
-        for (int i = 0; i < n_ok; i++)
-            fprintf(stderr, " %s", names[i]);
-        fprintf(stderr, " --out compare.html\n");
-    }
+    S_child_args(argc, argv, o, args);
+    gm_fan_out_spec fs = {.devices = devs, .n = n, .exe = exe, .args = args, .json = json,
+                          .log = stderr, .quiet = o->quiet,
+                          .render = o->main_job ? &ro : NULL};
+    rc = gm_fan_out(&fs);
 done:
-    for (int i = 0; i < n; i++) {
-        if (c[i].fd >= 0)
-            close(c[i].fd);
-        if (c[i].have_results)
-            gm_results_free(&c[i].r);
-        gm_buf_free(&c[i].line);
-        free(c[i].json);
-    }
-    free(c);
+    for (int i = 0; json && i < n; i++)
+        free(json[i]);
+    free(json);
+    free(args);
     free(exe);
     gm_claim_release(&out_claim);
     free(out_path);
@@ -962,9 +569,7 @@ static int S_main(int argc, char **argv, bool main_job)
              : p == 2 ? GM_EXIT_USAGE
              : o.devices ? S_fan_out(argc, argv, &o)
                          : S_collect(argc, argv, &o);
-    S_free_list(o.only, o.n_only);
-    S_free_list(o.skip, o.n_skip);
-    S_free_list(o.variants, o.n_variants);
+    gm_opt_free(&gm_opts_main, &o);
     return rc;
 }
 

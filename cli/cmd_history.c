@@ -7,6 +7,8 @@
  * Exit: 0 done (gate: pass), 1 the gate failed, 2 bad option, input or database.
  */
 #include "cli.h"
+#include "options.h"
+#include "../core/buf.h"
 #include "../reports/history.h"
 #include "../core/output.h"
 
@@ -19,89 +21,14 @@
 
 #define S_DEFAULT_DB "gpumem-history.sqlite"
 
-static void S_help(FILE *f)
-{
-    fputs("usage: gpumem-report history add RUN.json... [--db FILE] [--commit-time T]\n"
-          "       gpumem-report history report [--out FILE] [--only EXP[,EXP]] [--device NAME]\n"
-          "                                    [--last N] [--md-commits N] [--all] [--db FILE]\n"
-          "       gpumem-report history gate HEAD.json [--out FILE] [--threshold M=V[,F]]\n"
-          "                                    [--alpha P] [--allow-missing] [--pair OLD=NEW]\n"
-          "                                    [--all] [--max-rows N] [--json FILE] [--db FILE]\n"
-          "       gpumem-report history export --format csv [--out FILE] [--only EXP]\n"
-          "                                    [--device NAME] [--db FILE]\n"
-          "\n"
-          "Keep every run in an SQLite database and follow the counters over commits.\n"
-          "\n"
-          "  --db FILE          the database (default: ./" S_DEFAULT_DB ", created by add)\n"
-          "  --commit-time T    add: the commit's time, seconds since the epoch or ISO 8601\n"
-          "                     UTC (git show -s --format=%ct); it orders the history\n"
-          "                     (default: when the run was taken)\n"
-          "  --out FILE         report: HTML (.html, gnuplot charts) or Markdown (any other\n"
-          "                     name); gate: the Markdown verdict; export: the CSV; - is\n"
-          "                     standard output (default: standard output, Markdown)\n"
-          "  --only EXP[,EXP]   only these experiments (default: all)\n"
-          "  --device NAME      only this device, as the results name it (default: all)\n"
-          "  --last N           the last N results of each device (default: all)\n"
-          "  --md-commits N     report, Markdown: the per-commit table of each experiment\n"
-          "                     lists the last N commits, 0 for all (default: 20)\n"
-          "  --all              report, Markdown: every commit and no size cap (default:\n"
-          "                     cut at 60,000 characters); gate: every row, as for diff\n"
-          "  --threshold M=V[,F], --alpha P, --max-rows N, --json FILE\n"
-          "                     gate: as for gpumem-report diff (default: diff's)\n"
-          "  --format csv       export: the format (csv, the only one)\n"
-          "  --allow-missing, --pair OLD=NEW, --warn-only, --force\n"
-          "                     gate: as for gpumem-report diff\n"
-          "  -h, --help         this help\n"
-          "\n"
-          "exit status: 0 done (gate: no regression), 1 the gate found a regression, 2 bad\n"
-          "option, input or database. See docs/history.md.\n",
-          f);
-}
-
-typedef struct {
-    const char *sub;
-    const char **files;
-    size_t n_files;
-    const char *db, *out, *only, *device, *format, *commit_time, *json;
-    long long last, md_commits, max_rows;
-    bool allow_missing, warn_only, force, all, md_commits_set;
-    gm_diff_override *overrides;
-    size_t n_overrides;
-    double alpha;
-    gm_diff_pair *pairs;
-    size_t n_pairs;
-} S_args;
+/* The options (cli/options.h; their table, gm_opts_history, is in cli/options.c). */
+typedef gm_history_args S_args;
 
 static void S_args_free(S_args *a)
 {
     free(a->files);
-    for (size_t i = 0; i < a->n_overrides; i++)
-        free(a->overrides[i].metric);
-    free(a->overrides);
-    for (size_t i = 0; i < a->n_pairs; i++) {
-        free(a->pairs[i].from);
-        free(a->pairs[i].to);
-    }
-    free(a->pairs);
-}
-
-static bool S_is(const char *arg, const char *opt)
-{
-    size_t n = strlen(opt);
-    return strncmp(arg, opt, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
-}
-
-static const char *S_value(int argc, char **argv, int *i, const char *opt)
-{
-    size_t n = strlen(opt);
-    const char *a = argv[*i];
-    if (a[n] == '=')
-        return a + n + 1;
-    if (*i + 1 >= argc) {
-        gm_cli_error("history: %s needs a value (see gpumem-report history --help)", opt);
-        return NULL;
-    }
-    return argv[++*i];
+    gm_threshold_list_free(&a->thresholds);
+    gm_pair_list_free(&a->pairs);
 }
 
 /* 0 parsed, 1 help printed, 2 error printed. */
@@ -113,7 +40,7 @@ static int S_parse(int argc, char **argv, S_args *a)
         return 2;
     }
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-        S_help(stdout);
+        gm_opt_help(stdout, &gm_opts_history, 0);
         return 1;
     }
     a->sub = argv[1];
@@ -128,112 +55,19 @@ static int S_parse(int argc, char **argv, S_args *a)
         gm_cli_error("out of memory");
         return 2;
     }
-    for (int i = 2; i < argc; i++) {
-        const char *arg = argv[i], *v;
-        if (arg[0] != '-' || strcmp(arg, "-") == 0) {
-            a->files[a->n_files++] = arg;
-        } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            S_help(stdout);
-            return 1;
-        } else if (S_is(arg, "--db")) {
-            if (!(a->db = S_value(argc, argv, &i, "--db")))
-                return 2;
-        } else if (S_is(arg, "--out")) {
-            if (!(a->out = S_value(argc, argv, &i, "--out")))
-                return 2;
-        } else if (S_is(arg, "--only")) {
-            if (!(a->only = S_value(argc, argv, &i, "--only")))
-                return 2;
-        } else if (S_is(arg, "--device")) {
-            if (!(a->device = S_value(argc, argv, &i, "--device")))
-                return 2;
-        } else if (S_is(arg, "--commit-time")) {
-            if (!(a->commit_time = S_value(argc, argv, &i, "--commit-time")))
-                return 2;
-        } else if (S_is(arg, "--format")) {
-            if (!(v = S_value(argc, argv, &i, "--format")))
-                return 2;
-            if (strcmp(v, "csv") != 0) {
-                gm_cli_error("history: --format: '%s' is not csv", v);
-                return 2;
-            }
-            a->format = v;
-        } else if (S_is(arg, "--last")) {
-            if (!(v = S_value(argc, argv, &i, "--last")) ||
-                !gm_cli_int("history: --last", v, 1, 1000000000, &a->last))
-                return 2;
-        } else if (S_is(arg, "--json")) {
-            if (!(a->json = S_value(argc, argv, &i, "--json")))
-                return 2;
-        } else if (S_is(arg, "--md-commits")) {
-            if (!(v = S_value(argc, argv, &i, "--md-commits")) ||
-                !gm_cli_int("history: --md-commits", v, 0, 1000000000, &a->md_commits))
-                return 2;
-            a->md_commits_set = true;
-        } else if (S_is(arg, "--max-rows")) {
-            if (!(v = S_value(argc, argv, &i, "--max-rows")) ||
-                !gm_cli_int("history: --max-rows", v, 0, 1000000000, &a->max_rows))
-                return 2;
-        } else if (S_is(arg, "--threshold")) {
-            if (!(v = S_value(argc, argv, &i, "--threshold")))
-                return 2;
-            gm_diff_override o;
-            gm_error err;
-            if (gm_threshold_parse(v, &o.metric, &o.thr, &err) != GM_OK) {
-                gm_cli_error("history: %s", err.message);
-                return 2;
-            }
-            gm_diff_override *no = realloc(a->overrides, (a->n_overrides + 1) * sizeof *no);
-            if (!no) {
-                free(o.metric);
-                gm_cli_error("out of memory");
-                return 2;
-            }
-            a->overrides = no;
-            a->overrides[a->n_overrides++] = o;
-        } else if (S_is(arg, "--alpha")) {
-            if (!(v = S_value(argc, argv, &i, "--alpha")))
-                return 2;
-            char *end = NULL;
-            errno = 0;
-            double p = strtod(v, &end);
-            if (!*v || *end || errno || !(p > 0.0 && p < 1.0)) {
-                gm_cli_error("history: --alpha: '%s' is not a number between 0 and 1", v);
-                return 2;
-            }
-            a->alpha = p;
-        } else if (strcmp(arg, "--all") == 0) {
-            a->all = true;
-        } else if (S_is(arg, "--pair")) {
-            if (!(v = S_value(argc, argv, &i, "--pair")))
-                return 2;
-            gm_diff_pair p;
-            gm_error err;
-            if (gm_diff_pair_parse(v, &p, &err) != GM_OK) {
-                gm_cli_error("history: %s", err.message);
-                return 2;
-            }
-            gm_diff_pair *np = realloc(a->pairs, (a->n_pairs + 1) * sizeof *a->pairs);
-            if (!np) {
-                free(p.from);
-                free(p.to);
-                gm_cli_error("out of memory");
-                return 2;
-            }
-            a->pairs = np;
-            a->pairs[a->n_pairs++] = p;
-        } else if (strcmp(arg, "--allow-missing") == 0) {
-            a->allow_missing = true;
-        } else if (strcmp(arg, "--warn-only") == 0) {
-            a->warn_only = true;
-        } else if (strcmp(arg, "--force") == 0) {
-            a->force = true;
-        } else {
-            gm_cli_error("history %s: unknown option '%s' (see gpumem-report history --help)",
-                         a->sub, arg);
-            return 2;
-        }
-    }
+    /* the table, its unknown option named with the subcommand */
+    gm_buf unknown = GM_BUF_INIT;
+    gm_buf_printf(&unknown, "history %s: unknown option ", a->sub);
+    gm_opt_table t = gm_opts_history;
+    t.unknown_pre = unknown.data;
+    a->md_commits = -1;
+    int p = gm_opt_parse(&t, 0, argc - 1, argv + 1, a, NULL);
+    gm_buf_free(&unknown);
+    if (p)
+        return p;
+    a->md_commits_set = a->md_commits >= 0;
+    if (!a->md_commits_set)
+        a->md_commits = 0;
     bool add = strcmp(a->sub, "add") == 0, gate = strcmp(a->sub, "gate") == 0;
     if (add && a->n_files == 0) {
         gm_cli_error("history add: give one or more results files");
@@ -252,8 +86,8 @@ static int S_parse(int argc, char **argv, S_args *a)
         return 2;
     }
     bool report = strcmp(a->sub, "report") == 0;
-    if (!gate && (a->n_overrides || a->alpha > 0 || a->max_rows || a->allow_missing ||
-                  a->n_pairs || a->warn_only || a->force || a->json)) {
+    if (!gate && (a->thresholds.n || a->alpha > 0 || a->max_rows || a->allow_missing ||
+                  a->pairs.n || a->warn_only || a->force || a->json)) {
         gm_cli_error("history %s: --threshold, --alpha, --max-rows, --allow-missing, --pair, "
                      "--json, --warn-only and --force go with gate", a->sub);
         return 2;
@@ -426,9 +260,9 @@ int gm_cmd_history(int argc, char **argv)
             gm_cli_error("history gate: %s", err.message);
             rc = GM_EXIT_USAGE;
         } else {
-            gm_diff_options o = {.force = a.force, .pairs = a.pairs, .n_pairs = a.n_pairs,
-                                 .allow_missing = a.allow_missing, .overrides = a.overrides,
-                                 .n_overrides = a.n_overrides, .alpha = a.alpha};
+            gm_diff_options o = {.force = a.force, .pairs = a.pairs.v, .n_pairs = a.pairs.n,
+                                 .allow_missing = a.allow_missing, .overrides = a.thresholds.v,
+                                 .n_overrides = a.thresholds.n, .alpha = a.alpha};
             gm_diff_render ro = {.only_changed = !a.all, .all = a.all,
                                  .max_rows = (size_t)a.max_rows};
             bool fail = true;

@@ -2,6 +2,7 @@
  * suite table), and the metrics the report knows (from the catalog). */
 #include "../core/catalog.h"
 #include "cli.h"
+#include "options.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -35,34 +36,13 @@ static void S_list_suite(bool quick)
     }
 }
 
-static void S_usage(FILE *f)
-{
-    fputs("usage: gpumem-report list [--quick] [--metrics]\n"
-          "  (default)   experiments, their variants (layouts) and swept parameters\n"
-          "  --quick     show the parameter values of the --quick size set\n"
-          "  --metrics   the metrics the report knows: exact Nsight Compute names, units;\n"
-          "              '*' marks the default set. Any other metric name that exists on\n"
-          "              the device can be given to --metrics when collecting.\n",
-          f);
-}
-
 int gm_cmd_list(int argc, char **argv)
 {
-    bool metrics = false, quick = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--metrics") == 0)
-            metrics = true;
-        else if (strcmp(argv[i], "--quick") == 0)
-            quick = true;
-        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            S_usage(stdout);
-            return GM_EXIT_OK;
-        } else {
-            gm_cli_error("list: unknown option '%s'", argv[i]);
-            S_usage(stderr);
-            return GM_EXIT_USAGE;
-        }
-    }
+    gm_list_args a = {false, false};
+    int p = gm_opt_parse(&gm_opts_list, 0, argc, argv, &a, NULL);
+    if (p)
+        return p == 1 ? GM_EXIT_OK : GM_EXIT_USAGE;
+    bool metrics = a.metrics, quick = a.quick;
     if (metrics) {
         for (size_t i = 0; i < gm_catalog_len; i++) {
             const gm_metric_info *m = &gm_catalog[i];

@@ -5,6 +5,7 @@
  * bad input (nothing written).
  */
 #include "cli.h"
+#include "options.h"
 #include "../core/buf.h"
 #include "../core/output.h"
 #include "../core/results.h"
@@ -15,28 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static void S_usage(FILE *f)
-{
-    fputs("usage: gpumem-report merge RANK.json... --json ALL.json [--sum]\n"
-          "\n"
-          "Gathers the results files of the ranks of one job (e.g. written by\n"
-          "`srun gpumem-report --json app-%r.json -- ./app`) into one file whose report\n"
-          "shows the ranks side by side.  Each file's rank is the one it recorded\n"
-          "(RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK,\n"
-          "MV2_COMM_WORLD_RANK or PALS_RANKID), 0 to 2^20 - 1; a file without one takes\n"
-          "its place on the command line.  A file given twice (by any name, or a copy of\n"
-          "it) is refused.\n"
-          "\n"
-          "  --json FILE   the merged results file (required; - for standard output;\n"
-          "                %h %r %l %p expand as in collect)\n"
-          "  --sum         one run per kernel, the ranks added up (GPU time over the job,\n"
-          "                counts summed exactly, ratios averaged, the least and most busy\n"
-          "                rank noted; a count past 2^53 is refused); default: every\n"
-          "                rank's runs, with a parameter rank\n"
-          "  -h, --help    this text\n",
-          f);
-}
 
 typedef struct {
     dev_t dev;
@@ -85,32 +64,19 @@ static bool S_distinct(const char *const *files, size_t n)
 
 int gm_cmd_merge(int argc, char **argv)
 {
-    const char *json = NULL;
-    bool sum = false;
-    const char **files = gm_xcalloc((size_t)argc + 1, sizeof *files);
-    size_t n = 0;
+    gm_merge_args a;
+    memset(&a, 0, sizeof a);
+    a.files = gm_xcalloc((size_t)argc + 1, sizeof *a.files);
     int rc = GM_EXIT_USAGE;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            S_usage(stdout);
-            free(files);
-            return GM_EXIT_OK;
-        } else if (strcmp(a, "--json") == 0) {
-            if (i + 1 >= argc) {
-                gm_cli_error("merge: --json needs a value");
-                goto out;
-            }
-            json = argv[++i];
-        } else if (strcmp(a, "--sum") == 0) {
-            sum = true;
-        } else if (a[0] == '-' && a[1]) {
-            gm_cli_error("merge: unknown option '%s' (see gpumem-report merge --help)", a);
-            goto out;
-        } else {
-            files[n++] = a;
-        }
-    }
+    int p = gm_opt_parse(&gm_opts_merge, 0, argc, argv, &a, NULL);
+    const char *json = a.json;
+    bool sum = a.sum;
+    const char **files = a.files;
+    size_t n = a.n_files;
+    if (p == 1)
+        rc = GM_EXIT_OK;
+    if (p)
+        goto out;
     if (!json) {
         gm_cli_error("merge: --json ALL.json is required");
         goto out;

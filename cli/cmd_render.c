@@ -8,6 +8,7 @@
  * cannot be written (nothing written).
  */
 #include "cli.h"
+#include "options.h"
 #include "../reports/compare.h"
 #include "../reports/csv.h"
 #include "../reports/diff.h"
@@ -19,10 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifndef GM_DATADIR
-#define GM_DATADIR "/usr/local/share/gpumem-report"
-#endif
 
 /* A results file written before experiments carried their question
  * (results.h: gm_experiment contrast_*): for each experiment of this build's
@@ -51,46 +48,6 @@ static void S_fill_questions(gm_results *r, const char *input)
                 "render: %s predates the experiments' questions; the question, contrast and "
                 "source of %zu experiment%s come from this build's suite\n",
                 input, filled, filled == 1 ? "" : "s");
-}
-
-static void S_usage(FILE *f)
-{
-    fputs("usage: gpumem-report render RUN.json --out FILE [options]\n"
-          "       gpumem-report render A.json B.json [C.json...] --out FILE [options]\n"
-          "\n"
-          "Writes the report of a results file: Markdown (GitHub-flavoured, charts as SVG\n"
-          "files in FILE's stem + .charts/) or one self-contained HTML page.  Given\n"
-          "several results files (one per device), writes one report that compares the\n"
-          "devices side by side: runs paired as `gpumem-report diff` pairs them, each\n"
-          "device against its own measured ceiling, cases run on some devices only listed.\n"
-          "\n"
-          "  -o, --out FILE     the report; its extension (.md, .html or .csv) picks the\n"
-          "                     format; - is standard output (Markdown unless --format).\n"
-          "                     Never an input file (refused, exit 2)\n"
-          "  --format md|html|csv|gfm\n"
-          "                     the format, whatever the extension (default: from FILE;\n"
-          "                     csv: one line per run and metric; gfm: one Markdown file\n"
-          "                     to paste into a GitHub issue or comment, charts left out,\n"
-          "                     a line says how many)\n"
-          "  --only EXP[,EXP]   these experiments alone (ids as `gpumem-report list` gives\n"
-          "                     them), for a writeup (default: all)\n"
-          "  --template FILE    HTML template (default: $GM_TEMPLATE_DIR/report.html, else\n"
-          "                     templates/report.html beside the build directory, else\n"
-          "                     " GM_DATADIR "/templates/report.html)\n"
-          "  --gnuplot PATH     the gnuplot program that draws the charts (default: gnuplot\n"
-          "                     from PATH; Debian/Ubuntu: apt-get install gnuplot-nox)\n"
-          "  --gnuplot-timeout SECONDS\n"
-          "                     longest one gnuplot run may take; past it gnuplot is killed\n"
-          "                     and the render stops, writing nothing (default: 60; 0: no\n"
-          "                     limit)\n"
-          "  --timestamp        show when the results were taken (default: not shown, so\n"
-          "                     the same results give the same bytes)\n"
-          "  --baseline BASE.json\n"
-          "                     add a section \"Changes since <BASE's commit>\": these results\n"
-          "                     against BASE run by run, as `gpumem-report diff BASE.json\n"
-          "                     RUN.json` judges them (default: no such section)\n"
-          "  -h, --help         this text\n",
-          f);
 }
 
 /* Several results files: the devices side by side. */
@@ -159,79 +116,34 @@ static int S_csv(const char *input, const char *out)
 
 int gm_cmd_render(int argc, char **argv)
 {
+    gm_render_args a;
+    memset(&a, 0, sizeof a);
+    int p = gm_opt_parse(&gm_opts_render, 0, argc, argv, &a, NULL);
+    if (p)
+        return p == 1 ? GM_EXIT_OK : GM_EXIT_USAGE;
     gm_render_opts o = {0};
     bool csv = false;
-    const char *input = NULL;
-    const char *inputs[GM_COMPARE_MAX];
-    size_t n_inputs = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_next = i + 1 < argc;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            S_usage(stdout);
-            return GM_EXIT_OK;
-        } else if (strcmp(a, "--out") == 0 || strcmp(a, "-o") == 0) {
-            if (!has_next)
-                goto missing;
-            o.out_path = argv[++i];
-        } else if (strcmp(a, "--format") == 0) {
-            if (!has_next)
-                goto missing;
-            const char *f = argv[++i];
-            if (strcmp(f, "md") == 0 || strcmp(f, "markdown") == 0)
-                o.format = GM_FORMAT_MD;
-            else if (strcmp(f, "html") == 0)
-                o.format = GM_FORMAT_HTML;
-            else if (strcmp(f, "csv") == 0)
-                csv = true;
-            else if (strcmp(f, "gfm") == 0 || strcmp(f, "github") == 0)
-                o.format = GM_FORMAT_GFM;
-            else {
-                gm_cli_error("render: --format: '%s' is not md, html, csv or gfm", f);
-                return GM_EXIT_USAGE;
-            }
-        } else if (strcmp(a, "--only") == 0) {
-            if (!has_next)
-                goto missing;
-            o.only = argv[++i];
-        } else if (strcmp(a, "--template") == 0) {
-            if (!has_next)
-                goto missing;
-            o.template_path = argv[++i];
-        } else if (strcmp(a, "--gnuplot") == 0) {
-            if (!has_next)
-                goto missing;
-            o.gnuplot = argv[++i];
-        } else if (strcmp(a, "--gnuplot-timeout") == 0) {
-            if (!has_next)
-                goto missing;
-            if (!gm_cli_seconds(a, argv[++i], &o.gnuplot_timeout))
-                return GM_EXIT_USAGE;
-        } else if (strcmp(a, "--timestamp") == 0) {
-            o.timestamp = true;
-        } else if (strcmp(a, "--baseline") == 0) {
-            if (!has_next)
-                goto missing;
-            o.baseline_name = argv[++i];
-        } else if (a[0] == '-' && a[1] != '\0') {
-            gm_cli_error("render: unknown option '%s' (see gpumem-report render --help)", a);
-            return GM_EXIT_USAGE;
-        } else {
-            if (n_inputs == GM_COMPARE_MAX) {
-                gm_cli_error("render: at most %d results files in one comparison", GM_COMPARE_MAX);
-                return GM_EXIT_USAGE;
-            }
-            inputs[n_inputs++] = a;
-            input = inputs[0];
-        }
-        continue;
-    missing:
-        gm_cli_error("render: %s needs a value (see gpumem-report render --help)", a);
-        return GM_EXIT_USAGE;
+    const char *const *inputs = a.inputs;
+    size_t n_inputs = a.n_inputs;
+    const char *input = n_inputs ? inputs[0] : NULL;
+    o.out_path = a.out;
+    if (a.format) {
+        if (strcmp(a.format, "csv") == 0)
+            csv = true;
+        else
+            o.format = strcmp(a.format, "md") == 0     ? GM_FORMAT_MD
+                       : strcmp(a.format, "html") == 0 ? GM_FORMAT_HTML
+                                                       : GM_FORMAT_GFM;
     }
+    o.only = a.only;
+    o.template_path = a.template_path;
+    o.gnuplot = a.gnuplot;
+    o.gnuplot_timeout = a.gnuplot_timeout;
+    o.timestamp = a.timestamp;
+    o.baseline_name = a.baseline;
     if (!input) {
         gm_cli_error("render: no results file given");
-        S_usage(stderr);
+        gm_opt_help(stderr, &gm_opts_render, 0);
         return GM_EXIT_USAGE;
     }
     if (!o.out_path) {

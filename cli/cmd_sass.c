@@ -14,9 +14,11 @@
  * perturbed, and stores the lines in that variant's run.
  */
 #include "cli.h"
+#include "options.h"
 
 #include "../core/buf.h"
 #include "../core/catalog.h"
+#include "../core/proc.h"
 #include "../core/results.h"
 #include "../core/srclines.h"
 #include "../core/symbol.h"
@@ -75,28 +77,27 @@ static bool S_child_match(const char *symbol, const char *target)
 
 int gm_cmd_sass_child(int argc, char **argv)
 {
-    long long device = 0;
-    bool quick = false, plain = false;
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
-            if (!gm_cli_int("--device", argv[++i], 0, 1023, &device))
-                return GM_EXIT_USAGE;
-        } else if (strcmp(argv[i], "--quick") == 0) {
-            quick = true;
-        } else if (strcmp(argv[i], "--plain") == 0) {
-            plain = true;
-
-        } else {
-            gm_cli_error("sass-child: unknown option '%s'", argv[i]);
-            return GM_EXIT_USAGE;
-        }
+    gm_sass_args sa = {0, false, false, NULL, 0};
+    sa.operands = gm_xcalloc((size_t)argc + 1, sizeof *sa.operands);
+    int p = gm_opt_parse(&gm_opts_sass, 0, argc, argv, &sa, NULL);
+    long long device = sa.device;
+    bool quick = sa.quick, plain = sa.plain;
+    /* the operands, where the arguments after the options were */
+    char **ops = sa.operands;
+    int nops = (int)sa.n_operands;
+    if (p) {
+        free(ops);
+        return p == 1 ? GM_EXIT_OK : GM_EXIT_USAGE;
     }
-    if (argc - i < 2) {
+    if (nops < 2) {
         gm_cli_error("usage: gpumem-report sass-child [--device N] [--quick] [--plain] EXP "
                      "VARIANT NAME=VALUE...");
+        free(ops);
         return GM_EXIT_USAGE;
     }
+    argv = ops;
+    argc = nops;
+    int i = 0;
     const char *exp = argv[i], *var = argv[i + 1];
     const gm_variant *v = NULL;
     for (size_t r = 0; r < gm_suite_len && !v; r++)
@@ -104,6 +105,7 @@ int gm_cmd_sass_child(int argc, char **argv)
             v = &gm_suite[r];
     if (!v) {
         gm_cli_error("sass-child: no variant %s/%s (see gpumem-report list)", exp, var);
+        free(ops);
         return GM_EXIT_USAGE;
     }
     size_t n = gm_variant_cases(v, quick, NULL, 0);
@@ -129,6 +131,7 @@ int gm_cmd_sass_child(int argc, char **argv)
     if (!c) {
         gm_cli_error("sass-child: %s/%s has no case with those parameters", exp, var);
         free(cases);
+        free(ops);
         return GM_EXIT_USAGE;
     }
     gm_error err = {GM_OK, ""};
@@ -213,6 +216,7 @@ done:
     if (fd >= 0)
         unlink(path);
     free(cases);
+    free(ops);
     return rc;
 }
 #else
@@ -224,104 +228,47 @@ int gm_cmd_sass_child(int argc, char **argv)
 }
 #endif
 
-int gm_cli_spawn(char *const *args, gm_buf *out, char *errbuf, size_t errcap,
-                   const char *const *env, double timeout_s)
+/* Run exe with args (core/proc.h); stdout into *out (NULL: discarded), stderr
+ * (last part) into errbuf; env: NAME=VALUE to set and NAME (no '=') to unset,
+ * in the child.  ours: the child is this program (a suite case), in a process
+ * group of its own and killed with this process; else the user's program,
+ * which keeps the terminal and gets SIGTERM when this process dies. */
+static int S_spawn(char *const *args, gm_buf *out, char *errbuf, size_t errcap,
+                   const char *const *env, double timeout_s, bool ours)
 {
-    int po[2];
     errbuf[0] = '\0';
-    char tmpl[] = "/tmp/gpumem-sass-XXXXXX";
-    int efd = mkstemp(tmpl);
-    if (efd < 0 || pipe(po) != 0) {
-        snprintf(errbuf, errcap, "cannot start a child process: %s", strerror(errno));
-        if (efd >= 0) {
-            close(efd);
-            unlink(tmpl);
-        }
-        return -1;
+    gm_proc_spec spec = {.argv = args, .env = env, .out = out ? GM_PROC_CAPTURE : GM_PROC_NULL,
+                         .err = GM_PROC_CAPTURE, .err_tail = errcap - 1, .own_group = ours,
+                         .death_signal = ours ? SIGKILL : SIGTERM, .timeout_s = timeout_s};
+    gm_proc_result r;
+    gm_error perr = {GM_OK, ""};
+    if (gm_proc_run(&spec, &r, NULL, &perr) != GM_OK) {
+        snprintf(errbuf, errcap, "%s", perr.message);
+        return 127;
     }
-    unlink(tmpl);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(errbuf, errcap, "fork: %s", strerror(errno));
-        close(po[0]);
-        close(po[1]);
-        close(efd);
-        return -1;
-    }
-    if (pid == 0) {
-        for (size_t k = 0; env && env[k]; k++) {
-            const char *eq = strchr(env[k], '=');
-            if (eq) {
-                char name[128];
-                snprintf(name, sizeof name, "%.*s", (int)(eq - env[k]), env[k]);
-                setenv(name, eq + 1, 1);
-            } else {
-                unsetenv(env[k]);
-            }
-        }
-        if (!out) {
-            int dn = open("/dev/null", O_WRONLY);
-            if (dn >= 0) {
-                dup2(dn, po[1]);
-                close(dn);
-            }
-        }
-        dup2(po[1], STDOUT_FILENO);
-        dup2(efd, STDERR_FILENO);
-        close(po[0]);
-        close(po[1]);
-        close(efd);
-        execv(args[0], args);
-        _exit(127);
-    }
-    close(po[1]);
-    char chunk[65536];
-    ssize_t k;
-    double deadline = timeout_s > 0 ? S_now() + timeout_s : 0;
-    bool killed = false;
-    for (;;) {
-        struct pollfd pf = {po[0], POLLIN, 0};
-        int pr = poll(&pf, 1, 1000);
-        if (pr < 0 && errno != EINTR)
-            break;
-        if (deadline > 0 && S_now() > deadline) {
-            kill(pid, SIGKILL);   /* a hung kernel or child: the pass goes on without it */
-            killed = true;
-            break;
-        }
-        if (pr <= 0)
-            continue;
-        k = read(po[0], chunk, sizeof chunk);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        if (out)
-            gm_buf_put(out, chunk, (size_t)k);
-    }
-    close(po[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    off_t size = lseek(efd, 0, SEEK_END);
-    off_t from = size > (off_t)errcap - 1 ? size - (off_t)errcap + 1 : 0;
-    ssize_t got = pread(efd, errbuf, errcap - 1, from);
-    errbuf[got > 0 ? got : 0] = '\0';
-    close(efd);
+    if (out && r.out.len)
+        gm_buf_put(out, r.out.data, r.out.len);
+    snprintf(errbuf, errcap, "%s", r.err.data ? r.err.data : "");
+    gm_proc_result_free(&r);
     for (char *p = errbuf; *p; p++)
         if (*p == '\n' && p[1])
             *p = ' ';
     size_t len = strlen(errbuf);
     while (len && errbuf[len - 1] == '\n')
         errbuf[--len] = '\0';
-    if (killed) {
+    if (r.timed_out) {   /* a hung kernel or child: the pass goes on without it */
         snprintf(errbuf, errcap, "stopped after %.0f s", timeout_s);
         return 124;
     }
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
-    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    return r.code;
+}
+
+int gm_cli_spawn(char *const *args, gm_buf *out, char *errbuf, size_t errcap,
+                 const char *const *env, double timeout_s)
+{
+    /* the children of cmd_trace.c: this program (the suite's trace child) or the
+     * user's program with the tracer, as S_spawn's callers here */
+    return S_spawn(args, out, errbuf, errcap, env, timeout_s, timeout_s > 0);
 }
 
 /* Parse records text into sl (status, note), the files relative to root
@@ -406,7 +353,7 @@ gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progr
         {
             gm_buf out = GM_BUF_INIT;
             char errbuf[600];
-            int rc = gm_cli_spawn(args, &out, errbuf, sizeof errbuf, NULL, S_CHILD_TIMEOUT_S);
+            int rc = S_spawn(args, &out, errbuf, sizeof errbuf, NULL, S_CHILD_TIMEOUT_S, true);
             gm_srclines_clear(sl);
             sl->present = true;
             if (rc != 0) {
@@ -535,7 +482,7 @@ void gm_source_lines_program_pass(gm_results *r, const char *prog, char *const *
             args[k] = argv[k];
         char errbuf[600];
         double t1 = S_now();
-        int rc = gm_cli_spawn(args, NULL, errbuf, sizeof errbuf, env, 0);
+        int rc = S_spawn(args, NULL, errbuf, sizeof errbuf, env, 0, false);
         double dt = S_now() - t1;
         free(args);
         launches++;

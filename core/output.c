@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef RENAME_EXCHANGE
@@ -145,7 +146,21 @@ static struct {
     volatile sig_atomic_t used;   /* 0 free, 1 path, 2 directory, 3 pid */
     pid_t pid;
     char path[PATH_MAX];
+    char *const *names;           /* 2: the files that may be in it (borrowed) */
+    size_t n_names;
 } S_slots[GM_CLEANUP_SLOTS];
+
+/* The table changes with the handler's signals blocked, so that it never sees
+ * a slot half written (a directory's names being replaced). */
+static void S_block(sigset_t *saved)
+{
+    sigset_t block;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, saved);
+}
 
 static int S_slot_take(void)
 {
@@ -157,28 +172,57 @@ static int S_slot_take(void)
 
 int gm_cleanup_add_path(const char *path, bool is_dir)
 {
+    return gm_cleanup_add_dir_files(path, is_dir, NULL, 0);
+}
+
+int gm_cleanup_add_dir_files(const char *path, bool is_dir, char *const *names, size_t n_names)
+{
+    sigset_t saved;
+    S_block(&saved);
     int i = S_slot_take();
-    if (i < 0 || strlen(path) >= sizeof S_slots[i].path)
-        return -1;
-    memcpy(S_slots[i].path, path, strlen(path) + 1);
-    S_slots[i].used = is_dir ? 2 : 1;
+    if (i >= 0 && strlen(path) < sizeof S_slots[i].path) {
+        memcpy(S_slots[i].path, path, strlen(path) + 1);
+        S_slots[i].names = names;
+        S_slots[i].n_names = n_names;
+        S_slots[i].used = is_dir ? 2 : 1;
+    } else {
+        i = -1;
+    }
+    sigprocmask(SIG_SETMASK, &saved, NULL);
     return i;
+}
+
+void gm_cleanup_set_names(int slot, char *const *names, size_t n_names)
+{
+    if (slot < 0 || slot >= GM_CLEANUP_SLOTS)
+        return;
+    sigset_t saved;
+    S_block(&saved);
+    S_slots[slot].names = names;
+    S_slots[slot].n_names = n_names;
+    sigprocmask(SIG_SETMASK, &saved, NULL);
 }
 
 int gm_cleanup_add_pid(pid_t pid)
 {
+    sigset_t saved;
+    S_block(&saved);
     int i = S_slot_take();
-    if (i < 0)
-        return -1;
-    S_slots[i].pid = pid;
-    S_slots[i].used = 3;
+    if (i >= 0) {
+        S_slots[i].pid = pid;
+        S_slots[i].used = 3;
+    }
+    sigprocmask(SIG_SETMASK, &saved, NULL);
     return i;
 }
 
 void gm_cleanup_remove(int slot)
 {
-    if (slot >= 0 && slot < GM_CLEANUP_SLOTS)
+    if (slot >= 0 && slot < GM_CLEANUP_SLOTS) {
         S_slots[slot].used = 0;
+        S_slots[slot].names = NULL;
+        S_slots[slot].n_names = 0;
+    }
 }
 
 void gm_remove_dir(const char *path)
@@ -195,25 +239,151 @@ void gm_remove_dir(const char *path)
     (void)rmdir(path);
 }
 
+/* In the signal handler: async-signal-safe calls only (POSIX.1-2017 2.4.3:
+ * kill, waitpid, unlink, rmdir, strlen, memcpy), no folder opened, nothing
+ * allocated: a directory's files are the names registered with it, joined
+ * to its path on the stack.  A file nobody named leaves the folder in place;
+ * gm_tmpdir_sweep removes it at the next run. */
 void gm_cleanup_run(void)
 {
     for (int i = 0; i < GM_CLEANUP_SLOTS; i++) {
-        int kind = S_slots[i].used;
-        if (kind == 3) {
+        if (S_slots[i].used == 3) {
             /* the child leads its own process group (what it started too) */
             (void)kill(-S_slots[i].pid, SIGKILL);
             (void)kill(S_slots[i].pid, SIGKILL);
             (void)waitpid(S_slots[i].pid, NULL, 0);
         }
     }
-    for (int i = 0; i < GM_CLEANUP_SLOTS; i++) {
-        int kind = S_slots[i].used;
-        if (kind == 1)
+    for (int i = 0; i < GM_CLEANUP_SLOTS; i++)
+        if (S_slots[i].used == 1)
             (void)unlink(S_slots[i].path);
-        else if (kind == 2)
-            gm_remove_dir(S_slots[i].path);
-        S_slots[i].used = 0;
+    for (int i = 0; i < GM_CLEANUP_SLOTS; i++) {
+        if (S_slots[i].used != 2)
+            continue;
+        const char *dir = S_slots[i].path;
+        size_t dl = strlen(dir);
+        for (size_t k = 0; k < S_slots[i].n_names; k++) {
+            char p[PATH_MAX];
+            size_t nl = strlen(S_slots[i].names[k]);
+            if (dl + 1 + nl >= sizeof p)
+                continue;
+            memcpy(p, dir, dl);
+            p[dl] = '/';
+            memcpy(p + dl + 1, S_slots[i].names[k], nl + 1);
+            (void)unlink(p);
+        }
+        (void)rmdir(dir);
     }
+    for (int i = 0; i < GM_CLEANUP_SLOTS; i++)
+        S_slots[i].used = 0;
+}
+
+/* ---- private temporary folders ---------------------------------------------- */
+
+/* The file that says a folder was held: made once the lock is taken, so that a
+ * fresh folder without it may be one whose maker has not locked it yet.  A
+ * folder without it that has not changed for S_STALE_S seconds is stale too
+ * (its maker died before it locked it, or a signal handler removed the files
+ * it knew of and left one it did not). */
+#define S_HELD ".held"
+#define S_STALE_S 60
+
+static char *S_tmp_base(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    return gm_xstrdup(tmp && *tmp ? tmp : "/tmp");
+}
+
+size_t gm_tmpdir_sweep(const char *prefix)
+{
+    char *base = S_tmp_base();
+    DIR *d = opendir(base);
+    size_t removed = 0, pl = strlen(prefix);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, prefix, pl) != 0 || e->d_name[pl] != '-')
+            continue;
+        char *path = gm_path_join(base, e->d_name);
+        int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        struct stat sb;
+        /* ours, marked held (or old), and nobody holds it now: its holder is gone */
+        if (fd >= 0 && fstat(fd, &sb) == 0 && sb.st_uid == geteuid() &&
+            (faccessat(fd, S_HELD, F_OK, AT_SYMLINK_NOFOLLOW) == 0 ||
+             time(NULL) - sb.st_mtime > S_STALE_S) &&
+            flock(fd, LOCK_EX | LOCK_NB) == 0) {
+            gm_remove_dir(path);
+            removed += access(path, F_OK) != 0;
+        }
+        if (fd >= 0)
+            close(fd);
+        free(path);
+    }
+    if (d)
+        closedir(d);
+    free(base);
+    return removed;
+}
+
+gm_status gm_tmpdir_make(gm_tmpdir *t, const char *prefix, gm_error *err)
+{
+    memset(t, 0, sizeof *t);
+    t->fd = t->slot = -1;
+    (void)gm_tmpdir_sweep(prefix);
+    char *base = S_tmp_base();
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_printf(&b, "%s/%s-XXXXXX", base, prefix);
+    free(base);
+    t->path = gm_buf_detach(&b);
+    if (!mkdtemp(t->path)) {
+        gm_status st = gm_fail(err, GM_ERR_IO, "cannot make a temporary directory %s: %s",
+                               t->path, strerror(errno));
+        free(t->path);
+        t->path = NULL;
+        return st;
+    }
+    t->names = gm_xcalloc(1, sizeof *t->names);
+    t->names[t->n_names++] = gm_xstrdup(S_HELD);
+    t->slot = gm_cleanup_add_dir_files(t->path, true, t->names, t->n_names);
+    t->fd = open(t->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int held = t->fd >= 0 && flock(t->fd, LOCK_EX) == 0 ? 1 : 0;
+    char *mark = gm_path_join(t->path, S_HELD);
+    if (held)
+        held = gm_file_create(mark, "", 0, NULL) == GM_OK;
+    free(mark);
+    if (!held) {
+        gm_status st = gm_fail(err, GM_ERR_IO, "cannot hold the temporary directory %s: %s",
+                               t->path, strerror(errno));
+        gm_tmpdir_remove(t);
+        return st;
+    }
+    return GM_OK;
+}
+
+void gm_tmpdir_expect(gm_tmpdir *t, const char *name)
+{
+    char **names = gm_xcalloc(t->n_names + 1, sizeof *names);
+    memcpy(names, t->names, t->n_names * sizeof *names);
+    names[t->n_names] = gm_xstrdup(name);
+    /* the handler sees the old list or the new one, whole */
+    gm_cleanup_set_names(t->slot, names, t->n_names + 1);
+    free(t->names);
+    t->names = names;
+    t->n_names++;
+}
+
+void gm_tmpdir_remove(gm_tmpdir *t)
+{
+    if (t->path)
+        gm_remove_dir(t->path);
+    gm_cleanup_remove(t->slot);
+    if (t->fd >= 0)
+        close(t->fd);   /* releases the hold */
+    for (size_t i = 0; i < t->n_names; i++)
+        free(t->names[i]);
+    free(t->names);
+    free(t->path);
+    memset(t, 0, sizeof *t);
+    t->fd = t->slot = -1;
 }
 
 /* ---- the rule ---------------------------------------------------------------- */
@@ -457,6 +627,7 @@ gm_status gm_output_write_with_dir(const char *path, const char *data, size_t le
         return st;
     char *parent = S_parent(dir_path);
     char *new_dir = NULL, *old_dir = NULL, *tmp = NULL;
+    char **names = NULL;   /* new_dir's files, for the signal handler */
     int new_slot = -1, old_slot = -1, tmp_slot = -1, lock_fd = -1;
     bool exchanged = false, moved_old = false, placed = false, blocked = false;
     sigset_t block, saved;
@@ -471,7 +642,10 @@ gm_status gm_output_write_with_dir(const char *path, const char *data, size_t le
             new_dir = NULL;
             goto done;
         }
-        new_slot = gm_cleanup_add_path(new_dir, true);
+        names = gm_xcalloc(n_files, sizeof *names);
+        for (size_t i = 0; i < n_files; i++)
+            names[i] = (char *)files[i].name;
+        new_slot = gm_cleanup_add_dir_files(new_dir, true, names, n_files);
         /* mkdtemp makes it 0700: give it the mode a plain mkdir would */
         mode_t mask = umask(0);
         umask(mask);
@@ -531,6 +705,8 @@ gm_status gm_output_write_with_dir(const char *path, const char *data, size_t le
                 old_dir = NULL;
                 goto done;
             }
+            /* registered and removed with the signals blocked: never seen by
+             * the handler with the old charts in it */
             old_slot = gm_cleanup_add_path(old_dir, true);
             if (rename(dir_path, old_dir) != 0) {
                 st = gm_fail(err, GM_ERR_IO, "cannot replace %s: %s", dir_path, strerror(errno));
@@ -584,6 +760,7 @@ done:
     free(new_dir);
     free(old_dir);
     free(tmp);
+    free(names);
     free(parent);
     return st;
 }

@@ -16,7 +16,8 @@
  *     sees the old file or the new one, never half of one.  A symlink to a
  *     regular file is followed: the file it points to is replaced.
  *   - A temporary file or directory is registered (gm_cleanup_*) while it
- *     exists, so a SIGINT/SIGTERM handler can remove it.
+ *     exists, so a SIGINT/SIGTERM handler can remove it (a directory with
+ *     the names of its files: the handler opens no folder).
  *
  *   gm_output_write         one output, in one call
  *   gm_output_open/stage/commit/close
@@ -111,16 +112,52 @@ gm_status gm_output_write_with_dir(const char *path, const char *data, size_t le
 /* A small fixed table (64 slots) of temporary paths and child processes.  The
  * CLI's SIGINT/SIGTERM/SIGHUP handler calls gm_cleanup_run(): children and
  * their process groups (a child registered here leads its own) get SIGKILL
- * (the child is reaped), paths are removed (a directory with the files in
- * it).  add returns a slot (or -1 when the table is full: then nothing is
- * cleaned on a signal, the normal paths still clean up). */
+ * (the child is reaped), files are removed, then directories: the files
+ * registered with one, then the directory itself.  add returns a slot (or -1
+ * when the table is full: then nothing is cleaned on a signal, the normal
+ * paths still clean up). */
 int gm_cleanup_add_path(const char *path, bool is_dir);
+/* A directory (is_dir) with the names of the files that may be in it
+ * (names[0..n_names), borrowed until the slot is removed or given new ones). */
+int gm_cleanup_add_dir_files(const char *path, bool is_dir, char *const *names, size_t n_names);
+/* The slot's directory has these files now (the old list may be freed after). */
+void gm_cleanup_set_names(int slot, char *const *names, size_t n_names);
 int gm_cleanup_add_pid(pid_t pid);
 void gm_cleanup_remove(int slot);
-/* Usable from a signal handler (unlink, rmdir, kill, waitpid, opendir). */
+/* Usable from a signal handler: kill, waitpid, unlink and rmdir on paths
+ * composed on the stack; no folder is opened and nothing allocated. */
 void gm_cleanup_run(void);
 /* Remove a directory and the plain files in it (not recursive). */
 void gm_remove_dir(const char *path);
+
+/* ---- private temporary folders ---------------------------------------------- */
+
+/* A folder of this process's own under $TMPDIR (default /tmp), "PREFIX-XXXXXX",
+ * mode 0700.  While it exists this process holds it: an flock(2) on it, which
+ * the kernel drops when the process ends however it ends, and a file ".held"
+ * in it saying that it was held.  It is in the cleanup table with the names
+ * of the files expected in it, so a signal handler removes it without
+ * opening it.  A process killed by SIGKILL runs no handler: its folder stays
+ * until the next gm_tmpdir_make of the same prefix (the next render with
+ * charts), which first removes every PREFIX-* folder of this user that
+ * nobody holds and that is marked held or has not changed for a minute
+ * (gm_tmpdir_sweep). */
+typedef struct {
+    char *path;     /* the folder; NULL when none */
+    int fd;         /* open on it, holding its lock */
+    int slot;       /* its cleanup slot */
+    char **names;   /* the files expected in it, for the signal handler */
+    size_t n_names;
+} gm_tmpdir;
+
+gm_status gm_tmpdir_make(gm_tmpdir *t, const char *prefix, gm_error *err);
+/* A file that will be written in the folder (name: no '/'). */
+void gm_tmpdir_expect(gm_tmpdir *t, const char *name);
+/* Remove the folder and its files, release the hold, free t.  Safe on a t
+ * that gm_tmpdir_make failed to make. */
+void gm_tmpdir_remove(gm_tmpdir *t);
+/* Remove the $TMPDIR/PREFIX-* folders whose holder is gone; how many. */
+size_t gm_tmpdir_sweep(const char *prefix);
 
 /* ---- Markdown to HTML (markdown.c) ----------------------------------------- */
 

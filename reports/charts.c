@@ -1,9 +1,7 @@
 /* charts.c — the report's charts as chart specs (chart.h writes their gnuplot),
- * the one gnuplot run that draws a page's charts, and SVG inlining for HTML.
+ * the gnuplot run that draws a page's charts (one run: gnuplot.c), and SVG
+ * inlining for HTML.
  */
-/* posix_spawn_file_actions_addchdir_np (glibc >= 2.29, macOS >= 10.15): gnuplot
- * runs inside the private directory without a shell `cd`. */
-#define _GNU_SOURCE
 #include "charts.h"
 
 #include "findings.h"   /* GM_FIND_PREDICATED */
@@ -11,23 +9,14 @@
 #include "../core/catalog.h"
 #include "../core/escape.h"
 #include "../core/output.h"
+#include "gnuplot.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-extern char **environ;
 
 /* ---- what a chart plots --------------------------------------------------- */
 
@@ -1097,182 +1086,6 @@ void gm_charts_plan(const gm_results *r, const gm_sections *s, gm_charts *out)
 
 /* ---- running gnuplot ------------------------------------------------------ */
 
-/* The first lines of gnuplot's error output, on one line each, for a message. */
-static void S_log_excerpt(const char *logpath, char *out, size_t cap)
-{
-    out[0] = '\0';
-    char *log = NULL;
-    if (gm_file_read(logpath, &log, NULL) != GM_OK)
-        return;
-    size_t len = 0;
-    int lines = 0;
-    for (const char *p = log; *p && lines < 6 && len + 2 < cap; p++) {
-        if (*p == '\n') {
-            lines++;
-            if (len && out[len - 1] != ' ')
-                out[len++] = ' ';
-            continue;
-        }
-        out[len++] = (unsigned char)*p < 0x20 ? ' ' : *p;
-    }
-    while (len && out[len - 1] == ' ')
-        len--;
-    out[len] = '\0';
-    free(log);
-}
-
-static double S_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-typedef enum { S_GP_OK, S_GP_FAILED, S_GP_FATAL } S_gp_result;
-
-/* One gnuplot run of `script` in the private directory `dir`: the program in
- * its own process group (killed as a group: a gnuplot that is a shell script
- * leaves no child behind), registered for the signal handler, waited for at
- * most timeout_s.  S_GP_FAILED: it ran and exited non-zero (*excerpt: its
- * first error lines); S_GP_FATAL: missing, killed, timed out (err set). */
-static S_gp_result S_gnuplot_run(const char *dir, const char *prog, const char *gnuplot,
-                                 const char *script, double timeout_s, char *excerpt,
-                                 size_t excerpt_cap, gm_error *err)
-{
-    excerpt[0] = '\0';
-    char *scriptpath = gm_path_join(dir, "charts-XXXXXX.gp");
-    char *logpath = gm_path_join(dir, "gnuplot.log");
-    S_gp_result res = S_GP_FATAL;
-    int fd = mkstemps(scriptpath, 3);
-    if (fd < 0) {
-        gm_fail(err, GM_ERR_IO, "%s: %s", scriptpath, strerror(errno));
-        goto done;
-    }
-    if (gm_fd_write_all(fd, scriptpath, script, strlen(script), err) != GM_OK) {
-        close(fd);
-        goto done;
-    }
-    if (close(fd) != 0) {
-        gm_fail(err, GM_ERR_IO, "%s: %s", scriptpath, strerror(errno));
-        goto done;
-    }
-
-    /* Its environment: PATH, HOME in the private directory (so no ~/.gnuplot
-     * changes the charts), and a UTF-8 C locale (the script says `set encoding
-     * utf8`; under plain C gnuplot warns that iconv cannot convert the degree
-     * sign). */
-    const char *path = getenv("PATH");
-    gm_buf envpath = GM_BUF_INIT, envhome = GM_BUF_INIT;
-    gm_buf_printf(&envpath, "PATH=%s", path ? path : "/usr/local/bin:/usr/bin:/bin");
-    gm_buf_printf(&envhome, "HOME=%s", dir);
-    char *envp[] = {envpath.data, envhome.data, "LC_ALL=C.UTF-8", NULL};
-    const char *base = strrchr(scriptpath, '/') + 1;
-    char *argv[] = {(char *)prog, (char *)base, NULL};
-
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addchdir_np(&fa, dir);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    /* no signal between the spawn and the registration of the child (the
-     * handler kills only what is registered); the child starts unblocked */
-    sigset_t block, saved, none;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    sigemptyset(&none);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setsigmask(&attr, &none);
-    pid_t pid;
-    sigprocmask(SIG_BLOCK, &block, &saved);
-    int rc = posix_spawnp(&pid, prog, &fa, &attr, argv, envp);
-    int slot = rc == 0 ? gm_cleanup_add_pid(pid) : -1;
-    sigprocmask(SIG_SETMASK, &saved, NULL);
-    posix_spawnattr_destroy(&attr);
-    posix_spawn_file_actions_destroy(&fa);
-    gm_buf_free(&envpath);
-    gm_buf_free(&envhome);
-    if (rc == ENOENT) {
-        gm_fail(err, GM_ERR_GNUPLOT,
-                "gnuplot not found ('%s'): the charts are drawn by gnuplot; install it "
-                "(Debian/Ubuntu: apt-get install gnuplot-nox) or name the program with "
-                "--gnuplot PATH", gnuplot);
-        goto done;
-    }
-    if (rc != 0) {
-        gm_fail(err, GM_ERR_GNUPLOT, "cannot run gnuplot '%s': %s", gnuplot, strerror(rc));
-        goto done;
-    }
-    int status = 0;
-    double deadline = S_now_s() + timeout_s;
-    bool timed_out = false;
-    for (;;) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid)
-            break;
-        if (w < 0 && errno != EINTR) {
-            gm_cleanup_remove(slot);
-            gm_fail(err, GM_ERR_GNUPLOT, "waiting for gnuplot: %s", strerror(errno));
-            goto done;
-        }
-        if (timeout_s > 0 && S_now_s() >= deadline) {
-            timed_out = true;
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
-            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-                ;
-            break;
-        }
-        struct timespec nap = {0, 5 * 1000 * 1000};   /* 5 ms */
-        nanosleep(&nap, NULL);
-    }
-    /* whatever the group left (a shell script's children) goes too */
-    kill(-pid, SIGKILL);
-    gm_cleanup_remove(slot);
-    if (timed_out) {
-        gm_fail(err, GM_ERR_GNUPLOT,
-                "gnuplot '%s' did not finish within %g s and was stopped; give it longer with "
-                "--gnuplot-timeout SECONDS (0: no limit)", gnuplot, timeout_s);
-        goto done;
-    }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-        gm_fail(err, GM_ERR_GNUPLOT,
-                "gnuplot not found ('%s'): the charts are drawn by gnuplot; install it "
-                "(Debian/Ubuntu: apt-get install gnuplot-nox) or name the program with "
-                "--gnuplot PATH", gnuplot);
-        goto done;
-    }
-    if (!WIFEXITED(status)) {
-        gm_fail(err, GM_ERR_GNUPLOT, "gnuplot '%s' was killed by signal %d", gnuplot,
-                WTERMSIG(status));
-        goto done;
-    }
-    if (WEXITSTATUS(status) != 0) {
-        S_log_excerpt(logpath, excerpt, excerpt_cap);
-        if (!excerpt[0])
-            snprintf(excerpt, excerpt_cap, "exit status %d, no message", WEXITSTATUS(status));
-        else {
-            char tmp[600];
-            snprintf(tmp, sizeof tmp, "exit status %d: %s", WEXITSTATUS(status), excerpt);
-            snprintf(excerpt, excerpt_cap, "%s", tmp);
-        }
-        res = S_GP_FAILED;
-        goto done;
-    }
-    res = S_GP_OK;
-done:
-    unlink(scriptpath);
-    unlink(logpath);
-    free(scriptpath);
-    free(logpath);
-    return res;
-}
-
 /* Read chart i's SVG from dir; false when gnuplot did not write it. */
 static bool S_read_svg(const char *dir, gm_chart *ch)
 {
@@ -1299,17 +1112,20 @@ gm_status gm_charts_draw_within(gm_charts *c, const char *gnuplot, double timeou
     if (!gnuplot || !*gnuplot)
         gnuplot = "gnuplot";
 
-    const char *tmp = getenv("TMPDIR");
-    gm_buf dirb = GM_BUF_INIT;
-    gm_buf_printf(&dirb, "%s/gpumem-report-charts-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    char *dir = gm_buf_detach(&dirb);
-    if (!mkdtemp(dir)) {
-        gm_status st = gm_fail(err, GM_ERR_IO, "cannot make a temporary directory %s: %s", dir,
-                               strerror(errno));
-        free(dir);
-        return st;
+    /* a private folder (output.h: held while it exists, removed by the signal
+     * handler with the files named here, or at the next render when this
+     * process was killed outright) */
+    gm_tmpdir td;
+    if (gm_tmpdir_make(&td, "gpumem-report-charts", err) != GM_OK)
+        return err ? err->status : GM_ERR_IO;
+    const char *dir = td.path;
+    gm_tmpdir_expect(&td, "gnuplot.log");
+    for (size_t i = 0; i < c->n; i++) {
+        gm_buf svg = GM_BUF_INIT;
+        gm_buf_printf(&svg, "%s.svg", c->v[i].name);
+        gm_tmpdir_expect(&td, svg.data);
+        gm_buf_free(&svg);
     }
-    int dir_slot = gm_cleanup_add_path(dir, true);
 
     gm_status st = GM_OK;
     char *script = NULL, *prog = NULL;
@@ -1330,13 +1146,13 @@ gm_status gm_charts_draw_within(gm_charts *c, const char *gnuplot, double timeou
     /* All charts in one run; when it fails, each chart alone, so that one
      * chart gnuplot cannot draw costs that chart only (c->v[i].failed). */
     script = gm_charts_script(c);
-    S_gp_result res = S_gnuplot_run(dir, prog, gnuplot, script, timeout_s, excerpt,
-                                    sizeof excerpt, err);
-    if (res == S_GP_FATAL) {
+    gm_gp_result res = gm_gnuplot_run(dir, prog, gnuplot, script, timeout_s, excerpt,
+                                      sizeof excerpt, err);
+    if (res == GM_GP_FATAL) {
         st = err ? err->status : GM_ERR_GNUPLOT;
         goto done;
     }
-    bool all_read = res == S_GP_OK;
+    bool all_read = res == GM_GP_OK;
     for (size_t i = 0; i < c->n && all_read; i++)
         all_read = S_read_svg(dir, &c->v[i]);
     if (all_read)
@@ -1346,16 +1162,16 @@ gm_status gm_charts_draw_within(gm_charts *c, const char *gnuplot, double timeou
         gm_charts one = {&c->v[i], 1};
         free(script);
         script = gm_charts_script(&one);
-        res = S_gnuplot_run(dir, prog, gnuplot, script, timeout_s, excerpt, sizeof excerpt, err);
-        if (res == S_GP_FATAL) {
+        res = gm_gnuplot_run(dir, prog, gnuplot, script, timeout_s, excerpt, sizeof excerpt, err);
+        if (res == GM_GP_FATAL) {
             st = err ? err->status : GM_ERR_GNUPLOT;
             goto done;
         }
-        if (res == S_GP_OK && S_read_svg(dir, &c->v[i]))
+        if (res == GM_GP_OK && S_read_svg(dir, &c->v[i]))
             continue;
         free(c->v[i].failed);
         gm_buf fb = GM_BUF_INIT;
-        gm_buf_printf(&fb, "%s", res == S_GP_OK ? "gnuplot wrote no SVG" : excerpt);
+        gm_buf_printf(&fb, "%s", res == GM_GP_OK ? "gnuplot wrote no SVG" : excerpt);
         c->v[i].failed = gm_buf_detach(&fb);
         free(c->v[i].svg);
         c->v[i].svg = NULL;
@@ -1371,9 +1187,7 @@ gm_status gm_charts_draw_within(gm_charts *c, const char *gnuplot, double timeou
         }
     }
 done:
-    gm_remove_dir(dir);
-    gm_cleanup_remove(dir_slot);
-    free(dir);
+    gm_tmpdir_remove(&td);
     free(script);
     free(prog);
     return st;

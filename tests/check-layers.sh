@@ -5,8 +5,11 @@
 #   kernels/, collectors/         include core/ and their own folder (an experiment's
 #                                 folder kernels/<experiment>/ counts as kernels/)
 #   reports/                      includes core/ and reports/
+#   orchestrate/                  includes core/, kernels/, collectors/, reports/ and
+#                                 its own folder (the processes of a run, between
+#                                 cli/ and the rest)
 #   cli/                          includes anything
-# core/ and reports/ never include the CUDA toolkit (cuda*.h, cupti*.h, nvperf*.h);
+# core/, reports/ and orchestrate/ never include the CUDA toolkit (cuda*.h, cupti*.h, nvperf*.h);
 # in kernels/ and collectors/ only the files that launch kernels or talk to
 # CUPTI do (the .cu files and the list in $toolkit below), directly or through
 # harness.h, gmc_codes.h or gmc_cupti_host.h (by any path: "../harness.h" from
@@ -20,13 +23,14 @@ toolkit="kernels/harness.h kernels/runner.c collectors/gmc_cupti.c collectors/gm
          collectors/inject_nvtx.c collectors/inject_session.c collectors/gmc_sass.c
          collectors/gmc_trace.c collectors/gmc_cupti_load.c collectors/inject_graph.c
          collectors/inject_timed.c collectors/trace_mode.c"
-for f in $(find core kernels collectors reports -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' | sort); do
+for f in $(find core kernels collectors reports orchestrate -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' | sort); do
     dir=${f%%/*}
     case $dir in
         core) allowed="core" ;;
         kernels) allowed="core kernels" ;;
         collectors) allowed="core collectors" ;;
         reports) allowed="core reports" ;;
+        orchestrate) allowed="core kernels collectors reports orchestrate" ;;
     esac
     # quoted includes, resolved against the including file's folder
     grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" | while IFS= read -r hit; do
@@ -42,7 +46,7 @@ for f in $(find core kernels collectors reports -name '*.[ch]' -o -name '*.cu' -
             echo x >> "${TMPDIR:-/tmp}/gm-layers.$$"
         fi
     done
-    case $dir in core|reports)
+    case $dir in core|reports|orchestrate)
         if grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(cuda|cupti|nvperf|nvToolsExt|nvtx)' "$f"; then
             echo "$f: $dir/ must build without the CUDA toolkit"
             echo x >> "${TMPDIR:-/tmp}/gm-layers.$$"
@@ -68,4 +72,4 @@ if [ -e "${TMPDIR:-/tmp}/gm-layers.$$" ]; then
     echo "check-layers: includes cross the layers (docs/architecture.md)"
     exit 1
 fi
-echo "check-layers: core <- kernels, collectors, reports <- cli: no include crosses a layer"
+echo "check-layers: core <- kernels, collectors, reports <- orchestrate <- cli: no include crosses a layer"

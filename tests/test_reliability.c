@@ -511,6 +511,60 @@ Test(gnuplot, a_signal_kills_gnuplot_and_removes_temporaries, .timeout = 240)
     }
 }
 
+/* SIGKILL while gnuplot runs: no handler can run.  gnuplot goes with the
+ * render all the same (its death signal, core/proc.h), and the private folder
+ * the render leaves is removed by the next render that draws charts
+ * (core/output.h: gm_tmpdir).  The stand-in is gnuplot itself (exec): what a
+ * gnuplot script starts is killed as a group on every other path, but no
+ * process is left to do that after a SIGKILL. */
+Test(gnuplot, sigkill_takes_gnuplot_and_the_next_render_the_folder, .timeout = 240)
+{
+    char *dir = gmt_tmpdir("rel"), *tmp = gmt_join(dir, "tmp");
+    cr_assert_eq(mkdir(tmp, 0700), 0);
+    char *fake = S_script(dir, "hang-gnuplot", "#!/bin/sh\nexec sleep 49.753\n");
+    char *out = gmt_join(dir, "r.html"), *src = gmt_fixture("handwritten-small.json");
+    pid_t p = fork();
+    if (p == 0) {
+        setenv("TMPDIR", tmp, 1);
+        freopen("/dev/null", "w", stderr);
+        execl(gmt_bin(), gmt_bin(), "render", src, "--out", out, "--gnuplot", fake,
+              (char *)NULL);
+        _exit(127);
+    }
+    double t0 = S_now();
+    while (!S_process_with("sleep 49.753") && S_now() - t0 < 45) {
+        struct timespec nap = {0, 20 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    cr_assert(S_process_with("sleep 49.753"), "gnuplot never started");
+    kill(p, SIGKILL);
+    int st = 0;
+    waitpid(p, &st, 0);
+    cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "ended with status %d", st);
+    cr_assert(!S_process_stays("sleep 49.753"), "gnuplot outlived the render killed by SIGKILL");
+    cr_assert_eq(gmt_count_entries(tmp), 1, "the killed render's folder");
+    cr_assert(!gmt_exists(out));
+    /* the next render (another output, a gnuplot that works) removes it */
+    char *good = S_fake_gnuplot(dir), *out2 = gmt_join(dir, "r2.html");
+    gm_buf envtmp = GM_BUF_INIT;
+    gm_buf_printf(&envtmp, "TMPDIR=%s", tmp);
+    const char *env[] = {envtmp.data, NULL};
+    char *argv[] = {(char *)gmt_bin(), "render", src, "--out", out2, "--gnuplot", good, NULL};
+    char *err = NULL;
+    cr_assert_eq(gmt_run(argv, env, NULL, &err), 0, "%s", err);
+    cr_assert_eq(gmt_count_entries(tmp), 0, "the killed render's folder is still there");
+    free(err);
+    gm_buf_free(&envtmp);
+    gmt_rmrf(dir);
+    free(out2);
+    free(good);
+    free(src);
+    free(out);
+    free(fake);
+    free(tmp);
+    free(dir);
+}
+
 /* One chart gnuplot cannot draw: a note in the report naming it, the other
  * charts drawn, the report written, stderr says so, exit 1. */
 Test(gnuplot, a_chart_gnuplot_cannot_draw_becomes_a_note)
