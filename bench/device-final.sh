@@ -7,6 +7,7 @@
 # by the tracer against the SASS path and ncu's Source page; plain / default / ncu times)
 # with what time is left.  DEADLINE: seconds for everything (default 420).  Each step's exit
 # status and wall time in OUT/steps.txt; run from the repository root on the GPU machine.
+# The device tool brings back 8 files at most: pack OUT (tar) into $OUT afterwards.
 set -u
 O=${1:?usage: device-final.sh OUT [DEADLINE]}
 DL=${2:-420}

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #ifdef GM_HAVE_CUDA
+#include "../kernels/runner.h"
 #include "../kernels/suite.h"
 
 #include <cuda_runtime_api.h>
@@ -191,8 +192,8 @@ static bool S_read_trace(const char *path, int rc, const char *errbuf, gm_sl_tra
         if (t->error)
             gm_buf_printf(&w, "the Compute Sanitizer tracer failed: %s", t->error);
         else
-            gm_buf_printf(&w, "the traced run traced no launch (it saw %lld; exit status %d)",
-                          t->seen, rc);
+            gm_buf_printf(&w, "the traced run traced no launch (it saw %lld; exit status %d%s%s)",
+                          t->seen, rc, errbuf[0] ? ": " : "", errbuf);
         gm_sl_trace_free(t);
     }
     free(text);
@@ -524,7 +525,8 @@ static bool S_child_case(const gpumem_trace_api *api, const char *label, const c
     const gm_variant *v = c->variant;
     gm_error err = {GM_OK, ""};
     bool ok = false, set_up = false;
-    if (v->setup(c, &err) != GM_OK) {
+    /* describe, then setup: as the suite runner and the SASS pass do */
+    if (gm_case_setup(c, &err) != GM_OK) {
         gm_cli_error("trace-child: %s/%s: setup: %s", exp, var, err.message);
         goto done;
     }
