@@ -271,6 +271,104 @@ int gm_cli_spawn(char *const *args, gm_buf *out, char *errbuf, size_t errcap,
     return S_spawn(args, out, errbuf, errcap, env, timeout_s, timeout_s > 0);
 }
 
+size_t gm_cli_jobs(void)
+{
+    const char *env = getenv("GPUMEM_REPORT_JOBS");
+    if (env && *env) {
+        char *end;
+        long v = strtol(env, &end, 10);
+        if (*end == '\0' && v >= 1 && v <= 64)
+            return (size_t)v;
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus;
+}
+
+/* The result of one finished child into job (as S_spawn). */
+static void S_job_result(gm_cli_job *job, gm_proc_result *r, double timeout_s)
+{
+    gm_buf_free(&job->out);
+    if (r->out.len)
+        gm_buf_put(&job->out, r->out.data, r->out.len);
+    snprintf(job->err, sizeof job->err, "%s", r->err.data ? r->err.data : "");
+    for (char *p = job->err; *p; p++)
+        if (*p == '\n' && p[1])
+            *p = ' ';
+    size_t len = strlen(job->err);
+    while (len && job->err[len - 1] == '\n')
+        job->err[--len] = '\0';
+    job->rc = r->code;
+    job->seconds = r->seconds;
+    if (r->timed_out) {
+        snprintf(job->err, sizeof job->err, "stopped after %.0f s", timeout_s);
+        job->rc = 124;
+    }
+}
+
+/* Jobs idx[0..n) in waves of at most width. */
+static void S_waves(gm_cli_job *jobs, const size_t *idx, size_t n, size_t width,
+                    double timeout_s, void (*started)(size_t, void *), void *ctx)
+{
+    gm_proc *procs = gm_xcalloc(width, sizeof *procs);
+    gm_proc **ps = gm_xcalloc(width, sizeof *ps);
+    gm_proc_spec *specs = gm_xcalloc(width, sizeof *specs);
+    size_t *who = gm_xcalloc(width, sizeof *who);
+    for (size_t at = 0; at < n;) {
+        size_t k = 0;
+        for (; k < width && at < n; at++) {
+            gm_cli_job *job = &jobs[idx[at]];
+            specs[k] = (gm_proc_spec){.argv = job->args, .out = GM_PROC_CAPTURE,
+                                      .err = GM_PROC_CAPTURE, .err_tail = sizeof job->err - 1,
+                                      .own_group = true, .death_signal = SIGKILL,
+                                      .timeout_s = timeout_s};
+            if (started)
+                started(idx[at], ctx);
+            gm_error perr = {GM_OK, ""};
+            if (gm_proc_start(&procs[k], &specs[k], NULL, &perr) != GM_OK) {
+                snprintf(job->err, sizeof job->err, "%s", perr.message);
+                job->rc = 127;
+                job->seconds = 0;
+                continue;
+            }
+            ps[k] = &procs[k];
+            who[k++] = idx[at];
+        }
+        gm_proc_wait(ps, k);
+        for (size_t j = 0; j < k; j++) {
+            S_job_result(&jobs[who[j]], &procs[j].res, timeout_s);
+            gm_proc_result_free(&procs[j].res);
+        }
+    }
+    free(who);
+    free(specs);
+    free(ps);
+    free(procs);
+}
+
+void gm_cli_spawn_many(gm_cli_job *jobs, size_t n, size_t width, double timeout_s,
+                       void (*started)(size_t i, void *ctx), void *ctx)
+{
+    if (width < 1)
+        width = 1;
+    size_t *idx = gm_xcalloc(n ? n : 1, sizeof *idx);
+    for (size_t i = 0; i < n; i++) {
+        idx[i] = i;
+        jobs[i].rc = -1;
+        jobs[i].err[0] = '\0';
+        jobs[i].retried = false;
+    }
+    S_waves(jobs, idx, n, width, timeout_s, started, ctx);
+    size_t again = 0;
+    if (width > 1 && n > 1)
+        for (size_t i = 0; i < n; i++)
+            if (jobs[i].rc != 0 && jobs[i].rc != 124) {
+                jobs[i].retried = true;
+                idx[again++] = i;
+            }
+    S_waves(jobs, idx, again, 1, timeout_s, NULL, NULL);
+    free(idx);
+}
+
 /* Parse records text into sl (status, note), the files relative to root
  * (NULL: unknown); false when it failed. */
 static bool S_fill_lines(gm_srclines *sl, const char *text, const char *name, const char *root)
@@ -309,37 +407,50 @@ static bool S_fill_lines(gm_srclines *sl, const char *text, const char *name, co
     return true;
 }
 
+typedef struct {
+    const gm_results *r;
+    const size_t *run_of;   /* job -> run index */
+    size_t total;
+    bool progress;
+} S_pass_ctx;
+
+static void S_pass_started(size_t i, void *ctx)
+{
+    const S_pass_ctx *x = ctx;
+    const gm_run *run = &x->r->runs[x->run_of[i]];
+    if (x->progress)
+        fprintf(stderr, "source lines %zu/%zu: %s/%s\n", i + 1, x->total, run->experiment,
+                run->variant);
+}
+
 gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progress,
                                gm_error *err)
 {
     (void)err;
     char *exe = gm_cli_exe_path();
     double t0 = S_now();
-    size_t launches = 0, failed = 0;
+    size_t failed = 0;
     bool *pick = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *pick);
     size_t total = gm_srclines_pick(r, pick);
-    size_t done = 0;
+    gm_cli_job *jobs = gm_xcalloc(total ? total : 1, sizeof *jobs);
+    size_t *run_of = gm_xcalloc(total ? total : 1, sizeof *run_of);
+    char devs[16];
+    snprintf(devs, sizeof devs, "%d", device);
+    size_t nj = 0;
     for (size_t i = 0; i < r->n_runs; i++) {
-        gm_run *run = &r->runs[i];
+        const gm_run *run = &r->runs[i];
         if (!pick[i])
             continue;
-        done++;
-        if (progress)
-            fprintf(stderr, "source lines %zu/%zu: %s/%s\n", done, total, run->experiment,
-                    run->variant);
-        char devs[16];
-        snprintf(devs, sizeof devs, "%d", device);
         size_t na = 0;
         char **args = gm_xcalloc(12 + run->n_params, sizeof *args);
-        args[na++] = exe ? exe : "/proc/self/exe";
-        args[na++] = "sass-child";
-        args[na++] = "--device";
-        args[na++] = devs;
+        args[na++] = gm_xstrdup(exe ? exe : "/proc/self/exe");
+        args[na++] = gm_xstrdup("sass-child");
+        args[na++] = gm_xstrdup("--device");
+        args[na++] = gm_xstrdup(devs);
         if (quick)
-            args[na++] = "--quick";
-        args[na++] = run->experiment;
-        args[na++] = run->variant;
-        size_t first_param = na;
+            args[na++] = gm_xstrdup("--quick");
+        args[na++] = gm_xstrdup(run->experiment);
+        args[na++] = gm_xstrdup(run->variant);
         for (size_t p = 0; p < run->n_params; p++) {
             gm_buf b = GM_BUF_INIT;
             gm_buf_printf(&b, "%s=%lld", run->params[p].name,
@@ -347,43 +458,52 @@ gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progr
             args[na++] = gm_buf_detach(&b);
         }
         args[na] = NULL;
-        double t1 = S_now();
-        gm_srclines *sl = &run->source_lines;
+        run_of[nj] = i;
+        jobs[nj++].args = args;
+    }
+    /* one child per layout, several at once: each is mostly process and
+     * context start-up, its one launch short (bench/results/srclines-*) */
+    size_t width = gm_cli_jobs();
+    if (progress && nj > 1 && width > 1)
+        fprintf(stderr, "source lines: %zu layouts, %zu processes at a time\n", nj,
+                width < nj ? width : nj);
+    S_pass_ctx ctx = {r, run_of, nj, progress};
+    gm_cli_spawn_many(jobs, nj, width, S_CHILD_TIMEOUT_S, S_pass_started, &ctx);
+    for (size_t j = 0; j < nj; j++) {
+        gm_cli_job *job = &jobs[j];
+        gm_srclines *sl = &r->runs[run_of[j]].source_lines;
+        gm_srclines_clear(sl);
+        sl->present = true;
         bool ok = false;
-        {
-            gm_buf out = GM_BUF_INIT;
-            char errbuf[600];
-            int rc = S_spawn(args, &out, errbuf, sizeof errbuf, NULL, S_CHILD_TIMEOUT_S, true);
-            gm_srclines_clear(sl);
-            sl->present = true;
-            if (rc != 0) {
-                sl->status = gm_xstrdup("failed");
-                gm_buf b = GM_BUF_INIT;
-                gm_buf_printf(&b, "the per-source-line pass failed (exit status %d): %s", rc,
-                              errbuf[0] ? errbuf : "no message");
-                sl->note = gm_buf_detach(&b);
-            } else {
-                /* the suite's kernels: built in GM_SOURCE_ROOT */
-                ok = S_fill_lines(sl, out.data ? out.data : "", "sass-child output",
-                                  GM_SOURCE_ROOT);
-            }
-            gm_buf_free(&out);
+        if (job->rc != 0) {
+            sl->status = gm_xstrdup("failed");
+            gm_buf b = GM_BUF_INIT;
+            gm_buf_printf(&b, "the per-source-line pass failed (exit status %d%s): %s", job->rc,
+                          job->retried ? ", alone as well as beside others" : "",
+                          job->err[0] ? job->err : "no message");
+            sl->note = gm_buf_detach(&b);
+        } else {
+            /* the suite's kernels: built in GM_SOURCE_ROOT */
+            ok = S_fill_lines(sl, job->out.data ? job->out.data : "", "sass-child output",
+                              GM_SOURCE_ROOT);
         }
         failed += !ok;
-        sl->seconds = gm_vreal(S_now() - t1);
-        launches++;
-        for (size_t p = first_param; p < na; p++)
-            free(args[p]);
-        free(args);
+        sl->seconds = gm_vreal(job->seconds);
+        gm_buf_free(&job->out);
+        for (char *const *a = job->args; *a; a++)
+            free(*a);
+        free((void *)job->args);
     }
     r->collection.source_lines = true;
     r->collection.source_lines_seconds = gm_vreal(S_now() - t0);
-    r->collection.source_lines_launches = (long long)launches;
+    r->collection.source_lines_launches = (long long)nj;
+    free(run_of);
+    free(jobs);
     free(pick);
     free(exe);
     if (progress && failed)
         fprintf(stderr, "gpumem-report: the per-source-line pass failed for %zu of %zu kernels; "
-                        "the report says which\n", failed, launches);
+                        "the report says which\n", failed, nj);
     return GM_OK;
 }
 

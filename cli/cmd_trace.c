@@ -9,13 +9,15 @@
  *     injection library in trace mode (collectors/inject_trace.c), the same
  *     kernel filter as the counter run; the first launch of each chosen
  *     kernel is traced in place.
- *   - The suite (gm_source_lines_suite): one child,
+ *   - The suite (gm_source_lines_suite): a few children at once (gm_cli_jobs),
+ *     the chosen layouts dealt among them round-robin, each child
  *
  *         gpumem-report trace-child [--device N] [--quick] --out FILE --lib PATH
- *                                   --case EXP VARIANT NAME=VALUE... [--case ...]
+ *                                   --case LABEL EXP VARIANT NAME=VALUE... [--case ...]
  *
- *     sets up each chosen case in turn and launches it once under a label;
- *     the tracer (libgpumem-trace.so, loaded with dlopen) traces that launch.
+ *     setting up each of its cases in turn and launching it once under its
+ *     label (its place among the chosen); the tracer (libgpumem-trace.so,
+ *     loaded with dlopen) traces that launch.
  * Where the tracer's library is missing, cannot load (no Compute
  * Sanitizer), or the run gives no records, the SASS path of cmd_sass.c
  * (one process per kernel) counts instead, and the stderr and the results
@@ -364,87 +366,133 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
     char *exe = gm_cli_exe_path();
     bool *pick = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *pick);
     size_t total = gm_srclines_pick(r, pick);
-    gm_buf out = GM_BUF_INIT;
-    gm_buf_printf(&out, "%s/trace.txt", dir);
+    /* the layouts dealt round-robin to width children, each tracing its share
+     * in turn into a records file of its own; a case's label is its place
+     * among the chosen, so the records of all children read as one */
+    size_t width = gm_cli_jobs();
+    if (width > total)
+        width = total ? total : 1;
+    gm_cli_job *jobs = gm_xcalloc(width, sizeof *jobs);
+    char **outs = gm_xcalloc(width, sizeof *outs);
+    char ***argvs = gm_xcalloc(width, sizeof *argvs);
+    size_t *na = gm_xcalloc(width, sizeof *na), *cases = gm_xcalloc(width, sizeof *cases);
     char devs[16];
     snprintf(devs, sizeof devs, "%d", device);
-    size_t cap = 12 + 3 * total, na = 0;
-    for (size_t i = 0; i < r->n_runs; i++)
-        cap += pick[i] ? r->runs[i].n_params : 0;
-    char **args = gm_xcalloc(cap, sizeof *args);
-    bool *owned = gm_xcalloc(cap, sizeof *owned);
-    args[na++] = exe ? exe : "/proc/self/exe";
-    args[na++] = "trace-child";
-    args[na++] = "--device";
-    args[na++] = devs;
-    if (quick)
-        args[na++] = "--quick";
-    args[na++] = "--out";
-    args[na++] = out.data;
-    args[na++] = "--lib";
-    args[na++] = (char *)tlib;
-    for (size_t i = 0; i < r->n_runs; i++) {
+    for (size_t j = 0; j < width; j++) {
+        size_t cap = 12;
+        for (size_t i = 0, k = 0; i < r->n_runs; i++)
+            if (pick[i] && k++ % width == j)
+                cap += 4 + r->runs[i].n_params;
+        gm_buf b = GM_BUF_INIT;
+        gm_buf_printf(&b, "%s/trace-%zu.txt", dir, j);
+        outs[j] = gm_buf_detach(&b);
+        char **a = argvs[j] = gm_xcalloc(cap, sizeof *a);
+        a[na[j]++] = gm_xstrdup(exe ? exe : "/proc/self/exe");
+        a[na[j]++] = gm_xstrdup("trace-child");
+        a[na[j]++] = gm_xstrdup("--device");
+        a[na[j]++] = gm_xstrdup(devs);
+        if (quick)
+            a[na[j]++] = gm_xstrdup("--quick");
+        a[na[j]++] = gm_xstrdup("--out");
+        a[na[j]++] = gm_xstrdup(outs[j]);
+        a[na[j]++] = gm_xstrdup("--lib");
+        a[na[j]++] = gm_xstrdup(tlib);
+    }
+    for (size_t i = 0, k = 0; i < r->n_runs; i++) {
         if (!pick[i])
             continue;
+        size_t j = k % width;
         const gm_run *run = &r->runs[i];
-        args[na++] = "--case";
-        args[na++] = run->experiment;
-        args[na++] = run->variant;
+        char **a = argvs[j];
+        gm_buf b = GM_BUF_INIT;
+        gm_buf_printf(&b, "%zu", k++);
+        a[na[j]++] = gm_xstrdup("--case");
+        a[na[j]++] = gm_buf_detach(&b);
+        a[na[j]++] = gm_xstrdup(run->experiment);
+        a[na[j]++] = gm_xstrdup(run->variant);
         for (size_t p = 0; p < run->n_params; p++) {
-            gm_buf b = GM_BUF_INIT;
             gm_buf_printf(&b, "%s=%lld", run->params[p].name,
                           (long long)gm_value_num(&run->params[p].value));
-            owned[na] = true;
-            args[na++] = gm_buf_detach(&b);
+            a[na[j]++] = gm_buf_detach(&b);
         }
+        cases[j]++;
     }
-    args[na] = NULL;
+    for (size_t j = 0; j < width; j++)
+        jobs[j].args = argvs[j];
     if (progress)
-        fprintf(stderr, "source lines: one process traces %zu layouts\n", total);
-    char errbuf[600];
+        fprintf(stderr, "source lines: %zu processes trace %zu layouts\n", width, total);
     double t0 = S_now();
-    int rc = gm_cli_spawn(args, NULL, errbuf, sizeof errbuf, NULL,
-                          S_CHILD_TIMEOUT_S * (1.0 + 0.25 * (double)total));
+    gm_cli_spawn_many(jobs, width, width, S_CHILD_TIMEOUT_S * (1.0 + 0.25 * (double)total),
+                      NULL, NULL);
     double dt = S_now() - t0;
-    for (size_t k = 0; k < na; k++)
-        if (owned[k])
-            free(args[k]);
-    free(owned);
-    free(args);
     free(exe);
-    gm_sl_trace t;
-    bool ok = S_read_trace(out.data, rc, errbuf, &t, why);
+    gm_sl_trace *t = gm_xcalloc(width, sizeof *t);
+    bool *ok = gm_xcalloc(width, sizeof *ok);
+    char **whys = gm_xcalloc(width, sizeof *whys);
+    size_t n_ok = 0;
+    long long traced = 0;
+    for (size_t j = 0; j < width; j++) {
+        ok[j] = S_read_trace(outs[j], jobs[j].rc, jobs[j].err, &t[j], &whys[j]);
+        n_ok += ok[j];
+        traced += ok[j] ? t[j].traced : 0;
+    }
     rmdir(dir);
     free(dir);
-    gm_buf_free(&out);
-    if (!ok) {
-        free(pick);
-        return false;
+    bool any = n_ok > 0;
+    if (!any) {
+        /* nothing traced anywhere: the caller counts the SASS way, saying why */
+        *why = whys[0];
+        whys[0] = NULL;
     }
-    size_t k = 0, failed = 0;
-    for (size_t i = 0; i < r->n_runs; i++) {
+    size_t failed = 0;
+    for (size_t i = 0, k = 0; any && i < r->n_runs; i++) {
         if (!pick[i])
             continue;
+        size_t j = k % width;
         char label[32];
         snprintf(label, sizeof label, "%zu", k++);
         const gm_sl_trace_launch *L = NULL;
-        for (size_t j = 0; j < t.n_launches && !L; j++)
-            if (t.launches[j].label && strcmp(t.launches[j].label, label) == 0)
-                L = &t.launches[j];
+        for (size_t m = 0; ok[j] && m < t[j].n_launches && !L; m++)
+            if (t[j].launches[m].label && strcmp(t[j].launches[m].label, label) == 0)
+                L = &t[j].launches[m];
         gm_buf miss = GM_BUF_INIT;
-        gm_buf_printf(&miss, "the trace child did not trace this case (exit status %d%s%s)", rc,
-                      errbuf[0] ? ": " : "", errbuf);
+        if (ok[j])
+            gm_buf_printf(&miss, "the trace child did not trace this case (exit status %d%s%s)",
+                          jobs[j].rc, jobs[j].err[0] ? ": " : "", jobs[j].err);
+        else
+            gm_buf_printf(&miss, "the trace child of this case failed: %s", whys[j]);
+        gm_sl_trace none;
+        memset(&none, 0, sizeof none);
         /* the suite's kernels: built in GM_SOURCE_ROOT */
-        failed += !S_fill(&r->runs[i].source_lines, L, &t, miss.data, GM_SOURCE_ROOT);
+        failed += !S_fill(&r->runs[i].source_lines, L, ok[j] ? &t[j] : &none, miss.data,
+                          GM_SOURCE_ROOT);
         gm_buf_free(&miss);
     }
-    S_collection(r, "trace", NULL, dt, t.traced);
+    if (any)
+        S_collection(r, "trace", NULL, dt, traced);
     if (progress && failed)
         fprintf(stderr, "gpumem-report: the per-source-line pass failed for %zu of %zu kernels; "
                         "the report says which\n", failed, total);
-    gm_sl_trace_free(&t);
+    for (size_t j = 0; j < width; j++) {
+        if (ok[j])
+            gm_sl_trace_free(&t[j]);
+        free(whys[j]);
+        free(outs[j]);
+        gm_buf_free(&jobs[j].out);
+        for (size_t m = 0; m < na[j]; m++)
+            free(argvs[j][m]);
+        free(argvs[j]);
+    }
+    free(t);
+    free(ok);
+    free(whys);
+    free(outs);
+    free(argvs);
+    free(na);
+    free(cases);
+    free(jobs);
     free(pick);
-    return true;
+    return any;
 }
 
 void gm_source_lines_suite(gm_results *r, int device, bool quick, gm_sl_method method,
@@ -582,7 +630,7 @@ int gm_cmd_trace_child(int argc, char **argv)
     }
     if (!out || !lib || i >= argc) {
         gm_cli_error("usage: gpumem-report trace-child [--device N] [--quick] --out FILE --lib "
-                     "PATH --case EXP VARIANT NAME=VALUE... [--case ...]");
+                     "PATH --case LABEL EXP VARIANT NAME=VALUE... [--case ...]");
         return GM_EXIT_USAGE;
     }
     /* before any CUDA call: the tracer subscribes first */
@@ -602,18 +650,16 @@ int gm_cmd_trace_child(int argc, char **argv)
         (void)api.finish();
         return GM_EXIT_FAIL;
     }
-    size_t k = 0, failed = 0;
+    size_t failed = 0;
     while (i < argc) {
-        /* --case EXP VARIANT NAME=VALUE... */
-        int first = i + 3, end = first;
+        /* --case LABEL EXP VARIANT NAME=VALUE... */
+        int first = i + 4, end = first;
         while (end < argc && strcmp(argv[end], "--case") != 0)
             end++;
-        char label[32];
-        snprintf(label, sizeof label, "%zu", k++);
         if (first > argc) {
-            gm_cli_error("trace-child: --case needs EXP VARIANT");
+            gm_cli_error("trace-child: --case needs LABEL EXP VARIANT");
             failed++;
-        } else if (!S_child_case(&api, label, argv[i + 1], argv[i + 2], argv + first,
+        } else if (!S_child_case(&api, argv[i + 1], argv[i + 2], argv[i + 3], argv + first,
                                  end - first, quick)) {
             failed++;
         }
