@@ -129,8 +129,9 @@ APP_EXAMPLE := $(BUILD)/examples/app/lab
 TEST_KERNELS := $(BUILD)/libgm_kernels.a
 else
 # Without the toolkit the binary still has the suite table and describe (the
-# host side of kernels/): `list` and render's experiment questions work.
-GPU_ARCHIVES := $(BUILD)/libgm_kernels_cpu.a
+# host side of kernels/): `list` and render's experiment questions work; the
+# collectors' host helpers (stderr lines, names) are linked as well.
+GPU_ARCHIVES := $(BUILD)/libgm_kernels_cpu.a $(BUILD)/libgm_collectors_cpu.a
 TEST_KERNELS := $(BUILD)/libgm_collectors_cpu.a
 # inject_util.c demangles kernel names with the C++ runtime's __cxa_demangle.
 GPU_LIBS := -lstdc++

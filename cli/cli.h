@@ -118,39 +118,17 @@ char *gm_cli_trace_lib(const char *near, char **why);
 int gm_cli_spawn(char *const *args, gm_buf *out, char *errbuf, size_t errcap,
                  const char *const *env, double timeout_s);
 
-/* One child of this program for gm_cli_spawn_many: args in; out (stdout),
- * err (the end of stderr, newlines as spaces), rc (as gm_cli_spawn's) and
- * seconds out; retried: it failed beside others and ran once more alone. */
-typedef struct {
-    char *const *args;
-    gm_buf out;
-    char err[600];
-    int rc;
-    double seconds;
-    bool retried;
-} gm_cli_job;
-/* Run jobs[0..n) as this program's children (a process group each, killed
- * with this process and after timeout_s), at most width at once, in order;
- * started(i) (may be NULL) is called as job i starts.  A job that fails while
- * others run beside it (out of GPU memory, say) runs once more alone, after
- * the rest, and keeps that result.  Free each job's out with gm_buf_free. */
-void gm_cli_spawn_many(gm_cli_job *jobs, size_t n, size_t width, double timeout_s,
-                       void (*started)(size_t i, void *ctx), void *ctx);
-/* How many children the suite's per-line pass runs at once:
- * GPUMEM_REPORT_JOBS (1..64), else the online CPUs, at most 8. */
-size_t gm_cli_jobs(void);
-
 /* The same for a program's kernels: the program runs once more per distinct
  * kernel of r (prog with argv, the injection library lib loaded in SASS mode,
  * its output discarded); the first run of each kernel gets the lines. */
 void gm_source_lines_program_pass(gm_results *r, const char *prog, char *const *argv,
                                   const char *lib, bool progress);
 
-/* Print "gpumem-report: " + message to stderr. */
 /* --gnuplot-timeout SECONDS: a number >= 0 (strtod, the whole string); 0 means
  * no limit and is stored as -1 (gm_render_opts.gnuplot_timeout).  On a bad
  * value prints a message naming opt and the value and returns false. */
 bool gm_cli_seconds(const char *opt, const char *val, double *out);
+/* Print "gpumem-report: " + message to stderr. */
 void gm_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

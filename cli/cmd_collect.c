@@ -327,7 +327,9 @@ static int S_collect(int argc, char **argv, S_opts *o)
     if (session && !o->no_source_lines) {
         gmc_session_close(session);
         session = NULL;
-        gm_sl_method method = GM_SL_METHOD_TRACE;
+        /* the suite's default: the SASS path, measured faster here than the
+         * tracer (bench/results/device-final-2026-11-27-07d3e04.txt) */
+        gm_sl_method method = GM_SL_METHOD_SASS;
         if (o->source_lines)
             (void)gm_cli_source_lines_method(o->source_lines, &method);   /* checked: a choice */
         gm_source_lines_suite(&results, (int)o->device, o->quick, method, !o->quiet);

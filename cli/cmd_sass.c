@@ -22,6 +22,7 @@
 #include "../core/results.h"
 #include "../core/srclines.h"
 #include "../core/symbol.h"
+#include "../orchestrate/children.h"
 #include "gm_version.h"
 
 #include <errno.h>
@@ -271,104 +272,6 @@ int gm_cli_spawn(char *const *args, gm_buf *out, char *errbuf, size_t errcap,
     return S_spawn(args, out, errbuf, errcap, env, timeout_s, timeout_s > 0);
 }
 
-size_t gm_cli_jobs(void)
-{
-    const char *env = getenv("GPUMEM_REPORT_JOBS");
-    if (env && *env) {
-        char *end;
-        long v = strtol(env, &end, 10);
-        if (*end == '\0' && v >= 1 && v <= 64)
-            return (size_t)v;
-    }
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus;
-}
-
-/* The result of one finished child into job (as S_spawn). */
-static void S_job_result(gm_cli_job *job, gm_proc_result *r, double timeout_s)
-{
-    gm_buf_free(&job->out);
-    if (r->out.len)
-        gm_buf_put(&job->out, r->out.data, r->out.len);
-    snprintf(job->err, sizeof job->err, "%s", r->err.data ? r->err.data : "");
-    for (char *p = job->err; *p; p++)
-        if (*p == '\n' && p[1])
-            *p = ' ';
-    size_t len = strlen(job->err);
-    while (len && job->err[len - 1] == '\n')
-        job->err[--len] = '\0';
-    job->rc = r->code;
-    job->seconds = r->seconds;
-    if (r->timed_out) {
-        snprintf(job->err, sizeof job->err, "stopped after %.0f s", timeout_s);
-        job->rc = 124;
-    }
-}
-
-/* Jobs idx[0..n) in waves of at most width. */
-static void S_waves(gm_cli_job *jobs, const size_t *idx, size_t n, size_t width,
-                    double timeout_s, void (*started)(size_t, void *), void *ctx)
-{
-    gm_proc *procs = gm_xcalloc(width, sizeof *procs);
-    gm_proc **ps = gm_xcalloc(width, sizeof *ps);
-    gm_proc_spec *specs = gm_xcalloc(width, sizeof *specs);
-    size_t *who = gm_xcalloc(width, sizeof *who);
-    for (size_t at = 0; at < n;) {
-        size_t k = 0;
-        for (; k < width && at < n; at++) {
-            gm_cli_job *job = &jobs[idx[at]];
-            specs[k] = (gm_proc_spec){.argv = job->args, .out = GM_PROC_CAPTURE,
-                                      .err = GM_PROC_CAPTURE, .err_tail = sizeof job->err - 1,
-                                      .own_group = true, .death_signal = SIGKILL,
-                                      .timeout_s = timeout_s};
-            if (started)
-                started(idx[at], ctx);
-            gm_error perr = {GM_OK, ""};
-            if (gm_proc_start(&procs[k], &specs[k], NULL, &perr) != GM_OK) {
-                snprintf(job->err, sizeof job->err, "%s", perr.message);
-                job->rc = 127;
-                job->seconds = 0;
-                continue;
-            }
-            ps[k] = &procs[k];
-            who[k++] = idx[at];
-        }
-        gm_proc_wait(ps, k);
-        for (size_t j = 0; j < k; j++) {
-            S_job_result(&jobs[who[j]], &procs[j].res, timeout_s);
-            gm_proc_result_free(&procs[j].res);
-        }
-    }
-    free(who);
-    free(specs);
-    free(ps);
-    free(procs);
-}
-
-void gm_cli_spawn_many(gm_cli_job *jobs, size_t n, size_t width, double timeout_s,
-                       void (*started)(size_t i, void *ctx), void *ctx)
-{
-    if (width < 1)
-        width = 1;
-    size_t *idx = gm_xcalloc(n ? n : 1, sizeof *idx);
-    for (size_t i = 0; i < n; i++) {
-        idx[i] = i;
-        jobs[i].rc = -1;
-        jobs[i].err[0] = '\0';
-        jobs[i].retried = false;
-    }
-    S_waves(jobs, idx, n, width, timeout_s, started, ctx);
-    size_t again = 0;
-    if (width > 1 && n > 1)
-        for (size_t i = 0; i < n; i++)
-            if (jobs[i].rc != 0 && jobs[i].rc != 124) {
-                jobs[i].retried = true;
-                idx[again++] = i;
-            }
-    S_waves(jobs, idx, again, 1, timeout_s, NULL, NULL);
-    free(idx);
-}
-
 /* Parse records text into sl (status, note), the files relative to root
  * (NULL: unknown); false when it failed. */
 static bool S_fill_lines(gm_srclines *sl, const char *text, const char *name, const char *root)
@@ -432,7 +335,7 @@ gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progr
     size_t failed = 0;
     bool *pick = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *pick);
     size_t total = gm_srclines_pick(r, pick);
-    gm_cli_job *jobs = gm_xcalloc(total ? total : 1, sizeof *jobs);
+    gm_child_job *jobs = gm_xcalloc(total ? total : 1, sizeof *jobs);
     size_t *run_of = gm_xcalloc(total ? total : 1, sizeof *run_of);
     char devs[16];
     snprintf(devs, sizeof devs, "%d", device);
@@ -463,14 +366,17 @@ gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progr
     }
     /* one child per layout, several at once: each is mostly process and
      * context start-up, its one launch short (bench/results/srclines-*) */
-    size_t width = gm_cli_jobs();
+    size_t width;
+    gm_error werr = {GM_OK, ""};
+    if (gm_children_width(&width, &werr) != GM_OK)
+        gm_cli_error("warning: %s; one at a time", werr.message);
     if (progress && nj > 1 && width > 1)
         fprintf(stderr, "source lines: %zu layouts, %zu processes at a time\n", nj,
                 width < nj ? width : nj);
     S_pass_ctx ctx = {r, run_of, nj, progress};
-    gm_cli_spawn_many(jobs, nj, width, S_CHILD_TIMEOUT_S, S_pass_started, &ctx);
+    gm_children_run(jobs, nj, width, S_CHILD_TIMEOUT_S, S_pass_started, &ctx);
     for (size_t j = 0; j < nj; j++) {
-        gm_cli_job *job = &jobs[j];
+        gm_child_job *job = &jobs[j];
         gm_srclines *sl = &r->runs[run_of[j]].source_lines;
         gm_srclines_clear(sl);
         sl->present = true;

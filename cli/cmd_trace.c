@@ -9,7 +9,7 @@
  *     injection library in trace mode (collectors/inject_trace.c), the same
  *     kernel filter as the counter run; the first launch of each chosen
  *     kernel is traced in place.
- *   - The suite (gm_source_lines_suite): a few children at once (gm_cli_jobs),
+ *   - The suite (gm_source_lines_suite): a few children at once (gm_children_width),
  *     the chosen layouts dealt among them round-robin, each child
  *
  *         gpumem-report trace-child [--device N] [--quick] --out FILE --lib PATH
@@ -32,6 +32,7 @@
 #include "../core/buf.h"
 #include "../core/results.h"
 #include "../core/srclines.h"
+#include "../orchestrate/children.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -369,10 +370,13 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
     /* the layouts dealt round-robin to width children, each tracing its share
      * in turn into a records file of its own; a case's label is its place
      * among the chosen, so the records of all children read as one */
-    size_t width = gm_cli_jobs();
+    size_t width;
+    gm_error werr = {GM_OK, ""};
+    if (gm_children_width(&width, &werr) != GM_OK)
+        gm_cli_error("warning: %s; one at a time", werr.message);
     if (width > total)
         width = total ? total : 1;
-    gm_cli_job *jobs = gm_xcalloc(width, sizeof *jobs);
+    gm_child_job *jobs = gm_xcalloc(width, sizeof *jobs);
     char **outs = gm_xcalloc(width, sizeof *outs);
     char ***argvs = gm_xcalloc(width, sizeof *argvs);
     size_t *na = gm_xcalloc(width, sizeof *na), *cases = gm_xcalloc(width, sizeof *cases);
@@ -419,10 +423,12 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
     }
     for (size_t j = 0; j < width; j++)
         jobs[j].args = argvs[j];
-    if (progress)
+    if (progress && width == 1)
+        fprintf(stderr, "source lines: one process traces %zu layouts\n", total);
+    else if (progress)
         fprintf(stderr, "source lines: %zu processes trace %zu layouts\n", width, total);
     double t0 = S_now();
-    gm_cli_spawn_many(jobs, width, width, S_CHILD_TIMEOUT_S * (1.0 + 0.25 * (double)total),
+    gm_children_run(jobs, width, width, S_CHILD_TIMEOUT_S * (1.0 + 0.25 * (double)total),
                       NULL, NULL);
     double dt = S_now() - t0;
     free(exe);

@@ -1,0 +1,46 @@
+/* children.h — a batch of this program's children, a few at a time.
+ *
+ * The suite's per-source-line pass starts one child per layout (the SASS
+ * path, cli/cmd_sass.c) or a few trace children (cli/cmd_trace.c).  Each
+ * runs through core/proc.h in a process group of its own, killed with this
+ * process and at its time limit; its stdout is captured, the end of its
+ * stderr kept.  At most `width` run at once, in waves, in order.  A child
+ * that fails while others run beside it (out of GPU memory, say) runs once
+ * more alone, after the rest, and keeps that result.
+ *
+ * Part of orchestrate/ (program.h says what the layer is). */
+#ifndef GM_ORCH_CHILDREN_H
+#define GM_ORCH_CHILDREN_H
+
+#include "../core/buf.h"
+#include "../core/gm_error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* One child: args in (NULL-terminated, args[0] a path); out (stdout), err
+ * (the end of stderr, newlines as spaces, or why it could not start), rc
+ * (exit code, 128 + a signal, 124 when stopped at the time limit, 127 when
+ * it could not start) and seconds out; retried: it failed beside others and
+ * ran once more alone. */
+typedef struct {
+    char *const *args;
+    gm_buf out;
+    char err[600];
+    int rc;
+    double seconds;
+    bool retried;
+} gm_child_job;
+
+/* Run jobs[0..n), at most width at once; started(i, ctx) (may be NULL) as
+ * job i starts (not again for its retry).  Free each job's out with
+ * gm_buf_free. */
+void gm_children_run(gm_child_job *jobs, size_t n, size_t width, double timeout_s,
+                     void (*started)(size_t i, void *ctx), void *ctx);
+
+/* How many children of the per-line pass run at once: GPUMEM_REPORT_JOBS
+ * (1..64); 1 when unset (several at once are not yet measured on a GPU).
+ * Another value: *width 1 and an error that names it. */
+gm_status gm_children_width(size_t *width, gm_error *err);
+
+#endif
