@@ -291,7 +291,7 @@ static void S_brief_arrays(gm_buf *b, const gm_run *const *runs, size_t n)
         if (!head)
             gm_buf_puts(b, "**The array that wastes the most** (each layout's allocation with "
                            "the most global sectors beyond the ideal):\n\n"
-                           "| Layout | Array | Size | Access | Excess | Of the kernel's |\n"
+                           "| Layout | Array | Size | Access | Excess | Of the kernel's excess |\n"
                            "|---|---|--:|---|--:|--:|\n");
         head = true;
         double x = (double)gm_sl_alloc_excess(top);
@@ -324,8 +324,9 @@ static void S_section(gm_buf *b, const gm_run *const *runs, size_t n, bool brief
                                  "excess = count - ideal; every hot line folded below):\n\n"
                            : brief ? "**Hottest source line of each layout** (one launch; "
                                    "excess = count - ideal; all lines in the HTML report):\n\n"
-                                 : "**Per source line** (one launch of each layout, counted by "
-                                   "CUPTI's SASS metrics; excess = count - ideal):\n\n");
+                                 : "**Per source line** (one launch of each layout, counted "
+                                   "as \"How these numbers were obtained\" says; excess = "
+                                   "count - ideal):\n\n");
         any = true;
         bool collected =
             run->source_lines.status && strcmp(run->source_lines.status, "collected") == 0;
@@ -342,7 +343,7 @@ static void S_section(gm_buf *b, const gm_run *const *runs, size_t n, bool brief
             n_clean++;
         } else {
             if (!head)
-                gm_buf_puts(b, "| Layout | Hottest line | Code | Excess | Of the kernel's |\n"
+                gm_buf_puts(b, "| Layout | Hottest line | Code | Excess | Of the kernel's count |\n"
                                "|---|---|---|--:|--:|\n");
             head = true;
             for (int sh = 0; sh < 2; sh++)

@@ -59,6 +59,11 @@ void gmt_golden(const char *name, const char *got);
 /* A new empty directory /tmp/gm-<tag>-XXXXXX.  Caller frees the name and
  * removes the directory (gmt_rmrf). */
 char *gmt_tmpdir(const char *tag);
+/* A bound on a hang: SIGALRM ends this test's process after `seconds` (the
+ * test then fails as a crash).  In place of Criterion's .timeout, whose
+ * watchdog (BoxFort's) can leak a request under load, which LeakSanitizer
+ * reports and `make asan` fails on. */
+void gmt_deadline(unsigned seconds);
 /* Remove path and, when it is a directory, everything below it (links are
  * removed, never followed).  True when nothing stands at path afterwards. */
 bool gmt_rmrf(const char *path);

@@ -361,6 +361,29 @@ static double S_after(const char *s, const char *after)
     return v;
 }
 
+/* The relative display precision of the number after `after` in s: half a
+ * unit of its last printed digit over its value ("4.1" 0.012, "4.37" 0.0011). */
+static double S_prec(const char *s, const char *after)
+{
+    const char *p = strstr(s, after);
+    if (!p)
+        return 0;
+    p += strlen(after);
+    double v = 0, unit = 1;
+    bool point = false;
+    for (; (*p >= '0' && *p <= '9') || *p == '.' || *p == ','; p++) {
+        if (*p == '.')
+            point = true;
+        else if (*p != ',') {
+            v = 10 * v + (*p - '0');
+            if (point)
+                unit /= 10;
+        }
+    }
+    v *= unit;
+    return v > 0 ? 0.5 * unit / v : 0;
+}
+
 /* Does sentence s say how two figures relate, and is that so?  A complaint
  * into errs when not. */
 static size_t S_check_relation(const char *exp, const char *s, gm_buf *errs)
@@ -447,7 +470,10 @@ static size_t S_check_sweep(const char *exp, const char *para, gm_buf *errs)
                 gm_buf_printf(errs, "%s: \"within 5%%\" of %g and %g\n", exp, a, b);
         } else {
             double r = S_after(paren, "(");
-            if (!(fabs(r - q) <= 0.05 + 0.01 * q) || up != (b > a))
+            /* both figures are rounded for display: their ratio is known
+             * to within the sum of their relative precisions */
+            double pa = S_prec(c, " from "), pb = S_prec(strstr(c, " to "), " to ");
+            if (!(fabs(r - q) <= 0.05 + (0.01 + pa + pb) * q) || up != (b > a))
                 gm_buf_printf(errs, "%s: sweep ratio %g (%s) of %g to %g\n", exp, r,
                               up ? "up" : "down", a, b);
         }

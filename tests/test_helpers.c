@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -122,6 +123,12 @@ void gmt_golden(const char *name, const char *got)
 }
 
 /* ---- directories ----------------------------------------------------------- */
+
+void gmt_deadline(unsigned seconds)
+{
+    signal(SIGALRM, SIG_DFL);
+    alarm(seconds);
+}
 
 char *gmt_tmpdir(const char *tag)
 {

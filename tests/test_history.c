@@ -850,8 +850,9 @@ static void S_hostile(const char *sql)
     sqlite3_close(db);
 }
 
-Test(history, a_trigger_in_the_database_is_refused, .timeout = 60)
+Test(history, a_trigger_in_the_database_is_refused)
 {
+    gmt_deadline(60);
     char *fx = gmt_fixture("diff-base.json"), *head = gmt_fixture("diff-head.json");
     char *add[] = {(char *)gmt_bin(), "history", "add", fx, "--db", S_db, NULL};
     cr_assert_eq(gmt_exec(add, NULL, NULL, NULL), 0);
@@ -876,8 +877,9 @@ Test(history, a_trigger_in_the_database_is_refused, .timeout = 60)
     free(head);
 }
 
-Test(history, a_view_in_the_database_is_refused, .timeout = 60)
+Test(history, a_view_in_the_database_is_refused)
 {
+    gmt_deadline(60);
     char *fx = gmt_fixture("diff-base.json"), *head = gmt_fixture("diff-head.json");
     char *add[] = {(char *)gmt_bin(), "history", "add", fx, "--db", S_db, NULL};
     cr_assert_eq(gmt_exec(add, NULL, NULL, NULL), 0);

@@ -370,8 +370,9 @@ Test(devlock, path_from_uuid)
  * (from its wait callback) that it waits; the parent is told once that it
  * waits and gets the lock when the child lets go.  Nothing here depends on how
  * fast either process runs. */
-Test(devlock, second_process_waits_its_turn, .timeout = 120)
+Test(devlock, second_process_waits_its_turn)
 {
+    gmt_deadline(120);
     char *dir = gmt_tmpdir("lock");
     setenv("GPUMEM_REPORT_LOCK_DIR", dir, 1);
     int ready[2], waiting[2];
@@ -737,8 +738,9 @@ static bool S_wait_for(const char *path)
 /* The program: a second rank writing the same --json is refused before its
  * program starts, exit 2, naming the path and %r; the suite too, before the
  * GPU.  With %r in the pattern both run at once. */
-Test(claim, cli_second_rank_refused_before_it_runs, .timeout = 120)
+Test(claim, cli_second_rank_refused_before_it_runs)
 {
+    gmt_deadline(120);
 #ifndef GM_HAVE_CUDA
     cr_skip_test("a program run is built only with the CUDA toolkit (nvcc)");
 #endif

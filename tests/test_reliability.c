@@ -200,8 +200,9 @@ Test(output_rule, output_api_in_process)
 /* Two processes render Markdown to one path, each many times, from two
  * different inputs: afterwards there is exactly the report and its chart
  * folder, both from the same one of the two renders, and nothing else. */
-Test(output_rule, concurrent_markdown_renders_leave_one_whole_report, .timeout = 240)
+Test(output_rule, concurrent_markdown_renders_leave_one_whole_report)
 {
+    gmt_deadline(240);
     char *dir = gmt_tmpdir("rel"), *fake = S_fake_gnuplot(dir);
     char *work = gmt_join(dir, "w");
     cr_assert_eq(mkdir(work, 0755), 0);
@@ -432,8 +433,9 @@ static double S_now(void)
 
 /* A gnuplot that hangs: the render ends within its limit, says so, and leaves
  * no child (the sleep the script started included) and no temporary dir. */
-Test(gnuplot, a_hanging_gnuplot_is_stopped_at_its_timeout, .timeout = 120)
+Test(gnuplot, a_hanging_gnuplot_is_stopped_at_its_timeout)
 {
+    gmt_deadline(120);
     char *dir = gmt_tmpdir("rel"), *tmp = gmt_join(dir, "tmp");
     cr_assert_eq(mkdir(tmp, 0700), 0);
     /* the sleep's argument is unique to this test, to find it among processes */
@@ -445,7 +447,7 @@ Test(gnuplot, a_hanging_gnuplot_is_stopped_at_its_timeout, .timeout = 120)
     char *argv[] = {(char *)gmt_bin(), "render", src, "--out", out, "--gnuplot", fake,
                     "--gnuplot-timeout", "1", NULL};
     char *err = NULL;
-    /* the render ends (the test's own .timeout is the bound on a hang; no
+    /* the render ends (the test's gmt_deadline is the bound on a hang; no
      * time is asserted: a loaded machine stretches any figure) */
     int rc = gmt_run(argv, env, NULL, &err);
     cr_assert_eq(rc, 2, "%s", err);
@@ -473,8 +475,9 @@ Test(gnuplot, a_hanging_gnuplot_is_stopped_at_its_timeout, .timeout = 120)
 
 /* SIGTERM and SIGINT while gnuplot runs: gnuplot (and what it started) is
  * killed, the temporary directory removed, nothing written. */
-Test(gnuplot, a_signal_kills_gnuplot_and_removes_temporaries, .timeout = 240)
+Test(gnuplot, a_signal_kills_gnuplot_and_removes_temporaries)
 {
+    gmt_deadline(240);
     int sigs[] = {SIGTERM, SIGINT};
     for (int k = 0; k < 2; k++) {
         char *dir = gmt_tmpdir("rel"), *tmp = gmt_join(dir, "tmp");
@@ -517,8 +520,9 @@ Test(gnuplot, a_signal_kills_gnuplot_and_removes_temporaries, .timeout = 240)
  * (core/output.h: gm_tmpdir).  The stand-in is gnuplot itself (exec): what a
  * gnuplot script starts is killed as a group on every other path, but no
  * process is left to do that after a SIGKILL. */
-Test(gnuplot, sigkill_takes_gnuplot_and_the_next_render_the_folder, .timeout = 240)
+Test(gnuplot, sigkill_takes_gnuplot_and_the_next_render_the_folder)
 {
+    gmt_deadline(240);
     char *dir = gmt_tmpdir("rel"), *tmp = gmt_join(dir, "tmp");
     cr_assert_eq(mkdir(tmp, 0700), 0);
     char *fake = S_script(dir, "hang-gnuplot", "#!/bin/sh\nexec sleep 49.753\n");
@@ -959,8 +963,9 @@ Test(input_rule, history_hint_only_for_a_missing_database)
  * tests/no-cuda.sh hides every /usr/local/cuda* (and $GM_CUDA_HOME) in a mount
  * namespace and runs --version, list --metrics, render, diff, merge and
  * history, and collect, which must say what is missing. */
-Test(no_cuda, cpu_commands_run_without_the_toolkit, .timeout = 120)
+Test(no_cuda, cpu_commands_run_without_the_toolkit)
 {
+    gmt_deadline(120);
     char *script = gmt_src("tests/no-cuda.sh");
     char *argv[] = {"/bin/sh", script, (char *)gmt_bin(), (char *)gmt_srcdir(), NULL};
     char *out = NULL, *err = NULL;

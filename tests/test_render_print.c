@@ -100,8 +100,9 @@ static char *S_which(const char *name)
     return found;
 }
 
-Test(render_print, printed_pdf_holds_the_folded_tables, .timeout = 600)
+Test(render_print, printed_pdf_holds_the_folded_tables)
 {
+    gmt_deadline(600);
     char *chromium = S_which("chromium");
     if (!chromium)
         chromium = S_which("chromium-browser");

@@ -1,5 +1,6 @@
 /* test_report_form.c — finding one's way in the report of the committed H100
- * run (examples/h100/run.json), rendered as a user renders it: every link of
+ * run of 2026-11-25 (tests/fixtures/h100-suite-320eb68.json, once
+ * examples/h100/run.json), rendered as a user renders it: every link of
  * the contents and the summary lands on a heading of the page, heading ids
  * are unique, every link of the Markdown lands on a heading, the Markdown is
  * the brief form of the page, --only keeps the chosen experiments alone, the
@@ -17,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Render examples/h100/run.json with extra arguments to `name` in a fresh
+/* Render the H100 fixture run with extra arguments to `name` in a fresh
  * directory; the text of the output (caller frees). */
 static char *S_render(const char *name, const char *const *extra)
 {
-    char *json = gmt_src("examples/h100/run.json");
+    char *json = gmt_fixture("h100-suite-320eb68.json");
     char *t = gmt_tmpdir("form");
     char *out = gmt_join(t, name);
     char *argv[16] = {(char *)gmt_bin(), "render", json, "--out", out};
@@ -175,7 +176,7 @@ Test(report_form, markdown_brief_where_the_page_is_full)
 {
     gm_results r;
     gm_error err;
-    char *json = gmt_src("examples/h100/run.json");
+    char *json = gmt_fixture("h100-suite-320eb68.json");
     cr_assert_eq(gm_results_read_file(json, &r, &err), GM_OK, "%s", err.message);
     free(json);
     gm_buf row = GM_BUF_INIT;
@@ -240,7 +241,7 @@ Test(report_form, only_keeps_the_chosen_experiments)
 
 Test(report_form, only_names_the_known_ids_when_one_is_unknown)
 {
-    char *json = gmt_src("examples/h100/run.json");
+    char *json = gmt_fixture("h100-suite-320eb68.json");
     char *t = gmt_tmpdir("form");
     char *out = gmt_join(t, "r.md");
     char *argv[] = {(char *)gmt_bin(), "render", json, "--out", out, "--only", "nope", NULL};
@@ -270,7 +271,7 @@ Test(report_form, github_form_of_each_experiment_leaves_its_charts_out)
 {
     gm_results r;
     gm_error err = {GM_OK, ""};
-    char *json = gmt_src("examples/h100/run.json");
+    char *json = gmt_fixture("h100-suite-320eb68.json");
     cr_assert_eq(gm_results_read_file(json, &r, &err), GM_OK, "%s", err.message);
     cr_assert_geq(r.n_experiments, 14);
     for (size_t i = 0; i < r.n_experiments; i++) {

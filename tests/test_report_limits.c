@@ -1,5 +1,6 @@
 /* test_report_limits.c — what limits each layout, on the committed H100 run
- * (examples/h100/run.json), as issue 28 asked: each section follows its
+ * (tests/fixtures/h100-suite-320eb68.json, the examples/h100 run of
+ * 2026-11-25, whose figures these tests name), as issue 28 asked: each section follows its
  * layouts down the memory hierarchy and names what limits each; headlines
  * name the counter that limits the time when the contrast's own does not;
  * the summary, the headlines and the claims quote one number per contrast;
@@ -21,7 +22,7 @@
 
 static void S_load(gm_results *r)
 {
-    char *p = gmt_src("examples/h100/run.json");
+    char *p = gmt_fixture("h100-suite-320eb68.json");
     gm_error e = {0};
     cr_assert_eq(gm_results_read_file(p, r, &e), GM_OK, "%s: %s", p, e.message);
     free(p);

@@ -584,12 +584,13 @@ static char *S_replace_all(const char *text, const char *from, const char *to)
     return gm_buf_detach(&b);
 }
 
-/* The H100 run (examples/h100/run.json: 43 kernels with per-line counts,
- * collected in /work/main), its paths under /work/main/ moved to `to`
- * (NULL: as recorded). */
+/* The H100 run of 2026-11-25 (tests/fixtures/h100-suite-320eb68.json, once
+ * examples/h100/run.json: 43 kernels with per-line counts, collected in
+ * /work/main before the kernels moved into folders), its paths under
+ * /work/main/ moved to `to` (NULL: as recorded). */
 static void S_read_h100(gm_results *r, const char *to)
 {
-    char *path = gmt_src("examples/h100/run.json");
+    char *path = gmt_fixture("h100-suite-320eb68.json");
     char *text = gmt_text(path);
     char *moved = to ? S_replace_all(text, "\"/work/main/", to) : gm_xstrdup(text);
     gm_error err;
@@ -714,7 +715,7 @@ Test(srclines, one_commit_in_two_checkouts_changes_no_line)
     /* and as `gpumem-report diff` says it */
     S_read_h100(&head, "\"/home/ci/checkout-2/");
     char *dir = gmt_tmpdir("srclines-checkouts");
-    char *h = gmt_join(dir, "head.json"), *a = gmt_src("examples/h100/run.json");
+    char *h = gmt_join(dir, "head.json"), *a = gmt_fixture("h100-suite-320eb68.json");
     gm_error err;
     cr_assert_eq(gm_results_write_file(&head, h, &err), GM_OK, "%s", err.message);
     char *argv[] = {(char *)gmt_bin(), "diff", a, h, NULL};
