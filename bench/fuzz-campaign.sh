@@ -4,12 +4,12 @@
 # JOBS targets at a time (default 2, one per core of a 2-core machine); one summary file
 # with the CPU time each target really had (user + system, from /usr/bin/time: on a busy
 # machine less than the wall time), executions, coverage and findings per target.
-#   sh bench/fuzz-campaign.sh [SECONDS] [OUT] [JOBS]
+#   [TARGETS="results render"] sh bench/fuzz-campaign.sh [SECONDS] [OUT] [JOBS]
 # Run `make fuzz-build` first.
 secs=${1:-1800}
 out=${2:-bench/results/fuzz-campaign-$(date -u +%Y-%m-%d).txt}
 jobs=${3:-2}
-targets=$(sed -n 's/^FUZZ_TARGETS := //p' Makefile)
+targets=${TARGETS:-$(sed -n "s/^FUZZ_TARGETS := //p" Makefile)}
 work=$(mktemp -d)
 {
     echo "# fuzz campaign: $secs s of wall time per target, $jobs targets at a time"
