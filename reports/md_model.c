@@ -4,6 +4,7 @@
 #include "md_int.h"
 
 #include "../core/catalog.h"
+#include "../core/say.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -59,12 +60,9 @@ static void S_traced(gm_buf *b, const gm_prediction *p)
     if (p->warps_total <= 0) {
         gm_buf_puts(b, DASH);
     } else if (p->warps_traced >= p->warps_total && !p->scaled) {
-        gm_buf_puts(b, "all ");
-        gm_fmt_count(b, (double)p->warps_total);
+        gm_say(b, "all {}", GM_COUNT((double)p->warps_total));
     } else {
-        gm_fmt_count(b, (double)p->warps_traced);
-        gm_buf_puts(b, " of ");
-        gm_fmt_count(b, (double)p->warps_total);
+        gm_say(b, "{} of {}", GM_COUNT((double)p->warps_traced), GM_COUNT((double)p->warps_total));
     }
 }
 
@@ -116,32 +114,31 @@ void md_predicted(gm_buf *b, const gm_section *s, bool html)
                        "the CPU and counts what the profiler counts. ");
     else
         gm_buf_puts(b, "**Address-trace model** (docs/model.md): ");
+    gm_say_arg the_all = GM_LIT(n == 1 ? "the" : "all"), runs_s = GM_LIT(n == 1 ? "" : "s");
     if (exact == n && !html) {
-        gm_buf_printf(b, "exact for %s %zu run%s with a prediction (sectors, requests, "
-                         "wavefronts).\n\n",
-                      n == 1 ? "the" : "all", n, n == 1 ? "" : "s");
+        gm_say(b, "exact for {} {} run{} with a prediction (sectors, requests, wavefronts).\n\n",
+               the_all, GM_INT((long long)n), runs_s);
     } else if (exact == n) {
-        gm_buf_printf(b, "For %s %zu run%s with a prediction, its sectors, requests and "
-                         "shared-memory wavefronts equal the counters exactly.\n\n",
-                      n == 1 ? "the" : "all", n, n == 1 ? "" : "s");
+        gm_say(b, "For {} {} run{} with a prediction, its sectors, requests and shared-memory "
+                  "wavefronts equal the counters exactly.\n\n",
+               the_all, GM_INT((long long)n), runs_s);
     } else if (close == n) {
-        gm_buf_printf(b, "%s %s %zu run%s with a prediction, its sectors, requests and "
-                         "shared-memory wavefronts agree with the counters within ",
-                      html ? "For" : "for", n == 1 ? "the" : "all", n, n == 1 ? "" : "s");
-        gm_fmt_pct(b, 100.0 * tol);
-        gm_buf_puts(b, ".\n\n");
+        gm_say(b, "{} {} {} run{} with a prediction, its sectors, requests and shared-memory "
+                  "wavefronts agree with the counters within {}.\n\n",
+               GM_LIT(html ? "For" : "for"), the_all, GM_INT((long long)n), runs_s,
+               GM_PCT(100.0 * tol));
     } else {
-        gm_buf_printf(b, "%s the %zu runs with a prediction, ", html ? "Of" : "of", n);
+        gm_say(b, "{} the {} runs with a prediction, ", GM_LIT(html ? "Of" : "of"),
+               GM_INT((long long)n));
         if (exact)
-            gm_buf_printf(b, "%zu match%s the counters exactly", exact, exact == 1 ? "es" : "");
-        if (close) {
-            gm_buf_printf(b, "%s%zu agree%s with them within ", exact ? ", " : "", close,
-                          close == 1 ? "s" : "");
-            gm_fmt_pct(b, 100.0 * tol);
-        }
+            gm_say(b, "{} match{} the counters exactly", GM_INT((long long)exact),
+                   GM_LIT(exact == 1 ? "es" : ""));
+        if (close)
+            gm_say(b, "{}{} agree{} with them within {}", GM_LIT(exact ? ", " : ""),
+                   GM_INT((long long)close), GM_LIT(close == 1 ? "s" : ""), GM_PCT(100.0 * tol));
         if (m)
-            gm_buf_printf(b, "%s%zu differ%s:", exact || close ? " and " : "", m,
-                          m == 1 ? "s" : "");
+            gm_say(b, "{}{} differ{}:", GM_LIT(exact || close ? " and " : ""), GM_INT((long long)m),
+                   GM_LIT(m == 1 ? "s" : ""));
         gm_buf_puts(b, m ? "\n\n" : ".\n\n");
     }
     n = m;
@@ -168,11 +165,8 @@ void md_predicted(gm_buf *b, const gm_section *s, bool html)
         gm_buf_puts(b, " Parameters |");
     gm_buf_puts(b, " Warps traced |");
     for (size_t k = 0; k < 4; k++)
-        if (show[k]) {
-            gm_buf_putc(b, ' ');
-            md_text(b, all[k].label);
-            gm_buf_puts(b, " |");
-        }
+        if (show[k])
+            gm_say(b, " {} |", GM_TEXT(all[k].label));
     gm_buf_puts(b, " Model against counters |\n|---|");
     if (params)
         gm_buf_puts(b, "---|");
@@ -187,9 +181,7 @@ void md_predicted(gm_buf *b, const gm_section *s, bool html)
         n = S_MD_MODEL_ROWS;
     for (size_t i = 0; i < n; i++) {
         const gm_run *run = runs[i];
-        gm_buf_puts(b, "| ");
-        md_code(b, run->variant);
-        gm_buf_puts(b, " | ");
+        gm_say(b, "| {} | ", GM_CODE(run->variant ? run->variant : ""));
         if (params) {
             md_params_cell(b, s, run);
             gm_buf_puts(b, " | ");
@@ -198,10 +190,8 @@ void md_predicted(gm_buf *b, const gm_section *s, bool html)
         for (size_t k = 0; k < 4; k++) {
             if (!show[k])
                 continue;
-            gm_buf_puts(b, " | ");
-            gm_fmt_fixed(b, all[k].measured(run), all[k].decimals);
-            gm_buf_puts(b, " / ");
-            gm_fmt_fixed(b, all[k].predicted(run), all[k].decimals);
+            gm_say(b, " | {} / {}", GM_FIXED(all[k].measured(run), all[k].decimals),
+                   GM_FIXED(all[k].predicted(run), all[k].decimals));
         }
         gm_buf_puts(b, " | ");
         double tol;
@@ -210,14 +200,11 @@ void md_predicted(gm_buf *b, const gm_section *s, bool html)
             if (S_model_exact(run)) {
                 gm_buf_puts(b, "exact");
             } else {
-                gm_buf_puts(b, "agrees within ");
-                gm_fmt_pct(b, 100.0 * tol);
+                gm_say(b, "agrees within {}", GM_PCT(100.0 * tol));
             }
             break;
         case GM_MODEL_DIFFERS:
-            gm_buf_puts(b, "**differs** by more than ");
-            gm_fmt_pct(b, 100.0 * tol);
-            gm_buf_puts(b, " (see the findings)");
+            gm_say(b, "**differs** by more than {} (see the findings)", GM_PCT(100.0 * tol));
             break;
         case GM_MODEL_NONE:
             gm_buf_puts(b, "no count to compare");
@@ -227,7 +214,7 @@ void md_predicted(gm_buf *b, const gm_section *s, bool html)
     }
     gm_buf_puts(b, "\n");
     if (all_n > n)
-        gm_buf_printf(b, "%zu more run%s: in the HTML report.\n\n", all_n - n,
-                      all_n - n == 1 ? "" : "s");
+        gm_say(b, "{} more run{}: in the HTML report.\n\n", GM_INT((long long)(all_n - n)),
+               GM_LIT(all_n - n == 1 ? "" : "s"));
     free((void *)runs);
 }

@@ -7,6 +7,7 @@
 #include "md_int.h"
 
 #include "../core/escape.h"
+#include "../core/say.h"
 #include "claims.h"
 #include "contrast.h"
 #include "sources.h"
@@ -45,10 +46,10 @@ static void S_signatures(gm_buf *b, const gm_section *s, bool html)
     if (!n)
         return;
     if (html)
-        gm_buf_printf(b, "![](gm-details:open:%zu)\n\n", n);
+        gm_say(b, "![](gm-details:open:{})\n\n", GM_INT((long long)n));
     else
-        gm_buf_printf(b, "Full signatures of the %zu kernel%s named above by their base names:\n\n",
-                      n, n == 1 ? "" : "s");
+        gm_say(b, "Full signatures of the {} kernel{} named above by their base names:\n\n",
+               GM_INT((long long)n), GM_LIT(n == 1 ? "" : "s"));
     for (size_t i = 0; i < s->n_runs; i++) {
         const gm_run *run = s->runs[i];
         bool seen = false;
@@ -56,19 +57,18 @@ static void S_signatures(gm_buf *b, const gm_section *s, bool html)
             seen = s->runs[j]->kernel && run->kernel && strcmp(s->runs[j]->kernel, run->kernel) == 0;
         if (seen || !run->kernel || (run->variant && strcmp(run->kernel, run->variant) == 0))
             continue;
-        gm_buf_puts(b, "- ");
         /* every row of this kernel */
+        gm_buf rows = GM_BUF_INIT;
         bool first = true;
         for (size_t j = i; j < s->n_runs; j++)
             if (s->runs[j]->kernel && strcmp(s->runs[j]->kernel, run->kernel) == 0) {
                 if (!first)
-                    gm_buf_puts(b, ", ");
-                md_code(b, s->runs[j]->variant);
+                    gm_buf_puts(&rows, ", ");
+                md_code(&rows, s->runs[j]->variant);
                 first = false;
             }
-        gm_buf_puts(b, ": ");
-        md_code(b, run->kernel);
-        gm_buf_puts(b, "\n");
+        gm_say(b, "- {}: {}\n", GM_BUF(&rows), GM_CODE(run->kernel));
+        gm_buf_free(&rows);
     }
     gm_buf_puts(b, "\n");
     if (html)
@@ -118,7 +118,7 @@ static void S_said_per_kernel(gm_buf *b, const gm_section *s, const char *title,
                               const gm_run_text *items, size_t n)
 {
     bool *common = gm_xcalloc(n, sizeof *common);
-    gm_buf_printf(b, "%s\n\n", title);
+    gm_say(b, "{}\n\n", GM_LIT(title));
     /* common: the text is carried by every run of the section; sorted by
      * (text, run), each group's distinct runs are counted in one walk */
     const gm_run_text **ord = gm_xmalloc(n * sizeof *ord);
@@ -139,9 +139,10 @@ static void S_said_per_kernel(gm_buf *b, const gm_section *s, const char *title,
         for (size_t j = 0; j < i && first; j++)
             first = !(common[j] && strcmp(items[j].text, items[i].text) == 0);
         if (common[i] && first) {
-            gm_buf_puts(b, "- every kernel: ");
-            gm_sources_cite_text_md(b, items[i].text);
-            gm_buf_puts(b, "\n");
+            gm_buf cite = GM_BUF_INIT;
+            gm_sources_cite_text_md(&cite, items[i].text);
+            gm_say(b, "- every kernel: {}\n", GM_BUF(&cite));
+            gm_buf_free(&cite);
         }
     }
     for (size_t k = 0; k < s->n_runs; k++) {
@@ -151,9 +152,7 @@ static void S_said_per_kernel(gm_buf *b, const gm_section *s, const char *title,
             if (items[i].run != run || common[i])
                 continue;
             if (!said++) {
-                gm_buf_puts(b, "- ");
-                md_code(b, run->variant ? run->variant : "");
-                gm_buf_puts(b, ": ");
+                gm_say(b, "- {}: ", GM_CODE(run->variant ? run->variant : ""));
             } else {
                 gm_buf_puts(b, "; ");
             }
@@ -184,7 +183,7 @@ static void S_said_once(gm_buf *b, const gm_section *s, const char *title,
         shape[i] = S_shape(items[i].text);
     bool *done = gm_xcalloc(n, sizeof *done);
     const gm_run **runs = gm_xcalloc(n + 1, sizeof *runs);
-    gm_buf_printf(b, "%s\n\n", title);
+    gm_say(b, "{}\n\n", GM_LIT(title));
     for (size_t i = 0; i < n; i++) {
         if (done[i])
             continue;
@@ -211,37 +210,40 @@ static void S_said_once(gm_buf *b, const gm_section *s, const char *title,
             all++;
             of_variant += s->runs[k]->variant && strcmp(s->runs[k]->variant, v) == 0;
         }
-        gm_buf_puts(b, "- ");
+        gm_buf whom = GM_BUF_INIT, cite = GM_BUF_INIT;
         if (nr == all && all > 1) {
-            gm_buf_puts(b, gm_section_is_program(s) ? "every kernel" : "every run");
+            gm_buf_puts(&whom, gm_section_is_program(s) ? "every kernel" : "every run");
+        } else if (one_variant && nr == of_variant && nr > 1) {
+            gm_say(&whom, "{} ({} {} runs)", GM_CODE(v), GM_LIT(nr == 2 ? "both" : "all"),
+                   GM_INT((long long)nr));
         } else if (one_variant && nr == of_variant) {
-            md_code(b, v);
-            if (nr > 1)
-                gm_buf_printf(b, " (%s %zu runs)", nr == 2 ? "both" : "all", nr);
+            md_code(&whom, v);
         } else if (nr <= 3) {
             for (size_t k = 0; k < nr; k++) {
                 if (k)
-                    gm_buf_puts(b, k + 1 == nr ? " and " : ", ");
-                md_case(b, &s->vary, runs[k], NULL);
+                    gm_buf_puts(&whom, k + 1 == nr ? " and " : ", ");
+                md_case(&whom, &s->vary, runs[k], NULL);
             }
         } else if (one_variant) {
-            md_code(b, v);
-            gm_buf_printf(b, " (%zu runs)", nr);
+            gm_say(&whom, "{} ({} runs)", GM_CODE(v), GM_INT((long long)nr));
         } else {
-            gm_buf_printf(b, "%zu runs", nr);
+            gm_say(&whom, "{} runs", GM_INT((long long)nr));
         }
-        gm_buf_puts(b, ": ");
-        gm_sources_cite_text_md(b, items[i].text);
-        if (!same_text) {
-            gm_buf_puts(b, " (");
-            if (nr > 1 || !one_variant) {
-                gm_buf_puts(b, "this for ");
-                md_case(b, &s->vary, items[i].run, NULL);
-                gm_buf_puts(b, "; ");
-            }
-            gm_buf_puts(b, "the others with their own figures)");
+        gm_sources_cite_text_md(&cite, items[i].text);
+        if (same_text) {
+            gm_say(b, "- {}: {}\n", GM_BUF(&whom), GM_BUF(&cite));
+        } else if (nr > 1 || !one_variant) {
+            gm_buf which = GM_BUF_INIT;
+            md_case(&which, &s->vary, items[i].run, NULL);
+            gm_say(b, "- {}: {} (this for {}; the others with their own figures)\n",
+                   GM_BUF(&whom), GM_BUF(&cite), GM_BUF(&which));
+            gm_buf_free(&which);
+        } else {
+            gm_say(b, "- {}: {} (the others with their own figures)\n", GM_BUF(&whom),
+                   GM_BUF(&cite));
         }
-        gm_buf_puts(b, "\n");
+        gm_buf_free(&whom);
+        gm_buf_free(&cite);
     }
     gm_buf_puts(b, "\n");
     for (size_t i = 0; i < n; i++)
@@ -260,40 +262,28 @@ static void S_intro(gm_buf *b, const gm_results *r, const gm_sections *ss, size_
 {
     const gm_section *s = &ss->v[si];
     const gm_experiment *e = s->exp;
-    gm_buf_printf(b, "## %zu. ", si + 1);
-    md_text(b, md_exp_title(e));
-    gm_buf_puts(b, "\n\n");
+    gm_say(b, "## {}. {}\n\n", GM_INT((long long)(si + 1)), GM_TEXT(md_exp_title(e)));
 
-    if (!s->listed) {
-        gm_buf_puts(b, "The results file has runs of experiment ");
-        md_code(b, e->id);
-        gm_buf_puts(b, " but does not describe it.\n\n");
-    }
-    if (e->summary) {
-        gm_esc_md_spans(b, e->summary);   /* `...` marks code, as in the layouts */
-        gm_buf_puts(b, "\n\n");
-    }
+    if (!s->listed)
+        gm_say(b, "The results file has runs of experiment {} but does not describe it.\n\n",
+               GM_CODE(e->id ? e->id : ""));
+    if (e->summary)
+        gm_say(b, "{}\n\n", GM_SPANS(e->summary));   /* `...` marks code, as in the layouts */
     if (s->listed) {
-        gm_buf_puts(b, "*Experiment ");
-        md_code(b, e->id);
+        gm_say(b, "*Experiment {}", GM_CODE(e->id ? e->id : ""));
         if (e->source) {
-            gm_buf_puts(b, "; it tests ");
-            gm_sources_cite_text_md(b, e->source);
+            gm_buf cite = GM_BUF_INIT;
+            gm_sources_cite_text_md(&cite, e->source);
+            gm_say(b, "; it tests {}", GM_BUF(&cite));
+            gm_buf_free(&cite);
         }
-        if (e->sweep_param) {
-            gm_buf_puts(b, "; swept parameter ");
-            md_code(b, e->sweep_param);
-            if (e->sweep_log2)
-                gm_buf_puts(b, " (log2 axis)");
-        }
-        if (e->series_param) {
-            gm_buf_puts(b, "; one line per value of ");
-            md_code(b, e->series_param);
-        }
-        if (e->baseline_variant) {
-            gm_buf_puts(b, "; baseline layout ");
-            md_code(b, e->baseline_variant);
-        }
+        if (e->sweep_param)
+            gm_say(b, e->sweep_log2 ? "; swept parameter {} (log2 axis)" : "; swept parameter {}",
+                   GM_CODE(e->sweep_param));
+        if (e->series_param)
+            gm_say(b, "; one line per value of {}", GM_CODE(e->series_param));
+        if (e->baseline_variant)
+            gm_say(b, "; baseline layout {}", GM_CODE(e->baseline_variant));
         gm_buf_puts(b, ".*\n\n");
     }
     gm_contrast_md(b, r, s);
@@ -324,17 +314,11 @@ static void S_layouts(gm_buf *b, const gm_section *s, bool html)
         if (!any_layout)
             gm_buf_puts(b, "Layouts:\n\n");
         any_layout = true;
-        gm_buf_puts(b, "- ");
-        md_code(b, run->variant);
-        if (run->layout) {
-            gm_buf_puts(b, ": ");
-            gm_esc_md_spans(b, run->layout);
-        }
-        if (run->kernel && html) {
-            gm_buf_puts(b, " (kernel ");
-            md_code(b, run->kernel);
-            gm_buf_puts(b, ")");
-        }
+        gm_say(b, "- {}", GM_CODE(run->variant ? run->variant : ""));
+        if (run->layout)
+            gm_say(b, ": {}", GM_SPANS(run->layout));
+        if (run->kernel && html)
+            gm_say(b, " (kernel {})", GM_CODE(run->kernel));
         gm_buf_puts(b, "\n");
     }
     if (any_layout)
@@ -349,11 +333,14 @@ static void S_run_warnings(gm_buf *b, const gm_section *s)
             const gm_run *run = s->runs[i];
             if (!md_failed(run))
                 continue;
-            gm_buf_puts(b, "> **Warning:** ");
-            md_case(b, &s->vary, run, NULL);
-            gm_buf_puts(b, " ");
-            md_check_text(b, run, true);
-            gm_buf_puts(b, ". Its numbers are shown but no speed claim is drawn from it.\n\n");
+            gm_buf which = GM_BUF_INIT, check = GM_BUF_INIT;
+            md_case(&which, &s->vary, run, NULL);
+            md_check_text(&check, run, true);
+            gm_say(b, "> **Warning:** {} {}. Its numbers are shown but no speed claim is drawn "
+                      "from it.\n\n",
+                   GM_BUF(&which), GM_BUF(&check));
+            gm_buf_free(&which);
+            gm_buf_free(&check);
         }
     }
 }
@@ -382,11 +369,8 @@ static void S_common_params(gm_buf *b, const gm_section *s)
         gm_buf_printf(&common, "%s%s=", common.len ? ", " : "", p->name ? p->name : "");
         gm_fmt_value(&common, &p->value);
     }
-    if (common.len) {
-        gm_buf_puts(b, "Every run: ");
-        md_text(b, common.data);
-        gm_buf_puts(b, ".\n\n");
-    }
+    if (common.len)
+        gm_say(b, "Every run: {}.\n\n", GM_TEXT(common.data));
     gm_buf_free(&common);
 }
 
@@ -458,8 +442,8 @@ static void S_charts_left_out(gm_buf *b, size_t si, const gm_charts *charts)
     for (size_t i = 0; charts && i < charts->n; i++)
         nc += charts->v[i].section == si;
     if (nc)
-        gm_buf_printf(b, "*%zu chart%s left out of this form (the HTML report draws "
-                         "%s).*\n\n", nc, nc == 1 ? "" : "s", nc == 1 ? "it" : "them");
+        gm_say(b, "*{} chart{} left out of this form (the HTML report draws {}).*\n\n",
+               GM_INT((long long)nc), GM_LIT(nc == 1 ? "" : "s"), GM_LIT(nc == 1 ? "it" : "them"));
 }
 
 /* Section si's charts: links to their SVG files in chart_dir, or (chart_dir
@@ -474,17 +458,14 @@ static void S_charts(gm_buf *b, const gm_section *s, size_t si, const gm_charts 
         if (c->section != si)
             continue;
         if (!chart_dir) {
-            gm_buf_printf(b, "![](gm-charts:%zu)\n\n", si);
+            gm_say(b, "![](gm-charts:{})\n\n", GM_INT((long long)si));
             any_chart = true;
             break;
         }
         if (c->failed) {
             /* a chart gnuplot could not draw: said where it would be */
-            gm_buf_printf(b, "> **Chart not drawn:** %s, ", c->name);
-            md_text(b, c->title);
-            gm_buf_puts(b, ". ");
-            md_text(b, c->failed);
-            gm_buf_puts(b, "\n\n");
+            gm_say(b, "> **Chart not drawn:** {}, {}. {}\n\n", GM_LIT(c->name),
+                   GM_TEXT(c->title), GM_TEXT(c->failed));
             any_chart = true;
             continue;
         }
@@ -493,13 +474,12 @@ static void S_charts(gm_buf *b, const gm_section *s, size_t si, const gm_charts 
         size_t tl = strlen(md_exp_title(e));
         if (strncmp(alt, md_exp_title(e), tl) == 0 && alt[tl] == ':' && alt[tl + 1] == ' ')
             alt += tl + 2;
-        gm_buf_puts(b, "![");
-        md_text(b, alt);
-        gm_buf_puts(b, "](");
-        S_url(b, chart_dir);
-        gm_buf_puts(b, "/");
-        S_url(b, c->name);
-        gm_buf_puts(b, ".svg)\n\n");
+        gm_buf dir = GM_BUF_INIT, name = GM_BUF_INIT;
+        S_url(&dir, chart_dir);
+        S_url(&name, c->name);
+        gm_say(b, "![{}]({}/{}.svg)\n\n", GM_TEXT(alt), GM_BUF(&dir), GM_BUF(&name));
+        gm_buf_free(&dir);
+        gm_buf_free(&name);
         any_chart = true;
     }
     (void)any_chart;

@@ -5,6 +5,7 @@
 #include "md_int.h"
 
 #include "../core/catalog.h"
+#include "../core/say.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ static void S_per_launch(gm_buf *b, const gm_run *run, const char *metric,
     fmt(&x, lo);
     fmt(&y, hi);
     if (strcmp(x.data, y.data) != 0) {
-        gm_buf_printf(b, " (%s–%s)", x.data, y.data);
+        gm_say(b, " ({}–{})", GM_BUF(&x), GM_BUF(&y));
     }
     gm_buf_free(&x);
     gm_buf_free(&y);
@@ -84,17 +85,16 @@ static void S_cell(gm_buf *b, double ceiling, const gm_section *s, const gm_run 
         /* the range in the median's unit: "50.5 µs (50.3–51.0, n=20)" */
         double t = gm_run_median_ms(run), scale;
         int dec;
-        gm_fmt_ms(b, t);
         if (isfinite(t) && (!gm_run_is_program(run) || run->timing.min != run->timing.max)) {
             gm_fmt_ms_unit(t, &scale, &dec);
-            gm_buf_puts(b, " (");
-            gm_fmt_fixed(b, run->timing.min * scale, dec);
-            gm_buf_puts(b, "–");
-            gm_fmt_fixed(b, run->timing.max * scale, dec);
+            gm_say_arg lo = GM_FIXED(run->timing.min * scale, dec);
+            gm_say_arg hi = GM_FIXED(run->timing.max * scale, dec);
             if (gm_run_is_program(run))
-                gm_buf_puts(b, ")");
+                gm_say(b, "{} ({}–{})", GM_MS(t), lo, hi);
             else
-                gm_buf_printf(b, ", n=%zu)", run->timing.n);
+                gm_say(b, "{} ({}–{}, n={})", GM_MS(t), lo, hi, GM_INT((long long)run->timing.n));
+        } else {
+            gm_fmt_ms(b, t);
         }
         break;
     }
@@ -152,40 +152,36 @@ static void S_table_cols(gm_buf *b, double ceiling, const gm_section *s,
                          const char *const *head, const bool *right, bool time_n, bool lean)
 {
     for (int c = 0; c < C_COUNT; c++)
-        if (show[c]) {
-            gm_buf_puts(b, "| ");
-            md_text(b, head[c]);
-            gm_buf_puts(b, " ");
-        }
+        if (show[c])
+            gm_say(b, "| {} ", GM_TEXT(head[c]));
     gm_buf_puts(b, "|\n");
     for (int c = 0; c < C_COUNT; c++)
         if (show[c])
             gm_buf_puts(b, right[c] ? "|---:" : "|---");
     gm_buf_puts(b, "|\n");
     for (size_t i = 0; i < n; i++) {
-        for (int c = 0; c < C_COUNT; c++)
-            if (show[c]) {
-                gm_buf_puts(b, "| ");
-                if (c == C_TIME && lean) {
-                    gm_fmt_ms(b, gm_run_median_ms(rows[i]));
-                } else if (c == C_TIME && !time_n) {
-                    /* the median and its range; n is in the header */
-                    double t = gm_run_median_ms(rows[i]), scale;
-                    int dec;
-                    gm_fmt_ms(b, t);
-                    if (isfinite(t)) {
-                        gm_fmt_ms_unit(t, &scale, &dec);
-                        gm_buf_puts(b, " (");
-                        gm_fmt_fixed(b, rows[i]->timing.min * scale, dec);
-                        gm_buf_puts(b, "–");
-                        gm_fmt_fixed(b, rows[i]->timing.max * scale, dec);
-                        gm_buf_puts(b, ")");
-                    }
+        for (int c = 0; c < C_COUNT; c++) {
+            if (!show[c])
+                continue;
+            if (c == C_TIME && lean) {
+                gm_say(b, "| {} ", GM_MS(gm_run_median_ms(rows[i])));
+            } else if (c == C_TIME && !time_n) {
+                /* the median and its range; n is in the header */
+                double t = gm_run_median_ms(rows[i]), scale;
+                int dec;
+                if (isfinite(t)) {
+                    gm_fmt_ms_unit(t, &scale, &dec);
+                    gm_say(b, "| {} ({}–{}) ", GM_MS(t), GM_FIXED(rows[i]->timing.min * scale, dec),
+                           GM_FIXED(rows[i]->timing.max * scale, dec));
                 } else {
-                    S_cell(b, ceiling, s, rows[i], (S_col)c);
+                    gm_say(b, "| {} ", GM_MS(t));
                 }
+            } else {
+                gm_buf_puts(b, "| ");
+                S_cell(b, ceiling, s, rows[i], (S_col)c);
                 gm_buf_puts(b, " ");
             }
+        }
         gm_buf_puts(b, "|\n");
     }
     gm_buf_puts(b, "\n");
@@ -201,11 +197,10 @@ static void S_range(gm_buf *b, double lo, double hi, int dec)
     gm_buf x = GM_BUF_INIT, y = GM_BUF_INIT;
     gm_fmt_fixed(&x, lo, dec);
     gm_fmt_fixed(&y, hi, dec);
-    gm_buf_puts(b, x.data);
-    if (strcmp(x.data, y.data) != 0) {
-        gm_buf_puts(b, "–");
-        gm_buf_puts(b, y.data);
-    }
+    if (strcmp(x.data, y.data) != 0)
+        gm_say(b, "{}–{}", GM_BUF(&x), GM_BUF(&y));
+    else
+        gm_buf_puts(b, x.data);
     gm_buf_free(&x);
     gm_buf_free(&y);
 }
@@ -297,34 +292,29 @@ static bool S_pivot(gm_buf *b, const gm_section *s, const gm_run *const *rows, s
         if (!cell[kr[i] * nv + vr[i]])
             cell[kr[i] * nv + vr[i]] = rows[i];
     if (ok) {
-        gm_buf_printf(b, "Median time of each of the %zu runs", n);
+        gm_say_arg where = GM_LIT(html ? "every run's counters are in the tables folded below"
+                                       : "the HTML report and the results file give every "
+                                         "counter of every run");
         if (same_n && n)
-            gm_buf_printf(b, " (of %zu timed repetitions)", rows[0]->timing.n);
-        gm_buf_puts(b, html ? ", then each variant's counters over its runs; every run's "
-                              "counters are in the tables folded below.\n\n"
-                            : ", then each variant's counters over its runs; the HTML report "
-                              "and the results file give every counter of every run.\n\n");
+            gm_say(b, "Median time of each of the {} runs (of {} timed repetitions), then each "
+                      "variant's counters over its runs; {}.\n\n",
+                   GM_INT((long long)n), GM_INT((long long)rows[0]->timing.n), where);
+        else
+            gm_say(b, "Median time of each of the {} runs, then each variant's counters over its "
+                      "runs; {}.\n\n",
+                   GM_INT((long long)n), where);
         gm_buf_puts(b, "| Parameters |");
-        for (size_t j = 0; j < nv; j++) {
-            gm_buf_puts(b, " ");
-            md_code(b, vname[vfirst[j]]);
-            gm_buf_puts(b, " |");
-        }
+        for (size_t j = 0; j < nv; j++)
+            gm_say(b, " {} |", GM_CODE(vname[vfirst[j]]));
         gm_buf_puts(b, "\n|---|");
         for (size_t j = 0; j < nv; j++)
             gm_buf_puts(b, "---:|");
         gm_buf_puts(b, "\n");
         for (size_t k = 0; k < nk; k++) {
-            gm_buf_puts(b, "| ");
-            md_text(b, *key[kfirst[k]] ? key[kfirst[k]] : DASH);
-            gm_buf_puts(b, " |");
+            gm_say(b, "| {} |", GM_TEXT(*key[kfirst[k]] ? key[kfirst[k]] : DASH));
             for (size_t j = 0; j < nv; j++) {
-                gm_buf_puts(b, " ");
-                if (cell[k * nv + j])
-                    gm_fmt_ms(b, gm_run_median_ms(cell[k * nv + j]));
-                else
-                    gm_buf_puts(b, DASH);
-                gm_buf_puts(b, " |");
+                const gm_run *c = cell[k * nv + j];
+                gm_say(b, " {} |", c ? GM_MS(gm_run_median_ms(c)) : GM_LIT(DASH));
             }
             gm_buf_puts(b, "\n");
         }
@@ -358,29 +348,25 @@ static bool S_pivot(gm_buf *b, const gm_section *s, const gm_run *const *rows, s
         if (any) {
             gm_buf_puts(b, "| Variant | Runs |");
             for (size_t k = 0; k < 4; k++)
-                if (show[k]) {
-                    gm_buf_puts(b, " ");
-                    md_text(b, q[k].label);
-                    gm_buf_puts(b, " |");
-                }
+                if (show[k])
+                    gm_say(b, " {} |", GM_TEXT(q[k].label));
             gm_buf_puts(b, "\n|---|---:|");
             for (size_t k = 0; k < 4; k++)
                 if (show[k])
                     gm_buf_puts(b, "---:|");
             gm_buf_puts(b, "\n");
             for (size_t j = 0; j < nv; j++) {
-                gm_buf_puts(b, "| ");
-                md_code(b, vname[vfirst[j]]);
-                gm_buf_printf(b, " | %zu |", runs[j]);
+                gm_say(b, "| {} | {} |", GM_CODE(vname[vfirst[j]]), GM_INT((long long)runs[j]));
                 for (size_t k = 0; k < 4; k++) {
                     if (!show[k])
                         continue;
-                    gm_buf_puts(b, " ");
+                    gm_buf range = GM_BUF_INIT;
                     if (isfinite(lo[j * 4 + k]))
-                        S_range(b, lo[j * 4 + k], hi[j * 4 + k], q[k].dec);
+                        S_range(&range, lo[j * 4 + k], hi[j * 4 + k], q[k].dec);
                     else
-                        gm_buf_puts(b, DASH);
-                    gm_buf_puts(b, " |");
+                        gm_buf_puts(&range, DASH);
+                    gm_say(b, " {} |", GM_BUF(&range));
+                    gm_buf_free(&range);
                 }
                 gm_buf_puts(b, "\n");
             }
@@ -559,9 +545,9 @@ void md_table(gm_buf *b, const gm_results *r, const gm_section *s, bool html)
         S_table_cols(b, ceiling, s, rows, n, show1, head, right, time_n, !html);
     }
     if (all_passed && !program)
-        gm_buf_printf(b, "%s %zu run%s passed %s check against the CPU reference.\n\n",
-                      n == 1 ? "The" : n == 2 ? "Both" : "All", n, n == 1 ? "" : "s",
-                      n == 1 ? "its" : "their");
+        gm_say(b, "{} {} run{} passed {} check against the CPU reference.\n\n",
+               GM_LIT(n == 1 ? "The" : n == 2 ? "Both" : "All"), GM_INT((long long)n),
+               GM_LIT(n == 1 ? "" : "s"), GM_LIT(n == 1 ? "its" : "their"));
     if (pivot && !html) {
         /* the pivot's introduction sends the reader to the HTML report */
     } else if (any2 && !html) {
@@ -580,9 +566,8 @@ void md_table(gm_buf *b, const gm_results *r, const gm_section *s, bool html)
         md_fold_close(b, true);
     }
     if (left_out.len && (html || !pivot)) {
-        gm_buf_puts(b, "No run of this experiment has a value for: ");
-        md_text(b, left_out.data);
-        gm_buf_puts(b, " (columns left out).\n\n");
+        gm_say(b, "No run of this experiment has a value for: {} (columns left out).\n\n",
+               GM_TEXT(left_out.data));
     }
     if (program) {
         gm_buf_puts(b, "Rows by share of the GPU time, largest first. Counts are per launch: the "
