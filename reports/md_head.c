@@ -4,6 +4,7 @@
  */
 #include "md_int.h"
 
+#include "../core/say.h"
 #include "../core/slug.h"
 #include "ranks.h"
 
@@ -20,209 +21,187 @@ static bool S_program_collection(const gm_collection *c)
     return c->size_set && strcmp(c->size_set, "app") == 0;
 }
 
-static void S_row(gm_buf *b, const char *key, const char *value_md)
+/* What a helper of md_util.c appends, in a buffer of its own for GM_BUF
+ * (core/say.h); the caller frees it. */
+static gm_buf S_run_named(const gm_run *run)
 {
-    gm_buf_printf(b, "| %s | %s |\n", key, value_md);
+    gm_buf n = GM_BUF_INIT;
+    md_run_named(&n, run);
+    return n;
+}
+
+static gm_buf S_cuda_version(int v)
+{
+    gm_buf n = GM_BUF_INIT;
+    md_cuda_version(&n, v);
+    return n;
+}
+
+/* The cell of the attainable bandwidth: the ceiling every "% of attainable"
+ * compares with, and where it comes from. */
+static void S_attainable(gm_buf *v, const gm_results *r)
+{
+    const gm_device *d = &r->device;
+    gm_ceiling ceil;
+    gm_results_ceiling(r, &ceil);
+    gm_buf who = GM_BUF_INIT, kernel = GM_BUF_INIT;   /* kernel: " (name)" or nothing */
+    if (ceil.raised_by)
+        who = S_run_named(ceil.raised_by);
+    if (d->attainable_kernel)
+        gm_say(&kernel, " ({})", GM_TEXT(d->attainable_kernel));
+    if (gm_value_present(&d->attainable_bandwidth_gbs) && ceil.raised_by) {
+        /* a run beat the startup kernels: the best measured is the ceiling */
+        gm_say(v, ceil.by_dram ? "{}, the best measured: {} moved its DRAM bytes (profiled) at "
+                                 "that rate in its median time, above the {} of the plain copy "
+                                 "and read kernels measured at startup{}: the ceiling every \"% "
+                                 "of attainable\" compares with, so none exceeds 100%"
+                               : "{}, the best measured: {} moved its useful bytes at that rate, "
+                                 "above the {} of the plain copy and read kernels measured at "
+                                 "startup{}: the ceiling every \"% of attainable\" compares with, "
+                                 "so none exceeds 100%",
+               GM_GBS(ceil.gbs), GM_BUF(&who), GM_GBS(ceil.startup_gbs), GM_BUF(&kernel));
+    } else if (gm_value_present(&d->attainable_bandwidth_gbs)) {
+        gm_say(v, "{}, the best of plain copy and read kernels{}, useful bytes, and no run went "
+                  "faster: the ceiling every \"% of attainable\" compares with",
+               GM_GBS(gm_value_num(&d->attainable_bandwidth_gbs)), GM_BUF(&kernel));
+    } else if (d->attainable_kernel) {
+        gm_say(v, "{}: percentages compare with the copy bandwidth, which a vectorised kernel "
+                  "can beat",
+               GM_TEXT(d->attainable_kernel));
+    } else {
+        gm_say(v, "{}: percentages compare with the copy bandwidth, which a vectorised kernel "
+                  "can beat",
+               GM_LIT(S_program_collection(&r->collection)
+                          ? "not measured when profiling a program (its own kernels run, no "
+                            "others)"
+                          : "not in this results file (it predates it)"));
+    }
+    if (!gm_value_present(&d->attainable_bandwidth_gbs) && ceil.raised_by)
+        gm_say(v, ceil.by_dram ? "; here {} beat it at {} (its DRAM bytes over its time), which "
+                                 "percentages compare with instead, so none exceeds 100%"
+                               : "; here {} beat it at {} (useful bytes), which percentages "
+                                 "compare with instead, so none exceeds 100%",
+               GM_BUF(&who), GM_GBS(ceil.gbs));
+    gm_buf_free(&who);
+    gm_buf_free(&kernel);
 }
 
 void md_header(gm_buf *b, const gm_results *r, bool timestamp)
 {
     const gm_device *d = &r->device;
     const gm_collection *c = &r->collection;
-    gm_buf_puts(b, "# GPU memory report: ");
-    md_text(b, d->name ? d->name : "unknown device");
-    gm_buf_puts(b, "\n\n");
+    gm_say(b, "# GPU memory report: {}\n\n", GM_TEXT(d->name ? d->name : "unknown device"));
 
-    if (r->origin && strncmp(r->origin, "measured", 8) != 0) {
-        gm_buf_puts(b, "> **Not a measurement of this device.** The results file gives its origin as: ");
-        md_text(b, r->origin);
-        gm_buf_puts(b, ".\n\n");
-    }
+    if (r->origin && strncmp(r->origin, "measured", 8) != 0)
+        gm_say(b, "> **Not a measurement of this device.** The results file gives its origin "
+                  "as: {}.\n\n",
+               GM_TEXT(r->origin));
 
-    if (c->partial) {
-        gm_buf_puts(b, "> **Partial results.** The collection stopped before its end (");
-        md_text(b, c->partial);
-        gm_buf_printf(b, "); the %zu runs below are those completed before it stopped.\n\n",
-                      r->n_runs);
-    }
+    if (c->partial)
+        gm_say(b, "> **Partial results.** The collection stopped before its end ({}); the {} "
+                  "runs below are those completed before it stopped.\n\n",
+               GM_TEXT(c->partial), GM_INT((long long)r->n_runs));
     gm_runs_uncounted_md(b, r);   /* kernels not fully counted (runs.c) */
 
-    gm_buf v = GM_BUF_INIT;
     gm_buf_puts(b, "| Setting | Value |\n|---|---|\n");
 
-    gm_buf_puts(&v, "");
-    md_text(&v, d->name ? d->name : "unknown");
-    gm_buf_puts(&v, " (");
-    if (d->chip) {
-        md_text(&v, d->chip);
-        gm_buf_puts(&v, ", ");
-    }
-    gm_buf_printf(&v, "compute capability %d.%d, %d SMs, device %d)", d->cc_major, d->cc_minor,
-                  d->sm_count, d->ordinal);
-    S_row(b, "Device", v.data);
-
-    v.len = 0;
-    gm_buf_puts(&v, "");
-    gm_fmt_bytes(&v, d->global_memory_bytes > 0 ? (double)d->global_memory_bytes : NAN);
-    gm_buf_printf(&v, ", %d-bit bus at ", d->memory_bus_width_bits);
-    gm_fmt_num(&v, d->memory_clock_khz > 0 ? d->memory_clock_khz / 1000.0 : NAN, 4);
-    gm_buf_puts(&v, " MHz: ");
-    gm_fmt_gbs(&v, gm_value_num(&d->theoretical_bandwidth_gbs));
-    gm_buf_puts(&v, " theoretical (2 × clock × bus width); L2 ");
-    gm_fmt_bytes(&v, d->l2_bytes > 0 ? (double)d->l2_bytes : NAN);
-    S_row(b, "Memory", v.data);
-
-    v.len = 0;
-    gm_buf_puts(&v, "");
-    gm_fmt_gbs(&v, gm_value_num(&d->copy_bandwidth_gbs));
-    if (gm_value_present(&d->copy_bandwidth_bytes)) {
-        gm_buf_puts(&v, ", device-to-device copy of ");
-        gm_fmt_bytes(&v, gm_value_num(&d->copy_bandwidth_bytes));
-        gm_buf_puts(&v, ", bytes read + written");
-    }
-    S_row(b, "Measured copy bandwidth", v.data);
-
-    v.len = 0;
-    gm_buf_puts(&v, "");
-    gm_ceiling ceil;
-    gm_results_ceiling(r, &ceil);
-    if (gm_value_present(&d->attainable_bandwidth_gbs) && ceil.raised_by) {
-        /* a run beat the startup kernels: the best measured is the ceiling */
-        gm_fmt_gbs(&v, ceil.gbs);
-        gm_buf_puts(&v, ", the best measured: ");
-        md_run_named(&v, ceil.raised_by);
-        gm_buf_puts(&v, ceil.by_dram ? " moved its DRAM bytes (profiled) at that rate in its "
-                                       "median time"
-                                     : " moved its useful bytes at that rate");
-        gm_buf_puts(&v, ", above the ");
-        gm_fmt_gbs(&v, ceil.startup_gbs);
-        gm_buf_puts(&v, " of the plain copy and read kernels measured at startup");
-        if (d->attainable_kernel) {
-            gm_buf_puts(&v, " (");
-            md_text(&v, d->attainable_kernel);
-            gm_buf_puts(&v, ")");
-        }
-        gm_buf_puts(&v, ": the ceiling every \"% of attainable\" compares with, so none "
-                        "exceeds 100%");
-    } else if (gm_value_present(&d->attainable_bandwidth_gbs)) {
-        gm_fmt_gbs(&v, gm_value_num(&d->attainable_bandwidth_gbs));
-        gm_buf_puts(&v, ", the best of plain copy and read kernels");
-        if (d->attainable_kernel) {
-            gm_buf_puts(&v, " (");
-            md_text(&v, d->attainable_kernel);
-            gm_buf_puts(&v, ")");
-        }
-        gm_buf_puts(&v, ", useful bytes, and no run went faster: the ceiling every \"% of "
-                        "attainable\" compares with");
-    } else if (d->attainable_kernel) {
-        md_text(&v, d->attainable_kernel);
-        gm_buf_puts(&v, ": percentages compare with the copy bandwidth, which a vectorised "
-                        "kernel can beat");
-    } else {
-        gm_buf_puts(&v, S_program_collection(c) ? "not measured when profiling a program (its own kernels run, "
-                                  "no others)"
-                                : "not in this results file (it predates it)");
-        gm_buf_puts(&v, ": percentages compare with the copy bandwidth, which a vectorised "
-                        "kernel can beat");
-    }
-    if (!gm_value_present(&d->attainable_bandwidth_gbs) && ceil.raised_by) {
-        gm_buf_puts(&v, "; here ");
-        md_run_named(&v, ceil.raised_by);
-        gm_buf_puts(&v, " beat it at ");
-        gm_fmt_gbs(&v, ceil.gbs);
-        gm_buf_puts(&v, ceil.by_dram ? " (its DRAM bytes over its time)" : " (useful bytes)");
-        gm_buf_puts(&v, ", which percentages compare with instead, so none exceeds 100%");
-    }
-    S_row(b, "Attainable bandwidth", v.data);
-
-    v.len = 0;
-    gm_buf_puts(&v, "driver ");
-    md_text(&v, d->driver_version ? d->driver_version : DASH);
-    gm_buf_puts(&v, ", CUDA driver API ");
-    md_cuda_version(&v, d->cuda_driver_api);
-    gm_buf_puts(&v, ", runtime ");
-    md_cuda_version(&v, d->cuda_runtime);
-    gm_buf_puts(&v, ", CUPTI API ");
-    if (d->cupti_api > 0)
-        gm_buf_printf(&v, "%lld", d->cupti_api);
+    gm_say_arg name = GM_TEXT(d->name ? d->name : "unknown");
+    if (d->chip)
+        gm_say(b, "| Device | {} ({}, compute capability {}.{}, {} SMs, device {}) |\n", name,
+               GM_TEXT(d->chip), GM_INT(d->cc_major), GM_INT(d->cc_minor), GM_INT(d->sm_count),
+               GM_INT(d->ordinal));
     else
-        gm_buf_puts(&v, DASH);
-    S_row(b, "Software", v.data);
+        gm_say(b, "| Device | {} (compute capability {}.{}, {} SMs, device {}) |\n", name,
+               GM_INT(d->cc_major), GM_INT(d->cc_minor), GM_INT(d->sm_count),
+               GM_INT(d->ordinal));
 
-    v.len = 0;
-    gm_buf_puts(&v, "gpumem-report ");
-    md_text(&v, r->tool_version ? r->tool_version : DASH);
-    if (r->commit) {
-        gm_buf_puts(&v, ", commit ");
-        md_code(&v, r->commit);
-        gm_buf_puts(&v, r->dirty == 1 ? " (with uncommitted changes)" : r->dirty == 0 ? " (clean)" : "");
-    }
-    gm_buf_printf(&v, ", results schema %d", r->schema_version);
-    S_row(b, "Tool", v.data);
+    gm_say(b, "| Memory | {}, {}-bit bus at {} MHz: {} theoretical (2 × clock × bus width); "
+              "L2 {} |\n",
+           GM_BYTES(d->global_memory_bytes > 0 ? (double)d->global_memory_bytes : NAN),
+           GM_INT(d->memory_bus_width_bits),
+           GM_NUM(d->memory_clock_khz > 0 ? d->memory_clock_khz / 1000.0 : NAN, 4),
+           GM_GBS(gm_value_num(&d->theoretical_bandwidth_gbs)),
+           GM_BYTES(d->l2_bytes > 0 ? (double)d->l2_bytes : NAN));
 
-    v.len = 0;
-    gm_buf_printf(&v, "%zu metrics in ", c->n_metrics);
-    if (c->passes >= 0)
-        gm_buf_printf(&v, "%d profiler pass%s", c->passes, c->passes == 1 ? "" : "es");
+    gm_say_arg copy = GM_GBS(gm_value_num(&d->copy_bandwidth_gbs));
+    if (gm_value_present(&d->copy_bandwidth_bytes))
+        gm_say(b, "| Measured copy bandwidth | {}, device-to-device copy of {}, bytes read + "
+                  "written |\n",
+               copy, GM_BYTES(gm_value_num(&d->copy_bandwidth_bytes)));
     else
-        gm_buf_puts(&v, "an unknown number of passes");
-    gm_buf_puts(&v, "; replay mode ");
-    md_text(&v, c->replay_mode ? c->replay_mode : DASH);
-    gm_buf_puts(&v, ", range mode ");
-    md_text(&v, c->range_mode ? c->range_mode : DASH);
-    S_row(b, "Metrics", v.data);
+        gm_say(b, "| Measured copy bandwidth | {} |\n", copy);
 
-    v.len = 0;
-    gm_buf_puts(&v, c->cache_flush ? "L2 flushed before each profiled pass"
-                                   : "L2 not flushed between profiled passes");
-    gm_buf_puts(&v, "; clocks: ");
-    md_text(&v, c->clock_control ? c->clock_control : DASH);
-    if (c->clock_control && strcmp(c->clock_control, "none") == 0)
-        gm_buf_puts(&v, " (left as found)");
-    S_row(b, "Cache and clocks", v.data);
-
-    v.len = 0;
-    if (S_program_collection(c))
-        gm_buf_puts(&v, "the profiler's duration of each of the program's launches "
-                        "(not repeated)");
-    else {
-        gm_buf_printf(&v, "%d warm-up launches, then %d timed repetitions per run",
-                      c->timing_warmup, c->timing_repetitions);
-        size_t gated = gm_results_count_gated(r, NULL);
-        if (gated)
-            gm_buf_printf(&v, "; %zu run%s under 2 ms a repetition timed behind the launch gate "
-                              "(no host time in a sample)",
-                          gated, gated == 1 ? "" : "s");
-    }
-    S_row(b, "Timing", v.data);
-
-    v.len = 0;
-    gm_buf_puts(&v, "");
-    md_text(&v, c->size_set ? c->size_set : DASH);
-    S_row(b, "Size set", v.data);
-
-    if (gm_value_present(&c->profile_seconds) || gm_value_present(&c->total_seconds)) {
-        v.len = 0;
-        gm_buf_puts(&v, "");
-        if (gm_value_present(&c->profile_seconds)) {
-            gm_fmt_num(&v, gm_value_num(&c->profile_seconds), 3);
-            gm_buf_puts(&v, " s profiling");
-        }
-        if (gm_value_present(&c->total_seconds)) {
-            gm_buf_puts(&v, v.len ? ", " : "");
-            gm_fmt_num(&v, gm_value_num(&c->total_seconds), 3);
-            gm_buf_puts(&v, " s in all");
-        }
-        S_row(b, "Collection time", v.data);
-    }
-    gm_md_process_rows(b, r);
-    if (timestamp) {
-        v.len = 0;
-        gm_buf_puts(&v, "");
-        md_text(&v, r->taken_at ? r->taken_at : DASH);
-        S_row(b, "Taken at", v.data);
-    }
+    gm_buf v = GM_BUF_INIT;
+    S_attainable(&v, r);
+    gm_say(b, "| Attainable bandwidth | {} |\n", GM_BUF(&v));
     gm_buf_free(&v);
+
+    gm_buf api = S_cuda_version(d->cuda_driver_api), runtime = S_cuda_version(d->cuda_runtime);
+    gm_say(b, "| Software | driver {}, CUDA driver API {}, runtime {}, CUPTI API {} |\n",
+           GM_TEXT(d->driver_version ? d->driver_version : DASH), GM_BUF(&api),
+           GM_BUF(&runtime), d->cupti_api > 0 ? GM_INT(d->cupti_api) : GM_LIT(DASH));
+    gm_buf_free(&api);
+    gm_buf_free(&runtime);
+
+    gm_say_arg version = GM_TEXT(r->tool_version ? r->tool_version : DASH);
+    if (r->commit)
+        gm_say(b, "| Tool | gpumem-report {}, commit {}{}, results schema {} |\n", version,
+               GM_CODE(r->commit),
+               GM_LIT(r->dirty == 1   ? " (with uncommitted changes)"
+                      : r->dirty == 0 ? " (clean)"
+                                      : ""),
+               GM_INT(r->schema_version));
+    else
+        gm_say(b, "| Tool | gpumem-report {}, results schema {} |\n", version,
+               GM_INT(r->schema_version));
+
+    gm_say_arg replay = GM_TEXT(c->replay_mode ? c->replay_mode : DASH);
+    gm_say_arg range = GM_TEXT(c->range_mode ? c->range_mode : DASH);
+    if (c->passes >= 0)
+        gm_say(b, "| Metrics | {} metrics in {} profiler pass{}; replay mode {}, range mode {} |\n",
+               GM_INT((long long)c->n_metrics), GM_INT(c->passes),
+               GM_LIT(c->passes == 1 ? "" : "es"), replay, range);
+    else
+        gm_say(b, "| Metrics | {} metrics in an unknown number of passes; replay mode {}, range "
+                  "mode {} |\n",
+               GM_INT((long long)c->n_metrics), replay, range);
+
+    bool as_found = c->clock_control && strcmp(c->clock_control, "none") == 0;
+    gm_say(b, as_found ? "| Cache and clocks | {}; clocks: {} (left as found) |\n"
+                       : "| Cache and clocks | {}; clocks: {} |\n",
+           GM_LIT(c->cache_flush ? "L2 flushed before each profiled pass"
+                                 : "L2 not flushed between profiled passes"),
+           GM_TEXT(c->clock_control ? c->clock_control : DASH));
+
+    size_t gated = S_program_collection(c) ? 0 : gm_results_count_gated(r, NULL);
+    if (S_program_collection(c))
+        gm_buf_puts(b, "| Timing | the profiler's duration of each of the program's launches "
+                       "(not repeated) |\n");
+    else if (gated)
+        gm_say(b, "| Timing | {} warm-up launches, then {} timed repetitions per run; {} run{} "
+                  "under 2 ms a repetition timed behind the launch gate (no host time in a "
+                  "sample) |\n",
+               GM_INT(c->timing_warmup), GM_INT(c->timing_repetitions),
+               GM_INT((long long)gated), GM_LIT(gated == 1 ? "" : "s"));
+    else
+        gm_say(b, "| Timing | {} warm-up launches, then {} timed repetitions per run |\n",
+               GM_INT(c->timing_warmup), GM_INT(c->timing_repetitions));
+
+    gm_say(b, "| Size set | {} |\n", GM_TEXT(c->size_set ? c->size_set : DASH));
+
+    bool profiled = gm_value_present(&c->profile_seconds);
+    bool total = gm_value_present(&c->total_seconds);
+    gm_say_arg profile_s = GM_NUM(gm_value_num(&c->profile_seconds), 3);
+    gm_say_arg total_s = GM_NUM(gm_value_num(&c->total_seconds), 3);
+    if (profiled && total)
+        gm_say(b, "| Collection time | {} s profiling, {} s in all |\n", profile_s, total_s);
+    else if (profiled)
+        gm_say(b, "| Collection time | {} s profiling |\n", profile_s);
+    else if (total)
+        gm_say(b, "| Collection time | {} s in all |\n", total_s);
+    gm_md_process_rows(b, r);
+    if (timestamp)
+        gm_say(b, "| Taken at | {} |\n", GM_TEXT(r->taken_at ? r->taken_at : DASH));
     gm_buf_puts(b, "\n");
     gm_md_ranks(b, r);
 }
@@ -237,30 +216,32 @@ void md_top_warnings(gm_buf *b, const gm_sections *ss)
     }
     if (!failed && !errors)
         return;
-    gm_buf_puts(b, "> **Warning: ");
-    if (failed)
-        gm_buf_printf(b, "%zu run%s failed %s check", failed, failed == 1 ? "" : "s",
-                      failed == 1 ? "its" : "their");
+    gm_say_arg nf = GM_INT((long long)failed), ne = GM_INT((long long)errors);
+    gm_say_arg sf = GM_LIT(failed == 1 ? "" : "s"), se = GM_LIT(errors == 1 ? "" : "s");
+    gm_say_arg their = GM_LIT(failed == 1 ? "its" : "their");
     if (failed && errors)
-        gm_buf_puts(b, " and ");
-    if (errors)
-        gm_buf_printf(b, "%zu run%s stopped with an error", errors, errors == 1 ? "" : "s");
-    gm_buf_printf(b, ".** %s numbers are in the tables, marked, and left out of every "
-                     "comparison, chart and speed claim.\n>\n",
-                  failed + errors == 1 ? "Its" : "Their");
+        gm_say(b, "> **Warning: {} run{} failed {} check and {} run{} stopped with an error.**",
+               nf, sf, their, ne, se);
+    else if (failed)
+        gm_say(b, "> **Warning: {} run{} failed {} check.**", nf, sf, their);
+    else
+        gm_say(b, "> **Warning: {} run{} stopped with an error.**", ne, se);
+    gm_say(b, " {} numbers are in the tables, marked, and left out of every comparison, chart "
+              "and speed claim.\n>\n",
+           GM_LIT(failed + errors == 1 ? "Its" : "Their"));
     for (size_t i = 0; i < ss->n; i++) {
         const gm_section *s = &ss->v[i];
         for (size_t k = 0; k < s->n_runs; k++) {
             const gm_run *run = s->runs[k];
             if (!md_failed(run))
                 continue;
-            gm_buf_puts(b, "> - ");
-            md_text(b, md_exp_title(s->exp));
-            gm_buf_puts(b, ": ");
-            md_case(b, &s->vary, run, NULL);
-            gm_buf_puts(b, ": ");
-            md_check_text(b, run, true);
-            gm_buf_puts(b, "\n");
+            gm_buf what = GM_BUF_INIT, check = GM_BUF_INIT;
+            md_case(&what, &s->vary, run, NULL);
+            md_check_text(&check, run, true);
+            gm_say(b, "> - {}: {}: {}\n", GM_TEXT(md_exp_title(s->exp)), GM_BUF(&what),
+                   GM_BUF(&check));
+            gm_buf_free(&what);
+            gm_buf_free(&check);
         }
     }
     gm_buf_puts(b, "\n");
@@ -324,9 +305,7 @@ char *md_with_contents(char *md)
                 S_heading_text(p, len, &text);
                 gm_md_slug_unique(&seen, text.data, &slug);
                 if (level == 2) {
-                    gm_buf_puts(&toc, "- [");
-                    md_text(&toc, text.data);
-                    gm_buf_printf(&toc, "](#%s)\n", slug.data);
+                    gm_say(&toc, "- [{}](#{})\n", GM_TEXT(text.data), GM_BUF(&slug));
                     n++;
                 }
                 gm_buf_free(&text);

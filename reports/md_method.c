@@ -6,6 +6,7 @@
 #include "srclines.h"
 
 #include "../core/catalog.h"
+#include "../core/say.h"
 
 #include <string.h>
 
@@ -69,25 +70,19 @@ static bool S_all_program(const gm_results *r)
 static void S_device_software(gm_buf *b, const gm_results *r)
 {
     const gm_device *d = &r->device;
-    gm_buf_puts(b, "- **Device and software.** ");
-    md_text(b, d->name ? d->name : "unknown device");
-    gm_buf_printf(b, " (compute capability %d.%d), driver ", d->cc_major, d->cc_minor);
-    md_text(b, d->driver_version ? d->driver_version : DASH);
-    gm_buf_puts(b, ", CUDA runtime ");
-    md_cuda_version(b, d->cuda_runtime);
-    gm_buf_puts(b, ", CUPTI API ");
-    if (d->cupti_api > 0)
-        gm_buf_printf(b, "%lld", d->cupti_api);
-    else
-        gm_buf_puts(b, DASH);
-    gm_buf_puts(b, "; gpumem-report ");
-    md_text(b, r->tool_version ? r->tool_version : DASH);
-    if (r->commit) {
-        gm_buf_puts(b, " at commit ");
-        md_code(b, r->commit);
-        gm_buf_puts(b, r->dirty == 1 ? " with uncommitted changes" : "");
-    }
-    gm_buf_puts(b, ".\n");
+    gm_buf runtime = GM_BUF_INIT, commit = GM_BUF_INIT;   /* commit: " at commit `...`" */
+    md_cuda_version(&runtime, d->cuda_runtime);
+    if (r->commit)
+        gm_say(&commit, r->dirty == 1 ? " at commit {} with uncommitted changes" : " at commit {}",
+               GM_CODE(r->commit));
+    gm_say(b, "- **Device and software.** {} (compute capability {}.{}), driver {}, CUDA runtime "
+              "{}, CUPTI API {}; gpumem-report {}{}.\n",
+           GM_TEXT(d->name ? d->name : "unknown device"), GM_INT(d->cc_major),
+           GM_INT(d->cc_minor), GM_TEXT(d->driver_version ? d->driver_version : DASH),
+           GM_BUF(&runtime), d->cupti_api > 0 ? GM_INT(d->cupti_api) : GM_LIT(DASH),
+           GM_TEXT(r->tool_version ? r->tool_version : DASH), GM_BUF(&commit));
+    gm_buf_free(&runtime);
+    gm_buf_free(&commit);
 }
 
 static void S_times(gm_buf *b, const gm_collection *c, const S_counts *n, bool program)
@@ -99,56 +94,55 @@ static void S_times(gm_buf *b, const gm_collection *c, const S_counts *n, bool p
                        "grouped, the tables give the median launch with the minimum, maximum and "
                        "number of launches, and the share of GPU time counts every launch. ");
     else
-        gm_buf_printf(b, "- **Times** are taken with CUDA events around each launch alone: %d "
-                         "warm-up launches are discarded, then %d repetitions are timed per run; "
-                         "the tables give the median with the minimum, maximum and number of "
-                         "samples. ",
-                      c->timing_warmup, c->timing_repetitions);
+        gm_say(b, "- **Times** are taken with CUDA events around each launch alone: {} warm-up "
+                  "launches are discarded, then {} repetitions are timed per run; the tables "
+                  "give the median with the minimum, maximum and number of samples. ",
+               GM_INT(c->timing_warmup), GM_INT(c->timing_repetitions));
     if (!program && n->gated > 0)
-        gm_buf_printf(b, "Runs whose repetitions take under 2 ms (%zu of the %zu timed) enqueue "
-                         "them behind a one-thread gate kernel and release them together, so a "
-                         "sample is the kernel on the GPU, not the host's time to submit it. ",
-                      n->gated, n->timed);
+        gm_say(b, "Runs whose repetitions take under 2 ms ({} of the {} timed) enqueue them "
+                  "behind a one-thread gate kernel and release them together, so a sample is "
+                  "the kernel on the GPU, not the host's time to submit it. ",
+               GM_INT((long long)n->gated), GM_INT((long long)n->timed));
     if (n->timed == 0)
         gm_buf_puts(b, "No run in this file has a time.\n");
     else if (n->flushed == n->timed && program)
         gm_buf_puts(b, "L2 was flushed before every pass, so each launch starts from DRAM.\n");
     else if (n->flushed == n->timed)
-        gm_buf_printf(b, "L2 was flushed before every timed repetition (all %zu timed runs), so "
-                         "each repetition starts from DRAM.\n", n->timed);
+        gm_say(b, "L2 was flushed before every timed repetition (all {} timed runs), so each "
+                  "repetition starts from DRAM.\n",
+               GM_INT((long long)n->timed));
     else if (n->flushed == 0)
-        gm_buf_printf(b, "L2 was not flushed between repetitions (%zu timed runs): data left in "
-                         "L2 by one repetition can serve the next.\n", n->timed);
+        gm_say(b, "L2 was not flushed between repetitions ({} timed runs): data left in L2 by "
+                  "one repetition can serve the next.\n",
+               GM_INT((long long)n->timed));
     else
-        gm_buf_printf(b, "L2 was flushed before every timed repetition for %zu of the %zu timed "
-                         "runs.\n", n->flushed, n->timed);
+        gm_say(b, "L2 was flushed before every timed repetition for {} of the {} timed runs.\n",
+               GM_INT((long long)n->flushed), GM_INT((long long)n->timed));
 }
 
 static void S_counters(gm_buf *b, const gm_collection *c)
 {
-    gm_buf_printf(b, "- **Counters** (sectors, requests, efficiency, DRAM bytes, bank conflicts) "
-                     "come from CUPTI's range profiler: %zu metrics in ", c->n_metrics);
+    gm_buf passes = GM_BUF_INIT;
     if (c->passes >= 0)
-        gm_buf_printf(b, "%d replay pass%s", c->passes, c->passes == 1 ? "" : "es");
+        gm_say(&passes, "{} replay pass{}", GM_INT(c->passes), GM_LIT(c->passes == 1 ? "" : "es"));
     else
-        gm_buf_puts(b, "an unknown number of replay passes");
-    gm_buf_puts(b, " (replay mode ");
-    md_text(b, c->replay_mode ? c->replay_mode : DASH);
-    gm_buf_puts(b, ", range mode ");
-    md_text(b, c->range_mode ? c->range_mode : DASH);
-    gm_buf_puts(b, c->cache_flush ? "), with L2 flushed before each pass" : "), without flushing L2 between passes");
-    gm_buf_puts(b, "; clocks: ");
-    md_text(b, c->clock_control ? c->clock_control : DASH);
-    if (c->clock_control && strcmp(c->clock_control, "none") == 0)
-        gm_buf_puts(b, " (left as found, not locked)");
-    gm_buf_puts(b, ".");
-    if (gm_value_present(&c->profile_seconds) && gm_value_present(&c->total_seconds)) {
-        gm_buf_puts(b, " Profiling took ");
-        gm_fmt_num(b, gm_value_num(&c->profile_seconds), 3);
-        gm_buf_puts(b, " s of a ");
-        gm_fmt_num(b, gm_value_num(&c->total_seconds), 3);
-        gm_buf_puts(b, " s collection.");
-    }
+        gm_buf_puts(&passes, "an unknown number of replay passes");
+    bool as_found = c->clock_control && strcmp(c->clock_control, "none") == 0;
+    gm_say(b, "- **Counters** (sectors, requests, efficiency, DRAM bytes, bank conflicts) come "
+              "from CUPTI's range profiler: {} metrics in {} (replay mode {}, range mode {}), {}; "
+              "clocks: {}{}.",
+           GM_INT((long long)c->n_metrics), GM_BUF(&passes),
+           GM_TEXT(c->replay_mode ? c->replay_mode : DASH),
+           GM_TEXT(c->range_mode ? c->range_mode : DASH),
+           GM_LIT(c->cache_flush ? "with L2 flushed before each pass"
+                                 : "without flushing L2 between passes"),
+           GM_TEXT(c->clock_control ? c->clock_control : DASH),
+           GM_LIT(as_found ? " (left as found, not locked)" : ""));
+    gm_buf_free(&passes);
+    if (gm_value_present(&c->profile_seconds) && gm_value_present(&c->total_seconds))
+        gm_say(b, " Profiling took {} s of a {} s collection.",
+               GM_NUM(gm_value_num(&c->profile_seconds), 3),
+               GM_NUM(gm_value_num(&c->total_seconds), 3));
     gm_buf_puts(b, "\n");
 }
 
@@ -168,32 +162,30 @@ static void S_source_lines(gm_buf *b, const gm_results *r, bool program)
         else
             failed++;
     }
-    gm_buf_puts(b, "- **Per source line.** After the counter passes and the timing, one "
-                   "launch of each layout's kernel ran once more, alone, under CUPTI's SASS "
-                   "metrics: per instruction, global sectors and their ideal, shared "
-                   "wavefronts and their ideal, instructions executed; mapped to file and "
-                   "line with CUPTI's SASS-to-source correlation on the module's cubin "
-                   "(kernels built with `-lineinfo`). CUPTI 13.0 instruments only the first "
-                   "kernel function launched in a process, so ");
-    gm_buf_puts(b, program ? "the program ran once more per kernel, with its output "
-                             "discarded, and that kernel's first launch was counted. "
-                           : "each kernel ran in a process of its own, one case per "
-                             "layout: the one whose counters show the most sectors per "
-                             "request and wavefronts per shared instruction. ");
-    gm_buf_printf(b, "%zu kernel%s counted", got, got == 1 ? "" : "s");
+    gm_say(b, "- **Per source line.** After the counter passes and the timing, one launch of "
+              "each layout's kernel ran once more, alone, under CUPTI's SASS metrics: per "
+              "instruction, global sectors and their ideal, shared wavefronts and their ideal, "
+              "instructions executed; mapped to file and line with CUPTI's SASS-to-source "
+              "correlation on the module's cubin (kernels built with `-lineinfo`). CUPTI 13.0 "
+              "instruments only the first kernel function launched in a process, so {}",
+           GM_LIT(program ? "the program ran once more per kernel, with its output discarded, "
+                            "and that kernel's first launch was counted. "
+                          : "each kernel ran in a process of its own, one case per layout: the "
+                            "one whose counters show the most sectors per request and "
+                            "wavefronts per shared instruction. "));
+    gm_say(b, "{} kernel{} counted", GM_INT((long long)got), GM_LIT(got == 1 ? "" : "s"));
     if (failed)
-        gm_buf_printf(b, ", %zu not (the section says why)", failed);
+        gm_say(b, ", {} not (the section says why)", GM_INT((long long)failed));
     if (gm_value_present(&c->source_lines_seconds)) {
-        gm_buf_puts(b, "; the pass took ");
-        gm_fmt_num(b, gm_value_num(&c->source_lines_seconds), 3);
-        gm_buf_puts(b, " s");
-        if (c->source_lines_launches > 0) {
-            gm_buf_puts(b, " (");
-            gm_fmt_num(b, gm_value_num(&c->source_lines_seconds) * 1e3 /
-                              (double)c->source_lines_launches, 3);
-            gm_buf_puts(b, " ms a kernel, process start included)");
-        }
-        gm_buf_puts(b, ", not counted in the profiling time above");
+        double seconds = gm_value_num(&c->source_lines_seconds);
+        if (c->source_lines_launches > 0)
+            gm_say(b, "; the pass took {} s ({} ms a kernel, process start included), not "
+                      "counted in the profiling time above",
+                   GM_NUM(seconds, 3),
+                   GM_NUM(seconds * 1e3 / (double)c->source_lines_launches, 3));
+        else
+            gm_say(b, "; the pass took {} s, not counted in the profiling time above",
+                   GM_NUM(seconds, 3));
     }
     gm_buf_puts(b, ".\n");
 }
@@ -227,7 +219,7 @@ static void S_replay(gm_buf *b, const gm_collection *c, bool program)
 static void S_bandwidth(gm_buf *b, const gm_device *d, const gm_ceiling *ceiling,
                         bool program)
 {
-    if (program)
+    if (program) {
         gm_buf_puts(b, "- **Per launch.** A kernel's launches with one NVTX range and one launch "
                        "configuration are one row. Its counts are per launch: their sum over the "
                        "launches divided by the number of launches, with the smallest and largest "
@@ -237,55 +229,57 @@ static void S_bandwidth(gm_buf *b, const gm_device *d, const gm_ceiling *ceiling
                        "program's kernel are not known to the tool, so its bandwidth is the DRAM "
                        "traffic (bytes read + written per launch over the time per launch), not "
                        "an effective bandwidth.\n");
-    else {
-        gm_buf_puts(b, "- **Effective bandwidth** = (bytes the computation must read + bytes it "
-                       "must write) / median time, in GB/s (10^9 bytes per second). It counts "
-                       "each input and output once, so sectors a layout fetches in vain earn it "
-                       "nothing. ");
-        if (gm_value_present(&d->attainable_bandwidth_gbs)) {
-            gm_buf_puts(b, "The % of attainable compares it with the best bandwidth measured: "
-                           "the best of a few plain copy and read kernels (4-, 8- and 16-byte "
-                           "accesses, several grid sizes) measured on this device at startup, ");
-            gm_fmt_gbs(b, gm_value_num(&d->attainable_bandwidth_gbs));
-            gm_buf_puts(b, ", raised to the effective or DRAM bandwidth of any run that went "
-                           "faster");
-            if (ceiling->raised_by) {
-                gm_buf_puts(b, " (here ");
-                gm_fmt_gbs(b, ceiling->gbs);
-                gm_buf_puts(b, ", by ");
-                md_run_named(b, ceiling->raised_by);
-                gm_buf_puts(b, ")");
-            }
-            gm_buf_puts(b, "; cudaMemcpy reached ");
-            gm_fmt_gbs(b, gm_value_num(&d->copy_bandwidth_gbs));
-        } else {
-            gm_buf_puts(b, "The % of copy bandwidth compares it with a device-to-device copy "
-                           "measured on this device (this results file has no attainable "
-                           "ceiling): ");
-            gm_fmt_gbs(b, gm_value_num(&d->copy_bandwidth_gbs));
-        }
-        if (gm_value_present(&d->copy_bandwidth_bytes)) {
-            gm_buf_puts(b, " on ");
-            gm_fmt_bytes(b, gm_value_num(&d->copy_bandwidth_bytes));
-        }
-        gm_buf_puts(b, ", bytes read plus bytes written.\n");
+        return;
     }
+    gm_buf_puts(b, "- **Effective bandwidth** = (bytes the computation must read + bytes it "
+                   "must write) / median time, in GB/s (10^9 bytes per second). It counts "
+                   "each input and output once, so sectors a layout fetches in vain earn it "
+                   "nothing. ");
+    gm_say_arg copy = GM_GBS(gm_value_num(&d->copy_bandwidth_gbs));
+    gm_buf on = GM_BUF_INIT;   /* " on 1.00 GiB": the size of the copy, when known */
+    if (gm_value_present(&d->copy_bandwidth_bytes))
+        gm_say(&on, " on {}", GM_BYTES(gm_value_num(&d->copy_bandwidth_bytes)));
+    if (gm_value_present(&d->attainable_bandwidth_gbs) && ceiling->raised_by) {
+        gm_buf who = GM_BUF_INIT;
+        md_run_named(&who, ceiling->raised_by);
+        gm_say(b, "The % of attainable compares it with the best bandwidth measured: the best "
+                  "of a few plain copy and read kernels (4-, 8- and 16-byte accesses, several "
+                  "grid sizes) measured on this device at startup, {}, raised to the effective "
+                  "or DRAM bandwidth of any run that went faster (here {}, by {}); cudaMemcpy "
+                  "reached {}{}, bytes read plus bytes written.\n",
+               GM_GBS(gm_value_num(&d->attainable_bandwidth_gbs)), GM_GBS(ceiling->gbs),
+               GM_BUF(&who), copy, GM_BUF(&on));
+        gm_buf_free(&who);
+    } else if (gm_value_present(&d->attainable_bandwidth_gbs)) {
+        gm_say(b, "The % of attainable compares it with the best bandwidth measured: the best "
+                  "of a few plain copy and read kernels (4-, 8- and 16-byte accesses, several "
+                  "grid sizes) measured on this device at startup, {}, raised to the effective "
+                  "or DRAM bandwidth of any run that went faster; cudaMemcpy reached {}{}, bytes "
+                  "read plus bytes written.\n",
+               GM_GBS(gm_value_num(&d->attainable_bandwidth_gbs)), copy, GM_BUF(&on));
+    } else {
+        gm_say(b, "The % of copy bandwidth compares it with a device-to-device copy measured on "
+                  "this device (this results file has no attainable ceiling): {}{}, bytes read "
+                  "plus bytes written.\n",
+               copy, GM_BUF(&on));
+    }
+    gm_buf_free(&on);
 }
 
 static void S_validation(gm_buf *b, const S_counts *n)
 {
     if (n->unchecked && !(n->passed || n->failed || n->errors || n->not_run))
-        gm_buf_printf(b, "- **Validation.** None: the %zu runs are kernels of a program, measured "
-                         "as it ran them. A program's output is its own; there is no CPU "
-                         "reference to compare it with.\n",
-                      n->unchecked);
+        gm_say(b, "- **Validation.** None: the {} runs are kernels of a program, measured as it "
+                  "ran them. A program's output is its own; there is no CPU reference to compare "
+                  "it with.\n",
+               GM_INT((long long)n->unchecked));
     else
-        gm_buf_printf(b, "- **Validation.** Each run's output is compared with a CPU reference "
-                         "before it is measured: %zu passed, %zu failed, %zu stopped with an "
-                         "error, %zu did not run%s. Runs that did not pass are never compared or "
-                         "charted.\n",
-                      n->passed, n->failed, n->errors, n->not_run,
-                      n->unchecked ? "; the kernels of a program have no reference" : "");
+        gm_say(b, "- **Validation.** Each run's output is compared with a CPU reference before "
+                  "it is measured: {} passed, {} failed, {} stopped with an error, {} did not "
+                  "run{}. Runs that did not pass are never compared or charted.\n",
+               GM_INT((long long)n->passed), GM_INT((long long)n->failed),
+               GM_INT((long long)n->errors), GM_INT((long long)n->not_run),
+               GM_LIT(n->unchecked ? "; the kernels of a program have no reference" : ""));
 }
 
 static void S_predictions(gm_buf *b, const gm_results *r)
@@ -296,27 +290,25 @@ static void S_predictions(gm_buf *b, const gm_results *r)
         scaled += gm_run_has_prediction(&r->runs[i]) && r->runs[i].prediction.scaled;
     }
     if (predicted) {
-        gm_buf_printf(b, "- **Predictions** (%zu of %zu runs) come from the address-trace model "
-                         "(docs/model.md): each warp's addresses are replayed on the CPU and the "
-                         "sectors, requests and shared-memory wavefronts ncu would count are "
-                         "counted; %zu of them traced a sample of the warps and scaled it. The "
-                         "model says nothing of caches, DRAM or time.\n",
-                      predicted, r->n_runs, scaled);
+        gm_say(b, "- **Predictions** ({} of {} runs) come from the address-trace model "
+                  "(docs/model.md): each warp's addresses are replayed on the CPU and the "
+                  "sectors, requests and shared-memory wavefronts ncu would count are counted; "
+                  "{} of them traced a sample of the warps and scaled it. The model says nothing "
+                  "of caches, DRAM or time.\n",
+               GM_INT((long long)predicted), GM_INT((long long)r->n_runs),
+               GM_INT((long long)scaled));
     }
 }
 
 static void S_sizes(gm_buf *b, const gm_results *r, bool timestamp)
 {
     const gm_collection *c = &r->collection;
-    gm_buf_puts(b, "- **Sizes**: the ");
-    md_text(b, c->size_set ? c->size_set : DASH);
-    gm_buf_puts(b, " size set.");
-    if (timestamp) {
-        gm_buf_puts(b, " Taken at ");
-        md_text(b, r->taken_at ? r->taken_at : DASH);
-        gm_buf_puts(b, ".");
-    }
-    gm_buf_puts(b, "\n\n");
+    gm_say_arg set = GM_TEXT(c->size_set ? c->size_set : DASH);
+    if (timestamp)
+        gm_say(b, "- **Sizes**: the {} size set. Taken at {}.\n\n", set,
+               GM_TEXT(r->taken_at ? r->taken_at : DASH));
+    else
+        gm_say(b, "- **Sizes**: the {} size set.\n\n", set);
 }
 
 /* The Markdown forms send the reader to the HTML report; the page lists
@@ -325,9 +317,10 @@ static void S_metrics(gm_buf *b, const gm_results *r, bool html)
 {
     const gm_collection *c = &r->collection;
     if (c->n_metrics && !html) {
-        gm_buf_printf(b, "The %zu metrics collected, with the Nsight Compute name and meaning "
-                         "of each, are listed in the HTML report, which also gives the minimum and maximum "
-                         "time of each run beside its median.\n\n", c->n_metrics);
+        gm_say(b, "The {} metrics collected, with the Nsight Compute name and meaning of each, "
+                  "are listed in the HTML report, which also gives the minimum and maximum time "
+                  "of each run beside its median.\n\n",
+               GM_INT((long long)c->n_metrics));
     } else if (c->n_metrics) {
         gm_buf_puts(b, "### Metrics collected\n\n"
                        "| Label | Nsight Compute metric | Unit | What it counts |\n"
@@ -341,15 +334,9 @@ static void S_metrics(gm_buf *b, const gm_results *r, bool html)
                 if (x && x->unit)
                     unit = x->unit;
             }
-            gm_buf_puts(b, "| ");
-            md_text(b, m ? m->label : DASH);
-            gm_buf_puts(b, " | ");
-            md_code(b, name);
-            gm_buf_puts(b, " | ");
-            md_text(b, unit && *unit ? unit : DASH);
-            gm_buf_puts(b, " | ");
-            md_text(b, m ? m->meaning : "not in gpumem-report's catalog");
-            gm_buf_puts(b, " |\n");
+            gm_say(b, "| {} | {} | {} | {} |\n", GM_TEXT(m ? m->label : DASH), GM_CODE(name),
+                   GM_TEXT(unit && *unit ? unit : DASH),
+                   GM_TEXT(m ? m->meaning : "not in gpumem-report's catalog"));
         }
         gm_buf_puts(b, "\n");
     }
