@@ -4,6 +4,7 @@
 #include "../core/catalog.h"
 #include "../core/escape.h"
 #include "../core/fmt.h"
+#include "../core/say.h"
 #include "../core/slug.h"
 #include "contrast.h"
 #include "sources.h"
@@ -235,12 +236,11 @@ static void S_untested(gm_claim_result *o, const char *why)
 {
     o->verdict = GM_VERDICT_UNTESTED;
     gm_buf_puts(&o->measured_md, "—");
-    gm_esc_md(&o->why_md, why);
-    gm_buf_puts(&o->why_md, ".");
+    gm_say(&o->why_md, "{}.", GM_TEXT(why));
 }
 
-/* "`a` (p=v)": a side as its selector names it. */
-static void S_side(gm_buf *b, const char *sel)
+/* "`a` (p=v)": a side as its selector names it, to pass as GM_BUF. */
+static gm_buf S_side(const char *sel)
 {
     const char *at = strchr(sel, '@');
     size_t vl = at ? (size_t)(at - sel) : strlen(sel);
@@ -249,21 +249,36 @@ static void S_side(gm_buf *b, const char *sel)
         vl = sizeof v - 1;
     memcpy(v, sel, vl);
     v[vl] = '\0';
-    gm_esc_md_code(b, v);
-    if (at) {
-        gm_buf_puts(b, " (");
-        gm_esc_md(b, at + 1);
-        gm_buf_puts(b, ")");
-    }
+    gm_buf b = GM_BUF_INIT;
+    if (at)
+        gm_say(&b, "{} ({})", GM_CODE(v), GM_TEXT(at + 1));
+    else
+        gm_esc_md_code(&b, v);
+    return b;
 }
 
 /* A parameter value or size as the tables give it: integers as counts. */
-static void S_num(gm_buf *b, double v, int sig)
+static gm_say_arg S_num(double v, int sig)
 {
     if (v == floor(v) && fabs(v) < 1e15)
-        gm_fmt_count(b, v);
-    else
-        gm_fmt_num(b, v, sig);
+        return GM_COUNT(v);
+    return GM_NUM(v, sig);
+}
+
+/* A ratio as gm_ratio_fmt writes it, to pass as GM_BUF. */
+static gm_buf S_ratio_md(double x)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_ratio_fmt(&b, x);
+    return b;
+}
+
+/* A counter's value as gm_counter_fmt writes it, to pass as GM_BUF. */
+static gm_buf S_counter_md(const char *kind, double v)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_counter_fmt(&b, kind, v);
+    return b;
 }
 
 static double S_num_param(const gm_run *r, const char *p)
@@ -320,69 +335,67 @@ static void S_ratio(const gm_claim *c, const gm_results *res, const gm_section *
         near = at_k;
     }
     o->measured = m;
-    gm_ratio_fmt(&o->measured_md, m);
+    gm_buf *md = &o->measured_md;
+    gm_buf mr = S_ratio_md(m);
     if (at_point && n > 1) {
         gm_buf at = GM_BUF_INIT;
         gm_pair_at_md(&at, c->a, c->b, &p[at_k]);
-        gm_buf_printf(&o->measured_md, " at %s, the summary's pair (", at.data);
-        gm_buf_free(&at);
         if (n == 2) {
             size_t other = at_k == 0 ? 1 : 0;
             gm_buf oat = GM_BUF_INIT;
             gm_pair_at_md(&oat, c->a, c->b, &p[other]);
-            gm_ratio_fmt(&o->measured_md, r[other]);
-            gm_buf_printf(&o->measured_md, " at %s)", oat.data);
+            gm_buf ro = S_ratio_md(r[other]);
+            gm_say(md, "{} at {}, the summary's pair ({} at {})", GM_BUF(&mr), GM_BUF(&at),
+                   GM_BUF(&ro), GM_BUF(&oat));
+            gm_buf_free(&ro);
             gm_buf_free(&oat);
         } else {
-            gm_buf x = GM_BUF_INIT, y = GM_BUF_INIT;
-            gm_ratio_fmt(&x, lo);
-            gm_ratio_fmt(&y, hi);
+            gm_buf x = S_ratio_md(lo), y = S_ratio_md(hi);
             if (strcmp(x.data, y.data) == 0)
-                gm_buf_printf(&o->measured_md, "%zu points in all, each %s)", n, x.data);
+                gm_say(md, "{} at {}, the summary's pair ({} points in all, each {})",
+                       GM_BUF(&mr), GM_BUF(&at), GM_INT((long long)n), GM_BUF(&x));
             else
-                gm_buf_printf(&o->measured_md, "%zu points in all: %s–%s)", n, x.data, y.data);
+                gm_say(md, "{} at {}, the summary's pair ({} points in all: {}–{})", GM_BUF(&mr),
+                       GM_BUF(&at), GM_INT((long long)n), GM_BUF(&x), GM_BUF(&y));
             gm_buf_free(&x);
             gm_buf_free(&y);
         }
+        gm_buf_free(&at);
     } else if (n > 1) {
-        gm_buf_printf(&o->measured_md, " (median of %zu; ", n);
-        gm_ratio_fmt(&o->measured_md, lo);
-        gm_buf_puts(&o->measured_md, "–");
-        gm_ratio_fmt(&o->measured_md, hi);
-        gm_buf_puts(&o->measured_md, ")");
+        gm_buf x = S_ratio_md(lo), y = S_ratio_md(hi);
+        gm_say(md, "{} (median of {}; {}–{})", GM_BUF(&mr), GM_INT((long long)n), GM_BUF(&x),
+               GM_BUF(&y));
+        gm_buf_free(&x);
+        gm_buf_free(&y);
     } else {
-        gm_buf_puts(&o->measured_md, " (");
-        gm_fmt_ms(&o->measured_md, gm_run_median_ms(p[0].a));
-        gm_buf_puts(&o->measured_md, " vs ");
-        gm_fmt_ms(&o->measured_md, gm_run_median_ms(p[0].b));
-        gm_buf_puts(&o->measured_md, ")");
+        gm_say(md, "{} ({} vs {})", GM_BUF(&mr), GM_MS(gm_run_median_ms(p[0].a)),
+               GM_MS(gm_run_median_ms(p[0].b)));
     }
+    gm_buf_free(&mr);
     if (same && !at_point && !(n == 1 && at_k == 0)) {
         /* judged elsewhere than the summary's pair: say where that is, and why */
         gm_buf at = GM_BUF_INIT;
         gm_pair_at_md(&at, e->contrast_a, e->contrast_b, &sc.pair);
-        gm_buf_puts(&o->measured_md, "; the summary's ");
-        gm_ratio_fmt(&o->measured_md, sc.time_ratio);
-        gm_buf_printf(&o->measured_md, " is at %s, ", at.data);
-        gm_buf_puts(&o->measured_md,
-                    at_k < n ? "one of these points" : "outside the sizes the claim names");
+        gm_buf sr = S_ratio_md(sc.time_ratio);
+        gm_say(md, "; the summary's {} is at {}, {}", GM_BUF(&sr), GM_BUF(&at),
+               GM_LIT(at_k < n ? "one of these points" : "outside the sizes the claim names"));
+        gm_buf_free(&sr);
         gm_buf_free(&at);
     }
     bool up = c->lo >= 1;
     bool dir = up ? m >= 1.05 : m <= 1 / 1.05;
     bool size = m >= c->lo / 1.25 && m <= c->hi * 1.25;
     o->verdict = dir && size ? GM_VERDICT_HOLDS : dir ? GM_VERDICT_DIRECTION : GM_VERDICT_NOT;
-    S_side(&o->why_md, c->a);
-    gm_buf_puts(&o->why_md, " against ");
-    S_side(&o->why_md, c->b);
+    gm_buf sa = S_side(c->a), sb = S_side(c->b);
     gm_buf at = GM_BUF_INIT;
     gm_pair_at_md(&at, c->a, c->b, &p[near]);
-    if (at.len) {
-        gm_buf_puts(&o->why_md, " at ");
-        gm_buf_puts(&o->why_md, at.data);
-    }
+    if (at.len)
+        gm_say(&o->why_md, "{} against {} at {}: ", GM_BUF(&sa), GM_BUF(&sb), GM_BUF(&at));
+    else
+        gm_say(&o->why_md, "{} against {}: ", GM_BUF(&sa), GM_BUF(&sb));
     gm_buf_free(&at);
-    gm_buf_puts(&o->why_md, ": ");
+    gm_buf_free(&sa);
+    gm_buf_free(&sb);
     gm_pair_why_md(&o->why_md, res, p[near].a, c->a, p[near].b, c->b, c->counter);
     free(sorted);
     free(r);
@@ -416,32 +429,27 @@ static void S_counter(const gm_claim *c, const gm_section *s, gm_claim_result *o
     }
     double m = S_median(v, n);
     o->measured = m;
-    gm_counter_fmt(&o->measured_md, c->counter, m);
-    gm_buf_puts(&o->measured_md, " ");
-    gm_buf_puts(&o->measured_md, gm_counter_label(c->counter));
+    gm_buf cm = S_counter_md(c->counter, m);
+    gm_say(&o->measured_md, "{} {}", GM_BUF(&cm), GM_LIT(gm_counter_label(c->counter)));
+    gm_buf_free(&cm);
     if (n > 1 && lo != hi) {
-        gm_buf_printf(&o->measured_md, " (median of %zu runs; ", n);
-        gm_counter_fmt(&o->measured_md, c->counter, lo);
-        gm_buf_puts(&o->measured_md, "–");
-        gm_counter_fmt(&o->measured_md, c->counter, hi);
-        gm_buf_puts(&o->measured_md, ")");
+        gm_buf cl = S_counter_md(c->counter, lo), ch = S_counter_md(c->counter, hi);
+        gm_say(&o->measured_md, " (median of {} runs; {}–{})", GM_INT((long long)n), GM_BUF(&cl),
+               GM_BUF(&ch));
+        gm_buf_free(&cl);
+        gm_buf_free(&ch);
     }
     bool ok = m >= c->lo * 0.95 && m <= c->hi * 1.05;
     o->verdict = ok ? GM_VERDICT_HOLDS : GM_VERDICT_NOT;
-    S_side(&o->why_md, c->a);
+    gm_buf side = S_side(c->a);
     double sec = gm_run_metric_num(one, GM_M_LD_SECTORS), req = gm_run_metric_num(one, GM_M_LD_REQUESTS);
-    if (!strcmp(c->counter, "ld_spr") && isfinite(sec) && isfinite(req)) {
-        gm_buf_puts(&o->why_md, ": the profiler counts ");
-        gm_fmt_count(&o->why_md, sec);
-        gm_buf_puts(&o->why_md, " global-load sectors for ");
-        gm_fmt_count(&o->why_md, req);
-        gm_buf_puts(&o->why_md, " requests");
-        if (n > 1)
-            gm_buf_puts(&o->why_md, " in one of its runs");
-        gm_buf_puts(&o->why_md, ".");
-    } else {
-        gm_buf_puts(&o->why_md, ": as the profiler counts it.");
-    }
+    if (!strcmp(c->counter, "ld_spr") && isfinite(sec) && isfinite(req))
+        gm_say(&o->why_md, "{}: the profiler counts {} global-load sectors for {} requests{}.",
+               GM_BUF(&side), GM_COUNT(sec), GM_COUNT(req),
+               GM_LIT(n > 1 ? " in one of its runs" : ""));
+    else
+        gm_say(&o->why_md, "{}: as the profiler counts it.", GM_BUF(&side));
+    gm_buf_free(&side);
     free(v);
 }
 
@@ -510,15 +518,13 @@ static void S_breakeven(const gm_claim *c, const gm_section *s, gm_claim_result 
     const char *pn = c->param;
     if (cross == n) {
         o->measured = INFINITY;
-        gm_buf_printf(&o->measured_md, "none up to %s=", pn);
-        S_num(&o->measured_md, n1, 6);
-        gm_buf_puts(&o->measured_md, " (the CPU is faster at the largest size)");
+        gm_say(&o->measured_md, "none up to {}={} (the CPU is faster at the largest size)",
+               GM_LIT(pn), S_num(n1, 6));
         o->verdict = GM_VERDICT_NOT;
     } else if (cross == 0) {
         o->measured = n0;
-        gm_buf_printf(&o->measured_md, "below %s=", pn);
-        S_num(&o->measured_md, n0, 6);
-        gm_buf_puts(&o->measured_md, " (the GPU is faster at every size measured)");
+        gm_say(&o->measured_md, "below {}={} (the GPU is faster at every size measured)",
+               GM_LIT(pn), S_num(n0, 6));
         o->verdict = n0 <= c->lo * 1.5 ? GM_VERDICT_HOLDS : GM_VERDICT_DIRECTION;
         if (n0 > c->lo / 1.5)
             o->verdict = GM_VERDICT_DIRECTION;
@@ -530,41 +536,24 @@ static void S_breakeven(const gm_claim *c, const gm_section *s, gm_claim_result 
         double x = yb != ya ? xa + (0 - ya) * (xb - xa) / (yb - ya) : xb;
         double m = exp(x);
         o->measured = m;
-        gm_buf_printf(&o->measured_md, "%s ≈ ", pn);
-        S_num(&o->measured_md, m, 3);
-        gm_buf_printf(&o->measured_md, " (between %s=", pn);
-        S_num(&o->measured_md, S_num_param(p[cross - 1].a, pn), 6);
-        gm_buf_puts(&o->measured_md, " and ");
-        S_num(&o->measured_md, S_num_param(p[cross].a, pn), 6);
-        gm_buf_puts(&o->measured_md, ")");
+        gm_say(&o->measured_md, "{} ≈ {} (between {}={} and {})", GM_LIT(pn), S_num(m, 3),
+               GM_LIT(pn), S_num(S_num_param(p[cross - 1].a, pn), 6),
+               S_num(S_num_param(p[cross].a, pn), 6));
         bool size = m >= c->lo / 1.5 && m <= c->hi * 1.5;
         o->verdict = size ? GM_VERDICT_HOLDS : GM_VERDICT_DIRECTION;
     }
     /* why: how each side grows along the parameter */
     double ca = gm_run_median_ms(p[n - 1].a) / gm_run_median_ms(p[0].a);
     double cb = gm_run_median_ms(p[n - 1].b) / gm_run_median_ms(p[0].b);
-    gm_buf_printf(&o->why_md, "from %s=", pn);
-    S_num(&o->why_md, n0, 6);
-    gm_buf_puts(&o->why_md, " to ");
-    S_num(&o->why_md, n1, 6);
-    gm_buf_puts(&o->why_md, " ");
-    S_side(&o->why_md, c->a);
-    gm_buf_puts(&o->why_md, " grows ");
-    gm_fmt_ratio(&o->why_md, ca);
-    gm_buf_puts(&o->why_md, " (");
-    gm_fmt_ms(&o->why_md, gm_run_median_ms(p[0].a));
-    gm_buf_puts(&o->why_md, " to ");
-    gm_fmt_ms(&o->why_md, gm_run_median_ms(p[n - 1].a));
-    gm_buf_puts(&o->why_md, ") and ");
-    S_side(&o->why_md, c->b);
-    gm_buf_puts(&o->why_md, " ");
-    gm_fmt_ratio(&o->why_md, cb);
-    gm_buf_puts(&o->why_md, " (");
-    gm_fmt_ms(&o->why_md, gm_run_median_ms(p[0].b));
-    gm_buf_puts(&o->why_md, " to ");
-    gm_fmt_ms(&o->why_md, gm_run_median_ms(p[n - 1].b));
-    gm_buf_puts(&o->why_md, "): the GPU's fixed cost per diagonal dominates small sizes, the "
-                            "CPU's cubic work large ones.");
+    gm_buf sa = S_side(c->a), sb = S_side(c->b);
+    gm_say(&o->why_md, "from {}={} to {} {} grows {} ({} to {}) and {} {} ({} to {}): the GPU's "
+                       "fixed cost per diagonal dominates small sizes, the CPU's cubic work large "
+                       "ones.",
+           GM_LIT(pn), S_num(n0, 6), S_num(n1, 6), GM_BUF(&sa), GM_RATIO(ca),
+           GM_MS(gm_run_median_ms(p[0].a)), GM_MS(gm_run_median_ms(p[n - 1].a)), GM_BUF(&sb),
+           GM_RATIO(cb), GM_MS(gm_run_median_ms(p[0].b)), GM_MS(gm_run_median_ms(p[n - 1].b)));
+    gm_buf_free(&sa);
+    gm_buf_free(&sb);
     free(p);
 }
 
@@ -604,7 +593,7 @@ static void S_best_in(const gm_claim *c, const gm_section *s, gm_claim_result *o
         inside += v >= c->lo && v <= c->hi;
         if (list.len)
             gm_buf_puts(&list, ", ");
-        S_num(&list, v, 6);
+        gm_say_value(&list, S_num(v, 6));
     }
     free(done);
     if (!lines) {
@@ -613,18 +602,16 @@ static void S_best_in(const gm_claim *c, const gm_section *s, gm_claim_result *o
         return;
     }
     o->measured = (double)inside / (double)lines;
-    gm_buf_printf(&o->measured_md, "fastest %s: ", c->param);
-    gm_buf_puts(&o->measured_md, list.data);
+    gm_say(&o->measured_md, "fastest {}: {}", GM_LIT(c->param), GM_BUF(&list));
     o->verdict = inside == lines ? GM_VERDICT_HOLDS
                  : inside ? GM_VERDICT_DIRECTION
                           : GM_VERDICT_NOT;
-    gm_buf_printf(&o->why_md, "%zu of %zu image sizes have their fastest ", inside, lines);
-    S_side(&o->why_md, c->a);
-    gm_buf_printf(&o->why_md, " run inside %s=", c->param);
-    S_num(&o->why_md, c->lo, 6);
-    gm_buf_puts(&o->why_md, "–");
-    S_num(&o->why_md, c->hi, 6);
-    gm_buf_puts(&o->why_md, " (median times, one run per block size).");
+    gm_buf side = S_side(c->a);
+    gm_say(&o->why_md, "{} of {} image sizes have their fastest {} run inside {}={}–{} (median "
+                       "times, one run per block size).",
+           GM_INT((long long)inside), GM_INT((long long)lines), GM_BUF(&side), GM_LIT(c->param),
+           S_num(c->lo, 6), S_num(c->hi, 6));
+    gm_buf_free(&side);
     gm_buf_free(&list);
 }
 
@@ -647,23 +634,17 @@ static void S_peak(const gm_claim *c, const gm_section *s, const gm_results *r,
     }
     double g = gm_run_effective_gbs(best), pct = 100 * g / peak;
     o->measured = pct;
-    gm_fmt_pct(&o->measured_md, pct);
-    gm_buf_puts(&o->measured_md, " (");
-    gm_fmt_gbs(&o->measured_md, g);
-    gm_buf_puts(&o->measured_md, " of ");
-    gm_fmt_gbs(&o->measured_md, peak);
-    gm_buf_puts(&o->measured_md, ")");
+    gm_say(&o->measured_md, "{} ({} of {})", GM_PCT(pct), GM_GBS(g), GM_GBS(peak));
     o->verdict = pct >= c->lo ? GM_VERDICT_HOLDS : GM_VERDICT_NOT;
-    S_side(&o->why_md, c->a);
-    gm_buf_puts(&o->why_md, " moves its useful bytes at ");
-    gm_fmt_gbs(&o->why_md, g);
+    gm_buf side = S_side(c->a);
     double d = gm_run_metric_num(best, GM_M_DRAM_PCT);
-    if (isfinite(d)) {
-        gm_buf_puts(&o->why_md, " while the profiler puts DRAM at ");
-        gm_fmt_pct(&o->why_md, d);
-        gm_buf_puts(&o->why_md, " of its peak");
-    }
-    gm_buf_puts(&o->why_md, ".");
+    if (isfinite(d))
+        gm_say(&o->why_md, "{} moves its useful bytes at {} while the profiler puts DRAM at {} of "
+                           "its peak.",
+               GM_BUF(&side), GM_GBS(g), GM_PCT(d));
+    else
+        gm_say(&o->why_md, "{} moves its useful bytes at {}.", GM_BUF(&side), GM_GBS(g));
+    gm_buf_free(&side);
 }
 
 void gm_claim_eval(const gm_claim *c, const gm_results *r, const gm_sections *ss,
@@ -710,8 +691,9 @@ static bool S_present(const gm_claim *c, const gm_sections *ss)
 }
 
 /* The heading text of a source's claims, "[1] Memory coalescing (article)";
- * a source the references do not list, by its name. */
-static void S_source_heading(gm_buf *b, const char *source)
+ * a source the references do not list, by its name.  Plain text, to pass as
+ * GM_TEXT. */
+static gm_buf S_source_heading(const char *source)
 {
     const gm_source *s = gm_source_find(source);
     gm_buf h = GM_BUF_INIT;
@@ -719,8 +701,21 @@ static void S_source_heading(gm_buf *b, const char *source)
         gm_source_heading(&h, s);
     else
         gm_buf_puts(&h, source);
-    gm_esc_md(b, h.data);
-    gm_buf_free(&h);
+    return h;
+}
+
+/* A verdict with the verb agreeing with its count: "1 holds", "2 hold". */
+static const char *S_verdict_counted(int v, size_t count)
+{
+    bool one = count == 1;
+    switch (v) {
+    case GM_VERDICT_HOLDS: return one ? "holds" : "hold";
+    case GM_VERDICT_DIRECTION:
+        return one ? "holds in direction, not size" : "hold in direction, not size";
+    case GM_VERDICT_NOT: return one ? "does not hold" : "do not hold";
+    default: break;
+    }
+    return one ? "is not tested here" : "are not tested here";
 }
 
 bool gm_claims_present(const gm_sections *ss)
@@ -758,20 +753,21 @@ void gm_claims_md(gm_buf *b, const gm_results *r, const gm_sections *ss, const c
             gm_claim_result_free(&x);
         }
         gm_buf_puts(b, "## Claims checked on this GPU\n\n");
-        gm_buf_printf(b,
-                      "The quantitative claims of the documents the experiments come from, "
-                      "judged on this run: %zu hold, %zu hold in direction but not in size, "
-                      "%zu do not hold, %zu are not tested here. None of the documents measured "
-                      "on this GPU, so a claim is judged on its direction and order of magnitude: "
-                      "*holds* means the figure measured here lies within the claimed range "
-                      "widened by 25%% (a ratio), 5%% (a counter) or a factor of 1.5 (a break-even "
-                      "size); *holds in direction, not size* means the same side wins by 5%% or "
-                      "more, by another amount; *does not hold* means the other side wins, or "
-                      "neither. Ratios are median times, side a over side b, at matched "
-                      "parameters. The claims are grouped by the document that makes them; each "
-                      "experiment's section lists its own.\n\n",
-                      count[GM_VERDICT_HOLDS], count[GM_VERDICT_DIRECTION], count[GM_VERDICT_NOT],
-                      count[GM_VERDICT_UNTESTED]);
+        gm_say(b,
+               "The quantitative claims of the documents the experiments come from, judged on "
+               "this run: {} hold, {} hold in direction but not in size, {} do not hold, {} are "
+               "not tested here. None of the documents measured on this GPU, so a claim is judged "
+               "on its direction and order of magnitude: *holds* means the figure measured here "
+               "lies within the claimed range widened by 25% (a ratio), 5% (a counter) or a "
+               "factor of 1.5 (a break-even size); *holds in direction, not size* means the same "
+               "side wins by 5% or more, by another amount; *does not hold* means the other side "
+               "wins, or neither. Ratios are median times, side a over side b, at matched "
+               "parameters. The claims are grouped by the document that makes them; each "
+               "experiment's section lists its own.\n\n",
+               GM_INT((long long)count[GM_VERDICT_HOLDS]),
+               GM_INT((long long)count[GM_VERDICT_DIRECTION]),
+               GM_INT((long long)count[GM_VERDICT_NOT]),
+               GM_INT((long long)count[GM_VERDICT_UNTESTED]));
     } else {
         gm_buf_puts(b, "Claims this experiment tests (judged on direction and order of magnitude: "
                        "they were measured on other hardware):\n\n");
@@ -806,14 +802,11 @@ void gm_claims_md(gm_buf *b, const gm_results *r, const gm_sections *ss, const c
         if (!experiment) {
             /* the document as its reference names it, the hardware once when its
              * claims share a stated one */
-            gm_buf_puts(b, "### ");
-            S_source_heading(b, srcs[k]);
-            gm_buf_puts(b, "\n\n");
-            if (one_hw && hw && strcmp(hw, NOT_STATED) != 0) {
-                gm_buf_puts(b, "Measured on ");
-                gm_esc_md(b, hw);
-                gm_buf_puts(b, ".\n\n");
-            }
+            gm_buf h = S_source_heading(srcs[k]);
+            gm_say(b, "### {}\n\n", GM_TEXT(h.data));
+            gm_buf_free(&h);
+            if (one_hw && hw && strcmp(hw, NOT_STATED) != 0)
+                gm_say(b, "Measured on {}.\n\n", GM_TEXT(hw));
         }
         gm_buf_puts(b, one_hw ? "| Claim | Claimed | Measured here | Verdict | Why |\n"
                               : "| Claim | Claimed (hardware) | Measured here | Verdict | Why |\n");
@@ -825,34 +818,26 @@ void gm_claims_md(gm_buf *b, const gm_results *r, const gm_sections *ss, const c
                 continue;
             gm_claim_result x;
             gm_claim_eval(c, r, ss, &x);
-            gm_buf_puts(b, "| ");
-            gm_esc_md(b, c->claim);
+            gm_buf cite = GM_BUF_INIT, hwb = GM_BUF_INIT;
             const gm_source *src = experiment ? gm_source_find(c->source) : NULL;
             if (src)   /* an experiment's table: which document says it */
-                gm_buf_printf(b, " [\\[%d\\]](#references)", src->number);
-            gm_buf_puts(b, " | ");
-            gm_esc_md(b, c->claimed);
-            if (!one_hw && strcmp(c->hardware, NOT_STATED) != 0) {
-                gm_buf_puts(b, " (");
-                gm_esc_md(b, c->hardware);
-                gm_buf_puts(b, ")");
-            }
-            gm_buf_puts(b, " | ");
-            gm_buf_puts(b, x.measured_md.data);
-            gm_buf_puts(b, " | ");
-            gm_buf_puts(b, gm_verdict_name(x.verdict));
-            gm_buf_puts(b, " | ");
-            gm_buf_puts(b, x.why_md.data);
-            gm_buf_puts(b, " |\n");
+                gm_say(&cite, " [\\[{}\\]](#references)", GM_INT(src->number));
+            if (!one_hw && strcmp(c->hardware, NOT_STATED) != 0)
+                gm_say(&hwb, " ({})", GM_TEXT(c->hardware));
+            gm_say(b, "| {}{} | {}{} | {} | {} | {} |\n", GM_TEXT(c->claim), GM_BUF(&cite),
+                   GM_TEXT(c->claimed), GM_BUF(&hwb), GM_BUF(&x.measured_md),
+                   GM_LIT(gm_verdict_name(x.verdict)), GM_BUF(&x.why_md));
+            gm_buf_free(&cite);
+            gm_buf_free(&hwb);
             gm_claim_result_free(&x);
         }
         gm_buf_puts(b, "\n");
     }
     free((void *)srcs);
     if (!experiment && absent)
-        gm_buf_printf(b, "%zu more claim%s concern%s experiments this results file does not "
-                         "have.\n\n",
-                      absent, absent == 1 ? "" : "s", absent == 1 ? "s" : "");
+        gm_say(b, "{} more claim{} concern{} experiments this results file does not have.\n\n",
+               GM_INT((long long)absent), GM_LIT(absent == 1 ? "" : "s"),
+               GM_LIT(absent == 1 ? "s" : ""));
 }
 
 void gm_claims_brief_md(gm_buf *b, const gm_results *r, const gm_sections *ss,
@@ -886,32 +871,17 @@ void gm_claims_brief_md(gm_buf *b, const gm_results *r, const gm_sections *ss,
      * figures and the why */
     gm_buf_puts(b, "**Claims it tests:**");
     for (size_t k = 0; k < ns; k++) {
-        gm_buf h = GM_BUF_INIT;
-        const gm_source *sk = gm_source_find(src[k]);
-        if (sk)
-            gm_source_heading(&h, sk);
-        else
-            gm_buf_puts(&h, src[k]);
-        gm_buf_puts(b, k ? "; [" : " [");
-        gm_esc_md(b, h.data);
-        gm_buf_puts(b, "](#");
-        gm_md_slug(h.data, b);
-        gm_buf_puts(b, "): ");
+        gm_buf h = S_source_heading(src[k]), slug = GM_BUF_INIT;
+        gm_md_slug(h.data, &slug);
+        gm_say(b, k ? "; [{}](#{}): " : " [{}](#{}): ", GM_TEXT(h.data), GM_BUF(&slug));
         gm_buf_free(&h);
+        gm_buf_free(&slug);
         bool first = true;
         for (int v = 0; v < 4; v++) {
             if (!count[k][v])
                 continue;
-            gm_buf_printf(b, "%s%zu ", first ? "" : ", ", count[k][v]);
-            if (v == GM_VERDICT_HOLDS)
-                gm_buf_puts(b, count[k][v] == 1 ? "holds" : "hold");
-            else if (v == GM_VERDICT_DIRECTION)
-                gm_buf_puts(b, count[k][v] == 1 ? "holds in direction, not size"
-                                                : "hold in direction, not size");
-            else if (v == GM_VERDICT_NOT)
-                gm_buf_puts(b, count[k][v] == 1 ? "does not hold" : "do not hold");
-            else
-                gm_buf_puts(b, count[k][v] == 1 ? "is not tested here" : "are not tested here");
+            gm_say(b, first ? "{} {}" : ", {} {}", GM_INT((long long)count[k][v]),
+                   GM_LIT(S_verdict_counted(v, count[k][v])));
             first = false;
         }
     }

@@ -4,6 +4,7 @@
 #include "../core/catalog.h"
 #include "../core/escape.h"
 #include "../core/fmt.h"
+#include "../core/say.h"
 #include "limits.h"
 
 #include <math.h>
@@ -241,18 +242,23 @@ const char *gm_counter_label(const char *kind)
     return "";
 }
 
-void gm_counter_fmt(gm_buf *b, const char *kind, double v)
+/* A counter's value as a value of a sentence (say.h). */
+static gm_say_arg S_counter_arg(const char *kind, double v)
 {
     if (!isfinite(v))
-        gm_buf_puts(b, GM_FMT_ABSENT);
-    else if (!strcmp(kind, "dram_bytes"))
-        gm_fmt_bytes(b, v);
-    else if (!strcmp(kind, "ld_sectors") || !strcmp(kind, "ld_requests"))
-        gm_fmt_count(b, v);
-    else if (!strcmp(kind, "shared_wpi"))
-        gm_fmt_fixed(b, v, 2);
-    else
-        gm_fmt_fixed(b, v, 1);
+        return GM_LIT(GM_FMT_ABSENT);
+    if (!strcmp(kind, "dram_bytes"))
+        return GM_BYTES(v);
+    if (!strcmp(kind, "ld_sectors") || !strcmp(kind, "ld_requests"))
+        return GM_COUNT(v);
+    if (!strcmp(kind, "shared_wpi"))
+        return GM_FIXED(v, 2);
+    return GM_FIXED(v, 1);
+}
+
+void gm_counter_fmt(gm_buf *b, const char *kind, double v)
+{
+    gm_say_value(b, S_counter_arg(kind, v));
 }
 
 /* ---- the answer ----------------------------------------------------------- */
@@ -338,7 +344,8 @@ static bool S_find(const gm_section *s, gm_contrast *out, bool profiled_only)
 
 /* ---- Markdown ------------------------------------------------------------- */
 
-static void S_sel_md(gm_buf *b, const char *sel)
+/* "`a` (p=v)": a selector as it names its side. */
+static gm_buf S_sel_md(const char *sel)
 {
     const char *at = strchr(sel, '@');
     size_t vl = at ? (size_t)(at - sel) : strlen(sel);
@@ -347,30 +354,38 @@ static void S_sel_md(gm_buf *b, const char *sel)
         vl = sizeof v - 1;
     memcpy(v, sel, vl);
     v[vl] = '\0';
-    gm_esc_md_code(b, v);
-    if (at) {
-        gm_buf_puts(b, " (");
-        gm_esc_md(b, at + 1);
-        gm_buf_puts(b, ")");
-    }
+    gm_buf b = GM_BUF_INIT;
+    if (at)
+        gm_say(&b, "{} ({})", GM_CODE(v), GM_TEXT(at + 1));
+    else
+        gm_esc_md_code(&b, v);
+    return b;
 }
 
 void gm_contrast_sides_md(gm_buf *b, const gm_experiment *e)
 {
-    S_sel_md(b, e->contrast_a);
-    gm_buf_puts(b, " against ");
-    S_sel_md(b, e->contrast_b);
+    gm_buf sa = S_sel_md(e->contrast_a), sb = S_sel_md(e->contrast_b);
+    gm_say(b, "{} against {}", GM_BUF(&sa), GM_BUF(&sb));
+    gm_buf_free(&sa);
+    gm_buf_free(&sb);
 }
 
 void gm_pair_side_md(gm_buf *b, const gm_run *run, const char *sel)
 {
-    gm_esc_md_code(b, run->variant ? run->variant : "");
+    const char *name = run->variant ? run->variant : "";
     const char *at = sel ? strchr(sel, '@') : NULL;
-    if (at) {
-        gm_buf_puts(b, " (");
-        gm_esc_md(b, at + 1);
-        gm_buf_puts(b, ")");
-    }
+    if (at)
+        gm_say(b, "{} ({})", GM_CODE(name), GM_TEXT(at + 1));
+    else
+        gm_esc_md_code(b, name);
+}
+
+/* A side of a pair, to pass as GM_BUF. */
+static gm_buf S_side(const gm_run *run, const char *sel)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_pair_side_md(&b, run, sel);
+    return b;
 }
 
 void gm_pair_at_md(gm_buf *b, const char *sel_a, const char *sel_b, const gm_pair *p)
@@ -401,12 +416,23 @@ void gm_ratio_fmt(gm_buf *b, double x)
     }
 }
 
-static void S_ratio_of(gm_buf *b, double x, double y)
+/* A ratio as gm_ratio_fmt writes it, to pass as GM_BUF. */
+static gm_buf S_ratio(double x)
 {
+    gm_buf b = GM_BUF_INIT;
+    gm_ratio_fmt(&b, x);
+    return b;
+}
+
+/* x / y as S_ratio, or GM_FMT_ABSENT where it has no value. */
+static gm_buf S_ratio_of(double x, double y)
+{
+    gm_buf b = GM_BUF_INIT;
     if (isfinite(x) && isfinite(y) && y > 0)
-        gm_ratio_fmt(b, x / y);
+        gm_ratio_fmt(&b, x / y);
     else
-        gm_buf_puts(b, GM_FMT_ABSENT);
+        gm_buf_puts(&b, GM_FMT_ABSENT);
+    return b;
 }
 
 /* ---- why: the counters of a pair ------------------------------------------ */
@@ -420,16 +446,10 @@ typedef struct {
     bool brief;                  /* the caller gave the counter's figures already */
 } S_pairx;
 
-static void S_name(gm_buf *b, const S_pairx *x, bool side_a)
+/* A side's name, to pass as GM_BUF ("{}'s" for the possessive). */
+static gm_buf S_name(const S_pairx *x, bool side_a)
 {
-    gm_pair_side_md(b, side_a ? x->a : x->b, side_a ? x->sel_a : x->sel_b);
-}
-
-/* "`a`'s": a side's name in the possessive. */
-static void S_names(gm_buf *b, const S_pairx *x, bool side_a)
-{
-    S_name(b, x, side_a);
-    gm_buf_puts(b, "'s");
+    return S_side(side_a ? x->a : x->b, side_a ? x->sel_a : x->sel_b);
 }
 
 static bool S_near(double x, double y, double tol)
@@ -442,11 +462,10 @@ static void S_both_dram(gm_buf *b, const S_pairx *x)
 {
     if (x->la.kind != GM_LIMIT_DRAM || x->lb.kind != GM_LIMIT_DRAM)
         return;
-    gm_buf_puts(b, ", and both are DRAM-bound (");
-    gm_fmt_pct(b, x->la.dram_pct);
-    gm_buf_puts(b, " and ");
-    gm_fmt_pct(b, x->lb.dram_pct);
-    gm_buf_puts(b, x->la.attainable ? " of attainable)" : " of the copy bandwidth)");
+    gm_say(b,
+           x->la.attainable ? ", and both are DRAM-bound ({} and {} of attainable)"
+                            : ", and both are DRAM-bound ({} and {} of the copy bandwidth)",
+           GM_PCT(x->la.dram_pct), GM_PCT(x->lb.dram_pct));
 }
 
 /* Which cache serves side a's sectors: "L1 serves 69.3% of `global`'s
@@ -454,23 +473,17 @@ static void S_both_dram(gm_buf *b, const S_pairx *x)
 static bool S_serves(gm_buf *b, const S_pairx *x, bool side_a)
 {
     const gm_limits *l = side_a ? &x->la : &x->lb;
-    if (l->l1_hit >= GM_LIMIT_CACHE_HIT) {
-        gm_buf_puts(b, "L1 serves ");
-        gm_fmt_pct(b, l->l1_hit);
-        gm_buf_puts(b, " of ");
-        S_names(b, x, side_a);
-        gm_buf_puts(b, " sectors");
-        return true;
-    }
-    if (l->l2_hit >= GM_LIMIT_L2_HIT) {
-        gm_buf_puts(b, "L2 serves ");
-        gm_fmt_pct(b, l->l2_hit);
-        gm_buf_puts(b, " of the sectors ");
-        S_names(b, x, side_a);
-        gm_buf_puts(b, " L1 misses");
-        return true;
-    }
-    return false;
+    bool l1 = l->l1_hit >= GM_LIMIT_CACHE_HIT;
+    if (!l1 && !(l->l2_hit >= GM_LIMIT_L2_HIT))
+        return false;
+    gm_buf name = S_name(x, side_a);
+    if (l1)
+        gm_say(b, "L1 serves {} of {}'s sectors", GM_PCT(l->l1_hit), GM_BUF(&name));
+    else
+        gm_say(b, "L2 serves {} of the sectors {}'s L1 misses", GM_PCT(l->l2_hit),
+               GM_BUF(&name));
+    gm_buf_free(&name);
+    return true;
 }
 
 /* The side with more of the contrast's counter is the faster one: the
@@ -497,73 +510,49 @@ static void S_wrong_way(gm_buf *b, const S_pairx *x)
     gm_buf_puts(b, x->brief ? "the faster side has more of them" : ", yet the faster side has more "
                                                                     "of them");
     if (pick < 0) {
-        gm_buf_puts(b, ", and no memory counter collected here separates them (L1 hit ");
-        gm_fmt_pct(b, x->la.l1_hit);
-        gm_buf_puts(b, " against ");
-        gm_fmt_pct(b, x->lb.l1_hit);
-        gm_buf_puts(b, ", occupancy ");
-        gm_fmt_pct(b, x->la.occupancy);
-        gm_buf_puts(b, " against ");
-        gm_fmt_pct(b, x->lb.occupancy);
-        gm_buf_puts(b, ", DRAM bytes ");
-        gm_fmt_bytes(b, x->la.dram_bytes);
-        gm_buf_puts(b, " against ");
-        gm_fmt_bytes(b, x->lb.dram_bytes);
-        gm_buf_puts(b, "): what limits the time lies outside the global-memory path measured "
-                       "here.");
+        gm_say(b, ", and no memory counter collected here separates them (L1 hit {} against {}, "
+                  "occupancy {} against {}, DRAM bytes {} against {}): what limits the time lies "
+                  "outside the global-memory path measured here.",
+               GM_PCT(x->la.l1_hit), GM_PCT(x->lb.l1_hit), GM_PCT(x->la.occupancy),
+               GM_PCT(x->lb.occupancy), GM_BYTES(x->la.dram_bytes), GM_BYTES(x->lb.dram_bytes));
         return;
     }
     bool fa = !a_slow;   /* the faster side is side a */
     static const char *const what[NC] = {"L1's hit rate", "L2's hit rate", "the DRAM bytes",
                                          "occupancy", "the shared wavefronts per instruction"};
-    gm_buf_printf(b, ": what limits the time is %s. ", what[pick]);
+    gm_say(b, ": what limits the time is {}. ", GM_LIT(what[pick]));
+    gm_buf fast = S_name(x, fa), slow = S_name(x, !fa);
     switch (pick) {
     case L1:
     case L2:
-        gm_buf_printf(b, "%s serves ", pick == L1 ? "L1" : "L2");
-        gm_fmt_pct(b, pick == L1 ? lf->l1_hit : lf->l2_hit);
-        gm_buf_puts(b, " of ");
-        S_names(b, x, fa);
-        gm_buf_puts(b, pick == L1 ? " sectors against " : " L1 misses against ");
-        gm_fmt_pct(b, pick == L1 ? ls->l1_hit : ls->l2_hit);
-        gm_buf_puts(b, " of ");
-        S_names(b, x, !fa);
-        if (S_near(ls->dram_bytes, lf->dram_bytes, 0.1)) {
-            gm_buf_puts(b, ", with the same DRAM bytes (");
-            gm_fmt_bytes(b, x->la.dram_bytes);
-            gm_buf_puts(b, " against ");
-            gm_fmt_bytes(b, x->lb.dram_bytes);
-            gm_buf_puts(b, ")");
-        }
-        if (ls->kind == GM_LIMIT_LATENCY && lf->kind == GM_LIMIT_LATENCY) {
-            gm_buf_puts(b, "; both are latency-bound (");
-            gm_fmt_pct(b, ls->occupancy);
-            gm_buf_puts(b, " occupancy), so a miss costs more than a sector that hits");
-        }
+        gm_say(b,
+               pick == L1 ? "L1 serves {} of {}'s sectors against {} of {}'s"
+                          : "L2 serves {} of {}'s L1 misses against {} of {}'s",
+               GM_PCT(pick == L1 ? lf->l1_hit : lf->l2_hit), GM_BUF(&fast),
+               GM_PCT(pick == L1 ? ls->l1_hit : ls->l2_hit), GM_BUF(&slow));
+        if (S_near(ls->dram_bytes, lf->dram_bytes, 0.1))
+            gm_say(b, ", with the same DRAM bytes ({} against {})", GM_BYTES(x->la.dram_bytes),
+                   GM_BYTES(x->lb.dram_bytes));
+        if (ls->kind == GM_LIMIT_LATENCY && lf->kind == GM_LIMIT_LATENCY)
+            gm_say(b, "; both are latency-bound ({} occupancy), so a miss costs more than a "
+                      "sector that hits",
+                   GM_PCT(ls->occupancy));
         break;
     case DRAM:
-        gm_buf_puts(b, "DRAM moves ");
-        gm_fmt_bytes(b, ls->dram_bytes);
-        gm_buf_puts(b, " for ");
-        S_name(b, x, !fa);
-        gm_buf_puts(b, " against ");
-        gm_fmt_bytes(b, lf->dram_bytes);
+        gm_say(b, "DRAM moves {} for {} against {}", GM_BYTES(ls->dram_bytes), GM_BUF(&slow),
+               GM_BYTES(lf->dram_bytes));
         break;
     case OCC:
-        S_name(b, x, !fa);
-        gm_buf_puts(b, " keeps ");
-        gm_fmt_pct(b, ls->occupancy);
-        gm_buf_puts(b, " of the warp slots busy against ");
-        gm_fmt_pct(b, lf->occupancy);
+        gm_say(b, "{} keeps {} of the warp slots busy against {}", GM_BUF(&slow),
+               GM_PCT(ls->occupancy), GM_PCT(lf->occupancy));
         break;
     case SHARED:
-        S_name(b, x, !fa);
-        gm_buf_puts(b, " needs ");
-        gm_fmt_fixed(b, ls->shared_wpi, 2);
-        gm_buf_puts(b, " shared wavefronts per instruction against ");
-        gm_fmt_fixed(b, lf->shared_wpi, 2);
+        gm_say(b, "{} needs {} shared wavefronts per instruction against {}", GM_BUF(&slow),
+               GM_FIXED(ls->shared_wpi, 2), GM_FIXED(lf->shared_wpi, 2));
         break;
     }
+    gm_buf_free(&fast);
+    gm_buf_free(&slow);
     gm_buf_puts(b, ".");
 }
 
@@ -571,23 +560,15 @@ static void S_wrong_way(gm_buf *b, const S_pairx *x)
  * cache serves the extra sectors, and how busy DRAM is. */
 static void S_cached(gm_buf *b, const S_pairx *x)
 {
-    gm_buf_puts(b, x->brief ? "DRAM moves about the same bytes (" : ", but DRAM moves about the "
-                                                                    "same bytes (");
-    gm_fmt_bytes(b, x->la.dram_bytes);
-    gm_buf_puts(b, " against ");
-    gm_fmt_bytes(b, x->lb.dram_bytes);
-    gm_buf_puts(b, "): ");
+    gm_say(b,
+           x->brief ? "DRAM moves about the same bytes ({} against {}): "
+                    : ", but DRAM moves about the same bytes ({} against {}): ",
+           GM_BYTES(x->la.dram_bytes), GM_BYTES(x->lb.dram_bytes));
     if (!S_serves(b, x, true) && isfinite(x->la.l1_hit) && isfinite(x->la.l2_hit)) {
         /* no cache serves most of them: the hit rates of both, for the reader to weigh */
-        gm_buf_puts(b, "L1 and L2 serve the extra sectors (L1 hits ");
-        gm_fmt_pct(b, x->la.l1_hit);
-        gm_buf_puts(b, " against ");
-        gm_fmt_pct(b, x->lb.l1_hit);
-        gm_buf_puts(b, ", L2 ");
-        gm_fmt_pct(b, x->la.l2_hit);
-        gm_buf_puts(b, " against ");
-        gm_fmt_pct(b, x->lb.l2_hit);
-        gm_buf_puts(b, ")");
+        gm_say(b, "L1 and L2 serve the extra sectors (L1 hits {} against {}, L2 {} against {})",
+               GM_PCT(x->la.l1_hit), GM_PCT(x->lb.l1_hit), GM_PCT(x->la.l2_hit),
+               GM_PCT(x->lb.l2_hit));
     } else if (!isfinite(x->la.l1_hit) || !isfinite(x->la.l2_hit)) {
         gm_buf_puts(b, "the caches serve the extra sectors");
     }
@@ -601,9 +582,9 @@ static void S_less(gm_buf *b, const S_pairx *x)
     double tr = gm_run_median_ms(x->a) / gm_run_median_ms(x->b);
     double dr = x->la.dram_bytes / x->lb.dram_bytes;
     if (x->la.kind == GM_LIMIT_DRAM && x->lb.kind == GM_LIMIT_DRAM && S_near(dr, tr, 0.25)) {
-        gm_buf_puts(b, ", but the time follows the DRAM bytes (");
-        gm_ratio_fmt(b, dr);
-        gm_buf_puts(b, ")");
+        gm_buf ratio = S_ratio(dr);
+        gm_say(b, ", but the time follows the DRAM bytes ({})", GM_BUF(&ratio));
+        gm_buf_free(&ratio);
         S_both_dram(b, x);
         gm_buf_puts(b, ".");
         return;
@@ -612,48 +593,39 @@ static void S_less(gm_buf *b, const S_pairx *x)
         gm_buf_puts(b, ", but ");
         if (S_serves(b, x, true))
             gm_buf_puts(b, ", so ");
-        gm_buf_puts(b, "DRAM moves about the same bytes (");
-        gm_fmt_bytes(b, x->la.dram_bytes);
-        gm_buf_puts(b, " against ");
-        gm_fmt_bytes(b, x->lb.dram_bytes);
-        gm_buf_puts(b, ")");
+        gm_say(b, "DRAM moves about the same bytes ({} against {})", GM_BYTES(x->la.dram_bytes),
+               GM_BYTES(x->lb.dram_bytes));
         if (x->lb.kind == GM_LIMIT_DRAM && x->la.kind != GM_LIMIT_DRAM) {
-            gm_buf_puts(b, " and ");
-            S_name(b, x, false);
-            gm_buf_puts(b, " is DRAM-bound at ");
-            gm_fmt_pct(b, x->lb.dram_pct);
-            gm_buf_puts(b, x->lb.attainable ? " of attainable" : " of the copy bandwidth");
+            gm_buf name = S_name(x, false);
+            gm_say(b,
+                   x->lb.attainable ? " and {} is DRAM-bound at {} of attainable"
+                                    : " and {} is DRAM-bound at {} of the copy bandwidth",
+                   GM_BUF(&name), GM_PCT(x->lb.dram_pct));
+            gm_buf_free(&name);
         }
         gm_buf_puts(b, ".");
         return;
     }
     if (x->la.kind == GM_LIMIT_LATENCY && x->lb.kind == GM_LIMIT_LATENCY) {
-        gm_buf_puts(b, ", though the time grows less: both are latency-bound (");
-        gm_fmt_pct(b, x->la.occupancy);
-        gm_buf_puts(b, " and ");
-        gm_fmt_pct(b, x->lb.occupancy);
-        gm_buf_puts(b, " occupancy), and L1 serves ");
-        gm_fmt_pct(b, x->la.l1_hit);
-        gm_buf_puts(b, " and ");
-        gm_fmt_pct(b, x->lb.l1_hit);
-        gm_buf_puts(b, " of their sectors.");
+        gm_say(b, ", though the time grows less: both are latency-bound ({} and {} occupancy), "
+                  "and L1 serves {} and {} of their sectors.",
+               GM_PCT(x->la.occupancy), GM_PCT(x->lb.occupancy), GM_PCT(x->la.l1_hit),
+               GM_PCT(x->lb.l1_hit));
         return;
     }
     if (S_near(x->la.requests, x->lb.requests, 0.1) && x->la.kind != GM_LIMIT_DRAM &&
         x->lb.kind != GM_LIMIT_DRAM) {
-        gm_buf_puts(b, ", but both issue the same requests (");
-        gm_fmt_count(b, x->la.requests);
-        gm_buf_puts(b, ") and neither is DRAM-bound (");
-        gm_fmt_pct(b, x->la.dram_pct);
-        gm_buf_puts(b, " and ");
-        gm_fmt_pct(b, x->lb.dram_pct);
-        gm_buf_puts(b, x->la.attainable ? " of attainable)." : " of the copy bandwidth).");
+        gm_say(b,
+               x->la.attainable ? ", but both issue the same requests ({}) and neither is "
+                                  "DRAM-bound ({} and {} of attainable)."
+                                : ", but both issue the same requests ({}) and neither is "
+                                  "DRAM-bound ({} and {} of the copy bandwidth).",
+               GM_COUNT(x->la.requests), GM_PCT(x->la.dram_pct), GM_PCT(x->lb.dram_pct));
         return;
     }
     bool a_slow = gm_run_median_ms(x->a) > gm_run_median_ms(x->b);
     gm_buf_puts(b, ", though the time grows less. ");
-    gm_buf who = GM_BUF_INIT;
-    S_name(&who, x, a_slow);
+    gm_buf who = S_name(x, a_slow);
     gm_limits_verdict_md(b, a_slow ? x->a : x->b, a_slow ? &x->la : &x->lb, who.data);
     gm_buf_free(&who);
 }
@@ -670,12 +642,15 @@ static void S_unprofiled(gm_buf *b, const gm_run *a, const gm_run *br)
                        "no counter of theirs explains the gap.");
         return;
     }
-    gm_buf_puts(b, "these runs were timed but not profiled, so no counter of theirs explains "
-                   "the gap: ");
-    gm_limits_note_md(b, why);
-    if (strstr(why, "--profile-max-ms"))
-        gm_buf_puts(b, "; a collection with a higher limit profiles them");
-    gm_buf_puts(b, ".");
+    gm_buf note = GM_BUF_INIT;
+    gm_limits_note_md(&note, why);
+    gm_say(b, "these runs were timed but not profiled, so no counter of theirs explains the gap: "
+              "{}{}.",
+           GM_BUF(&note),
+           GM_LIT(strstr(why, "--profile-max-ms") ? "; a collection with a higher limit profiles "
+                                                    "them"
+                                                  : ""));
+    gm_buf_free(&note);
 }
 
 /* brief: the caller has given the counter's figures already; when the sentence
@@ -716,15 +691,10 @@ static void S_why(gm_buf *b, const gm_results *r, const gm_run *a, const char *s
         bool skip = brief && counter && !strcmp(pick, counter);
         x.brief = skip;
         if (!skip) {
-            gm_buf_puts(b, "the ");
-            gm_buf_puts(b, gm_counter_label(pick));
-            gm_buf_puts(b, " are ");
-            gm_counter_fmt(b, pick, pa);
-            gm_buf_puts(b, " against ");
-            gm_counter_fmt(b, pick, pb);
-            gm_buf_puts(b, " (");
-            S_ratio_of(b, pa, pb);
-            gm_buf_puts(b, ")");
+            gm_buf ratio = S_ratio_of(pa, pb);
+            gm_say(b, "the {} are {} against {} ({})", GM_LIT(gm_counter_label(pick)),
+                   S_counter_arg(pick, pa), S_counter_arg(pick, pb), GM_BUF(&ratio));
+            gm_buf_free(&ratio);
         }
         bool more = pa > pb;
         double tr = ta / tb, cr = pa / pb;
@@ -753,18 +723,19 @@ static void S_why(gm_buf *b, const gm_results *r, const gm_run *a, const char *s
                    isfinite(gm_run_metric_num(br, GM_M_DRAM_PCT)) &&
                    gm_run_metric_num(a, GM_M_DRAM_PCT) < 50 &&
                    gm_run_metric_num(br, GM_M_DRAM_PCT) < 50) {
-            gm_buf_puts(b, skip ? "yet the times differ by only " : ", yet the times differ by only ");
-            gm_ratio_fmt(b, tr);
-            gm_buf_puts(b, ": DRAM runs at ");
-            gm_fmt_pct(b, gm_run_metric_num(a, GM_M_DRAM_PCT));
-            gm_buf_puts(b, " of its peak against ");
-            gm_fmt_pct(b, gm_run_metric_num(br, GM_M_DRAM_PCT));
-            gm_buf_puts(b, ", so neither side is limited by the bytes it moves (at ");
-            gm_fmt_ms(b, ta);
-            gm_buf_puts(b, " per launch, issuing the accesses and starting the kernel weigh "
-                           "more).");
+            gm_buf ratio = S_ratio(tr);
+            gm_say(b,
+                   skip ? "yet the times differ by only {}: DRAM runs at {} of its peak against "
+                          "{}, so neither side is limited by the bytes it moves (at {} per "
+                          "launch, issuing the accesses and starting the kernel weigh more)."
+                        : ", yet the times differ by only {}: DRAM runs at {} of its peak "
+                          "against {}, so neither side is limited by the bytes it moves (at {} "
+                          "per launch, issuing the accesses and starting the kernel weigh more).",
+                   GM_BUF(&ratio), GM_PCT(gm_run_metric_num(a, GM_M_DRAM_PCT)),
+                   GM_PCT(gm_run_metric_num(br, GM_M_DRAM_PCT)), GM_MS(ta));
+            gm_buf_free(&ratio);
         } else {
-            gm_buf_printf(b, skip ? "%s" : ": %s", what);
+            gm_say(b, skip ? "{}" : ": {}", GM_LIT(what));
             if (cr > 1.5 * (tr > 1 ? tr : 1 / tr))
                 S_less(b, &x);
             else
@@ -774,22 +745,17 @@ static void S_why(gm_buf *b, const gm_results *r, const gm_run *a, const char *s
     }
     double da = gm_run_metric_num(a, GM_M_DRAM_PCT), db = gm_run_metric_num(br, GM_M_DRAM_PCT);
     if (da < 10 && db < 10) {
-        gm_buf_puts(b, "the memory counters are alike (within 15%) and neither side is near "
-                       "DRAM's limit (");
-        gm_fmt_pct(b, da);
-        gm_buf_puts(b, " and ");
-        gm_fmt_pct(b, db);
-        gm_buf_puts(b, " of its peak): what separates them lies outside the memory counters "
-                       "collected here.");
+        gm_say(b, "the memory counters are alike (within 15%) and neither side is near DRAM's "
+                  "limit ({} and {} of its peak): what separates them lies outside the memory "
+                  "counters collected here.",
+               GM_PCT(da), GM_PCT(db));
         return;
     }
     if (isfinite(da) && isfinite(db)) {
-        gm_buf_puts(b, "the memory counters are alike (within 15%), but DRAM runs at ");
-        gm_fmt_pct(b, da);
-        gm_buf_puts(b, " of peak against ");
-        gm_fmt_pct(b, db);
-        gm_buf_puts(b, ": the difference is in how well each keeps memory busy, not in the "
-                       "bytes it moves.");
+        gm_say(b, "the memory counters are alike (within 15%), but DRAM runs at {} of peak "
+                  "against {}: the difference is in how well each keeps memory busy, not in the "
+                  "bytes it moves.",
+               GM_PCT(da), GM_PCT(db));
         return;
     }
     if (!a->n_metrics && !br->n_metrics)
@@ -813,16 +779,15 @@ void gm_contrast_profiled_md(gm_buf *b, const gm_results *r, const gm_section *s
     const gm_experiment *e = s->exp;
     gm_buf at = GM_BUF_INIT;
     gm_pair_at_md(&at, e->contrast_a, e->contrast_b, &p.pair);
-    gm_buf_puts(b, " At ");
-    gm_buf_puts(b, at.len ? at.data : "another point");
+    gm_buf sa = S_side(p.pair.a, e->contrast_a), sb = S_side(p.pair.b, e->contrast_b);
+    gm_buf ratio = S_ratio(p.time_ratio);
+    gm_say(b, " At {}, the largest point profiled, {} takes {} the time of {}: ",
+           at.len ? GM_BUF(&at) : GM_LIT("another point"), GM_BUF(&sa), GM_BUF(&ratio),
+           GM_BUF(&sb));
     gm_buf_free(&at);
-    gm_buf_puts(b, ", the largest point profiled, ");
-    gm_pair_side_md(b, p.pair.a, e->contrast_a);
-    gm_buf_puts(b, " takes ");
-    gm_ratio_fmt(b, p.time_ratio);
-    gm_buf_puts(b, " the time of ");
-    gm_pair_side_md(b, p.pair.b, e->contrast_b);
-    gm_buf_puts(b, ": ");
+    gm_buf_free(&sa);
+    gm_buf_free(&sb);
+    gm_buf_free(&ratio);
     S_why(b, r, p.pair.a, e->contrast_a, p.pair.b, e->contrast_b, p.counter, false);
 }
 
@@ -831,54 +796,38 @@ void gm_contrast_md(gm_buf *b, const gm_results *r, const gm_section *s)
     const gm_experiment *e = s->exp;
     if (!e || !e->contrast_a || !e->contrast_b)
         return;
-    gm_buf_puts(b, "**The question.** ");
-    if (e->question)
-        gm_esc_md(b, e->question);
-    else
-        gm_contrast_sides_md(b, e);
-    gm_buf_puts(b, "\n\n");
+    gm_buf sides = GM_BUF_INIT;
+    gm_contrast_sides_md(&sides, e);
+    gm_say(b, "**The question.** {}\n\n", e->question ? GM_TEXT(e->question) : GM_BUF(&sides));
     gm_contrast c;
     if (!gm_contrast_find(s, &c)) {
-        gm_buf_puts(b, "**The answer:** not measured: no passed runs of ");
-        gm_contrast_sides_md(b, e);
-        gm_buf_puts(b, " at matching parameters.\n\n");
+        gm_say(b, "**The answer:** not measured: no passed runs of {} at matching parameters.\n\n",
+               GM_BUF(&sides));
+        gm_buf_free(&sides);
         return;
     }
-    gm_buf_puts(b, "**The answer");
-    if (c.pair.a->n_params) {
-        gm_buf t = GM_BUF_INIT;
-        gm_pair_at_md(&t, e->contrast_a, e->contrast_b, &c.pair);
-        if (t.len) {
-            gm_buf_puts(b, "** at ");
-            gm_buf_puts(b, t.data);
-            gm_buf_puts(b, ":");
-        } else {
-            gm_buf_puts(b, ":**");
-        }
-        gm_buf_free(&t);
-    } else {
-        gm_buf_puts(b, ":**");
-    }
-    gm_buf_puts(b, " ");
-    gm_pair_side_md(b, c.pair.a, e->contrast_a);
-    gm_buf_puts(b, " takes ");
-    gm_fmt_ms(b, gm_run_median_ms(c.pair.a));
-    gm_buf_puts(b, ", ");
-    gm_pair_side_md(b, c.pair.b, e->contrast_b);
-    gm_buf_puts(b, " ");
-    gm_fmt_ms(b, gm_run_median_ms(c.pair.b));
-    gm_buf_puts(b, ": a time ratio of ");
-    gm_ratio_fmt(b, c.time_ratio);
+    gm_buf_free(&sides);
+    /* the point of the pair, where its runs have parameters besides the sides' */
+    gm_buf at = GM_BUF_INIT;
+    gm_pair_at_md(&at, e->contrast_a, e->contrast_b, &c.pair);
+    if (at.len)
+        gm_say(b, "**The answer** at {}:", GM_BUF(&at));
+    else
+        gm_buf_puts(b, "**The answer:**");
+    gm_buf_free(&at);
+    gm_buf sa = S_side(c.pair.a, e->contrast_a), sb = S_side(c.pair.b, e->contrast_b);
+    gm_buf ratio = S_ratio(c.time_ratio);
+    gm_say(b, " {} takes {}, {} {}: a time ratio of {}", GM_BUF(&sa),
+           GM_MS(gm_run_median_ms(c.pair.a)), GM_BUF(&sb), GM_MS(gm_run_median_ms(c.pair.b)),
+           GM_BUF(&ratio));
+    gm_buf_free(&sa);
+    gm_buf_free(&sb);
+    gm_buf_free(&ratio);
     if (c.counter && isfinite(c.ca) && isfinite(c.cb)) {
-        gm_buf_puts(b, "; ");
-        gm_buf_puts(b, gm_counter_label(c.counter));
-        gm_buf_puts(b, " ");
-        gm_counter_fmt(b, c.counter, c.ca);
-        gm_buf_puts(b, " against ");
-        gm_counter_fmt(b, c.counter, c.cb);
-        gm_buf_puts(b, " (");
-        S_ratio_of(b, c.ca, c.cb);
-        gm_buf_puts(b, ")");
+        gm_buf cr = S_ratio_of(c.ca, c.cb);
+        gm_say(b, "; {} {} against {} ({})", GM_LIT(gm_counter_label(c.counter)),
+               S_counter_arg(c.counter, c.ca), S_counter_arg(c.counter, c.cb), GM_BUF(&cr));
+        gm_buf_free(&cr);
     }
     gm_buf_puts(b, ". Why: ");
     S_why(b, r, c.pair.a, e->contrast_a, c.pair.b, e->contrast_b, c.counter, true);
