@@ -285,8 +285,10 @@ void md_explain(gm_buf *b, const gm_results *r, const gm_section *s, const gm_fi
                 if (!strchr(q, '\n'))
                     break;
             }
-            gm_buf_puts(b, "**What the numbers say.** ");
-            gm_buf_put(b, e.data, (size_t)(list - e.data));
+            gm_buf head = GM_BUF_INIT;   /* the paragraphs before the list */
+            gm_buf_put(&head, e.data, (size_t)(list - e.data));
+            gm_say(b, "**What the numbers say.** {}", GM_BUF(&head));
+            gm_buf_free(&head);
             md_fold_open_n(b, 2, items);
             gm_buf_put(b, list, (size_t)(end - list));
             gm_buf_puts(b, "\n\n");
