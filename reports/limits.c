@@ -4,6 +4,7 @@
 #include "../core/catalog.h"
 #include "../core/escape.h"
 #include "../core/fmt.h"
+#include "../core/say.h"
 
 #include <math.h>
 #include <string.h>
@@ -94,134 +95,118 @@ void gm_limits_note_md(gm_buf *b, const char *note)
     gm_buf head = GM_BUF_INIT;
     gm_buf_put(&head, note, (size_t)(at - note));
     gm_buf_puts(&head, "");
-    gm_esc_md(b, head.data);
+    gm_say(b, "{}`--profile-max-ms`{}", GM_TEXT(head.data), GM_TEXT(at + sizeof opt - 1));
     gm_buf_free(&head);
-    gm_esc_md_code(b, opt);
-    gm_esc_md(b, at + sizeof opt - 1);
 }
 
-/* "92.2% of attainable" (or of the copy bandwidth, for an older file). */
-static void S_pct_of_ceiling(gm_buf *b, const gm_limits *l)
+/* What the DRAM share is of, after "92.2% of ": attainable, or the copy
+ * bandwidth for an older file. */
+static gm_say_arg S_ceiling(const gm_limits *l)
 {
-    gm_fmt_pct(b, l->dram_pct);
-    gm_buf_puts(b, l->attainable ? " of attainable" : " of the copy bandwidth");
+    return GM_LIT(l->attainable ? "attainable" : "the copy bandwidth");
 }
 
 /* Whether L1 or L2 serves the sectors, as a clause after "; ". */
 static void S_cache_clause(gm_buf *b, const gm_limits *l)
 {
-    const char *level = NULL;
-    double hit = NAN;
-    if (l->l1_hit >= GM_LIMIT_CACHE_HIT) {
-        level = "L1";
-        hit = l->l1_hit;
-    } else if (l->l2_hit >= GM_LIMIT_L2_HIT && l->kind != GM_LIMIT_DRAM) {
-        level = "L2";
-        hit = l->l2_hit;
-    }
-    if (!level)
+    if (l->l1_hit >= GM_LIMIT_CACHE_HIT)
+        gm_say(b, "; L1 serves {} of its sectors", GM_PCT(l->l1_hit));
+    else if (l->l2_hit >= GM_LIMIT_L2_HIT && l->kind != GM_LIMIT_DRAM)
+        gm_say(b, "; L2 serves {} of the sectors L1 misses", GM_PCT(l->l2_hit));
+    else
         return;
-    gm_buf_printf(b, "; %s serves ", level);
-    gm_fmt_pct(b, hit);
-    gm_buf_puts(b, !strcmp(level, "L1") ? " of its sectors" : " of the sectors L1 misses");
     /* sectors fetched in vain that DRAM does not see */
     if (l->efficiency <= GM_LIMIT_EFFICIENCY && l->useful > 0 && l->dram_bytes <= 1.25 * l->useful)
         gm_buf_puts(b, ": the extra sectors never reach DRAM");
 }
 
-/* The verdict's opening: "DRAM-bound at", or with a subject "`x` is
- * DRAM-bound at"; an ISSUE verdict names its subject at the end of its
- * opening ("neither ... limits `x`"). */
-static void S_open(gm_buf *b, const char *subject, const char *verb, const char *rest)
-{
-    if (subject)
-        gm_buf_printf(b, "%s %s%s", subject, verb, rest);
-    else
-        gm_buf_puts(b, rest);
-}
-
+/* Each verdict opens with its subject and verb ("`x` is DRAM-bound at"), or
+ * without them ("DRAM-bound at") where subject is NULL: a choice of two
+ * formats whose first placeholder is the subject, "" when there is none.  An
+ * ISSUE verdict names its subject at the end of its opening ("neither ...
+ * limits `x`").  The subject is Markdown of the caller, written as it is. */
 void gm_limits_verdict_md(gm_buf *b, const gm_run *run, const gm_limits *l, const char *subject)
 {
+    bool s = subject != NULL;
+    gm_say_arg who = GM_LIT(s ? subject : "");
     switch (l->kind) {
     case GM_LIMIT_UNPROFILED: {
         const char *why = gm_limits_unprofiled_note(run);
         if (!why) {
-            S_open(b, subject, "was ", "timed but not profiled: no counter says what limits it.");
+            gm_say(b,
+                   s ? "{} was timed but not profiled: no counter says what limits it."
+                     : "{}timed but not profiled: no counter says what limits it.",
+                   who);
             return;
         }
-        S_open(b, subject, "was ", "timed but not profiled: ");
-        gm_limits_note_md(b, why);
-        if (strstr(why, "--profile-max-ms"))
-            gm_buf_puts(b, "; a collection with a higher limit profiles it");
-        gm_buf_puts(b, ".");
+        gm_buf note = GM_BUF_INIT;
+        gm_limits_note_md(&note, why);
+        gm_say(b, s ? "{} was timed but not profiled: {}{}." : "{}timed but not profiled: {}{}.",
+               who, GM_BUF(&note),
+               GM_LIT(strstr(why, "--profile-max-ms") ? "; a collection with a higher limit "
+                                                        "profiles it"
+                                                      : ""));
+        gm_buf_free(&note);
         return;
     }
     case GM_LIMIT_DRAM:
-        S_open(b, subject, "is ", "DRAM-bound at ");
-        S_pct_of_ceiling(b, l);
-        if (l->useful > 0 && l->dram_bytes >= 1.5 * l->useful) {
-            gm_buf_puts(b, ", moving ");
-            gm_fmt_ratio(b, l->dram_bytes / l->useful);
-            gm_buf_puts(b, " the bytes the computation needs");
-        }
+        gm_say(b, s ? "{} is DRAM-bound at {} of {}" : "{}DRAM-bound at {} of {}", who,
+               GM_PCT(l->dram_pct), S_ceiling(l));
+        if (l->useful > 0 && l->dram_bytes >= 1.5 * l->useful)
+            gm_say(b, ", moving {} the bytes the computation needs",
+                   GM_RATIO(l->dram_bytes / l->useful));
         break;
     case GM_LIMIT_SHARED:
-        S_open(b, subject, "has ", "bank conflicts: ");
-        gm_fmt_fixed(b, l->shared_wpi, 2);
-        gm_buf_puts(b, " shared wavefronts per instruction where 1 is ideal, each access "
-                       "replayed");
+        gm_say(b,
+               s ? "{} has bank conflicts: {} shared wavefronts per instruction where 1 is "
+                   "ideal, each access replayed"
+                 : "{}bank conflicts: {} shared wavefronts per instruction where 1 is ideal, "
+                   "each access replayed",
+               who, GM_FIXED(l->shared_wpi, 2));
         break;
     case GM_LIMIT_LATENCY:
-        S_open(b, subject, "is ", "latency-bound: ");
-        gm_fmt_pct(b, l->occupancy);
-        gm_buf_puts(b, " occupancy, too few warps to hide the memory latency");
-        if (l->warps / l->sms < 16) {
-            gm_buf_puts(b, " (the launch has ");
-            gm_fmt_count(b, l->warps);
-            gm_buf_puts(b, l->warps == 1 ? " warp for " : " warps for ");
-            gm_fmt_count(b, l->sms);
-            gm_buf_puts(b, " SMs)");
-        }
+        gm_say(b,
+               s ? "{} is latency-bound: {} occupancy, too few warps to hide the memory latency"
+                 : "{}latency-bound: {} occupancy, too few warps to hide the memory latency",
+               who, GM_PCT(l->occupancy));
+        if (l->warps / l->sms < 16)
+            gm_say(b, " (the launch has {} {} for {} SMs)", GM_COUNT(l->warps),
+                   GM_LIT(l->warps == 1 ? "warp" : "warps"), GM_COUNT(l->sms));
         break;
     case GM_LIMIT_SECTORS:
-        S_open(b, subject, "is ", "limited by its sectors, not by DRAM (");
-        S_pct_of_ceiling(b, l);
-        gm_buf_printf(b, "): its %s use ", l->store ? "stores" : "loads");
-        gm_fmt_pct(b, l->efficiency);
-        gm_buf_puts(b, " of the bytes of the sectors they touch");
-        if (isfinite(l->spr)) {
-            gm_buf_puts(b, " (");
-            gm_fmt_fixed(b, l->spr, 1);
-            gm_buf_puts(b, " a request)");
-        }
+        gm_say(b,
+               s ? "{} is limited by its sectors, not by DRAM ({} of {}): its {} use {} of the "
+                   "bytes of the sectors they touch"
+                 : "{}limited by its sectors, not by DRAM ({} of {}): its {} use {} of the "
+                   "bytes of the sectors they touch",
+               who, GM_PCT(l->dram_pct), S_ceiling(l), GM_LIT(l->store ? "stores" : "loads"),
+               GM_PCT(l->efficiency));
+        if (isfinite(l->spr))
+            gm_say(b, " ({} a request)", GM_FIXED(l->spr, 1));
         break;
     case GM_LIMIT_LAUNCH:
-        S_open(b, subject, "is ", "too short to fill the memory system: ");
-        gm_fmt_ms(b, l->ms);
-        gm_buf_puts(b, " a launch, DRAM at ");
-        S_pct_of_ceiling(b, l);
+        gm_say(b,
+               s ? "{} is too short to fill the memory system: {} a launch, DRAM at {} of {}"
+                 : "{}too short to fill the memory system: {} a launch, DRAM at {} of {}",
+               who, GM_MS(l->ms), GM_PCT(l->dram_pct), S_ceiling(l));
         break;
     case GM_LIMIT_ISSUE:
-        gm_buf_puts(b, subject ? "Neither DRAM (" : "neither DRAM (");
-        S_pct_of_ceiling(b, l);
-        gm_buf_puts(b, ") nor occupancy (");
-        gm_fmt_pct(b, l->occupancy);
-        gm_buf_puts(b, ") limits ");
-        gm_buf_puts(b, subject ? subject : "it");
+        gm_say(b,
+               s ? "Neither DRAM ({} of {}) nor occupancy ({}) limits {}"
+                 : "neither DRAM ({} of {}) nor occupancy ({}) limits {}",
+               GM_PCT(l->dram_pct), S_ceiling(l), GM_PCT(l->occupancy),
+               GM_LIT(s ? subject : "it"));
         if (l->requests > 0 && l->useful > 0 && l->useful / l->requests < 4) {
             /* far fewer bytes than requests: the same bytes read again and again */
-            gm_buf_puts(b, ": its ");
-            gm_fmt_count(b, l->requests);
-            gm_buf_puts(b, " global requests read the same bytes again and again (");
-            gm_fmt_num(b, l->requests * 32.0 / l->useful, 3);
-            gm_buf_puts(b, " requests per 32 bytes it needs), and issuing and serving them "
-                           "takes the time");
+            gm_say(b,
+                   ": its {} global requests read the same bytes again and again ({} requests "
+                   "per 32 bytes it needs), and issuing and serving them takes the time",
+                   GM_COUNT(l->requests), GM_NUM(l->requests * 32.0 / l->useful, 3));
         } else if (l->requests > 0 && l->useful > 0) {
-            gm_buf_puts(b, ": its ");
-            gm_fmt_count(b, l->requests);
-            gm_buf_puts(b, " global requests carry ");
-            gm_fmt_num(b, l->useful / l->requests, 3);
-            gm_buf_puts(b, " useful bytes each, and issuing and serving them takes the time");
+            gm_say(b,
+                   ": its {} global requests carry {} useful bytes each, and issuing and "
+                   "serving them takes the time",
+                   GM_COUNT(l->requests), GM_NUM(l->useful / l->requests, 3));
         }
         break;
     }
@@ -239,34 +224,24 @@ void gm_limits_short_md(gm_buf *b, const gm_limits *l)
         gm_buf_puts(b, "DRAM");   /* its share is in the column before */
         break;
     case GM_LIMIT_SHARED:
-        gm_buf_puts(b, "bank conflicts (");
-        gm_fmt_fixed(b, l->shared_wpi, 2);
-        gm_buf_puts(b, " wavefronts/inst)");
+        gm_say(b, "bank conflicts ({} wavefronts/inst)", GM_FIXED(l->shared_wpi, 2));
         break;
     case GM_LIMIT_LATENCY:
-        gm_buf_puts(b, "latency (");
-        gm_fmt_pct(b, l->occupancy);
-        gm_buf_puts(b, " occupancy)");
+        gm_say(b, "latency ({} occupancy)", GM_PCT(l->occupancy));
         break;
     case GM_LIMIT_SECTORS:
-        gm_buf_printf(b, "sectors (%s use ", l->store ? "stores" : "loads");
-        gm_fmt_pct(b, l->efficiency);
-        gm_buf_puts(b, ")");
+        gm_say(b, "sectors ({} use {})", GM_LIT(l->store ? "stores" : "loads"),
+               GM_PCT(l->efficiency));
         break;
     case GM_LIMIT_LAUNCH:
-        gm_buf_puts(b, "launch (");
-        gm_fmt_ms(b, l->ms);
-        gm_buf_puts(b, ")");
+        gm_say(b, "launch ({})", GM_MS(l->ms));
         break;
     case GM_LIMIT_ISSUE:
         gm_buf_puts(b, "requests");
         break;
     }
-    if (l->l1_hit >= GM_LIMIT_CACHE_HIT) {
-        gm_buf_puts(b, "; L1 serves ");
-        gm_fmt_pct(b, l->l1_hit);
-    } else if (l->l2_hit >= GM_LIMIT_L2_HIT && l->kind != GM_LIMIT_DRAM) {
-        gm_buf_puts(b, "; L2 serves ");
-        gm_fmt_pct(b, l->l2_hit);
-    }
+    if (l->l1_hit >= GM_LIMIT_CACHE_HIT)
+        gm_say(b, "; L1 serves {}", GM_PCT(l->l1_hit));
+    else if (l->l2_hit >= GM_LIMIT_L2_HIT && l->kind != GM_LIMIT_DRAM)
+        gm_say(b, "; L2 serves {}", GM_PCT(l->l2_hit));
 }

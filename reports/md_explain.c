@@ -5,6 +5,7 @@
  */
 #include "md_int.h"
 
+#include "../core/say.h"
 #include "contrast.h"
 
 #include <string.h>
@@ -74,17 +75,20 @@ void md_findings(gm_buf *b, const gm_findings *f, const gm_sections *ss, bool ht
     size_t minor = gm_findings_count_minor(f, skip);
     gm_buf_puts(b, "## Findings\n\n");
     if (!all && !minor) {
-        gm_buf_puts(b, "No rule of docs/findings.md fires on the numbers of this run");
-        gm_buf_puts(b, bad ? " (the runs that failed are in the warning above).\n\n" : ".\n\n");
+        gm_buf_puts(b, bad ? "No rule of docs/findings.md fires on the numbers of this run (the "
+                             "runs that failed are in the warning above).\n\n"
+                           : "No rule of docs/findings.md fires on the numbers of this run.\n\n");
         return;
     }
-    gm_buf_puts(b, "What the rules of docs/findings.md find in the counters of each run, "
-                   "warnings first, then by the time they cost (the estimated saving, "
-                   "docs/findings.md), then by the bytes wasted or forgone; one item per layout "
-                   "and rule");
-    gm_buf_puts(b, bad ? ". Runs that did not pass their check are in the warning above, not "
-                         "here.\n\n"
-                       : ".\n\n");
+    gm_buf_puts(b, bad ? "What the rules of docs/findings.md find in the counters of each run, "
+                         "warnings first, then by the time they cost (the estimated saving, "
+                         "docs/findings.md), then by the bytes wasted or forgone; one item per "
+                         "layout and rule. Runs that did not pass their check are in the warning "
+                         "above, not here.\n\n"
+                       : "What the rules of docs/findings.md find in the counters of each run, "
+                         "warnings first, then by the time they cost (the estimated saving, "
+                         "docs/findings.md), then by the bytes wasted or forgone; one item per "
+                         "layout and rule.\n\n");
     gm_buf items = GM_BUF_INIT;
     gm_buf_puts(&items, "");
     size_t shown = gm_findings_md_except(f, NULL, html ? S_TOP_FINDINGS : S_TOP_FINDINGS_MD, true,
@@ -95,19 +99,21 @@ void md_findings(gm_buf *b, const gm_findings *f, const gm_sections *ss, bool ht
         S_findings_lean(b, items.data);
     gm_buf_free(&items);
     if (all > shown)
-        gm_buf_printf(b, html ? "%zu more in the sections of their experiments.\n\n"
-                              : "%zu more in the HTML report, each in its experiment's "
-                                "section.\n\n",
-                      all - shown);
+        gm_say(b, html ? "{} more in the sections of their experiments.\n\n"
+                       : "{} more in the HTML report, each in its experiment's section.\n\n",
+               GM_INT((long long)(all - shown)));
     /* findings.h: a saving under 1 µs or 1 % of the time is not worth the top */
     if (minor)
-        gm_buf_printf(b, "%zu finding%s that would save under 1 µs or under 1%% of the time "
-                         "%s weighed against (docs/findings.md) %s left out of this list; %s "
-                         "in %s.\n\n",
-                      minor, minor == 1 ? "" : "s", minor == 1 ? "it is" : "they are",
-                      minor == 1 ? "is" : "are", minor == 1 ? "it is" : "each is",
-                      html ? "its experiment's section"
-                           : "the HTML report, in its experiment's section");
+        gm_say(b,
+               minor == 1 ? "{} finding that would save under 1 µs or under 1% of the time it is "
+                            "weighed against (docs/findings.md) is left out of this list; it is "
+                            "in {}.\n\n"
+                          : "{} findings that would save under 1 µs or under 1% of the time they "
+                            "are weighed against (docs/findings.md) are left out of this list; "
+                            "each is in {}.\n\n",
+               GM_INT((long long)minor),
+               GM_LIT(html ? "its experiment's section"
+                           : "the HTML report, in its experiment's section"));
 }
 
 /* ---- what the numbers say -------------------------------------------------- */
@@ -279,29 +285,29 @@ void md_explain(gm_buf *b, const gm_results *r, const gm_section *s, const gm_fi
                 if (!strchr(q, '\n'))
                     break;
             }
-            gm_buf_puts(b, "**What the numbers say.** ");
-            gm_buf_put(b, e.data, (size_t)(list - e.data));
+            gm_buf head = GM_BUF_INIT;   /* the paragraphs before the list */
+            gm_buf_put(&head, e.data, (size_t)(list - e.data));
+            gm_say(b, "**What the numbers say.** {}", GM_BUF(&head));
+            gm_buf_free(&head);
             md_fold_open_n(b, 2, items);
             gm_buf_put(b, list, (size_t)(end - list));
             gm_buf_puts(b, "\n\n");
             md_fold_close(b, true);
             gm_buf_puts(b, end + 2);
         } else {
-            gm_buf_puts(b, "**What the numbers say.** ");
-            gm_buf_put(b, e.data, e.len);
+            gm_say(b, "**What the numbers say.** {}", GM_BUF(&e));
         }
     } else if (e.len) {
-        gm_buf_puts(b, "**What the numbers say.** ");
-        gm_buf_put(b, e.data, e.len);
+        gm_say(b, "**What the numbers say.** {}", GM_BUF(&e));
     }
     gm_buf_free(&e);
     unsigned skip = GM_RULE_BIT(GM_RULE_VALIDATION) | GM_RULE_BIT(GM_RULE_NOT_RUN);
     size_t all = gm_findings_count(f, s->exp->id, true, skip);
     if (all && !html) {
         /* the Markdown forms: the run's costliest are in its Findings section */
-        gm_buf_printf(b, "**Findings:** %zu, in the HTML report (the run's costliest: "
-                         "[Findings](#findings)).\n\n",
-                      all);
+        gm_say(b, "**Findings:** {}, in the HTML report (the run's costliest: "
+                  "[Findings](#findings)).\n\n",
+               GM_INT((long long)all));
     } else if (all) {
         gm_buf_puts(b, "**Findings** (one per layout and rule, costliest first):\n\n");
         gm_buf items = GM_BUF_INIT;
@@ -324,6 +330,7 @@ void md_explain(gm_buf *b, const gm_results *r, const gm_section *s, const gm_fi
         }
         gm_buf_free(&items);
         if (all > shown)
-            gm_buf_printf(b, "%zu more, of lesser cost, in the HTML report.\n\n", all - shown);
+            gm_say(b, "{} more, of lesser cost, in the HTML report.\n\n",
+                   GM_INT((long long)(all - shown)));
     }
 }

@@ -8,6 +8,7 @@
  */
 #include "md_int.h"
 
+#include "../core/say.h"
 #include "contrast.h"
 #include "limits.h"
 
@@ -112,12 +113,56 @@ static void S_count_pct(gm_buf *b, double count, double pct)
         gm_buf_puts(b, DASH);
         return;
     }
-    gm_fmt_count(b, count);
-    if (isfinite(pct)) {
-        gm_buf_puts(b, " (");
-        gm_fmt_pct(b, pct);
-        gm_buf_puts(b, " hit)");
+    if (isfinite(pct))
+        gm_say(b, "{} ({} hit)", GM_COUNT(count), GM_PCT(pct));
+    else
+        gm_say(b, "{}", GM_COUNT(count));
+}
+
+/* "88.0% hit", "—" when absent. */
+static void S_hit(gm_buf *b, double pct)
+{
+    if (isfinite(pct))
+        gm_say(b, "{} hit", GM_PCT(pct));
+    else
+        gm_buf_puts(b, DASH);
+}
+
+/* "2,658 GB/s (79.0%)": a bandwidth with its share of the ceiling, "—" when
+ * absent. */
+static void S_gbs_pct(gm_buf *b, double gbs, double pct)
+{
+    if (isfinite(gbs))
+        gm_say(b, "{} ({})", GM_GBS(gbs), GM_PCT(pct));
+    else
+        gm_buf_puts(b, DASH);
+}
+
+/* One row of the table; the Markdown forms end it with what limits the run. */
+static void S_row(gm_buf *b, const gm_vary *v, const gm_run *run, const gm_limits *l, bool html)
+{
+    gm_buf name = GM_BUF_INIT, sectors = GM_BUF_INIT, l2 = GM_BUF_INIT, bw = GM_BUF_INIT;
+    md_case(&name, v, run, NULL);
+    S_count_pct(&sectors, l->sectors, l->l1_hit);
+    S_hit(&l2, l->l2_hit);
+    S_gbs_pct(&bw, l->dram_gbs, l->dram_pct);
+    gm_say_arg requests = isfinite(l->requests) ? GM_COUNT(l->requests) : GM_LIT(DASH);
+    if (html) {
+        gm_say(b, "| {} | {} | {} | {} | {} | {} | {} |\n", GM_BUF(&name), requests,
+               GM_BUF(&sectors), GM_BUF(&l2), GM_BYTES(l->dram_bytes), GM_BUF(&bw),
+               GM_PCT(l->occupancy));
+    } else {
+        gm_buf limit = GM_BUF_INIT;
+        gm_limits_short_md(&limit, l);
+        gm_say(b, "| {} | {} | {} | {} | {} | {} | {} | {} |\n", GM_BUF(&name), requests,
+               GM_BUF(&sectors), GM_BUF(&l2), GM_BYTES(l->dram_bytes), GM_BUF(&bw),
+               GM_PCT(l->occupancy), GM_BUF(&limit));
+        gm_buf_free(&limit);
     }
+    gm_buf_free(&name);
+    gm_buf_free(&sectors);
+    gm_buf_free(&l2);
+    gm_buf_free(&bw);
 }
 
 void md_limits(gm_buf *b, const gm_results *r, const gm_section *s, bool html)
@@ -160,74 +205,41 @@ void md_limits(gm_buf *b, const gm_results *r, const gm_section *s, bool html)
     gm_vary_build(rows, n, &v);
 
     gm_buf_puts(b, "**Where the bytes go and what limits it**");
-    if (at.len) {
-        gm_buf_puts(b, " at ");
-        gm_buf_puts(b, at.data);
-    }
+    if (at.len)
+        gm_say(b, " at {}", GM_BUF(&at));
     if (fallback) {
-        gm_buf_puts(b, ", the largest point profiled (");
         gm_buf p = GM_BUF_INIT;
         gm_pair_at_md(&p, s->exp->contrast_a, s->exp->contrast_b, &c.pair);
-        gm_buf_puts(b, p.len ? p.data : "the question's point");
+        gm_say(b, ", the largest point profiled ({} was timed but not profiled)",
+               p.len ? GM_BUF(&p) : GM_LIT("the question's point"));
         gm_buf_free(&p);
-        gm_buf_puts(b, " was timed but not profiled)");
     }
-    gm_buf_puts(b, program ? ", the kernels that take the most time" : ", one run per layout");
-    gm_buf_puts(b, " down the memory hierarchy (requests, then L1, L2, DRAM):\n\n");
+    gm_buf_puts(b, program ? ", the kernels that take the most time down the memory hierarchy "
+                             "(requests, then L1, L2, DRAM):\n\n"
+                           : ", one run per layout down the memory hierarchy (requests, then "
+                             "L1, L2, DRAM):\n\n");
     bool att = ceil.attainable;
     /* the page: the table, then a sentence per layout; the Markdown forms, brief,
      * put the verdict in a last column */
-    gm_buf_printf(b, "| %s | Requests | → L1 sectors | → L2 | → DRAM bytes | DRAM bandwidth "
-                     "(%% of %s) | Occupancy |%s\n|---|---:|---:|---:|---:|---:|---:|%s\n",
-                  program ? "Kernel" : "Layout", att ? "attainable" : "copy bandwidth",
-                  html ? "" : " Limited by |", html ? "" : "---|");
+    gm_say(b,
+           html ? "| {} | Requests | → L1 sectors | → L2 | → DRAM bytes | DRAM bandwidth "
+                  "(% of {}) | Occupancy |\n|---|---:|---:|---:|---:|---:|---:|\n"
+                : "| {} | Requests | → L1 sectors | → L2 | → DRAM bytes | DRAM bandwidth "
+                  "(% of {}) | Occupancy | Limited by |\n|---|---:|---:|---:|---:|---:|---:|---|\n",
+           GM_LIT(program ? "Kernel" : "Layout"), GM_LIT(att ? "attainable" : "copy bandwidth"));
     gm_limits *lim = gm_xcalloc(n, sizeof *lim);
     for (size_t i = 0; i < n; i++) {
-        const gm_run *run = rows[i];
-        gm_limits *l = &lim[i];
-        gm_limits_of(run, &ceil, r->device.sm_count, l);
-        gm_buf_puts(b, "| ");
-        md_case(b, &v, run, NULL);
-        gm_buf_puts(b, " | ");
-        if (isfinite(l->requests))
-            gm_fmt_count(b, l->requests);
-        else
-            gm_buf_puts(b, DASH);
-        gm_buf_puts(b, " | ");
-        S_count_pct(b, l->sectors, l->l1_hit);
-        gm_buf_puts(b, " | ");
-        if (isfinite(l->l2_hit)) {
-            gm_fmt_pct(b, l->l2_hit);
-            gm_buf_puts(b, " hit");
-        } else {
-            gm_buf_puts(b, DASH);
-        }
-        gm_buf_puts(b, " | ");
-        gm_fmt_bytes(b, l->dram_bytes);
-        gm_buf_puts(b, " | ");
-        if (isfinite(l->dram_gbs)) {
-            gm_fmt_gbs(b, l->dram_gbs);
-            gm_buf_puts(b, " (");
-            gm_fmt_pct(b, l->dram_pct);
-            gm_buf_puts(b, ")");
-        } else {
-            gm_buf_puts(b, DASH);
-        }
-        gm_buf_puts(b, " | ");
-        gm_fmt_pct(b, l->occupancy);
-        if (!html) {
-            gm_buf_puts(b, " | ");
-            gm_limits_short_md(b, l);
-        }
-        gm_buf_puts(b, " |\n");
+        gm_limits_of(rows[i], &ceil, r->device.sm_count, &lim[i]);
+        S_row(b, &v, rows[i], &lim[i], html);
     }
     gm_buf_puts(b, "\n");
     for (size_t i = 0; i < n && html; i++) {
-        gm_buf_puts(b, "- ");
-        md_case(b, &v, rows[i], NULL);
-        gm_buf_puts(b, ": ");
-        gm_limits_verdict_md(b, rows[i], &lim[i], NULL);
-        gm_buf_puts(b, "\n");
+        gm_buf name = GM_BUF_INIT, verdict = GM_BUF_INIT;
+        md_case(&name, &v, rows[i], NULL);
+        gm_limits_verdict_md(&verdict, rows[i], &lim[i], NULL);
+        gm_say(b, "- {}: {}\n", GM_BUF(&name), GM_BUF(&verdict));
+        gm_buf_free(&name);
+        gm_buf_free(&verdict);
     }
     if (html)
         gm_buf_puts(b, "\n");

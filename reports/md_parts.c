@@ -13,6 +13,8 @@
  */
 #include "md_int.h"
 
+#include "../core/say.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,23 +77,22 @@ char *md_gfm_parts(char *md)
     gm_buf b = GM_BUF_INIT;
     for (size_t k = 0; k < np; k++) {
         size_t len = start[k + 1] - start[k];
-        gm_buf_printf(&b, "%s<!-- gpumem-report part %zu of %zu -->\n\n", k ? "\n" : "", k + 1,
-                      np);
-        if (k == 0) {
-            gm_buf_printf(&b, "> **Part 1 of %zu.** This report is ", np);
-            gm_fmt_count(&b, (double)S_chars(md));
-            gm_buf_puts(&b, " characters, more than the ");
-            gm_fmt_count(&b, GM_GFM_COMMENT_MAX);
-            gm_buf_printf(&b, " characters GitHub takes in one comment, so it comes in %zu "
-                              "parts, cut at its sections. Paste each part as a comment of its "
-                              "own, in order: each starts at a line GitHub does not show, an "
-                              "HTML comment with its number.\n\n",
-                          np);
-        } else {
-            gm_buf_printf(&b, "> **Part %zu of %zu** of this report (GitHub takes ", k + 1, np);
-            gm_fmt_count(&b, GM_GFM_COMMENT_MAX);
-            gm_buf_puts(&b, " characters a comment).\n\n");
-        }
+        gm_say(&b, "{}<!-- gpumem-report part {} of {} -->\n\n", GM_LIT(k ? "\n" : ""),
+               GM_INT((long long)(k + 1)), GM_INT((long long)np));
+        if (k == 0)
+            gm_say(&b,
+                   "> **Part 1 of {}.** This report is {} characters, more than the {} "
+                   "characters GitHub takes in one comment, so it comes in {} parts, cut at its "
+                   "sections. Paste each part as a comment of its own, in order: each starts at "
+                   "a line GitHub does not show, an HTML comment with its number.\n\n",
+                   GM_INT((long long)np), GM_COUNT((double)S_chars(md)),
+                   GM_COUNT(GM_GFM_COMMENT_MAX), GM_INT((long long)np));
+        else
+            gm_say(&b,
+                   "> **Part {} of {}** of this report (GitHub takes {} characters a "
+                   "comment).\n\n",
+                   GM_INT((long long)(k + 1)), GM_INT((long long)np),
+                   GM_COUNT(GM_GFM_COMMENT_MAX));
         if (len > GM_GFM_PART_BYTES - S_PART_LINES)
             gm_buf_puts(&b, "> **Over the limit:** this part is one section, longer than a "
                             "comment on its own; render it with `--only` and its experiment "

@@ -6,6 +6,7 @@
 
 #include "../core/catalog.h"
 #include "../core/escape.h"
+#include "../core/say.h"
 
 #include <math.h>
 
@@ -22,7 +23,7 @@ void md_cuda_version(gm_buf *b, int v)
     if (v <= 0)
         gm_buf_puts(b, DASH);
     else
-        gm_buf_printf(b, "%d.%d", v / 1000, (v % 1000) / 10);
+        gm_say(b, "{}.{}", GM_INT(v / 1000), GM_INT((v % 1000) / 10));
 }
 
 /* `variant` (name=value, ...) with the parameters varying across a set (its
@@ -36,22 +37,18 @@ void md_case(gm_buf *b, const gm_vary *v, const gm_run *run, const char *skip)
  * parameters, for a sentence outside its section. */
 void md_run_named(gm_buf *b, const gm_run *run)
 {
-    md_code(b, run->variant);
-    if (run->experiment) {
-        gm_buf_puts(b, " of ");
-        md_code(b, run->experiment);
-    }
+    if (run->experiment)
+        gm_say(b, "{} of {}", GM_CODE(run->variant), GM_CODE(run->experiment));
+    else
+        md_code(b, run->variant);
     gm_buf p = GM_BUF_INIT;
     gm_buf_puts(&p, "");
     for (size_t i = 0; i < run->n_params; i++) {
         gm_buf_printf(&p, "%s%s=", i ? ", " : "", run->params[i].name ? run->params[i].name : "");
         gm_fmt_value(&p, &run->params[i].value);
     }
-    if (p.len) {
-        gm_buf_puts(b, " (");
-        md_text(b, p.data);
-        gm_buf_puts(b, ")");
-    }
+    if (p.len)
+        gm_say(b, " ({})", GM_TEXT(p.data));
     gm_buf_free(&p);
 }
 
@@ -85,45 +82,37 @@ void md_check_text(gm_buf *b, const gm_run *run, bool loud)
         gm_buf_puts(b, "passed");
         return;
     case GM_CHECK_FAILED:
-        gm_buf_puts(b, loud ? "**FAILED**" : "failed");
-        if (c->checked > 0) {
-            gm_buf_puts(b, ": ");
-            gm_fmt_count(b, (double)c->mismatches);
-            gm_buf_puts(b, " of ");
-            gm_fmt_count(b, (double)c->checked);
-            gm_buf_puts(b, " elements differ");
-        }
+        if (c->checked > 0)
+            gm_say(b, "{}: {} of {} elements differ", GM_LIT(loud ? "**FAILED**" : "failed"),
+                   GM_COUNT((double)c->mismatches), GM_COUNT((double)c->checked));
+        else
+            gm_buf_puts(b, loud ? "**FAILED**" : "failed");
         if (c->has_first_mismatch) {
-            gm_buf_puts(b, ", first at index ");
-            gm_fmt_count(b, (double)c->first_index);
-            gm_buf_puts(b, ": got ");
-            gm_buf tmp = GM_BUF_INIT;
-            S_num17(&tmp, c->first_value);
-            gm_buf_puts(&tmp, ", expected ");
-            S_num17(&tmp, c->first_expected);
-            md_text(b, tmp.data);
-            gm_buf_free(&tmp);
+            /* both values escaped as one text, as the checker's pair */
+            gm_buf got = GM_BUF_INIT;
+            S_num17(&got, c->first_value);
+            gm_buf_puts(&got, ", expected ");
+            S_num17(&got, c->first_expected);
+            gm_say(b, ", first at index {}: got {}", GM_COUNT((double)c->first_index),
+                   GM_TEXT(got.data));
+            gm_buf_free(&got);
         } else if (c->reason) {
             /* the checker's own words when there is no first mismatch to show */
-            gm_buf_puts(b, c->checked > 0 ? " (" : ": ");
-            md_text(b, c->reason);
-            gm_buf_puts(b, c->checked > 0 ? ")" : "");
+            gm_say(b, c->checked > 0 ? " ({})" : ": {}", GM_TEXT(c->reason));
         }
         return;
     case GM_CHECK_NOT_RUN:
-        gm_buf_puts(b, "not run: ");
-        md_text(b, c->reason ? c->reason : "no reason given");
+        gm_say(b, "not run: {}", GM_TEXT(c->reason ? c->reason : "no reason given"));
         return;
     case GM_CHECK_ERROR:
-        gm_buf_puts(b, loud ? "**ERROR**: " : "error: ");
-        md_text(b, c->reason ? c->reason : "no reason given");
+        gm_say(b, loud ? "**ERROR**: {}" : "error: {}",
+               GM_TEXT(c->reason ? c->reason : "no reason given"));
         return;
     case GM_CHECK_NO_REFERENCE:
-        gm_buf_puts(b, "no reference");
-        if (c->reason) {
-            gm_buf_puts(b, ": ");
-            md_text(b, c->reason);
-        }
+        if (c->reason)
+            gm_say(b, "no reference: {}", GM_TEXT(c->reason));
+        else
+            gm_buf_puts(b, "no reference");
         return;
     }
 }

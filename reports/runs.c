@@ -6,6 +6,7 @@
 
 #include "../core/catalog.h"
 #include "../core/escape.h"
+#include "../core/say.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -524,14 +525,12 @@ void gm_vary_case_label(const gm_vary *v, const gm_run *run, const char *skip, g
 
 void gm_vary_case_md(const gm_vary *v, const gm_run *run, const char *skip, gm_buf *b)
 {
-    gm_esc_md_code(b, run->variant ? run->variant : "");
     gm_buf tmp = GM_BUF_INIT;
     gm_vary_params(v, run, skip, &tmp);
-    if (tmp.len) {
-        gm_buf_puts(b, " (");
-        gm_esc_md(b, tmp.data);
-        gm_buf_puts(b, ")");
-    }
+    if (tmp.len)
+        gm_say(b, "{} ({})", GM_CODE(run->variant ? run->variant : ""), GM_TEXT(tmp.data));
+    else
+        gm_esc_md_code(b, run->variant ? run->variant : "");
     gm_buf_free(&tmp);
 }
 
@@ -775,15 +774,15 @@ static int S_reason_cmp(const void *pa, const void *pb)
 /* A kernel's name in the line: its variant, its rank in a merged file, its share. */
 static void S_uncounted_name(gm_buf *b, const gm_run *run, double all_ms)
 {
-    gm_esc_md_code(b, run->variant ? run->variant : "?");
     const gm_param *rank = gm_run_param(run, "rank");   /* a merged file */
     if (rank && rank->value.kind == GM_V_INT)
-        gm_buf_printf(b, " on rank %lld", rank->value.i);
+        gm_say(b, "{} on rank {}", GM_CODE(run->variant ? run->variant : "?"),
+               GM_INT(rank->value.i));
+    else
+        gm_esc_md_code(b, run->variant ? run->variant : "?");
     double t = gm_run_total_ms(run);
     if (all_ms > 0 && isfinite(t)) {
-        gm_buf_puts(b, " (");
-        gm_fmt_pct(b, 100.0 * t / all_ms);
-        gm_buf_puts(b, ")");
+        gm_say(b, " ({})", GM_PCT(100.0 * t / all_ms));
     } else if (!isfinite(t)) {
         gm_buf_puts(b, " (duration unknown)");
     }
@@ -798,16 +797,14 @@ void gm_runs_uncounted_md(gm_buf *b, const gm_results *r)
         return;
     }
     bool share = u.all_ms > 0, one = u.n == 1;
-    gm_buf_printf(b, "> **Not fully counted: %zu kernel%s", u.n, one ? "" : "s");
-    if (share) {
-        gm_buf_puts(b, ", ");
-        gm_fmt_pct(b, 100.0 * u.ms / u.all_ms);
-        gm_buf_puts(b, " of the GPU time");
-    }
-    gm_buf_printf(b, ".** %s could not be replayed: %s ran once, as the program made %s, and "
-                     "only %s duration was measured; no counter was read.",
-                  one ? "It" : "They", one ? "it" : "they", one ? "it" : "them",
-                  one ? "its" : "their");
+    gm_say(b, "> **Not fully counted: {} {}", GM_INT((long long)u.n),
+           GM_LIT(one ? "kernel" : "kernels"));
+    if (share)
+        gm_say(b, ", {} of the GPU time", GM_PCT(100.0 * u.ms / u.all_ms));
+    gm_buf_puts(b, one ? ".** It could not be replayed: it ran once, as the program made it, and "
+                         "only its duration was measured; no counter was read."
+                       : ".** They could not be replayed: they ran once, as the program made "
+                         "them, and only their duration was measured; no counter was read.");
     /* the runs by reason, the reason of most time first */
     S_reason_group *g = gm_xcalloc(u.n, sizeof *g);
     size_t ng = 0;
@@ -835,23 +832,22 @@ void gm_runs_uncounted_md(gm_buf *b, const gm_results *r)
             size_t rest = 0;
             for (size_t j = k; j < ng; j++)
                 rest += g[j].n;
-            gm_buf_printf(b, " For other reasons: %zu more.", rest);
+            gm_say(b, " For other reasons: {} more.", GM_INT((long long)rest));
             break;
         }
         /* "an NCCL collective" -> "An NCCL collective: ..." */
         if (g[k].why[0] >= 'a' && g[k].why[0] <= 'z')
             g[k].why[0] = (char)(g[k].why[0] - 'a' + 'A');
-        gm_buf_puts(b, " ");
-        gm_esc_md(b, g[k].why);
-        gm_buf_puts(b, ": ");
+        gm_buf names = GM_BUF_INIT;
         for (size_t j = 0; j < g[k].n && j < S_UNCOUNTED_NAMED; j++) {
             if (j)
-                gm_buf_puts(b, j + 1 == g[k].n ? " and " : ", ");
-            S_uncounted_name(b, u.runs[g[k].runs[j]], u.all_ms);
+                gm_buf_puts(&names, j + 1 == g[k].n ? " and " : ", ");
+            S_uncounted_name(&names, u.runs[g[k].runs[j]], u.all_ms);
         }
         if (g[k].n > S_UNCOUNTED_NAMED)
-            gm_buf_printf(b, " and %zu more", g[k].n - S_UNCOUNTED_NAMED);
-        gm_buf_puts(b, ".");
+            gm_say(&names, " and {} more", GM_INT((long long)(g[k].n - S_UNCOUNTED_NAMED)));
+        gm_say(b, " {}: {}.", GM_TEXT(g[k].why), GM_BUF(&names));
+        gm_buf_free(&names);
     }
     for (size_t k = 0; k < ng; k++) {
         free(g[k].why);
@@ -860,9 +856,7 @@ void gm_runs_uncounted_md(gm_buf *b, const gm_results *r)
     free(g);
     double rest = share ? 100.0 * (u.all_ms - u.ms) / u.all_ms : 0;
     if (rest >= 0.05) {
-        gm_buf_puts(b, " The counts in this report cover the other ");
-        gm_fmt_pct(b, rest);
-        gm_buf_puts(b, " of the GPU time.");
+        gm_say(b, " The counts in this report cover the other {} of the GPU time.", GM_PCT(rest));
     } else if (rest > 0) {
         gm_buf_puts(b, " The counts in this report cover less than 0.1% of the GPU time.");
     }
