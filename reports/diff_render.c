@@ -10,6 +10,7 @@
 #include "../core/escape.h"
 #include "../core/fmt.h"
 #include "../core/output.h"
+#include "../core/say.h"
 #include "charts.h"
 
 #include <jansson.h>
@@ -34,15 +35,12 @@ static bool S_plain_unit(const char *u)
 
 static void S_qty(gm_buf *b, double v, const char *unit, bool sign)
 {
-    if (!unit || S_plain_unit(unit)) {
-        gm_fmt_quantity(b, v, unit, sign);
-        return;
-    }
-    gm_fmt_quantity(b, v, NULL, sign);
-    if (isfinite(v)) {
-        gm_buf_putc(b, ' ');
-        gm_esc_md(b, unit);
-    }
+    if (!unit || S_plain_unit(unit))
+        gm_say(b, "{}", GM_QUANTITY(v, unit, sign));
+    else if (isfinite(v))
+        gm_say(b, "{} {}", GM_QUANTITY(v, NULL, sign), GM_TEXT(unit));
+    else
+        gm_say(b, "{}", GM_QUANTITY(v, NULL, sign));
 }
 
 static void S_num(gm_buf *b, const gm_value *v, const char *unit)
@@ -54,12 +52,9 @@ static void S_num(gm_buf *b, const gm_value *v, const char *unit)
     S_qty(b, gm_value_num(v), unit, false);
 }
 
-static void S_check_cell(gm_buf *b, const gm_run *r)
+static const char *S_check_name(const gm_run *r)
 {
-    if (!r)
-        gm_buf_puts(b, "—");
-    else
-        gm_buf_puts(b, gm_check_status_name(r->check.status));
+    return r ? gm_check_status_name(r->check.status) : "—";
 }
 
 static void S_value_cell(gm_buf *b, const gm_diff_row *r, bool head)
@@ -68,17 +63,20 @@ static void S_value_cell(gm_buf *b, const gm_diff_row *r, bool head)
     const gm_run *run = head ? r->head : r->base;
     if (!r->metric) {
         /* A whole-run row: the check, and the median time when there is one. */
-        S_check_cell(b, run);
         if (gm_value_present(v)) {
-            gm_buf_puts(b, ", ");
-            S_num(b, v, r->unit);
+            gm_buf num = GM_BUF_INIT;
+            S_num(&num, v, r->unit);
+            gm_say(b, "{}, {}", GM_LIT(S_check_name(run)), GM_BUF(&num));
+            gm_buf_free(&num);
+        } else {
+            gm_buf_puts(b, S_check_name(run));
         }
         return;
     }
     S_num(b, v, r->unit);
     if (strcmp(r->metric, GM_DIFF_TIME) == 0) {
         if (run && run->timing.present && run->timing.n)
-            gm_buf_printf(b, " (n=%zu)", run->timing.n);
+            gm_say(b, " (n={})", GM_INT((long long)run->timing.n));
     }
 }
 
@@ -89,44 +87,32 @@ static void S_delta_cell(gm_buf *b, const gm_diff_row *r)
         return;
     }
     const char *u = gm_diff_unit_short(r->unit);
+    double delta = r->delta;
     if (r->vbase.kind == GM_V_INT && r->vhead.kind == GM_V_INT && r->vhead.i >= r->vbase.i &&
         (unsigned long long)r->vhead.i - (unsigned long long)r->vbase.i < (1ULL << 53))
-        S_qty(b, (double)((unsigned long long)r->vhead.i - (unsigned long long)r->vbase.i), u,
-              true);
+        delta = (double)((unsigned long long)r->vhead.i - (unsigned long long)r->vbase.i);
     else if (r->vbase.kind == GM_V_INT && r->vhead.kind == GM_V_INT && r->vhead.i < r->vbase.i &&
              (unsigned long long)r->vbase.i - (unsigned long long)r->vhead.i < (1ULL << 53))
-        S_qty(b, -(double)((unsigned long long)r->vbase.i - (unsigned long long)r->vhead.i), u,
-              true);
-    else
-        S_qty(b, r->delta, u, true);
+        delta = -(double)((unsigned long long)r->vbase.i - (unsigned long long)r->vhead.i);
+    S_qty(b, delta, u, true);
     bool pct = isfinite(r->ratio) && r->delta != 0.0 && !(r->unit && strcmp(r->unit, "%") == 0);
     bool per = isfinite(r->per_inst) && r->delta != 0.0;
-    if (pct || per) {
-        gm_buf_puts(b, " (");
-        if (pct)
-            gm_fmt_pct_change(b, (r->ratio - 1.0) * 100.0);
-        if (per) {
-            gm_buf_puts(b, pct ? ", " : "");
-            if (r->per_inst > 0)
-                gm_buf_putc(b, '+');
-            gm_fmt_num(b, r->per_inst, 3);
-            gm_buf_puts(b, "/inst");
-        }
-        gm_buf_putc(b, ')');
-    }
-    if (r->noise == GM_NOISE_SPREAD) {
-        gm_buf_puts(b, ", spread ");
-        gm_fmt_pct(b, r->noise_floor * 100.0);
-    } else if (r->noise == GM_NOISE_ONE_SAMPLE) {
+    gm_say_arg change = GM_PCT_CHANGE((r->ratio - 1.0) * 100.0);
+    gm_say_arg sign = GM_LIT(r->per_inst > 0 ? "+" : "");
+    if (pct && per)
+        gm_say(b, " ({}, {}{}/inst)", change, sign, GM_NUM(r->per_inst, 3));
+    else if (pct)
+        gm_say(b, " ({})", change);
+    else if (per)
+        gm_say(b, " ({}{}/inst)", sign, GM_NUM(r->per_inst, 3));
+    if (r->noise == GM_NOISE_SPREAD)
+        gm_say(b, ", spread {}", GM_PCT(r->noise_floor * 100.0));
+    else if (r->noise == GM_NOISE_ONE_SAMPLE)
         gm_buf_puts(b, ", one launch a side");
-    } else if (r->test.method != GM_MWU_NONE) {
-        if (r->test.p < 0.001)
-            gm_buf_puts(b, ", p \\< 0.001");
-        else {
-            gm_buf_puts(b, ", p=");
-            gm_fmt_num(b, r->test.p, 2);
-        }
-    }
+    else if (r->test.method != GM_MWU_NONE && r->test.p < 0.001)
+        gm_buf_puts(b, ", p \\< 0.001");
+    else if (r->test.method != GM_MWU_NONE)
+        gm_say(b, ", p={}", GM_NUM(r->test.p, 2));
 }
 
 static void S_ratio_cell(gm_buf *b, const gm_diff_row *r)
@@ -137,25 +123,19 @@ static void S_ratio_cell(gm_buf *b, const gm_diff_row *r)
     }
     /* three significant digits, never an exponent: 0.500×, 1.03×, 31.4×, 256× */
     double a = fabs(r->ratio);
-    if (a >= 99.95 || a == 0)
-        gm_fmt_fixed(b, r->ratio, 0);
-    else if (a >= 0.0005)
-        gm_fmt_num(b, r->ratio, 3);
-    else
-        gm_buf_puts(b, "\\< 0.001");
-    gm_buf_puts(b, "×");
+    gm_say(b, "{}×",
+           a >= 99.95 || a == 0 ? GM_FIXED(r->ratio, 0)
+           : a >= 0.0005        ? GM_NUM(r->ratio, 3)
+                                : GM_LIT("\\< 0.001"));
 }
 
-static void S_metric_cell(gm_buf *b, const gm_diff_row *r)
+static gm_say_arg S_metric_cell(const gm_diff_row *r)
 {
     if (!r->metric)
-        gm_buf_puts(b, r->status == GM_DIFF_FAILED ? "validation" : "(run)");
-    else if (strcmp(r->metric, GM_DIFF_TIME) == 0)
-        gm_buf_puts(b, "time (median)");
-    else if (r->info)
-        gm_esc_md(b, r->info->label);
-    else
-        gm_esc_md_code(b, r->metric);
+        return GM_LIT(r->status == GM_DIFF_FAILED ? "validation" : "(run)");
+    if (strcmp(r->metric, GM_DIFF_TIME) == 0)
+        return GM_LIT("time (median)");
+    return r->info ? GM_TEXT(r->info->label) : GM_CODE(r->metric);
 }
 
 static const gm_run *S_row_run(const gm_diff_row *r)
@@ -165,57 +145,56 @@ static const gm_run *S_row_run(const gm_diff_row *r)
 
 static void S_commit_cell(gm_buf *b, const gm_results *r)
 {
-    if (r->commit && *r->commit) {
-        char shortid[13];
+    char shortid[13] = "";
+    bool known = r->commit && *r->commit;
+    if (known)
         snprintf(shortid, sizeof shortid, "%s", r->commit);
-        gm_esc_md_code(b, shortid);
-    } else {
-        gm_buf_puts(b, "unknown");
-    }
-    gm_buf_puts(b, r->dirty == 1 ? " **(dirty)**" : r->dirty == 0 ? " (clean)" : " (dirty: unknown)");
+    gm_say(b, "{}{}", known ? GM_CODE(shortid) : GM_LIT("unknown"),
+           GM_LIT(r->dirty == 1   ? " **(dirty)**"
+                  : r->dirty == 0 ? " (clean)"
+                                  : " (dirty: unknown)"));
 }
 
 static void S_device_cell(gm_buf *b, const gm_results *r)
 {
-    gm_esc_md(b, r->device.name ? r->device.name : "unknown GPU");
-    gm_buf_printf(b, " (sm\\_%d%d, %d SMs)", r->device.cc_major, r->device.cc_minor,
-                  r->device.sm_count);
+    gm_say(b, "{} (sm\\_{}{}, {} SMs)", GM_TEXT(r->device.name ? r->device.name : "unknown GPU"),
+           GM_INT(r->device.cc_major), GM_INT(r->device.cc_minor), GM_INT(r->device.sm_count));
 }
 
 static void S_sw_cell(gm_buf *b, const gm_results *r)
 {
-    gm_esc_md(b, r->device.driver_version ? r->device.driver_version : "unknown");
-    gm_buf_printf(b, " / %d / %d / %lld", r->device.cuda_driver_api, r->device.cuda_runtime,
-                  r->device.cupti_api);
+    gm_say(b, "{} / {} / {} / {}",
+           GM_TEXT(r->device.driver_version ? r->device.driver_version : "unknown"),
+           GM_INT(r->device.cuda_driver_api), GM_INT(r->device.cuda_runtime),
+           GM_INT(r->device.cupti_api));
 }
 
 static void S_collection_cell(gm_buf *b, const gm_results *r)
 {
     const gm_collection *c = &r->collection;
-    gm_buf_puts(b, "sizes ");
-    gm_esc_md(b, c->size_set ? c->size_set : "unknown");
-    gm_buf_printf(b, ", L2 flush %s, clocks ", c->cache_flush ? "on" : "off");
-    gm_esc_md(b, c->clock_control ? c->clock_control : "unknown");
-    gm_buf_printf(b, ", %zu metrics, %d timed repetitions", c->n_metrics, c->timing_repetitions);
+    gm_say(b, "sizes {}, L2 flush {}, clocks {}, {} metrics, {} timed repetitions",
+           GM_TEXT(c->size_set ? c->size_set : "unknown"), GM_LIT(c->cache_flush ? "on" : "off"),
+           GM_TEXT(c->clock_control ? c->clock_control : "unknown"),
+           GM_INT((long long)c->n_metrics), GM_INT(c->timing_repetitions));
 }
 
 static void S_header_row(gm_buf *b, const char *label, const gm_diff *d,
                          void (*cell)(gm_buf *, const gm_results *))
 {
-    gm_buf_printf(b, "| %s | ", label);
-    cell(b, d->base);
-    gm_buf_puts(b, " | ");
-    cell(b, d->head);
-    gm_buf_puts(b, " |\n");
+    gm_buf base = GM_BUF_INIT, head = GM_BUF_INIT;
+    cell(&base, d->base);
+    cell(&head, d->head);
+    gm_say(b, "| {} | {} | {} |\n", GM_LIT(label), GM_BUF(&base), GM_BUF(&head));
+    gm_buf_free(&base);
+    gm_buf_free(&head);
 }
 
 /* "not judged (collected differently); 2 regressions, ..." */
 static void S_md_verdict(gm_buf *b, const gm_diff *d)
 {
     char *v = gm_diff_verdict(d);
-    if (!d->comparable && !d->forced)
-        gm_buf_puts(b, "not judged (collected differently); ");
-    gm_buf_puts(b, v);
+    gm_say(b, !d->comparable && !d->forced ? "not judged (collected differently); {}" : "{}",
+           GM_LIT(v));
     free(v);
 }
 
@@ -224,25 +203,23 @@ static void S_md_head(gm_buf *b, const gm_diff *d, const gm_diff_render *ro, boo
 {
     if (verdict) {
         char *g = gm_diff_gate_line(d);
-        gm_buf_puts(b, "### gpumem-report diff: ");
-        gm_esc_md(b, g);
-        gm_buf_puts(b, "\n\nRows: ");
-        S_md_verdict(b, d);
-        gm_buf_puts(b, ".\n\n");
+        gm_buf v = GM_BUF_INIT;
+        S_md_verdict(&v, d);
+        gm_say(b, "### gpumem-report diff: {}\n\n", GM_TEXT(g));
+        gm_say(b, "Rows: {}.\n\n", GM_BUF(&v));
+        gm_buf_free(&v);
         free(g);
     }
 
     gm_buf_puts(b, "| | Base | Head |\n|---|---|---|\n");
     S_header_row(b, "Commit", d, S_commit_cell);
-    gm_buf_puts(b, "| File | ");
-    gm_esc_md_code(b, ro->base_name ? ro->base_name : "base");
-    gm_buf_puts(b, " | ");
-    gm_esc_md_code(b, ro->head_name ? ro->head_name : "head");
-    gm_buf_puts(b, " |\n");
+    gm_say(b, "| File | {} | {} |\n", GM_CODE(ro->base_name ? ro->base_name : "base"),
+           GM_CODE(ro->head_name ? ro->head_name : "head"));
     S_header_row(b, "GPU", d, S_device_cell);
     S_header_row(b, "Driver / CUDA driver API / runtime / CUPTI", d, S_sw_cell);
     S_header_row(b, "Collection", d, S_collection_cell);
-    gm_buf_printf(b, "| Runs | %zu | %zu |\n\n", d->base->n_runs, d->head->n_runs);
+    gm_say(b, "| Runs | {} | {} |\n\n", GM_INT((long long)d->base->n_runs),
+           GM_INT((long long)d->head->n_runs));
 
     if (!d->comparable) {
         if (d->forced)
@@ -255,20 +232,14 @@ static void S_md_head(gm_buf *b, const gm_diff *d, const gm_diff_render *ro, boo
                                : "> **Incomparable: base and head were collected differently.** "
                                  "Rows that would be judged are marked incomparable; "
                                  "`--force` judges them anyway.\n");
-        for (size_t i = 0; i < d->n_reasons; i++) {
-            gm_buf_puts(b, "> - ");
-            gm_esc_md(b, d->reasons[i]);
-            gm_buf_putc(b, '\n');
-        }
+        for (size_t i = 0; i < d->n_reasons; i++)
+            gm_say(b, "> - {}\n", GM_TEXT(d->reasons[i]));
         gm_buf_putc(b, '\n');
     }
     if (d->n_notes) {
         gm_buf_puts(b, "Notes (these do not prevent comparison):\n\n");
-        for (size_t i = 0; i < d->n_notes; i++) {
-            gm_buf_puts(b, "- ");
-            gm_esc_md(b, d->notes[i]);
-            gm_buf_putc(b, '\n');
-        }
+        for (size_t i = 0; i < d->n_notes; i++)
+            gm_say(b, "- {}\n", GM_TEXT(d->notes[i]));
         gm_buf_putc(b, '\n');
     }
 }
@@ -294,13 +265,8 @@ static void S_md_overrides(gm_buf *b, const gm_diff *d)
         seen[n++] = r->metric;
         char t[64];
         gm_threshold_format(&r->thr, r->unit, t, sizeof t);
-        gm_buf_puts(b, n == 1 ? "Thresholds set on the command line: " : ", ");
-        if (r->info)
-            gm_esc_md(b, r->info->label);
-        else
-            gm_esc_md_code(b, r->metric);
-        gm_buf_putc(b, ' ');
-        gm_esc_md(b, t);
+        gm_say(b, n == 1 ? "Thresholds set on the command line: {} {}" : ", {} {}",
+               r->info ? GM_TEXT(r->info->label) : GM_CODE(r->metric), GM_TEXT(t));
     }
     if (n)
         gm_buf_puts(b, ".\n\n");
@@ -323,16 +289,11 @@ static void S_launch_text(gm_buf *b, const gm_launch *l)
 static void S_run_cell(gm_buf *b, const gm_diff_row *r)
 {
     const gm_run *run = S_row_run(r);
-    bool any = false;
-    if (run->n_params) {
-        gm_buf pb = GM_BUF_INIT;
+    bool params = run->n_params > 0, launch = r->program && run->has_launch;
+    gm_buf pb = GM_BUF_INIT, lb = GM_BUF_INIT;
+    if (params)
         gm_diff_params_text(&pb, run);
-        gm_esc_md_code(b, pb.data);
-        gm_buf_free(&pb);
-        any = true;
-    }
-    if (r->program && run->has_launch) {
-        gm_buf lb = GM_BUF_INIT;
+    if (launch) {
         const gm_run *o = r->base && r->head ? r->base : NULL;
         if (o && o->has_launch &&
             (memcmp(o->launch.grid, run->launch.grid, sizeof o->launch.grid) != 0 ||
@@ -344,74 +305,87 @@ static void S_run_cell(gm_buf *b, const gm_diff_row *r)
         if (o && o->has_launch && o->launch.shared_bytes != run->launch.shared_bytes)
             gm_buf_printf(&lb, ", shared %lld → %lld B", o->launch.shared_bytes,
                           run->launch.shared_bytes);
-        gm_buf_puts(b, any ? " " : "");
-        gm_esc_md_code(b, lb.data);
-        gm_buf_free(&lb);
-        any = true;
     }
-    if (!any)
+    if (params && launch)
+        gm_say(b, "{} {}", GM_CODE(pb.data), GM_CODE(lb.data));
+    else if (params || launch)
+        gm_say(b, "{}", GM_CODE(params ? pb.data : lb.data));
+    else
         gm_buf_puts(b, "—");
+    gm_buf_free(&pb);
+    gm_buf_free(&lb);
+}
+
+/* The verdict of a row, bold when it fails the gate, and its note. */
+static void S_status_cell(gm_buf *b, const gm_diff_row *r)
+{
+    bool bold = r->status == GM_DIFF_REGRESSED || r->status == GM_DIFF_FAILED;
+    gm_say(b, bold ? "**{}**" : "{}", GM_LIT(gm_diff_status_name(r->status)));
+    if (r->note[0])
+        gm_say(b, ": {}", GM_TEXT(r->note));
 }
 
 static void S_md_row(gm_buf *b, const gm_diff_row *r)
 {
-    gm_buf_puts(b, "| ");
-    bool bold = r->status == GM_DIFF_REGRESSED || r->status == GM_DIFF_FAILED;
-    gm_buf_printf(b, bold ? "**%s**" : "%s", gm_diff_status_name(r->status));
-    if (r->note[0]) {
-        gm_buf_puts(b, ": ");
-        gm_esc_md(b, r->note);
-    }
-    gm_buf_puts(b, " | ");
-    S_run_cell(b, r);
-    gm_buf_puts(b, " | ");
-    S_metric_cell(b, r);
-    gm_buf_puts(b, " | ");
-    S_value_cell(b, r, false);
-    gm_buf_puts(b, " | ");
-    S_value_cell(b, r, true);
-    gm_buf_puts(b, " | ");
-    S_delta_cell(b, r);
-    gm_buf_puts(b, " | ");
-    S_ratio_cell(b, r);
-    gm_buf_puts(b, " |\n");
+    gm_buf status = GM_BUF_INIT, run = GM_BUF_INIT, base = GM_BUF_INIT, head = GM_BUF_INIT,
+           delta = GM_BUF_INIT, ratio = GM_BUF_INIT;
+    S_status_cell(&status, r);
+    S_run_cell(&run, r);
+    S_value_cell(&base, r, false);
+    S_value_cell(&head, r, true);
+    S_delta_cell(&delta, r);
+    S_ratio_cell(&ratio, r);
+    gm_say(b, "| {} | {} | {} | {} | {} | {} | {} |\n", GM_BUF(&status), GM_BUF(&run),
+           S_metric_cell(r), GM_BUF(&base), GM_BUF(&head), GM_BUF(&delta), GM_BUF(&ratio));
+    gm_buf_free(&status);
+    gm_buf_free(&run);
+    gm_buf_free(&base);
+    gm_buf_free(&head);
+    gm_buf_free(&delta);
+    gm_buf_free(&ratio);
+}
+
+/* A constant of the legend as printf's "%g" gives it. */
+static gm_say_arg S_g(double x)
+{
+    return GM_GENERAL(x, 6);
 }
 
 /* How rows are judged, and the thresholds set on the command line. */
 static void S_md_legend(gm_buf *b, const gm_diff *d)
 {
-    gm_buf_printf(b,
+    gm_say(b,
         "How rows are judged: one verdict per layout (a program's kernel), over its runs. "
         "**Counts gate, rates explain**: the gate judges the counts the code decides "
         "(sectors, requests, shared conflicts and wavefronts, instructions, DRAM bytes) and "
-        "the time; the rates made from them (hit rates, %% of peak, bytes/second, "
+        "the time; the rates made from them (hit rates, % of peak, bytes/second, "
         "efficiency, sectors/request, occupancy, the profiler's duration) are shown beside "
         "them as *changed* and gate only when `--threshold` names them. *Time* is the median "
         "of the event-timed repetitions (of a program's kernel, its launches' durations); it "
         "counts when the medians differ by more than the threshold **and** a two-sided "
-        "Mann–Whitney U test gives p \\< %g (exact distribution when there are no ties and "
+        "Mann–Whitney U test gives p \\< {} (exact distribution when there are no ties and "
         "both sets have fewer than 50 samples, else the normal approximation with tie and "
         "continuity corrections); with too few samples for the test to reach that, the "
         "change must exceed the spread of the kernel's own launches ((max − min) / median), "
-        "or %g %% with one launch a side. A time that moved while no count of its run did "
-        "must also exceed the noise between sessions, %g %% and %g µs; the time of a run "
+        "or {} % with one launch a side. A time that moved while no count of its run did "
+        "must also exceed the noise between sessions, {} % and {} µs; the time of a run "
         "with no counter (not profiled) is shown, not gated. Otherwise the row is *within "
         "noise*. Counters have one value per run and no test: their threshold decides, and "
-        "where it has a floor the change must be beyond both. Default thresholds: time %g "
-        "%%; counts that are identical run to run (global sectors, requests, instructions, "
+        "where it has a floor the change must be beyond both. Default thresholds: time {} "
+        "%; counts that are identical run to run (global sectors, requests, instructions, "
         "shared instructions, and the sectors/request and efficiency made from them) exact; "
-        "shared bank conflicts and wavefronts %g %% and %g per shared instruction (Δ/inst); "
-        "DRAM bytes %g %% and %g MiB; DRAM bytes/second %g %% and %g GB/s; L2 hit rate %g "
-        "percentage points; other percentages %g points; profiler duration %g %%; unknown "
-        "metrics %g %%, direction none (*changed*). A program's kernels pair by kernel and "
-        "NVTX range; their launch configuration is shown beside the row.\n",
-        d->alpha, GM_DIFF_ONE_SAMPLE_REL * 100, GM_DIFF_TIME_ALONE_REL * 100,
-        GM_DIFF_TIME_ALONE_MS * 1000, GM_DIFF_TIME_REL * 100, GM_DIFF_SHARED_REL * 100,
-        GM_DIFF_SHARED_PER_INST, GM_DIFF_DRAM_BYTES_REL * 100,
-        GM_DIFF_DRAM_BYTES_FLOOR / (1024.0 * 1024.0), GM_DIFF_DRAM_RATE_REL * 100,
-        GM_DIFF_DRAM_RATE_FLOOR / 1e9, GM_DIFF_L2_HIT_POINTS, GM_DIFF_PCT_POINTS,
-        GM_DIFF_DURATION_REL * 100, GM_DIFF_UNKNOWN_REL * 100);
-    gm_buf_putc(b, '\n');
+        "shared bank conflicts and wavefronts {} % and {} per shared instruction (Δ/inst); "
+        "DRAM bytes {} % and {} MiB; DRAM bytes/second {} % and {} GB/s; L2 hit rate {} "
+        "percentage points; other percentages {} points; profiler duration {} %; unknown "
+        "metrics {} %, direction none (*changed*). A program's kernels pair by kernel and "
+        "NVTX range; their launch configuration is shown beside the row.\n\n",
+        S_g(d->alpha), S_g(GM_DIFF_ONE_SAMPLE_REL * 100), S_g(GM_DIFF_TIME_ALONE_REL * 100),
+        S_g(GM_DIFF_TIME_ALONE_MS * 1000), S_g(GM_DIFF_TIME_REL * 100),
+        S_g(GM_DIFF_SHARED_REL * 100), S_g(GM_DIFF_SHARED_PER_INST),
+        S_g(GM_DIFF_DRAM_BYTES_REL * 100), S_g(GM_DIFF_DRAM_BYTES_FLOOR / (1024.0 * 1024.0)),
+        S_g(GM_DIFF_DRAM_RATE_REL * 100), S_g(GM_DIFF_DRAM_RATE_FLOOR / 1e9),
+        S_g(GM_DIFF_L2_HIT_POINTS), S_g(GM_DIFF_PCT_POINTS), S_g(GM_DIFF_DURATION_REL * 100),
+        S_g(GM_DIFF_UNKNOWN_REL * 100));
     S_md_overrides(b, d);
 }
 
@@ -421,9 +395,8 @@ static void S_count_list(gm_buf *b, const size_t *n, const gm_diff_status *which
     for (size_t i = 0; i < k; i++) {
         if (!n[which[i]])
             continue;
-        gm_buf_puts(b, first ? "" : ", ");
-        gm_fmt_count(b, (double)n[which[i]]);
-        gm_buf_printf(b, " %s", gm_diff_status_name(which[i]));
+        gm_say(b, first ? "{} {}" : ", {} {}", GM_COUNT((double)n[which[i]]),
+               GM_LIT(gm_diff_status_name(which[i])));
         first = false;
     }
 }
@@ -464,8 +437,7 @@ static size_t S_shown_rows(const gm_diff *d, const gm_diff_group *g, bool only_c
 static void S_fold_summary(gm_buf *b, const gm_diff *d, const gm_diff_group *g, const bool *show,
                            size_t n)
 {
-    gm_fmt_count(b, (double)n);
-    gm_buf_puts(b, n == 1 ? " row: " : " rows: ");
+    gm_say(b, n == 1 ? "{} row: " : "{} rows: ", GM_COUNT((double)n));
     const char *seen[8];
     size_t cnt[8] = {0}, ns = 0, more = 0;
     for (size_t k = 0; k < g->n_rows; k++) {
@@ -486,27 +458,19 @@ static void S_fold_summary(gm_buf *b, const gm_diff *d, const gm_diff_group *g, 
         }
         cnt[i]++;
     }
-    for (size_t i = 0; i < ns; i++) {
-        gm_buf_puts(b, i ? ", " : "");
-        gm_esc_md(b, seen[i]);
-        gm_buf_printf(b, " (%zu)", cnt[i]);
-    }
+    for (size_t i = 0; i < ns; i++)
+        gm_say(b, i ? ", {} ({})" : "{} ({})", GM_TEXT(seen[i]), GM_INT((long long)cnt[i]));
     if (more)
-        gm_buf_printf(b, " and %zu more", more);
+        gm_say(b, " and {} more", GM_INT((long long)more));
 }
 
 /* "**regressed** `transpose` `padded`: 1 → 32-way shared load conflict, ..." */
 static void S_verdict_line(gm_buf *b, const gm_diff_group *g)
 {
     bool bold = g->status == GM_DIFF_REGRESSED || g->status == GM_DIFF_FAILED;
-    gm_buf_printf(b, bold ? "**%s**" : "%s", gm_diff_status_name(g->status));
-    gm_buf_puts(b, " ");
-    gm_esc_md_code(b, g->experiment ? g->experiment : "");
-    gm_buf_puts(b, " ");
-    gm_esc_md_code(b, g->variant ? g->variant : "");
-    gm_buf_puts(b, ": ");
-    gm_esc_md(b, g->summary);
-    gm_buf_puts(b, "\n\n");
+    gm_say(b, bold ? "**{}** {} {}: {}\n\n" : "{} {} {}: {}\n\n",
+           GM_LIT(gm_diff_status_name(g->status)), GM_CODE(g->experiment ? g->experiment : ""),
+           GM_CODE(g->variant ? g->variant : ""), GM_TEXT(g->summary));
 }
 
 /* The verdicts and the legend.  As a pull-request comment (the default): a
@@ -563,9 +527,10 @@ static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro, siz
         gm_buf blk = GM_BUF_INIT;
         S_verdict_line(&blk, v);
         if (fold) {
-            gm_buf_puts(&blk, "<details><summary>");
-            S_fold_summary(&blk, d, v, show, n);
-            gm_buf_puts(&blk, "</summary>\n\n");
+            gm_buf fs = GM_BUF_INIT;
+            S_fold_summary(&fs, d, v, show, n);
+            gm_say(&blk, "<details><summary>{}</summary>\n\n", GM_BUF(&fs));
+            gm_buf_free(&fs);
         }
         gm_buf_puts(&blk, S_table_head);
         size_t rows_here = 0;
@@ -601,49 +566,44 @@ static void S_md_body(gm_buf *b, const gm_diff *d, const gm_diff_render *ro, siz
     if (shown_groups == 0)
         gm_buf_puts(b, only_changed && n_hidden ? "No row changed.\n\n" : "No rows to show.\n\n");
     if (cut && !by_cap) {
-        gm_buf_printf(b, "%zu more rows not shown (`--max-rows %zu`); the JSON output has them "
-                         "all.\n\n", cut, ro->max_rows);
+        gm_say(b, "{} more rows not shown (`--max-rows {}`); the JSON output has them all.\n\n",
+               GM_INT((long long)cut), GM_INT((long long)ro->max_rows));
     } else if (cut || cut_groups) {
-        gm_buf_puts(b, "**Cut:** ");
-        gm_fmt_count(b, (double)cut_groups);
-        gm_buf_printf(b, " more verdict%s (", cut_groups == 1 ? "" : "s");
-        gm_fmt_count(b, (double)cut);
-        gm_buf_printf(b, " row%s", cut == 1 ? "" : "s");
-        if (cut_reg) {
-            gm_buf_puts(b, ", ");
-            gm_fmt_count(b, (double)cut_reg);
-            gm_buf_printf(b, " of them regression%s", cut_reg == 1 ? "" : "s");
-        }
-        gm_buf_puts(b, ") not shown, to keep this text under ");
-        gm_fmt_count(b, (double)cap);
-        gm_buf_puts(b, " characters (a pull-request comment takes at most 65,536); ");
-        if (ro->full_name) {
-            gm_buf_puts(b, "every row: ");
-            gm_esc_md_code(b, ro->full_name);
-        } else {
-            gm_buf_puts(b, "`gpumem-report diff --all` lists every row");
-        }
-        gm_buf_puts(b, ".\n\n");
+        gm_buf reg = GM_BUF_INIT, where = GM_BUF_INIT;
+        if (cut_reg)
+            gm_say(&reg, ", {} of them regression{}", GM_COUNT((double)cut_reg),
+                   GM_LIT(cut_reg == 1 ? "" : "s"));
+        if (ro->full_name)
+            gm_say(&where, "every row: {}", GM_CODE(ro->full_name));
+        else
+            gm_buf_puts(&where, "`gpumem-report diff --all` lists every row");
+        gm_say(b, "**Cut:** {} more verdict{} ({} row{}{}) not shown, to keep this text under {} "
+                  "characters (a pull-request comment takes at most 65,536); {}.\n\n",
+               GM_COUNT((double)cut_groups), GM_LIT(cut_groups == 1 ? "" : "s"),
+               GM_COUNT((double)cut), GM_LIT(cut == 1 ? "" : "s"), GM_BUF(&reg),
+               GM_COUNT((double)cap), GM_BUF(&where));
+        gm_buf_free(&reg);
+        gm_buf_free(&where);
     }
     if (n_hidden) {
         static const gm_diff_status quiet[] = {GM_DIFF_UNCHANGED, GM_DIFF_NOISE};
-        gm_buf_puts(b, "Not shown: ");
-        S_count_list(b, hidden, quiet, 2);
+        gm_buf what = GM_BUF_INIT;
+        S_count_list(&what, hidden, quiet, 2);
         bool any = hidden[GM_DIFF_UNCHANGED] || hidden[GM_DIFF_NOISE];
         if (rate_groups) {
-            gm_buf_puts(b, any ? ", " : "");
-            gm_fmt_count(b, (double)rate_groups);
-            gm_buf_printf(b, " layout%s where only a rate moved", rate_groups == 1 ? "" : "s");
+            gm_say(&what, "{}{} layout{} where only a rate moved", GM_LIT(any ? ", " : ""),
+                   GM_COUNT((double)rate_groups), GM_LIT(rate_groups == 1 ? "" : "s"));
             any = true;
         }
-        if (repeats) {
-            gm_buf_puts(b, any ? ", " : "");
-            gm_fmt_count(b, (double)repeats);
-            gm_buf_printf(b, " rate%s repeating another row (duration beside the median time, "
-                             "DRAM %% peak beside DRAM B/s)", repeats == 1 ? "" : "s");
-        }
-        gm_buf_puts(b, ro->in_report ? " (`gpumem-report diff --all` lists them all).\n\n"
-                                     : " (`--all` lists every row).\n\n");
+        if (repeats)
+            gm_say(&what, "{}{} rate{} repeating another row (duration beside the median time, "
+                          "DRAM % peak beside DRAM B/s)",
+                   GM_LIT(any ? ", " : ""), GM_COUNT((double)repeats),
+                   GM_LIT(repeats == 1 ? "" : "s"));
+        gm_say(b, ro->in_report ? "Not shown: {} (`gpumem-report diff --all` lists them all).\n\n"
+                                : "Not shown: {} (`--all` lists every row).\n\n",
+               GM_BUF(&what));
+        gm_buf_free(&what);
     }
     gm_buf_put(b, legend.data ? legend.data : "", legend.len);
     gm_buf_free(&legend);
@@ -675,22 +635,21 @@ void gm_diff_md_section(gm_buf *b, const gm_diff *d, const gm_diff_render *ro)
         r.in_report = true;
     }
     const gm_results *base = d->base;
-    gm_buf_puts(b, "## Changes since ");
     if (base->commit && *base->commit) {
         char shortid[13];
         snprintf(shortid, sizeof shortid, "%s", base->commit);
-        gm_esc_md_code(b, shortid);
-        if (base->dirty == 1)
-            gm_buf_puts(b, " with uncommitted changes");
+        gm_say(b, base->dirty == 1 ? "## Changes since {} with uncommitted changes\n\n"
+                                   : "## Changes since {}\n\n",
+               GM_CODE(shortid));
     } else {
-        gm_esc_md_code(b, r.base_name ? r.base_name : "the baseline");
+        gm_say(b, "## Changes since {}\n\n", GM_CODE(r.base_name ? r.base_name : "the baseline"));
     }
-    gm_buf_puts(b, "\n\nThese results against the baseline ");
-    gm_esc_md_code(b, r.base_name ? r.base_name : "base");
-    gm_buf_puts(b, ", run by run as `gpumem-report diff` compares them (the same pairing, "
-                   "thresholds and noise test): **");
-    S_md_verdict(b, d);
-    gm_buf_puts(b, "**.\n\n");
+    gm_buf v = GM_BUF_INIT;
+    S_md_verdict(&v, d);
+    gm_say(b, "These results against the baseline {}, run by run as `gpumem-report diff` compares "
+              "them (the same pairing, thresholds and noise test): **{}**.\n\n",
+           GM_CODE(r.base_name ? r.base_name : "base"), GM_BUF(&v));
+    gm_buf_free(&v);
     S_md_head(b, d, &r, false);
     S_md_body(b, d, &r, 0);
     gm_srclines_md_diff_section(b, d, GM_DIFF_MD_LINES_CHARS);

@@ -10,6 +10,7 @@
 #include "../core/escape.h"
 #include "../core/fmt.h"
 #include "../core/output.h"
+#include "../core/say.h"
 
 #include <sqlite3.h>
 
@@ -64,14 +65,9 @@ void gmh_md_commit(gm_buf *b, const gmh_res *r)
 {
     char id[13];
     snprintf(id, sizeof id, "%s", r->commit);
-    gm_esc_md_code(b, id);
-    if (r->dirty == 1)
-        gm_buf_puts(b, " (dirty)");
-    if (r->twin) {
-        gm_buf_puts(b, " (");
-        gm_esc_md(b, r->twin);
-        gm_buf_putc(b, ')');
-    }
+    gm_say(b, r->dirty == 1 ? "{} (dirty)" : "{}", GM_CODE(id));
+    if (r->twin)
+        gm_say(b, " ({})", GM_TEXT(r->twin));
 }
 
 void gmh_md_when(gm_buf *b, const gmh_res *r)
@@ -85,17 +81,21 @@ void gmh_md_when(gm_buf *b, const gmh_res *r)
             return;
         }
     }
-    gm_buf_puts(b, "taken ");
-    gm_esc_md(b, r->taken_at);
+    gm_say(b, "taken {}", GM_TEXT(r->taken_at));
+}
+
+/* A layout: its variant, and its parameters when it has any. */
+static void S_variant_params(gm_buf *b, const char *variant, const char *params)
+{
+    if (params && *params)
+        gm_say(b, "{} {}", GM_CODE(variant), GM_CODE(params));
+    else
+        gm_say(b, "{}", GM_CODE(variant));
 }
 
 static void S_layout(gm_buf *b, const gmh_series *s)
 {
-    gm_esc_md_code(b, s->variant);
-    if (*s->params) {
-        gm_buf_putc(b, ' ');
-        gm_esc_md_code(b, s->params);
-    }
+    S_variant_params(b, s->variant, s->params);
 }
 
 static int S_step_cmp(const void *a, const void *b)
@@ -124,13 +124,10 @@ static int S_lstep_cmp(const void *a, const void *b)
 
 static void S_excess_cell(gm_buf *b, const long long x[2])
 {
-    if (x[0] == x[1]) {
-        gm_fmt_count(b, (double)x[1]);
-        return;
-    }
-    gm_fmt_count(b, (double)x[0]);
-    gm_buf_puts(b, " → ");
-    gm_fmt_count(b, (double)x[1]);
+    if (x[0] == x[1])
+        gm_say(b, "{}", GM_COUNT((double)x[1]));
+    else
+        gm_say(b, "{} → {}", GM_COUNT((double)x[0]), GM_COUNT((double)x[1]));
 }
 
 /* The source lines whose excess changed from one commit to the next (of
@@ -140,54 +137,48 @@ static void S_lines_md(gm_buf *b, const gmh_table *t, const gmh_res *res)
     if (t->n_lpoints == 0)
         return;
     if (t->n_lsteps == 0) {
-        gm_buf_printf(b, "**Per source line:** no line's excess changed between consecutive "
-                         "commits (%zu runs of these layouts with per-line counts).\n\n",
-                      t->n_lpoints);
+        gm_say(b, "**Per source line:** no line's excess changed between consecutive commits ({} "
+                  "runs of these layouts with per-line counts).\n\n",
+               GM_INT((long long)t->n_lpoints));
         return;
     }
-    gm_buf_printf(b, "**Per source line:** %zu change%s of a line's excess (count − ideal, one "
-                     "launch) from one commit with per-line counts to the next, largest first "
-                     "at each commit. Lines are matched by their path relative to the source "
-                     "root and line number, and a line that moved by its code: an edit that "
-                     "moves the waste to other code shows as one line losing its excess and "
-                     "another gaining it.\n\n",
-                  t->n_lsteps, t->n_lsteps == 1 ? "" : "s");
+    gm_say(b, "**Per source line:** {} change{} of a line's excess (count − ideal, one launch) "
+              "from one commit with per-line counts to the next, largest first at each commit. "
+              "Lines are matched by their path relative to the source root and line number, "
+              "and a line that moved by its code: an edit that moves the waste to other code "
+              "shows as one line losing its excess and another gaining it.\n\n",
+           GM_INT((long long)t->n_lsteps), GM_LIT(t->n_lsteps == 1 ? "" : "s"));
     gm_buf_puts(b, "| Commit | Layout | Line | Code | Excess global sectors | "
                    "Excess shared wavefronts |\n|---|---|---|---|--:|--:|\n");
     size_t shown = t->n_lsteps < GM_HISTORY_LINE_ROWS ? t->n_lsteps : GM_HISTORY_LINE_ROWS;
     for (size_t i = 0; i < shown; i++) {
         const gmh_lstep *l = &t->lsteps[i];
-        gm_buf_puts(b, "| ");
-        gmh_md_commit(b, &res[l->point]);
-        gm_buf_puts(b, " | ");
-        gm_esc_md_code(b, t->e.s[l->series].variant);
-        if (l->params && *l->params) {
-            gm_buf_putc(b, ' ');
-            gm_esc_md_code(b, l->params);
-        }
-        gm_buf_puts(b, " | ");
-        if (l->from) {
-            gm_esc_md_code(b, l->from);
-            gm_buf_puts(b, " → ");
-        }
-        gm_esc_md_code(b, l->loc);
-        gm_buf_puts(b, " | ");
+        gm_buf commit = GM_BUF_INIT, layout = GM_BUF_INIT, line = GM_BUF_INIT, xs = GM_BUF_INIT,
+               xw = GM_BUF_INIT;
+        gmh_md_commit(&commit, &res[l->point]);
+        S_variant_params(&layout, t->e.s[l->series].variant, l->params);
+        if (l->from)
+            gm_say(&line, "{} → {}", GM_CODE(l->from), GM_CODE(l->loc));
+        else
+            gm_say(&line, "{}", GM_CODE(l->loc));
         const char *code = l->text;
         while (code && *code == ' ')
             code++;
-        if (code && *code)
-            gm_esc_md_code(b, code);
-        else
-            gm_buf_puts(b, "—");
-        gm_buf_puts(b, " | ");
-        S_excess_cell(b, l->xs);
-        gm_buf_puts(b, " | ");
-        S_excess_cell(b, l->xw);
-        gm_buf_puts(b, " |\n");
+        S_excess_cell(&xs, l->xs);
+        S_excess_cell(&xw, l->xw);
+        gm_say(b, "| {} | {} | {} | {} | {} | {} |\n", GM_BUF(&commit), GM_BUF(&layout),
+               GM_BUF(&line), code && *code ? GM_CODE(code) : GM_LIT("—"), GM_BUF(&xs),
+               GM_BUF(&xw));
+        gm_buf_free(&commit);
+        gm_buf_free(&layout);
+        gm_buf_free(&line);
+        gm_buf_free(&xs);
+        gm_buf_free(&xw);
     }
     if (t->n_lsteps > shown)
-        gm_buf_printf(b, "\n%zu more line changes (the per-line counts of every run are in the "
-                         "database's `lines` table).\n", t->n_lsteps - shown);
+        gm_say(b, "\n{} more line changes (the per-line counts of every run are in the "
+                  "database's `lines` table).\n",
+               GM_INT((long long)(t->n_lsteps - shown)));
     gm_buf_putc(b, '\n');
 }
 
@@ -198,30 +189,25 @@ static void S_steps_md(gm_buf *b, const gmh_table *t, const gmh_res *res)
         gm_buf_puts(b, "No step: no exact counter changed and no time or noisy counter moved "
                        "beyond its bound.\n\n");
     } else {
-        gm_buf_printf(b, "%zu step%s, each at the commit that introduced it:\n\n", t->n_steps,
-                      t->n_steps == 1 ? "" : "s");
+        gm_say(b, "{} step{}, each at the commit that introduced it:\n\n",
+               GM_INT((long long)t->n_steps), GM_LIT(t->n_steps == 1 ? "" : "s"));
         gm_buf_puts(b, "| Commit | Layout | Metric | Before | After | Change | Found by |\n"
                        "|---|---|---|--:|--:|--:|---|\n");
         for (size_t i = 0; i < t->n_steps; i++) {
             const gmh_step *s = &t->steps[i];
             const char *m = gmh_key_metrics[s->metric], *u = S_munit(m);
-            gm_buf_puts(b, "| ");
-            gmh_md_commit(b, &res[s->point]);
-            gm_buf_puts(b, " | ");
-            S_layout(b, &t->e.s[s->series]);
-            gm_buf_puts(b, " | ");
-            gm_esc_md(b, S_mlabel(m));
-            gm_buf_puts(b, " | ");
-            gm_fmt_quantity(b, s->before, u, false);
-            gm_buf_puts(b, " | ");
-            gm_fmt_quantity(b, s->after, u, false);
-            gm_buf_puts(b, " | ");
-            if (s->before != 0)
-                gm_fmt_pct_change(b, (s->after / s->before - 1.0) * 100.0);
-            else
-                gm_fmt_quantity(b, s->after - s->before, u, true);
-            gm_buf_puts(b, s->exact ? " | exact count: any change |\n"
-                                    : " | change point beyond the diff's bound |\n");
+            gm_buf commit = GM_BUF_INIT, layout = GM_BUF_INIT;
+            gmh_md_commit(&commit, &res[s->point]);
+            S_layout(&layout, &t->e.s[s->series]);
+            gm_say(b, s->exact ? "| {} | {} | {} | {} | {} | {} | exact count: any change |\n"
+                               : "| {} | {} | {} | {} | {} | {} | change point beyond the "
+                                 "diff's bound |\n",
+                   GM_BUF(&commit), GM_BUF(&layout), GM_TEXT(S_mlabel(m)),
+                   GM_QUANTITY(s->before, u, false), GM_QUANTITY(s->after, u, false),
+                   s->before != 0 ? GM_PCT_CHANGE((s->after / s->before - 1.0) * 100.0)
+                                  : GM_QUANTITY(s->after - s->before, u, true));
+            gm_buf_free(&commit);
+            gm_buf_free(&layout);
         }
         gm_buf_putc(b, '\n');
     }
@@ -239,17 +225,19 @@ static void S_gates_md(gm_buf *b, const gmh_table *t, const gmh_res *res)
             seen = t->gates[j].point == g->point && t->gates[j].after == g->after;
         if (seen)
             continue;
-        gm_buf_puts(b, " From ");
-        gmh_md_commit(b, &res[g->point]);
-        gm_buf_puts(b, g->after ? " on, behind the launch gate: " : " on, without the launch "
-                                                                    "gate: ");
+        gm_buf commit = GM_BUF_INIT, layouts = GM_BUF_INIT;
+        gmh_md_commit(&commit, &res[g->point]);
         size_t k = 0;
         for (size_t j = i; j < t->n_gates; j++)
             if (t->gates[j].point == g->point && t->gates[j].after == g->after) {
-                gm_buf_puts(b, k++ ? ", " : "");
-                S_layout(b, &t->e.s[t->gates[j].series]);
+                gm_buf_puts(&layouts, k++ ? ", " : "");
+                S_layout(&layouts, &t->e.s[t->gates[j].series]);
             }
-        gm_buf_puts(b, ".");
+        gm_say(b, g->after ? " From {} on, behind the launch gate: {}."
+                           : " From {} on, without the launch gate: {}.",
+               GM_BUF(&commit), GM_BUF(&layouts));
+        gm_buf_free(&commit);
+        gm_buf_free(&layouts);
     }
     gm_buf_puts(b, " The gate enqueues repetitions under 2 ms and releases them together, "
                    "so a sample holds no host time to submit a launch; a time that changes "
@@ -266,37 +254,38 @@ static void S_times_md(gm_buf *b, const gmh_table *t, const gmh_res *res, size_t
                         : "<details><summary>Median time of each layout at each commit</summary>"
                           "\n\n");
     if (from) {
-        gm_buf_printf(b, "The last %zu commits; the %zu before them, from ", n - from, from);
-        gmh_md_commit(b, &res[0]);
-        gm_buf_puts(b, " to ");
-        gmh_md_commit(b, &res[from - 1]);
-        gm_buf_puts(b, ", are in the HTML page and the CSV export (`history report --out "
-                       "trend.html`, `history export --format csv`; `--md-commits 0` lists them "
-                       "here).\n\n");
+        gm_buf first = GM_BUF_INIT, last = GM_BUF_INIT;
+        gmh_md_commit(&first, &res[0]);
+        gmh_md_commit(&last, &res[from - 1]);
+        gm_say(b, "The last {} commits; the {} before them, from {} to {}, are in the HTML page "
+                  "and the CSV export (`history report --out trend.html`, `history export "
+                  "--format csv`; `--md-commits 0` lists them here).\n\n",
+               GM_INT((long long)(n - from)), GM_INT((long long)from), GM_BUF(&first),
+               GM_BUF(&last));
+        gm_buf_free(&first);
+        gm_buf_free(&last);
     }
     gm_buf_puts(b, "| Commit | Date |");
-    for (size_t i = 0; i < t->e.n; i++) {
-        gm_buf_putc(b, ' ');
-        gm_esc_md_code(b, t->e.s[i].variant);
-        gm_buf_puts(b, " |");
-    }
+    for (size_t i = 0; i < t->e.n; i++)
+        gm_say(b, " {} |", GM_CODE(t->e.s[i].variant));
     gm_buf_puts(b, "\n|---|---|");
     for (size_t i = 0; i < t->e.n; i++)
         gm_buf_puts(b, "--:|");
     gm_buf_putc(b, '\n');
     for (size_t p = from; p < n; p++) {
-        gm_buf_puts(b, "| ");
-        gmh_md_commit(b, &res[p]);
-        gm_buf_puts(b, " | ");
-        gmh_md_when(b, &res[p]);
-        gm_buf_puts(b, " |");
+        gm_buf commit = GM_BUF_INIT, when = GM_BUF_INIT;
+        gmh_md_commit(&commit, &res[p]);
+        gmh_md_when(&when, &res[p]);
+        gm_say(b, "| {} | {} |", GM_BUF(&commit), GM_BUF(&when));
+        gm_buf_free(&commit);
+        gm_buf_free(&when);
         for (size_t i = 0; i < t->e.n; i++) {
-            gm_buf_putc(b, ' ');
-            gm_fmt_quantity(b, GMH_V(t, i, 0, p, n), "ms", false);
+            gm_buf marks = GM_BUF_INIT;
             for (size_t k = 0; k < t->n_steps; k++)
                 if (t->steps[k].series == i && t->steps[k].point == p && t->steps[k].metric == 0)
-                    gm_buf_puts(b, " **step**");
-            gm_buf_puts(b, " |");
+                    gm_buf_puts(&marks, " **step**");
+            gm_say(b, " {}{} |", GM_QUANTITY(GMH_V(t, i, 0, p, n), "ms", false), GM_BUF(&marks));
+            gm_buf_free(&marks);
         }
         gm_buf_putc(b, '\n');
     }
@@ -308,14 +297,14 @@ static void S_times_md(gm_buf *b, const gmh_table *t, const gmh_res *res, size_t
 static void S_table_md(gm_buf *b, const gmh_table *t, const gmh_res *res, size_t n, size_t rows,
                        bool html)
 {
-    gm_buf_puts(b, "### ");
-    gm_esc_md(b, t->e.exp);
-    gm_buf_puts(b, "\n\nLayouts, each at the size run most often: ");
+    gm_say(b, "### {}\n\n", GM_TEXT(t->e.exp));
+    gm_buf layouts = GM_BUF_INIT;
     for (size_t i = 0; i < t->e.n; i++) {
-        gm_buf_puts(b, i ? ", " : "");
-        S_layout(b, &t->e.s[i]);
+        gm_buf_puts(&layouts, i ? ", " : "");
+        S_layout(&layouts, &t->e.s[i]);
     }
-    gm_buf_puts(b, ".\n\n");
+    gm_say(b, "Layouts, each at the size run most often: {}.\n\n", GM_BUF(&layouts));
+    gm_buf_free(&layouts);
     S_steps_md(b, t, res);
     if (t->n_gates)
         S_gates_md(b, t, res);
@@ -398,23 +387,21 @@ typedef struct {
 static void S_intro_md(gm_buf *b, const gm_history_query *q, size_t nres)
 {
     gm_buf_puts(b, "# gpumem-report history\n\n");
-    if (q->db_name) {
-        gm_buf_puts(b, "From ");
-        gm_esc_md_code(b, q->db_name);
-        gm_buf_puts(b, ": ");
-    }
-    gm_buf_printf(b, "%zu results file%s", nres, nres == 1 ? "" : "s");
-    if (q->device) {
-        gm_buf_puts(b, " of ");
-        gm_esc_md(b, q->device);
-    }
-    gm_buf_puts(b, ", in commit order (the commit's time as given to `history add "
-                   "--commit-time`, else when the run was taken). One history per device and "
-                   "collection settings. Exact counters (sectors, requests, instructions) are "
-                   "flagged on any change; times and noisy counters (shared bank conflicts, "
-                   "DRAM bytes) by a change-point fit whose steps must also pass the bound "
-                   "`gpumem-report diff` uses (docs/history.md says how). A step is marked at "
-                   "the first commit that shows it.\n\n");
+    gm_buf from = GM_BUF_INIT, of = GM_BUF_INIT;
+    if (q->db_name)
+        gm_say(&from, "From {}: ", GM_CODE(q->db_name));
+    if (q->device)
+        gm_say(&of, " of {}", GM_TEXT(q->device));
+    gm_say(b, "{}{} results file{}{}, in commit order (the commit's time as given to `history "
+              "add --commit-time`, else when the run was taken). One history per device and "
+              "collection settings. Exact counters (sectors, requests, instructions) are "
+              "flagged on any change; times and noisy counters (shared bank conflicts, DRAM "
+              "bytes) by a change-point fit whose steps must also pass the bound `gpumem-report "
+              "diff` uses (docs/history.md says how). A step is marked at the first commit that "
+              "shows it.\n\n",
+           GM_BUF(&from), GM_INT((long long)nres), GM_LIT(nres == 1 ? "" : "s"), GM_BUF(&of));
+    gm_buf_free(&from);
+    gm_buf_free(&of);
     if (nres == 0)
         gm_buf_puts(b, "The history holds nothing yet (`gpumem-report history add RUN.json`).\n\n");
 }
@@ -530,19 +517,12 @@ static void S_group_label(const gmh_resv *all, size_t g, gm_buf *out)
  * S_group_label), its points res[0..n). */
 static void S_group_md(gm_buf *b, const char *label, const gmh_res *res, size_t n)
 {
-    gm_buf_puts(b, "## ");
-    gm_esc_md(b, label);
-    gm_buf_printf(b, "\n\n%zu results from ", n);
-    gmh_md_commit(b, &res[0]);
-    gm_buf_puts(b, " (");
-    gmh_md_when(b, &res[0]);
-    gm_buf_puts(b, ") to ");
-    gmh_md_commit(b, &res[n - 1]);
-    gm_buf_puts(b, " (");
-    gmh_md_when(b, &res[n - 1]);
-    gm_buf_puts(b, "); driver ");
-    gm_esc_md(b, res[n - 1].driver);
-    gm_buf_puts(b, "; settings: ");
+    gm_say(b, "## {}\n\n", GM_TEXT(label));
+    gm_buf c0 = GM_BUF_INIT, w0 = GM_BUF_INIT, c1 = GM_BUF_INIT, w1 = GM_BUF_INIT;
+    gmh_md_commit(&c0, &res[0]);
+    gmh_md_when(&w0, &res[0]);
+    gmh_md_commit(&c1, &res[n - 1]);
+    gmh_md_when(&w1, &res[n - 1]);
     /* the metric list is long: its count says enough here (the CSV has it) */
     const char *ml = strstr(res[0].settings, "metrics=");
     gm_buf sb = GM_BUF_INIT;
@@ -555,9 +535,14 @@ static void S_group_md(gm_buf *b, const char *label, const gmh_res *res, size_t 
     } else {
         gm_buf_puts(&sb, res[0].settings);
     }
-    gm_esc_md_code(b, sb.data);
+    gm_say(b, "{} results from {} ({}) to {} ({}); driver {}; settings: {}.\n\n",
+           GM_INT((long long)n), GM_BUF(&c0), GM_BUF(&w0), GM_BUF(&c1), GM_BUF(&w1),
+           GM_TEXT(res[n - 1].driver), GM_CODE(sb.data));
     gm_buf_free(&sb);
-    gm_buf_puts(b, ".\n\n");
+    gm_buf_free(&c0);
+    gm_buf_free(&w0);
+    gm_buf_free(&c1);
+    gm_buf_free(&w1);
 }
 
 /* The experiments of the group of r listed in q->only, sorted, into
@@ -704,10 +689,11 @@ gm_status gm_history_report_md(gm_history *h, const gm_history_query *q, char **
             gm_buf_puts(&b, bl[i].md);
         }
         if (i < nb) {
-            gm_buf_printf(&b, "**Cut here** to stay under %zu characters (GitHub refuses longer "
-                              "comments): %zu more experiment section%s not shown. The full "
-                              "report: `gpumem-report history report --all`, or `--out "
-                              "trend.html`.\n", cap, nb - i, nb - i == 1 ? "" : "s");
+            gm_say(&b, "**Cut here** to stay under {} characters (GitHub refuses longer comments): "
+                       "{} more experiment section{} not shown. The full report: `gpumem-report "
+                       "history report --all`, or `--out trend.html`.\n",
+                   GM_INT((long long)cap), GM_INT((long long)(nb - i)),
+                   GM_LIT(nb - i == 1 ? "" : "s"));
         }
         *out = gm_buf_detach(&b);
         if (!*out)
