@@ -319,8 +319,8 @@ static void S_describe(gm_results *r, const S_opts *o, const gmi_status *st, siz
         if (a[1])
             gm_buf_putc(&b, ' ');
     }
-    gm_buf_printf(&b, "`, measured as the program ran them (no model, no reference: a "
-                      "program's output is its own). It launched %lld kernel%s",
+    gm_buf_printf(&b, "`, measured as the program ran them (no reference: a program's "
+                      "output is its own). It launched %lld kernel%s",
                   st->launches, st->launches == 1 ? "" : "s");
     if (o->kernel)
         gm_buf_printf(&b, ", %lld matching the kernel filter", st->matched);

@@ -326,6 +326,10 @@ static bool S_program_trace(gm_results *r, const char *prog, char *const *argv, 
                              "exit status %d%s%s)", t.seen, rc, errbuf[0] ? ": " : "", errbuf);
         bool got = S_fill(&run->source_lines, L, &t, miss.data, NULL);
         gm_buf_free(&miss);
+        /* the traced launch's counts under the model's rules, beside the
+         * counters of the same launch (the report's model table) */
+        if (got && !run->prediction.present)
+            gm_sl_trace_predict(L, &run->prediction);
         failed += !got;
         counted++;
     }

@@ -628,6 +628,69 @@ static void S_trace_launch_free(gm_sl_trace_launch *L)
     free(L->allocs);
 }
 
+static void S_pred_put(gm_prediction *p, const char *name, gm_value v)
+{
+    p->metrics = gm_xrealloc(p->metrics, (p->n_metrics + 1) * sizeof *p->metrics);
+    gm_metric *m = &p->metrics[p->n_metrics++];
+    memset(m, 0, sizeof *m);
+    const gm_metric_info *info = gm_catalog_find(name);
+    m->name = gm_xstrdup(name);
+    m->unit = gm_xstrdup(info && info->unit ? info->unit : "");
+    m->value = v;
+    m->launch_min = m->launch_max = gm_vabsent();
+}
+
+void gm_sl_trace_predict(const gm_sl_trace_launch *L, gm_prediction *out)
+{
+    /* [0] loads, [1] stores */
+    long long sectors[2] = {0, 0}, ginst[2] = {0, 0};
+    long long waves[2] = {0, 0}, ideal[2] = {0, 0}, sinst[2] = {0, 0};
+    for (size_t i = 0; i < L->n_records; i++) {
+        const long long *c = L->records[i].count;
+        for (int d = 0; d < 2; d++) {
+            if (c[d ? GM_SL_GLOBAL_ST : GM_SL_GLOBAL_LD] > 0) {
+                ginst[d] += c[d ? GM_SL_GLOBAL_ST : GM_SL_GLOBAL_LD];
+                sectors[d] += c[GM_SL_SECTORS];
+            }
+            if (c[d ? GM_SL_SHARED_ST : GM_SL_SHARED_LD] > 0) {
+                sinst[d] += c[d ? GM_SL_SHARED_ST : GM_SL_SHARED_LD];
+                waves[d] += c[GM_SL_WAVEFRONTS];
+                ideal[d] += c[GM_SL_WAVEFRONTS_IDEAL];
+            }
+        }
+    }
+    memset(out, 0, sizeof *out);
+    out->present = true;
+    out->method = gm_xstrdup(GM_SL_PREDICTION_METHOD);
+    static const char *const gn[2][4] = {
+        {GM_M_LD_SECTORS, GM_M_LD_REQUESTS, GM_M_LD_SPR, GM_M_LD_INST},
+        {GM_M_ST_SECTORS, GM_M_ST_REQUESTS, GM_M_ST_SPR, GM_M_ST_INST}};
+    static const char *const sn[2][3] = {{GM_M_SH_LD_WAVES, GM_M_SH_LD_CONFL, GM_M_SH_LD_INST},
+                                         {GM_M_SH_ST_WAVES, GM_M_SH_ST_CONFL, GM_M_SH_ST_INST}};
+    for (int d = 0; d < 2; d++) {
+        S_pred_put(out, gn[d][0], gm_vint(sectors[d]));
+        S_pred_put(out, gn[d][1], gm_vint(ginst[d]));
+        S_pred_put(out, gn[d][2], ginst[d] > 0 ? gm_vreal((double)sectors[d] / (double)ginst[d])
+                                               : gm_vabsent());
+        S_pred_put(out, gn[d][3], gm_vint(ginst[d]));
+    }
+    for (int d = 0; d < 2; d++) {
+        S_pred_put(out, sn[d][0], gm_vint(waves[d]));
+        S_pred_put(out, sn[d][1], gm_vint(waves[d] - ideal[d]));
+        S_pred_put(out, sn[d][2], gm_vint(sinst[d]));
+    }
+    out->notes = gm_xcalloc(2, sizeof *out->notes);
+    out->notes[out->n_notes++] = gm_xstrdup(
+        "Counted on the GPU: the Compute Sanitizer's tracer saw every warp-level access of "
+        "this launch (the per-line pass) and applied the rules of docs/model.md to its real "
+        "addresses; instructions, requests, 32-byte sectors and shared-memory wavefronts are "
+        "counted, not timed.");
+    out->notes[out->n_notes++] = gm_xstrdup(
+        "The measured shared-memory wavefronts and bank conflicts run above the addresses' "
+        "count when independent blocks share an SM out of step (docs/model.md): that excess "
+        "does not come from the addresses.");
+}
+
 void gm_sl_trace_free(gm_sl_trace *t)
 {
     if (!t)

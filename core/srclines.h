@@ -175,6 +175,20 @@ void gm_sl_trace_write_note(gm_buf *b, const char *key, const char *text);
 gm_status gm_sl_trace_parse(const char *text, const char *name, gm_sl_trace *out, gm_error *err);
 void gm_sl_trace_free(gm_sl_trace *t);
 
+/* The method of a prediction made from the tracer's records of a real
+ * launch (a program's), not from the suite's address traces on the CPU. */
+#define GM_SL_PREDICTION_METHOD "gpu-trace"
+
+/* The counts of one traced launch as a model prediction (method
+ * GM_SL_PREDICTION_METHOD, every warp traced): per direction the global sectors,
+ * requests (= warp-level instructions), sectors per request and instructions,
+ * and the shared wavefronts, bank conflicts (wavefronts less their
+ * conflict-free count, as NVIDIA's counter) and instructions, summed over
+ * the launch's records, set against the counters the report measured for
+ * that launch.  A direction with no instruction gets no sectors per request.
+ * *out is overwritten; free it with gm_trace_prediction_clear (model.h). */
+void gm_sl_trace_predict(const gm_sl_trace_launch *L, gm_prediction *out);
+
 /* ---- which argument points into which allocation ------------------------------ */
 
 typedef struct {

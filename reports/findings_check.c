@@ -214,10 +214,12 @@ void gm_find_rule_model(gm_find_ctx *c, const gm_run *run)
     gm_buf list = GM_BUF_INIT;
     double cost = 0;
     size_t n = 0;
+    bool global = false;   /* a global-memory count differs */
     for (size_t i = 0; i < S_N_MODEL_COUNTS; i++) {
         double m, p;
         if (S_model_count(run, i, &m, &p) >= 0)
             continue;
+        global |= strstr(S_model_counts[i].name, "_global_") != NULL;
         double d = m - p;
         const gm_metric_info *info = gm_catalog_find(S_model_counts[i].name);
         gm_buf_puts(&list, n ? "; " : "");
@@ -234,6 +236,26 @@ void gm_find_rule_model(gm_find_ctx *c, const gm_run *run)
     }
     gm_buf who = gm_find_label(c, run);
     gm_buf b = GM_BUF_INIT;
+    if (gm_run_gpu_traced(run)) {
+        /* a program's launch, counted from its real addresses (core/srclines.h):
+         * only the hardware's own excess can part the two */
+        gm_say(&b, "{}: the counters and the tracer's counts of the same launch differ by more "
+                   "than {}: {}. The tracer counted this launch's real addresses under the "
+                   "model's rules; shared-memory wavefronts run above that count when blocks "
+                   "share an SM out of step (docs/model.md), and any other difference is the "
+                   "tool's fault.",
+               GM_BUF(&who), GM_PCT(100.0 * tol), GM_BUF(&list));
+        gm_buf_free(&who);
+        gm_buf_free(&list);
+        gm_find_add(c, GM_RULE_MODEL_MISMATCH, global ? GM_SEV_WARNING : GM_SEV_INFO, run, cost,
+                    NAN,
+                    global ? "report it with the `--source-lines sass` counts of the kernel "
+                             "beside it: the hardware's per-line counters decide."
+                           : "nothing in the kernel: the excess is how the hardware schedules "
+                             "the blocks, not where they access.",
+                    &b);
+        return;
+    }
     gm_say(&b, "{}: the counters and the address-trace model differ by more than {}: {}. ",
            GM_BUF(&who), GM_PCT(100.0 * tol), GM_BUF(&list));
     gm_buf_free(&who);

@@ -284,11 +284,22 @@ static void S_validation(gm_buf *b, const S_counts *n)
 
 static void S_predictions(gm_buf *b, const gm_results *r)
 {
-    size_t predicted = 0, scaled = 0;
+    size_t predicted = 0, scaled = 0, traced = 0;
     for (size_t i = 0; i < r->n_runs; i++) {
+        if (gm_run_gpu_traced(&r->runs[i])) {
+            traced++;
+            continue;
+        }
         predicted += gm_run_has_prediction(&r->runs[i]);
         scaled += gm_run_has_prediction(&r->runs[i]) && r->runs[i].prediction.scaled;
     }
+    if (traced)
+        gm_say(b, "- **Predictions** ({} of {} runs, a launch of each kernel the per-line pass "
+                  "traced) are the tracer's counts of that launch: its real addresses, every "
+                  "warp, counted on the GPU under the address-trace model's rules "
+                  "(docs/model.md), set against the counters of the same launch. They say "
+                  "nothing of caches, DRAM or time.\n",
+               GM_INT((long long)traced), GM_INT((long long)r->n_runs));
     if (predicted) {
         gm_say(b, "- **Predictions** ({} of {} runs) come from the address-trace model "
                   "(docs/model.md): each warp's addresses are replayed on the CPU and the "

@@ -5,9 +5,11 @@
 
 #include "../core/catalog.h"
 #include "../core/say.h"
+#include "../core/srclines.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- predicted beside measured ------------------------------------------------- */
 
@@ -57,7 +59,9 @@ static double S_p_sh_st(const gm_run *r) { return gm_run_predicted_shared_wpi(r,
 /* "4,096 of 524,288" (a sample, scaled) / "all 131,072" */
 static void S_traced(gm_buf *b, const gm_prediction *p)
 {
-    if (p->warps_total <= 0) {
+    if (p->method && strcmp(p->method, GM_SL_PREDICTION_METHOD) == 0) {
+        gm_buf_puts(b, "all, on the GPU");
+    } else if (p->warps_total <= 0) {
         gm_buf_puts(b, DASH);
     } else if (p->warps_traced >= p->warps_total && !p->scaled) {
         gm_say(b, "all {}", GM_COUNT((double)p->warps_total));

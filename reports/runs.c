@@ -7,6 +7,7 @@
 #include "../core/catalog.h"
 #include "../core/escape.h"
 #include "../core/say.h"
+#include "../core/srclines.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -124,6 +125,12 @@ double gm_run_predicted(const gm_run *run, const char *name)
 bool gm_run_has_prediction(const gm_run *run)
 {
     return run->prediction.present && run->prediction.n_metrics > 0;
+}
+
+bool gm_run_gpu_traced(const gm_run *run)
+{
+    return run->prediction.present && run->prediction.method &&
+           strcmp(run->prediction.method, GM_SL_PREDICTION_METHOD) == 0;
 }
 
 double gm_run_predicted_spr(const gm_run *run, bool store)

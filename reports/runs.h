@@ -153,6 +153,9 @@ double gm_run_shared_wpi(const gm_run *run, bool store);
  * the predicted ratio), and shared wavefronts per instruction; NaN when the
  * run has no such prediction. */
 bool gm_run_has_prediction(const gm_run *run);
+/* Its prediction is the tracer's count of its own launch (a program's,
+ * GM_SL_PREDICTION_METHOD), not the suite's model on the CPU. */
+bool gm_run_gpu_traced(const gm_run *run);
 double gm_run_predicted(const gm_run *run, const char *metric);   /* one predicted metric */
 double gm_run_predicted_spr(const gm_run *run, bool store);
 double gm_run_predicted_shared_wpi(const gm_run *run, bool store);
