@@ -383,7 +383,7 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
     gm_child_job *jobs = gm_xcalloc(width, sizeof *jobs);
     char **outs = gm_xcalloc(width, sizeof *outs);
     char ***argvs = gm_xcalloc(width, sizeof *argvs);
-    size_t *na = gm_xcalloc(width, sizeof *na), *cases = gm_xcalloc(width, sizeof *cases);
+    size_t *na = gm_xcalloc(width, sizeof *na);
     char devs[16];
     snprintf(devs, sizeof devs, "%d", device);
     for (size_t j = 0; j < width; j++) {
@@ -423,7 +423,6 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
                           (long long)gm_value_num(&run->params[p].value));
             a[na[j]++] = gm_buf_detach(&b);
         }
-        cases[j]++;
     }
     for (size_t j = 0; j < width; j++)
         jobs[j].args = argvs[j];
@@ -499,7 +498,6 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
     free(outs);
     free(argvs);
     free(na);
-    free(cases);
     free(jobs);
     free(pick);
     return any;
