@@ -100,42 +100,16 @@ int gm_cmd_sass_child(int argc, char **argv)
     argc = nops;
     int i = 0;
     const char *exp = argv[i], *var = argv[i + 1];
-    const gm_variant *v = NULL;
-    for (size_t r = 0; r < gm_suite_len && !v; r++)
-        if (strcmp(gm_suite[r].experiment->id, exp) == 0 && strcmp(gm_suite[r].name, var) == 0)
-            v = &gm_suite[r];
-    if (!v) {
-        gm_cli_error("sass-child: no variant %s/%s (see gpumem-report list)", exp, var);
-        free(ops);
-        return GM_EXIT_USAGE;
-    }
-    size_t n = gm_variant_cases(v, quick, NULL, 0);
-    gm_case *cases = gm_xcalloc(n ? n : 1, sizeof *cases);
-    gm_variant_cases(v, quick, cases, n);
-    gm_case *c = NULL;
-    for (size_t k = 0; k < n && !c; k++) {
-        bool all = true;
-        for (int a = i + 2; a < argc && all; a++) {
-            const char *eq = strchr(argv[a], '=');
-            char *end;
-            long long val = eq ? strtoll(eq + 1, &end, 10) : 0;
-            bool found = false;
-            for (int p = 0; eq && p < cases[k].n_params; p++)
-                if (strlen(cases[k].params[p].name) == (size_t)(eq - argv[a]) &&
-                    strncmp(cases[k].params[p].name, argv[a], (size_t)(eq - argv[a])) == 0)
-                    found = cases[k].params[p].value == val && *end == '\0';
-            all = found;
-        }
-        if (all)
-            c = &cases[k];
-    }
-    if (!c) {
-        gm_cli_error("sass-child: %s/%s has no case with those parameters", exp, var);
+    gm_case *cases, *c;
+    gm_error err = {GM_OK, ""};
+    if (gm_suite_find_case(exp, var, argv + i + 2, argc - i - 2, quick, &cases, &c, &err) !=
+        GM_OK) {
+        gm_cli_error("sass-child: %s", err.message);
         free(cases);
         free(ops);
         return GM_EXIT_USAGE;
     }
-    gm_error err = {GM_OK, ""};
+    const gm_variant *v = c->variant;
     int rc = GM_EXIT_FAIL;
     bool set_up = false;
     char path[] = "/tmp/gpumem-sass-child-XXXXXX";

@@ -528,58 +528,19 @@ void gm_source_lines_suite(gm_results *r, int device, bool quick, gm_sl_method m
 /* ---- the suite's child -------------------------------------------------------------- */
 
 #ifdef GM_HAVE_CUDA
-/* The case of exp/var with the parameters NAME=VALUE of args[0..n): into
- * *c (the cases array for the caller to free in *cases).  false with a
- * message printed. */
-static bool S_find_case(const char *exp, const char *var, char **args, int n, bool quick,
-                        gm_case **cases, gm_case **c)
-{
-    const gm_variant *v = NULL;
-    *cases = NULL;
-    *c = NULL;
-    for (size_t r = 0; r < gm_suite_len && !v; r++)
-        if (strcmp(gm_suite[r].experiment->id, exp) == 0 && strcmp(gm_suite[r].name, var) == 0)
-            v = &gm_suite[r];
-    if (!v) {
-        gm_cli_error("trace-child: no variant %s/%s (see gpumem-report list)", exp, var);
-        return false;
-    }
-    size_t nc = gm_variant_cases(v, quick, NULL, 0);
-    *cases = gm_xcalloc(nc ? nc : 1, sizeof **cases);
-    gm_variant_cases(v, quick, *cases, nc);
-    for (size_t k = 0; k < nc && !*c; k++) {
-        bool all = true;
-        for (int a = 0; a < n && all; a++) {
-            const char *eq = strchr(args[a], '=');
-            char *end;
-            long long val = eq ? strtoll(eq + 1, &end, 10) : 0;
-            bool found = false;
-            for (int p = 0; eq && p < (*cases)[k].n_params; p++)
-                if (strlen((*cases)[k].params[p].name) == (size_t)(eq - args[a]) &&
-                    strncmp((*cases)[k].params[p].name, args[a], (size_t)(eq - args[a])) == 0)
-                    found = (*cases)[k].params[p].value == val && *end == '\0';
-            all = found;
-        }
-        if (all)
-            *c = &(*cases)[k];
-    }
-    if (!*c)
-        gm_cli_error("trace-child: %s/%s has no case with those parameters", exp, var);
-    return *c != NULL;
-}
-
 /* Set up one case, launch it once under label, tear it down; false with a
  * message printed. */
 static bool S_child_case(const gpumem_trace_api *api, const char *label, const char *exp,
                          const char *var, char **args, int n, bool quick)
 {
     gm_case *cases, *c;
-    if (!S_find_case(exp, var, args, n, quick, &cases, &c)) {
+    gm_error err = {GM_OK, ""};
+    if (gm_suite_find_case(exp, var, args, n, quick, &cases, &c, &err) != GM_OK) {
+        gm_cli_error("trace-child: %s", err.message);
         free(cases);
         return false;
     }
     const gm_variant *v = c->variant;
-    gm_error err = {GM_OK, ""};
     bool ok = false, set_up = false;
     /* describe, then setup: as the suite runner and the SASS pass do */
     if (gm_case_setup(c, &err) != GM_OK) {

@@ -14,6 +14,7 @@
 
 #include "../core/buf.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The experiments, one line each, in the suite's order. */
@@ -82,4 +83,39 @@ __attribute__((constructor)) static void S_build_table(void)
     }
     gm_suite = table;
     gm_suite_len = n;
+}
+
+gm_status gm_suite_find_case(const char *exp, const char *var, char *const *args, int n,
+                             bool quick, gm_case **cases, gm_case **c, gm_error *err)
+{
+    const gm_variant *v = NULL;
+    *cases = NULL;
+    *c = NULL;
+    for (size_t r = 0; r < gm_suite_len && !v; r++)
+        if (strcmp(gm_suite[r].experiment->id, exp) == 0 && strcmp(gm_suite[r].name, var) == 0)
+            v = &gm_suite[r];
+    if (!v)
+        return gm_fail(err, GM_ERR_VALUE, "no variant %s/%s (see gpumem-report list)", exp, var);
+    size_t nc = gm_variant_cases(v, quick, NULL, 0);
+    *cases = gm_xcalloc(nc ? nc : 1, sizeof **cases);
+    gm_variant_cases(v, quick, *cases, nc);
+    for (size_t k = 0; k < nc && !*c; k++) {
+        bool all = true;
+        for (int a = 0; a < n && all; a++) {
+            const char *eq = strchr(args[a], '=');
+            char *end;
+            long long val = eq ? strtoll(eq + 1, &end, 10) : 0;
+            bool found = false;
+            for (int p = 0; eq && p < (*cases)[k].n_params; p++)
+                if (strlen((*cases)[k].params[p].name) == (size_t)(eq - args[a]) &&
+                    strncmp((*cases)[k].params[p].name, args[a], (size_t)(eq - args[a])) == 0)
+                    found = (*cases)[k].params[p].value == val && *end == '\0';
+            all = found;
+        }
+        if (all)
+            *c = &(*cases)[k];
+    }
+    if (!*c)
+        return gm_fail(err, GM_ERR_VALUE, "%s/%s has no case with those parameters", exp, var);
+    return GM_OK;
 }

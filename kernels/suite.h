@@ -32,6 +32,15 @@ extern size_t gm_suite_len;
 
 const gm_experiment_def *gm_experiment_find(const char *id);
 
+/* The case of experiment exp, variant var whose parameters are the "NAME=VALUE"
+ * words args[0..n) (each of its parameters named once, whole numbers), at the
+ * chosen size set, as the per-line pass's children take it: *cases holds the
+ * variant's cases (the caller frees it, also on failure) and *c points to the
+ * one found.  GM_ERR_VALUE naming the variant, or the parameters, when there
+ * is none. */
+gm_status gm_suite_find_case(const char *exp, const char *var, char *const *args, int n,
+                             bool quick, gm_case **cases, gm_case **c, gm_error *err);
+
 #ifdef __cplusplus
 }
 #endif

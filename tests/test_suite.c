@@ -6,8 +6,11 @@
 #include <criterion/criterion.h>
 
 #include "../kernels/runner.h"
+#include "../kernels/suite.h"
+#include "helpers.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -603,3 +606,50 @@ Test(suite_runner, no_gpu_is_a_clear_status)
 }
 
 #endif
+
+/* The per-line pass's children find their case by experiment, variant and
+ * NAME=VALUE words: every case of every variant at both size sets finds
+ * itself; a wrong value, an unknown name, a value that is not a whole number
+ * and an unknown variant are refused by name. */
+Test(suite_cases, a_child_finds_its_case_by_name_and_parameters)
+{
+    for (int q = 0; q < 2; q++) {
+        for (size_t r = 0; r < gm_suite_len; r++) {
+            const gm_variant *v = &gm_suite[r];
+            size_t nc = gm_variant_cases(v, q, NULL, 0);
+            gm_case *all = calloc(nc ? nc : 1, sizeof *all);
+            gm_variant_cases(v, q, all, nc);
+            for (size_t k = 0; k < nc; k++) {
+                char words[GM_MAX_PARAMS][64];
+                char *args[GM_MAX_PARAMS];
+                for (int p = 0; p < all[k].n_params; p++) {
+                    snprintf(words[p], sizeof words[p], "%s=%lld", all[k].params[p].name,
+                             all[k].params[p].value);
+                    args[p] = words[p];
+                }
+                gm_case *cases, *c;
+                gm_error err = {GM_OK, ""};
+                cr_assert_eq(gm_suite_find_case(v->experiment->id, v->name, args,
+                                                all[k].n_params, q, &cases, &c, &err),
+                             GM_OK, "%s", err.message);
+                for (int p = 0; p < all[k].n_params; p++)
+                    cr_expect_eq(c->params[p].value, all[k].params[p].value);
+                free(cases);
+            }
+            free(all);
+        }
+    }
+    gm_case *cases, *c;
+    gm_error err = {GM_OK, ""};
+    char *bad[][1] = {{"n=12345"}, {"size=2048"}, {"n=2048x"}};
+    for (size_t i = 0; i < 3; i++) {
+        cr_expect_eq(gm_suite_find_case("transpose", "naive", bad[i], 1, true, &cases, &c, &err),
+                     GM_ERR_VALUE, "%s", bad[i][0]);
+        gmt_assert_has(err.message, "transpose/naive has no case with those parameters");
+        free(cases);
+    }
+    cr_expect_eq(gm_suite_find_case("transpose", "diagonal", NULL, 0, true, &cases, &c, &err),
+                 GM_ERR_VALUE);
+    gmt_assert_has(err.message, "no variant transpose/diagonal");
+    free(cases);
+}
