@@ -221,21 +221,9 @@ static int S_spawn(char *const *args, gm_buf *out, char *errbuf, size_t errcap,
         snprintf(errbuf, errcap, "%s", perr.message);
         return 127;
     }
-    if (out && r.out.len)
-        gm_buf_put(out, r.out.data, r.out.len);
-    snprintf(errbuf, errcap, "%s", r.err.data ? r.err.data : "");
+    int rc = gm_child_result(&r, timeout_s, out, errbuf, errcap);
     gm_proc_result_free(&r);
-    for (char *p = errbuf; *p; p++)
-        if (*p == '\n' && p[1])
-            *p = ' ';
-    size_t len = strlen(errbuf);
-    while (len && errbuf[len - 1] == '\n')
-        errbuf[--len] = '\0';
-    if (r.timed_out) {   /* a hung kernel or child: the pass goes on without it */
-        snprintf(errbuf, errcap, "stopped after %.0f s", timeout_s);
-        return 124;
-    }
-    return r.code;
+    return rc;
 }
 
 int gm_cli_spawn(char *const *args, gm_buf *out, char *errbuf, size_t errcap,

@@ -26,25 +26,31 @@ gm_status gm_children_width(size_t *width, gm_error *err)
     return GM_OK;
 }
 
+int gm_child_result(const gm_proc_result *r, double timeout_s, gm_buf *out, char *err,
+                    size_t cap)
+{
+    if (out && r->out.len)
+        gm_buf_put(out, r->out.data, r->out.len);
+    snprintf(err, cap, "%s", r->err.data ? r->err.data : "");
+    for (char *p = err; *p; p++)
+        if (*p == '\n' && p[1])
+            *p = ' ';
+    size_t len = strlen(err);
+    while (len && err[len - 1] == '\n')
+        err[--len] = '\0';
+    if (r->timed_out) {   /* a hung kernel or child: the pass goes on without it */
+        snprintf(err, cap, "stopped after %.0f s", timeout_s);
+        return 124;
+    }
+    return r->code;
+}
+
 /* The result of one finished child into job. */
 static void S_job_result(gm_child_job *job, gm_proc_result *r, double timeout_s)
 {
     gm_buf_free(&job->out);
-    if (r->out.len)
-        gm_buf_put(&job->out, r->out.data, r->out.len);
-    snprintf(job->err, sizeof job->err, "%s", r->err.data ? r->err.data : "");
-    for (char *p = job->err; *p; p++)
-        if (*p == '\n' && p[1])
-            *p = ' ';
-    size_t len = strlen(job->err);
-    while (len && job->err[len - 1] == '\n')
-        job->err[--len] = '\0';
-    job->rc = r->code;
+    job->rc = gm_child_result(r, timeout_s, &job->out, job->err, sizeof job->err);
     job->seconds = r->seconds;
-    if (r->timed_out) {
-        snprintf(job->err, sizeof job->err, "stopped after %.0f s", timeout_s);
-        job->rc = 124;
-    }
 }
 
 /* Jobs idx[0..n) in waves of at most width. */

@@ -14,6 +14,7 @@
 
 #include "../core/buf.h"
 #include "../core/gm_error.h"
+#include "../core/proc.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,6 +32,13 @@ typedef struct {
     double seconds;
     bool retried;
 } gm_child_job;
+
+/* A finished child's result as the per-line pass reports it: its stdout
+ * appended to out (NULL: dropped), the end of its stderr in err[0..cap) with
+ * newlines as spaces (or "stopped after N s" when it ran past timeout_s);
+ * returns its exit code, 128 + a signal, or 124 when stopped. */
+int gm_child_result(const gm_proc_result *r, double timeout_s, gm_buf *out, char *err,
+                    size_t cap);
 
 /* Run jobs[0..n), at most width at once; started(i, ctx) (may be NULL) as
  * job i starts (not again for its retry).  Free each job's out with
