@@ -148,7 +148,7 @@ static const gm_opt S_suite[] = {
      .at = offsetof(gm_suite_args, source_lines), .label = "--source-lines sass|trace",
      .deflt = "sass",
      .help = "how: sass (default: CUPTI SASS metrics, a process per\n"
-             "variant, GPUMEM_REPORT_JOBS at once, default 1) or trace:\n"
+             "variant, GPUMEM_REPORT_JOBS at once, default 4) or trace:\n"
              "the Compute Sanitizer traces the variants in one process (as\n"
              "many as GPUMEM_REPORT_JOBS) and adds the per-array table (on\n"
              "the H100 the suite's pass\n"

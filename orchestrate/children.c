@@ -13,15 +13,17 @@
 gm_status gm_children_width(size_t *width, gm_error *err)
 {
     const char *env = getenv("GPUMEM_REPORT_JOBS");
-    *width = 1;
+    *width = GM_CHILDREN_WIDTH_DEFAULT;
     if (!env || !*env)
         return GM_OK;
     char *end;
     errno = 0;
     long v = strtol(env, &end, 10);
-    if (*end != '\0' || errno || v < 1 || v > 64)
+    if (*end != '\0' || errno || v < 1 || v > 64) {
+        *width = 1;
         return gm_fail(err, GM_ERR_VALUE,
                        "GPUMEM_REPORT_JOBS='%.40s' is not a whole number from 1 to 64", env);
+    }
     *width = (size_t)v;
     return GM_OK;
 }

@@ -124,7 +124,7 @@ Test(children, cannot_start_and_time_limit)
     free(slow);
 }
 
-/* GPUMEM_REPORT_JOBS: unset 1, a number from 1 to 64 taken, anything else
+/* GPUMEM_REPORT_JOBS: unset the default (4), a number from 1 to 64 taken, anything else
  * refused by name (and 1). */
 Test(children, width_from_the_environment)
 {
@@ -132,10 +132,13 @@ Test(children, width_from_the_environment)
     gm_error err = {GM_OK, ""};
     unsetenv("GPUMEM_REPORT_JOBS");
     cr_expect_eq(gm_children_width(&w, &err), GM_OK);
-    cr_expect_eq(w, 1);
-    setenv("GPUMEM_REPORT_JOBS", "4", 1);
-    cr_expect_eq(gm_children_width(&w, &err), GM_OK);
     cr_expect_eq(w, 4);
+    setenv("GPUMEM_REPORT_JOBS", "1", 1);
+    cr_expect_eq(gm_children_width(&w, &err), GM_OK);
+    cr_expect_eq(w, 1);
+    setenv("GPUMEM_REPORT_JOBS", "7", 1);
+    cr_expect_eq(gm_children_width(&w, &err), GM_OK);
+    cr_expect_eq(w, 7);
     const char *bad[] = {"0", "65", "4x", "-2", "99999999999999999999"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         setenv("GPUMEM_REPORT_JOBS", bad[i], 1);
