@@ -39,15 +39,7 @@ static void S_add_run(const gmi_launch *L, const char *symbol, long long index, 
     if (range)
         gm_run_set_param(run, "range", gm_vstr(range));
     run->has_launch = true;
-    memcpy(run->launch.grid, L->grid, sizeof L->grid);
-    memcpy(run->launch.block, L->block, sizeof L->block);
-    int stat = 0, regs = -1;
-    if (cuFuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, L->f) != CUDA_SUCCESS)
-        stat = 0;
-    if (cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, L->f) != CUDA_SUCCESS)
-        regs = -1;
-    run->launch.shared_bytes = (long long)L->shm + stat;
-    run->launch.registers = regs;
+    gmi_launch_shape(L, &run->launch);
     for (size_t m = 0; m < gmi.n_metrics; m++)
         gm_run_set_metric(run, gmi.metrics[m], S_value(gmi.metrics[m], values[m]),
                           gmc_session_metric_unit(gmi.session, m));

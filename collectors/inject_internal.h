@@ -256,6 +256,11 @@ bool gmi_describe(CUpti_CallbackId cbid, const void *p, gmi_launch *L);
  * why) when its arguments cannot be copied: it is then profiled on its own. */
 bool gmi_pending_copy(struct gmi_pending *p, const gmi_launch *L);
 void gmi_pending_free(struct gmi_pending *p);
+/* L's shape, shared memory (dynamic + static), registers and theoretical
+ * occupancy (the driver's occupancy calculator for L's block size and dynamic
+ * shared memory, in the current context) into *out; what the driver does not
+ * say stays unknown (registers -1, occupancy 0). */
+void gmi_launch_shape(const gmi_launch *L, gm_launch *out);
 
 /* ---- inject_batch.c --------------------------------------------------------------- */
 

@@ -265,3 +265,29 @@ bool gmi_pending_copy(struct gmi_pending *p, const gmi_launch *L)
         S_copy_config(p, L);
     return true;
 }
+
+void gmi_launch_shape(const gmi_launch *L, gm_launch *out)
+{
+    memcpy(out->grid, L->grid, sizeof L->grid);
+    memcpy(out->block, L->block, sizeof L->block);
+    int stat = 0, regs = -1;
+    if (cuFuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, L->f) != CUDA_SUCCESS)
+        stat = 0;
+    if (cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, L->f) != CUDA_SUCCESS)
+        regs = -1;
+    out->shared_bytes = (long long)L->shm + stat;
+    out->registers = regs;
+    /* the blocks of this shape an SM holds at once, in warps, against the most
+     * warps it holds: Nsight Compute's theoretical occupancy */
+    out->theoretical_occupancy = 0;
+    int threads = (int)(L->block[0] * L->block[1] * L->block[2]), blocks = 0, most = 0;
+    CUdevice dev;
+    if (threads > 0 &&
+        cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, L->f, threads, L->shm) ==
+            CUDA_SUCCESS &&
+        cuCtxGetDevice(&dev) == CUDA_SUCCESS &&
+        cuDeviceGetAttribute(&most, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, dev) ==
+            CUDA_SUCCESS &&
+        blocks > 0 && most >= 32)
+        out->theoretical_occupancy = 100.0 * blocks * ((threads + 31) / 32) / (most / 32);
+}

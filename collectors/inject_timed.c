@@ -205,15 +205,7 @@ static void S_run(const struct gmi_timed *t, double ms, const char *late)
         gm_run_set_param(run, "range", gm_vstr(t->range));
     if (t->symbol) {
         run->has_launch = true;
-        memcpy(run->launch.grid, t->L.grid, sizeof t->L.grid);
-        memcpy(run->launch.block, t->L.block, sizeof t->L.block);
-        int stat = 0, regs = -1;
-        if (cuFuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, t->L.f) != CUDA_SUCCESS)
-            stat = 0;
-        if (cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, t->L.f) != CUDA_SUCCESS)
-            regs = -1;
-        run->launch.shared_bytes = (long long)t->L.shm + stat;
-        run->launch.registers = regs;
+        gmi_launch_shape(&t->L, &run->launch);
     }
     for (size_t m = 0; m < gmi.n_metrics; m++) {
         bool dur = m == gmi.duration_index && isfinite(ms);

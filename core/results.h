@@ -118,6 +118,9 @@ typedef struct {
     unsigned block[3];
     long long shared_bytes;    /* dynamic + static shared memory per block */
     long long registers;       /* per thread; -1 when unknown */
+    double theoretical_occupancy; /* % of the SM's warps that the block size, registers and
+                                   * shared memory allow (CUDA's occupancy calculator at
+                                   * collection); 0 when unknown */
 } gm_launch;
 
 /* Per-source-line memory counters of one launch (issue 14): CUPTI's SASS

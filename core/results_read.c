@@ -570,6 +570,17 @@ static bool S_read_launch(S_rd *rd, json_t *o, gm_run *run)
              S_read_uint3(rd, l, "block", run->launch.block) &&
              S_get_ll(rd, l, "shared_bytes", &run->launch.shared_bytes) &&
              S_get_ll_or_null(rd, l, "registers", -1, &run->launch.registers);
+        if (ok && json_object_get(l, "theoretical_occupancy")) {
+            double v = 0;
+            ok = S_get_real(rd, l, "theoretical_occupancy", false, &v);
+            if (ok && !(v > 0 && v <= 100)) {
+                size_t mt = S_push_key(rd, "theoretical_occupancy");
+                ok = S_fail(rd, GM_ERR_VALUE, "%.17g is out of range: a percentage above 0 and "
+                            "at most 100", v);
+                S_pop(rd, mt);
+            }
+            run->launch.theoretical_occupancy = ok ? v : 0;
+        }
     }
     S_pop(rd, m);
     return ok;

@@ -523,6 +523,8 @@ static void S_emit_run(S_em *e, const gm_run *run)
         S_kuint3(e, "block", run->launch.block);
         S_kint(e, "shared_bytes", run->launch.shared_bytes);
         S_kint_or_null(e, "registers", run->launch.registers, -1);
+        if (run->launch.theoretical_occupancy > 0)
+            S_kreal(e, "theoretical_occupancy", run->launch.theoretical_occupancy);
         S_close(e, '}');
     }
     S_kval(e, "bytes_read", &run->bytes_read);

@@ -34,6 +34,20 @@ gm_status gm_case_query_kernel(gm_case *c, const void *kernel, gm_error *err)
     GM_CUDA(cudaFuncGetAttributes(&attr, kernel));
     c->launch.registers = attr.numRegs;
     c->launch.shared_bytes = (long long)attr.sharedSizeBytes;
+    /* theoretical occupancy: the blocks of this shape an SM holds at once, in
+     * warps, against the most warps it holds (no suite kernel asks for
+     * dynamic shared memory) */
+    int threads = (int)(c->launch.block[0] * c->launch.block[1] * c->launch.block[2]);
+    c->launch.theoretical_occupancy = 0;
+    if (threads > 0) {
+        int blocks = 0, dev = 0, most = 0;
+        GM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, 0));
+        GM_CUDA(cudaGetDevice(&dev));
+        GM_CUDA(cudaDeviceGetAttribute(&most, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+        if (blocks > 0 && most >= 32)
+            c->launch.theoretical_occupancy =
+                100.0 * blocks * ((threads + 31) / 32) / (most / 32);
+    }
     return GM_OK;
 }
 

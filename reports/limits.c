@@ -36,6 +36,9 @@ void gm_limits_of(const gm_run *run, const gm_ceiling *ceiling, int sm_count, gm
     l->dram_pct = c > 0 ? fmin(100.0, 100.0 * l->dram_gbs / c) : NAN;
     l->attainable = ceiling->attainable;
     l->occupancy = gm_run_metric_num(run, GM_M_OCCUPANCY);
+    l->theoretical = run->has_launch && run->launch.theoretical_occupancy > 0
+                         ? run->launch.theoretical_occupancy
+                         : NAN;
     l->warps = NAN;
     if (run->has_launch) {
         double blocks = (double)run->launch.grid[0] * run->launch.grid[1] * run->launch.grid[2];
@@ -172,6 +175,12 @@ void gm_limits_verdict_md(gm_buf *b, const gm_run *run, const gm_limits *l, cons
         if (l->warps / l->sms < 16)
             gm_say(b, " (the launch has {} {} for {} SMs)", GM_COUNT(l->warps),
                    GM_LIT(l->warps == 1 ? "warp" : "warps"), GM_COUNT(l->sms));
+        if (l->theoretical < GM_LIMIT_OCCUPANCY)
+            gm_say(b, "; its block size, registers and shared memory allow no more than {}",
+                   GM_PCT(l->theoretical));
+        else if (isfinite(l->theoretical))
+            gm_say(b, "; its block size, registers and shared memory would allow {}",
+                   GM_PCT(l->theoretical));
         break;
     case GM_LIMIT_SECTORS:
         gm_say(b,

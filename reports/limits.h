@@ -25,10 +25,14 @@
  *
  * and, besides, whether L1 serves the sectors (GM_LIMIT_CACHE_HIT % or more
  * hit) or L2 (GM_LIMIT_L2_HIT %: half of L2's sectors hit in any stream that
- * writes what it reads), so that sectors a layout wastes never reach DRAM.  The results
- * carry no L1 or L2 throughput and no theoretical occupancy (ncu's
- * l1tex__throughput, lts__throughput, sm__maximum_warps_per_active_cycle_pct
- * are not in the default metric set): the verdict reads what is there.
+ * writes what it reads), so that sectors a layout wastes never reach DRAM.  Beside the
+ * achieved occupancy, the theoretical one where the launch records it (what
+ * the block size, registers and shared memory allow): a latency-bound run
+ * says whether its grid or its shape keeps the warps few.  The results carry
+ * no L1 or L2 throughput: ncu's l1tex__throughput and lts__throughput take
+ * the collector from 5 passes to 10 (bench/results/probe-extra-2026-11-27-
+ * 4c8175d.txt), so they are not in the default set; the verdict reads what
+ * is there.
  * Pure functions.
  */
 #ifndef GM_LIMITS_H
@@ -71,6 +75,8 @@ typedef struct {
     double dram_pct;       /* dram_gbs as a % of the ceiling */
     bool attainable;       /* the ceiling is the attainable bandwidth (else the copy's) */
     double occupancy;      /* achieved, % */
+    double theoretical;    /* the most the launch's shape allows, % (its launch's
+                            * theoretical_occupancy) */
     double warps;          /* warps of the launch (grid x block / 32) */
     double sms;            /* SMs of the device */
     double shared_wpi;     /* shared wavefronts per shared instruction, loads and stores */

@@ -128,6 +128,18 @@ static void S_hit(gm_buf *b, double pct)
         gm_buf_puts(b, DASH);
 }
 
+/* "3.1% of 100%": achieved occupancy of the theoretical, the achieved alone
+ * when the launch does not record the theoretical, "—" when absent. */
+static void S_occupancy(gm_buf *b, const gm_limits *l)
+{
+    if (isfinite(l->occupancy) && isfinite(l->theoretical))
+        gm_say(b, "{} of {}", GM_PCT(l->occupancy), GM_PCT(l->theoretical));
+    else if (isfinite(l->occupancy))
+        gm_say(b, "{}", GM_PCT(l->occupancy));
+    else
+        gm_buf_puts(b, DASH);
+}
+
 /* "2,658 GB/s (79.0%)": a bandwidth with its share of the ceiling, "—" when
  * absent. */
 static void S_gbs_pct(gm_buf *b, double gbs, double pct)
@@ -141,8 +153,10 @@ static void S_gbs_pct(gm_buf *b, double gbs, double pct)
 /* One row of the table; the Markdown forms end it with what limits the run. */
 static void S_row(gm_buf *b, const gm_vary *v, const gm_run *run, const gm_limits *l, bool html)
 {
-    gm_buf name = GM_BUF_INIT, sectors = GM_BUF_INIT, l2 = GM_BUF_INIT, bw = GM_BUF_INIT;
+    gm_buf name = GM_BUF_INIT, sectors = GM_BUF_INIT, l2 = GM_BUF_INIT, bw = GM_BUF_INIT,
+           occ = GM_BUF_INIT;
     md_case(&name, v, run, NULL);
+    S_occupancy(&occ, l);
     S_count_pct(&sectors, l->sectors, l->l1_hit);
     S_hit(&l2, l->l2_hit);
     S_gbs_pct(&bw, l->dram_gbs, l->dram_pct);
@@ -150,19 +164,20 @@ static void S_row(gm_buf *b, const gm_vary *v, const gm_run *run, const gm_limit
     if (html) {
         gm_say(b, "| {} | {} | {} | {} | {} | {} | {} |\n", GM_BUF(&name), requests,
                GM_BUF(&sectors), GM_BUF(&l2), GM_BYTES(l->dram_bytes), GM_BUF(&bw),
-               GM_PCT(l->occupancy));
+               GM_BUF(&occ));
     } else {
         gm_buf limit = GM_BUF_INIT;
         gm_limits_short_md(&limit, l);
         gm_say(b, "| {} | {} | {} | {} | {} | {} | {} | {} |\n", GM_BUF(&name), requests,
                GM_BUF(&sectors), GM_BUF(&l2), GM_BYTES(l->dram_bytes), GM_BUF(&bw),
-               GM_PCT(l->occupancy), GM_BUF(&limit));
+               GM_BUF(&occ), GM_BUF(&limit));
         gm_buf_free(&limit);
     }
     gm_buf_free(&name);
     gm_buf_free(&sectors);
     gm_buf_free(&l2);
     gm_buf_free(&bw);
+    gm_buf_free(&occ);
 }
 
 void md_limits(gm_buf *b, const gm_results *r, const gm_section *s, bool html)

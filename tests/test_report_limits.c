@@ -9,6 +9,7 @@
  * on paper is tests/test_render_print.c's. */
 #include "../core/buf.h"
 #include "../core/results.h"
+#include "../core/say.h"
 #include "../reports/limits.h"
 #include "../reports/render.h"
 #include "../reports/runs.h"
@@ -301,5 +302,61 @@ Test(report_limits, github_form_comes_in_parts_that_fit_a_comment)
     gmt_assert_lacks(md, mark);
     free(md);
     gm_results_view_free(&one);
+    gm_results_free(&r);
+}
+
+/* The theoretical occupancy beside the achieved one: a latency-bound layout
+ * says whether its shape allows more warps (the grid keeps them few) or not
+ * (registers, shared memory or the block size do), and the page's table puts
+ * the two side by side; a file without it (the fixture) reads as before. */
+Test(report_limits, theoretical_occupancy_beside_the_achieved)
+{
+    gm_results r;
+    S_load(&r);
+    gm_ceiling c;
+    gm_results_ceiling(&r, &c);
+    gm_run *lat = NULL;
+    for (size_t i = 0; i < r.n_runs && !lat; i++) {
+        gm_limits l;
+        gm_limits_of(&r.runs[i], &c, r.device.sm_count, &l);
+        if (l.kind == GM_LIMIT_LATENCY && r.runs[i].has_launch &&
+            strcmp(r.runs[i].experiment, "matvec") == 0)
+            lat = &r.runs[i];
+    }
+    cr_assert_not_null(lat, "no latency-bound matvec run");
+    gm_limits l;
+    gm_limits_of(lat, &c, r.device.sm_count, &l);
+    cr_assert(isnan(l.theoretical), "the fixture records no theoretical occupancy");
+    gm_buf b = GM_BUF_INIT;
+    gm_limits_verdict_md(&b, lat, &l, NULL);
+    cr_assert_null(strstr(b.data, "allow"), "%s", b.data);
+    gm_buf_free(&b);
+
+    lat->launch.theoretical_occupancy = 100.0;
+    gm_limits_of(lat, &c, r.device.sm_count, &l);
+    cr_assert_float_eq(l.theoretical, 100.0, 1e-9);
+    gm_limits_verdict_md(&b, lat, &l, NULL);
+    gmt_assert_has(b.data, "latency-bound: ");
+    gmt_assert_has(b.data, "; its block size, registers and shared memory would allow 100");
+    gm_buf_free(&b);
+
+    lat->launch.theoretical_occupancy = 18.75;
+    gm_limits_of(lat, &c, r.device.sm_count, &l);
+    gm_limits_verdict_md(&b, lat, &l, NULL);
+    gmt_assert_has(b.data, "; its block size, registers and shared memory allow no more than 18");
+    gm_buf_free(&b);
+
+    /* the page's table: "achieved of theoretical" in the Occupancy column */
+    for (size_t i = 0; i < r.n_runs; i++)
+        if (r.runs[i].has_launch && strcmp(r.runs[i].experiment, "matvec") == 0)
+            r.runs[i].launch.theoretical_occupancy = 18.75;
+    char *page = S_report(&r, S_PAGE);
+    char *sec = S_section(page, "## 7. Matrix-vector");
+    gm_buf cell = GM_BUF_INIT;
+    gm_say(&cell, "| {} of {} |", GM_PCT(l.occupancy), GM_PCT(18.75));
+    gmt_assert_has(sec, cell.data);
+    gm_buf_free(&cell);
+    free(sec);
+    free(page);
     gm_results_free(&r);
 }

@@ -751,6 +751,13 @@ Test(results_errors, mutations_name_the_field)
                  "taken_at: required field is missing");
     expect_error("\"command\": [\n      \"gpumem-report\"", "\"command\": [\n      7", GM_ERR_FIELD,
                  "collection.command[0]: expected a string, found an integer");
+    expect_error("\"block\": [256, 1, 1]", "\"block\": [256, 1, 1], \"theoretical_occupancy\": 120",
+                 GM_ERR_VALUE, "runs[0].launch.theoretical_occupancy: 120 is out of range");
+    expect_error("\"block\": [256, 1, 1]", "\"block\": [256, 1, 1], \"theoretical_occupancy\": 0",
+                 GM_ERR_VALUE, "runs[0].launch.theoretical_occupancy: 0 is out of range");
+    expect_error("\"block\": [256, 1, 1]",
+                 "\"block\": [256, 1, 1], \"theoretical_occupancy\": \"full\"", GM_ERR_FIELD,
+                 "runs[0].launch.theoretical_occupancy: expected a number");
     /* the path of a key that is not an identifier is quoted */
     expect_error("\"stride\": 1", "\"str\\nide\": [1]", GM_ERR_FIELD,
                  "runs[0].params[\"str?ide\"]");
@@ -1009,4 +1016,35 @@ Test(results_roundtrip, not_replayed_is_optional)
     cr_assert(strstr(err.message, "not_replayed"), "%s", err.message);
     free(doc);
     free(path);
+}
+
+/* A launch's theoretical occupancy: written when known, read back the same,
+ * absent (0, not written) in a file that lacks it. */
+Test(results_roundtrip, theoretical_occupancy_is_optional)
+{
+    gm_results r;
+    gmt_load_fixture("handwritten-small.json", &r);
+    gm_run *run = NULL;
+    for (size_t i = 0; i < r.n_runs && !run; i++)
+        if (r.runs[i].has_launch)
+            run = &r.runs[i];
+    cr_assert_not_null(run);
+    cr_assert_eq(run->launch.theoretical_occupancy, 0);
+    char *j = gm_results_to_json(&r);
+    cr_assert_null(strstr(j, "theoretical_occupancy"));
+    free(j);
+    run->launch.theoretical_occupancy = 62.5;
+    j = gm_results_to_json(&r);
+    cr_assert_not_null(strstr(j, "\"theoretical_occupancy\": 62.5"), "%s", j);
+    gm_results back;
+    gm_error err;
+    cr_assert_eq(gm_results_read_string(j, "back", &back, &err), GM_OK, "%s", err.message);
+    size_t k = (size_t)(run - r.runs);
+    cr_assert_float_eq(back.runs[k].launch.theoretical_occupancy, 62.5, 1e-12);
+    char *j2 = gm_results_to_json(&back);
+    cr_assert_str_eq(j, j2, "byte-identical");
+    free(j2);
+    free(j);
+    gm_results_free(&back);
+    gm_results_free(&r);
 }
