@@ -1,9 +1,11 @@
 #!/bin/sh
 # device-final.sh OUT [DEADLINE] — the GPU evidence of one commit in one bounded call, in the
 # order it matters: the build, the main job as a user runs it (defaults: counters, then the
-# per-line trace pass), make test-gpu (every variant validated, the collector, the injection
+# per-line pass), make test-gpu (every variant validated, the collector, the injection
 # library and the tracer against ncu), ten quick collections for the gate's A/A check
-# (bench/gate-aa.sh), then bench/trace-program.sh (programs: per-line counts
+# (bench/gate-aa.sh), the theoretical occupancy against ncu's (bench/occupancy-vs-ncu.sh),
+# ten collections of each of two programs (bench/programs-aa.sh), then
+# bench/trace-program.sh (programs: per-line counts
 # by the tracer against the SASS path and ncu's Source page; plain / default / ncu times)
 # with what time is left.  DEADLINE: seconds for everything (default 420).  Each step's exit
 # status and wall time in OUT/steps.txt; run from the repository root on the GPU machine.
@@ -49,6 +51,12 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
     step "aa-$i" 30 ./build/gpumem-report collect --quick --no-source-lines \
         --json "$O/aa/run-$i.json" > "$O/aa/log-$i" 2>&1 || break
 done
+# theoretical occupancy against ncu's (bench/occupancy-vs-ncu.sh), then ten collections of
+# each of two programs for the programs' A/A check (bench/programs-aa.sh)
+step occupancy 150 sh bench/occupancy-vs-ncu.sh "$O/occupancy" > "$O/occupancy.log" 2>&1
+grep 'launches agree' "$O/occupancy.log"
+step programs-aa 150 sh bench/programs-aa.sh "$O/programs" 10 > "$O/programs-aa.log" 2>&1
+tail -n 1 "$O/programs-aa.log"
 l=$(left)
 if [ "$l" -gt 40 ]; then
     START=$(date +%s) DEADLINE=$((l - 10)) sh bench/trace-program.sh "$O/trace" "$C" \
