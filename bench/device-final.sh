@@ -4,7 +4,8 @@
 # per-line pass), make test-gpu (every variant validated, the collector, the injection
 # library and the tracer against ncu), ten quick collections for the gate's A/A check
 # (bench/gate-aa.sh), the theoretical occupancy against ncu's (bench/occupancy-vs-ncu.sh),
-# ten collections of each of two programs (bench/programs-aa.sh), then
+# ten collections of each of two programs (bench/programs-aa.sh), the program examples at
+# their defaults (examples/app, examples/pytorch), then
 # bench/trace-program.sh (programs: per-line counts
 # by the tracer against the SASS path and ncu's Source page; plain / default / ncu times)
 # with what time is left.  DEADLINE: seconds for everything (default 420).  Each step's exit
@@ -57,6 +58,15 @@ step occupancy 150 sh bench/occupancy-vs-ncu.sh "$O/occupancy" > "$O/occupancy.l
 grep 'launches agree' "$O/occupancy.log"
 step programs-aa 150 sh bench/programs-aa.sh "$O/programs" 10 > "$O/programs-aa.log" 2>&1
 tail -n 1 "$O/programs-aa.log"
+# the two program examples as their READMEs run them (the defaults: counters, then the
+# per-line pass by the tracer), for examples/app and examples/pytorch
+mkdir -p "$O/examples/app" "$O/examples/pytorch"
+step example-app 60 ./build/gpumem-report --out "$O/examples/app/report.html" \
+    --json "$O/examples/app/run.json" -- ./build/examples/app/lab \
+    > "$O/examples/app/lab.out" 2> "$O/examples/app/log"
+step example-pytorch 120 ./build/gpumem-report --out "$O/examples/pytorch/report.html" \
+    --json "$O/examples/pytorch/run.json" -- python3 examples/pytorch/layouts.py \
+    > "$O/examples/pytorch/layouts.out" 2> "$O/examples/pytorch/log"
 l=$(left)
 if [ "$l" -gt 40 ]; then
     START=$(date +%s) DEADLINE=$((l - 10)) sh bench/trace-program.sh "$O/trace" "$C" \
