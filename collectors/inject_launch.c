@@ -270,11 +270,20 @@ void gmi_launch_shape(const gmi_launch *L, gm_launch *out)
 {
     memcpy(out->grid, L->grid, sizeof L->grid);
     memcpy(out->block, L->block, sizeof L->block);
+    /* a runtime launch hands the driver a CUkernel as its CUfunction, which
+     * the function queries refuse: ask its function in this context */
+    CUfunction f = L->f, g;
     int stat = 0, regs = -1;
-    if (cuFuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, L->f) != CUDA_SUCCESS)
-        stat = 0;
-    if (cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, L->f) != CUDA_SUCCESS)
+    if (cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f) != CUDA_SUCCESS) {
         regs = -1;
+        if (cuKernelGetFunction(&g, (CUkernel)(void *)L->f) == CUDA_SUCCESS &&
+            cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, g) == CUDA_SUCCESS)
+            f = g;
+        else
+            regs = -1;
+    }
+    if (cuFuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) != CUDA_SUCCESS)
+        stat = 0;
     out->shared_bytes = (long long)L->shm + stat;
     out->registers = regs;
     /* the blocks of this shape an SM holds at once, in warps, against the most
@@ -283,7 +292,7 @@ void gmi_launch_shape(const gmi_launch *L, gm_launch *out)
     int threads = (int)(L->block[0] * L->block[1] * L->block[2]), blocks = 0, most = 0;
     CUdevice dev;
     if (threads > 0 &&
-        cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, L->f, threads, L->shm) ==
+        cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, threads, L->shm) ==
             CUDA_SUCCESS &&
         cuCtxGetDevice(&dev) == CUDA_SUCCESS &&
         cuDeviceGetAttribute(&most, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, dev) ==

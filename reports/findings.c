@@ -505,9 +505,21 @@ static void S_config(gm_buf *b, const gm_run *run)
         gm_find_code(b, run->variant);
 }
 
+/* The NVTX range of a program's run, from its notes ("NVTX range: a/b"). */
+static const char *S_range_note(const gm_run *run)
+{
+    static const char head[] = "NVTX range: ";
+    for (size_t i = 0; i < run->n_notes; i++)
+        if (run->notes[i] && strncmp(run->notes[i], head, sizeof head - 1) == 0)
+            return run->notes[i] + sizeof head - 1;
+    return NULL;
+}
+
 /* The run whose per-line counters speak for x: its own; else, for a program,
- * a run of the same kernel (the per-line pass counts one launch of each
- * kernel); else one of the same layout (the suite measures one case of each). */
+ * a run of the same kernel in the same NVTX range (the per-line pass counts
+ * one launch of each kernel: another range's launch of it may walk other
+ * data, as PyTorch's copy kernel does for a transpose and for a gather); else
+ * one of the same layout (the suite measures one case of each). */
 static const gm_run *S_lines_run(const gm_results *r, const gm_finding *x)
 {
     if (x->run && x->run->source_lines.present)
@@ -517,7 +529,8 @@ static const gm_run *S_lines_run(const gm_results *r, const gm_finding *x)
             const gm_run *o = &r->runs[i];
             if (o->source_lines.present && o->kernel &&
                 gm_find_streq(o->experiment, x->experiment) &&
-                strcmp(o->kernel, x->run->kernel) == 0)
+                strcmp(o->kernel, x->run->kernel) == 0 &&
+                gm_find_streq(S_range_note(o), S_range_note(x->run)))
                 return o;
         }
     return gm_srclines_run_of(r, x->experiment, x->variant);
@@ -596,16 +609,6 @@ static void S_name_lines(const gm_results *r, gm_findings *out)
 }
 
 /* ---- one finding per kernel across its launch configurations --------------------- */
-
-/* The NVTX range of a program's run, from its notes ("NVTX range: a/b"). */
-static const char *S_range_note(const gm_run *run)
-{
-    static const char head[] = "NVTX range: ";
-    for (size_t i = 0; i < run->n_notes; i++)
-        if (run->notes[i] && strncmp(run->notes[i], head, sizeof head - 1) == 0)
-            return run->notes[i] + sizeof head - 1;
-    return NULL;
-}
 
 /* Findings of one kernel, range and rule of a program (its launch
  * configurations are different runs). */

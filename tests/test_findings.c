@@ -1466,3 +1466,33 @@ Test(findings, recorded_stream_one_finding_per_kernel_across_configurations)
     gm_findings_free(&f);
     gm_results_free(&r);
 }
+
+/* A program's finding names the instruction that holds the excess only from
+ * per-line counts of its own kernel in its own NVTX range.  In layouts.py
+ * (H100, f07246d) PyTorch's copy kernel serves `copy-transposed` and
+ * `gather-stride8`; the tracer counted its first launch, the transpose's: the
+ * gather's finding must not cite the transpose's instruction and its share,
+ * while the transpose's own finding cites it. */
+Test(findings, program_lines_only_from_the_same_nvtx_range)
+{
+    gm_results r;
+    gmt_load_fixture("pytorch-h100-f07246d.json", &r);
+    gm_findings f;
+    gm_findings_build(&r, &f);
+    bool gather = false, transpose = false;
+    for (size_t i = 0; i < f.n; i++) {
+        const gm_finding *x = &f.v[i];
+        if (x->rule != GM_RULE_UNCOALESCED_LOAD || !x->run || !x->message)
+            continue;
+        if (strcmp(x->run->variant, "gather-stride8") == 0) {
+            gather = true;
+            cr_expect_null(strstr(x->message, "The instruction"), "%s", x->message);
+        } else if (strcmp(x->run->variant, "copy-transposed") == 0) {
+            transpose = true;
+            gmt_assert_has(x->message, "The instruction: `elementwise_kernel<…>+0x");
+        }
+    }
+    cr_expect(gather && transpose, "gather %d transpose %d", gather, transpose);
+    gm_findings_free(&f);
+    gm_results_free(&r);
+}

@@ -12,20 +12,21 @@ for t in "$dir"/*; do
     echo "=== $name"
     if GM_BIN="$bin" "$t"; then pass=$((pass + 1)); else fail=$((fail + 1)); failed="$failed $name"; fi
 done
-# The suite at its defaults: per-line counts by the tracer in one child for
-# every layout (cli/cmd_trace.c), no fallback to the SASS path, every run counted.
+# The suite with --source-lines trace: per-line counts by the tracer in
+# GPUMEM_REPORT_JOBS children, the layouts dealt among them (cli/cmd_trace.c),
+# no fallback to the SASS path, every run counted.
 echo "=== suite_trace"
 tmp=$(mktemp -d)
 if [ -f "$(dirname "$bin")/libgpumem-trace.so" ]; then
-    if "$bin" collect --quick --json "$tmp/q.json" > "$tmp/log" 2>&1 &&
+    if "$bin" collect --quick --source-lines trace --json "$tmp/q.json" > "$tmp/log" 2>&1 &&
         grep -q '"source_lines_method": "trace"' "$tmp/q.json" &&
         ! grep -q '"source_lines_fallback"' "$tmp/q.json" &&
         ! grep -q 'per-line counts:\|per-source-line pass failed' "$tmp/log"; then
-        echo "ok   the quick suite's per-line counts came from the tracer, $(grep -c '"status": "collected"' "$tmp/q.json") runs counted"
+        echo "ok   the quick suite's per-line counts by --source-lines trace came from the tracer, $(grep -c '"status": "collected"' "$tmp/q.json") runs counted"
         pass=$((pass + 1))
     else
         cat "$tmp/log"; grep '"source_lines_fallback"' "$tmp/q.json"
-        echo "FAIL the quick suite's per-line counts did not all come from the tracer"
+        echo "FAIL the quick suite's per-line counts by --source-lines trace did not all come from the tracer"
         fail=$((fail + 1)); failed="$failed suite_trace"
     fi
 else
