@@ -119,7 +119,7 @@ CLI_SRC += cli/profile.c
 INJECT_SO := $(BUILD)/libgpumem-inject.so
 INJECT_CORE := core/results.c core/results_read.c core/results_write.c core/results_file.c \
                core/buf.c core/srclines.c core/symbol.c core/output.c core/gm_error.c core/stats.c \
-               core/catalog.c core/devlock.c core/pathpat.c
+               core/catalog.c core/devlock.c core/pathpat.c core/sassdis.c
 INJECT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(filter-out collectors/gmc_trace.c,$(COLLECT_SRC)) \
               $(INJECT_CORE))
 TRACE_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,collectors/trace_mode.c collectors/gmc_trace.c \
@@ -235,6 +235,8 @@ $(BUILD)/collectors/gmc_cupti_load.o: ALL_CFLAGS += -DGMC_CUPTI_SONAME='"$(CUPTI
 $(BUILD)/cli/cmd_app.o: $(BUILD)/gm_version.h
 $(BUILD)/cli/cmd_app.o: ALL_CFLAGS += -I$(BUILD) -DGM_LIBDIR='"$(PREFIX)/lib/gpumem-report"'
 $(BUILD)/cli/cmd_trace.o: ALL_CFLAGS += -DGM_LIBDIR='"$(PREFIX)/lib/gpumem-report"'
+# nvdisasm of the toolkit the build was configured with (kernels without line info)
+$(BUILD)/orchestrate/nvdisasm.o: ALL_CFLAGS += -DGM_CUDA_HOME='"$(CUDA_HOME)"'
 
 $(BUILD)/%.cu.o: %.cu $(BUILD)/config.stamp
 	@mkdir -p $(dir $@)

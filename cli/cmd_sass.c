@@ -23,6 +23,7 @@
 #include "../core/srclines.h"
 #include "../core/symbol.h"
 #include "../orchestrate/children.h"
+#include "../orchestrate/nvdisasm.h"
 #include "gm_version.h"
 
 #include <errno.h>
@@ -47,6 +48,10 @@
 /* A suite case's child takes about half a second (bench/results/
  * srclines-overhead-*.txt); one that takes this long is stopped. */
 #define S_CHILD_TIMEOUT_S 120.0
+
+/* The suite's child writes its records, and the cubins of kernels without
+ * line info beside them (core/sassdis.h), as /tmp/gpumem-sass-child-XXXXXX... */
+#define S_CHILD_TMP "/tmp/gpumem-sass-child-"
 
 static double S_now(void)
 {
@@ -112,7 +117,7 @@ int gm_cmd_sass_child(int argc, char **argv)
     const gm_variant *v = c->variant;
     int rc = GM_EXIT_FAIL;
     bool set_up = false;
-    char path[] = "/tmp/gpumem-sass-child-XXXXXX";
+    char path[] = S_CHILD_TMP "XXXXXX";
     int fd = -1;
     /* The way that works on CUDA 13.0 (gmc_sass.h): subscribe before any CUDA
      * call, enable inside the launch callback of the kernel's launch, collect
@@ -234,9 +239,33 @@ int gm_cli_spawn(char *const *args, gm_buf *out, char *errbuf, size_t errcap,
     return S_spawn(args, out, errbuf, errcap, env, timeout_s, timeout_s > 0);
 }
 
+/* Remove the cubin files the records text names (files under prefix only). */
+static void S_drop_cubins(const char *text, const char *prefix)
+{
+    gm_sl_cubin *cub = NULL;
+    size_t nc = gm_sl_cubins_parse(text ? text : "", &cub);
+    gm_sass_cubins_remove(cub, nc, prefix);
+    gm_sl_cubins_free(cub, nc);
+}
+
+/* The instruction text of the lines without line info: the cubins the
+ * records text names (under prefix) disassembled and removed. */
+static void S_fill_sass_text(gm_srclines *sl, const char *text, const char *prefix)
+{
+    gm_sl_cubin *cub = NULL;
+    size_t nc = gm_sl_cubins_parse(text, &cub);
+    gm_sass_text st = GM_SASS_TEXT_INIT;
+    gm_sass_text_load(&st, cub, nc, prefix);
+    gm_sass_text_apply(&st, sl);
+    gm_sass_text_free(&st);
+    gm_sl_cubins_free(cub, nc);
+}
+
 /* Parse records text into sl (status, note), the files relative to root
- * (NULL: unknown); false when it failed. */
-static bool S_fill_lines(gm_srclines *sl, const char *text, const char *name, const char *root)
+ * (NULL: unknown), the text of instructions without line info from the
+ * cubins it names under prefix (removed after); false when it failed. */
+static bool S_fill_lines(gm_srclines *sl, const char *text, const char *name, const char *root,
+                         const char *prefix)
 {
     gm_sl_record *recs = NULL;
     size_t nr = 0;
@@ -249,11 +278,13 @@ static bool S_fill_lines(gm_srclines *sl, const char *text, const char *name, co
         sl->note = gm_xmalloc(len + 1);
         memcpy(sl->note, e, len);
         sl->note[len] = '\0';
+        S_drop_cubins(text, prefix);
         return false;
     }
     if (gm_sl_records_parse(text, name, &recs, &nr, &perr) != GM_OK) {
         sl->status = gm_xstrdup("failed");
         sl->note = gm_xstrdup(perr.message);
+        S_drop_cubins(text, prefix);
         return false;
     }
     gm_srclines_from_records(sl, recs, nr);
@@ -263,12 +294,14 @@ static bool S_fill_lines(gm_srclines *sl, const char *text, const char *name, co
     if (nr == 0 || sl->n_lines == 0) {
         sl->status = gm_xstrdup("failed");
         sl->note = gm_xstrdup("CUPTI returned no instruction records for this kernel");
+        S_drop_cubins(text, prefix);
         return false;
     }
     sl->status = gm_xstrdup("collected");
     if (!sl->line_info)
         sl->note = gm_xstrdup("the kernel carries no line info, so the counts are per SASS "
                               "instruction; build it with nvcc -lineinfo to see source lines");
+    S_fill_sass_text(sl, text, prefix);
     return true;
 }
 
@@ -344,6 +377,7 @@ gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progr
         sl->present = true;
         bool ok = false;
         if (job->rc != 0) {
+            S_drop_cubins(job->out.data, S_CHILD_TMP);
             sl->status = gm_xstrdup("failed");
             gm_buf b = GM_BUF_INIT;
             gm_buf_printf(&b, "the per-source-line pass failed (exit status %d%s): %s", job->rc,
@@ -353,7 +387,7 @@ gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progr
         } else {
             /* the suite's kernels: built in GM_SOURCE_ROOT */
             ok = S_fill_lines(sl, job->out.data ? job->out.data : "", "sass-child output",
-                              GM_SOURCE_ROOT);
+                              GM_SOURCE_ROOT, S_CHILD_TMP);
         }
         failed += !ok;
         sl->seconds = gm_vreal(job->seconds);
@@ -397,7 +431,7 @@ void gm_source_lines_program_pass(gm_results *r, const char *prog, char *const *
     double t0 = S_now();
     size_t launches = 0, failed = 0;
     const char *tmp = getenv("TMPDIR");
-    gm_buf dir = GM_BUF_INIT;
+    gm_buf dir = GM_BUF_INIT, prefix = GM_BUF_INIT;
     gm_buf_printf(&dir, "%s/gpumem-sass.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir.data)) {
         for (size_t i = 0; i < r->n_runs; i++)
@@ -411,6 +445,8 @@ void gm_source_lines_program_pass(gm_results *r, const char *prog, char *const *
         gm_buf_free(&dir);
         return;
     }
+    /* the records and cubins of the program's runs, and nothing else */
+    gm_buf_printf(&prefix, "%s/sass.", dir.data);
     for (size_t i = 0; i < r->n_runs; i++) {
         gm_run *run = &r->runs[i];
         if (!run->kernel || !run->n_metrics)
@@ -495,7 +531,8 @@ void gm_source_lines_program_pass(gm_results *r, const char *prog, char *const *
                           "status %d)%s%s", rc, errbuf[0] ? ": " : "", errbuf);
             sl->note = gm_buf_detach(&b);
             failed++;
-        } else if (!S_fill_lines(sl, text.data ? text.data : "", "per-line records", NULL)) {
+        } else if (!S_fill_lines(sl, text.data ? text.data : "", "per-line records", NULL,
+                                 prefix.data)) {
             failed++;
         }
         gm_buf_free(&text);
@@ -504,8 +541,10 @@ void gm_source_lines_program_pass(gm_results *r, const char *prog, char *const *
         gm_buf_free(&e2);
         gm_buf_free(&e3);
     }
+    gm_sass_cubins_sweep(dir.data);
     rmdir(dir.data);
     gm_buf_free(&dir);
+    gm_buf_free(&prefix);
     r->collection.source_lines = true;
     r->collection.source_lines_seconds = gm_vreal(S_now() - t0);
     r->collection.source_lines_launches = (long long)launches;

@@ -33,6 +33,7 @@
 #include "../core/results.h"
 #include "../core/srclines.h"
 #include "../orchestrate/children.h"
+#include "../orchestrate/nvdisasm.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -173,12 +174,21 @@ static char *S_tmpdir(char **why)
 
 /* Read the run's records file (removed after).  false with *why when there
  * is none, it does not parse, the tracer was unavailable, or it traced
- * nothing: the caller falls back to the SASS path. */
+ * nothing: the caller falls back to the SASS path.  The cubins it names
+ * (core/sassdis.h) into st: disassembled and removed. */
 static bool S_read_trace(const char *path, int rc, const char *errbuf, gm_sl_trace *t,
-                         char **why)
+                         gm_sass_text *st, char **why)
 {
     char *text = S_slurp(path);
     remove(path);
+    gm_sl_cubin *cub = NULL;
+    size_t nc = gm_sl_cubins_parse(text ? text : "", &cub);
+    gm_buf prefix = GM_BUF_INIT;
+    gm_buf_printf(&prefix, "%s.", path);
+    if (nc)
+        gm_sass_text_load(st, cub, nc, prefix.data);
+    gm_buf_free(&prefix);
+    gm_sl_cubins_free(cub, nc);
     gm_buf w = GM_BUF_INIT;
     gm_error err = {GM_OK, ""};
     memset(t, 0, sizeof *t);
@@ -299,14 +309,18 @@ static bool S_program_trace(gm_results *r, const char *prog, char *const *argv, 
     double dt = S_now() - t0;
     free(args);
     gm_sl_trace t;
-    bool ok = S_read_trace(out.data, rc, errbuf, &t, why);
+    gm_sass_text st = GM_SASS_TEXT_INIT;
+    bool ok = S_read_trace(out.data, rc, errbuf, &t, &st, why);
+    gm_sass_cubins_sweep(dir);
     rmdir(dir);
     free(dir);
     gm_buf_free(&out);
     for (size_t i = 0; i < sizeof e / sizeof e[0]; i++)
         gm_buf_free(&e[i]);
-    if (!ok)
+    if (!ok) {
+        gm_sass_text_free(&st);
         return false;
+    }
     size_t failed = 0, counted = 0;
     for (size_t i = 0; i < r->n_runs; i++) {
         gm_run *run = &r->runs[i];
@@ -326,6 +340,8 @@ static bool S_program_trace(gm_results *r, const char *prog, char *const *argv, 
                              "exit status %d%s%s)", t.seen, rc, errbuf[0] ? ": " : "", errbuf);
         bool got = S_fill(&run->source_lines, L, &t, miss.data, NULL);
         gm_buf_free(&miss);
+        if (got)
+            gm_sass_text_apply(&st, &run->source_lines);
         /* the traced launch's counts under the model's rules, beside the
          * counters of the same launch (the report's model table) */
         if (got && !run->prediction.present)
@@ -338,6 +354,7 @@ static bool S_program_trace(gm_results *r, const char *prog, char *const *argv, 
         fprintf(stderr, "gpumem-report: the per-source-line pass failed for %zu of %zu kernels; "
                         "the report says which\n", failed, counted);
     gm_sl_trace_free(&t);
+    gm_sass_text_free(&st);
     return true;
 }
 
@@ -440,11 +457,13 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
     char **whys = gm_xcalloc(width, sizeof *whys);
     size_t n_ok = 0;
     long long traced = 0;
+    gm_sass_text st = GM_SASS_TEXT_INIT;
     for (size_t j = 0; j < width; j++) {
-        ok[j] = S_read_trace(outs[j], jobs[j].rc, jobs[j].err, &t[j], &whys[j]);
+        ok[j] = S_read_trace(outs[j], jobs[j].rc, jobs[j].err, &t[j], &st, &whys[j]);
         n_ok += ok[j];
         traced += ok[j] ? t[j].traced : 0;
     }
+    gm_sass_cubins_sweep(dir);
     rmdir(dir);
     free(dir);
     bool any = n_ok > 0;
@@ -473,8 +492,11 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
         gm_sl_trace none;
         memset(&none, 0, sizeof none);
         /* the suite's kernels: built in GM_SOURCE_ROOT */
-        failed += !S_fill(&r->runs[i].source_lines, L, ok[j] ? &t[j] : &none, miss.data,
+        bool got = S_fill(&r->runs[i].source_lines, L, ok[j] ? &t[j] : &none, miss.data,
                           GM_SOURCE_ROOT);
+        if (got)
+            gm_sass_text_apply(&st, &r->runs[i].source_lines);
+        failed += !got;
         gm_buf_free(&miss);
     }
     if (any)
@@ -492,6 +514,7 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
             free(argvs[j][m]);
         free(argvs[j]);
     }
+    gm_sass_text_free(&st);
     free(t);
     free(ok);
     free(whys);

@@ -4,6 +4,8 @@
 #include "gmc_codes.h"
 #include "gmc_internal.h"
 
+#include "../core/sassdis.h"
+
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 /* cupti_activity.h (cuptiGetDeviceId) has an enumerator beyond int */
@@ -51,6 +53,9 @@ struct gmc_sass {
     S_cubin *cubins;
     size_t n_cubins;
     bool cubin_oom;
+    /* the cubin of each record of the last collect (its CRC), in record order */
+    uint64_t *rec_crc;
+    size_t n_rec_crc;
     /* injection target mode (gmc_sass_inject_start) */
     char *target, *out_path;
     bool (*match)(const char *symbol, const char *target);
@@ -273,7 +278,10 @@ gmc_status gmc_sass_collect(gmc_sass *s, gm_sl_record **recs, size_t *n, gmc_err
         d = calloc(nr, sizeof *d);
         iv = calloc(nr * ni, sizeof *iv);
         *recs = calloc(nr, sizeof **recs);
-        if (!d || !iv || !*recs) {
+        free(s->rec_crc);
+        s->n_rec_crc = 0;
+        s->rec_crc = calloc(nr, sizeof *s->rec_crc);
+        if (!d || !iv || !*recs || !s->rec_crc) {
             st = gmc_fail(err, GMC_ERR_NOMEM, "out of memory for %zu SASS records", nr);
             goto fail;
         }
@@ -303,6 +311,8 @@ gmc_status gmc_sass_collect(gmc_sass *s, gm_sl_record **recs, size_t *n, gmc_err
             const CUpti_SassMetrics_Data *x = ord[i].d;
             gm_sl_record *r = *n ? &(*recs)[*n - 1] : NULL;
             if (!r || i == 0 || S_order_cmp(&ord[i - 1], &ord[i]) != 0) {
+                s->rec_crc[*n] = x->cubinCrc;
+                s->n_rec_crc = *n + 1;
                 r = &(*recs)[(*n)++];
                 r->function = strdup(x->functionName ? x->functionName : "?");
                 r->pc = x->pcOffset;
@@ -368,6 +378,7 @@ void gmc_sass_close(gmc_sass *s)
     for (size_t i = 0; i < s->n_cubins; i++)
         free(s->cubins[i].data);
     free(s->cubins);
+    free(s->rec_crc);
     free(s->target);
     free(s->out_path);
     if (g_sass == s)
@@ -378,6 +389,56 @@ void gmc_sass_close(gmc_sass *s)
 /* ---- inside someone else's program --------------------------------------------- */
 
 typedef CUresult (*S_pfn_sync)(void);
+
+/* Write a cubin to path (a new file); false when any write failed (the
+ * file is removed then). */
+static bool S_write_cubin(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wbx");
+    if (!f)
+        return false;
+    bool ok = fwrite(data, 1, size, f) == size;
+    ok = fclose(f) == 0 && ok;
+    if (!ok)
+        remove(path);
+    return ok;
+}
+
+/* For the records without line info: each one's cubin written once beside
+ * out_path ("OUT.CRC.cubin"), and a directive per function that names it
+ * (core/sassdis.h).  The CLI disassembles it; a cubin that cannot be written
+ * only loses the instructions' text. */
+static void S_write_cubins(const gmc_sass *s, const gm_sl_record *recs, size_t n, gm_buf *b)
+{
+    bool *written = n && s->n_rec_crc == n ? calloc(n, sizeof *written) : NULL;
+    for (size_t i = 0; written && i < n; i++) {
+        if (recs[i].line != 0)
+            continue;
+        uint64_t crc = s->rec_crc[i];
+        bool done = false;   /* this function of this cubin named already */
+        for (size_t j = 0; j < i && !done; j++)
+            done = recs[j].line == 0 && s->rec_crc[j] == crc &&
+                   strcmp(recs[j].function, recs[i].function) == 0;
+        if (done)
+            continue;
+        const S_cubin *c = S_cubin_of(s, crc);
+        if (!c)
+            continue;
+        /* the cubin's first record without line info wrote it, or failed to */
+        size_t first = i;
+        for (size_t j = 0; j < i && first == i; j++)
+            if (recs[j].line == 0 && s->rec_crc[j] == crc)
+                first = j;
+        gm_buf path = GM_BUF_INIT;
+        gm_buf_printf(&path, "%s.%016llx.cubin", s->out_path, (unsigned long long)crc);
+        if (first == i)
+            written[i] = S_write_cubin(path.data, c->data, c->size);
+        if (written[first])
+            gm_sl_cubin_write(b, recs[i].function, path.data);
+        gm_buf_free(&path);
+    }
+    free(written);
+}
 
 /* Write the records of the target's launch, or an error line, to out_path
  * (temporary file + rename). */
@@ -391,6 +452,7 @@ static void S_write_out(const gmc_sass *s, const gm_sl_record *recs, size_t n, c
             gm_buf_putc(&b, *p == '\n' ? ' ' : *p);
         gm_buf_putc(&b, '\n');
     }
+    S_write_cubins(s, recs, n, &b);
     for (size_t i = 0; i < n; i++)
         gm_sl_record_write(&b, &recs[i]);
     gm_buf tmp = GM_BUF_INIT;

@@ -786,6 +786,27 @@ static void S_correlate(const S_module *m, const char *function, uint64_t pc, gm
     free(cp.dirName);
 }
 
+/* Launch i of the pass keeps a copy of its module's cubin when some record
+ * has no line info (the CLI disassembles it for the instructions' text) and
+ * no earlier launch holds it.  Out of memory: no copy, only the text lost. */
+static void S_keep_cubin(gmc_trace_pass *out, size_t i, const S_module *m)
+{
+    gmc_trace_launch *L = &out->launches[i];
+    bool need = false;
+    for (size_t j = 0; j < L->n_records && !need; j++)
+        need = L->records[j].line == 0;
+    if (!need || !m || !m->cubin || !m->crc)   /* the CRC names its file */
+        return;
+    for (size_t j = 0; j < i; j++)
+        if (out->launches[j].cubin && out->launches[j].cubin_crc == m->crc)
+            return;
+    L->cubin = malloc(m->cubin_size);
+    if (L->cubin) {
+        memcpy(L->cubin, m->cubin, m->cubin_size);
+        L->cubin_size = m->cubin_size;
+    }
+}
+
 static int S_row_cmp(const void *pa, const void *pb)
 {
     const gmc_trace_row *a = pa, *b = pb;
@@ -891,6 +912,7 @@ static gmc_status S_harvest(gmc_trace *t, const gmt_entry *tab, gmc_trace_pass *
             if (!r->outside)
                 S_correlate(m, L->function, r->pc, rec);
         }
+        S_keep_cubin(out, i, m);
     }
     return GMC_OK;
 }
@@ -1054,6 +1076,7 @@ void gmc_trace_pass_free(gmc_trace_pass *p)
         free(L->rows);
         free(L->params);
         free(L->layout);
+        free(L->cubin);
     }
     free(p->launches);
     free(p->allocs);

@@ -156,6 +156,10 @@ typedef struct {
     size_t params_size;
     gm_sl_param *layout;
     size_t n_params;
+    /* the module's cubin (a copy), when some record has no line info and no
+     * earlier launch of the pass holds the same cubin; NULL otherwise */
+    void *cubin;
+    size_t cubin_size;
 } gmc_trace_launch;
 
 typedef struct {

@@ -21,6 +21,7 @@
 #include "trace_mode.h"
 
 #include "../core/buf.h"
+#include "../core/sassdis.h"
 #include "../core/srclines.h"
 
 #include <errno.h>
@@ -60,6 +61,9 @@ static struct {
     size_t n_pending;
     long long seen, written, dropped, untraced;
     char error[1024];
+    char *out;                 /* the records file */
+    unsigned long long *cubins; /* CRCs of the cubins written beside it */
+    size_t n_cubins;
 } g = {.lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1};
 
 static void S_write(const gm_buf *b)
@@ -156,6 +160,47 @@ static void S_write_allocs(gm_buf *b, const gmc_trace_launch *L, const gmc_trace
     free(a);
 }
 
+/* For a launch with records without line info: its module's cubin written
+ * once beside the records file ("OUT.CRC.cubin") and a directive that names
+ * it (core/sassdis.h), for the CLI to disassemble.  A cubin that cannot be
+ * written only loses the instructions' text.  g.lock held. */
+static void S_write_cubin(gm_buf *b, const gmc_trace_launch *L)
+{
+    bool need = false;
+    for (size_t r = 0; r < L->n_records && !need; r++)
+        need = L->records[r].line == 0;
+    if (!need || !L->cubin_crc || !g.out)
+        return;
+    bool have = false;
+    for (size_t i = 0; i < g.n_cubins && !have; i++)
+        have = g.cubins[i] == L->cubin_crc;
+    gm_buf path = GM_BUF_INIT;
+    gm_buf_printf(&path, "%s.%016llx.cubin", g.out, (unsigned long long)L->cubin_crc);
+    if (!have && L->cubin) {
+        int fd = open(path.data, O_WRONLY | O_CREAT | O_EXCL, 0600);
+        bool ok = fd >= 0;
+        for (size_t at = 0; ok && at < L->cubin_size;) {
+            ssize_t w = write(fd, (const char *)L->cubin + at, L->cubin_size - at);
+            if (w < 0 && errno == EINTR)
+                continue;
+            ok = w > 0;
+            at += ok ? (size_t)w : 0;
+        }
+        if (fd >= 0)
+            ok = close(fd) == 0 && ok;
+        if (ok) {
+            g.cubins = gm_xrealloc(g.cubins, (g.n_cubins + 1) * sizeof *g.cubins);
+            g.cubins[g.n_cubins++] = L->cubin_crc;
+            have = true;
+        } else if (fd >= 0) {
+            remove(path.data);
+        }
+    }
+    if (have)
+        gm_sl_cubin_write(b, L->function, path.data);
+    gm_buf_free(&path);
+}
+
 /* Write a pass's launches.  g.lock held. */
 static void S_write_pass(const gmc_trace_pass *p)
 {
@@ -169,6 +214,7 @@ static void S_write_pass(const gmc_trace_pass *p)
         gm_buf b = GM_BUF_INIT;
         gm_sl_trace_write_launch(&b, pe ? pe->label : NULL, pe ? pe->index : -1,
                                  (long long)L->n_params, pe ? pe->kernel : kernel);
+        S_write_cubin(&b, L);
         for (size_t r = 0; r < L->n_records; r++)
             gm_sl_record_write(&b, &L->records[r]);
         S_write_allocs(&b, L, p);
@@ -258,6 +304,7 @@ S_EXPORT int gpumem_trace_start(const gpumem_trace_opts *o, char *msg, size_t ca
     if (g.fd < 0)
         return errno == EEXIST ? 0 : (snprintf(msg, cap, "cannot create %s: %s", o->out,
                                                strerror(errno)), -1);
+    g.out = gm_xstrdup(o->out);
     gm_buf b = GM_BUF_INIT;
     gm_sl_trace_write_header(&b);
     S_write(&b);

@@ -12,7 +12,9 @@
  *               sectors sectors_ideal wavefronts wavefronts_ideal
  *
  * PC in hex (0x...), FILE "-" and LINE 0 when the kernel has no line info.
- * Lines starting with '#' are comments. */
+ * Lines starting with '#' are comments; among them "# cubin FUNCTION PATH"
+ * names the cubin written for instructions without line info
+ * (core/sassdis.h), read apart from the records. */
 #ifndef GM_SRCLINES_H
 #define GM_SRCLINES_H
 

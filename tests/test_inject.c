@@ -1401,6 +1401,91 @@ Test(inject_cli, per_line_counts_through_the_tracer)
     free(d);
 }
 
+/* Kernels without line info (issue 25), on both paths: the stand-in writes
+ * records without lines and a cubin beside them; the CLI runs nvdisasm (a
+ * stand-in printing nvdisasm-lab-sm90.txt) on it and each row gets its
+ * instruction as text, the counts as they were; a failing nvdisasm leaves
+ * the text out and the note says why.  No file is left in TMPDIR. */
+Test(inject_cli, per_line_rows_without_line_info_get_their_instruction)
+{
+    gmt_deadline(120);
+    char *d = gmt_tmpdir("inject-test");
+    char *tlib = gmt_src("tests/fixtures/inject-launches.json");
+    char *nvd = gmt_src("tests/fixtures/fake-nvdisasm.sh");
+    const struct {
+        const char *env, *opts, *method;
+        bool text;
+    } cases[] = {
+        {"FAKE_TRACE=nolineinfo", "", "trace", true},
+        {"FAKE_SASS=nolineinfo", "--source-lines sass", "sass", true},
+        {"FAKE_TRACE=nolineinfo FAKE_NVDISASM=fail", "", "trace", false},
+        {"FAKE_SASS=nolineinfo FAKE_NVDISASM=fail", "--source-lines sass", "sass", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gm_buf env = GM_BUF_INIT, opts = GM_BUF_INIT, name = GM_BUF_INIT;
+        gm_buf_printf(&env, "TMPDIR='%s' GPUMEM_REPORT_TRACE_LIB='%s' GPUMEM_REPORT_NVDISASM='%s' %s",
+                      d, tlib, nvd, cases[i].env);
+        gm_buf_printf(&name, "r%zu", i);
+        gm_buf_printf(&opts, "--out %s.md %s", name.data, cases[i].opts);
+        S_result r = S_app(d, env.data, opts.data, "");
+        cr_assert_eq(r.rc, 0, "case %zu: stderr: %s", i, r.err);
+        gm_results res;
+        gm_buf_puts(&name, ".json");
+        S_read_results(d, name.data, &res);
+        cr_assert_str_eq(res.collection.source_lines_method, cases[i].method, "case %zu", i);
+        const gm_srclines *strided = NULL;
+        for (size_t k = 0; k < res.n_runs && !strided; k++)
+            if (res.runs[k].source_lines.present &&
+                strncmp(res.runs[k].kernel, "scale_strided", 13) == 0)
+                strided = &res.runs[k].source_lines;
+        cr_assert_not_null(strided, "case %zu", i);
+        cr_assert_str_eq(strided->status, "collected", "case %zu: %s", i,
+                         strided->note ? strided->note : "");
+        cr_assert_not(strided->line_info);
+        cr_assert_eq(strided->n_lines, 2, "case %zu", i);
+        const gm_srcline *ld = &strided->lines[0], *st = &strided->lines[1];
+        cr_assert_eq(ld->line, 0);
+        cr_assert_eq(ld->pc, 0x160);
+        cr_assert_null(ld->file);
+        cr_assert_eq(ld->count[GM_SL_SECTORS], 1048576, "counts as recorded");
+        cr_assert_eq(st->pc, 0x190);
+        if (cases[i].text) {
+            cr_assert_str_eq(ld->text, "LDG.E R2, desc[UR4][R2.64]", "case %zu", i);
+            cr_assert_str_eq(st->text, "STG.E desc[UR4][R4.64], R7");
+            gmt_assert_has(strided->note, "; the instruction text is from nvdisasm");
+        } else {
+            cr_assert_null(ld->text);
+            gmt_assert_has(strided->note, "; no instruction text: nvdisasm failed (exit status "
+                                          "1): nvdisasm fatal");
+        }
+        gm_results_free(&res);
+        char *md = gmt_join(d, "r0.md");
+        if (i == 0) {
+            char *text = gmt_text(md);
+            gmt_assert_has(text, "| `scale_strided+0x160` | `LDG.E R2, desc[UR4][R2.64]` |");
+            gmt_assert_lacks(text, "_Z13scale_strided");
+            free(text);
+        }
+        free(md);
+        S_free(&r);
+        gm_buf_free(&env);
+        gm_buf_free(&opts);
+        gm_buf_free(&name);
+    }
+    S_no_leftovers(d);
+    S_no_trace_leftovers(d);
+    DIR *dd = opendir(d);
+    cr_assert_not_null(dd);
+    for (struct dirent *e; (e = readdir(dd));)
+        cr_assert(strncmp(e->d_name, "gpumem-sass.", 12) != 0 && !strstr(e->d_name, ".cubin"),
+                  "left behind: %s", e->d_name);
+    closedir(dd);
+    free(nvd);
+    free(tlib);
+    S_rm(d);
+    free(d);
+}
+
 /* Where the tracer cannot count, the SASS path does, and stderr and the
  * results say why; --source-lines sass asks for it; a bad value is refused. */
 Test(inject_cli, per_line_counts_fall_back_to_sass)
