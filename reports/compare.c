@@ -227,14 +227,25 @@ static void S_dev_label(gm_buf *b, const gm_compare_in *in, size_t d)
         gm_buf_puts(b, name);
 }
 
-/* The device's name after its letter ("A: H100 80GB HBM3"): the letter tells
- * twins apart. */
+/* The device's name after its letter ("A: H100 80GB HBM3"); twins (the GPUs
+ * of one node, `--device all`) also by their device numbers when those differ
+ * ("A: H200, device 0"). */
 static void S_dev_lettered_md(gm_buf *b, const gm_compare_in *in, size_t d)
 {
-    const char *name = in->r[d]->device.name ? in->r[d]->device.name : "unknown device";
+    const char *full = in->r[d]->device.name ? in->r[d]->device.name : "unknown device";
+    const char *name = full;
     if (strncmp(name, "NVIDIA ", 7) == 0 && name[7])
         name += 7;
     gm_say(b, "{}: {}", S_letter(d), GM_TEXT(name));
+    bool twin = false, same_ordinal = false;
+    for (size_t k = 0; k < in->n; k++) {
+        if (k == d || !in->r[k]->device.name || strcmp(in->r[k]->device.name, full) != 0)
+            continue;
+        twin = true;
+        same_ordinal |= in->r[k]->device.ordinal == in->r[d]->device.ordinal;
+    }
+    if (twin && !same_ordinal && in->r[d]->device.ordinal >= 0)
+        gm_say(b, ", device {}", GM_INT(in->r[d]->device.ordinal));
 }
 
 static void S_dev_md(gm_buf *b, const gm_compare_in *in, size_t d)

@@ -59,6 +59,7 @@ Test(compare, two_recorded_h100_runs)
     gm_charts charts;
     char *md = S_markdown(&a, &b, &charts);
     gmt_assert_has(md, "# GPU memory report: 2 devices compared");
+    /* two runs of device 0: the letter alone tells them apart */
     gmt_assert_has(md, "| | A: H100 80GB HBM3 | B: H100 80GB HBM3 |");
     gmt_assert_lacks(md, "Not a measurement");
     /* the committed run gated its short repetitions; the older one did not */
@@ -364,6 +365,30 @@ Test(compare, a_programs_kernels_side_by_side_never_against_each_other)
     cr_assert_gt(rows, 1);
     gm_charts_free(&charts);
     free(md);
+    gm_results_free(&a);
+    gm_results_free(&b);
+}
+
+/* The GPUs of one node (`--device all`: twins by name) are told apart by
+ * their device numbers as well as their letters, in every column head. */
+Test(compare, twins_of_one_node_by_device_number)
+{
+    gm_results a, b;
+    S_load("examples/h100/run.json", &a);
+    S_load("tests/fixtures/h100-rerun-0747.json", &b);
+    cr_assert_eq(a.device.ordinal, b.device.ordinal);
+    b.device.ordinal = a.device.ordinal + 1;
+    gm_charts charts;
+    char *md = S_markdown(&a, &b, &charts);
+    char row[160];
+    snprintf(row, sizeof row, "| | A: H100 80GB HBM3, device %d | B: H100 80GB HBM3, device %d |",
+             a.device.ordinal, b.device.ordinal);
+    gmt_assert_has(md, row);
+    snprintf(row, sizeof row, "| Experiment | A: H100 80GB HBM3, device %d | B: H100 80GB HBM3, "
+             "device %d |", a.device.ordinal, b.device.ordinal);
+    gmt_assert_has(md, row);
+    free(md);
+    gm_charts_free(&charts);
     gm_results_free(&a);
     gm_results_free(&b);
 }
