@@ -10,6 +10,7 @@
 # by the tracer against the SASS path and ncu's Source page; plain / default / ncu times)
 # with what time is left.  DEADLINE: seconds for everything (default 420).  Each step's exit
 # status and wall time in OUT/steps.txt; run from the repository root on the GPU machine.
+# SKIP: step names to leave out ("aa programs-aa": the A/A collections).
 # The device tool brings back 8 files at most: pack OUT (tar) into $OUT afterwards.
 set -u
 O=${1:?usage: device-final.sh OUT [DEADLINE]}
@@ -21,6 +22,9 @@ left() { echo $((DL - ($(date +%s) - START))); }
 step() {
     name=$1 lim=$2
     shift 2
+    case " ${SKIP:-} " in
+    *" ${name%%-[0-9]*} "*) echo "$name skipped: SKIP" >> "$O/steps.txt"; return 1 ;;
+    esac
     l=$(left)
     if [ "$l" -le 10 ]; then echo "$name skipped: deadline" >> "$O/steps.txt"; return 1; fi
     [ "$lim" -gt "$l" ] && lim=$l

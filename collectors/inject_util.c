@@ -1083,7 +1083,7 @@ void gmi_group(gm_results *r, bool each, const char *exp_id)
         gm_run *run = &r->runs[i];
         const char *range = S_range(run);
         if (range)
-            gm_run_add_note(run, "NVTX range: %s", range);
+            gm_run_add_note(run, GM_NOTE_NVTX_RANGE "%s", range);
         if (run->timing.n <= 1 && S_launch(run) >= 0)
             gm_run_add_note(run, "launch %lld of the program", S_launch(run));
         for (size_t k = 0; k < run->n_params; k++) {

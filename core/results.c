@@ -258,6 +258,15 @@ const gm_param *gm_run_param(const gm_run *run, const char *name)
     return NULL;
 }
 
+const char *gm_run_nvtx_range(const gm_run *run)
+{
+    static const char head[] = GM_NOTE_NVTX_RANGE;
+    for (size_t i = 0; i < run->n_notes; i++)
+        if (run->notes[i] && strncmp(run->notes[i], head, sizeof head - 1) == 0)
+            return run->notes[i] + sizeof head - 1;
+    return NULL;
+}
+
 const gm_experiment *gm_results_experiment(const gm_results *r, const char *id)
 {
     for (size_t i = 0; id && i < r->n_experiments; i++)

@@ -410,6 +410,11 @@ double gm_run_metric_num(const gm_run *run, const char *name);          /* NaN i
  * launch gate (timing.gated); timed may be NULL. */
 size_t gm_results_count_gated(const gm_results *r, size_t *timed);
 const gm_param *gm_run_param(const gm_run *run, const char *name);
+/* A program run's NVTX range ("outer/inner"), from the note the injection
+ * library writes (GM_NOTE_NVTX_RANGE then the range); NULL outside every
+ * range and for the suite's runs. */
+#define GM_NOTE_NVTX_RANGE "NVTX range: "
+const char *gm_run_nvtx_range(const gm_run *run);
 const gm_experiment *gm_results_experiment(const gm_results *r, const char *id);
 const gm_metric *gm_prediction_metric(const gm_prediction *p, const char *name);
 

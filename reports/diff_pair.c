@@ -115,15 +115,11 @@ static bool S_is_program(const gm_results *r, const gm_run *run)
            (run->kernel && r->collection.size_set && strcmp(r->collection.size_set, "app") == 0);
 }
 
-/* The NVTX range the launches ran in, from the note the injection library
- * writes ("NVTX range: outer/inner"); "" outside any range. */
+/* The NVTX range the launches ran in (gm_run_nvtx_range); "" outside any range. */
 static const char *S_range(const gm_run *run)
 {
-    static const char pre[] = "NVTX range: ";
-    for (size_t i = 0; i < run->n_notes; i++)
-        if (run->notes[i] && strncmp(run->notes[i], pre, sizeof pre - 1) == 0)
-            return run->notes[i] + sizeof pre - 1;
-    return "";
+    const char *r = gm_run_nvtx_range(run);
+    return r ? r : "";
 }
 
 /* The index of the run's first launch in the program, from its notes

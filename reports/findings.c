@@ -505,16 +505,6 @@ static void S_config(gm_buf *b, const gm_run *run)
         gm_find_code(b, run->variant);
 }
 
-/* The NVTX range of a program's run, from its notes ("NVTX range: a/b"). */
-static const char *S_range_note(const gm_run *run)
-{
-    static const char head[] = "NVTX range: ";
-    for (size_t i = 0; i < run->n_notes; i++)
-        if (run->notes[i] && strncmp(run->notes[i], head, sizeof head - 1) == 0)
-            return run->notes[i] + sizeof head - 1;
-    return NULL;
-}
-
 /* The run whose per-line counters speak for x: its own; else, for a program,
  * a run of the same kernel in the same NVTX range (the per-line pass counts
  * one launch of each kernel: another range's launch of it may walk other
@@ -530,7 +520,7 @@ static const gm_run *S_lines_run(const gm_results *r, const gm_finding *x)
             if (o->source_lines.present && o->kernel &&
                 gm_find_streq(o->experiment, x->experiment) &&
                 strcmp(o->kernel, x->run->kernel) == 0 &&
-                gm_find_streq(S_range_note(o), S_range_note(x->run)))
+                gm_find_streq(gm_run_nvtx_range(o), gm_run_nvtx_range(x->run)))
                 return o;
         }
     return gm_srclines_run_of(r, x->experiment, x->variant);
@@ -618,7 +608,7 @@ static bool S_same_kernel(const gm_finding *a, const gm_finding *b)
            gm_run_is_program(b->run) && a->run->kernel && b->run->kernel &&
            gm_find_streq(a->experiment, b->experiment) &&
            strcmp(a->run->kernel, b->run->kernel) == 0 &&
-           gm_find_streq(S_range_note(a->run), S_range_note(b->run));
+           gm_find_streq(gm_run_nvtx_range(a->run), gm_run_nvtx_range(b->run));
 }
 
 /* Which of two findings leads a kernel's group: the larger saving, then the
