@@ -258,3 +258,80 @@ size_t gm_srclines_fill_sass(gm_srclines *sl, const gm_sass_dis *d)
     }
     return filled;
 }
+
+/* ---- which symbols of a cubin ---------------------------------------------------- */
+
+/* Little-endian fields of an ELF64 file, read inside data[0..len) only. */
+static bool S_u16(const unsigned char *d, size_t len, size_t at, unsigned *v)
+{
+    if (at > len || len - at < 2)
+        return false;
+    *v = (unsigned)d[at] | (unsigned)d[at + 1] << 8;
+    return true;
+}
+
+static bool S_u32(const unsigned char *d, size_t len, size_t at, unsigned long *v)
+{
+    if (at > len || len - at < 4)
+        return false;
+    *v = (unsigned long)d[at] | (unsigned long)d[at + 1] << 8 | (unsigned long)d[at + 2] << 16 |
+         (unsigned long)d[at + 3] << 24;
+    return true;
+}
+
+static bool S_u64(const unsigned char *d, size_t len, size_t at, unsigned long long *v)
+{
+    unsigned long lo, hi;
+    if (!S_u32(d, len, at, &lo) || !S_u32(d, len, at + 4, &hi))
+        return false;
+    *v = (unsigned long long)lo | (unsigned long long)hi << 32;
+    return true;
+}
+
+size_t gm_elf_function_indices(const unsigned char *data, size_t len, const char *const *names,
+                               size_t n, long *out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = -1;
+    /* the header: magic, ELFCLASS64, ELFDATA2LSB; section headers */
+    if (len < 64 || memcmp(data, "\177ELF", 4) != 0 || data[4] != 2 || data[5] != 1)
+        return 0;
+    unsigned long long shoff;
+    unsigned shentsize, shnum;
+    if (!S_u64(data, len, 0x28, &shoff) || !S_u16(data, len, 0x3a, &shentsize) ||
+        !S_u16(data, len, 0x3c, &shnum) || shentsize < 64 || shoff > len)
+        return 0;
+    size_t found = 0;
+    for (unsigned s = 0; s < shnum; s++) {
+        size_t sh = (size_t)shoff + (size_t)s * shentsize;
+        unsigned long type, link;
+        unsigned long long off, size, entsize;
+        if (!S_u32(data, len, sh + 4, &type) || type != 2 /* SHT_SYMTAB */ ||
+            !S_u64(data, len, sh + 0x18, &off) || !S_u64(data, len, sh + 0x20, &size) ||
+            !S_u32(data, len, sh + 0x28, &link) || !S_u64(data, len, sh + 0x38, &entsize) ||
+            entsize < 24 || off > len || size > len - off || link >= shnum)
+            continue;
+        /* its string table */
+        size_t lsh = (size_t)shoff + (size_t)link * shentsize;
+        unsigned long long stroff, strsize;
+        if (!S_u64(data, len, lsh + 0x18, &stroff) || !S_u64(data, len, lsh + 0x20, &strsize) ||
+            stroff > len || strsize > len - stroff)
+            continue;
+        for (unsigned long long k = 0; k < size / entsize; k++) {
+            size_t sym = (size_t)(off + k * entsize);
+            unsigned long name;
+            if (!S_u32(data, len, sym, &name) || name >= strsize ||
+                (data[sym + 4] & 0xf) != 2 /* STT_FUNC */)
+                continue;
+            const char *nm = (const char *)data + stroff + name;
+            size_t room = (size_t)(strsize - name);
+            for (size_t i = 0; i < n; i++)
+                if (out[i] < 0 && names[i] && strnlen(nm, room) < room &&
+                    strcmp(nm, names[i]) == 0) {
+                    out[i] = (long)k;
+                    found++;
+                }
+        }
+    }
+    return found;
+}

@@ -89,6 +89,18 @@ void gm_sass_dis_free(gm_sass_dis *d);
  * filled. */
 size_t gm_srclines_fill_sass(gm_srclines *sl, const gm_sass_dis *d);
 
+/* ---- which symbols of a cubin ---------------------------------------------------- */
+
+/* The ELF symbol-table indices of the functions names[0..n) in the cubin
+ * data[0..len) (a 64-bit little-endian ELF, as every CUDA cubin is), what
+ * nvdisasm's --cuda-function-index takes, so that it disassembles those
+ * functions alone: a library's cubin holds thousands.  out[i] is the index
+ * of names[i], -1 when the symbol table has no such function.  Returns how
+ * many were found; 0 for data that is not such an ELF file or has no symbol
+ * table, never reading outside data. */
+size_t gm_elf_function_indices(const unsigned char *data, size_t len, const char *const *names,
+                               size_t n, long *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,6 +19,7 @@
 
 /* The most of one listing read (a larger one is read this far). */
 #define S_LISTING_MAX ((size_t)256 << 20)
+#define S_CUBIN_MAX ((size_t)1 << 30)   /* a cubin read for its symbol table */
 
 static bool S_executable(const char *path)
 {
@@ -98,8 +99,8 @@ static void S_problem(gm_sass_text *st, gm_buf *msg)
         gm_buf_free(msg);
 }
 
-/* Read at most S_LISTING_MAX bytes of path; NULL when it cannot be read. */
-static char *S_read(const char *path, size_t *len)
+/* Read at most max bytes of path; NULL when it cannot be read. */
+static char *S_read_max(const char *path, size_t *len, size_t max)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -107,7 +108,7 @@ static char *S_read(const char *path, size_t *len)
     gm_buf b = GM_BUF_INIT;
     char chunk[65536];
     size_t k;
-    while (b.len < S_LISTING_MAX && (k = fread(chunk, 1, sizeof chunk, f)) > 0)
+    while (b.len < max && (k = fread(chunk, 1, sizeof chunk, f)) > 0)
         gm_buf_put(&b, chunk, k);
     bool bad = ferror(f) != 0;
     fclose(f);
@@ -120,50 +121,98 @@ static char *S_read(const char *path, size_t *len)
     return gm_buf_detach(&b);
 }
 
-/* One cubin file through nvdisasm into st. */
-static void S_disassemble(gm_sass_text *st, const char *exe, const char *path,
-                          const gm_sl_cubin *c, size_t n)
+/* Read at most S_LISTING_MAX bytes of a listing. */
+static char *S_read(const char *path, size_t *len)
 {
-    gm_buf listing = GM_BUF_INIT, msg = GM_BUF_INIT;
+    return S_read_max(path, len, S_LISTING_MAX);
+}
+
+/* The symbol indices of the functions c[0..n) name for path, as nvdisasm's
+ * -fun takes them ("18,21"); empty when the file cannot be read or names
+ * none of them (then the whole cubin is disassembled). */
+static void S_indices(gm_buf *fun, const char *path, const gm_sl_cubin *c, size_t n)
+{
+    size_t len = 0;
+    char *data = S_read_max(path, &len, S_CUBIN_MAX);
+    if (!data)
+        return;
+    const char **names = gm_xcalloc(n ? n : 1, sizeof *names);
+    long *idx = gm_xcalloc(n ? n : 1, sizeof *idx);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(c[i].path, path) == 0)
+            names[m++] = c[i].function;
+    if (gm_elf_function_indices((const unsigned char *)data, len, names, m, idx) == m)
+        for (size_t i = 0; i < m; i++)
+            gm_buf_printf(fun, "%s%ld", i ? "," : "", idx[i]);
+    free(idx);
+    free(names);
+    free(data);
+}
+
+/* nvdisasm on path (its functions fun alone when fun is not empty) into st;
+ * false, with why in msg, when it did not run or listed none of them. */
+static bool S_nvdisasm(gm_sass_text *st, const char *exe, const char *path, const char *fun,
+                       const gm_sl_cubin *c, size_t n, gm_buf *msg)
+{
+    gm_buf listing = GM_BUF_INIT;
     gm_buf_printf(&listing, "%s.sass", path);
-    char *const args[] = {(char *)exe, "-c", (char *)path, NULL};
-    gm_proc_spec spec = {.argv = args, .null_stdin = true, .out = GM_PROC_FILE,
-                         .out_path = listing.data, .err = GM_PROC_CAPTURE, .err_tail = 300,
-                         .own_group = true, .death_signal = SIGKILL,
+    char *const whole[] = {(char *)exe, "-c", (char *)path, NULL};
+    char *const some[] = {(char *)exe, "-c", "-fun", (char *)fun, (char *)path, NULL};
+    gm_proc_spec spec = {.argv = fun && *fun ? some : whole, .null_stdin = true,
+                         .out = GM_PROC_FILE, .out_path = listing.data, .err = GM_PROC_CAPTURE,
+                         .err_tail = 300, .own_group = true, .death_signal = SIGKILL,
                          .timeout_s = GM_NVDISASM_TIMEOUT_S};
     gm_proc_result r;
     gm_error perr = {GM_OK, ""};
     if (gm_proc_run(&spec, &r, NULL, &perr) != GM_OK) {
-        gm_buf_printf(&msg, "nvdisasm could not run: %s", perr.message);
+        gm_buf_printf(msg, "nvdisasm could not run: %s", perr.message);
     } else if (r.timed_out) {
-        gm_buf_printf(&msg, "nvdisasm was stopped after %.0f s", GM_NVDISASM_TIMEOUT_S);
+        gm_buf_printf(msg, "nvdisasm was stopped after %.0f s", GM_NVDISASM_TIMEOUT_S);
     } else if (r.code != 0) {
-        gm_buf_printf(&msg, "nvdisasm failed (exit status %d)", r.code);
+        gm_buf_printf(msg, "nvdisasm failed (exit status %d)", r.code);
         const char *e = r.err.data ? r.err.data : "";
         size_t el = strlen(e);
         while (el && (e[el - 1] == '\n' || e[el - 1] == ' '))
             el--;
         if (el) {
-            gm_buf_puts(&msg, ": ");
+            gm_buf_puts(msg, ": ");
             for (size_t i = 0; i < el; i++)
-                gm_buf_putc(&msg, e[i] == '\n' || e[i] == '\t' ? ' ' : e[i]);
+                gm_buf_putc(msg, e[i] == '\n' || e[i] == '\t' ? ' ' : e[i]);
         }
     } else {
         size_t len = 0;
         char *text = S_read(listing.data, &len);
         S_keep_ctx k = {c, n, path};
         if (!text)
-            gm_buf_printf(&msg, "nvdisasm's listing could not be read: %s", strerror(errno));
+            gm_buf_printf(msg, "nvdisasm's listing could not be read: %s", strerror(errno));
         else if (gm_sass_dis_parse(&st->dis, text, len, S_keep, &k) == 0)
-            gm_buf_puts(&msg, "nvdisasm listed no instruction of the kernel");
+            gm_buf_puts(msg, "nvdisasm listed no instruction of the kernel");
         free(text);
     }
     gm_proc_result_free(&r);
     remove(listing.data);
     gm_buf_free(&listing);
+    return msg->len == 0;
+}
+
+/* One cubin file through nvdisasm into st: the functions named for it alone
+ * (a library's cubin holds thousands, and all of them take nvdisasm tens of
+ * seconds), the whole cubin when that lists none of them. */
+static void S_disassemble(gm_sass_text *st, const char *exe, const char *path,
+                          const gm_sl_cubin *c, size_t n)
+{
+    gm_buf fun = GM_BUF_INIT, msg = GM_BUF_INIT;
+    S_indices(&fun, path, c, n);
+    bool ok = fun.len && S_nvdisasm(st, exe, path, fun.data, c, n, &msg);
+    if (!ok) {
+        gm_buf_free(&msg);
+        S_nvdisasm(st, exe, path, NULL, c, n, &msg);
+    }
     if (msg.len)
         S_problem(st, &msg);
     gm_buf_free(&msg);
+    gm_buf_free(&fun);
 }
 
 void gm_sass_text_load(gm_sass_text *st, const gm_sl_cubin *c, size_t n, const char *prefix)

@@ -235,15 +235,28 @@ Test(sassdis, fill_changes_only_rows_without_line_info)
     gm_sass_dis_free(&d);
 }
 
-/* A private directory with a stand-in cubin and records naming it. */
-static char *S_child_files(char **records)
+/* A private directory with a cubin (a stand-in text, or with real the lab's
+ * sm_90 cubin) and records naming it. */
+static char *S_child_files_of(char **records, bool real)
 {
     char *dir = gmt_tmpdir("sassdis");
     gm_buf p = GM_BUF_INIT, t = GM_BUF_INIT;
     gm_buf_printf(&p, "%s/sass.0.00000000000000ab.cubin", dir);
     FILE *f = fopen(p.data, "w");
     cr_assert_not_null(f);
-    fputs("stand-in cubin\n", f);
+    if (real) {
+        char *src = gmt_fixture("lab-sm90.cubin");
+        FILE *in = fopen(src, "rb");
+        cr_assert_not_null(in);
+        char chunk[4096];
+        size_t k;
+        while ((k = fread(chunk, 1, sizeof chunk, in)) > 0)
+            cr_assert_eq(fwrite(chunk, 1, k, f), k);
+        fclose(in);
+        free(src);
+    } else {
+        fputs("stand-in cubin\n", f);
+    }
     cr_assert_eq(fclose(f), 0);
     gm_buf_printf(&t, "%s\n", GM_SL_RECORDS_HEADER);
     gm_sl_cubin_write(&t, "_Z10accumulatePfPKfi", p.data);
@@ -257,10 +270,11 @@ static char *S_child_files(char **records)
 
 /* The CLI's side: the records' cubins through nvdisasm (as GPUMEM_REPORT_NVDISASM
  * names it), the text into a collected run's lines, the note, the files gone. */
-static void S_cli_side(const char *nvdisasm, const char *mode, gm_srclines *sl, char **dir)
+static void S_cli_side_of(const char *nvdisasm, const char *mode, gm_srclines *sl, char **dir,
+                          bool real)
 {
     char *records;
-    *dir = S_child_files(&records);
+    *dir = S_child_files_of(&records, real);
     if (nvdisasm)
         setenv("GPUMEM_REPORT_NVDISASM", nvdisasm, 1);
     if (mode)
@@ -285,6 +299,91 @@ static void S_cli_side(const char *nvdisasm, const char *mode, gm_srclines *sl, 
     free(records);
     cr_assert_eq(gmt_count_entries(*dir), 0, "the cubin and its listing are removed");
     cr_assert(gmt_exists("/etc/passwd"));
+}
+
+static void S_cli_side(const char *nvdisasm, const char *mode, gm_srclines *sl, char **dir)
+{
+    S_cli_side_of(nvdisasm, mode, sl, dir, false);
+}
+
+/* A cubin's functions by their ELF symbol indices (readelf -s of the lab's
+ * sm_90 cubin: accumulate 18 ... scale_coalesced 22), what nvdisasm -fun
+ * takes; garbage and every truncation of the file give nothing, reading
+ * nothing outside it. */
+Test(sassdis, function_indices_of_a_cubin)
+{
+    char *p = gmt_fixture("lab-sm90.cubin");
+    FILE *f = fopen(p, "rb");
+    cr_assert_not_null(f);
+    unsigned char buf[32768];
+    size_t len = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    free(p);
+    cr_assert_gt(len, 20000);
+    const char *names[] = {"_Z10accumulatePfPKfi", "_Z13scale_stridedPKfPfif", "no_such",
+                           "_Z15scale_coalescedPKfPfif"};
+    long idx[4];
+    cr_assert_eq(gm_elf_function_indices(buf, len, names, 4, idx), 3);
+    cr_assert_eq(idx[0], 18);
+    cr_assert_eq(idx[1], 21);
+    cr_assert_eq(idx[2], -1);
+    cr_assert_eq(idx[3], 22);
+    for (size_t cut = 0; cut < len; cut += 97) {
+        unsigned char *part = malloc(cut ? cut : 1);
+        memcpy(part, buf, cut);
+        size_t got = gm_elf_function_indices(part, cut, names, 4, idx);
+        cr_assert_leq(got, 3);
+        free(part);
+    }
+    unsigned char junk[256];
+    for (size_t i = 0; i < sizeof junk; i++)
+        junk[i] = (unsigned char)(i * 37 + 11);
+    memcpy(junk, "\177ELF\002\001", 6);
+    cr_assert_eq(gm_elf_function_indices(junk, sizeof junk, names, 4, idx), 0);
+    cr_assert_eq(idx[0], -1);
+}
+
+/* nvdisasm is asked for the kernel's function alone (-fun with its symbol
+ * index): a library's cubin holds thousands, and disassembling all of them
+ * took PyTorch's example 27 s; an nvdisasm that refuses -fun is asked for
+ * the whole cubin. */
+Test(sassdis, nvdisasm_asked_for_the_kernel_alone)
+{
+    gmt_deadline(60);
+    char *fake = gmt_src("tests/fixtures/fake-nvdisasm.sh");
+    char *logdir = gmt_tmpdir("sassdis-log");
+    char *log = gmt_join(logdir, "calls");
+    setenv("FAKE_NVDISASM_LOG", log, 1);
+    const char *modes[] = {NULL, "nofun"};
+    for (size_t m = 0; m < 2; m++) {
+        remove(log);
+        if (modes[m])
+            setenv("FAKE_NVDISASM", modes[m], 1);
+        else
+            unsetenv("FAKE_NVDISASM");
+        gm_srclines sl;
+        char *dir;
+        S_cli_side_of(fake, NULL, &sl, &dir, true);
+        cr_assert_str_eq(S_at(&sl, 0xc0, 0)->text, "LDG.E R3, desc[UR4][R2.64]");
+        char *calls = gmt_text(log);
+        cr_assert(strncmp(calls, "-c -fun 18 ", 11) == 0, "%s", calls);
+        size_t lines = 0;
+        for (const char *q = calls; *q; q++)
+            lines += *q == '\n';
+        cr_assert_eq(lines, m == 0 ? 1 : 2, "%s", calls);
+        if (m == 1)
+            cr_assert(strncmp(strchr(calls, '\n') + 1, "-c /", 4) == 0, "%s", calls);
+        free(calls);
+        gm_srclines_clear(&sl);
+        gmt_rmrf(dir);
+        free(dir);
+    }
+    unsetenv("FAKE_NVDISASM_LOG");
+    unsetenv("FAKE_NVDISASM");
+    gmt_rmrf(logdir);
+    free(logdir);
+    free(log);
+    free(fake);
 }
 
 Test(sassdis, cli_side_with_a_working_nvdisasm)
