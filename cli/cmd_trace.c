@@ -267,61 +267,16 @@ static void S_collection(gm_results *r, const char *method, char *fallback, doub
 
 /* ---- a program ------------------------------------------------------------------ */
 
-/* Two ranges the same, the traced one (a record's label: tabs and line
- * breaks written as '?') against a run's. */
-static bool S_same_range(const char *label, const char *range)
-{
-    if (!label || !range)
-        return !label && !range;
-    for (; *label && *range; label++, range++) {
-        char c = *range == '\t' || *range == '\n' || *range == '\r' ? '?' : *range;
-        if (*label != c)
-            return false;
-    }
-    return !*label && !*range;
-}
-
-/* Whether the tracer labelled a launch of kernel with its NVTX range: then
- * each range's runs get that range's launch; else (a tracer that knew no
- * ranges, or a program without any) the kernel's first run gets its only
- * launch. */
-static bool S_labelled(const gm_sl_trace *t, const char *kernel)
-{
-    for (size_t k = 0; k < t->n_launches; k++)
-        if (t->launches[k].label && t->launches[k].kernel &&
-            strcmp(t->launches[k].kernel, kernel) == 0)
-            return true;
-    return false;
-}
-
-/* The traced launch of kernel in range (S_labelled: in any range when none
- * is labelled); NULL when the tracer did not trace it there. */
-static const gm_sl_trace_launch *S_launch_of(const gm_sl_trace *t, const char *kernel,
-                                            const char *range)
-{
-    bool by_range = S_labelled(t, kernel);
-    for (size_t k = 0; k < t->n_launches; k++) {
-        const gm_sl_trace_launch *L = &t->launches[k];
-        if (L->kernel && strcmp(L->kernel, kernel) == 0 &&
-            (!by_range || S_same_range(L->label, range)))
-            return L;
-    }
-    return NULL;
-}
-
 static bool S_program_trace(gm_results *r, const char *prog, char *const *argv, const char *lib,
                             const char *tlib, const gm_sl_filter *f, bool progress, char **why)
 {
     char *dir = S_tmpdir(why);
     if (!dir)
         return false;
-    gm_buf out = GM_BUF_INIT, e[7] = {GM_BUF_INIT, GM_BUF_INIT, GM_BUF_INIT, GM_BUF_INIT,
-                                      GM_BUF_INIT, GM_BUF_INIT, GM_BUF_INIT};
+    gm_buf out = GM_BUF_INIT, e[6] = {GM_BUF_INIT, GM_BUF_INIT, GM_BUF_INIT, GM_BUF_INIT,
+                                      GM_BUF_INIT, GM_BUF_INIT};
     gm_buf_printf(&out, "%s/trace.txt", dir);
     gm_buf_printf(&e[0], "CUDA_INJECTION64_PATH=%s", lib);
-    /* the NVTX ranges, as the counter run keeps them: the first launch of each
-     * kernel in each range is traced, under the range */
-    gm_buf_printf(&e[6], "NVTX_INJECTION64_PATH=%s", lib);
     gm_buf_printf(&e[1], "%s=%s", GMI_ENV_TRACE_OUT, out.data);
     gm_buf_printf(&e[2], "%s=%s", GMI_ENV_TRACE_LIB, tlib);
     if (f->kernel)
@@ -337,7 +292,8 @@ static bool S_program_trace(gm_results *r, const char *prog, char *const *argv, 
     else
         gm_buf_puts(&e[5], GMI_ENV_LAUNCH_COUNT);
     const char *env[] = {e[0].data, e[1].data, e[2].data, e[3].data, e[4].data, e[5].data,
-                         GMI_ENV_DIR, e[6].data, GMI_ENV_SASS_KERNEL, GMI_ENV_SASS_OUT, NULL};
+                         GMI_ENV_DIR, "NVTX_INJECTION64_PATH", GMI_ENV_SASS_KERNEL,
+                         GMI_ENV_SASS_OUT, NULL};
     size_t na = 0;
     while (argv[na])
         na++;
@@ -370,16 +326,15 @@ static bool S_program_trace(gm_results *r, const char *prog, char *const *argv, 
         gm_run *run = &r->runs[i];
         if (!run->kernel || !run->n_metrics)
             continue;
-        /* one run of each kernel in each NVTX range: the first (its other
-         * launch configurations run the same code on the same arrays) */
-        const char *range = gm_run_nvtx_range(run);
-        bool by_range = S_labelled(&t, run->kernel), seen = false;
+        bool seen = false;
         for (size_t j = 0; j < i && !seen; j++)
-            seen = r->runs[j].kernel && strcmp(r->runs[j].kernel, run->kernel) == 0 &&
-                   (!by_range || S_same_range(gm_run_nvtx_range(&r->runs[j]), range));
+            seen = r->runs[j].kernel && strcmp(r->runs[j].kernel, run->kernel) == 0;
         if (seen)
             continue;
-        const gm_sl_trace_launch *L = S_launch_of(&t, run->kernel, range);
+        const gm_sl_trace_launch *L = NULL;
+        for (size_t k = 0; k < t.n_launches && !L; k++)
+            if (t.launches[k].kernel && strcmp(t.launches[k].kernel, run->kernel) == 0)
+                L = &t.launches[k];
         gm_buf miss = GM_BUF_INIT;
         gm_buf_printf(&miss, "the traced run did not trace this kernel (it made %lld launches; "
                              "exit status %d%s%s)", t.seen, rc, errbuf[0] ? ": " : "", errbuf);
@@ -677,7 +632,7 @@ int gm_cmd_trace_child(int argc, char **argv)
         gmi_trace_unavailable(out, msg);
         return GM_EXIT_OK;   /* the parent reads why and counts the SASS way */
     }
-    gpumem_trace_opts o = {out, NULL, -1, -1, true, NULL};
+    gpumem_trace_opts o = {out, NULL, -1, -1, true};
     if (api.start(&o, msg, sizeof msg) != 0) {
         gmi_trace_unavailable(out, msg);
         return GM_EXIT_OK;

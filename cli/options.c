@@ -217,9 +217,8 @@ static const gm_opt S_program[] = {
     {.kind = GM_OPT_FLAG, .name = "--no-source-lines",
      .at = offsetof(gm_app_args, no_source_lines), .deflt = "per-line pass on",
      .help = "skip the per-source-line pass (by default the program runs\n"
-             "once more, the first launch of each kernel in each NVTX range\n"
-             "traced through the Compute Sanitizer: sectors and wavefronts\n"
-             "per line, and per\n"
+             "once more, the first launch of each kernel traced through the\n"
+             "Compute Sanitizer: sectors and wavefronts per line, and per\n"
              "array; needs nvcc -lineinfo for lines)"},
     {.kind = GM_OPT_CHOICE, .name = "--source-lines", .choices = "trace|sass",
      .at = offsetof(gm_app_args, source_lines), .label = "--source-lines trace|sass",

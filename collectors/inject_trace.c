@@ -29,11 +29,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* inject_nvtx.c (inject_internal.h, which needs the toolkit's headers): the
- * calling thread's NVTX range path, which the counter run records as each
- * launch's "range"; the tracer labels its launches with it too. */
-char *gmi_range_path(void);
-
 bool gmi_trace_load(const char *path, gpumem_trace_api *api, char *msg, size_t cap)
 {
     memset(api, 0, sizeof *api);
@@ -116,7 +111,7 @@ void gmi_trace_start(void)
     }
     const char *k = getenv(GMI_ENV_KERNEL);
     gpumem_trace_opts o = {out, k && *k ? k : NULL, S_env_ll(GMI_ENV_LAUNCH_SKIP),
-                           S_env_ll(GMI_ENV_LAUNCH_COUNT), false, gmi_range_path};
+                           S_env_ll(GMI_ENV_LAUNCH_COUNT), false};
     if (api.start(&o, msg, sizeof msg) != 0)
         gmi_trace_unavailable(out, msg);
 }

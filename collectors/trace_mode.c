@@ -5,9 +5,8 @@
  *
  * The tracer runs with GMC_TRACE_PATCH_PER_LAUNCH: the pass is open from
  * the start; at each launch S_select decides (the counter run's filter and
- * the first launch of each kernel in each NVTX range, written under the
- * range; or the suite child's label); a chosen launch is traced in place,
- * with its module patched for it alone, read
+ * the first launch of each kernel, or the suite child's label); a chosen
+ * launch is traced in place, with its module patched for it alone, read
  * back when it ends (the program waits for it there), and written to the
  * records file at once (S_on_flush), so a program that dies later keeps
  * what was traced before, and the table holds one launch at a time.  What
@@ -56,9 +55,7 @@ static struct {
     gmi_filter filter;
     char *label, *label_kernel;
     bool label_used;
-    char **traced;             /* program mode: kernels traced already (demangled), each
-                                  followed by its NVTX range (S_traced_key) */
-    char *(*range)(void);      /* program mode: the NVTX range of the calling thread */
+    char **traced;             /* program mode: kernels traced already (demangled) */
     size_t n_traced;
     S_pending *pending;        /* chosen, not yet read back */
     size_t n_pending;
@@ -80,20 +77,10 @@ static void S_write(const gm_buf *b)
                  w < 0 ? strerror(errno) : "short write");
 }
 
-/* "KERNEL\x1fRANGE": a kernel in an NVTX range, traced once (the range "" outside
- * every range); the unit separator is in neither a demangled name nor a range
- * the report shows. */
-static char *S_traced_key(const char *name, const char *range)
-{
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_printf(&b, "%s\x1f%s", name, range ? range : "");
-    return gm_buf_detach(&b);
-}
-
-static bool S_was_traced(const char *key)
+static bool S_was_traced(const char *name)
 {
     for (size_t i = 0; i < g.n_traced; i++)
-        if (strcmp(g.traced[i], key) == 0)
+        if (strcmp(g.traced[i], name) == 0)
             return true;
     return false;
 }
@@ -114,18 +101,11 @@ static bool S_select(void *user, const char *function, unsigned long long grid)
         }
     } else {
         name = gmi_demangle(function);
-        char *range = g.range ? g.range() : NULL;
-        char *key = S_traced_key(name, range);
-        if (gmi_filter_next(&g.filter, name) == GMI_PROFILE && !S_was_traced(key)) {
+        if (gmi_filter_next(&g.filter, name) == GMI_PROFILE && !S_was_traced(name)) {
             take = true;
             g.traced = gm_xrealloc(g.traced, (g.n_traced + 1) * sizeof *g.traced);
-            g.traced[g.n_traced++] = key;
-            key = NULL;
-            label = range;   /* the launch's records carry its range */
-            range = NULL;
+            g.traced[g.n_traced++] = gm_xstrdup(name);
         }
-        free(key);
-        free(range);
     }
     if (take) {
         g.pending = gm_xrealloc(g.pending, (g.n_pending + 1) * sizeof *g.pending);
@@ -330,7 +310,6 @@ S_EXPORT int gpumem_trace_start(const gpumem_trace_opts *o, char *msg, size_t ca
     S_write(&b);
     gm_buf_free(&b);
     g.labelled = o->labelled;
-    g.range = o->labelled ? NULL : o->range;
     gmi_opts fo;
     memset(&fo, 0, sizeof fo);
     fo.kernel_regex = o->kernel_regex ? gm_xstrdup(o->kernel_regex) : NULL;

@@ -7,9 +7,8 @@
  * Two users:
  *   - the injection library's trace mode (collectors/inject_trace.c): the
  *     CLI runs a program once more with GPUMEM_REPORT_TRACE_OUT set, and
- *     the library traces the first launch of each kernel in each NVTX range
- *     that the same --kernel / --launch-skip / --launch-count filter would
- *     profile, labelled with the range;
+ *     the library traces the first launch of each kernel that the same
+ *     --kernel / --launch-skip / --launch-count filter would profile;
  *   - `gpumem-report trace-child` (cli/cmd_trace.c): one process for the
  *     suite's chosen cases, each launch made under a label.
  * Both get the file described in core/srclines.h ("the tracer's records"). */
@@ -32,10 +31,6 @@ typedef struct {
     const char *kernel_regex;  /* as --kernel; NULL: every kernel */
     long long skip, count;     /* as --launch-skip, --launch-count; -1: not given */
     bool labelled;             /* trace only launches made under a label (gpumem_trace_label) */
-    char *(*range)(void);      /* program mode: the calling thread's NVTX range path
-                                  ("outer/inner", malloc'd) or NULL outside every range;
-                                  the first launch of each kernel in each range is traced,
-                                  under the range as its label.  NULL: ranges unknown */
 } gpumem_trace_opts;
 
 /* Subscribe to the Compute Sanitizer (before the process's first CUDA call,

@@ -1486,56 +1486,6 @@ Test(inject_cli, per_line_rows_without_line_info_get_their_instruction)
     free(d);
 }
 
-/* The tracer counts the first launch of each kernel in each NVTX range, under
- * the range: each run gets the lines of its own kernel in its own range (a
- * kernel that walks other data in another range is counted there), and a run
- * whose range the tracer did not see says so rather than borrowing another
- * range's lines. */
-Test(inject_cli, per_line_counts_per_kernel_and_nvtx_range)
-{
-    gmt_deadline(120);
-    char *d = gmt_tmpdir("inject-test");
-    char *tlib = gmt_src("tests/fixtures/inject-launches.json");
-    gm_buf env = GM_BUF_INIT;
-    gm_buf_printf(&env, "TMPDIR='%s' GPUMEM_REPORT_TRACE_LIB='%s' FAKE_TRACE=ranges", d, tlib);
-    S_result r = S_app(d, env.data, "--out r.md", "");
-    cr_assert_eq(r.rc, 0, "stderr: %s", r.err);
-    gm_results res;
-    S_read_results(d, "r.json", &res);
-    cr_assert_str_eq(res.collection.source_lines_method, "trace");
-    size_t checked = 0;
-    for (size_t k = 0; k < res.n_runs; k++) {
-        const gm_run *run = &res.runs[k];
-        const char *range = gm_run_nvtx_range(run);
-        const gm_srclines *sl = &run->source_lines;
-        if (strncmp(run->kernel, "scale_coalesced", 15) == 0) {
-            cr_assert(sl->present && sl->n_lines == 1, "%s in %s", run->kernel,
-                      range ? range : "no range");
-            cr_assert_eq(sl->lines[0].pc, range ? 0xd0 : 0x100, "in %s",
-                         range ? range : "no range");
-            checked++;
-        } else if (strncmp(run->kernel, "transpose_unpadded", 18) == 0 && range) {
-            cr_assert(sl->present && sl->n_lines == 1);
-            cr_assert_eq(sl->lines[0].pc, 0x2c0);
-            checked++;
-        } else if (strncmp(run->kernel, "transpose_unpadded", 18) == 0) {
-            cr_assert(sl->present);
-            cr_assert_str_neq(sl->status, "collected");
-            gmt_assert_has(sl->note, "the traced run did not trace this kernel");
-            checked++;
-        }
-    }
-    cr_assert_eq(checked, 4, "runs checked: %zu", checked);
-    gm_results_free(&res);
-    S_free(&r);
-    gm_buf_free(&env);
-    S_no_leftovers(d);
-    S_no_trace_leftovers(d);
-    free(tlib);
-    S_rm(d);
-    free(d);
-}
-
 /* Where the tracer cannot count, the SASS path does, and stderr and the
  * results say why; --source-lines sass asks for it; a bad value is refused. */
 Test(inject_cli, per_line_counts_fall_back_to_sass)
