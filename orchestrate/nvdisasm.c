@@ -1,6 +1,8 @@
 /* nvdisasm.c — the SASS text of kernels without line info (nvdisasm.h). */
 #include "nvdisasm.h"
 
+#include "children.h"
+
 #include "../core/buf.h"
 #include "../core/proc.h"
 
@@ -32,6 +34,10 @@ char *gm_nvdisasm_find(char **why)
     *why = NULL;
     gm_buf b = GM_BUF_INIT;
     const char *env = getenv("GPUMEM_REPORT_NVDISASM");
+    if (env && strcmp(env, "none") == 0) {
+        *why = gm_xstrdup("the instruction text was not asked for (GPUMEM_REPORT_NVDISASM=none)");
+        return NULL;
+    }
     if (env && *env) {
         if (S_executable(env))
             return gm_xstrdup(env);
@@ -196,29 +202,25 @@ static bool S_nvdisasm(gm_sass_text *st, const char *exe, const char *path, cons
     return msg->len == 0;
 }
 
-/* One cubin file through nvdisasm into st: the functions named for it alone
- * (a library's cubin holds thousands, and all of them take nvdisasm tens of
- * seconds), the whole cubin when that lists none of them. */
-static void S_disassemble(gm_sass_text *st, const char *exe, const char *path,
-                          const gm_sl_cubin *c, size_t n)
+/* Why nvdisasm gave no listing, from its child's result (gm_child_job). */
+static void S_failure(gm_buf *msg, const gm_child_job *j)
 {
-    gm_buf fun = GM_BUF_INIT, msg = GM_BUF_INIT;
-    S_indices(&fun, path, c, n);
-    bool ok = fun.len && S_nvdisasm(st, exe, path, fun.data, c, n, &msg);
-    if (!ok) {
-        gm_buf_free(&msg);
-        S_nvdisasm(st, exe, path, NULL, c, n, &msg);
-    }
-    if (msg.len)
-        S_problem(st, &msg);
-    gm_buf_free(&msg);
-    gm_buf_free(&fun);
+    if (j->rc == 124)
+        gm_buf_printf(msg, "nvdisasm was stopped after %.0f s", GM_NVDISASM_TIMEOUT_S);
+    else if (j->rc == 127)
+        gm_buf_printf(msg, "nvdisasm could not run: %s", j->err);
+    else
+        gm_buf_printf(msg, "nvdisasm failed (exit status %d)%s%s", j->rc, j->err[0] ? ": " : "",
+                      j->err);
 }
 
 void gm_sass_text_load(gm_sass_text *st, const gm_sl_cubin *c, size_t n, const char *prefix)
 {
     char *exe = NULL, *why = NULL;
     bool looked = false;
+    /* the files to read: each once, ours, readable */
+    const char **paths = gm_xcalloc(n ? n : 1, sizeof *paths);
+    size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         const char *path = c[i].path;
         bool first = true;
@@ -231,20 +233,71 @@ void gm_sass_text_load(gm_sass_text *st, const gm_sl_cubin *c, size_t n, const c
             exe = gm_nvdisasm_find(&why);
             looked = true;
             if (!exe) {
-                gm_buf m = GM_BUF_INIT;
-                gm_buf_puts(&m, why);
-                S_problem(st, &m);
+                gm_buf e = GM_BUF_INIT;
+                gm_buf_puts(&e, why);
+                S_problem(st, &e);
             }
         }
         if (exe && access(path, R_OK) != 0) {
-            gm_buf m = GM_BUF_INIT;
-            gm_buf_printf(&m, "the kernel's cubin %s cannot be read: %s", path, strerror(errno));
-            S_problem(st, &m);
+            gm_buf e = GM_BUF_INIT;
+            gm_buf_printf(&e, "the kernel's cubin %s cannot be read: %s", path, strerror(errno));
+            S_problem(st, &e);
         } else if (exe) {
-            S_disassemble(st, exe, path, c, n);
+            paths[m++] = path;
         }
-        remove(path);
     }
+    /* nvdisasm on all of them at once, each for the functions named for it
+     * alone (a library's cubin holds thousands, and all of them take nvdisasm
+     * seconds), on as many cores as there are files, up to 8 */
+    gm_buf *fun = gm_xcalloc(m ? m : 1, sizeof *fun);
+    char *(*args)[6] = gm_xcalloc(m ? m : 1, sizeof *args);
+    gm_child_job *jobs = gm_xcalloc(m ? m : 1, sizeof *jobs);
+    for (size_t k = 0; k < m; k++) {
+        S_indices(&fun[k], paths[k], c, n);
+        char **a = args[k];
+        size_t at = 0;
+        a[at++] = exe;
+        a[at++] = "-c";
+        if (fun[k].len) {
+            a[at++] = "-fun";
+            a[at++] = fun[k].data;
+        }
+        a[at++] = (char *)paths[k];
+        a[at] = NULL;
+        jobs[k].args = a;
+    }
+    if (m)
+        gm_children_run(jobs, m, m < 8 ? m : 8, GM_NVDISASM_TIMEOUT_S, NULL, NULL);
+    for (size_t k = 0; k < m; k++) {
+        S_keep_ctx keep = {c, n, paths[k]};
+        gm_buf e = GM_BUF_INIT;
+        bool got = jobs[k].rc == 0 &&
+                   gm_sass_dis_parse(&st->dis, jobs[k].out.data ? jobs[k].out.data : "",
+                                     jobs[k].out.len, S_keep, &keep) > 0;
+        if (!got && fun[k].len) {
+            /* an nvdisasm that refuses -fun, or listed none of them: the
+             * whole cubin, alone */
+            S_nvdisasm(st, exe, paths[k], NULL, c, n, &e);
+        } else if (!got && jobs[k].rc == 0) {
+            gm_buf_puts(&e, "nvdisasm listed no instruction of the kernel");
+        } else if (!got) {
+            S_failure(&e, &jobs[k]);
+        }
+        if (e.len)
+            S_problem(st, &e);
+        gm_buf_free(&e);
+        gm_buf_free(&jobs[k].out);
+        gm_buf_free(&fun[k]);
+    }
+    for (size_t k = 0; k < m; k++)
+        remove(paths[k]);
+    for (size_t i = 0; i < n; i++)   /* the unreadable ones too */
+        if (S_ours(c[i].path, prefix))
+            remove(c[i].path);
+    free(jobs);
+    free(args);
+    free(fun);
+    free(paths);
     free(exe);
     free(why);
 }

@@ -3,7 +3,10 @@
  * says how they are named) disassembled with the toolkit's nvdisasm, once
  * each, and removed.
  *
- * nvdisasm is $GPUMEM_REPORT_NVDISASM when that is set, else
+ * nvdisasm is $GPUMEM_REPORT_NVDISASM when that is set ("none": no text, no
+ * nvdisasm run: on the H100 the PyTorch example's default run took 14.8 s
+ * with the text, 10.5 s before it, bench/results/device-final-2026-11-27-
+ * bde755f.txt), else
  * $CUDA_HOME/bin/nvdisasm, else the one of the toolkit this program was
  * built with, else `nvdisasm` on PATH, else /usr/local/cuda/bin/nvdisasm.
  * It runs through core/proc.h with a time limit, its stderr kept.
@@ -33,9 +36,11 @@ typedef struct {
  * saying where it looked. */
 char *gm_nvdisasm_find(char **why);
 
-/* Disassemble the cubin files that directives c[0..n) name, each once,
- * keeping the functions named for it; then remove the files (and the
- * listings).  Only paths that begin with prefix and end in ".cubin" are
+/* Disassemble the cubin files that directives c[0..n) name, each once and
+ * up to 8 at a time (orchestrate/children.h), for the functions named for it
+ * alone (nvdisasm -fun with their symbol indices; the whole cubin when that
+ * fails or lists none), keeping those functions; then remove the files (and
+ * the listings).  Only paths that begin with prefix and end in ".cubin" are
  * read or removed: a records file names no other file for this process to
  * touch.  Adds to st (several calls gather the files of several children). */
 void gm_sass_text_load(gm_sass_text *st, const gm_sl_cubin *c, size_t n, const char *prefix);

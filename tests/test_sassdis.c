@@ -431,6 +431,16 @@ Test(sassdis, cli_side_with_a_failing_or_missing_nvdisasm)
     gmt_rmrf(dir);
     free(dir);
 
+    /* "none": not run, and the note says it was not asked for */
+    S_cli_side("none", NULL, &sl, &dir);
+    cr_assert_null(S_at(&sl, 0xc0, 0)->text);
+    cr_assert_str_eq(sl.note, "the kernel carries no line info; no instruction text: the "
+                              "instruction text was not asked for (GPUMEM_REPORT_NVDISASM=none)");
+    cr_assert_eq(S_at(&sl, 0xc0, 0)->count[GM_SL_SECTORS], 128);
+    gm_srclines_clear(&sl);
+    gmt_rmrf(dir);
+    free(dir);
+
     /* not set, and found nowhere */
     unsetenv("GPUMEM_REPORT_NVDISASM");
     setenv("CUDA_HOME", "/nonexistent", 1);
