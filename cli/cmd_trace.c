@@ -36,6 +36,7 @@
 #include "../orchestrate/nvdisasm.h"
 
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,6 +268,29 @@ static void S_collection(gm_results *r, const char *method, char *fallback, doub
 
 /* ---- a program ------------------------------------------------------------------ */
 
+/* How long the traced run of a program may take: GM_TRACE_RUN_FACTOR times
+ * the counted run's wall time, at least GM_TRACE_RUN_MIN_S; past it the run
+ * (its process group) is stopped and what it traced by then is kept, so a
+ * tracer that waits for ever (a launch it cannot read back) never holds the
+ * tool.  GPUMEM_REPORT_TRACE_TIMEOUT (seconds, > 0) sets it instead. */
+#define GM_TRACE_RUN_FACTOR 10.0
+#define GM_TRACE_RUN_MIN_S 120.0
+static double S_trace_limit(const gm_results *r)
+{
+    const char *env = getenv("GPUMEM_REPORT_TRACE_TIMEOUT");
+    if (env && *env) {
+        char *end;
+        double v = strtod(env, &end);
+        if (*end == '\0' && v > 0 && isfinite(v))
+            return v;
+        fprintf(stderr, "gpumem-report: GPUMEM_REPORT_TRACE_TIMEOUT='%.40s' is not a number of "
+                        "seconds above 0; the default is used\n", env);
+    }
+    double ran = gm_value_num(&r->collection.total_seconds);
+    double limit = isfinite(ran) ? GM_TRACE_RUN_FACTOR * ran : 0;
+    return limit > GM_TRACE_RUN_MIN_S ? limit : GM_TRACE_RUN_MIN_S;
+}
+
 static bool S_program_trace(gm_results *r, const char *prog, char *const *argv, const char *lib,
                             const char *tlib, const gm_sl_filter *f, bool progress, char **why)
 {
@@ -305,7 +329,7 @@ static bool S_program_trace(gm_results *r, const char *prog, char *const *argv, 
         fprintf(stderr, "source lines: the program runs once more, its kernels traced\n");
     char errbuf[600];
     double t0 = S_now();
-    int rc = gm_cli_spawn(args, NULL, errbuf, sizeof errbuf, env, 0);
+    int rc = gm_cli_spawn(args, NULL, errbuf, sizeof errbuf, env, S_trace_limit(r));
     double dt = S_now() - t0;
     free(args);
     gm_sl_trace t;

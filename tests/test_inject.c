@@ -1486,6 +1486,47 @@ Test(inject_cli, per_line_rows_without_line_info_get_their_instruction)
     free(d);
 }
 
+/* A traced run that never ends is stopped at its limit
+ * (GPUMEM_REPORT_TRACE_TIMEOUT here; ten times the counted run, at least
+ * 120 s, by default): the tool ends, what was traced by then is kept, and the
+ * kernels it did not reach say why. */
+Test(inject_cli, a_traced_run_that_never_ends_is_stopped)
+{
+    gmt_deadline(60);
+    char *d = gmt_tmpdir("inject-test");
+    char *tlib = gmt_src("tests/fixtures/inject-launches.json");
+    gm_buf env = GM_BUF_INIT;
+    gm_buf_printf(&env, "TMPDIR='%s' GPUMEM_REPORT_TRACE_LIB='%s' FAKE_TRACE=hang "
+                        "GPUMEM_REPORT_TRACE_TIMEOUT=2", d, tlib);
+    S_result r = S_app(d, env.data, "--out r.md", "");
+    cr_assert_eq(r.rc, 0, "stderr: %s", r.err);
+    gm_results res;
+    S_read_results(d, "r.json", &res);
+    size_t collected = 0, stopped = 0;
+    for (size_t k = 0; k < res.n_runs; k++) {
+        const gm_srclines *sl = &res.runs[k].source_lines;
+        if (!sl->present)
+            continue;
+        if (strcmp(sl->status, "collected") == 0) {
+            collected++;
+            cr_assert(strncmp(res.runs[k].kernel, "scale_coalesced", 15) == 0);
+        } else {
+            stopped++;
+            gmt_assert_has(sl->note, "exit status 124: stopped after 2 s");
+        }
+    }
+    cr_assert_eq(collected, 1);
+    cr_assert_geq(stopped, 2);
+    gm_results_free(&res);
+    S_free(&r);
+    gm_buf_free(&env);
+    S_no_leftovers(d);
+    S_no_trace_leftovers(d);
+    free(tlib);
+    S_rm(d);
+    free(d);
+}
+
 /* Where the tracer cannot count, the SASS path does, and stderr and the
  * results say why; --source-lines sass asks for it; a bad value is refused. */
 Test(inject_cli, per_line_counts_fall_back_to_sass)
