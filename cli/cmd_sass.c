@@ -363,7 +363,7 @@ gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progr
      * context start-up, its one launch short (bench/results/srclines-*) */
     size_t width;
     gm_error werr = {GM_OK, ""};
-    if (gm_children_width(&width, &werr) != GM_OK)
+    if (gm_children_width(&width, GM_CHILDREN_WIDTH_SASS, &werr) != GM_OK)
         gm_cli_error("warning: %s; one at a time", werr.message);
     if (progress && nj > 1 && width > 1)
         fprintf(stderr, "source lines: %zu layouts, %zu processes at a time\n", nj,

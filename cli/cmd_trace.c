@@ -417,7 +417,7 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
      * among the chosen, so the records of all children read as one */
     size_t width;
     gm_error werr = {GM_OK, ""};
-    if (gm_children_width(&width, &werr) != GM_OK)
+    if (gm_children_width(&width, GM_CHILDREN_WIDTH_TRACE, &werr) != GM_OK)
         gm_cli_error("warning: %s; one at a time", werr.message);
     if (width > total)
         width = total ? total : 1;

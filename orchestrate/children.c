@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-gm_status gm_children_width(size_t *width, gm_error *err)
+gm_status gm_children_width(size_t *width, size_t deflt, gm_error *err)
 {
     const char *env = getenv("GPUMEM_REPORT_JOBS");
-    *width = GM_CHILDREN_WIDTH_DEFAULT;
+    *width = deflt ? deflt : 1;
     if (!env || !*env)
         return GM_OK;
     char *end;

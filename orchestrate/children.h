@@ -47,13 +47,16 @@ void gm_children_run(gm_child_job *jobs, size_t n, size_t width, double timeout_
                      void (*started)(size_t i, void *ctx), void *ctx);
 
 /* How many children of the per-line pass run at once: GPUMEM_REPORT_JOBS
- * (1..64); GM_CHILDREN_WIDTH_DEFAULT when unset.  Another value: *width 1 and
- * an error that names it. */
-/* 4: the suite's per-line pass (43 SASS children) took 22.8 s one at a time,
- * 13.2 s four at a time and 12.1 s eight at a time, with the same counts
- * (H200, bench/results/probe-extra-2026-11-27-4c8175d.txt); four keep the
- * device memory of the children to four cases'. */
-#define GM_CHILDREN_WIDTH_DEFAULT 4
-gm_status gm_children_width(size_t *width, gm_error *err);
+ * (1..64); deflt when unset.  Another value: *width 1 and an error that
+ * names it. */
+/* The SASS path's default, 4: the suite's per-line pass (43 SASS children)
+ * took 22.8 s one at a time, 13.2 s four at a time and 12.1 s eight at a
+ * time, with the same counts (H200, bench/results/probe-extra-2026-11-27-
+ * 4c8175d.txt); four keep the device memory of the children to four
+ * cases'.  The tracer's, 1: several trace children at once have not run on
+ * a GPU. */
+#define GM_CHILDREN_WIDTH_SASS 4
+#define GM_CHILDREN_WIDTH_TRACE 1
+gm_status gm_children_width(size_t *width, size_t deflt, gm_error *err);
 
 #endif

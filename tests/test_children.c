@@ -124,25 +124,28 @@ Test(children, cannot_start_and_time_limit)
     free(slow);
 }
 
-/* GPUMEM_REPORT_JOBS: unset the default (4), a number from 1 to 64 taken, anything else
+/* GPUMEM_REPORT_JOBS: unset the default asked for (the SASS path's 4, the
+ * tracer's 1), a number from 1 to 64 taken, anything else
  * refused by name (and 1). */
 Test(children, width_from_the_environment)
 {
     size_t w = 9;
     gm_error err = {GM_OK, ""};
     unsetenv("GPUMEM_REPORT_JOBS");
-    cr_expect_eq(gm_children_width(&w, &err), GM_OK);
+    cr_expect_eq(gm_children_width(&w, GM_CHILDREN_WIDTH_SASS, &err), GM_OK);
     cr_expect_eq(w, 4);
+    cr_expect_eq(gm_children_width(&w, GM_CHILDREN_WIDTH_TRACE, &err), GM_OK);
+    cr_expect_eq(w, 1);
     setenv("GPUMEM_REPORT_JOBS", "1", 1);
-    cr_expect_eq(gm_children_width(&w, &err), GM_OK);
+    cr_expect_eq(gm_children_width(&w, GM_CHILDREN_WIDTH_SASS, &err), GM_OK);
     cr_expect_eq(w, 1);
     setenv("GPUMEM_REPORT_JOBS", "7", 1);
-    cr_expect_eq(gm_children_width(&w, &err), GM_OK);
+    cr_expect_eq(gm_children_width(&w, GM_CHILDREN_WIDTH_SASS, &err), GM_OK);
     cr_expect_eq(w, 7);
     const char *bad[] = {"0", "65", "4x", "-2", "99999999999999999999"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         setenv("GPUMEM_REPORT_JOBS", bad[i], 1);
-        cr_expect_neq(gm_children_width(&w, &err), GM_OK, "%s", bad[i]);
+        cr_expect_neq(gm_children_width(&w, GM_CHILDREN_WIDTH_SASS, &err), GM_OK, "%s", bad[i]);
         cr_expect_eq(w, 1);
         cr_expect(strstr(err.message, bad[i]) != NULL, "%s", err.message);
     }
