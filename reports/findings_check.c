@@ -214,12 +214,25 @@ void gm_find_rule_model(gm_find_ctx *c, const gm_run *run)
     gm_buf list = GM_BUF_INIT;
     double cost = 0;
     size_t n = 0;
-    bool global = false;   /* a global-memory count differs */
+    /* for a traced launch, what the hardware adds to the tracer's counts:
+     * shared wavefronts of blocks out of step, instructions issued with every
+     * thread predicated off (no thread accesses memory, so the tracer sees
+     * none); anything else is a difference the tool cannot explain */
+    bool waves = false, insts = false, other = false;
     for (size_t i = 0; i < S_N_MODEL_COUNTS; i++) {
         double m, p;
         if (S_model_count(run, i, &m, &p) >= 0)
             continue;
-        global |= strstr(S_model_counts[i].name, "_global_") != NULL;
+        const char *name = S_model_counts[i].name;
+        bool more = m > p;
+        if (more && (strcmp(name, GM_M_SH_LD_WAVES) == 0 || strcmp(name, GM_M_SH_ST_WAVES) == 0))
+            waves = true;
+        else if (more && (strcmp(name, GM_M_SH_LD_INST) == 0 ||
+                          strcmp(name, GM_M_SH_ST_INST) == 0 ||
+                          strcmp(name, GM_M_LD_INST) == 0 || strcmp(name, GM_M_ST_INST) == 0))
+            insts = true;
+        else
+            other = true;
         double d = m - p;
         const gm_metric_info *info = gm_catalog_find(S_model_counts[i].name);
         gm_buf_puts(&list, n ? "; " : "");
@@ -238,21 +251,29 @@ void gm_find_rule_model(gm_find_ctx *c, const gm_run *run)
     gm_buf b = GM_BUF_INIT;
     if (gm_run_gpu_traced(run)) {
         /* a program's launch, counted from its real addresses (core/srclines.h):
-         * only the hardware's own excess can part the two */
+         * only what the hardware adds can part the two */
         gm_say(&b, "{}: the counters and the tracer's counts of the same launch differ by more "
                    "than {}: {}. The tracer counted this launch's real addresses under the "
-                   "model's rules; shared-memory wavefronts run above that count when blocks "
-                   "share an SM out of step (docs/model.md), and any other difference is the "
-                   "tool's fault.",
+                   "model's rules",
                GM_BUF(&who), GM_PCT(100.0 * tol), GM_BUF(&list));
+        if (waves)
+            gm_buf_puts(&b, "; shared-memory wavefronts run above that count when blocks share "
+                            "an SM out of step (docs/model.md)");
+        if (insts)
+            gm_buf_puts(&b, "; the hardware counts an instruction each time a warp issues it, "
+                            "also with every thread predicated off (the idle steps of a tree "
+                            "reduction), where the tracer sees only threads that access memory");
+        if (other)
+            gm_buf_puts(&b, "; the other differences are the tool's fault");
+        gm_buf_puts(&b, ".");
         gm_buf_free(&who);
         gm_buf_free(&list);
-        gm_find_add(c, GM_RULE_MODEL_MISMATCH, global ? GM_SEV_WARNING : GM_SEV_INFO, run, cost,
+        gm_find_add(c, GM_RULE_MODEL_MISMATCH, other ? GM_SEV_WARNING : GM_SEV_INFO, run, cost,
                     NAN,
-                    global ? "report it with the `--source-lines sass` counts of the kernel "
-                             "beside it: the hardware's per-line counters decide."
-                           : "nothing in the kernel: the excess is how the hardware schedules "
-                             "the blocks, not where they access.",
+                    other ? "report it with the `--source-lines sass` counts of the kernel "
+                            "beside it: the hardware's per-line counters decide."
+                          : "nothing in the kernel: the differences are how the hardware counts "
+                            "and schedules, not where the kernel accesses memory.",
                     &b);
         return;
     }
