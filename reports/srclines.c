@@ -1,5 +1,7 @@
 #include "srclines.h"
 
+#include "runs.h"
+
 #include "../core/escape.h"
 #include "../core/fmt.h"
 #include "../core/say.h"
@@ -304,6 +306,31 @@ static void S_brief_arrays(gm_buf *b, const gm_run *const *runs, size_t n)
         gm_buf_puts(b, "\n");
 }
 
+/* A program's runs without per-line counts whose kernel was counted in
+ * another run's launch (the pass counts the first launch of each kernel):
+ * said, so that a reader does not take that run's lines for theirs (its NVTX
+ * range may hand the kernel other data). */
+static void S_counted_elsewhere(gm_buf *b, const gm_run *const *runs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const gm_run *run = runs[i];
+        if (run->source_lines.present || !run->kernel || !run->n_metrics ||
+            !gm_run_is_program(run))
+            continue;
+        const gm_run *by = NULL;
+        for (size_t j = 0; j < n && !by; j++)
+            if (runs[j]->source_lines.present && runs[j]->kernel &&
+                strcmp(runs[j]->kernel, run->kernel) == 0)
+                by = runs[j];
+        if (!by)
+            continue;
+        gm_say(b, "{}: not counted per line: the pass counts the first launch of each kernel, "
+                  "and this kernel's was {}'s; its lines need not be this run's.\n\n",
+               GM_CODE(run->variant ? run->variant : "?"),
+               GM_CODE(by->variant ? by->variant : "?"));
+    }
+}
+
 /* brief: one table of each layout's hottest line (the Markdown forms);
  * else each layout's hottest lines in full (the HTML page). */
 static void S_section(gm_buf *b, const gm_run *const *runs, size_t n, bool brief, bool page)
@@ -372,6 +399,8 @@ static void S_section(gm_buf *b, const gm_run *const *runs, size_t n, bool brief
     gm_buf_put(b, missing.data, missing.len);
     gm_buf_free(&clean);
     gm_buf_free(&missing);
+    if (any)
+        S_counted_elsewhere(b, runs, n);
     if (brief)
         S_brief_arrays(b, runs, n);
     for (int sh = 0; sh < 2; sh++) {

@@ -8,6 +8,7 @@
 #include "../core/results.h"
 #include "../core/srclines.h"
 #include "../core/symbol.h"
+#include "../reports/render.h"
 #include "../reports/runs.h"
 #include "../reports/srclines.h"
 #include "helpers.h"
@@ -881,4 +882,24 @@ Test(srclines, a_programs_trace_predicts_its_counters)
     gm_sl_trace_free(&t);
     free(text);
     free(path);
+}
+
+/* A program's run whose kernel the per-line pass counted in another run's
+ * launch (layouts.py, H100 f07246d: PyTorch's copy kernel, first launched
+ * for the transpose, then for the stride-8 gather) says so in both forms,
+ * rather than standing silent beside the other run's lines. */
+Test(srclines, a_run_counted_in_another_runs_launch_says_so)
+{
+    gm_results r;
+    gmt_load_fixture("pytorch-h100-f07246d.json", &r);
+    const char *want = "`gather-stride8`: not counted per line: the pass counts the first launch "
+                       "of each kernel, and this kernel's was `copy-transposed`'s; its lines need "
+                       "not be this run's.";
+    for (int page = 0; page < 2; page++) {
+        gm_report_opts ro = {0};
+        char *md = gm_render_markdown(&r, NULL, page ? NULL : "report.charts", &ro);
+        gmt_assert_has(md, want);
+        free(md);
+    }
+    gm_results_free(&r);
 }
