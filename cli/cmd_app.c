@@ -190,15 +190,11 @@ static char *S_join(const char *dir, const char *name)
 
 static char *S_read_text(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
     gm_buf b = GM_BUF_INIT;
-    char chunk[4096];
-    size_t k;
-    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-        gm_buf_put(&b, chunk, k);
-    fclose(f);
+    if (!gm_buf_read_file(&b, path, 0) && !b.len) {
+        gm_buf_free(&b);
+        return NULL;
+    }
     gm_buf_puts(&b, "");
     return gm_buf_detach(&b);
 }

@@ -161,14 +161,8 @@ int gm_cmd_sass_child(int argc, char **argv)
         goto done;
     }
     if (!plain) {
-        FILE *f = fopen(path, "r");
         gm_buf b = GM_BUF_INIT;
-        char chunk[65536];
-        size_t k;
-        while (f && (k = fread(chunk, 1, sizeof chunk, f)) > 0)
-            gm_buf_put(&b, chunk, k);
-        if (f)
-            fclose(f);
+        (void)gm_buf_read_file(&b, path, 0);   /* unreadable: empty, said below */
         if (!b.len) {
             gm_cli_error("sass-child: no records: the launch of %s was not seen by CUPTI",
                          c->kernel);
@@ -514,17 +508,10 @@ void gm_source_lines_program_pass(gm_results *r, const char *prog, char *const *
         gm_srclines_clear(sl);
         sl->present = true;
         sl->seconds = gm_vreal(dt);
-        FILE *f = fopen(out.data, "r");
         gm_buf text = GM_BUF_INIT;
-        if (f) {
-            char chunk[65536];
-            size_t k;
-            while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-                gm_buf_put(&text, chunk, k);
-            fclose(f);
-            remove(out.data);
-        }
-        if (!f) {
+        bool got = gm_buf_read_file(&text, out.data, 0) || text.len;
+        remove(out.data);
+        if (!got) {
             sl->status = gm_xstrdup("failed");
             gm_buf b = GM_BUF_INIT;
             gm_buf_printf(&b, "the program's run for this kernel wrote no per-line counts (exit "

@@ -144,15 +144,11 @@ char *gm_cli_trace_lib(const char *near, char **why)
 
 static char *S_slurp(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
     gm_buf b = GM_BUF_INIT;
-    char chunk[65536];
-    size_t k;
-    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-        gm_buf_put(&b, chunk, k);
-    fclose(f);
+    if (!gm_buf_read_file(&b, path, 0) && !b.len) {
+        gm_buf_free(&b);
+        return NULL;
+    }
     gm_buf_puts(&b, "");
     return gm_buf_detach(&b);
 }

@@ -1,5 +1,6 @@
 #include "buf.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,4 +112,24 @@ void gm_buf_free(gm_buf *b)
     free(b->data);
     b->data = NULL;
     b->len = b->cap = 0;
+}
+
+bool gm_buf_read_file(gm_buf *b, const char *path, size_t max)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    char chunk[65536];
+    size_t got = 0, k;
+    while ((!max || got < max) && (k = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (max && k > max - got)
+            k = max - got;
+        gm_buf_put(b, chunk, k);
+        got += k;
+    }
+    bool bad = ferror(f) != 0;
+    int e = errno;
+    fclose(f);
+    errno = e;
+    return !bad;
 }

@@ -6,6 +6,7 @@
 #ifndef GM_BUF_H
 #define GM_BUF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -27,6 +28,10 @@ void gm_buf_printf(gm_buf *b, const char *fmt, ...) __attribute__((format(printf
 /* Make room for n more bytes (and the NUL) at once: an append of a known size
  * then needs no regrowth. */
 void gm_buf_reserve(gm_buf *b, size_t n);
+/* Append the bytes of the file at path to b, at most max of them (0: all).
+ * false when it cannot be opened (errno says why) or a read fails; what was
+ * read before a failure stays in b. */
+bool gm_buf_read_file(gm_buf *b, const char *path, size_t max);
 /* Hand the contents to the caller (who frees them); the buffer is left empty. */
 char *gm_buf_detach(gm_buf *b);
 void gm_buf_free(gm_buf *b);

@@ -1188,21 +1188,12 @@ static int S_alloc_cmp(const void *pa, const void *pb)
 /* The whole of a source file, up to 4 MiB; NULL when unreadable. */
 static char *S_slurp(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
     gm_buf b = GM_BUF_INIT;
-    char chunk[65536];
-    size_t k;
-    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0 && b.len < ((size_t)4 << 20))
-        gm_buf_put(&b, chunk, k);
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    gm_buf_puts(&b, "");
-    if (bad) {
+    if (!gm_buf_read_file(&b, path, (size_t)4 << 20)) {
         gm_buf_free(&b);
         return NULL;
     }
+    gm_buf_puts(&b, "");
     return gm_buf_detach(&b);
 }
 

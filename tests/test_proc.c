@@ -353,3 +353,35 @@ Test(tmpdir, the_handler_removes_the_expected_files)
     free(l);
     free(base);
 }
+
+/* gm_buf_read_file: a file's bytes appended, NULs and all, at most max of
+ * them; a missing file is false with errno, and b keeps what it held. */
+Test(buf, read_file_appends_at_most_max_bytes)
+{
+    char *dir = gmt_tmpdir("buf-read");
+    char *path = gmt_join(dir, "data");
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    for (int i = 0; i < 200000; i++)
+        fputc(i % 251, f);
+    cr_assert_eq(fclose(f), 0);
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_puts(&b, "head");
+    cr_assert(gm_buf_read_file(&b, path, 0));
+    cr_assert_eq(b.len, 4 + 200000);
+    cr_assert_eq((unsigned char)b.data[4 + 251], 0);
+    cr_assert_eq((unsigned char)b.data[4 + 199999], 199999 % 251);
+    gm_buf_free(&b);
+    cr_assert(gm_buf_read_file(&b, path, 70000));
+    cr_assert_eq(b.len, 70000);
+    gm_buf_free(&b);
+    gm_buf_puts(&b, "kept");
+    errno = 0;
+    cr_assert_not(gm_buf_read_file(&b, "/nonexistent/file", 0));
+    cr_assert_eq(errno, ENOENT);
+    cr_assert_str_eq(b.data, "kept");
+    gm_buf_free(&b);
+    gmt_rmrf(dir);
+    free(path);
+    free(dir);
+}
