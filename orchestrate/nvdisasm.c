@@ -7,7 +7,6 @@
 #include "../core/proc.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +18,6 @@
 #define GM_CUDA_HOME "/usr/local/cuda"
 #endif
 
-/* The most of one listing read (a larger one is read this far). */
-#define S_LISTING_MAX ((size_t)256 << 20)
 #define S_CUBIN_MAX ((size_t)1 << 30)   /* a cubin read for its symbol table */
 
 static bool S_executable(const char *path)
@@ -108,29 +105,14 @@ static void S_problem(gm_sass_text *st, gm_buf *msg)
 /* Read at most max bytes of path; NULL when it cannot be read. */
 static char *S_read_max(const char *path, size_t *len, size_t max)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
     gm_buf b = GM_BUF_INIT;
-    char chunk[65536];
-    size_t k;
-    while (b.len < max && (k = fread(chunk, 1, sizeof chunk, f)) > 0)
-        gm_buf_put(&b, chunk, k);
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    if (bad) {
+    if (!gm_buf_read_file(&b, path, max)) {
         gm_buf_free(&b);
         return NULL;
     }
     *len = b.len;
     gm_buf_puts(&b, "");
     return gm_buf_detach(&b);
-}
-
-/* Read at most S_LISTING_MAX bytes of a listing. */
-static char *S_read(const char *path, size_t *len)
-{
-    return S_read_max(path, len, S_LISTING_MAX);
 }
 
 /* The symbol indices of the functions c[0..n) name for path, as nvdisasm's
@@ -154,52 +136,6 @@ static void S_indices(gm_buf *fun, const char *path, const gm_sl_cubin *c, size_
     free(idx);
     free(names);
     free(data);
-}
-
-/* nvdisasm on path (its functions fun alone when fun is not empty) into st;
- * false, with why in msg, when it did not run or listed none of them. */
-static bool S_nvdisasm(gm_sass_text *st, const char *exe, const char *path, const char *fun,
-                       const gm_sl_cubin *c, size_t n, gm_buf *msg)
-{
-    gm_buf listing = GM_BUF_INIT;
-    gm_buf_printf(&listing, "%s.sass", path);
-    char *const whole[] = {(char *)exe, "-c", (char *)path, NULL};
-    char *const some[] = {(char *)exe, "-c", "-fun", (char *)fun, (char *)path, NULL};
-    gm_proc_spec spec = {.argv = fun && *fun ? some : whole, .null_stdin = true,
-                         .out = GM_PROC_FILE, .out_path = listing.data, .err = GM_PROC_CAPTURE,
-                         .err_tail = 300, .own_group = true, .death_signal = SIGKILL,
-                         .timeout_s = GM_NVDISASM_TIMEOUT_S};
-    gm_proc_result r;
-    gm_error perr = {GM_OK, ""};
-    if (gm_proc_run(&spec, &r, NULL, &perr) != GM_OK) {
-        gm_buf_printf(msg, "nvdisasm could not run: %s", perr.message);
-    } else if (r.timed_out) {
-        gm_buf_printf(msg, "nvdisasm was stopped after %.0f s", GM_NVDISASM_TIMEOUT_S);
-    } else if (r.code != 0) {
-        gm_buf_printf(msg, "nvdisasm failed (exit status %d)", r.code);
-        const char *e = r.err.data ? r.err.data : "";
-        size_t el = strlen(e);
-        while (el && (e[el - 1] == '\n' || e[el - 1] == ' '))
-            el--;
-        if (el) {
-            gm_buf_puts(msg, ": ");
-            for (size_t i = 0; i < el; i++)
-                gm_buf_putc(msg, e[i] == '\n' || e[i] == '\t' ? ' ' : e[i]);
-        }
-    } else {
-        size_t len = 0;
-        char *text = S_read(listing.data, &len);
-        S_keep_ctx k = {c, n, path};
-        if (!text)
-            gm_buf_printf(msg, "nvdisasm's listing could not be read: %s", strerror(errno));
-        else if (gm_sass_dis_parse(&st->dis, text, len, S_keep, &k) == 0)
-            gm_buf_puts(msg, "nvdisasm listed no instruction of the kernel");
-        free(text);
-    }
-    gm_proc_result_free(&r);
-    remove(listing.data);
-    gm_buf_free(&listing);
-    return msg->len == 0;
 }
 
 /* Why nvdisasm gave no listing, from its child's result (gm_child_job). */
@@ -246,57 +182,68 @@ void gm_sass_text_load(gm_sass_text *st, const gm_sl_cubin *c, size_t n, const c
             paths[m++] = path;
         }
     }
-    /* nvdisasm on all of them at once, each for the functions named for it
-     * alone (a library's cubin holds thousands, and all of them take nvdisasm
-     * seconds), on as many cores as there are files, up to 8 */
+    /* nvdisasm on all of them at once (on as many cores as there are files,
+     * up to 8), each for the functions named for it alone (a library's cubin
+     * holds thousands, and all of them take nvdisasm seconds); then, for a
+     * file where that failed or listed none of them (an nvdisasm without
+     * -fun), the whole cubin */
     gm_buf *fun = gm_xcalloc(m ? m : 1, sizeof *fun);
-    char *(*args)[6] = gm_xcalloc(m ? m : 1, sizeof *args);
-    gm_child_job *jobs = gm_xcalloc(m ? m : 1, sizeof *jobs);
-    for (size_t k = 0; k < m; k++) {
+    for (size_t k = 0; k < m; k++)
         S_indices(&fun[k], paths[k], c, n);
-        char **a = args[k];
-        size_t at = 0;
-        a[at++] = exe;
-        a[at++] = "-c";
-        if (fun[k].len) {
-            a[at++] = "-fun";
-            a[at++] = fun[k].data;
+    bool *done = gm_xcalloc(m ? m : 1, sizeof *done);
+    for (int round = 0; round < 2; round++) {
+        char *(*args)[6] = gm_xcalloc(m ? m : 1, sizeof *args);
+        gm_child_job *jobs = gm_xcalloc(m ? m : 1, sizeof *jobs);
+        size_t *of = gm_xcalloc(m ? m : 1, sizeof *of), nj = 0;
+        for (size_t k = 0; k < m; k++) {
+            bool some = round == 0 && fun[k].len;
+            if (done[k] || (round == 1 && !fun[k].len))
+                continue;   /* listed, or asked for whole already */
+            char **a = args[nj];
+            size_t at = 0;
+            a[at++] = exe;
+            a[at++] = "-c";
+            if (some) {
+                a[at++] = "-fun";
+                a[at++] = fun[k].data;
+            }
+            a[at++] = (char *)paths[k];
+            a[at] = NULL;
+            jobs[nj].args = a;
+            of[nj++] = k;
         }
-        a[at++] = (char *)paths[k];
-        a[at] = NULL;
-        jobs[k].args = a;
+        if (nj)
+            gm_children_run(jobs, nj, nj < 8 ? nj : 8, GM_NVDISASM_TIMEOUT_S, NULL, NULL);
+        for (size_t q = 0; q < nj; q++) {
+            size_t k = of[q];
+            S_keep_ctx keep = {c, n, paths[k]};
+            gm_child_job *j = &jobs[q];
+            done[k] = j->rc == 0 && gm_sass_dis_parse(&st->dis, j->out.data ? j->out.data : "",
+                                                      j->out.len, S_keep, &keep) > 0;
+            /* said when this was the last try: the whole cubin, or no -fun */
+            if (!done[k] && (round == 1 || !fun[k].len)) {
+                gm_buf e = GM_BUF_INIT;
+                if (j->rc == 0)
+                    gm_buf_puts(&e, "nvdisasm listed no instruction of the kernel");
+                else
+                    S_failure(&e, j);
+                S_problem(st, &e);
+            }
+            gm_buf_free(&j->out);
+        }
+        free(of);
+        free(jobs);
+        free(args);
     }
-    if (m)
-        gm_children_run(jobs, m, m < 8 ? m : 8, GM_NVDISASM_TIMEOUT_S, NULL, NULL);
-    for (size_t k = 0; k < m; k++) {
-        S_keep_ctx keep = {c, n, paths[k]};
-        gm_buf e = GM_BUF_INIT;
-        bool got = jobs[k].rc == 0 &&
-                   gm_sass_dis_parse(&st->dis, jobs[k].out.data ? jobs[k].out.data : "",
-                                     jobs[k].out.len, S_keep, &keep) > 0;
-        if (!got && fun[k].len) {
-            /* an nvdisasm that refuses -fun, or listed none of them: the
-             * whole cubin, alone */
-            S_nvdisasm(st, exe, paths[k], NULL, c, n, &e);
-        } else if (!got && jobs[k].rc == 0) {
-            gm_buf_puts(&e, "nvdisasm listed no instruction of the kernel");
-        } else if (!got) {
-            S_failure(&e, &jobs[k]);
-        }
-        if (e.len)
-            S_problem(st, &e);
-        gm_buf_free(&e);
-        gm_buf_free(&jobs[k].out);
+    for (size_t k = 0; k < m; k++)
         gm_buf_free(&fun[k]);
-    }
+    free(done);
+    free(fun);
     for (size_t k = 0; k < m; k++)
         remove(paths[k]);
     for (size_t i = 0; i < n; i++)   /* the unreadable ones too */
         if (S_ours(c[i].path, prefix))
             remove(c[i].path);
-    free(jobs);
-    free(args);
-    free(fun);
     free(paths);
     free(exe);
     free(why);
