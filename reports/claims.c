@@ -242,18 +242,8 @@ static void S_untested(gm_claim_result *o, const char *why)
 /* "`a` (p=v)": a side as its selector names it, to pass as GM_BUF. */
 static gm_buf S_side(const char *sel)
 {
-    const char *at = strchr(sel, '@');
-    size_t vl = at ? (size_t)(at - sel) : strlen(sel);
-    char v[96];
-    if (vl >= sizeof v)
-        vl = sizeof v - 1;
-    memcpy(v, sel, vl);
-    v[vl] = '\0';
     gm_buf b = GM_BUF_INIT;
-    if (at)
-        gm_say(&b, "{} ({})", GM_CODE(v), GM_TEXT(at + 1));
-    else
-        gm_esc_md_code(&b, v);
+    gm_selector_md(&b, sel);
     return b;
 }
 

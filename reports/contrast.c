@@ -344,8 +344,7 @@ static bool S_find(const gm_section *s, gm_contrast *out, bool profiled_only)
 
 /* ---- Markdown ------------------------------------------------------------- */
 
-/* "`a` (p=v)": a selector as it names its side. */
-static gm_buf S_sel_md(const char *sel)
+void gm_selector_md(gm_buf *b, const char *sel)
 {
     const char *at = strchr(sel, '@');
     size_t vl = at ? (size_t)(at - sel) : strlen(sel);
@@ -354,11 +353,17 @@ static gm_buf S_sel_md(const char *sel)
         vl = sizeof v - 1;
     memcpy(v, sel, vl);
     v[vl] = '\0';
-    gm_buf b = GM_BUF_INIT;
     if (at)
-        gm_say(&b, "{} ({})", GM_CODE(v), GM_TEXT(at + 1));
+        gm_say(b, "{} ({})", GM_CODE(v), GM_TEXT(at + 1));
     else
-        gm_esc_md_code(&b, v);
+        gm_esc_md_code(b, v);
+}
+
+/* "`a` (p=v)": a selector as it names its side, to pass as GM_BUF. */
+static gm_buf S_sel_md(const char *sel)
+{
+    gm_buf b = GM_BUF_INIT;
+    gm_selector_md(&b, sel);
     return b;
 }
 

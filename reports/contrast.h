@@ -65,6 +65,8 @@ bool gm_contrast_find(const gm_section *s, gm_contrast *out);
  * nearest the preferred one where counters can say why (false when none). */
 bool gm_contrast_find_profiled(const gm_section *s, gm_contrast *out);
 
+/* "`a` (p=v)": a selector ("a@p=v") as it names its side (Markdown). */
+void gm_selector_md(gm_buf *b, const char *sel);
 /* "`interleaved` against `planar`" as the question's sides (Markdown). */
 void gm_contrast_sides_md(gm_buf *b, const gm_experiment *e);
 /* The parameters the pair shares, but those the selectors name
