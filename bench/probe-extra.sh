@@ -2,9 +2,11 @@
 # probe-extra.sh OUT — on the GPU machine, after `make`: what three questions cost to answer.
 #  1. Extra metrics for the memory-hierarchy view (issue 28): theoretical occupancy
 #     (sm__maximum_warps_per_active_cycle_pct), L1 and L2 throughput
-#     (l1tex__throughput / lts__throughput .avg.pct_of_peak_sustained_elapsed): the passes the
-#     collector needs with and without them, and their values against ncu's on the lab's
-#     launches (--launches each, one trial).
+#     (l1tex__throughput / lts__throughput .avg.pct_of_peak_sustained_elapsed, through
+#     bench/probe-throughput.sh): the passes the collector needs with and without them, and
+#     their values against ncu's on the lab's launches (--launches each, one trial).  The run
+#     of bench/results/probe-extra-2026-11-27-4c8175d.txt asked for all three in one
+#     collection, which CUPTI refused for the first; they are asked apart now.
 #  2. nvdisasm: whether the toolkit has it, and its output for one suite cubin (the text format
 #     the per-instruction rows of kernels without -lineinfo read).
 #  3. GPUMEM_REPORT_JOBS: the main job at its defaults with 1, 4 and 8 per-line children at once
@@ -15,42 +17,18 @@ O=${1:?usage: probe-extra.sh OUT}
 mkdir -p "$O"
 GR=./build/gpumem-report
 LAB=./build/examples/app/lab
-NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 CU=${CUDA_HOME:-/usr/local/cuda}
 DEF=$($GR list --metrics | awk '$1 == "*" {print $2}' | paste -sd, -)
-EXTRA=sm__maximum_warps_per_active_cycle_pct,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,lts__throughput.avg.pct_of_peak_sustained_elapsed
 tm() { t0=$(date +%s.%N); "$@"; rc=$?; echo "rc $rc $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}') s"; }
-passes() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); c=d['collection']; print('passes', c.get('passes'), 'ranks', len(c.get('ranks') or []))" "$1" 2>&1; }
 {
 echo "== 1. extra metrics"
 echo "default set: $(echo "$DEF" | tr ',' '\n' | wc -l) metrics"
-tm $GR collect --no-source-lines --launches each --json "$O/lab-def.json" -- $LAB > "$O/lab-def.log" 2>&1
-passes "$O/lab-def.json"
-tm $GR collect --no-source-lines --launches each --metrics "$DEF,$EXTRA" --json "$O/lab-extra.json" -- $LAB > "$O/lab-extra.log" 2>&1
-passes "$O/lab-extra.json"
-tail -n 3 "$O/lab-extra.log"
-tm $GR collect --quick --only matvec --no-source-lines --metrics "$DEF,$EXTRA" --json "$O/matvec-extra.json" > "$O/matvec-extra.log" 2>&1
-passes "$O/matvec-extra.json"
-tm "$NCU" --csv --print-units base --cache-control all --clock-control none --metrics "$EXTRA" $LAB > "$O/lab-ncu.csv" 2> "$O/lab-ncu.err"
-python3 bench/program-vs-ncu.py "$O/lab-extra.json" "$O/lab-ncu.csv" 2>&1 | tail -n 40
-python3 - "$O/lab-extra.json" "$O/lab-ncu.csv" <<'PY'
-import csv, io, json, sys
-runs = json.load(open(sys.argv[1]))["runs"]
-t = open(sys.argv[2], errors="replace").read(); s = t.find('"ID"')
-rows = list(csv.DictReader(io.StringIO(t[s:]))) if s >= 0 else []
-ncu = {}
-for r in rows:
-    try: ncu.setdefault(int(r["ID"]), {})[r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
-    except (KeyError, ValueError): pass
-names = ["sm__maximum_warps_per_active_cycle_pct", "l1tex__throughput.avg.pct_of_peak_sustained_elapsed", "lts__throughput.avg.pct_of_peak_sustained_elapsed"]
-print("launch, kernel, then tool/ncu for: theoretical occupancy %, L1 throughput %, L2 throughput %")
-for i, r in enumerate(runs):
-    m = r.get("metrics") or {}
-    def v(n):
-        x = m.get(n); x = x.get("value") if isinstance(x, dict) else x
-        return "-" if x is None else "%.2f" % x
-    print(i, r.get("variant") or r.get("kernel"), *["%s/%s" % (v(n), "%.2f" % ncu[i][n] if n in ncu.get(i, {}) else "-") for n in names])
-PY
+# theoretical occupancy: CUPTI's range profiler names it or rejects it
+tm $GR collect --no-source-lines --launches each --metrics "$DEF,sm__maximum_warps_per_active_cycle_pct" \
+    --json "$O/lab-occ.json" -- $LAB > "$O/lab-occ.log" 2>&1
+tail -n 3 "$O/lab-occ.log"
+# L1 and L2 throughput: their passes, and their values against ncu's
+sh bench/probe-throughput.sh "$O/throughput"
 echo
 echo "== 2. nvdisasm"
 ls -l "$CU/bin/nvdisasm" "$CU/bin/cuobjdump" 2>&1
