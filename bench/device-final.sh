@@ -11,6 +11,7 @@
 # with what time is left.  DEADLINE: seconds for everything (default 420).  Each step's exit
 # status and wall time in OUT/steps.txt; run from the repository root on the GPU machine.
 # SKIP: step names to leave out ("aa programs-aa": the A/A collections).
+# Before make test-gpu: bench/replay-program.sh (a program's default per-line pass, timed).
 # The device tool brings back 8 files at most: pack OUT (tar) into $OUT afterwards.
 set -u
 O=${1:?usage: device-final.sh OUT [DEADLINE]}
@@ -47,6 +48,10 @@ step build 200 make -j16 GIT_COMMIT="$C" GIT_DIRTY=0 > "$O/build.log" 2>&1 || {
 step main 150 ./build/gpumem-report --out "$O/main/report.html" --json "$O/main/run.json" \
     > "$O/main/main.log" 2>&1
 tail -n 4 "$O/main/main.log"
+# a program's per-line pass from the kept launches (bench/replay-program.sh), its time at the
+# defaults against the plain run and ncu
+step replay 330 env DEADLINE=320 sh bench/replay-program.sh "$O/replay" "$C" > "$O/replay.log" 2>&1
+tail -n 3 "$O/replay/summary.txt" 2>/dev/null
 step test-gpu 260 make test-gpu GIT_COMMIT="$C" GIT_DIRTY=0 > "$O/test-gpu.log" 2>&1
 tail -n 3 "$O/test-gpu.log"
 # A/A: ten collections of the quick suite by one commit (counters and times, no per-line

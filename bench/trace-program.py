@@ -3,11 +3,13 @@
 run against the SASS path's run per kernel and, where given, Nsight Compute's
 Source page (issue 25; bench/trace-program.sh runs it on the GPU machine).
 
-  trace-program.py --name NAME --trace T.json [--sass S.json] [--ncu SOURCE.csv]
+  trace-program.py --name NAME --trace T.json [--sass S.json] [--rerun R.json] [--ncu SOURCE.csv]
 
 For the first run of each kernel with per-line counts in T.json, every line
 (file:line, or function+PC without line info) is compared with the same
-kernel's line in S.json (gpumem-report --source-lines sass) and in the
+kernel's line in S.json (gpumem-report --source-lines sass), in R.json (the
+tracer in a run of the program of its own: GPUMEM_REPORT_TRACE_RERUN=1, where
+T.json made the kept launches again) and in the
 export of `ncu --section SourceCounters` (--page source --csv): global
 sectors and their ideal, shared wavefronts and their ideal.  Instructions are
 not compared: the tracer counts memory instructions only.  Then the arrays
@@ -68,6 +70,7 @@ def main():
     ap.add_argument("--name", required=True)
     ap.add_argument("--trace", required=True)
     ap.add_argument("--sass")
+    ap.add_argument("--rerun")
     ap.add_argument("--ncu")
     a = ap.parse_args()
     t = json.load(open(a.trace))
@@ -85,6 +88,13 @@ def main():
                                                     cs.get("source_lines_seconds"),
                                                     cs.get("source_lines_launches")))
         others.append(("sass", {k: lines(r) for k, r in first_runs(s).items()}))
+    if a.rerun and os.path.exists(a.rerun):
+        s = json.load(open(a.rerun))
+        cs = s["collection"]
+        print("   the tracer's rerun (%s): %s s, %s launches" % (
+            cs.get("source_lines_method"), cs.get("source_lines_seconds"),
+            cs.get("source_lines_launches")))
+        others.append(("rerun", {k: lines(r) for k, r in first_runs(s).items()}))
     if a.ncu and os.path.exists(a.ncu):
         n = ncu_lines(a.ncu)
         nl = {}

@@ -97,14 +97,20 @@ typedef struct {
  * method in collection.source_lines_method.  Never fails the collection. */
 void gm_source_lines_suite(gm_results *r, int device, bool quick, gm_sl_method method,
                            bool progress);
-/* The same for a program: TRACE runs it once more with the injection
- * library lib in trace mode and the counter run's filter f; the first
+/* The same for a program: TRACE makes the launches the counted run kept in
+ * capture_dir (collectors/replay_file.h) again under the tracer, in
+ * `gpumem-report trace-replay` processes; the kernels it could not keep or
+ * make again are traced by running the program once more with the injection
+ * library lib in trace mode and the counter run's filter f.  The first
  * launch of each kernel gets the lines.  SASS, or the fallback:
  * gm_source_lines_program_pass. */
 void gm_source_lines_program(gm_results *r, const char *prog, char *const *argv, const char *lib,
-                             const gm_sl_filter *f, gm_sl_method method, bool progress);
+                             const char *capture_dir, const gm_sl_filter *f, gm_sl_method method,
+                             bool progress);
 /* gpumem-report trace-child ...: the suite's chosen cases traced (cmd_trace.c). */
 int gm_cmd_trace_child(int argc, char **argv);
+/* gpumem-report trace-replay ...: a program's kept launches traced (cmd_replay.c). */
+int gm_cmd_trace_replay(int argc, char **argv);
 /* The tracer's library (libgpumem-trace.so): $GPUMEM_REPORT_TRACE_LIB, else
  * beside `near` (the injection library or the binary), its ../lib/
  * gpumem-report, the install's; NULL with *why (caller frees) when absent. */

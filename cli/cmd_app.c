@@ -255,15 +255,29 @@ static bool S_mentions_cuda(const char *path)
     return hit;
 }
 
+/* GPUMEM_REPORT_TRACE_RERUN=1: the tracer runs the program once more instead
+ * of making the kept launches again (to compare the two). */
+static bool S_rerun_asked(void)
+{
+    const char *v = getenv("GPUMEM_REPORT_TRACE_RERUN");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
 /* Run the program (orchestrate/program.h); its exit status as a shell gives
  * it (128 + signal), or -1 when it could not be started (message printed).
  * *sig: the signal that ended it, 0 when it exited. */
 static int S_run(const S_opts *o, const char *prog, const char *lib, const char *dir, int *sig)
 {
+    /* the tracer's per-line pass replays what the counted run keeps */
+    gm_sl_method method = GM_SL_METHOD_TRACE;
+    if (o->source_lines)
+        (void)gm_cli_source_lines_method(o->source_lines, &method);   /* checked: a choice */
     gm_program_spec ps = {.prog = prog, .argv = o->prog_argv, .lib = lib, .dir = dir,
                           .metrics = o->metrics, .kernel = o->kernel,
                           .no_replay = o->no_replay, .launch_skip = o->launch_skip,
-                          .launch_count = o->launch_count, .no_cache_flush = o->no_cache_flush};
+                          .launch_count = o->launch_count, .no_cache_flush = o->no_cache_flush,
+                          .capture = !o->no_source_lines && method == GM_SL_METHOD_TRACE &&
+                                     !S_rerun_asked()};
     gm_error err = {GM_OK, ""};
     int rc = gm_program_run(&ps, sig, &err);
     if (rc < 0)
@@ -591,7 +605,7 @@ static int S_app(int argc, char **argv, S_opts *o)
         if (o->source_lines)
             (void)gm_cli_source_lines_method(o->source_lines, &method);   /* checked: a choice */
         gm_sl_filter f = {o->kernel, o->launch_skip, o->launch_count};
-        gm_source_lines_program(&results, prog, o->prog_argv, lib, &f, method, !o->quiet);
+        gm_source_lines_program(&results, prog, o->prog_argv, lib, dir, &f, method, !o->quiet);
         gm_devlock_free(&lock);
     }
     if (prc != 0)

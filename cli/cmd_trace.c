@@ -28,6 +28,7 @@
 #include "gm_version.h"
 
 #include "../collectors/inject.h"
+#include "../collectors/replay_file.h"
 #include "../collectors/trace_mode.h"
 #include "../core/buf.h"
 #include "../core/results.h"
@@ -287,8 +288,58 @@ static double S_trace_limit(const gm_results *r)
     return limit > GM_TRACE_RUN_MIN_S ? limit : GM_TRACE_RUN_MIN_S;
 }
 
+/* A run whose lines were counted already (by the replay). */
+static bool S_collected(const gm_run *run)
+{
+    return run->source_lines.present && run->source_lines.status &&
+           strcmp(run->source_lines.status, "collected") == 0;
+}
+
+/* The first run of each kernel of r, once: true for run i. */
+static bool S_first_of_kernel(const gm_results *r, size_t i)
+{
+    const gm_run *run = &r->runs[i];
+    if (!run->kernel || !run->n_metrics)
+        return false;
+    for (size_t j = 0; j < i; j++)
+        if (r->runs[j].kernel && strcmp(r->runs[j].kernel, run->kernel) == 0)
+            return false;
+    return true;
+}
+
+/* Fill the first run of each kernel that t traced (and, fill_missing, say of
+ * the others that it did not, with miss); the kernels filled, *failed the
+ * runs said to have failed.  Runs collected already are left alone. */
+static size_t S_fill_program(gm_results *r, const gm_sl_trace *t, const gm_sass_text *st,
+                             const char *miss, bool fill_missing, size_t *failed)
+{
+    size_t got = 0;
+    for (size_t i = 0; i < r->n_runs; i++) {
+        gm_run *run = &r->runs[i];
+        if (!S_first_of_kernel(r, i) || S_collected(run))
+            continue;
+        const gm_sl_trace_launch *L = NULL;
+        for (size_t k = 0; k < t->n_launches && !L; k++)
+            if (t->launches[k].kernel && strcmp(t->launches[k].kernel, run->kernel) == 0)
+                L = &t->launches[k];
+        if (!L && !fill_missing)
+            continue;
+        bool ok = S_fill(&run->source_lines, L, t, miss, NULL);
+        if (ok)
+            gm_sass_text_apply(st, &run->source_lines);
+        /* the traced launch's counts under the model's rules, beside the
+         * counters of the same launch (the report's model table) */
+        if (ok && !run->prediction.present)
+            gm_sl_trace_predict(L, &run->prediction);
+        got += ok;
+        *failed += !ok;
+    }
+    return got;
+}
+
 static bool S_program_trace(gm_results *r, const char *prog, char *const *argv, const char *lib,
-                            const char *tlib, const gm_sl_filter *f, bool progress, char **why)
+                            const char *tlib, const gm_sl_filter *f, bool progress,
+                            double *seconds, long long *traced, char **why)
 {
     char *dir = S_tmpdir(why);
     if (!dir)
@@ -341,53 +392,206 @@ static bool S_program_trace(gm_results *r, const char *prog, char *const *argv, 
         gm_sass_text_free(&st);
         return false;
     }
-    size_t failed = 0, counted = 0;
-    for (size_t i = 0; i < r->n_runs; i++) {
-        gm_run *run = &r->runs[i];
-        if (!run->kernel || !run->n_metrics)
-            continue;
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = r->runs[j].kernel && strcmp(r->runs[j].kernel, run->kernel) == 0;
-        if (seen)
-            continue;
-        const gm_sl_trace_launch *L = NULL;
-        for (size_t k = 0; k < t.n_launches && !L; k++)
-            if (t.launches[k].kernel && strcmp(t.launches[k].kernel, run->kernel) == 0)
-                L = &t.launches[k];
-        gm_buf miss = GM_BUF_INIT;
-        gm_buf_printf(&miss, "the traced run did not trace this kernel (it made %lld launches; "
-                             "exit status %d%s%s)", t.seen, rc, errbuf[0] ? ": " : "", errbuf);
-        bool got = S_fill(&run->source_lines, L, &t, miss.data, NULL);
-        gm_buf_free(&miss);
-        if (got)
-            gm_sass_text_apply(&st, &run->source_lines);
-        /* the traced launch's counts under the model's rules, beside the
-         * counters of the same launch (the report's model table) */
-        if (got && !run->prediction.present)
-            gm_sl_trace_predict(L, &run->prediction);
-        failed += !got;
-        counted++;
-    }
-    S_collection(r, "trace", NULL, dt, t.traced);
+    size_t failed = 0;
+    gm_buf miss = GM_BUF_INIT;
+    gm_buf_printf(&miss, "the traced run did not trace this kernel (it made %lld launches; "
+                         "exit status %d%s%s)", t.seen, rc, errbuf[0] ? ": " : "", errbuf);
+    size_t got = S_fill_program(r, &t, &st, miss.data, true, &failed);
+    gm_buf_free(&miss);
+    *seconds += dt;
+    *traced += t.traced;
     if (progress && failed)
         fprintf(stderr, "gpumem-report: the per-source-line pass failed for %zu of %zu kernels; "
-                        "the report says which\n", failed, counted);
+                        "the report says which\n", failed, got + failed);
     gm_sl_trace_free(&t);
     gm_sass_text_free(&st);
     return true;
 }
 
+/* ---- a program's kept launches, made again (cmd_replay.c) ----------------------------- */
+
+/* The kernels of r the replay has not counted, that have a first run. */
+static size_t S_uncounted(const gm_results *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_runs; i++)
+        n += S_first_of_kernel(r, i) && !S_collected(&r->runs[i]);
+    return n;
+}
+
+/* Make the launches the counted run kept in capdir again, traced, in
+ * `gpumem-report trace-replay` processes: one, and after a launch that fails
+ * (the process ends there) another from the launch after it.  Fills the runs
+ * of the kernels traced; false with *why when nothing was kept or traced.
+ * *skipped: why some kernel was not kept or failed, for the rerun's note. */
+static bool S_program_replay(gm_results *r, const char *capdir, const char *tlib, bool progress,
+                             double *seconds, long long *traced, char **skipped, char **why)
+{
+    gm_buf path = GM_BUF_INIT, text = GM_BUF_INIT, w = GM_BUF_INIT;
+    gm_buf_printf(&path, "%s/%s", capdir, GM_RP_MANIFEST);
+    bool have = gm_buf_read_file(&text, path.data, 0);
+    gm_buf_puts(&text, "");
+    gm_replay rp;
+    memset(&rp, 0, sizeof rp);
+    gm_error err = {GM_OK, ""};
+    if (!have) {
+        gm_buf_puts(&w, "the counted run kept no launch to make again");
+    } else if (gm_rp_parse(text.data, path.data, &rp, &err) != GM_OK) {
+        gm_buf_puts(&w, err.message);
+    } else if (!rp.n_launches) {
+        gm_buf_printf(&w, "the counted run kept no launch to make again%s%s",
+                      rp.n_skips ? ": " : "", rp.n_skips ? rp.skips[0].why : "");
+    }
+    gm_buf_free(&text);
+    gm_buf_free(&path);
+    gm_buf sk = GM_BUF_INIT;
+    for (size_t i = 0; i < rp.n_skips; i++)
+        gm_buf_printf(&sk, "%s%s: %s", sk.len ? "; " : "", rp.skips[i].kernel, rp.skips[i].why);
+    size_t n = rp.n_launches;
+    gm_rp_free(&rp);
+    if (w.len) {
+        *why = gm_buf_detach(&w);
+        *skipped = sk.len ? gm_buf_detach(&sk) : NULL;
+        gm_buf_free(&sk);
+        return false;
+    }
+    char *dir = S_tmpdir(why);
+    if (!dir) {
+        gm_buf_free(&sk);
+        return false;
+    }
+    char *exe = gm_cli_exe_path();
+    if (progress)
+        fprintf(stderr, "source lines: %zu kept launch%s made again, traced\n", n,
+                n == 1 ? "" : "es");
+    double t0 = S_now();
+    size_t from = 0, got = 0, tries = 0;
+    const char *env[] = {"CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH", NULL};
+    while (from < n && tries++ < n) {
+        gm_buf out = GM_BUF_INIT, so = GM_BUF_INIT;
+        gm_buf_printf(&out, "%s/replay-%zu.txt", dir, tries);
+        char fs[32];
+        snprintf(fs, sizeof fs, "%zu", from);
+        char *args[] = {exe ? exe : (char *)"/proc/self/exe", (char *)"trace-replay",
+                        (char *)"--dir", (char *)capdir, (char *)"--out", out.data,
+                        (char *)"--lib", (char *)tlib, (char *)"--from", fs, NULL};
+        char errbuf[600];
+        int rc = gm_cli_spawn(args, &so, errbuf, sizeof errbuf, env, S_trace_limit(r));
+        /* the launches it finished: "done N" lines */
+        long long last = (long long)from - 1;
+        gm_buf_puts(&so, "");
+        for (const char *p = so.data; (p = strstr(p, "done ")); p += 5)
+            last = strtoll(p + 5, NULL, 10);
+        gm_buf_free(&so);
+        gm_sl_trace t;
+        gm_sass_text st = GM_SASS_TEXT_INIT;
+        char *rwhy = NULL;
+        if (S_read_trace(out.data, rc, errbuf, &t, &st, &rwhy)) {
+            size_t failed = 0;
+            got += S_fill_program(r, &t, &st, "", false, &failed);
+            *traced += t.traced;
+            gm_sl_trace_free(&t);
+        } else if (rc == 0 || last + 1 == (long long)from) {
+            /* nothing traced at all in this process: no use trying more */
+            gm_buf_printf(&sk, "%sthe replay traced nothing: %s", sk.len ? "; " : "", rwhy);
+            free(rwhy);
+            gm_sass_text_free(&st);
+            gm_buf_free(&out);
+            break;
+        }
+        free(rwhy);
+        gm_sass_text_free(&st);
+        gm_buf_free(&out);
+        if (rc != 0) {
+            gm_buf_printf(&sk, "%skept launch %lld failed when made again (exit status %d%s%s)",
+                          sk.len ? "; " : "", last + 1, rc, errbuf[0] ? ": " : "", errbuf);
+        }
+        from = (size_t)(last + 2 > (long long)from ? last + 2 : (long long)from + 1);
+        if (rc == 0)
+            break;
+    }
+    *seconds += S_now() - t0;
+    free(exe);
+    gm_sass_cubins_sweep(dir);
+    rmdir(dir);
+    free(dir);
+    *skipped = sk.len ? gm_buf_detach(&sk) : NULL;
+    gm_buf_free(&sk);
+    if (!got) {
+        gm_buf_printf(&w, "no kept launch could be made again and traced%s%s",
+                      *skipped ? ": " : "", *skipped ? *skipped : "");
+        *why = gm_buf_detach(&w);
+        return false;
+    }
+    return true;
+}
+
 void gm_source_lines_program(gm_results *r, const char *prog, char *const *argv, const char *lib,
-                             const gm_sl_filter *f, gm_sl_method method, bool progress)
+                             const char *capture_dir, const gm_sl_filter *f, gm_sl_method method,
+                             bool progress)
 {
     char *why = NULL;
     if (method == GM_SL_METHOD_TRACE) {
         char *tlib = gm_cli_trace_lib(lib, &why);
-        bool done = tlib && S_program_trace(r, prog, argv, lib, tlib, f, progress, &why);
+        double sec = 0;
+        long long traced = 0;
+        char *skipped = NULL, *rwhy = NULL;
+        bool replayed = tlib && capture_dir &&
+                        S_program_replay(r, capture_dir, tlib, progress, &sec, &traced,
+                                         &skipped, &rwhy);
+        size_t left = S_uncounted(r);
+        bool done = replayed && !left;
+        char *rerun_why = NULL;
+        if (tlib && left) {
+            /* what the replay could not count: the program runs once more */
+            if (progress && replayed)
+                fprintf(stderr, "source lines: %zu kernel%s not made again (%s); the program "
+                                "runs once more for %s\n", left, left == 1 ? "" : "s",
+                        skipped ? skipped : "?", left == 1 ? "it" : "them");
+            char *twhy = NULL;
+            done = S_program_trace(r, prog, argv, lib, tlib, f, progress, &sec, &traced, &twhy);
+            if (replayed && done) {
+                gm_buf b = GM_BUF_INIT;
+                gm_buf_printf(&b, "%zu kernel%s traced in a run of the program of %s own, not "
+                                  "made again from the counted run: %s", left,
+                              left == 1 ? " was" : "s were", left == 1 ? "its" : "their",
+                              skipped ? skipped : "the replay did not trace it");
+                rerun_why = gm_buf_detach(&b);
+            }
+            if (!done && replayed) {
+                /* what the replay counted stays; the others say why they have none */
+                gm_sl_trace none;
+                memset(&none, 0, sizeof none);
+                gm_sass_text st = GM_SASS_TEXT_INIT;
+                gm_buf b = GM_BUF_INIT;
+                gm_buf_printf(&b, "not made again from the counted run (%s), and the run of the "
+                                  "program that was to trace it failed: %s",
+                              skipped ? skipped : "?", twhy ? twhy : "?");
+                size_t failed = 0;
+                (void)S_fill_program(r, &none, &st, b.data, true, &failed);
+                gm_buf_free(&b);
+                done = true;
+            }
+            if (!done) {
+                free(why);
+                why = twhy;
+            } else {
+                free(twhy);
+            }
+        }
         free(tlib);
-        if (done)
+        free(skipped);
+        if (done) {
+            S_collection(r, replayed ? "replay" : "trace", rerun_why, sec, traced);
+            free(rwhy);
             return;
+        }
+        free(rerun_why);
+        if (!why) {
+            why = rwhy;
+            rwhy = NULL;
+        }
+        free(rwhy);
         if (progress)
             S_fallback_say(why, "counting each kernel in a run of its own under CUPTI's SASS "
                                 "metrics instead");

@@ -140,6 +140,8 @@ int main(int argc, char **argv)
                                                       : GM_EXIT_USAGE;
         if (strcmp(cmd, "trace-child") == 0)
             return gm_cmd_trace_child(argc - 1, argv + 1);
+        if (strcmp(cmd, "trace-replay") == 0)
+            return gm_cmd_trace_replay(argc - 1, argv + 1);
         if (strcmp(cmd, "list") == 0)
             return gm_cmd_list(argc - 1, argv + 1);
         if (strcmp(cmd, "diff") == 0) return gm_cmd_diff(argc - 1, argv + 1);

@@ -218,6 +218,7 @@ static void S_on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *
         gmi_busy = 0;
     } else if (d == GMI_PROFILE && !gmi.stopped) {
         gmi_busy = 1;
+        gmi_capture_launch(&L, symbol, name, index, cb->context);
         if (!S_batch_try(&L, symbol, index, cb->context))
             gmi_profile(&L, symbol, index, cb->context);
         gmi_busy = 0;
@@ -269,6 +270,13 @@ static void CUPTIAPI S_callback(void *user, CUpti_CallbackDomain dom, CUpti_Call
     (void)user;
     if (dom == CUPTI_CB_DOMAIN_RESOURCE) {
         const CUpti_ResourceData *rd = data;
+        if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED && rd && rd->resourceDescriptor) {
+            const CUpti_ModuleResourceData *m = rd->resourceDescriptor;
+            pthread_mutex_lock(&gmi.lock);
+            gmi_capture_module(m->pCubin, m->cubinSize);
+            pthread_mutex_unlock(&gmi.lock);
+            return;
+        }
         if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING && rd && gmi.ctx &&
             rd->context == gmi.ctx) {
             /* The session's context is going away (cudaDeviceReset, exit): the
@@ -402,6 +410,10 @@ static bool S_subscribe(void)
     ok &= cuptiEnableDomain(1, gmi.sub, CUPTI_CB_DOMAIN_DRIVER_API) == CUPTI_SUCCESS;
     ok &= cuptiEnableCallback(1, gmi.sub, CUPTI_CB_DOMAIN_RESOURCE,
                               CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) == CUPTI_SUCCESS;
+    /* the cubins a kept launch needs (inject_replay.c) */
+    if (gmi.opts.capture)
+        ok &= cuptiEnableCallback(1, gmi.sub, CUPTI_CB_DOMAIN_RESOURCE,
+                                  CUPTI_CBID_RESOURCE_MODULE_LOADED) == CUPTI_SUCCESS;
     if (!ok) {
         gmi_error("profiler", "cannot enable CUPTI's launch callbacks");
         (void)cuptiUnsubscribe(gmi.sub);

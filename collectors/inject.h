@@ -68,6 +68,11 @@
  * TRACE_LIB names the tracer's library (default: libgpumem-trace.so beside
  * the injection library). */
 #define GMI_ENV_TRACE_OUT "GPUMEM_REPORT_TRACE_OUT"
+/* 1: the counted run keeps the first launch of each profiled kernel (its
+ * cubin, shape, arguments and the memory they point into) in the directory,
+ * for `gpumem-report trace-replay` to trace in a process of its own without
+ * running the program again (collectors/replay_file.h, inject_replay.c). */
+#define GMI_ENV_CAPTURE "GPUMEM_REPORT_CAPTURE"
 #define GMI_ENV_TRACE_LIB "GPUMEM_REPORT_TRACE_LIB"
 
 /* The trace mode's entry (inject_trace.c): called by InitializeInjection
@@ -98,6 +103,7 @@ typedef struct {
     bool debug;
     char *no_replay;      /* NULL: the built-in list alone (gmi_noreplay_match) */
     bool replay_shared;   /* GMI_ENV_REPLAY_SHARED */
+    bool capture;         /* GMI_ENV_CAPTURE */
 } gmi_opts;
 
 /* Read the options through get(name, ctx) (getenv in the library, a table in

@@ -94,6 +94,7 @@ struct gmi_pending {
     gmi_launch L;              /* params, extra and config point into the fields below
                                   (extra and config into the struct: moved, it is re-pointed) */
     unsigned char *args;       /* the arguments' bytes, at their offsets */
+    size_t args_size;          /* their extent (the last one's offset + size) */
     void **argv;
     void *extra_buf;           /* CU_LAUNCH_PARAM_BUFFER_POINTER's bytes */
     size_t extra_size;
@@ -297,6 +298,18 @@ void gmi_graph_on_call(gmi_graph_call kind, const CUpti_CallbackData *cb);
 long long gmi_graph_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 /* Forget every instance (at the context's destruction). */
 void gmi_graph_forget_all(void);
+
+/* ---- inject_replay.c -------------------------------------------------------------- */
+
+/* A module loaded (CUPTI's resource callback, capture on): its cubin copied,
+ * for a launch of one of its functions to be kept. */
+void gmi_capture_module(const void *cubin, size_t size);
+/* The first profiled launch of each kernel, about to be enqueued: kept in the
+ * directory (collectors/replay_file.h) when capture is on.  gmi.lock held,
+ * gmi_busy set; synchronizes the context (the memory must be as the launch
+ * will find it). */
+void gmi_capture_launch(const gmi_launch *L, const char *symbol, const char *name,
+                        long long index, CUcontext ctx);
 
 /* ---- inject_timed.c --------------------------------------------------------------- */
 

@@ -170,6 +170,7 @@ static bool S_copy_params(struct gmi_pending *p, const gmi_launch *L)
         return false;
     }
     p->args = gm_xmalloc(end ? end : 1);
+    p->args_size = end;
     p->argv = gm_xcalloc(n, sizeof *p->argv);
     for (size_t i = 0; i < n; i++) {
         r = by_kernel ? cuKernelGetParamInfo((CUkernel)L->f, i, &off, &size)

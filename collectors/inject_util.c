@@ -74,6 +74,8 @@ bool gmi_opts_parse(const char *(*get)(const char *name, void *ctx), void *ctx, 
         return false;
     v = get(GMI_ENV_REPLAY_SHARED, ctx);
     o->replay_shared = v && strcmp(v, "0") != 0 && *v;
+    v = get(GMI_ENV_CAPTURE, ctx);
+    o->capture = v && strcmp(v, "0") != 0 && *v;
     o->no_replay = S_dup_nonempty(get(GMI_ENV_NO_REPLAY, ctx));
     if (o->no_replay && !gmi_noreplay_check(o->no_replay, msg, cap))
         return false;

@@ -21,9 +21,9 @@ static const char *S_var(gm_buf *b, const char *name, const char *value)
 int gm_program_run(const gm_program_spec *s, int *sig, gm_error *err)
 {
     *sig = 0;
-    enum { N = 9 };
+    enum { N = 10 };
     gm_buf v[N] = {GM_BUF_INIT, GM_BUF_INIT, GM_BUF_INIT, GM_BUF_INIT, GM_BUF_INIT,
-                   GM_BUF_INIT, GM_BUF_INIT, GM_BUF_INIT, GM_BUF_INIT};
+                   GM_BUF_INIT, GM_BUF_INIT, GM_BUF_INIT, GM_BUF_INIT, GM_BUF_INIT};
     char skip[32], count[32];
     snprintf(skip, sizeof skip, "%lld", s->launch_skip);
     snprintf(count, sizeof count, "%lld", s->launch_count);
@@ -38,6 +38,7 @@ int gm_program_run(const gm_program_spec *s, int *sig, gm_error *err)
         S_var(&v[6], GMI_ENV_LAUNCH_SKIP, s->launch_skip >= 0 ? skip : NULL),
         S_var(&v[7], GMI_ENV_LAUNCH_COUNT, s->launch_count >= 0 ? count : NULL),
         S_var(&v[8], GMI_ENV_CACHE_FLUSH, s->no_cache_flush ? "0" : "1"),
+        S_var(&v[9], GMI_ENV_CAPTURE, s->capture ? "1" : NULL),
         NULL};
     gm_proc_spec ps = {.argv = s->argv, .path = s->prog, .env = env,
                        .ignore_interrupts = true, .death_signal = SIGTERM};

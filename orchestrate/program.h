@@ -24,6 +24,8 @@ typedef struct {
     long long launch_skip;   /* --launch-skip; < 0: not given */
     long long launch_count;  /* --launch-count; < 0: not given */
     bool no_cache_flush;     /* --no-cache-flush */
+    bool capture;            /* keep the first launch of each kernel for the per-line
+                                pass (GPUMEM_REPORT_CAPTURE, collectors/replay_file.h) */
 } gm_program_spec;
 
 /* Run the program with the library loaded and wait for it.  Its stdin,

@@ -713,7 +713,8 @@ bool gm_srclines_md_method(gm_buf *b, const gm_results *r, bool program)
     const gm_collection *c = &r->collection;
     if (!c->source_lines_method)
         return false;   /* a file from before the tracer: md_method.c's words */
-    bool trace = strcmp(c->source_lines_method, "trace") == 0;
+    bool replay = strcmp(c->source_lines_method, "replay") == 0;
+    bool trace = replay || strcmp(c->source_lines_method, "trace") == 0;
     size_t got = 0, failed = 0, arrays = 0;
     for (size_t i = 0; i < r->n_runs; i++) {
         const gm_srclines *sl = &r->runs[i].source_lines;
@@ -736,13 +737,22 @@ bool gm_srclines_md_method(gm_buf *b, const gm_results *r, bool program)
                   "with CUPTI's SASS-to-source correlation on the module's cubin (kernels built "
                   "with `-lineinfo`). These counts equal Nsight Compute's Source page on every "
                   "line of the tracer's test kernels. ",
-               GM_LIT(program ? "the program ran once more, its output discarded, and the first "
-                                "launch of each kernel the counter run profiled was traced in "
-                                "place"
+               GM_LIT(program && replay
+                          ? "the first launch of each kernel the counter run profiled was made "
+                            "again in a process of its own, traced, from what the counted run "
+                            "kept of it just before it ran (the module's cubin, the launch's "
+                            "shape and argument bytes, and each allocation its arguments point "
+                            "into, moved to a new address with the same alignment); the program "
+                            "did not run again"
+                          : program ? "the program ran once more, its output discarded, and the "
+                                      "first launch of each kernel the counter run profiled was "
+                                      "traced in place"
                               : "one more process set up each layout's chosen case (the one "
                                 "whose counters show the most sectors per request and "
                                 "wavefronts per shared instruction) and launched it once, "
                                 "traced"));
+        if (replay && c->source_lines_fallback)
+            gm_say(b, "{}. ", GM_TEXT(c->source_lines_fallback));
         if (arrays)
             gm_buf_puts(b, "An array is named by the kernel arguments whose value points into "
                            "its allocation (as the driver allocated it: a framework's caching "
@@ -767,7 +777,7 @@ bool gm_srclines_md_method(gm_buf *b, const gm_results *r, bool program)
         if (trace)
             gm_say(b, "; the extra {} took {} s in all ({} launch{} traced, each up to a "
                       "few thousand times slower than untraced)",
-                   GM_LIT(program ? "run" : "process"), GM_NUM(sec, 3),
+                   GM_LIT(program && !replay ? "run" : "process"), GM_NUM(sec, 3),
                    GM_INT(c->source_lines_launches),
                    GM_LIT(c->source_lines_launches == 1 ? "" : "es"));
         else

@@ -1,0 +1,312 @@
+/* inject_replay.c — the counted run keeps the first launch of each profiled
+ * kernel for the per-line pass (collectors/replay_file.h, issue 25): its
+ * module's cubin, its shape and argument bytes, and the device memory its
+ * arguments point into, copied just before the program's own launch runs.
+ * `gpumem-report trace-replay` makes each launch again in a process of its
+ * own under the Compute Sanitizer's tracer, so the program is not run again.
+ *
+ * The copy is made in the program's own run, not in the counter passes: a
+ * context synchronization and one copy per allocation, once per kernel.  A
+ * launch whose memory cannot be kept (too large, no cubin seen, a copy that
+ * fails) is written as @skip with why; the CLI then traces that kernel in a
+ * run of the program of its own.
+ */
+#include "inject_internal.h"
+#include "replay_file.h"
+
+#include "../core/buf.h"
+#include "../core/sassdis.h"
+
+#include <cuda.h>
+#include <cupti_callbacks.h>
+#include <cupti_driver_cbid.h>
+#include <cupti_pcsampling.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The most device memory kept for one launch, and for the whole run: beyond
+ * them the kernel is traced by a run of the program of its own. */
+#define S_LAUNCH_MAX ((unsigned long long)2 << 30)
+#define S_TOTAL_MAX ((unsigned long long)8 << 30)
+/* Allocations one launch's arguments may point into. */
+#define S_MEMS_MAX 64
+
+typedef struct {
+    uint64_t crc;
+    void *data;
+    size_t size;
+    bool written;             /* capture.CRC.cubin exists */
+} S_cubin;
+
+static struct {
+    S_cubin *cubins;          /* in load order */
+    size_t n_cubins;
+    char **kept;              /* kernels kept or skipped (demangled) */
+    size_t n_kept;
+    unsigned long long total; /* bytes of memory kept */
+    bool header;
+    long long files;
+} s;
+
+void gmi_capture_module(const void *cubin, size_t size)
+{
+    if (!cubin || !size)
+        return;
+    CUpti_GetCubinCrcParams cp;
+    memset(&cp, 0, sizeof cp);
+    cp.size = CUpti_GetCubinCrcParamsSize;
+    cp.cubin = cubin;
+    cp.cubinSize = size;
+    if (cuptiGetCubinCrc(&cp) != CUPTI_SUCCESS)
+        return;
+    for (size_t i = 0; i < s.n_cubins; i++)
+        if (s.cubins[i].crc == cp.cubinCrc)
+            return;
+    void *copy = malloc(size);
+    if (!copy)
+        return;   /* its kernels are skipped: no cubin */
+    memcpy(copy, cubin, size);
+    s.cubins = gm_xrealloc(s.cubins, (s.n_cubins + 1) * sizeof *s.cubins);
+    s.cubins[s.n_cubins++] = (S_cubin){cp.cubinCrc, copy, size, false};
+}
+
+static bool S_kept(const char *name)
+{
+    for (size_t i = 0; i < s.n_kept; i++)
+        if (strcmp(s.kept[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* Write n bytes to dir/name, new; false with errno's words in why. */
+static bool S_write_file(const char *name, const void *data, size_t n, char *why, size_t cap)
+{
+    char *path = gmi_path(name);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    bool ok = fd >= 0;
+    for (size_t at = 0; ok && at < n;) {
+        ssize_t w = write(fd, (const char *)data + at, n - at);
+        if (w < 0 && errno == EINTR)
+            continue;
+        ok = w > 0;
+        at += ok ? (size_t)w : 0;
+    }
+    if (fd >= 0 && close(fd) != 0)
+        ok = false;
+    if (!ok) {
+        snprintf(why, cap, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+        if (fd >= 0)
+            remove(path);
+    }
+    free(path);
+    return ok;
+}
+
+/* Append to the manifest, one write per launch (a program killed later
+ * leaves whole entries). */
+static void S_append(const gm_buf *b)
+{
+    char *path = gmi_path(GM_RP_MANIFEST);
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        ssize_t w = write(fd, b->data, b->len);
+        if (w < 0 || (size_t)w != b->len)
+            gmi_debug("capture: writing %s failed", path);
+        close(fd);
+    }
+    free(path);
+}
+
+/* The cubin that defines symbol, the most recently loaded first. */
+static S_cubin *S_cubin_of(const char *symbol)
+{
+    for (size_t i = s.n_cubins; i-- > 0;) {
+        long idx = -1;
+        const char *names[1] = {symbol};
+        if (gm_elf_function_indices(s.cubins[i].data, s.cubins[i].size, names, 1, &idx) &&
+            idx >= 0)
+            return &s.cubins[i];
+    }
+    return NULL;
+}
+
+/* The allocations the argument words point into, kept; false with why. */
+static bool S_keep_memory(gm_rp_launch *l, const unsigned char *args, size_t n, char *why,
+                          size_t cap)
+{
+    unsigned long long sum = 0;
+    for (size_t off = 0; off + 8 <= n; off += 8) {
+        unsigned long long w;
+        memcpy(&w, args + off, 8);
+        if (!w)
+            continue;
+        CUdeviceptr base = 0;
+        size_t size = 0;
+        if (cuMemGetAddressRange(&base, &size, (CUdeviceptr)w) != CUDA_SUCCESS || !size)
+            continue;
+        bool have = false;
+        for (size_t i = 0; i < l->n_mems && !have; i++)
+            have = l->mems[i].base == base;
+        if (have)
+            continue;
+        if (l->n_mems == S_MEMS_MAX) {
+            snprintf(why, cap, "its arguments point into more than %d allocations", S_MEMS_MAX);
+            return false;
+        }
+        sum += size;
+        if (sum > S_LAUNCH_MAX || s.total + sum > S_TOTAL_MAX) {
+            snprintf(why, cap, "the memory its arguments point into is larger than the %llu "
+                     "GiB kept for a launch (%llu GiB for a run)", S_LAUNCH_MAX >> 30,
+                     S_TOTAL_MAX >> 30);
+            return false;
+        }
+        l->mems = gm_xrealloc(l->mems, (l->n_mems + 1) * sizeof *l->mems);
+        l->mems[l->n_mems++] = (gm_rp_mem){base, size, NULL};
+    }
+    for (size_t i = 0; i < l->n_mems; i++) {
+        gm_rp_mem *m = &l->mems[i];
+        void *host = malloc(m->size);
+        if (!host) {
+            snprintf(why, cap, "out of memory for a copy of %llu bytes", m->size);
+            return false;
+        }
+        CUresult r = cuMemcpyDtoH(host, (CUdeviceptr)m->base, m->size);
+        if (r != CUDA_SUCCESS) {
+            const char *e = NULL;
+            (void)cuGetErrorName(r, &e);
+            snprintf(why, cap, "copying an allocation of %llu bytes failed (%s)", m->size,
+                     e ? e : "?");
+            free(host);
+            return false;
+        }
+        gm_buf name = GM_BUF_INIT;
+        gm_buf_printf(&name, "capture.%lld.mem", s.files++);
+        bool ok = S_write_file(name.data, host, m->size, why, cap);
+        free(host);
+        if (!ok) {
+            gm_buf_free(&name);
+            return false;
+        }
+        m->file = gm_buf_detach(&name);
+    }
+    s.total += sum;
+    return true;
+}
+
+static void S_launch_free(gm_rp_launch *l)
+{
+    free(l->cubin);
+    free(l->args);
+    for (size_t i = 0; i < l->n_mems; i++)
+        free(l->mems[i].file);
+    free(l->mems);
+}
+
+/* Keep L; false with why. */
+static bool S_keep(const gmi_launch *L, const char *symbol, long long index, gm_buf *out,
+                   char *why, size_t cap)
+{
+    S_cubin *c = S_cubin_of(symbol);
+    if (!c) {
+        snprintf(why, cap, "its module's cubin was not seen loading");
+        return false;
+    }
+    struct gmi_pending p;
+    if (!gmi_pending_copy(&p, L)) {
+        snprintf(why, cap, "its arguments cannot be copied (%s)", gmi.copy_fail);
+        return false;
+    }
+    const unsigned char *args = p.args ? p.args : p.extra_buf;
+    size_t n = p.args ? p.args_size : p.extra_size;
+    gm_rp_launch l;
+    memset(&l, 0, sizeof l);
+    l.index = index;
+    l.symbol = (char *)symbol;
+    memcpy(l.grid, L->grid, sizeof l.grid);
+    memcpy(l.block, L->block, sizeof l.block);
+    l.shm = L->shm;
+    l.cooperative = L->cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel ||
+                    L->cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
+    for (unsigned k = 0; L->config && k < L->config->numAttrs; k++) {
+        const CUlaunchAttribute *a = &L->config->attrs[k];
+        if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+            l.cluster[0] = a->value.clusterDim.x;
+            l.cluster[1] = a->value.clusterDim.y;
+            l.cluster[2] = a->value.clusterDim.z;
+        } else if (a->id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && a->value.cooperative) {
+            l.cooperative = true;
+        }
+    }
+    /* the memory as this launch will find it: the program's earlier work done */
+    CUresult cr = cuCtxSynchronize();
+    bool ok = cr == CUDA_SUCCESS;
+    if (!ok) {
+        const char *e = NULL;
+        (void)cuGetErrorName(cr, &e);
+        snprintf(why, cap, "the program's earlier work failed (%s)", e ? e : "?");
+    }
+    ok = ok && S_keep_memory(&l, args, n, why, cap);
+    gm_buf name = GM_BUF_INIT;
+    if (ok) {
+        gm_buf_printf(&name, "capture.%lld.args", s.files++);
+        ok = S_write_file(name.data, n ? args : (const void *)"", n, why, cap);
+        l.args = gm_buf_detach(&name);
+        l.args_size = n;
+    }
+    if (ok && !c->written) {
+        gm_buf_printf(&name, "capture.%016llx.cubin", (unsigned long long)c->crc);
+        ok = S_write_file(name.data, c->data, c->size, why, cap);
+        c->written = ok;
+        gm_buf_free(&name);
+    }
+    if (ok) {
+        gm_buf_printf(&name, "capture.%016llx.cubin", (unsigned long long)c->crc);
+        l.cubin = gm_buf_detach(&name);
+        gm_rp_write_launch(out, &l);
+    } else {
+        for (size_t i = 0; i < l.n_mems; i++)   /* no file left behind unnamed */
+            if (l.mems[i].file) {
+                char *path = gmi_path(l.mems[i].file);
+                remove(path);
+                free(path);
+            }
+    }
+    gm_buf_free(&name);
+    l.symbol = NULL;
+    S_launch_free(&l);
+    gmi_pending_free(&p);
+    return ok;
+}
+
+void gmi_capture_launch(const gmi_launch *L, const char *symbol, const char *name,
+                        long long index, CUcontext ctx)
+{
+    if (!gmi.opts.capture || !name || S_kept(name))
+        return;
+    s.kept = gm_xrealloc(s.kept, (s.n_kept + 1) * sizeof *s.kept);
+    s.kept[s.n_kept++] = gm_xstrdup(name);
+    gm_buf b = GM_BUF_INIT;
+    if (!s.header) {
+        CUdevice dev = 0;
+        CUcontext cur = NULL;
+        int ordinal = -1;
+        if (cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur == ctx &&
+            cuCtxGetDevice(&dev) == CUDA_SUCCESS)
+            ordinal = (int)dev;
+        gm_rp_write_header(&b, ordinal);
+        s.header = true;
+    }
+    char why[512] = "";
+    double t0 = gmi_now();
+    if (!S_keep(L, symbol, index, &b, why, sizeof why))
+        gm_rp_write_skip(&b, index, name, why);
+    gmi_debug("capture: launch %lld %s: %s (%.3f s)", index, name, why[0] ? why : "kept",
+              gmi_now() - t0);
+    S_append(&b);
+    gm_buf_free(&b);
+}
