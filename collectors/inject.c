@@ -271,10 +271,9 @@ static void CUPTIAPI S_callback(void *user, CUpti_CallbackDomain dom, CUpti_Call
     if (dom == CUPTI_CB_DOMAIN_RESOURCE) {
         const CUpti_ResourceData *rd = data;
         if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED && rd && rd->resourceDescriptor) {
+            /* not under gmi.lock: modules load inside calls made with it held */
             const CUpti_ModuleResourceData *m = rd->resourceDescriptor;
-            pthread_mutex_lock(&gmi.lock);
             gmi_capture_module(m->pCubin, m->cubinSize);
-            pthread_mutex_unlock(&gmi.lock);
             return;
         }
         if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING && rd && gmi.ctx &&

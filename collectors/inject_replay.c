@@ -23,6 +23,7 @@
 #include <cupti_pcsampling.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,8 +44,13 @@ typedef struct {
     bool written;             /* capture.CRC.cubin exists */
 } S_cubin;
 
+/* The cubins have a lock of their own: a module loads (and its callback
+ * comes) inside driver calls made with gmi.lock held, the launch's own among
+ * them when modules load lazily. */
+static pthread_mutex_t S_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static struct {
-    S_cubin *cubins;          /* in load order */
+    S_cubin *cubins;          /* in load order; S_lock */
     size_t n_cubins;
     char **kept;              /* kernels kept or skipped (demangled) */
     size_t n_kept;
@@ -64,15 +70,17 @@ void gmi_capture_module(const void *cubin, size_t size)
     cp.cubinSize = size;
     if (cuptiGetCubinCrc(&cp) != CUPTI_SUCCESS)
         return;
-    for (size_t i = 0; i < s.n_cubins; i++)
-        if (s.cubins[i].crc == cp.cubinCrc)
-            return;
-    void *copy = malloc(size);
-    if (!copy)
-        return;   /* its kernels are skipped: no cubin */
-    memcpy(copy, cubin, size);
-    s.cubins = gm_xrealloc(s.cubins, (s.n_cubins + 1) * sizeof *s.cubins);
-    s.cubins[s.n_cubins++] = (S_cubin){cp.cubinCrc, copy, size, false};
+    pthread_mutex_lock(&S_lock);
+    bool have = false;
+    for (size_t i = 0; i < s.n_cubins && !have; i++)
+        have = s.cubins[i].crc == cp.cubinCrc;
+    void *copy = have ? NULL : malloc(size);
+    if (copy) {   /* else its kernels are skipped: no cubin */
+        memcpy(copy, cubin, size);
+        s.cubins = gm_xrealloc(s.cubins, (s.n_cubins + 1) * sizeof *s.cubins);
+        s.cubins[s.n_cubins++] = (S_cubin){cp.cubinCrc, copy, size, false};
+    }
+    pthread_mutex_unlock(&S_lock);
 }
 
 static bool S_kept(const char *name)
@@ -122,17 +130,24 @@ static void S_append(const gm_buf *b)
     free(path);
 }
 
-/* The cubin that defines symbol, the most recently loaded first. */
-static S_cubin *S_cubin_of(const char *symbol)
+/* The cubin that defines symbol, the most recently loaded first, copied
+ * out (its data stays until exit); false when none does. */
+static bool S_cubin_of(const char *symbol, S_cubin *out)
 {
-    for (size_t i = s.n_cubins; i-- > 0;) {
+    bool found = false;
+    pthread_mutex_lock(&S_lock);
+    for (size_t i = s.n_cubins; i-- > 0 && !found;) {
         long idx = -1;
         const char *names[1] = {symbol};
         if (gm_elf_function_indices(s.cubins[i].data, s.cubins[i].size, names, 1, &idx) &&
-            idx >= 0)
-            return &s.cubins[i];
+            idx >= 0) {
+            *out = s.cubins[i];
+            s.cubins[i].written = true;   /* the caller writes it now, or says it could not */
+            found = true;
+        }
     }
-    return NULL;
+    pthread_mutex_unlock(&S_lock);
+    return found;
 }
 
 /* The allocations the argument words point into, kept; false with why. */
@@ -198,6 +213,16 @@ static bool S_keep_memory(gm_rp_launch *l, const unsigned char *args, size_t n, 
     return true;
 }
 
+/* The cubin crc's file could not be written: the next launch tries again. */
+static void S_unwritten(uint64_t crc)
+{
+    pthread_mutex_lock(&S_lock);
+    for (size_t i = 0; i < s.n_cubins; i++)
+        if (s.cubins[i].crc == crc)
+            s.cubins[i].written = false;
+    pthread_mutex_unlock(&S_lock);
+}
+
 static void S_launch_free(gm_rp_launch *l)
 {
     free(l->cubin);
@@ -211,14 +236,19 @@ static void S_launch_free(gm_rp_launch *l)
 static bool S_keep(const gmi_launch *L, const char *symbol, long long index, gm_buf *out,
                    char *why, size_t cap)
 {
-    S_cubin *c = S_cubin_of(symbol);
-    if (!c) {
-        snprintf(why, cap, "its module's cubin was not seen loading");
-        return false;
-    }
+    /* first the arguments: asking their layout loads a lazily loaded module */
     struct gmi_pending p;
     if (!gmi_pending_copy(&p, L)) {
         snprintf(why, cap, "its arguments cannot be copied (%s)", gmi.copy_fail);
+        return false;
+    }
+    CUfunction fn;
+    if (cuFuncGetAttribute(&(int){0}, CU_FUNC_ATTRIBUTE_NUM_REGS, L->f) != CUDA_SUCCESS)
+        (void)cuKernelGetFunction(&fn, (CUkernel)(void *)L->f);   /* loads it here */
+    S_cubin cub, *c = &cub;
+    if (!S_cubin_of(symbol, &cub)) {
+        snprintf(why, cap, "its module's cubin was not seen loading");
+        gmi_pending_free(&p);
         return false;
     }
     const unsigned char *args = p.args ? p.args : p.extra_buf;
@@ -258,12 +288,14 @@ static bool S_keep(const gmi_launch *L, const char *symbol, long long index, gm_
         l.args = gm_buf_detach(&name);
         l.args_size = n;
     }
-    if (ok && !c->written) {
+    bool wrote = c->written;   /* claimed by an earlier launch (S_cubin_of) */
+    if (ok && !c->written) {   /* its first launch kept: the file is written now */
         gm_buf_printf(&name, "capture.%016llx.cubin", (unsigned long long)c->crc);
-        ok = S_write_file(name.data, c->data, c->size, why, cap);
-        c->written = ok;
+        ok = wrote = S_write_file(name.data, c->data, c->size, why, cap);
         gm_buf_free(&name);
     }
+    if (!wrote)
+        S_unwritten(c->crc);   /* a later launch of its module writes it */
     if (ok) {
         gm_buf_printf(&name, "capture.%016llx.cubin", (unsigned long long)c->crc);
         l.cubin = gm_buf_detach(&name);
