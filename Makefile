@@ -74,7 +74,7 @@ KERNEL_CPU_SRC := $(filter-out kernels/runner.c,$(wildcard kernels/*.c kernels/*
 KERNEL_CPU_OBJ := $(KERNEL_CPU_SRC:%.c=$(BUILD)/%.o)
 # The same for collectors/: the collector's and the injection library's
 # helpers that need no CUDA or CUPTI header.
-COLLECT_CPU_SRC := collectors/gmc_util.c collectors/inject_util.c
+COLLECT_CPU_SRC := collectors/gmc_util.c collectors/inject_util.c collectors/replay_file.c
 COLLECT_CPU_OBJ := $(COLLECT_CPU_SRC:%.c=$(BUILD)/%.o)
 
 ifeq ($(HAVE_CUDA),1)

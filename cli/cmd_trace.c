@@ -542,6 +542,15 @@ void gm_source_lines_program(gm_results *r, const char *prog, char *const *argv,
         size_t left = S_uncounted(r);
         bool done = replayed && !left;
         char *rerun_why = NULL;
+        if (!replayed && rwhy && capture_dir) {
+            if (progress)
+                fprintf(stderr, "source lines: the kept launches were not made again (%s)\n",
+                        rwhy);
+            gm_buf b = GM_BUF_INIT;
+            gm_buf_printf(&b, "the launches the counted run kept were not made again (%s), so "
+                              "the program ran once more", rwhy);
+            rerun_why = gm_buf_detach(&b);
+        }
         if (tlib && left) {
             /* what the replay could not count: the program runs once more */
             if (progress && replayed)
@@ -551,6 +560,7 @@ void gm_source_lines_program(gm_results *r, const char *prog, char *const *argv,
             char *twhy = NULL;
             done = S_program_trace(r, prog, argv, lib, tlib, f, progress, &sec, &traced, &twhy);
             if (replayed && done) {
+                free(rerun_why);
                 gm_buf b = GM_BUF_INIT;
                 gm_buf_printf(&b, "%zu kernel%s traced in a run of the program of %s own, not "
                                   "made again from the counted run: %s", left,

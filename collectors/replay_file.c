@@ -173,7 +173,7 @@ gm_status gm_rp_parse(const char *text, const char *name, gm_replay *out, gm_err
             memset(&l, 0, sizeof l);
             unsigned long long as;
             unsigned coop;
-            if (n != 12 || !S_ll(f[1], &l.index, 10) || l.index < 0 || !*f[2] ||
+            if (n != 11 || !S_ll(f[1], &l.index, 10) || l.index < 0 || !*f[2] ||
                 !S_name_ok(f[3]) || !S_u3(f[4], l.grid) || !S_u3(f[5], l.block) ||
                 !S_u(f[6], &l.shm) || !S_u3(f[7], l.cluster) || !S_u(f[8], &coop) || coop > 1 ||
                 !S_name_ok(f[9]) || !S_ull(f[10], &as, 10) || as > (1u << 20)) {

@@ -751,7 +751,7 @@ bool gm_srclines_md_method(gm_buf *b, const gm_results *r, bool program)
                                 "whose counters show the most sectors per request and "
                                 "wavefronts per shared instruction) and launched it once, "
                                 "traced"));
-        if (replay && c->source_lines_fallback)
+        if (c->source_lines_fallback)
             gm_say(b, "{}. ", GM_TEXT(c->source_lines_fallback));
         if (arrays)
             gm_buf_puts(b, "An array is named by the kernel arguments whose value points into "
