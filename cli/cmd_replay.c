@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef GM_HAVE_CUDA
 #include <cuda.h>
@@ -94,9 +95,55 @@ typedef struct {
     CUmodule m;
 } S_module;
 
+/* The bytes of each memory file, read once: launches of a program name the
+ * same file for an allocation whose bytes had not changed between them. */
+typedef struct {
+    char *name;
+    gm_buf bytes;
+} S_file;
+
+static S_file *S_files;
+static size_t S_n_files;
+
+static const gm_buf *S_file_bytes(const char *dir, const char *name, size_t size)
+{
+    for (size_t i = 0; i < S_n_files; i++)
+        if (strcmp(S_files[i].name, name) == 0)
+            return S_files[i].bytes.len == size ? &S_files[i].bytes : NULL;
+    gm_buf b = GM_BUF_INIT;
+    if (!S_read(&b, dir, name, size)) {
+        gm_buf_free(&b);
+        return NULL;
+    }
+    S_files = gm_xrealloc(S_files, (S_n_files + 1) * sizeof *S_files);
+    S_files[S_n_files] = (S_file){gm_xstrdup(name), b};
+    return &S_files[S_n_files++].bytes;
+}
+
+static void S_files_free(void)
+{
+    for (size_t i = 0; i < S_n_files; i++) {
+        free(S_files[i].name);
+        gm_buf_free(&S_files[i].bytes);
+    }
+    free(S_files);
+    S_files = NULL;
+    S_n_files = 0;
+}
+
+static bool S_debug;
+
+static double S_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* Launch l (position pos) again; false with a message printed. */
 static bool S_one(const char *dir, const gm_rp_launch *l, S_module **mods, size_t *n_mods)
 {
+    double t0 = S_now(), t_mod = 0, t_mem = 0;
     CUmodule m = NULL;
     for (size_t i = 0; i < *n_mods && !m; i++)
         if (strcmp((*mods)[i].name, l->cubin) == 0)
@@ -117,6 +164,7 @@ static bool S_one(const char *dir, const gm_rp_launch *l, S_module **mods, size_
     }
     CUfunction f;
     CUresult r = d.getfn(&f, m, l->symbol);
+    t_mod = S_now() - t0;
     if (r != CUDA_SUCCESS) {
         gm_cli_error("trace-replay: launch %lld: no function %s in %s: %s", l->index, l->symbol,
                      l->cubin, S_cu(r));
@@ -131,12 +179,11 @@ static bool S_one(const char *dir, const gm_rp_launch *l, S_module **mods, size_
     for (; made < l->n_mems && ok; made++) {
         const gm_rp_mem *mm = &l->mems[made];
         void *p = NULL;
-        gm_buf bytes = GM_BUF_INIT;
-        ok = S_read(&bytes, dir, mm->file, mm->size);
+        const gm_buf *bytes = S_file_bytes(dir, mm->file, mm->size);
+        ok = bytes != NULL;
         cudaError_t e = ok ? cudaMalloc(&p, mm->size) : cudaSuccess;
         if (ok && e == cudaSuccess)
-            e = cudaMemcpy(p, bytes.data, mm->size, cudaMemcpyHostToDevice);
-        gm_buf_free(&bytes);
+            e = cudaMemcpy(p, bytes->data, mm->size, cudaMemcpyHostToDevice);
         if (ok && e != cudaSuccess) {
             gm_cli_error("trace-replay: launch %lld: an allocation of %llu bytes: %s",
                          l->index, mm->size, cudaGetErrorString(e));
@@ -148,6 +195,7 @@ static bool S_one(const char *dir, const gm_rp_launch *l, S_module **mods, size_
         if (!ok)
             made--;   /* not made: nothing to free for it */
     }
+    t_mem = S_now() - t0 - t_mod;
     if (ok)
         (void)gm_rp_relocate((unsigned char *)args.data, l->args_size, l->mems, l->n_mems, to);
     if (ok && l->shm > 48 * 1024 &&
@@ -199,6 +247,10 @@ static bool S_one(const char *dir, const gm_rp_launch *l, S_module **mods, size_
         (void)cudaFree((void *)(uintptr_t)to[i]);
     free(to);
     gm_buf_free(&args);
+    if (S_debug)
+        fprintf(stderr, "gpumem-report: debug: trace-replay: launch %lld: module %.3f s, memory "
+                        "%.3f s (%zu allocations), launch and trace %.3f s\n", l->index, t_mod,
+                t_mem, l->n_mems, S_now() - t0 - t_mod - t_mem);
     return ok;
 }
 
@@ -238,6 +290,9 @@ int gm_cmd_trace_replay(int argc, char **argv)
         gm_cli_error("trace-replay: %s", err.message);
         return GM_EXIT_FAIL;
     }
+    const char *dbg = getenv("GPUMEM_REPORT_DEBUG");
+    S_debug = dbg && *dbg && strcmp(dbg, "0") != 0;
+    double t0 = S_now();
     /* before any CUDA call: the tracer subscribes first */
     gpumem_trace_api api;
     char msg[1024];
@@ -266,6 +321,9 @@ int gm_cmd_trace_replay(int argc, char **argv)
           S_entry("cuFuncSetAttribute", (void **)&d.setattr) &&
           S_entry("cuLaunchKernelEx", (void **)&d.launch)))
         rc = GM_EXIT_FAIL;
+    if (S_debug)
+        fprintf(stderr, "gpumem-report: debug: trace-replay: tracer and context %.3f s\n",
+                S_now() - t0);
     S_module *mods = NULL;
     size_t n_mods = 0;
     for (size_t i = (size_t)from; rc == GM_EXIT_OK && i < rp.n_launches; i++) {
@@ -283,11 +341,16 @@ int gm_cmd_trace_replay(int argc, char **argv)
     }
     free(mods);
     gm_rp_free(&rp);
+    S_files_free();
+    double t1 = S_now();
     if (api.finish() != 0) {
         gm_cli_error("trace-replay: writing %s failed", out);
         if (rc == GM_EXIT_OK)
             rc = GM_EXIT_FAIL;
     }
+    if (S_debug)
+        fprintf(stderr, "gpumem-report: debug: trace-replay: finish %.3f s, all %.3f s\n",
+                S_now() - t1, S_now() - t0);
     return rc;
 }
 #else

@@ -475,8 +475,12 @@ static bool S_program_replay(gm_results *r, const char *capdir, const char *tlib
         char *args[] = {exe ? exe : (char *)"/proc/self/exe", (char *)"trace-replay",
                         (char *)"--dir", (char *)capdir, (char *)"--out", out.data,
                         (char *)"--lib", (char *)tlib, (char *)"--from", fs, NULL};
-        char errbuf[600];
+        char errbuf[4096];
         int rc = gm_cli_spawn(args, &so, errbuf, sizeof errbuf, env, S_trace_limit(r));
+        const char *dbg = getenv("GPUMEM_REPORT_DEBUG");
+        if (dbg && *dbg && strcmp(dbg, "0") != 0)
+            fprintf(stderr, "gpumem-report: debug: trace-replay exit status %d, its stderr's "
+                            "end: %s\n", rc, errbuf);
         /* the launches it finished: "done N" lines */
         long long last = (long long)from - 1;
         gm_buf_puts(&so, "");

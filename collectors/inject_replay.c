@@ -49,7 +49,18 @@ typedef struct {
  * them when modules load lazily. */
 static pthread_mutex_t S_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The last bytes kept of an allocation: a later launch that finds the same
+ * bytes there names the same file, so a tensor many kernels read is written
+ * once. */
+typedef struct {
+    unsigned long long base, size;
+    void *bytes;
+    char *file;
+} S_mem;
+
 static struct {
+    S_mem *mems;              /* gmi.lock */
+    size_t n_mems;
     S_cubin *cubins;          /* in load order; S_lock */
     size_t n_cubins;
     char **kept;              /* kernels kept or skipped (demangled) */
@@ -199,15 +210,32 @@ static bool S_keep_memory(gm_rp_launch *l, const unsigned char *args, size_t n, 
             free(host);
             return false;
         }
+        S_mem *last = NULL;
+        for (size_t k = 0; k < s.n_mems && !last; k++)
+            if (s.mems[k].base == m->base && s.mems[k].size == m->size)
+                last = &s.mems[k];
+        if (last && memcmp(last->bytes, host, m->size) == 0) {
+            free(host);
+            m->file = gm_xstrdup(last->file);   /* the same bytes: the same file */
+            continue;
+        }
         gm_buf name = GM_BUF_INIT;
         gm_buf_printf(&name, "capture.%lld.mem", s.files++);
-        bool ok = S_write_file(name.data, host, m->size, why, cap);
-        free(host);
-        if (!ok) {
+        if (!S_write_file(name.data, host, m->size, why, cap)) {
+            free(host);
             gm_buf_free(&name);
             return false;
         }
         m->file = gm_buf_detach(&name);
+        if (!last) {
+            s.mems = gm_xrealloc(s.mems, (s.n_mems + 1) * sizeof *s.mems);
+            last = &s.mems[s.n_mems++];
+            *last = (S_mem){m->base, m->size, NULL, NULL};
+        }
+        free(last->bytes);
+        free(last->file);
+        last->bytes = host;
+        last->file = gm_xstrdup(m->file);
     }
     s.total += sum;
     return true;
@@ -300,14 +328,8 @@ static bool S_keep(const gmi_launch *L, const char *symbol, long long index, gm_
         gm_buf_printf(&name, "capture.%016llx.cubin", (unsigned long long)c->crc);
         l.cubin = gm_buf_detach(&name);
         gm_rp_write_launch(out, &l);
-    } else {
-        for (size_t i = 0; i < l.n_mems; i++)   /* no file left behind unnamed */
-            if (l.mems[i].file) {
-                char *path = gmi_path(l.mems[i].file);
-                remove(path);
-                free(path);
-            }
-    }
+    }   /* a file a failed launch wrote stays: a later launch may name it (the CLI's
+           private directory goes, files and all) */
     gm_buf_free(&name);
     l.symbol = NULL;
     S_launch_free(&l);
