@@ -216,16 +216,21 @@ static const gm_opt S_program[] = {
      .deflt = "flush", .help = "do not flush L2 before each profiled pass"},
     {.kind = GM_OPT_FLAG, .name = "--no-source-lines",
      .at = offsetof(gm_app_args, no_source_lines), .deflt = "per-line pass on",
-     .help = "skip the per-source-line pass (by default the program runs\n"
-             "once more, the first launch of each kernel traced through the\n"
-             "Compute Sanitizer: sectors and wavefronts per line, and per\n"
-             "array; needs nvcc -lineinfo for lines)"},
+     .help = "skip the per-source-line pass (by default the first launch\n"
+             "of each kernel, kept by the counted run with the memory its\n"
+             "arguments point into, is made again in a process of its own\n"
+             "and traced through the Compute Sanitizer: sectors and\n"
+             "wavefronts per line, and per array; needs nvcc -lineinfo for\n"
+             "lines)"},
     {.kind = GM_OPT_CHOICE, .name = "--source-lines", .choices = "trace|sass",
      .at = offsetof(gm_app_args, source_lines), .label = "--source-lines trace|sass",
      .deflt = "trace",
-     .help = "how: trace (default; where the toolkit's Compute Sanitizer is\n"
-             "missing, sass instead) or sass: CUPTI SASS metrics, the\n"
-             "program run once more per kernel (no per-array table)"},
+     .help = "how: trace (default: the kept launches made again, traced; a\n"
+             "kernel whose launch could not be kept or made again is traced\n"
+             "in one more run of the program; where the toolkit's Compute\n"
+             "Sanitizer is missing, sass instead) or sass: CUPTI SASS\n"
+             "metrics, the program run once more per kernel (no per-array\n"
+             "table)"},
     GM_OPT_QUIET(gm_app_args),
     GM_OPT_PATTERNS_NOTE,
     GM_OPTS_REPORT(gm_app_args, GM_OPT_MAIN),

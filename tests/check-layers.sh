@@ -35,7 +35,7 @@ toolkit="kernels/harness.h kernels/runner.c collectors/gmc_cupti.c collectors/gm
          collectors/inject_batch.c collectors/inject_internal.h collectors/inject_launch.c
          collectors/inject_nvtx.c collectors/inject_session.c collectors/gmc_sass.c
          collectors/gmc_trace.c collectors/gmc_cupti_load.c collectors/inject_graph.c
-         collectors/inject_timed.c collectors/trace_mode.c"
+         collectors/inject_timed.c collectors/trace_mode.c collectors/inject_replay.c"
 # The Markdown table of docs/architecture.md, from the lists above.
 table() {
     echo '| folder | may include (quoted `#include "..."`) | the CUDA toolkit (`<cuda*.h>`, `<cupti*.h>`, ...) |'

@@ -1401,6 +1401,63 @@ Test(inject_cli, per_line_counts_through_the_tracer)
     free(d);
 }
 
+/* The per-line pass of a program first makes the launches the counted run
+ * kept again (collectors/replay_file.h); where it cannot (here: a launch no
+ * GPU runs, or none kept because its memory was too large) the program runs
+ * once more in trace mode, and the results and the report say why.  No file
+ * is left in TMPDIR. */
+Test(inject_cli, per_line_counts_rerun_the_program_when_the_kept_launches_cannot_run)
+{
+    gmt_deadline(120);
+    char *d = gmt_tmpdir("inject-test");
+    char *tlib = gmt_src("tests/fixtures/inject-launches.json");   /* not a library */
+    const struct {
+        const char *capture, *why;
+    } cases[] = {
+        {"kept", "no kept launch could be made again and traced"},
+        {"skipped", "the counted run kept no launch to make again: the memory its arguments "
+                    "point into is larger than the 2 GiB kept for a launch"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gm_buf env = GM_BUF_INIT, opts = GM_BUF_INIT, name = GM_BUF_INIT;
+        gm_buf_printf(&env, "TMPDIR='%s' GPUMEM_REPORT_TRACE_LIB='%s' FAKE_CAPTURE=%s", d, tlib,
+                      cases[i].capture);
+        gm_buf_printf(&name, "c%zu", i);
+        gm_buf_printf(&opts, "--out %s.md", name.data);
+        S_result r = S_app(d, env.data, opts.data, "");
+        cr_assert_eq(r.rc, 0, "case %zu: stderr: %s", i, r.err);
+        gmt_assert_has(r.err, "source lines: the kept launches were not made again");
+        gmt_assert_has(r.err, cases[i].why);
+        gmt_assert_has(r.err, "the program runs once more, its kernels traced");
+        gm_results res;
+        gm_buf_puts(&name, ".json");
+        S_read_results(d, name.data, &res);
+        cr_assert_str_eq(res.collection.source_lines_method, "trace", "case %zu", i);
+        gmt_assert_has(res.collection.source_lines_fallback, cases[i].why);
+        size_t got = 0;
+        for (size_t k = 0; k < res.n_runs; k++)
+            got += res.runs[k].source_lines.present &&
+                   strcmp(res.runs[k].source_lines.status, "collected") == 0;
+        cr_assert_eq(got, 3, "case %zu: the rerun counted the 3 kernels", i);
+        gm_results_free(&res);
+        gm_buf md = GM_BUF_INIT;
+        gm_buf_printf(&md, "%s/c%zu.md", d, i);
+        char *text = gmt_text(md.data);
+        gmt_assert_has(text, "were not made again");
+        free(text);
+        gm_buf_free(&md);
+        S_free(&r);
+        gm_buf_free(&env);
+        gm_buf_free(&opts);
+        gm_buf_free(&name);
+    }
+    S_no_leftovers(d);
+    S_no_trace_leftovers(d);
+    free(tlib);
+    S_rm(d);
+    free(d);
+}
+
 /* Kernels without line info (issue 25), on both paths: the stand-in writes
  * records without lines and a cubin beside them; the CLI runs nvdisasm (a
  * stand-in printing nvdisasm-lab-sm90.txt) on it and each row gets its

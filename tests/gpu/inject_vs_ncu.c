@@ -467,8 +467,10 @@ int main(void)
     printf("%-44s %8.2f s\n", "the lab alone", t_plain);
     printf("%-44s %8.2f s  (%.1fx the lab)\n", "gpumem-report collect (counters as ncu)", t_tool,
            t_tool / t_plain);
-    printf("%-44s %8.2f s  (%lld extra runs of the lab, %.2f s)\n",
-           "gpumem-report collect, with per-line counts", t_tool_grouped,
+    const char *meth = rg.collection.source_lines_method ? rg.collection.source_lines_method
+                                                         : "?";
+    printf("%-44s %8.2f s  (per-line pass by %s: %lld launches traced, %.2f s)\n",
+           "gpumem-report collect, with per-line counts", t_tool_grouped, meth,
            rg.collection.source_lines_launches,
            gm_value_num(&rg.collection.source_lines_seconds));
     printf("%-44s %8.2f s  (%.1fx the lab)\n", "ncu, same metrics, --cache-control all", t_ncu,
@@ -481,6 +483,16 @@ int main(void)
            r.device.name ? r.device.name : "?",
            r.device.driver_version ? r.device.driver_version : "?", r.device.cuda_driver_api,
            r.device.cupti_api);
+
+    size_t sl_runs = 0, sl_got = 0;
+    for (size_t i = 0; i < rg.n_runs; i++) {
+        const gm_srclines *sl = &rg.runs[i].source_lines;
+        sl_runs += sl->present;
+        sl_got += sl->present && sl->status && strcmp(sl->status, "collected") == 0;
+    }
+    S_check(strcmp(meth, "replay") == 0 && sl_runs > 0 && sl_got == sl_runs,
+            "per-line counts from the launches the counted run kept (%s), not a rerun: %zu of "
+            "%zu kernels counted", meth, sl_got, sl_runs);
 
     printf("\n== 5. the paths a program may take (lab --extras)\n");
     cmd = S_f("'%s' --extras > '%s/extras-plain.out'", lab, dir);
