@@ -561,6 +561,34 @@ static size_t S_count_sel(const bool *sel, size_t from, size_t upto)
     return k;
 }
 
+/* The per-line pass keeps the first launch of each kernel (inject_replay.c):
+ * for the graph's selected nodes of kernels not kept yet, the nodes are made
+ * once more from the memory the graph's launch found (c0), with its memsets
+ * and copies, each such node kept just before it runs.  Outside the profiler's
+ * passes, which restore c0 first.  gmi_busy set. */
+static void S_graph_capture(struct gmi_graph *g, const bool *sel, const long long *index,
+                            size_t upto, gmi_checkpoint *c0)
+{
+    bool want = false;
+    for (size_t i = 0; i < upto && !want; i++)
+        want = sel[i] && gmi_capture_wants(g->kernels[i].symbol);
+    if (!want || cuptiCheckpointRestore(c0) != CUPTI_SUCCESS)
+        return;
+    for (size_t i = 0; i < upto; i++) {
+        for (size_t k = 0; k < g->n_ops; k++)
+            if (g->ops[k].before == i && S_op_make(&g->ops[k]) != CUDA_SUCCESS)
+                return;
+        if (sel[i] && gmi_capture_wants(g->kernels[i].symbol)) {
+            char *name = gmi_demangle(g->kernels[i].symbol);
+            gmi_capture_launch(&g->kernels[i].L, g->kernels[i].symbol, name, index[i], gmi.ctx);
+            free(name);
+        }
+        if (gmi_relaunch(&g->kernels[i].L) != CUDA_SUCCESS)
+            return;
+    }
+    (void)cuCtxSynchronize();
+}
+
 void gmi_graph_replay(struct gmi_graph *g, const bool *sel, const long long *index, size_t upto,
                       const char *range)
 {
@@ -583,6 +611,7 @@ void gmi_graph_replay(struct gmi_graph *g, const bool *sel, const long long *ind
         if (p->L.config)
             p->L.config = &p->config;
     }
+    S_graph_capture(g, sel, index, upto, &c0);
     for (size_t from = 0; from < upto; from += GMI_BATCH_MAX) {
         size_t n = upto - from < GMI_BATCH_MAX ? upto - from : GMI_BATCH_MAX;
         /* a later chunk starts from what the last pass of the one before left:

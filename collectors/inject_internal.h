@@ -310,6 +310,8 @@ void gmi_capture_module(const void *cubin, size_t size);
  * will find it). */
 void gmi_capture_launch(const gmi_launch *L, const char *symbol, const char *name,
                         long long index, CUcontext ctx);
+/* Capture is on and no launch of symbol's kernel (mangled) is kept yet. */
+bool gmi_capture_wants(const char *symbol);
 
 /* ---- inject_timed.c --------------------------------------------------------------- */
 

@@ -366,6 +366,16 @@ static bool S_keep(const gmi_launch *L, const char *symbol, long long index, gm_
     return ok;
 }
 
+bool gmi_capture_wants(const char *symbol)
+{
+    if (!gmi.opts.capture || !symbol)
+        return false;
+    char *name = gmi_demangle(symbol);
+    bool want = name && !S_kept(name);
+    free(name);
+    return want;
+}
+
 void gmi_capture_launch(const gmi_launch *L, const char *symbol, const char *name,
                         long long index, CUcontext ctx)
 {
