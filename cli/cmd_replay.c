@@ -100,6 +100,12 @@ typedef struct {
     CUmodule m;
 } S_module;
 
+#ifdef MAP_POPULATE
+#define S_POPULATE MAP_POPULATE   /* the pages mapped at once, not one fault at a time */
+#else
+#define S_POPULATE 0
+#endif
+
 /* The bytes of each memory file, mapped once (and pinned where the driver
  * can: the copies to the device at full speed): launches of a program name
  * the same file for an allocation whose bytes had not changed between them. */
@@ -125,7 +131,7 @@ static const void *S_file_bytes(const char *dir, const char *name, size_t size)
     void *p = MAP_FAILED;
     if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == size &&
         size > 0)
-        p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+        p = mmap(NULL, size, PROT_READ, MAP_SHARED | S_POPULATE, fd, 0);
     if (fd >= 0)
         close(fd);
     if (p == MAP_FAILED) {

@@ -39,6 +39,7 @@
 #include <errno.h>
 #include <math.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,8 +184,10 @@ static bool S_read_trace(const char *path, int rc, const char *errbuf, gm_sl_tra
     size_t nc = gm_sl_cubins_parse(text ? text : "", &cub);
     gm_buf prefix = GM_BUF_INIT;
     gm_buf_printf(&prefix, "%s.", path);
-    if (nc)
+    if (nc && st)
         gm_sass_text_load(st, cub, nc, prefix.data);
+    else if (nc)   /* the text comes from elsewhere (S_program_replay's) */
+        gm_sass_cubins_remove(cub, nc, prefix.data);
     gm_buf_free(&prefix);
     gm_sl_cubins_free(cub, nc);
     gm_buf w = GM_BUF_INIT;
@@ -419,6 +422,72 @@ static size_t S_uncounted(const gm_results *r)
     return n;
 }
 
+/* The SASS text of the kept launches' functions, from the cubins the counted
+ * run kept (hard links to them in a private directory, which
+ * gm_sass_text_load removes), taken in a thread while trace-replay runs:
+ * nvdisasm on a library's cubins takes about as long as the replay. */
+typedef struct {
+    gm_sass_text st;
+    gm_sl_cubin *c;
+    size_t n;
+    char *prefix;
+    pthread_t thread;
+    bool running;
+} S_pretext;
+
+static void *S_pretext_run(void *arg)
+{
+    S_pretext *p = arg;
+    gm_sass_text_load(&p->st, p->c, p->n, p->prefix);
+    return NULL;
+}
+
+static void S_pretext_start(S_pretext *p, const gm_replay *rp, const char *capdir,
+                            const char *dir)
+{
+    memset(p, 0, sizeof *p);
+    p->st = (gm_sass_text)GM_SASS_TEXT_INIT;
+    gm_buf b = GM_BUF_INIT;
+    gm_buf_printf(&b, "%s/pre.", dir);
+    p->prefix = gm_buf_detach(&b);
+    p->c = gm_xcalloc(rp->n_launches ? rp->n_launches : 1, sizeof *p->c);
+    for (size_t i = 0; i < rp->n_launches; i++) {
+        const gm_rp_launch *l = &rp->launches[i];
+        gm_buf from = GM_BUF_INIT, to = GM_BUF_INIT;
+        gm_buf_printf(&from, "%s/%s", capdir, l->cubin);
+        gm_buf_printf(&to, "%s%s", p->prefix, l->cubin);
+        if (link(from.data, to.data) == 0 || errno == EEXIST) {
+            p->c[p->n].function = gm_xstrdup(l->symbol);
+            p->c[p->n].path = gm_buf_detach(&to);
+            p->n++;
+        }
+        gm_buf_free(&from);
+        gm_buf_free(&to);
+    }
+    p->running = p->n && pthread_create(&p->thread, NULL, S_pretext_run, p) == 0;
+    if (!p->running && p->n)
+        gm_sass_cubins_remove(p->c, p->n, p->prefix);
+}
+
+/* Wait for the text (once). */
+static void S_pretext_join(S_pretext *p)
+{
+    if (p->running)
+        (void)pthread_join(p->thread, NULL);
+    p->running = false;
+}
+
+static void S_pretext_free(S_pretext *p)
+{
+    S_pretext_join(p);
+    gm_sl_cubins_free(p->c, p->n);
+    p->c = NULL;
+    p->n = 0;
+    gm_sass_text_free(&p->st);
+    free(p->prefix);
+    p->prefix = NULL;
+}
+
 /* Make the launches the counted run kept in capdir again, traced, in
  * `gpumem-report trace-replay` processes: one, and after a launch that fails
  * (the process ends there) another from the launch after it.  Fills the runs
@@ -448,8 +517,8 @@ static bool S_program_replay(gm_results *r, const char *capdir, const char *tlib
     for (size_t i = 0; i < rp.n_skips; i++)
         gm_buf_printf(&sk, "%s%s: %s", sk.len ? "; " : "", rp.skips[i].kernel, rp.skips[i].why);
     size_t n = rp.n_launches;
-    gm_rp_free(&rp);
     if (w.len) {
+        gm_rp_free(&rp);
         *why = gm_buf_detach(&w);
         *skipped = sk.len ? gm_buf_detach(&sk) : NULL;
         gm_buf_free(&sk);
@@ -457,9 +526,13 @@ static bool S_program_replay(gm_results *r, const char *capdir, const char *tlib
     }
     char *dir = S_tmpdir(why);
     if (!dir) {
+        gm_rp_free(&rp);
         gm_buf_free(&sk);
         return false;
     }
+    S_pretext pre;
+    S_pretext_start(&pre, &rp, capdir, dir);
+    gm_rp_free(&rp);
     char *exe = gm_cli_exe_path();
     if (progress)
         fprintf(stderr, "source lines: %zu kept launch%s made again, traced\n", n,
@@ -488,23 +561,21 @@ static bool S_program_replay(gm_results *r, const char *capdir, const char *tlib
             last = strtoll(p + 5, NULL, 10);
         gm_buf_free(&so);
         gm_sl_trace t;
-        gm_sass_text st = GM_SASS_TEXT_INIT;
         char *rwhy = NULL;
-        if (S_read_trace(out.data, rc, errbuf, &t, &st, &rwhy)) {
+        if (S_read_trace(out.data, rc, errbuf, &t, NULL, &rwhy)) {
             size_t failed = 0;
-            got += S_fill_program(r, &t, &st, "", false, &failed);
+            S_pretext_join(&pre);
+            got += S_fill_program(r, &t, &pre.st, "", false, &failed);
             *traced += t.traced;
             gm_sl_trace_free(&t);
         } else if (rc == 0 || last + 1 == (long long)from) {
             /* nothing traced at all in this process: no use trying more */
             gm_buf_printf(&sk, "%sthe replay traced nothing: %s", sk.len ? "; " : "", rwhy);
             free(rwhy);
-            gm_sass_text_free(&st);
             gm_buf_free(&out);
             break;
         }
         free(rwhy);
-        gm_sass_text_free(&st);
         gm_buf_free(&out);
         if (rc != 0) {
             gm_buf_printf(&sk, "%skept launch %lld failed when made again (exit status %d%s%s)",
@@ -514,6 +585,7 @@ static bool S_program_replay(gm_results *r, const char *capdir, const char *tlib
         if (rc == 0)
             break;
     }
+    S_pretext_free(&pre);
     *seconds += S_now() - t0;
     free(exe);
     gm_sass_cubins_sweep(dir);

@@ -162,6 +162,12 @@ static bool S_cubin_of(const char *symbol, S_cubin *out)
     return found;
 }
 
+#ifdef MAP_POPULATE
+#define S_POPULATE MAP_POPULATE
+#else
+#define S_POPULATE 0
+#endif
+
 /* Copy n bytes of device memory at src into a new file dir/name, through a
  * shared mapping of it, pinned for the copy where the driver can (twice the
  * speed of a copy to pageable memory, and no second copy by write(2)).  The
@@ -171,8 +177,8 @@ static void *S_copy_to_file(const char *name, CUdeviceptr src, size_t n, char *w
     char *path = gmi_path(name);
     int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     void *p = MAP_FAILED;
-    if (fd >= 0 && ftruncate(fd, (off_t)n) == 0)
-        p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (fd >= 0 && ftruncate(fd, (off_t)n) == 0)   /* its pages made at once */
+        p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED | S_POPULATE, fd, 0);
     if (p == MAP_FAILED) {
         snprintf(why, cap, "cannot make %s (%zu bytes): %s", path, n, strerror(errno));
         if (fd >= 0) {

@@ -143,7 +143,8 @@ gm_status gm_file_write_atomic(const char *path, const char *data, size_t len, g
 
 #define GM_CLEANUP_SLOTS 64
 static struct {
-    volatile sig_atomic_t used;   /* 0 free, 1 path, 2 directory, 3 pid */
+    volatile sig_atomic_t used;   /* 0 free, 1 path, 2 directory, 3 pid, 4 taken, being
+                                     written (the handler skips it) */
     pid_t pid;
     char path[PATH_MAX];
     char *const *names;           /* 2: the files that may be in it (borrowed) */
@@ -162,11 +163,15 @@ static void S_block(sigset_t *saved)
     sigprocmask(SIG_BLOCK, &block, saved);
 }
 
+/* A free slot, taken (4) at once: two threads never get the same one. */
 static int S_slot_take(void)
 {
-    for (int i = 0; i < GM_CLEANUP_SLOTS; i++)
-        if (!S_slots[i].used)
+    for (int i = 0; i < GM_CLEANUP_SLOTS; i++) {
+        sig_atomic_t free_ = 0;
+        if (__atomic_compare_exchange_n(&S_slots[i].used, &free_, 4, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_RELAXED))
             return i;
+    }
     return -1;
 }
 
@@ -186,6 +191,8 @@ int gm_cleanup_add_dir_files(const char *path, bool is_dir, char *const *names, 
         S_slots[i].n_names = n_names;
         S_slots[i].used = is_dir ? 2 : 1;
     } else {
+        if (i >= 0)
+            S_slots[i].used = 0;
         i = -1;
     }
     sigprocmask(SIG_SETMASK, &saved, NULL);
