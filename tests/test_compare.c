@@ -310,7 +310,8 @@ Test(compare, answers_the_question_per_device)
     gm_results_free(&b);
 }
 
-/* Two recorded runs of one program (examples/app: the lab on the H100; its
+/* Two recorded runs of one program (tests/fixtures/app-h100-3dd71d4.json: the
+ * lab on the H100, examples/app's run until 3026573; its
  * first rank on the H200, examples/h100-vs-h200/app-0.json).  Issue 26: the
  * page ranked one program's kernels against each other ("`transpose_contiguous`
  * 107× slower").  Now each kernel stands beside itself in the other file, and
@@ -318,7 +319,7 @@ Test(compare, answers_the_question_per_device)
 Test(compare, a_programs_kernels_side_by_side_never_against_each_other)
 {
     gm_results a, b;
-    S_load("examples/app/run.json", &a);
+    S_load("tests/fixtures/app-h100-3dd71d4.json", &a);
     S_load("examples/h100-vs-h200/app-0.json", &b);
     gm_charts charts;
     char *md = S_markdown(&a, &b, &charts);

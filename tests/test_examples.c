@@ -1,8 +1,9 @@
-/* test_examples.c — the committed H100 runs render as a user would see them.
+/* test_examples.c — the committed GPU runs render as a user would see them.
  *
  * CI has no GPU, so this is the CPU side of the main job tested on every
  * change: examples/h100/run.json (the whole suite) and examples/app/run.json
- * (a program profiled through the injection library) are real measurements;
+ * (a program profiled through the injection library, on an H200) are real
+ * measurements;
  * rendering them must keep working, name every experiment, inline every chart
  * and reach for nothing outside the page. */
 #include "../core/escape.h"
@@ -102,7 +103,7 @@ Test(examples, app_profile_renders)
 
 /* A program's notes go kernel by kernel: what every kernel shares once, then
  * one line per kernel with its launches and its NVTX range, in the table's
- * order (examples/pytorch/run.json: the PyTorch program on the H100). */
+ * order (examples/pytorch/run.json: the PyTorch program on an H200). */
 Test(examples, pytorch_notes_kernel_by_kernel)
 {
     gm_results r;

@@ -1214,7 +1214,8 @@ static const gm_finding *S_find_rule_of(const gm_findings *f, gm_rule rule, cons
     return NULL;
 }
 
-/* The recorded PyTorch run (examples/pytorch/run.json, an H100): scaled
+/* The recorded PyTorch run (tests/fixtures/pytorch-h100-3dd71d4.json, an
+ * H100, examples/pytorch's run until 3026573): scaled
  * with its excess sectors, the saving of add-transposed would have the
  * kernel move its DRAM bytes at 4.3 TB/s, above the device's 3.35 TB/s.
  * Every saving leaves the DRAM bytes the kernel would still move the time
@@ -1222,7 +1223,7 @@ static const gm_finding *S_find_rule_of(const gm_findings *f, gm_rule rule, cons
 Test(findings, recorded_savings_never_beyond_the_peak)
 {
     gm_results r;
-    char *path = gmt_src("examples/pytorch/run.json");
+    char *path = gmt_src("tests/fixtures/pytorch-h100-3dd71d4.json");
     gm_error err;
     cr_assert_eq(gm_results_read_file(path, &r, &err), GM_OK, "%s", err.message);
     free(path);
@@ -1276,7 +1277,7 @@ Test(findings, recorded_savings_never_beyond_the_peak)
 Test(findings, minor_savings_folded_out_of_the_top_list)
 {
     gm_results r;
-    char *path = gmt_src("examples/pytorch/run.json");
+    char *path = gmt_src("tests/fixtures/pytorch-h100-3dd71d4.json");
     gm_error err;
     cr_assert_eq(gm_results_read_file(path, &r, &err), GM_OK, "%s", err.message);
     free(path);

@@ -685,7 +685,7 @@ Test(render_charts, ideal_per_access_width)
 Test(render_charts, shared_wavefronts_per_request_made)
 {
     gm_results r;
-    char *p = gmt_src("examples/pytorch/run.json");
+    char *p = gmt_src("tests/fixtures/pytorch-h100-3dd71d4.json");
     gm_error err;
     cr_assert_eq(gm_results_read_file(p, &r, &err), GM_OK, "%s", err.message);
     free(p);
