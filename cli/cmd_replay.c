@@ -206,25 +206,21 @@ static bool S_one(const char *dir, const gm_rp_launch *l, S_module **mods, size_
         return false;
     bool ok = true;
     unsigned long long *to = gm_xcalloc(l->n_mems ? l->n_mems : 1, sizeof *to);
-    size_t made = 0;
-    for (; made < l->n_mems && ok; made++) {
+    size_t made = 0;   /* allocations made (to[0..made), freed at the end) */
+    while (made < l->n_mems && ok) {
         const gm_rp_mem *mm = &l->mems[made];
         void *p = NULL;
         const void *bytes = S_file_bytes(dir, mm->file, mm->size);
-        ok = bytes != NULL;
-        cudaError_t e = ok ? cudaMalloc(&p, mm->size) : cudaSuccess;
-        if (ok && e == cudaSuccess)
+        cudaError_t e = cudaSuccess;
+        ok = bytes != NULL && (e = cudaMalloc(&p, mm->size)) == cudaSuccess;
+        if (ok) {
+            to[made++] = (unsigned long long)(uintptr_t)p;
             e = cudaMemcpy(p, bytes, mm->size, cudaMemcpyHostToDevice);
-        if (ok && e != cudaSuccess) {
+            ok = e == cudaSuccess;
+        }
+        if (bytes && e != cudaSuccess)
             gm_cli_error("trace-replay: launch %lld: an allocation of %llu bytes: %s",
                          l->index, mm->size, cudaGetErrorString(e));
-            ok = false;
-        }
-        to[made] = (unsigned long long)(uintptr_t)p;
-        if (!ok && p)
-            (void)cudaFree(p);
-        if (!ok)
-            made--;   /* not made: nothing to free for it */
     }
     t_mem = S_now() - t0 - t_mod;
     if (ok)
