@@ -55,7 +55,10 @@ static inline const char *gmt_class_note(metric_class c)
                "bench/results/test-gpu-2026-11-24-*.log)";
     case MC_DRAM_WRITE:
         return "DRAM written: vs ncu collecting DRAM bytes alone (one pass, no replay "
-               "save/restore), within 2 % or 2 MiB";
+               "save/restore), within 2 % or 2 MiB; a warning up to 10 % (the strided "
+               "stores of `store stride 8` wrote 48.4 to 55.3 MB under ncu and 49.9 to 54.8 "
+               "MB under the collector across the runs of bench/results/test-gpu-2026-11-2"
+               "*.log, ncu's two runs once 9.0 % apart)";
     case MC_RATIO: return "ratio: within 1 % or 0.5 points";
     case MC_DRAM: return "DRAM bytes: within 2 % (or 64 KiB)";
     case MC_TIMING:
@@ -82,7 +85,8 @@ static inline int gmt_compare(metric_class c, double a, double b, double slack, 
     case MC_COUNT: return (diff <= 1 || *rel <= 0.01) ? 0 : 2;
     case MC_CONFLICT: return (diff <= 1 || *rel <= 0.01 || diff <= slack) ? 0 : 2;
     case MC_HITRATE: return diff <= 2.0 ? 0 : (diff <= 3.0 ? 1 : 2);
-    case MC_DRAM_WRITE: return (diff <= 2.0 * 1048576 || *rel <= 0.02) ? 0 : 2;
+    case MC_DRAM_WRITE:
+        return (diff <= 2.0 * 1048576 || *rel <= 0.02) ? 0 : (*rel <= 0.10 ? 1 : 2);
     case MC_RATIO: return (diff <= 0.5 || *rel <= 0.01) ? 0 : 2;
     case MC_DRAM: return (diff <= 65536 || *rel <= 0.02) ? 0 : 2;
     case MC_TIMING: return *rel <= 0.15 ? 0 : (*rel <= 0.5 ? 1 : 2);
