@@ -12,6 +12,9 @@
 #include <stdbool.h>
 
 enum { GM_EXIT_OK = 0, GM_EXIT_FAIL = 1, GM_EXIT_USAGE = 2 };
+/* `trace-replay`: a kept launch failed when made again (cmd_replay.c); the
+ * caller starts another from the launch after it. */
+enum { GM_EXIT_REPLAY_LAUNCH = 3 };
 
 int gm_cmd_render(int argc, char **argv);   /* gpumem-report render RUN.json --out FILE */
 int gm_cmd_diff(int argc, char **argv);     /* gpumem-report diff BASE.json HEAD.json */

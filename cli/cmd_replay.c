@@ -12,9 +12,9 @@
  * shared memory, cluster and cooperative flag, waits, frees.  The tracer
  * (libgpumem-trace.so, dlopen) traces the first launch of each kernel into
  * FILE, the records of a program's traced run.  After each launch it prints
- * "done N" on stdout; a launch that fails ends the process with status 3
- * (the context is lost after a fault), and the caller starts another from
- * the next launch.
+ * "done N" on stdout; a launch that fails ends the process with status
+ * GM_EXIT_REPLAY_LAUNCH (3: the context is lost after a fault), and the
+ * caller starts another from the next launch.
  *
  * Not the same as the program's launch: the memory its arguments do not
  * point to (pointers inside buffers, a texture object, host memory) is not
@@ -355,7 +355,7 @@ int gm_cmd_trace_replay(int argc, char **argv)
     size_t n_mods = 0;
     for (size_t i = (size_t)from; rc == GM_EXIT_OK && i < rp.n_launches; i++) {
         if (!S_one(dir, &rp.launches[i], &mods, &n_mods)) {
-            rc = 3;
+            rc = GM_EXIT_REPLAY_LAUNCH;
             break;
         }
         printf("done %zu\n", i);

@@ -568,8 +568,9 @@ static bool S_program_replay(gm_results *r, const char *capdir, const char *tlib
             got += S_fill_program(r, &t, &pre.st, "", false, &failed);
             *traced += t.traced;
             gm_sl_trace_free(&t);
-        } else if (rc == 0 || last + 1 == (long long)from) {
-            /* nothing traced at all in this process: no use trying more */
+        } else if (rc != GM_EXIT_REPLAY_LAUNCH) {
+            /* the process traced nothing, and not because a launch failed (the
+             * tracer is unavailable, it could not start): no use trying more */
             gm_buf_printf(&sk, "%sthe replay traced nothing: %s", sk.len ? "; " : "", rwhy);
             free(rwhy);
             gm_buf_free(&out);
