@@ -380,6 +380,24 @@ Test(trace_mode, report_rows_name_the_array)
     gmt_assert_has(b.data, "4 kernels counted; the extra run took 1.25 s in all (4 launches "
                            "traced");
     gm_buf_free(&b);
+    /* made again from the kept launches, one kernel by a rerun: both said */
+    free(res.collection.source_lines_method);
+    res.collection.source_lines_method = gm_xstrdup("replay");
+    res.collection.source_lines_fallback =
+        gm_xstrdup("1 kernel was traced in a run of the program of its own, not made again "
+                   "from the counted run: accumulate(float*, float const*, int): its module's "
+                   "cubin was not seen loading");
+    cr_assert(gm_srclines_md_method(&b, &res, true));
+    gmt_assert_has(b.data, "was made again in a process of its own, traced, from what the "
+                           "counted run kept of it");
+    gmt_assert_has(b.data, "the program did not run again");
+    gmt_assert_lacks(b.data, "the program ran once more");
+    gmt_assert_has(b.data, "1 kernel was traced in a run of the program of its own, not made "
+                           "again from the counted run: accumulate(float\\*, float const\\*, "
+                           "int): its module's cubin was not seen loading. ");
+    gmt_assert_has(b.data, "the extra process took 1.25 s in all");
+    gm_buf_free(&b);
+    free(res.collection.source_lines_fallback);
     free(res.collection.source_lines_method);
     res.collection.source_lines_method = gm_xstrdup("sass");
     res.collection.source_lines_fallback = gm_xstrdup("the tracer's library libgpumem-trace.so "
