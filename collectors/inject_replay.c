@@ -15,6 +15,7 @@
 #include "replay_file.h"
 
 #include "../core/buf.h"
+#include "../core/output.h"
 #include "../core/sassdis.h"
 
 #include <cuda.h>
@@ -103,26 +104,14 @@ static bool S_kept(const char *name)
     return false;
 }
 
-/* Write n bytes to dir/name, new; false with errno's words in why. */
+/* Write n bytes to dir/name, new (gm_file_create); false with why. */
 static bool S_write_file(const char *name, const void *data, size_t n, char *why, size_t cap)
 {
     char *path = gmi_path(name);
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    bool ok = fd >= 0;
-    for (size_t at = 0; ok && at < n;) {
-        ssize_t w = write(fd, (const char *)data + at, n - at);
-        if (w < 0 && errno == EINTR)
-            continue;
-        ok = w > 0;
-        at += ok ? (size_t)w : 0;
-    }
-    if (fd >= 0 && close(fd) != 0)
-        ok = false;
-    if (!ok) {
-        snprintf(why, cap, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
-        if (fd >= 0)
-            remove(path);
-    }
+    gm_error e = {GM_OK, ""};
+    bool ok = gm_file_create(path, data, n, &e) == GM_OK;
+    if (!ok)
+        snprintf(why, cap, "cannot write %s", e.message);
     free(path);
     return ok;
 }
