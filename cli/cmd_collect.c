@@ -116,6 +116,19 @@ typedef struct {
 
 /* On a terminal one line is rewritten per case; otherwise (a log, CI) one line
  * per experiment and no control characters. */
+/* Where the collection's time went, one line on stderr. */
+static void S_say_times(const gm_suite_times *t, double suite, const gm_results *r)
+{
+    double known = t->device + t->setup + t->model + t->validate + t->timing + t->profile;
+    fprintf(stderr, "time: suite %.1f s (reference bandwidths %.1f s, setup %.1f s, model %.1f s, "
+                    "validation %.1f s, timing %.1f s, profiling %.1f s, other %.1f s)",
+            suite, t->device, t->setup, t->model, t->validate, t->timing, t->profile,
+            suite > known ? suite - known : 0.0);
+    if (r->collection.source_lines && gm_value_present(&r->collection.source_lines_seconds))
+        fprintf(stderr, ", per-line pass %.1f s", gm_value_num(&r->collection.source_lines_seconds));
+    fputc('\n', stderr);
+}
+
 static void S_on_progress(void *ctx, const char *exp, const char *variant, size_t k, size_t n)
 {
     S_progress *p = ctx;
@@ -299,7 +312,11 @@ static int S_collect(int argc, char **argv, S_opts *o)
     S_progress pg = {o->quiet, isatty(STDERR_FILENO) == 1, S_now(), NULL};
     so.progress = S_on_progress;
     so.progress_ctx = &pg;
+    gm_suite_times times = {0};
+    so.times = &times;
+    double t_suite = S_now();
     gm_status st = gm_suite_run(&so, &results, &err);
+    t_suite = S_now() - t_suite;
     if (pg.tty && !o->quiet)
         fputs("\r\033[K", stderr);
     if (st != GM_OK) {
@@ -335,6 +352,8 @@ static int S_collect(int argc, char **argv, S_opts *o)
         gm_source_lines_suite(&results, (int)o->device, o->quick, method, !o->quiet);
     }
     results.collection.total_seconds = gm_vreal(S_now() - t_start);
+    if (!o->quiet)
+        S_say_times(&times, t_suite, &results);
     gm_devlock_release(&lock);
     proc.device_uuid = dev.uuid[0] ? gm_xstrdup(dev.uuid) : NULL;
     proc.lock_wait_seconds = gm_vreal(lock.waited_s);

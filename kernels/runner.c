@@ -231,8 +231,12 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
     for (int p = 0; p < c->n_params; p++)
         gm_run_set_param(run, c->params[p].name, gm_vint(c->params[p].value));
 
+    gm_suite_times *tm = x->o->times;
+    double t_phase = gm_host_ms();
     gm_error e = {GM_OK, ""};
     gm_status st = gm_case_setup(c, &e);
+    if (tm)
+        tm->setup += (gm_host_ms() - t_phase) / 1e3;
     /* What describe filled is worth reporting even when setup went no further. */
     if (c->kernel[0])
         run->kernel = gm_xstrdup(c->kernel);
@@ -259,7 +263,11 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
             return gm_fail(err, st, "%s/%s: setup: %s", v->experiment->id, v->name, e.message);
         return GM_OK;
     }
+    t_phase = gm_host_ms();
     S_predict(c, run);
+    if (tm)
+        tm->model += (gm_host_ms() - t_phase) / 1e3;
+    t_phase = gm_host_ms();
 
     /* Validation: poisoned output, one launch, compare with the reference. */
     if (v->reset)
@@ -276,6 +284,10 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
     }
     if (st == GM_OK)
         st = v->check(c, &run->check, &e);
+    if (tm) {
+        tm->validate += (gm_host_ms() - t_phase) / 1e3;
+        t_phase = gm_host_ms();
+    }
     if (st == GM_OK && !x->o->validate_only) {
         int taken = x->repeat, warm = x->warmup;
         bool gated = false;
@@ -326,6 +338,8 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
             run->timing.l2_flushed = !v->on_host && v->experiment->bandwidth_bound && x->flush;
             run->timing.gated = gated;
         }
+        if (tm)
+            tm->timing += (gm_host_ms() - t_phase) / 1e3;
     }
     if (st != GM_OK) {
         S_set_check(run, GM_CHECK_ERROR, e.message);
@@ -419,7 +433,10 @@ static gm_status S_run_experiment(S_ctx *x, const gm_experiment_def *d, gm_resul
                 pr[j] = &out->runs[run_of[i]];
                 j++;
             }
+        double t0 = gm_host_ms();
         st = o->profile(o->profile_ctx, (gm_case *const *)pc, nl, (gm_run *const *)pr, err);
+        if (o->times)
+            o->times->profile += (gm_host_ms() - t0) / 1e3;
         free(pc);
         free(pr);
     }
@@ -467,6 +484,7 @@ gm_status gm_suite_run(const gm_suite_opts *o, gm_results *out, gm_error *err)
 
     free(out->collection.size_set);
     out->collection.size_set = gm_xstrdup(o->quick ? "quick" : "full");
+    double t_device = gm_host_ms();
     if (!o->validate_only) {
         double gbs = 0.0;
         st = gm_measure_copy_bandwidth(GM_SUITE_COPY_BYTES, GM_SUITE_COPY_REPEAT, &gbs, err);
@@ -501,6 +519,8 @@ gm_status gm_suite_run(const gm_suite_opts *o, gm_results *out, gm_error *err)
             x.flush = &flush;
         }
     }
+    if (o->times)
+        o->times->device += (gm_host_ms() - t_device) / 1e3;
     S_CUDA_OR(cudaStreamCreateWithFlags(&x.stream, cudaStreamNonBlocking), done);
     x.samples = gm_xcalloc((size_t)x.repeat, sizeof *x.samples);
 

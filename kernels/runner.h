@@ -63,7 +63,17 @@ typedef struct {
     /* Called before each case: k = 1..n over all selected cases. */
     void (*progress)(void *ctx, const char *exp, const char *variant, size_t k, size_t n);
     void *progress_ctx;
+    /* NULL, or filled with where the wall time went (seconds) */
+    struct gm_suite_times *times;
 } gm_suite_opts;
+
+/* Wall time of the suite by phase, summed over the cases (seconds): the
+ * device's reference bandwidths, setup (inputs built and copied), the model's
+ * prediction (CPU), the validation launch and its check against the CPU
+ * reference, the timed repetitions, the profile hook. */
+typedef struct gm_suite_times {
+    double device, setup, model, validate, timing, profile;
+} gm_suite_times;
 
 /* Run the selected part of the suite, appending experiments and runs to out
  * (initialised by the caller with gm_results_init) and filling out->device
