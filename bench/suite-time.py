@@ -70,16 +70,22 @@ say("# commit: %s; %d CPU cores" % (COMMIT, os.cpu_count() or 0))
 # 1. the main job
 main = os.path.join(OUT, "main")
 os.makedirs(main, exist_ok=True)
-rc, wall, _, err = run([GR, "--out", os.path.join(main, "report.html")], timeout=200)
-open(os.path.join(OUT, "main.err"), "w").write(err)
-say("\n## 1. main job at its defaults: rc %d, %.1f s wall" % (rc, wall))
+RESULTS = os.environ.get("RESULTS")   # a main job's results already taken: step 1 skipped
+if RESULTS:
+    say("\n## 1. main job: not run; the children of %s" % RESULTS)
+    err = ""
+else:
+    rc, wall, _, err = run([GR, "--out", os.path.join(main, "report.html"), "--json",
+                            os.path.join(main, "run.json")], timeout=200)
+    open(os.path.join(OUT, "main.err"), "w").write(err)
+    say("\n## 1. main job at its defaults: rc %d, %.1f s wall" % (rc, wall))
 for ln in err.splitlines():
     if ln.startswith(("time:", "results:", "report:", "source lines:")):
         say("  " + ln)
 
 picks = []
 try:
-    r = json.load(open(os.path.join(main, "run.json")))
+    r = json.load(open(RESULTS or os.path.join(main, "run.json")))
     for run_ in r["runs"]:
         sl = run_.get("source_lines")
         if sl and sl.get("status") == "collected":
@@ -108,6 +114,12 @@ say("  gpumem-report --version          %.3f" % med(v))
 if prc == 0:
     v = [run([probe])[1] for _ in range(5)]
     say("  a CUDA context (cudaFree(0))     %.3f" % med(v))
+    for w in WIDTHS:
+        t0 = time.monotonic()
+        with ThreadPoolExecutor(max_workers=w) as ex:
+            res = list(ex.map(lambda _: run([probe]), range(w)))
+        say("  %2d contexts at once              %.3f (each %.3f to %.3f)" % (
+            w, time.monotonic() - t0, min(r_[1] for r_ in res), max(r_[1] for r_ in res)))
 else:
     say("  ctx-probe did not build: %s" % perr.strip()[-200:])
 
