@@ -174,4 +174,26 @@ for w in WIDTHS:
         w, wall, bad, sum(r_[1] for r_ in res) / max(1, len(res)),
         ", ".join("%s %.3f" % (h, mean[h]) for h in PH)))
 
+# 5. the Compute Sanitizer tracer: every pick traced in one process, each case timed
+lib = os.path.abspath("build/libgpumem-trace.so")
+if picks and os.path.exists(lib) and left() > 60:
+    a = [GR, "trace-child", "--out", os.path.join(OUT, "trace.txt"), "--lib", lib]
+    for k, p in enumerate(picks):
+        a += ["--case", str(k), p[0], p[1]] + p[2]
+    rc, wall, _, err = run(a, env={"GPUMEM_REPORT_CHILD_TIMES": "1"}, timeout=max(30, left() - 10))
+    open(os.path.join(OUT, "trace-child.err"), "w").write(err)
+    say("\n## 5. all %d picks traced in one process: rc %d, %.1f s wall" % (len(picks), rc, wall))
+    rows = []
+    for ln in err.splitlines():
+        if ln.startswith("trace-child times (s):"):
+            f = ln.split(":", 1)[1].split()
+            rows.append((float(f[4].rstrip(",")), float(f[2].rstrip(",")), f[0]))
+    say("  sum of setups %.1f s, of traced launches %.1f s" % (sum(r_[1] for r_ in rows),
+                                                              sum(r_[0] for r_ in rows)))
+    for tl, su, name in sorted(rows, reverse=True):
+        say("  %-34s setup %6.3f  traced launch %7.3f" % (name, su, tl))
+else:
+    say("\n## 5. tracer: skipped (%s)" % ("no picks" if not picks else
+                                         "no %s" % lib if not os.path.exists(lib) else "deadline"))
+
 open(os.path.join(OUT, "summary.txt"), "w").write("\n".join(lines) + "\n")

@@ -876,11 +876,15 @@ static bool S_child_case(const gpumem_trace_api *api, const char *label, const c
     }
     const gm_variant *v = c->variant;
     bool ok = false, set_up = false;
+    /* GPUMEM_REPORT_CHILD_TIMES=1: each case's times on stderr (bench/suite-time.py) */
+    const char *tenv = getenv("GPUMEM_REPORT_CHILD_TIMES");
+    double t0 = S_now(), t_setup = t0;
     /* describe, then setup: as the suite runner and the SASS pass do */
     if (gm_case_setup(c, &err) != GM_OK) {
         gm_cli_error("trace-child: %s/%s: setup: %s", exp, var, err.message);
         goto done;
     }
+    t_setup = S_now();
     set_up = true;
     if (v->reset && v->reset(c, 0, &err) != GM_OK) {
         gm_cli_error("trace-child: %s/%s: reset: %s", exp, var, err.message);
@@ -902,6 +906,9 @@ static bool S_child_case(const gpumem_trace_api *api, const char *label, const c
         goto done;
     }
     ok = true;
+    if (tenv && strcmp(tenv, "1") == 0)
+        fprintf(stderr, "trace-child times (s): %s/%s setup %.3f, traced launch %.3f\n", exp,
+                var, t_setup - t0, S_now() - t_setup);
 done:
     api->label(NULL, NULL);
     if (set_up)
