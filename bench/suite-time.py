@@ -186,8 +186,8 @@ if picks and os.path.exists(lib) and left() > 60:
     rows = []
     for ln in err.splitlines():
         if ln.startswith("trace-child times (s):"):
-            f = ln.split(":", 1)[1].split()
-            rows.append((float(f[4].rstrip(",")), float(f[2].rstrip(",")), f[0]))
+            f = ln.split(":", 1)[1].split()   # NAME setup X, traced launch Y
+            rows.append((float(f[5]), float(f[2].rstrip(",")), f[0]))
     say("  sum of setups %.1f s, of traced launches %.1f s" % (sum(r_[1] for r_ in rows),
                                                               sum(r_[0] for r_ in rows)))
     for tl, su, name in sorted(rows, reverse=True):
