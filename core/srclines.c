@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -547,6 +548,26 @@ static double S_waste(const gm_run *r)
            S_ratio(r, GM_M_SH_ST_WAVES, GM_M_SH_ST_INST);
 }
 
+/* How much a case moves (bytes it must read and write; else its threads). */
+static double S_size(const gm_run *r)
+{
+    double b = gm_value_num(&r->bytes_read) + gm_value_num(&r->bytes_written);
+    if (b > 0)
+        return b;   /* NaN (absent) compares false */
+    const gm_launch *l = &r->launch;
+    return (double)l->grid[0] * l->grid[1] * l->grid[2] * l->block[0] * l->block[1] * l->block[2];
+}
+
+/* Whether a case's launch gives every SM at least two blocks: a real launch
+ * of the layout, not a corner of it. */
+static bool S_fills(const gm_run *r, int sm_count)
+{
+    if (!r->has_launch || sm_count <= 0)
+        return false;
+    const gm_launch *l = &r->launch;
+    return (double)l->grid[0] * l->grid[1] * l->grid[2] >= 2.0 * sm_count;
+}
+
 size_t gm_srclines_pick(const gm_results *r, bool *pick)
 {
     size_t total = 0;
@@ -566,12 +587,20 @@ size_t gm_srclines_pick(const gm_results *r, bool *pick)
             if (S_pick_candidate(&r->runs[j]) && S_same_variant(&r->runs[j], run) &&
                 S_waste(&r->runs[j]) > most)
                 most = S_waste(&r->runs[j]);
-        size_t best = i;
-        for (size_t j = i; j < r->n_runs; j++)
-            if (S_pick_candidate(&r->runs[j]) && S_same_variant(&r->runs[j], run) &&
-                S_waste(&r->runs[j]) >= 0.98 * most)
-                best = j;
-        pick[best] = true;
+        size_t best = i, small = SIZE_MAX;
+        double small_size = 0;
+        for (size_t j = i; j < r->n_runs; j++) {
+            const gm_run *c = &r->runs[j];
+            if (!S_pick_candidate(c) || !S_same_variant(c, run) || S_waste(c) < 0.98 * most)
+                continue;
+            best = j;
+            double size = S_size(c);
+            if (S_fills(c, r->device.sm_count) && (small == SIZE_MAX || size <= small_size)) {
+                small = j;
+                small_size = size;
+            }
+        }
+        pick[small != SIZE_MAX ? small : best] = true;
         total++;
     }
     return total;

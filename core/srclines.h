@@ -74,8 +74,13 @@ size_t gm_srclines_rank(const gm_srclines *sl, bool shared, size_t *idx, size_t 
  * The one that wastes most by the counters already collected (global sectors
  * per request, loads plus stores, plus shared wavefronts per instruction,
  * loads plus stores); wastes within 2 % of the variant's largest count as
- * equal, and of those the last in the file (the largest case of a sweep) is
- * taken.  The tolerance keeps the choice the same from run to run where the
+ * equal.  Of those, the one that moves the fewest bytes among the launches
+ * that give every SM at least two blocks (r->device.sm_count) is taken, the
+ * later in the file where they move as many: counting a launch costs up to
+ * thousands of times its run under the tracer, and a smaller launch of the
+ * same layout shows the same waste line by line.  Where none fills the GPU so
+ * (one block, or the SM count unknown), the last in the file (the largest
+ * case of a sweep).  The tolerance keeps the choice the same from run to run where the
  * wastes differ only by the counters' noise (shared wavefronts per
  * instruction move by up to 0.07, under 2 % of a sum that holds two sector
  * ratios of 1 or more), so that history and diff find the same case on both

@@ -568,6 +568,55 @@ Test(srclines, pick_one_case_per_variant_stable_under_noise)
     gm_results_free(&r);
 }
 
+/* A case of grid blocks (one-dimensional) moving `bytes`. */
+static gm_run *S_pick_sized(gm_results *r, const char *variant, long long n, double ld_spr,
+                            unsigned blocks, long long bytes)
+{
+    gm_run *run = S_pick_run(r, variant, n, ld_spr, 1.0, GM_CHECK_PASSED);
+    run->has_launch = true;
+    run->launch.grid[0] = blocks;
+    run->launch.grid[1] = run->launch.grid[2] = 1;
+    run->launch.block[0] = 256;
+    run->launch.block[1] = run->launch.block[2] = 1;
+    run->bytes_read = gm_vint(bytes);
+    run->bytes_written = gm_vint(bytes);
+    return run;
+}
+
+Test(srclines, pick_the_smallest_case_that_fills_the_gpu)
+{
+    gm_results r;
+    gm_results_init(&r);
+    r.device.sm_count = 100;
+    /* naive: equal waste at every size; 150 blocks are under two per SM, so
+     * the smallest launch of at least 200 blocks, not the largest */
+    S_pick_sized(&r, "naive", 256, 8, 150, 1 << 20);
+    S_pick_sized(&r, "naive", 512, 8, 200, 1 << 22);
+    S_pick_sized(&r, "naive", 1024, 8, 800, 1 << 24);
+    /* tiled: the small case wastes less (a real difference): the large one */
+    S_pick_sized(&r, "tiled", 512, 2, 400, 1 << 22);
+    S_pick_sized(&r, "tiled", 1024, 4, 800, 1 << 24);
+    /* stride: the same bytes at every stride: the last, as without the rule */
+    S_pick_sized(&r, "stride", 8, 4, 1000, 1 << 26);
+    S_pick_sized(&r, "stride", 32, 4, 1000, 1 << 26);
+    /* one block (a chain DP): none fills the GPU: the largest, as before */
+    S_pick_sized(&r, "chain", 128, 3, 1, 1 << 10);
+    S_pick_sized(&r, "chain", 256, 3, 1, 1 << 12);
+
+    bool pick[16];
+    cr_assert_eq(gm_srclines_pick(&r, pick), 4);
+    bool want[] = {false, true, false, false, true, false, true, false, true};
+    for (size_t i = 0; i < r.n_runs; i++)
+        cr_expect_eq(pick[i], want[i], "run %zu (%s n=%lld)", i, r.runs[i].variant,
+                     gm_run_param(&r.runs[i], "n")->value.i);
+
+    /* the SM count unknown (an older file): the largest, as before */
+    r.device.sm_count = 0;
+    cr_assert_eq(gm_srclines_pick(&r, pick), 4);
+    cr_expect(pick[2] && !pick[1]);
+    gm_results_free(&r);
+}
+
 /* ---- where a line is, and which line of one run is which of another ------- */
 
 /* text with every `from` replaced by `to` (caller frees). */
