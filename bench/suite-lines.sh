@@ -1,0 +1,32 @@
+#!/bin/sh
+# suite-lines.sh OUT [COMMIT] — the suite's per-line pass by each method, at the defaults
+# otherwise (issue 25), on the GPU machine after `make`: the main job with --source-lines
+# trace (the Compute Sanitizer, GPUMEM_REPORT_JOBS processes, default 1) and with
+# --source-lines sass (CUPTI's SASS metrics, a process per layout), each timed by its own
+# `time:` line; then every layout's per-line counts of the one against the other
+# (bench/trace-program.py: global sectors and their ideal, shared wavefronts and their
+# ideal).  OUT/summary.txt holds the times and the comparison's summary.
+set -u
+O=${1:?usage: suite-lines.sh OUT [COMMIT]}
+C=${2:-unknown}
+GR=./build/gpumem-report
+mkdir -p "$O"
+{
+    echo "# bench/suite-lines.sh: the suite's per-line pass, trace against sass"
+    echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "# device, driver: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader -i 0)"
+    echo "# commit: $C"
+} > "$O/summary.txt"
+for m in trace sass; do
+    t0=$(date +%s.%N)
+    $GR --out "$O/$m/report.html" --json "$O/$m.json" --source-lines "$m" > "$O/$m.out" 2> "$O/$m.err"
+    rc=$?
+    echo "$m: rc $rc, $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s wall" \
+        >> "$O/summary.txt"
+    grep -E '^(time:|source lines:)' "$O/$m.err" | sed 's/^/  /' >> "$O/summary.txt"
+done
+python3 bench/trace-program.py --name suite --trace "$O/trace.json" --sass "$O/sass.json" \
+    > "$O/compare.txt" 2>&1
+grep -E '^==|SASS path|summary:' "$O/compare.txt" >> "$O/summary.txt"
+grep -B1 -E 'DIFF' "$O/compare.txt" | head -40 >> "$O/summary.txt"
+cat "$O/summary.txt"
