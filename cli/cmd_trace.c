@@ -247,9 +247,17 @@ static bool S_fill(gm_srclines *sl, const gm_sl_trace_launch *L, const gm_sl_tra
         return false;
     }
     sl->status = gm_xstrdup("collected");
+    gm_buf note = GM_BUF_INIT;
     if (!sl->line_info)
-        sl->note = gm_xstrdup("the kernel carries no line info, so the counts are per SASS "
-                              "instruction; build it with nvcc -lineinfo to see source lines");
+        gm_buf_puts(&note, "the kernel carries no line info, so the counts are per SASS "
+                           "instruction; build it with nvcc -lineinfo to see source lines");
+    if (t->dropped > 0)
+        gm_buf_printf(&note, "%sthe tracer left %lld warp-level access%s of this process "
+                             "uncounted (an access width its rules do not know, or its table "
+                             "full), so these counts may fall short by them",
+                      note.len ? "; " : "", t->dropped, t->dropped == 1 ? "" : "es");
+    sl->note = note.len ? gm_buf_detach(&note) : NULL;
+    gm_buf_free(&note);
     return true;
 }
 

@@ -163,11 +163,15 @@ static __device__ void S_access(const gmt_launch *L, uint64_t pc, uint64_t a, ui
 #pragma unroll
     for (int i = 0; i < GM_WR_WARP; i++)
         addr[i] = __shfl_sync(group, (unsigned long long)a, i);
-    if (!gm_wr_size_ok(size))
+    bool leader = lane == (unsigned)__ffs(group) - 1;
+    if (!gm_wr_size_ok(size)) {
+        /* a width the rules do not know: not counted, but said */
+        if (leader)
+            atomicAdd(L->dropped, 1ull);
         return;
+    }
     int kind = S_kind(shared, flags);
     unsigned long long c[GMT_NC];
-    bool leader = lane == (unsigned)__ffs(group) - 1;
     if (leader) {
         if (shared)
             S_shared_counts(L, size, addr, group, flags, c);
