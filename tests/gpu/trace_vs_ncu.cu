@@ -53,14 +53,20 @@ enum { BLOCK = 256, GRID = 64, NT = BLOCK * GRID };
 enum {
     G_COALESCED, G_STRIDE2, G_STRIDE4, G_STRIDE8, G_STRIDE32, G_MISALIGNED, G_VEC8, G_VEC8_STRIDE2,
     G_VEC16, G_VEC16_SHIFT, G_BCAST4, G_BCAST16, G_PARTIAL20, G_SPARSE4, G_SPARSE16,
-    G_STORE_STRIDE2, G_STORE_BCAST, G_STORE8, G_N
+    G_STORE_STRIDE2, G_STORE_BCAST, G_STORE8,
+    /* lanes sharing addresses without all sharing one: what is Nsight Compute's ideal? */
+    G_PAIRS, G_HALVES_FAR, G_HALVES_NEAR, G_OCTETS_FAR, G_QUADS_FAR, G_QUADS_NEAR, G_QUADS16_FAR,
+    G_BCAST_HALF, G_ALMOST_BCAST, G_N
 };
 static const char *const G_names[G_N] = {
     "coalesced 4 B", "stride 2 x 4 B", "stride 4 x 4 B", "stride 8 x 4 B", "stride 32 x 4 B",
     "misaligned 4 B (+4 B)", "8 B coalesced", "8 B stride 2", "16 B coalesced",
     "16 B misaligned start (+16 B)", "broadcast 4 B", "broadcast 16 B", "partial warp (lane < 20)",
     "sparse 4 B (lane % 8 == 0)", "sparse 16 B (lane % 8 == 0)", "store stride 2 x 4 B",
-    "store broadcast 4 B", "store 8 B"};
+    "store broadcast 4 B", "store 8 B", "lane pairs share (64 B)",
+    "two halves, 2 sectors apart", "two halves, adjacent words", "four octets, 4 sectors",
+    "eight quads, 8 sectors", "eight quads, adjacent words", "16 lanes, four quads, 4 sectors",
+    "broadcast to 16 lanes", "31 lanes one word, 1 another"};
 
 template <int P>
 __global__ void k_global(const float *in, float *out)
@@ -124,6 +130,25 @@ __global__ void k_global(const float *in, float *out)
         ((float2 *)out)[i] = make_float2((float)lane, 1.0f);
         return;
     }
+    int base = blockIdx.x * 1024 + (threadIdx.x >> 5) * 64;
+    if (P == G_PAIRS)
+        v = in[i >> 1];
+    if (P == G_HALVES_FAR)
+        v = in[base + (lane >> 4) * 16];
+    if (P == G_HALVES_NEAR)
+        v = in[base + (lane >> 4)];
+    if (P == G_OCTETS_FAR)
+        v = in[base + (lane >> 3) * 16];
+    if (P == G_QUADS_FAR)
+        v = in[blockIdx.x * 1024 + (lane >> 2) * 64 + (threadIdx.x >> 5)];
+    if (P == G_QUADS_NEAR)
+        v = in[base + (lane >> 2)];
+    if (P == G_QUADS16_FAR && lane < 16)
+        v = in[blockIdx.x * 1024 + (lane >> 2) * 64 + (threadIdx.x >> 5)];
+    if (P == G_BCAST_HALF && lane < 16)
+        v = in[base];
+    if (P == G_ALMOST_BCAST)
+        v = in[base + (lane == 31) * 16];
     out[i] = v;
 }
 
@@ -132,7 +157,9 @@ __global__ void k_global(const float *in, float *out)
 enum {
     S_STRIDE1, S_STRIDE2, S_STRIDE4, S_STRIDE8, S_STRIDE16, S_STRIDE32, S_BCAST4, S_PARTIAL20,
     S_VEC8, S_VEC8_STRIDE2, S_VEC8_BCAST, S_VEC16, S_VEC16_PAIRS, S_VEC16_STRIDE2, S_VEC16_SPARSE,
-    S_STORE_STRIDE2, S_STORE_STRIDE32, S_STORE16, S_N
+    S_STORE_STRIDE2, S_STORE_STRIDE32, S_STORE16,
+    /* a tile's row read by two rows of threads (a matrix multiply's A tile), its column by both */
+    S_HALVES_BCAST, S_HALF_COLS, S_VEC16_HALVES, S_VEC8_HALVES, S_N
 };
 static const char *const S_names[S_N] = {
     "shared 4 B stride 1", "shared 4 B stride 2 (2-way)", "shared 4 B stride 4 (4-way)",
@@ -140,7 +167,9 @@ static const char *const S_names[S_N] = {
     "shared 4 B stride 32 (32-way)", "shared broadcast 4 B", "shared partial (lane < 20)",
     "shared 8 B", "shared 8 B stride 2", "shared 8 B broadcast", "shared 16 B",
     "shared 16 B lane pairs", "shared 16 B stride 2", "shared 16 B sparse (lane % 8 == 0)",
-    "shared store 4 B stride 2", "shared store 4 B stride 32", "shared store 16 B"};
+    "shared store 4 B stride 2", "shared store 4 B stride 32", "shared store 16 B",
+    "shared two halves broadcast", "shared 16 words, each to 2 lanes",
+    "shared 16 B two halves broadcast", "shared 8 B two halves broadcast"};
 
 template <int P>
 __global__ void k_shared(float *out)
@@ -196,6 +225,18 @@ __global__ void k_shared(float *out)
     if (P == S_VEC16_SPARSE && lane % 8 == 0) {
         float4 a = s4[lane];
         v = a.x + a.y + a.z + a.w;
+    }
+    if (P == S_HALVES_BCAST)
+        v = s[(lane >> 4) * 16 + 3];
+    if (P == S_HALF_COLS)
+        v = s[(lane & 15) + 64];
+    if (P == S_VEC16_HALVES) {
+        float4 a = s4[(lane >> 4) * 4 + 1];
+        v = a.x + a.y + a.z + a.w;
+    }
+    if (P == S_VEC8_HALVES) {
+        float2 a = s2[(lane >> 4) * 8 + 1];
+        v = a.x + a.y;
     }
     __syncthreads();
     if (P == S_STORE_STRIDE2)
