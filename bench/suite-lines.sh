@@ -18,6 +18,7 @@ mkdir -p "$O"
     echo "# commit: $C"
 } > "$O/summary.txt"
 for m in trace sass; do
+    mkdir -p "$O/$m"
     t0=$(date +%s.%N)
     $GR --out "$O/$m/report.html" --json "$O/$m.json" --source-lines "$m" > "$O/$m.out" 2> "$O/$m.err"
     rc=$?

@@ -72,11 +72,11 @@ bool gm_cli_claim(const char *opt, const char *path, gm_claim *c);
 /* gpumem-report sass-child ...: one suite case under SASS metrics (cmd_sass.c). */
 int gm_cmd_sass_child(int argc, char **argv);
 /* The per-source-line pass over a collected suite run: one child process per
- * variant (the case gm_srclines_pick chooses), after everything else.  A child that fails
- * leaves its run's source_lines with status "failed" and a note; the pass
- * itself never fails the collection. */
-gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progress,
-                               gm_error *err);
+ * variant (the case gm_srclines_pick chooses; only != NULL: the runs it marks),
+ * after everything else.  A child that fails leaves its run's source_lines with
+ * status "failed" and a note; the pass itself never fails the collection. */
+gm_status gm_source_lines_pass(gm_results *r, const bool *only, int device, bool quick,
+                               bool progress, gm_error *err);
 
 /* How per-source-line counts are taken (--source-lines, cmd_trace.c). */
 typedef enum {
@@ -94,8 +94,10 @@ typedef struct {
 
 /* The per-line pass of a collected suite run (after everything else):
  * TRACE: one `gpumem-report trace-child` for every case gm_srclines_pick
- * chooses; where the tracer cannot run (its library missing or unloadable,
- * no records), and for SASS, gm_source_lines_pass.  The fallback is said on
+ * chooses, each traced run's global loads and stores checked against its
+ * counters, and a run where they differ (the tracer missed an instruction)
+ * counted again by gm_source_lines_pass; where the tracer cannot run (its
+ * library missing or unloadable, no records), and for SASS, gm_source_lines_pass.  The fallback is said on
  * stderr (progress) and kept in collection.source_lines_fallback; the
  * method in collection.source_lines_method.  Never fails the collection. */
 void gm_source_lines_suite(gm_results *r, int device, bool quick, gm_sl_method method,

@@ -356,15 +356,21 @@ static void S_pass_started(size_t i, void *ctx)
                 run->variant);
 }
 
-gm_status gm_source_lines_pass(gm_results *r, int device, bool quick, bool progress,
-                               gm_error *err)
+gm_status gm_source_lines_pass(gm_results *r, const bool *only, int device, bool quick,
+                               bool progress, gm_error *err)
 {
     (void)err;
     char *exe = gm_cli_exe_path();
     double t0 = S_now();
     size_t failed = 0;
     bool *pick = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *pick);
-    size_t total = gm_srclines_pick(r, pick);
+    size_t total = 0;
+    if (only) {
+        for (size_t i = 0; i < r->n_runs; i++)
+            total += pick[i] = only[i];
+    } else {
+        total = gm_srclines_pick(r, pick);
+    }
     gm_child_job *jobs = gm_xcalloc(total ? total : 1, sizeof *jobs);
     size_t *run_of = gm_xcalloc(total ? total : 1, sizeof *run_of);
     char devs[16];

@@ -141,19 +141,20 @@ static const gm_opt S_suite[] = {
     {.kind = GM_OPT_FLAG, .name = "--no-source-lines",
      .at = offsetof(gm_suite_args, no_source_lines), .deflt = "per-line pass on",
      .help = "skip the per-source-line pass (by default one case of each\n"
-             "variant runs once more, its kernel in a process of its own\n"
-             "under CUPTI's SASS metrics: sectors and shared wavefronts per\n"
-             "line of its source)"},
-    {.kind = GM_OPT_CHOICE, .name = "--source-lines", .choices = "sass|trace",
-     .at = offsetof(gm_suite_args, source_lines), .label = "--source-lines sass|trace",
-     .deflt = "sass",
-     .help = "how: sass (default: CUPTI SASS metrics, a process per\n"
-             "variant, GPUMEM_REPORT_JOBS at once, default 4) or trace:\n"
-             "the Compute Sanitizer traces the variants in one process (as\n"
-             "many as GPUMEM_REPORT_JOBS) and adds the per-array table (on\n"
-             "the H100 the suite's pass took 15.6 s by sass, four at a\n"
-             "time, 50.2 s by trace, one; falls back to sass\n"
-             "where the Compute Sanitizer is missing)"},
+             "variant runs once more, traced, in a process of its own:\n"
+             "sectors and shared wavefronts per line of its source and\n"
+             "per array)"},
+    {.kind = GM_OPT_CHOICE, .name = "--source-lines", .choices = "trace|sass",
+     .at = offsetof(gm_suite_args, source_lines), .label = "--source-lines trace|sass",
+     .deflt = "trace",
+     .help = "how: trace (default: the Compute Sanitizer traces the\n"
+             "variants in one process, as many as GPUMEM_REPORT_JOBS, and\n"
+             "adds the per-array table; a variant whose traced global\n"
+             "instructions fall short of its counters is counted again by\n"
+             "sass; sass where the Compute Sanitizer is missing) or sass:\n"
+             "CUPTI SASS metrics, a process per variant, GPUMEM_REPORT_JOBS\n"
+             "at once, default 4 (on the H200 the suite's pass took 5.9 s\n"
+             "by trace, 11.1 s by sass)"},
     GM_OPT_QUIET(gm_suite_args),
     GM_OPTS_REPORT(gm_suite_args, GM_OPT_MAIN),
     GM_OPT_BASELINE(gm_suite_args, GM_OPT_MAIN),

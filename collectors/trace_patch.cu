@@ -146,7 +146,7 @@ static __device__ void S_shared_counts(const gmt_launch *L, unsigned size, const
     gm_wr_shared w;
     gm_wr_shared_count(!(flags & SANITIZER_MEMORY_DEVICE_FLAG_WRITE), size, addr, mask, &w);
     c[GMT_WAVEFRONTS] = (unsigned long long)w.wavefronts;
-    c[GMT_WAVEFRONTS_IDEAL] = (unsigned long long)gm_wr_shared_ideal_bytes(size, addr, mask);
+    c[GMT_WAVEFRONTS_IDEAL] = (unsigned long long)gm_wr_shared_ideal(w.wavefronts, size, mask);
     c[GMT_WAVEFRONTS_PHASES] = (unsigned long long)w.ideal;
 }
 

@@ -48,10 +48,17 @@ typedef struct {
     int distinct;             /* distinct addresses (aligned units of the access size) */
     int sectors;              /* distinct 32-byte sectors: what L1TEX fetches */
     int lines;                /* distinct 128-byte lines */
-    int sectors_ideal;        /* the sectors the distinct bytes would take if packed and
-                                 aligned: ceil(distinct * size / 32) */
-    int sectors_ideal_requested; /* the same from every active lane's bytes, a broadcast
-                                    counted once per lane: ceil(lanes * size / 32) */
+    int sectors_ideal;        /* Nsight Compute's ideal ("L2 Theoretical Sectors Global
+                                 Ideal"): the sectors every active lane's bytes would take
+                                 if packed, never more than the access touched:
+                                 min(sectors, sectors_ideal_requested).  Measured on the
+                                 H200 against its Source page on 58 patterns
+                                 (tests/gpu/trace_vs_ncu): eight lanes on each of four
+                                 sectors ideal 4, not the 1 the 16 distinct bytes take;
+                                 a broadcast 1, not 4 */
+    int sectors_ideal_requested; /* every active lane's bytes, a broadcast counted once
+                                    per lane: ceil(lanes * size / 32) */
+    int sectors_ideal_distinct;  /* the distinct bytes packed: ceil(distinct * size / 32) */
 } gm_wr_global;
 
 /* One shared-memory access. */
@@ -189,8 +196,10 @@ GM_HD void gm_wr_global_count(unsigned size, const uint64_t addr[32], uint32_t m
         o->sectors = gm_wr_runs(k, o->distinct, GM_WR_SECTOR_SHIFT - s);
         o->lines = gm_wr_runs(k, o->distinct, GM_WR_LINE_SHIFT - s);
     }
-    o->sectors_ideal = (int)(((unsigned)o->distinct * size + 31u) >> GM_WR_SECTOR_SHIFT);
+    o->sectors_ideal_distinct = (int)(((unsigned)o->distinct * size + 31u) >> GM_WR_SECTOR_SHIFT);
     o->sectors_ideal_requested = (int)(((unsigned)o->lanes * size + 31u) >> GM_WR_SECTOR_SHIFT);
+    o->sectors_ideal =
+        o->sectors < o->sectors_ideal_requested ? o->sectors : o->sectors_ideal_requested;
 }
 
 /* Uniform-address packing of 8- and 16-byte shared loads.  The data stage
@@ -304,17 +313,17 @@ GM_HD void gm_wr_shared_count(bool load, unsigned size, const uint64_t addr[32],
 
 /* The ideal of Nsight Compute's Source page for shared memory ("L1 Wavefronts
  * Shared Ideal", smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal): the
- * wavefronts the distinct bytes would take if packed, ceil(distinct * size /
- * 128).  It differs from gm_wr_shared's `ideal` (one per phase with an active
- * lane) for sparse warps: an LDS.128 by lanes 0, 8, 16, 24 has 2 (packed)
- * phases but 64 bytes, and the H200 counts 1 (tests/gpu/trace_vs_ncu). */
-GM_HD int gm_wr_shared_ideal_bytes(unsigned size, const uint64_t addr[32], uint32_t mask)
+ * wavefronts every active lane's bytes would take if packed, never more than
+ * the access took: min(wavefronts, ceil(lanes * size / 128)).  Measured on the
+ * H200 against its Source page (tests/gpu/trace_vs_ncu): an LDS.128 by lanes 0,
+ * 8, 16, 24 (4 wavefronts, 64 bytes) 1; an LDS.128 whose two halves each
+ * broadcast one address (2 wavefronts, the A tile of a matrix multiply) 2,
+ * where the distinct bytes would give 1; a 32-way conflict 1. */
+GM_HD int gm_wr_shared_ideal(int wavefronts, unsigned size, uint32_t mask)
 {
-    gm_wr_global g;
-    unsigned s = gm_wr_log2(size);
-    int distinct = gm_wr_global_in_order(s, addr, mask, &g) ? g.distinct
-                                                             : gm_wr_distinct(addr, mask, s);
-    return (int)(((unsigned)distinct * size + GM_WR_WAVEFRONT_BYTES - 1) / GM_WR_WAVEFRONT_BYTES);
+    int req = (int)(((unsigned)gm_wr_popcount(mask) * size + GM_WR_WAVEFRONT_BYTES - 1) /
+                    GM_WR_WAVEFRONT_BYTES);
+    return wavefronts < req ? wavefronts : req;
 }
 
 #ifdef __cplusplus

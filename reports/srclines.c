@@ -747,10 +747,13 @@ bool gm_srclines_md_method(gm_buf *b, const gm_results *r, bool program)
                           : program ? "the program ran once more, its output discarded, and the "
                                       "first launch of each kernel the counter run profiled was "
                                       "traced in place"
-                              : "one more process set up each layout's chosen case (the one "
-                                "whose counters show the most sectors per request and "
-                                "wavefronts per shared instruction) and launched it once, "
-                                "traced"));
+                              : "one more process set up each layout's chosen case (of "
+                                "those whose counters show the most sectors per request and "
+                                "wavefronts per shared instruction, the smallest launch that "
+                                "gives every SM two blocks) and launched it once, traced; a "
+                                "layout whose traced global loads or stores were fewer than "
+                                "its counters measured was counted again as below, under "
+                                "CUPTI's SASS metrics"));
         if (c->source_lines_fallback)
             gm_say(b, "{}. ", GM_TEXT(c->source_lines_fallback));
         if (arrays)

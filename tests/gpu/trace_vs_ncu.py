@@ -7,10 +7,10 @@ kernels in the same order).
 
 Compared per source line: global sectors ("L2 Theoretical Sectors Global") and
 their ideal, shared wavefronts ("L1 Wavefronts Shared") and their ideal.  For
-each ideal two readings of the tracer are shown: global, from the distinct
-bytes (ceil(distinct * size / 32), what the records carry) and from every
-active lane's bytes; shared, from the distinct bytes (ceil(distinct * size /
-128), what the records carry) and one per phase with an active lane (the CPU
+each ideal two readings of the tracer are shown: global, what the records
+carry (min(sectors, ceil(lanes * size / 32)), core/warp_rules.h) and from every
+active lane's bytes alone; shared, what the records carry (min(wavefronts,
+ceil(lanes * size / 128))) and one per phase with an active lane (the CPU
 model's).  The verdict is on the readings the records carry; the summary says
 how often each reading matched.  Then per instruction: the tracer's PC offsets
 against the addresses of ncu's SASS rows (from the function's first one).
@@ -106,7 +106,7 @@ def main():
     print(fmt % ("kernel", "line", "sect", "ncu", "ideal", "idl.req", "ncu", "wav", "ncu",
                  "ideal", "phases", "ncu", "verdict"))
     bad = 0
-    match = {"sect": 0, "ideal_unique": 0, "ideal_req": 0, "waves": 0, "ideal_bytes": 0,
+    match = {"sect": 0, "ideal": 0, "ideal_req": 0, "waves": 0, "w_ideal": 0,
              "ideal_phase": 0}
     n_lines = 0
     per_kernel = []
@@ -125,13 +125,13 @@ def main():
             if not any(c[:10]) and not any(m[k] for k in ("sect", "waves")):
                 continue
             n_lines += 1
-            ok = {"sect": c[SECT] == m["sect"], "ideal_unique": c[SECT_IDEAL] == m["sect_ideal"],
+            ok = {"sect": c[SECT] == m["sect"], "ideal": c[SECT_IDEAL] == m["sect_ideal"],
                   "ideal_req": c[SECT_IDEAL_REQ] == m["sect_ideal"],
-                  "waves": c[WAVES] == m["waves"], "ideal_bytes": c[WAVES_IDEAL] == m["waves_ideal"],
+                  "waves": c[WAVES] == m["waves"], "w_ideal": c[WAVES_IDEAL] == m["waves_ideal"],
                   "ideal_phase": c[WAVES_PHASES] == m["waves_ideal"]}
             for k in match:
                 match[k] += ok[k]
-            carried = [k for k in ("sect", "ideal_unique", "waves", "ideal_bytes") if not ok[k]]
+            carried = [k for k in ("sect", "ideal", "waves", "w_ideal") if not ok[k]]
             k_bad += bool(carried)
             print(fmt % (t["label"][:34], "%s:%d" % key, c[SECT], m["sect"], c[SECT_IDEAL],
                          c[SECT_IDEAL_REQ], m["sect_ideal"], c[WAVES], m["waves"], c[WAVES_IDEAL],
@@ -164,10 +164,11 @@ def main():
     for label, k_bad in per_kernel:
         print("  %-40s %s" % (label, "equal" if not k_bad else "%d lines DIFFER" % k_bad))
     print()
-    print("%d lines compared: sectors equal on %d; ideal sectors from distinct bytes %d, from "
-          "requested bytes %d; wavefronts %d; ideal wavefronts from distinct bytes %d, one per "
-          "phase %d" % (n_lines, match["sect"], match["ideal_unique"], match["ideal_req"],
-                        match["waves"], match["ideal_bytes"], match["ideal_phase"]))
+    print("%d lines compared: sectors equal on %d; ideal sectors as carried (the least of "
+          "touched and requested) %d, from requested bytes alone %d; wavefronts %d; ideal "
+          "wavefronts as carried %d, one per phase %d" % (
+              n_lines, match["sect"], match["ideal"], match["ideal_req"], match["waves"],
+              match["w_ideal"], match["ideal_phase"]))
     print("verdict: %s" % ("every carried count equals ncu's" if not bad else
                            "%d lines or launches differ" % bad))
     return 1 if bad else 0
