@@ -102,23 +102,6 @@ typedef struct {
  * method in collection.source_lines_method.  Never fails the collection. */
 void gm_source_lines_suite(gm_results *r, int device, bool quick, gm_sl_method method,
                            bool progress);
-/* The suite's per-line pass traced beside the collection (cmd_trace.c): one
- * `gpumem-report trace-child --jobs` takes each experiment's chosen cases
- * when the experiment is complete (feed: gm_suite_opts.experiment_done) and
- * traces them while the runner sets up and validates the next; quiet
- * (gm_suite_opts.quiet) waits until it has answered them all, so that nothing
- * of it runs while the runner times or profiles.  finish, after the
- * collection (the profiler closed), fills the runs, counts again the SASS way
- * a layout the tracer did not see whole, and, where the tracer could not
- * start or stopped, runs gm_source_lines_suite instead; it frees the pipe.
- * abandon: the collection stopped; the child is killed. */
-typedef struct gm_sl_pipe gm_sl_pipe;
-gm_sl_pipe *gm_sl_pipe_new(int device, bool quick, bool progress);
-void gm_sl_pipe_feed(void *pipe, const gm_results *r);
-void gm_sl_pipe_quiet(void *pipe);
-void gm_sl_pipe_finish(gm_sl_pipe *p, gm_results *r);
-void gm_sl_pipe_abandon(gm_sl_pipe *p);
-
 /* The same for a program: TRACE makes the launches the counted run kept in
  * capture_dir (collectors/replay_file.h) again under the tracer, in
  * `gpumem-report trace-replay` processes; the kernels it could not keep or

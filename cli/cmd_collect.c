@@ -119,14 +119,11 @@ typedef struct {
 /* Where the collection's time went, one line on stderr. */
 static void S_say_times(const gm_suite_times *t, double suite, const gm_results *r)
 {
-    double known =
-        t->device + t->setup + t->model + t->validate + t->quiet + t->timing + t->profile;
+    double known = t->device + t->setup + t->model + t->validate + t->timing + t->profile;
     fprintf(stderr, "time: suite %.1f s (reference bandwidths %.1f s, setup %.1f s, model %.1f s, "
-                    "validation %.1f s, timing %.1f s, profiling %.1f s, ",
-            suite, t->device, t->setup, t->model, t->validate, t->timing, t->profile);
-    if (t->quiet > 0)
-        fprintf(stderr, "waiting for the per-line tracer %.1f s, ", t->quiet);
-    fprintf(stderr, "other %.1f s)", suite > known ? suite - known : 0.0);
+                    "validation %.1f s, timing %.1f s, profiling %.1f s, other %.1f s)",
+            suite, t->device, t->setup, t->model, t->validate, t->timing, t->profile,
+            suite > known ? suite - known : 0.0);
     if (r->collection.source_lines && gm_value_present(&r->collection.source_lines_seconds))
         fprintf(stderr, ", per-line pass %.1f s", gm_value_num(&r->collection.source_lines_seconds));
     fputc('\n', stderr);
@@ -203,7 +200,6 @@ static int S_collect(int argc, char **argv, S_opts *o)
     size_t n_metrics = 0;
     char *json_path = NULL, *out_path = NULL, *template_path = NULL, *exe = gm_cli_exe_path();
     gmc_session *session = NULL;
-    gm_sl_pipe *slp = NULL;   /* the per-line tracer beside the collection */
     gm_devlock lock = GM_DEVLOCK_INIT;
     gm_claim out_claim = GM_CLAIM_INIT, json_claim = GM_CLAIM_INIT;
     gm_process proc = {0};
@@ -316,20 +312,6 @@ static int S_collect(int argc, char **argv, S_opts *o)
     S_progress pg = {o->quiet, isatty(STDERR_FILENO) == 1, S_now(), NULL};
     so.progress = S_on_progress;
     so.progress_ctx = &pg;
-    /* the suite's default per-line pass: the tracer, one process beside the
-     * collection (bench/results/suite-lines-2026-11-28-*.txt: by the tracer
-     * after the collection 6.6 s on the H100, 10.4 s for a process per layout
-     * under SASS metrics); a layout it did not see whole is counted the SASS
-     * way */
-    gm_sl_method method = GM_SL_METHOD_TRACE;
-    if (o->source_lines)
-        (void)gm_cli_source_lines_method(o->source_lines, &method);   /* checked: a choice */
-    if (session && !o->no_source_lines && method == GM_SL_METHOD_TRACE) {
-        slp = gm_sl_pipe_new((int)o->device, o->quick, !o->quiet);
-        so.quiet = gm_sl_pipe_quiet;
-        so.experiment_done = gm_sl_pipe_feed;
-        so.hooks_ctx = slp;
-    }
     gm_suite_times times = {0};
     so.times = &times;
     double t_suite = S_now();
@@ -338,8 +320,6 @@ static int S_collect(int argc, char **argv, S_opts *o)
     if (pg.tty && !o->quiet)
         fputs("\r\033[K", stderr);
     if (st != GM_OK) {
-        gm_sl_pipe_abandon(slp);
-        slp = NULL;
         gm_cli_error("collection stopped: %s", err.message);
         rc = (st == GM_ERR_NO_DEVICE || st == GM_ERR_PERMISSION) ? GM_EXIT_USAGE : GM_EXIT_FAIL;
         if (results.n_runs == 0 || st == GM_ERR_NO_DEVICE || st == GM_ERR_PERMISSION)
@@ -364,11 +344,14 @@ static int S_collect(int argc, char **argv, S_opts *o)
     if (session && !o->no_source_lines) {
         gmc_session_close(session);
         session = NULL;
-        if (slp)
-            gm_sl_pipe_finish(slp, &results);
-        else
-            gm_source_lines_suite(&results, (int)o->device, o->quick, method, !o->quiet);
-        slp = NULL;
+        /* the suite's default: the tracer, one process for every layout
+         * (bench/results/suite-lines-2026-11-28-*.txt: 5.9 s against 11.1 s
+         * for a process per layout under SASS metrics, the per-array table
+         * besides); a layout it did not see whole is counted the SASS way */
+        gm_sl_method method = GM_SL_METHOD_TRACE;
+        if (o->source_lines)
+            (void)gm_cli_source_lines_method(o->source_lines, &method);   /* checked: a choice */
+        gm_source_lines_suite(&results, (int)o->device, o->quick, method, !o->quiet);
     }
     results.collection.total_seconds = gm_vreal(S_now() - t_start);
     if (!o->quiet)
@@ -427,7 +410,6 @@ static int S_collect(int argc, char **argv, S_opts *o)
     }
 
 done:
-    gm_sl_pipe_abandon(slp);
     gmc_session_close(session);
     gm_devlock_free(&lock);
     gm_claim_release(&out_claim);

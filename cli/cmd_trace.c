@@ -31,23 +31,18 @@
 #include "../collectors/replay_file.h"
 #include "../collectors/trace_mode.h"
 #include "../core/buf.h"
-#include "../core/proc.h"
 #include "../core/results.h"
 #include "../core/srclines.h"
 #include "../orchestrate/children.h"
 #include "../orchestrate/nvdisasm.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <limits.h>
-#include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -889,29 +884,6 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
     return any;
 }
 
-/* The layouts the tracer did not see whole (recount[i]), counted again the
- * SASS way; the collection's method stays "trace", its fallback says which. */
-static void S_recount(gm_results *r, const bool *recount, size_t n_recount, int device,
-                      bool quick, bool progress)
-{
-    double traced_s = gm_value_num(&r->collection.source_lines_seconds);
-    long long traced_n = r->collection.source_lines_launches;
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_printf(&b, "%zu layout%s counted again by CUPTI's SASS metrics, the tracer having "
-                      "missed some of their global instructions:",
-                  n_recount, n_recount == 1 ? "" : "s");
-    for (size_t i = 0; i < r->n_runs; i++)
-        if (recount[i])
-            gm_buf_printf(&b, " %s/%s", r->runs[i].experiment, r->runs[i].variant);
-    if (progress)
-        fprintf(stderr, "source lines: %s\n", b.data);
-    gm_error err = {GM_OK, ""};
-    gm_source_lines_pass(r, recount, device, quick, progress, &err);
-    S_collection(r, "trace", gm_buf_detach(&b),
-                 traced_s + gm_value_num(&r->collection.source_lines_seconds),
-                 traced_n + r->collection.source_lines_launches);
-}
-
 void gm_source_lines_suite(gm_results *r, int device, bool quick, gm_sl_method method,
                            bool progress)
 {
@@ -926,8 +898,24 @@ void gm_source_lines_suite(gm_results *r, int device, bool quick, gm_sl_method m
         bool done = tlib && S_suite_trace(r, device, quick, progress, tlib, recount, &n_recount,
                                           &why);
         free(tlib);
-        if (done && n_recount)
-            S_recount(r, recount, n_recount, device, quick, progress);
+        if (done && n_recount) {
+            /* what the tracer did not see whole, counted again the SASS way */
+            double traced_s = gm_value_num(&r->collection.source_lines_seconds);
+            long long traced_n = r->collection.source_lines_launches;
+            gm_buf b = GM_BUF_INIT;
+            gm_buf_printf(&b, "%zu layout%s counted again by CUPTI's SASS metrics, the tracer "
+                              "having missed some of their global instructions:",
+                          n_recount, n_recount == 1 ? "" : "s");
+            for (size_t i = 0; i < r->n_runs; i++)
+                if (recount[i])
+                    gm_buf_printf(&b, " %s/%s", r->runs[i].experiment, r->runs[i].variant);
+            if (progress)
+                fprintf(stderr, "source lines: %s\n", b.data);
+            gm_source_lines_pass(r, recount, device, quick, progress, &err);
+            S_collection(r, "trace", gm_buf_detach(&b),
+                         traced_s + gm_value_num(&r->collection.source_lines_seconds),
+                         traced_n + r->collection.source_lines_launches);
+        }
         free(recount);
         if (done)
             return;
@@ -938,335 +926,6 @@ void gm_source_lines_suite(gm_results *r, int device, bool quick, gm_sl_method m
     gm_source_lines_pass(r, NULL, device, quick, progress, &err);
     S_collection(r, "sass", why, gm_value_num(&r->collection.source_lines_seconds),
                  r->collection.source_lines_launches);
-}
-
-/* ---- the suite, traced beside the collection ------------------------------------- */
-
-/* One `gpumem-report trace-child --jobs` for the whole collection, on a
- * socket that is its stdin and stdout: each experiment's chosen cases are
- * sent when the experiment is complete (gm_sl_pipe_feed), the child traces
- * them while the runner sets up and validates the next one, and before any
- * timing or profiling the runner waits until the child has answered every
- * case (gm_sl_pipe_quiet), so that the tracer never shares the GPU with a
- * measurement (bench/results/ctx-overlap-*.txt: a context made beside the
- * main job moved its DRAM counts by up to 18 %). */
-struct gm_sl_pipe {
-    int device;
-    bool quick, progress;
-    char *tlib;               /* NULL: no tracer (why) */
-    char *why;                /* why the pipe is not used, or stopped */
-    char *dir, *out, *errf;   /* the private folder, the records file and the child's
-                                 stderr in it (a file: nothing reads a pipe of it while
-                                 the child runs) */
-    char **argv;
-    gm_proc_spec spec;
-    gm_proc proc;
-    bool started, dead;
-    int fd;                   /* the parent's end of the socket; -1 */
-    bool *sent;               /* by run index */
-    size_t cap, n_sent, pending;
-    gm_buf acks;              /* an answer not yet whole */
-    double t_start, waited;
-};
-
-gm_sl_pipe *gm_sl_pipe_new(int device, bool quick, bool progress)
-{
-    gm_sl_pipe *p = gm_xcalloc(1, sizeof *p);
-    p->device = device;
-    p->quick = quick;
-    p->progress = progress;
-    p->fd = -1;
-    char *exe = gm_cli_exe_path();
-    p->tlib = gm_cli_trace_lib(exe, &p->why);
-    free(exe);
-    return p;
-}
-
-/* Stop using the child: killed with its group, reaped; why says so. */
-static void S_pipe_stop(gm_sl_pipe *p, const char *why)
-{
-    if (!p->dead && why) {
-        free(p->why);
-        p->why = gm_xstrdup(why);
-    }
-    p->dead = true;
-    p->pending = 0;
-    if (p->fd >= 0)
-        close(p->fd);
-    p->fd = -1;
-    if (p->started && !p->proc.reaped && p->proc.pid > 0) {
-        kill(-p->proc.pid, SIGKILL);
-        gm_proc *ps[] = {&p->proc};
-        gm_proc_wait(ps, 1);
-    }
-}
-
-static bool S_pipe_start(gm_sl_pipe *p)
-{
-    p->dir = S_tmpdir(&p->why);
-    if (!p->dir)
-        return false;
-    gm_buf b = GM_BUF_INIT;
-    gm_buf_printf(&b, "%s/trace.txt", p->dir);
-    p->out = gm_buf_detach(&b);
-    gm_buf_printf(&b, "%s/stderr.txt", p->dir);
-    p->errf = gm_buf_detach(&b);
-    int sv[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-        gm_buf_printf(&b, "cannot make a socket for the tracer: %s", strerror(errno));
-        p->why = gm_buf_detach(&b);
-        return false;
-    }
-    char devs[16];
-    snprintf(devs, sizeof devs, "%d", p->device);
-    char *exe = gm_cli_exe_path();
-    size_t na = 0;
-    p->argv = gm_xcalloc(12, sizeof *p->argv);
-    p->argv[na++] = gm_xstrdup(exe ? exe : "/proc/self/exe");
-    p->argv[na++] = gm_xstrdup("trace-child");
-    p->argv[na++] = gm_xstrdup("--device");
-    p->argv[na++] = gm_xstrdup(devs);
-    if (p->quick)
-        p->argv[na++] = gm_xstrdup("--quick");
-    p->argv[na++] = gm_xstrdup("--out");
-    p->argv[na++] = gm_xstrdup(p->out);
-    p->argv[na++] = gm_xstrdup("--lib");
-    p->argv[na++] = gm_xstrdup(p->tlib);
-    p->argv[na++] = gm_xstrdup("--jobs");
-    free(exe);
-    /* a socket end that is stdin or stdout already stays open across exec */
-    p->spec = (gm_proc_spec){.argv = p->argv, .in_fd = sv[1], .out = GM_PROC_FD, .out_fd = sv[1],
-                             .err = GM_PROC_FILE, .err_path = p->errf, .own_group = true,
-                             .death_signal = SIGKILL};
-    gm_error err = {GM_OK, ""};
-    gm_status st = gm_proc_start(&p->proc, &p->spec, NULL, &err);
-    close(sv[1]);
-    if (st != GM_OK) {
-        close(sv[0]);
-        p->why = gm_xstrdup(err.message);
-        return false;
-    }
-    p->fd = sv[0];
-    p->started = true;
-    p->t_start = S_now();
-    if (p->progress)
-        fprintf(stderr, "source lines: traced beside the collection, one experiment behind it\n");
-    return true;
-}
-
-/* Read the child's answers until none is pending; false when it stopped. */
-static bool S_pipe_drain(gm_sl_pipe *p)
-{
-    while (p->pending > 0 && !p->dead) {
-        struct pollfd pf = {p->fd, POLLIN, 0};
-        int n = poll(&pf, 1, (int)(S_CHILD_TIMEOUT_S * 1000));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n == 0) {
-            S_pipe_stop(p, "the tracer took longer than its limit on one case");
-            return false;
-        }
-        char buf[512];
-        ssize_t got = n < 0 ? -1 : recv(p->fd, buf, sizeof buf, 0);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0) {
-            S_pipe_stop(p, "the tracer beside the collection ended early");
-            return false;
-        }
-        gm_buf_put(&p->acks, buf, (size_t)got);
-        char *nl;
-        while (p->acks.len && (nl = memchr(p->acks.data, '\n', p->acks.len)) != NULL) {
-            size_t len = (size_t)(nl - p->acks.data) + 1;
-            if (strncmp(p->acks.data, "done ", 5) == 0 && p->pending > 0)
-                p->pending--;
-            memmove(p->acks.data, p->acks.data + len, p->acks.len - len);
-            p->acks.len -= len;
-            p->acks.data[p->acks.len] = '\0';
-        }
-    }
-    return !p->dead;
-}
-
-void gm_sl_pipe_quiet(void *ctx)
-{
-    gm_sl_pipe *p = ctx;
-    if (!p || !p->started || p->dead)
-        return;
-    double t0 = S_now();
-    (void)S_pipe_drain(p);
-    p->waited += S_now() - t0;
-}
-
-void gm_sl_pipe_feed(void *ctx, const gm_results *r)
-{
-    gm_sl_pipe *p = ctx;
-    if (!p || !p->tlib || p->dead || r->n_runs == 0)
-        return;
-    if (p->cap < r->n_runs) {
-        p->sent = gm_xrealloc(p->sent, r->n_runs * sizeof *p->sent);
-        memset(p->sent + p->cap, 0, (r->n_runs - p->cap) * sizeof *p->sent);
-        p->cap = r->n_runs;
-    }
-    bool *pick = gm_xcalloc(r->n_runs, sizeof *pick);
-    gm_srclines_pick(r, pick);
-    gm_buf jobs = GM_BUF_INIT;
-    size_t n = 0;
-    for (size_t i = 0; i < r->n_runs; i++) {
-        if (!pick[i] || p->sent[i])
-            continue;
-        const gm_run *run = &r->runs[i];
-        gm_buf_printf(&jobs, "%zu %s %s", i, run->experiment, run->variant);
-        for (size_t k = 0; k < run->n_params; k++)
-            gm_buf_printf(&jobs, " %s=%lld", run->params[k].name,
-                          (long long)gm_value_num(&run->params[k].value));
-        gm_buf_putc(&jobs, '\n');
-        p->sent[i] = true;
-        n++;
-    }
-    free(pick);
-    if (n && (p->started || S_pipe_start(p))) {
-        size_t off = 0;
-        while (off < jobs.len) {
-            ssize_t w = send(p->fd, jobs.data + off, jobs.len - off, MSG_NOSIGNAL);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0) {
-                S_pipe_stop(p, "the tracer beside the collection stopped taking cases");
-                break;
-            }
-            off += (size_t)w;
-        }
-        if (!p->dead) {
-            p->n_sent += n;
-            p->pending += n;
-        }
-    } else if (n) {
-        p->dead = true;   /* it could not start: why is set */
-    }
-    gm_buf_free(&jobs);
-}
-
-static void S_pipe_free(gm_sl_pipe *p)
-{
-    if (p->dir) {
-        if (p->out)
-            remove(p->out);
-        if (p->errf)
-            remove(p->errf);
-        gm_sass_cubins_sweep(p->dir);
-        rmdir(p->dir);
-    }
-    if (p->started)
-        gm_proc_result_free(&p->proc.res);
-    for (char **a = p->argv; a && *a; a++)
-        free(*a);
-    free(p->argv);
-    free(p->tlib);
-    free(p->why);
-    free(p->dir);
-    free(p->out);
-    free(p->errf);
-    free(p->sent);
-    gm_buf_free(&p->acks);
-    free(p);
-}
-
-void gm_sl_pipe_abandon(gm_sl_pipe *p)
-{
-    if (!p)
-        return;
-    S_pipe_stop(p, NULL);
-    S_pipe_free(p);
-}
-
-void gm_sl_pipe_finish(gm_sl_pipe *p, gm_results *r)
-{
-    if (!p)
-        return;
-    bool ok = p->started && !p->dead;
-    double t0 = S_now();
-    if (ok) {
-        ok = S_pipe_drain(p);
-        if (ok) {
-            /* end of input: the child writes its records and ends */
-            shutdown(p->fd, SHUT_WR);
-            gm_proc *ps[] = {&p->proc};
-            gm_proc_wait(ps, 1);
-            close(p->fd);
-            p->fd = -1;
-        }
-    }
-    double after = S_now() - t0;
-    gm_sl_trace t;
-    gm_sass_text st = GM_SASS_TEXT_INIT;
-    char *why = NULL;
-    /* the last of what the child said on stderr, one line */
-    char tail[512] = "";
-    gm_buf eb = GM_BUF_INIT;
-    if (p->errf && gm_buf_read_file(&eb, p->errf, 0) && eb.len) {
-        const char *from = eb.len > sizeof tail - 1 ? eb.data + eb.len - (sizeof tail - 1) : eb.data;
-        snprintf(tail, sizeof tail, "%s", from);
-        for (char *c = tail; *c; c++)
-            if (*c == '\n' || *c == '\t')
-                *c = ' ';
-    }
-    gm_buf_free(&eb);
-    if (ok)
-        ok = S_read_trace(p->out, p->proc.res.code, tail, &t, &st, &why);
-    if (!ok) {
-        /* the pass after the collection, as without the pipe: every layout
-         * traced again (or, without a tracer, counted the SASS way) */
-        if (p->progress && p->started)
-            S_fallback_say(why ? why : p->why, "tracing every layout after the collection");
-        free(why);
-        gm_sass_text_free(&st);
-        gm_source_lines_suite(r, p->device, p->quick, GM_SL_METHOD_TRACE, p->progress);
-        S_pipe_free(p);
-        return;
-    }
-    bool *recount = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *recount);
-    size_t n_recount = 0, failed = 0;
-    for (size_t i = 0; i < r->n_runs && i < p->cap; i++) {
-        if (!p->sent[i])
-            continue;
-        char label[32];
-        snprintf(label, sizeof label, "%zu", i);
-        const gm_sl_trace_launch *L = NULL;
-        for (size_t m = 0; m < t.n_launches && !L; m++)
-            if (t.launches[m].label && strcmp(t.launches[m].label, label) == 0)
-                L = &t.launches[m];
-        gm_buf miss = GM_BUF_INIT;
-        gm_buf_printf(&miss, "the tracer did not trace this case (exit status %d%s%s)",
-                      p->proc.res.code, tail[0] ? ": " : "", tail);
-        /* the suite's kernels: built in GM_SOURCE_ROOT */
-        bool got = S_fill(&r->runs[i].source_lines, L, &t, miss.data, GM_SOURCE_ROOT);
-        gm_buf_free(&miss);
-        if (got) {
-            gm_sass_text_apply(&st, &r->runs[i].source_lines);
-            if (S_check_against_counters(&r->runs[i])) {
-                recount[i] = true;
-                n_recount++;
-            }
-        }
-        failed += !got;
-    }
-    /* the time the pass added to the collection: its waits, and the end */
-    S_collection(r, "trace", NULL, p->waited + after, t.traced);
-    r->collection.source_lines_beside = true;
-    if (p->progress)
-        fprintf(stderr, "source lines: %zu layouts traced beside the collection in %.1f s; it "
-                        "waited %.1f s for them\n", p->n_sent, p->proc.res.seconds,
-                p->waited + after);
-    if (p->progress && failed)
-        fprintf(stderr, "gpumem-report: the per-source-line pass failed for %zu of %zu kernels; "
-                        "the report says which\n", failed, p->n_sent);
-    if (n_recount)
-        S_recount(r, recount, n_recount, p->device, p->quick, p->progress);
-    free(recount);
-    gm_sl_trace_free(&t);
-    gm_sass_text_free(&st);
-    S_pipe_free(p);
 }
 
 /* ---- the suite's child -------------------------------------------------------------- */
@@ -1330,13 +989,11 @@ done:
 int gm_cmd_trace_child(int argc, char **argv)
 {
     long long device = 0;
-    bool quick = false, jobs = false;
+    bool quick = false;
     const char *out = NULL, *lib = NULL;
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--case") != 0; i++) {
-        if (strcmp(argv[i], "--jobs") == 0) {
-            jobs = true;
-        } else if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
+        if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
             if (!gm_cli_int("--device", argv[++i], 0, 1023, &device))
                 return GM_EXIT_USAGE;
         } else if (strcmp(argv[i], "--quick") == 0) {
@@ -1350,9 +1007,9 @@ int gm_cmd_trace_child(int argc, char **argv)
             return GM_EXIT_USAGE;
         }
     }
-    if (!out || !lib || (i >= argc) != jobs) {
+    if (!out || !lib || i >= argc) {
         gm_cli_error("usage: gpumem-report trace-child [--device N] [--quick] --out FILE --lib "
-                     "PATH (--case LABEL EXP VARIANT NAME=VALUE... [--case ...] | --jobs)");
+                     "PATH --case LABEL EXP VARIANT NAME=VALUE... [--case ...]");
         return GM_EXIT_USAGE;
     }
     /* before any CUDA call: the tracer subscribes first */
@@ -1373,25 +1030,6 @@ int gm_cmd_trace_child(int argc, char **argv)
         return GM_EXIT_FAIL;
     }
     size_t failed = 0;
-    /* --jobs: one case a line on stdin, LABEL EXP VARIANT NAME=VALUE..., each
-     * answered on stdout ("done LABEL ok" or "done LABEL failed") once traced */
-    char *line = NULL;
-    size_t cap = 0;
-    while (jobs && getline(&line, &cap, stdin) > 0) {
-        char *tok[64];
-        int nt = 0;
-        for (char *t = strtok(line, " \t\n"); t && nt < 64; t = strtok(NULL, " \t\n"))
-            tok[nt++] = t;
-        if (nt == 0)
-            continue;
-        bool ok = nt >= 3 && S_child_case(&api, tok[0], tok[1], tok[2], tok + 3, nt - 3, quick);
-        if (!ok && nt < 3)
-            gm_cli_error("trace-child: a case needs LABEL EXP VARIANT");
-        failed += !ok;
-        printf("done %s %s\n", tok[0], ok ? "ok" : "failed");
-        fflush(stdout);
-    }
-    free(line);
     while (i < argc) {
         /* --case LABEL EXP VARIANT NAME=VALUE... */
         int first = i + 4, end = first;

@@ -164,8 +164,6 @@ static void S_child(const gm_proc_spec *s, const char *prog, char *const *envp, 
         S_child_fail(fail_fd);
     if (s->null_stdin && S_open_into("/dev/null", O_RDONLY, 0, STDIN_FILENO) != 0)
         S_child_fail(fail_fd);
-    if (!s->null_stdin && s->in_fd > 0 && dup2(s->in_fd, STDIN_FILENO) < 0)
-        S_child_fail(fail_fd);
     switch (s->out) {
     case GM_PROC_NULL:
         if (S_open_into("/dev/null", O_WRONLY, 0, STDOUT_FILENO) != 0)
@@ -178,10 +176,6 @@ static void S_child(const gm_proc_spec *s, const char *prog, char *const *envp, 
     case GM_PROC_CAPTURE:
     case GM_PROC_RELAY:
         if (dup2(po[1], STDOUT_FILENO) < 0)
-            S_child_fail(fail_fd);
-        break;
-    case GM_PROC_FD:
-        if (dup2(s->out_fd, STDOUT_FILENO) < 0)
             S_child_fail(fail_fd);
         break;
     default:

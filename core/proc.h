@@ -51,8 +51,7 @@ typedef enum {
     GM_PROC_FILE,        /* a file, created or truncated (mode 0600), relative to cwd */
     GM_PROC_CAPTURE,     /* into gm_proc_result.out or .err */
     GM_PROC_RELAY,       /* stdout only: line by line onto spec.relay, after relay_prefix */
-    GM_PROC_MERGE,       /* stderr only: where stdout goes */
-    GM_PROC_FD           /* stdout only: a copy of spec.out_fd (a pipe the caller reads) */
+    GM_PROC_MERGE        /* stderr only: where stdout goes */
 } gm_proc_io;
 
 typedef struct {
@@ -64,10 +63,6 @@ typedef struct {
                                    NULL-terminated */
     const char *cwd;            /* the child's directory; NULL: this process's */
     bool null_stdin;            /* stdin from /dev/null (else inherited) */
-    int in_fd;                  /* > 0: stdin is a copy of this descriptor (a pipe the
-                                   caller writes; make it close-on-exec, and close this
-                                   copy after the start) */
-    int out_fd;                 /* GM_PROC_FD: stdout is a copy of it, likewise */
     gm_proc_io out, err;
     const char *out_path;       /* GM_PROC_FILE of stdout */
     const char *err_path;       /* GM_PROC_FILE of stderr */

@@ -307,9 +307,6 @@ typedef struct {
                                   kernel); NULL: "sass" (files written before it) */
     char *source_lines_fallback; /* why the tracer was not used; NULL when it was, or
                                     when the SASS path was asked for */
-    bool source_lines_beside;  /* the suite's tracer ran beside the collection, between its
-                                  measurements (source_lines_seconds: what it added, the
-                                  collection's waits for it); false: after the collection */
     char **command;            /* argv that produced the run */
     size_t n_command;
     gm_process process;        /* the process that collected (absent: not recorded) */

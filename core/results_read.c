@@ -492,9 +492,7 @@ static bool S_read_collection(S_rd *rd, json_t *root, gm_collection *c)
              (!json_object_get(o, "source_lines_method") ||
               S_get_str(rd, o, "source_lines_method", true, &c->source_lines_method)) &&
              (!json_object_get(o, "source_lines_fallback") ||
-              S_get_str(rd, o, "source_lines_fallback", true, &c->source_lines_fallback)) &&
-             (!json_object_get(o, "source_lines_beside") ||
-              S_get_bool(rd, o, "source_lines_beside", &c->source_lines_beside));
+              S_get_str(rd, o, "source_lines_fallback", true, &c->source_lines_fallback));
     }
     if (ok && (passes < -1 || passes > INT_MAX)) {
         size_t mp = S_push_key(rd, "passes");

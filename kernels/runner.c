@@ -212,20 +212,17 @@ gm_status gm_case_setup(gm_case *c, gm_error *err)
     return c->variant->setup(c, err);
 }
 
-/* Phase one of a case, into a new run: set up, predict, one validation
- * launch checked against the CPU reference.  Nothing here is timed or
- * counted, so other work may share the GPU meanwhile (the per-line tracer of
- * the experiment before: gm_suite_opts.quiet).  Returns GM_OK when the suite
- * may go on (the case may still be not-run, failed or in error: see
- * run->check), a status when it must stop (a CUDA error: the context may be
- * unusable).  *live is set when the case stays set up for phase two: its
- * teardown is the caller's, at the end of the experiment, so that the cases of
- * one experiment may share inputs that their setup built once. */
-static gm_status S_case_validate(S_ctx *x, gm_case *c, gm_results *out, size_t *run_index,
-                                 bool *live, gm_error *err)
+/* Runs one case into a new run.  Returns GM_OK when the suite may go on (the
+ * case may still be not-run, failed or in error: see run->check), a status when
+ * it must stop (a CUDA error: the context may be unusable).  *live is set when
+ * the case stays set up: its teardown is the caller's, at the end of the
+ * experiment, so that the cases of one experiment may share inputs that their
+ * setup built once.  *profile: it goes to the profile hook. */
+static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_index,
+                            bool *live, bool *profile, gm_error *err)
 {
     const gm_variant *v = c->variant;
-    *live = false;
+    *live = *profile = false;
     *run_index = out->n_runs;
     gm_run *run = gm_results_add_run(out);
     run->experiment = gm_xstrdup(v->experiment->id);
@@ -275,18 +272,75 @@ static gm_status S_case_validate(S_ctx *x, gm_case *c, gm_results *out, size_t *
     /* Validation: poisoned output, one launch, compare with the reference. */
     if (v->reset)
         st = v->reset(c, x->stream, &e);
+    double t_launch = gm_host_ms();
     if (st == GM_OK)
         st = v->launch(c, x->stream, &e);
     if (st == GM_OK) {
         cudaError_t rc = cudaStreamSynchronize(x->stream);
+        t_launch = gm_host_ms() - t_launch;
         if (rc != cudaSuccess)
             st = gm_fail(&e, GM_ERR_CUDA, "%s: %s (%s)", c->kernel, cudaGetErrorString(rc),
                          cudaGetErrorName(rc));
     }
     if (st == GM_OK)
         st = v->check(c, &run->check, &e);
-    if (tm)
+    if (tm) {
         tm->validate += (gm_host_ms() - t_phase) / 1e3;
+        t_phase = gm_host_ms();
+    }
+    if (st == GM_OK && !x->o->validate_only) {
+        int taken = x->repeat, warm = x->warmup;
+        bool gated = false;
+        if (v->on_host) {
+            st = S_time_host(c, x->stream, x->warmup, x->repeat, x->samples, &taken, &e);
+            warm = x->warmup > 1 ? 1 : x->warmup;
+        } else {
+            /* A long kernel (the chain DP at n = 1024 runs ~0.1 s on one SM) would
+             * spend seconds on repetitions whose spread is tiny: cap its samples so
+             * they take about GM_SUITE_GPU_BUDGET_MS, keeping at least
+             * GM_SUITE_GPU_MIN_REPS, and say so in the run. */
+            int reps = x->repeat;
+            if (t_launch > 0 && t_launch * reps > GM_SUITE_GPU_BUDGET_MS) {
+                /* The first launch of a kernel also loads its module (lazy
+                 * loading): time a second one before believing it is long. */
+                double t2 = gm_host_ms();
+                if (!v->idempotent && v->reset)
+                    st = v->reset(c, x->stream, &e);
+                if (st == GM_OK)
+                    st = v->launch(c, x->stream, &e);
+                if (st == GM_OK && cudaStreamSynchronize(x->stream) == cudaSuccess)
+                    t2 = gm_host_ms() - t2;
+                else
+                    t2 = t_launch;
+                if (t2 < t_launch)
+                    t_launch = t2;
+            }
+            if (st == GM_OK && t_launch > 0 && t_launch * reps > GM_SUITE_GPU_BUDGET_MS) {
+                double fit = GM_SUITE_GPU_BUDGET_MS / t_launch;
+                reps = fit < GM_SUITE_GPU_MIN_REPS ? GM_SUITE_GPU_MIN_REPS : (int)fit;
+                if (reps < x->repeat) {
+                    warm = x->warmup > 1 ? 1 : x->warmup;
+                    gm_run_add_note(run, "timed %d repetitions instead of %d: one launch takes "
+                                    "%.1f ms", reps, x->repeat, t_launch);
+                } else {
+                    reps = x->repeat;
+                }
+            }
+            taken = reps;
+            const gm_l2flush *f = v->experiment->bandwidth_bound ? x->flush : NULL;
+            if (st == GM_OK)
+                st = gm_time_case(c, x->stream, warm, reps, f, x->samples, &gated, &e);
+        }
+        if (st == GM_OK) {
+            gm_timing_set_samples(&run->timing, x->samples, (size_t)taken);
+            run->timing.present = true;
+            run->timing.warmup = warm;
+            run->timing.l2_flushed = !v->on_host && v->experiment->bandwidth_bound && x->flush;
+            run->timing.gated = gated;
+        }
+        if (tm)
+            tm->timing += (gm_host_ms() - t_phase) / 1e3;
+    }
     if (st != GM_OK) {
         S_set_check(run, GM_CHECK_ERROR, e.message);
         v->teardown(c);
@@ -295,89 +349,8 @@ static gm_status S_case_validate(S_ctx *x, gm_case *c, gm_results *out, size_t *
         return GM_OK;
     }
     *live = true;
-    return GM_OK;
-}
-
-/* Phase two of a live case, the GPU this process's alone: its timed
- * repetitions (a run whose check failed is timed too), then whether the
- * profile hook gets it (*profile).  A case that fails here is torn down and
- * *live cleared; the return is as S_case_validate's. */
-static gm_status S_case_time(S_ctx *x, gm_case *c, gm_run *run, bool *live, bool *profile,
-                             gm_error *err)
-{
-    const gm_variant *v = c->variant;
-    *profile = false;
-    if (x->o->validate_only)
-        return GM_OK;
-    gm_suite_times *tm = x->o->times;
-    double t_phase = gm_host_ms();
-    gm_error e = {GM_OK, ""};
-    gm_status st = GM_OK;
-    int taken = x->repeat, warm = x->warmup;
-    bool gated = false;
-    double t_launch = 0;
-    if (v->on_host) {
-        /* The validation run is the one warm-up: the same host code on the
-         * same data (the chain DP at n = 1024 takes 0.5 s a run) */
-        st = S_time_host(c, x->stream, 0, x->repeat, x->samples, &taken, &e);
-        warm = x->warmup > 1 ? 1 : x->warmup;
-    } else {
-        /* One launch timed on the host, the first warm-up: what a launch takes
-         * with the GPU quiet and the module loaded (the validation launch may
-         * have shared the GPU, and its first launch loads the module). */
-        if (!v->idempotent && v->reset)
-            st = v->reset(c, x->stream, &e);
-        double t0 = gm_host_ms();
-        if (st == GM_OK)
-            st = v->launch(c, x->stream, &e);
-        if (st == GM_OK) {
-            cudaError_t rc = cudaStreamSynchronize(x->stream);
-            t_launch = gm_host_ms() - t0;
-            if (rc != cudaSuccess)
-                st = gm_fail(&e, GM_ERR_CUDA, "%s: %s (%s)", c->kernel, cudaGetErrorString(rc),
-                             cudaGetErrorName(rc));
-        }
-        /* A long kernel (the chain DP at n = 1024 runs ~0.1 s on one SM) would
-         * spend seconds on repetitions whose spread is tiny: cap its samples so
-         * they take about GM_SUITE_GPU_BUDGET_MS, keeping at least
-         * GM_SUITE_GPU_MIN_REPS, with one warm-up after that launch, and say so
-         * in the run.  Otherwise the warm-ups asked for, that launch the first. */
-        int reps = x->repeat, more = warm > 1 ? warm - 1 : warm;
-        if (st == GM_OK && t_launch > 0 && t_launch * reps > GM_SUITE_GPU_BUDGET_MS) {
-            double fit = GM_SUITE_GPU_BUDGET_MS / t_launch;
-            reps = fit < GM_SUITE_GPU_MIN_REPS ? GM_SUITE_GPU_MIN_REPS : (int)fit;
-            if (reps < x->repeat) {
-                more = x->warmup > 1 ? 1 : x->warmup;
-                gm_run_add_note(run, "timed %d repetitions instead of %d: one launch takes "
-                                "%.1f ms", reps, x->repeat, t_launch);
-            } else {
-                reps = x->repeat;
-            }
-        }
-        taken = reps;
-        warm = more + 1;
-        const gm_l2flush *f = v->experiment->bandwidth_bound ? x->flush : NULL;
-        if (st == GM_OK)
-            st = gm_time_case(c, x->stream, more, reps, f, x->samples, &gated, &e);
-    }
-    if (st == GM_OK) {
-        gm_timing_set_samples(&run->timing, x->samples, (size_t)taken);
-        run->timing.present = true;
-        run->timing.warmup = warm;
-        run->timing.l2_flushed = !v->on_host && v->experiment->bandwidth_bound && x->flush;
-        run->timing.gated = gated;
-    }
-    if (tm)
-        tm->timing += (gm_host_ms() - t_phase) / 1e3;
-    if (st != GM_OK) {
-        S_set_check(run, GM_CHECK_ERROR, e.message);
-        v->teardown(c);
-        *live = false;
-        if (st == GM_ERR_CUDA || st == GM_ERR_NOMEM)
-            return gm_fail(err, st, "%s/%s: %s", v->experiment->id, v->name, e.message);
-        return GM_OK;
-    }
-    *profile = x->o->profile && !v->on_host && run->check.status == GM_CHECK_PASSED;
+    *profile = x->o->profile && !x->o->validate_only && !v->on_host &&
+               run->check.status == GM_CHECK_PASSED;
     /* Each profiler pass replays the launch, and the pass that measures the
      * smsp__sass_* metrics instruments every memory instruction: a 0.1 s
      * kernel costs seconds there.  Such cases keep their time and check. */
@@ -442,18 +415,8 @@ static gm_status S_run_experiment(S_ctx *x, const gm_experiment_def *d, gm_resul
         ++*k;
         if (o->progress)
             o->progress(o->progress_ctx, d->id, cases[i].variant->name, *k, total);
-        st = S_case_validate(x, &cases[i], out, &run_of[i], &live[i], err);
+        st = S_run_case(x, &cases[i], out, &run_of[i], &live[i], &prof[i], err);
     }
-    /* the GPU this process's alone from here to the experiment's end */
-    if (st == GM_OK && o->quiet) {
-        double t0 = gm_host_ms();
-        o->quiet(o->hooks_ctx);
-        if (o->times)
-            o->times->quiet += (gm_host_ms() - t0) / 1e3;
-    }
-    for (size_t i = 0; i < m && st == GM_OK; i++)
-        if (live[i])
-            st = S_case_time(x, &cases[i], &out->runs[run_of[i]], &live[i], &prof[i], err);
 
     /* The profile hook gets the validated GPU cases and their runs; the run
      * pointers are taken only now, after the last gm_results_add_run. */
@@ -480,9 +443,6 @@ static gm_status S_run_experiment(S_ctx *x, const gm_experiment_def *d, gm_resul
     for (size_t i = 0; i < m; i++)
         if (live[i])
             cases[i].variant->teardown(&cases[i]);
-    /* its runs complete: the per-line pass may take them */
-    if (st == GM_OK && o->experiment_done)
-        o->experiment_done(o->hooks_ctx, out);
     free(cases);
     free(run_of);
     free(live);

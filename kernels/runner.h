@@ -4,8 +4,7 @@
  * set each up (a variant that cannot run at a size is recorded as not-run with
  * the reason, never dropped); reset + launch + check it against the CPU
  * reference (a mismatch marks the run failed with index, value and expected
- * value; it is still reported and timed); then, once every case of the
- * experiment is validated and the quiet hook has returned, time each (device events around each
+ * value; it is still reported and timed); time it (device events around each
  * launch alone, warm-up discarded, every sample kept, L2 flushed between
  * repetitions of bandwidth-bound experiments when asked; on_host variants with
  * CLOCK_MONOTONIC, fewer samples when each takes long); hand the experiment's validated GPU cases to the profile
@@ -30,7 +29,7 @@ extern "C" {
  * compared with: 512 MiB copied, 1 GiB of traffic per sample. */
 #define GM_SUITE_COPY_BYTES ((size_t)512 << 20)
 #define GM_SUITE_COPY_REPEAT 10
-/* on_host variants (CPU baselines): the validation run is their one warm-up, and sampling stops
+/* on_host variants (CPU baselines): at most one warm-up, and sampling stops
  * after this many samples once they have taken this long. */
 #define GM_SUITE_HOST_MIN_REPS 3
 #define GM_SUITE_HOST_BUDGET_MS 1000.0
@@ -64,15 +63,6 @@ typedef struct {
     /* Called before each case: k = 1..n over all selected cases. */
     void (*progress)(void *ctx, const char *exp, const char *variant, size_t k, size_t n);
     void *progress_ctx;
-    /* NULL, or called before an experiment's timed repetitions and profiling
-     * (after every case of it is set up and validated): other work of this
-     * program on the GPU must have stopped when it returns (the per-line
-     * tracer, cli/cmd_trace.c) */
-    void (*quiet)(void *ctx);
-    /* NULL, or called when an experiment's runs are complete (validated, timed,
-     * profiled) and its cases torn down */
-    void (*experiment_done)(void *ctx, const gm_results *out);
-    void *hooks_ctx;
     /* NULL, or filled with where the wall time went (seconds) */
     struct gm_suite_times *times;
 } gm_suite_opts;
@@ -80,10 +70,9 @@ typedef struct {
 /* Wall time of the suite by phase, summed over the cases (seconds): the
  * device's reference bandwidths, setup (inputs built and copied), the model's
  * prediction (CPU), the validation launch and its check against the CPU
- * reference, the quiet hook (waiting for other work on the GPU), the timed
- * repetitions, the profile hook. */
+ * reference, the timed repetitions, the profile hook. */
 typedef struct gm_suite_times {
-    double device, setup, model, validate, quiet, timing, profile;
+    double device, setup, model, validate, timing, profile;
 } gm_suite_times;
 
 /* Run the selected part of the suite, appending experiments and runs to out

@@ -727,47 +727,33 @@ bool gm_srclines_md_method(gm_buf *b, const gm_results *r, bool program)
         arrays += sl->n_allocs > 0;
     }
     if (trace) {
-        if (c->source_lines_beside && !program)
-            gm_buf_puts(b, "- **Per source line.** With the Compute Sanitizer's tracer and no "
-                           "profiler (the two exclude each other in a process), in one more "
-                           "process beside the collection: it set up each layout's chosen case "
-                           "(of those whose counters show the most sectors per request and "
-                           "wavefronts per shared instruction, the smallest launch that gives "
-                           "every SM two blocks) and launched it once, traced, while the "
-                           "collection set up and checked the next experiment's cases; the "
-                           "collection waited for it before timing or profiling anything, so "
-                           "that it never shared the GPU with a measurement. ");
-        else
-            gm_say(b, "- **Per source line.** After the counter passes and the timing, {} with "
-                      "the Compute Sanitizer's tracer and no profiler (the two exclude each "
-                      "other in a process). ",
-                   GM_LIT(program && replay
-                              ? "the first launch of each kernel the counter run profiled was "
-                                "made again in a process of its own, traced, from what the "
-                                "counted run kept of it just before it ran (the module's cubin, "
-                                "the launch's shape and argument bytes, and each allocation its "
-                                "arguments point into, moved to a new address with the same "
-                                "alignment); the program did not run again"
-                          : program ? "the program ran once more, its output discarded, and "
-                                      "the first launch of each kernel the counter run profiled "
-                                      "was traced in place"
-                                    : "one more process set up each layout's chosen case (of "
-                                      "those whose counters show the most sectors per request "
-                                      "and wavefronts per shared instruction, the smallest "
-                                      "launch that gives every SM two blocks) and launched it "
-                                      "once, traced"));
-        gm_buf_puts(b, "The tracer patched every global and shared memory instruction of a "
-                       "traced launch's module for that launch alone (the other launches ran "
-                       "the original code) and, per warp-level access, applied the hardware's "
-                       "rules, the model's: global sectors and their ideal, shared wavefronts "
-                       "and theirs, per instruction and per allocation; instructions were "
-                       "mapped to file and line with CUPTI's SASS-to-source correlation on the "
-                       "module's cubin (kernels built with `-lineinfo`). These counts equal "
-                       "Nsight Compute's Source page on every line of the tracer's test "
-                       "kernels. ");
-        if (!program)
-            gm_buf_puts(b, "A layout whose traced global loads or stores were fewer than its "
-                           "counters measured was counted again under CUPTI's SASS metrics. ");
+        gm_say(b, "- **Per source line.** After the counter passes and the timing, {} with the "
+                  "Compute Sanitizer's tracer and no profiler (the two exclude each other in a "
+                  "process). The tracer patched every global and shared memory instruction of a "
+                  "traced launch's module for that launch alone (the other launches ran the "
+                  "original code) and, per warp-level access, applied the hardware's rules, the "
+                  "model's: global sectors and their ideal, shared wavefronts and theirs, per "
+                  "instruction and per allocation; instructions were mapped to file and line "
+                  "with CUPTI's SASS-to-source correlation on the module's cubin (kernels built "
+                  "with `-lineinfo`). These counts equal Nsight Compute's Source page on every "
+                  "line of the tracer's test kernels. ",
+               GM_LIT(program && replay
+                          ? "the first launch of each kernel the counter run profiled was made "
+                            "again in a process of its own, traced, from what the counted run "
+                            "kept of it just before it ran (the module's cubin, the launch's "
+                            "shape and argument bytes, and each allocation its arguments point "
+                            "into, moved to a new address with the same alignment); the program "
+                            "did not run again"
+                          : program ? "the program ran once more, its output discarded, and the "
+                                      "first launch of each kernel the counter run profiled was "
+                                      "traced in place"
+                              : "one more process set up each layout's chosen case (of "
+                                "those whose counters show the most sectors per request and "
+                                "wavefronts per shared instruction, the smallest launch that "
+                                "gives every SM two blocks) and launched it once, traced; a "
+                                "layout whose traced global loads or stores were fewer than "
+                                "its counters measured was counted again as below, under "
+                                "CUPTI's SASS metrics"));
         if (c->source_lines_fallback)
             gm_say(b, "{}. ", GM_TEXT(c->source_lines_fallback));
         if (arrays)
@@ -791,12 +777,7 @@ bool gm_srclines_md_method(gm_buf *b, const gm_results *r, bool program)
         gm_say(b, ", {} not (the section says why)", GM_INT(failed));
     if (gm_value_present(&c->source_lines_seconds)) {
         double sec = gm_value_num(&c->source_lines_seconds);
-        if (trace && c->source_lines_beside)
-            gm_say(b, "; the collection waited {} s for it in all ({} launch{} traced, each "
-                      "up to a few thousand times slower than untraced)",
-                   GM_NUM(sec, 3), GM_INT(c->source_lines_launches),
-                   GM_LIT(c->source_lines_launches == 1 ? "" : "es"));
-        else if (trace)
+        if (trace)
             gm_say(b, "; the extra {} took {} s in all ({} launch{} traced, each up to a "
                       "few thousand times slower than untraced)",
                    GM_LIT(program && !replay ? "run" : "process"), GM_NUM(sec, 3),

@@ -65,51 +65,6 @@ Test(proc, captures_stdout_and_the_tail_of_stderr)
     gm_proc_result_free(&r);
 }
 
-/* A child spoken with while it runs: its stdin and stdout are pipes the
- * caller holds (in_fd, GM_PROC_FD), a line answered before the next is sent. */
-Test(proc, a_child_on_pipes_answers_line_by_line)
-{
-    int in[2], out[2];
-    cr_assert_eq(pipe(in), 0);
-    cr_assert_eq(pipe(out), 0);
-    for (int k = 0; k < 2; k++) {
-        fcntl(in[k], F_SETFD, FD_CLOEXEC);
-        fcntl(out[k], F_SETFD, FD_CLOEXEC);
-    }
-    char *argv[] = {"/bin/sh", "-c", "while read x; do echo \"done $x\"; done; echo bye", NULL};
-    gm_proc_spec s = {.argv = argv, .in_fd = in[0], .out = GM_PROC_FD, .out_fd = out[1],
-                      .err = GM_PROC_NULL, .timeout_s = 30};
-    gm_proc p;
-    gm_error e = {GM_OK, ""};
-    cr_assert_eq(gm_proc_start(&p, &s, NULL, &e), GM_OK, "%s", e.message);
-    close(in[0]);
-    close(out[1]);
-    char buf[64];
-    for (int k = 1; k <= 2; k++) {
-        dprintf(in[1], "%d\n", k);
-        size_t n = 0;
-        while (n == 0 || buf[n - 1] != '\n') {
-            ssize_t r = read(out[0], buf + n, sizeof buf - 1 - n);
-            cr_assert_gt(r, 0);
-            n += (size_t)r;
-        }
-        buf[n] = '\0';
-        char want[16];
-        snprintf(want, sizeof want, "done %d\n", k);
-        cr_assert_str_eq(buf, want);
-    }
-    close(in[1]);   /* end of input: the child says bye and ends */
-    ssize_t r = read(out[0], buf, sizeof buf - 1);
-    cr_assert_gt(r, 0);
-    buf[r] = '\0';
-    cr_assert_str_eq(buf, "bye\n");
-    gm_proc *ps[] = {&p};
-    gm_proc_wait(ps, 1);
-    cr_assert_eq(p.res.code, 0);
-    gm_proc_result_free(&p.res);
-    close(out[0]);
-}
-
 Test(proc, the_environment_is_changed_or_replaced)
 {
     setenv("GMT_PROC_KEEP", "kept", 1);

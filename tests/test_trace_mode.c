@@ -354,37 +354,6 @@ Test(trace_mode, results_file_keeps_arrays_and_method)
     gm_results_free(&res);
 }
 
-/* The suite's tracer beside the collection: kept in the file, and the
- * method section says it never shared the GPU with a measurement and what the
- * collection waited for it. */
-Test(trace_mode, beside_the_collection_is_kept_and_said)
-{
-    gm_results res;
-    S_program(&res);
-    res.collection.source_lines_beside = true;
-    res.collection.source_lines_seconds = gm_vreal(1.25);
-    char *a = gm_results_to_json(&res);
-    gmt_assert_has(a, "\"source_lines_beside\": true");
-    gm_results back;
-    gm_error err;
-    cr_assert_eq(gm_results_read_string(a, "a.json", &back, &err), GM_OK, "%s", err.message);
-    cr_assert(back.collection.source_lines_beside);
-    gm_buf b = GM_BUF_INIT;
-    cr_assert(gm_srclines_md_method(&b, &back, false));   /* as the suite's */
-    gmt_assert_has(b.data, "beside the collection");
-    gmt_assert_has(b.data, "never shared the GPU with a measurement");
-    gmt_assert_has(b.data, "the collection waited 1.25 s for it in all");
-    gm_buf_free(&b);
-    free(a);
-    gm_results_free(&back);
-    /* absent: after the collection, as before */
-    res.collection.source_lines_beside = false;
-    a = gm_results_to_json(&res);
-    cr_assert_null(strstr(a, "source_lines_beside"));
-    free(a);
-    gm_results_free(&res);
-}
-
 Test(trace_mode, report_rows_name_the_array)
 {
     gm_results res;
