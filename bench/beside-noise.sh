@@ -1,6 +1,10 @@
 #!/bin/sh
-# beside-noise.sh OUT [COMMIT] — does the suite's per-line tracer beside the collection (the
-# default) move what the collection measures, beyond the run-to-run noise?  On the GPU machine
+# beside-noise.sh OUT [COMMIT] — does the suite's per-line pass at the defaults move what the
+# collection measures, beyond the run-to-run noise?  Written for the tracer beside the
+# collection (commits d5f03dc-42456b0), which did (bench/results/beside-noise-2026-11-28-
+# 42456b0.txt: DRAM bytes written 4-60 % off, run after run) and was withdrawn; at later
+# commits the default pass runs after the collection, and the pairs should differ by noise
+# alone.  On the GPU machine
 # after `make`: the main job's collection twice with --no-source-lines (no tracer) and twice
 # at its defaults (the tracer beside it), alternating; then bench/compare_runs.py on the pairs
 # (timings and counters run by run) and the DRAM bytes written of the runs where any two

@@ -22,6 +22,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare_runs  # noqa: E402  (bench/compare_runs.py)
+
 OUT = sys.argv[1]
 COMMIT = sys.argv[2] if len(sys.argv) > 2 else "unknown"
 GR = os.path.abspath("build/gpumem-report")
@@ -81,42 +84,9 @@ a = main_job("A", 0)
 b = main_job("B", HOLDERS)
 a2 = main_job("A2", 0)
 
-COUNTS = ("sectors", "requests", "wavefronts", "inst_executed", "bank_conflicts")
-
-
-def key(r):
-    return (r["experiment"], r["variant"], json.dumps(r["params"], sort_keys=True))
-
-
 def compare(x, y, label):
-    rx = {key(r): r for r in x["runs"]}
-    ratios, worst, cnt_bad, cnt_all, dram = [], [], 0, 0, []
-    for r in y["runs"]:
-        o = rx.get(key(r))
-        if not o or not r.get("timing") or not o.get("timing"):
-            continue
-        q = r["timing"]["median"] / o["timing"]["median"]
-        ratios.append(q)
-        worst.append((abs(q - 1), q, "%s/%s %s" % (r["experiment"], r["variant"], r["params"])))
-        for m, v in (r.get("metrics") or {}).items():
-            w = (o.get("metrics") or {}).get(m)
-            if not w:
-                continue
-            if any(c in m for c in COUNTS) and m.endswith(".sum"):
-                cnt_all += 1
-                cnt_bad += v["value"] != w["value"]
-            if m.startswith("dram__bytes_") and w["value"] > 1e6:
-                dram.append(abs(v["value"] / w["value"] - 1))
-    worst.sort(reverse=True)
-    say("\n%s: %d timed runs; median-time ratio: median %.4f, mean %.4f, min %.3f, max %.3f; "
-        "runs off by more than 5%%: %d" % (label, len(ratios), statistics.median(ratios),
-                                           statistics.mean(ratios), min(ratios), max(ratios),
-                                           sum(1 for q in ratios if abs(q - 1) > 0.05)))
-    say("  counts equal: %d of %d; DRAM bytes (runs over 1 MB): largest difference %.1f %%, "
-        "median %.2f %%" % (cnt_all - cnt_bad, cnt_all, 100 * max(dram or [0]),
-                             100 * statistics.median(dram or [0])))
-    for _, q, n in worst[:6]:
-        say("  %.3f  %s" % (q, n))
+    for ln in compare_runs.compare(x, y, label):
+        say(ln)
 
 
 compare(a, a2, "A2 against A (nothing else on the GPU, both)")

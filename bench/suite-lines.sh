@@ -5,7 +5,9 @@
 # --source-lines sass (CUPTI's SASS metrics, a process per layout), each timed by its own
 # `time:` line; then every layout's per-line counts of the one against the other
 # (bench/trace-program.py: global sectors and their ideal, shared wavefronts and their
-# ideal).  OUT/summary.txt holds the times and the comparison's summary.
+# ideal), and the two runs' timings and counters (bench/compare_runs.py: the tracer runs
+# beside the collection by default, the SASS children after it).  OUT/summary.txt holds the
+# times and the comparisons' summaries.
 set -u
 O=${1:?usage: suite-lines.sh OUT [COMMIT]}
 C=${2:-unknown}
@@ -30,4 +32,9 @@ python3 bench/trace-program.py --name suite --trace "$O/trace.json" --sass "$O/s
     > "$O/compare.txt" 2>&1
 grep -E '^==|SASS path|summary:' "$O/compare.txt" >> "$O/summary.txt"
 grep -B1 -E 'DIFF' "$O/compare.txt" | head -40 >> "$O/summary.txt"
+# the tracer beside the collection (the default) must not move what the collection measures:
+# the trace run's timings and counters against the sass run's (per-line pass after it)
+python3 bench/compare_runs.py "$O/sass.json" "$O/trace.json" \
+    "the default run (tracer beside) against the --source-lines sass run (after)" \
+    >> "$O/summary.txt" 2>&1
 cat "$O/summary.txt"

@@ -29,7 +29,7 @@ extern "C" {
  * compared with: 512 MiB copied, 1 GiB of traffic per sample. */
 #define GM_SUITE_COPY_BYTES ((size_t)512 << 20)
 #define GM_SUITE_COPY_REPEAT 10
-/* on_host variants (CPU baselines): at most one warm-up, and sampling stops
+/* on_host variants (CPU baselines): the validation run is their one warm-up, and sampling stops
  * after this many samples once they have taken this long. */
 #define GM_SUITE_HOST_MIN_REPS 3
 #define GM_SUITE_HOST_BUDGET_MS 1000.0
