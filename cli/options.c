@@ -153,8 +153,8 @@ static const gm_opt S_suite[] = {
              "instructions fall short of its counters is counted again by\n"
              "sass; sass where the Compute Sanitizer is missing) or sass:\n"
              "CUPTI SASS metrics, a process per variant, GPUMEM_REPORT_JOBS\n"
-             "at once, default 4 (on the H200 the suite's pass took 5.9 s\n"
-             "by trace, 11.1 s by sass)"},
+             "at once, default 4 (on the H100 the suite's pass took 6.6 s\n"
+             "by trace, 10.4 s by sass)"},
     GM_OPT_QUIET(gm_suite_args),
     GM_OPTS_REPORT(gm_suite_args, GM_OPT_MAIN),
     GM_OPT_BASELINE(gm_suite_args, GM_OPT_MAIN),

@@ -420,9 +420,9 @@ static void S_compare_traffic(gm_buf *b, const S_ex *x, const S_pair *p)
                   "not explain its time. ",
                GM_BUF(&S), GM_BUF(&F), GM_COUNT(ls.sectors), GM_COUNT(lf.sectors));
     } else if (isfinite(Q) && slower) {
-        gm_say(b, "Both fetch about the same global-load sectors ({} and {}), so the difference "
-                  "does not come from wasted sectors. ",
-               GM_COUNT(ls.sectors), GM_COUNT(lf.sectors));
+        gm_say(b, "{} and {} fetch about the same global-load sectors ({} and {}), so the "
+                  "difference does not come from wasted sectors. ",
+               GM_BUF(&S), GM_BUF(&F), GM_COUNT(ls.sectors), GM_COUNT(lf.sectors));
     }
     if (more_waves)
         gm_say(b, "In shared memory {} needs {} wavefronts per load instruction against {} for "

@@ -750,10 +750,11 @@ bool gm_srclines_md_method(gm_buf *b, const gm_results *r, bool program)
                               : "one more process set up each layout's chosen case (of "
                                 "those whose counters show the most sectors per request and "
                                 "wavefronts per shared instruction, the smallest launch that "
-                                "gives every SM two blocks) and launched it once, traced; a "
-                                "layout whose traced global loads or stores were fewer than "
-                                "its counters measured was counted again as below, under "
-                                "CUPTI's SASS metrics"));
+                                "gives every SM two blocks) and launched it once, traced"));
+        if (!program)
+            gm_buf_puts(b, "A layout whose traced global loads or stores were fewer than its "
+                           "counters measured (the tracer missed an instruction) was counted "
+                           "again, alone, under CUPTI's SASS metrics. ");
         if (c->source_lines_fallback)
             gm_say(b, "{}. ", GM_TEXT(c->source_lines_fallback));
         if (arrays)
@@ -778,8 +779,8 @@ bool gm_srclines_md_method(gm_buf *b, const gm_results *r, bool program)
     if (gm_value_present(&c->source_lines_seconds)) {
         double sec = gm_value_num(&c->source_lines_seconds);
         if (trace)
-            gm_say(b, "; the extra {} took {} s in all ({} launch{} traced, each up to a "
-                      "few thousand times slower than untraced)",
+            gm_say(b, "; the extra {} took {} s in all ({} launch{} counted, a traced one up "
+                      "to a few thousand times slower than untraced)",
                    GM_LIT(program && !replay ? "run" : "process"), GM_NUM(sec, 3),
                    GM_INT(c->source_lines_launches),
                    GM_LIT(c->source_lines_launches == 1 ? "" : "es"));

@@ -419,8 +419,9 @@ static size_t S_check_relation(const char *exp, const char *s, gm_buf *errs)
         double x = S_after(q, "("), y = S_after(q, " against ");
         S_REL(x < y, "fewer global-load sectors");
     }
-    if (strstr(s, "Both fetch about the same global-load sectors (")) {
-        double x = S_after(s, "sectors ("), y = S_after(s, " and ");
+    if (strstr(s, " fetch about the same global-load sectors (")) {
+        const char *q = strstr(s, " fetch about the same global-load sectors (");
+        double x = S_after(q, "sectors ("), y = S_after(q, " and ");
         S_REL(fabs(x - y) <= 0.1 * fmax(x, y), "about the same global-load sectors");
     }
     if (strstr(s, " is the fastest (") && strstr(s, " the slowest (")) {

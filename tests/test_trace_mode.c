@@ -378,7 +378,7 @@ Test(trace_mode, report_rows_name_the_array)
     gmt_assert_has(b.data, "the program ran once more");
     gmt_assert_has(b.data, "Compute Sanitizer");
     gmt_assert_has(b.data, "4 kernels counted; the extra run took 1.25 s in all (4 launches "
-                           "traced");
+                           "counted");
     gm_buf_free(&b);
     /* made again from the kept launches, one kernel by a rerun: both said */
     free(res.collection.source_lines_method);
