@@ -94,8 +94,8 @@ typedef struct {
 
 /* The per-line pass of a collected suite run (after everything else):
  * TRACE: one `gpumem-report trace-child` for every case gm_srclines_pick
- * chooses, each traced run's global loads and stores checked against its
- * counters, and a run where they differ (the tracer missed an instruction)
+ * chooses, each traced run's global sectors checked against its
+ * counters, and a run whose lines hold fewer (the tracer missed an instruction)
  * counted again by gm_source_lines_pass; where the tracer cannot run (its
  * library missing or unloadable, no records), and for SASS, gm_source_lines_pass.  The fallback is said on
  * stderr (progress) and kept in collection.source_lines_fallback; the

@@ -180,8 +180,8 @@ static void S_alloc_table(gm_buf *b, const gm_srclines *sl)
     if (!sl->n_allocs)
         return;
     double total = (double)S_total_excess(sl, false);
-    gm_buf_puts(b, "Which arrays (global accesses of this launch, by the allocation they fell "
-                   "in, named by the kernel arguments that point into it):\n\n"
+    /* how an array is named: the method section, once */
+    gm_buf_puts(b, "Which arrays the launch's global accesses fell in:\n\n"
                    "| Array | Size | Access | Bytes asked | Sectors | Ideal | Excess | Excess, % "
                    "of the kernel's |\n|---|--:|---|--:|--:|--:|--:|--:|\n");
     for (size_t i = 0; i < sl->n_allocs; i++) {
@@ -247,8 +247,14 @@ static void S_one(gm_buf *b, const gm_run *run)
     else
         gm_say(b, "Its lines fetch {} global sectors (ideal {}) in one launch.", GM_COUNT(sec),
                GM_COUNT(sec_ideal));
-    if (sl->note)
-        gm_say(b, " {}.", GM_TEXT(sl->note));
+    if (sl->note) {
+        /* a sentence of its own: its first letter a capital */
+        char *n = gm_xstrdup(sl->note);
+        if (n[0] >= 'a' && n[0] <= 'z')
+            n[0] = (char)(n[0] - 'a' + 'A');
+        gm_say(b, " {}.", GM_TEXT(n));
+        free(n);
+    }
     gm_buf_puts(b, "\n\n");
     if (xs > 0)
         S_table(b, sl, false);
@@ -752,7 +758,7 @@ bool gm_srclines_md_method(gm_buf *b, const gm_results *r, bool program)
                                 "wavefronts per shared instruction, the smallest launch that "
                                 "gives every SM two blocks) and launched it once, traced"));
         if (!program)
-            gm_buf_puts(b, "A layout whose traced global loads or stores were fewer than its "
+            gm_buf_puts(b, "A layout whose traced global sectors were fewer than its "
                            "counters measured (the tracer missed an instruction) was counted "
                            "again, alone, under CUPTI's SASS metrics. ");
         if (c->source_lines_fallback)
