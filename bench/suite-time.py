@@ -123,7 +123,7 @@ if prc == 0:
 else:
     say("  ctx-probe did not build: %s" % perr.strip()[-200:])
 
-PH = ["before main", "subscribe", "context", "setup", "launch", "records"]
+PH = ["subscribe", "context", "setup", "launch", "records"]
 
 
 def phases(err):

@@ -94,12 +94,12 @@ typedef struct {
 
 /* The per-line pass of a collected suite run (after everything else):
  * TRACE: one `gpumem-report trace-child` for every case gm_srclines_pick
- * chooses, each traced run's global sectors checked against its
- * counters, and a run whose lines hold fewer (the tracer missed an instruction)
- * counted again by gm_source_lines_pass; where the tracer cannot run (its
- * library missing or unloadable, no records), and for SASS, gm_source_lines_pass.  The fallback is said on
- * stderr (progress) and kept in collection.source_lines_fallback; the
- * method in collection.source_lines_method.  Never fails the collection. */
+ * chooses, each traced run's global sectors checked against its counters, and
+ * a run whose lines hold fewer (the tracer missed an instruction) counted again
+ * by gm_source_lines_pass; where the tracer cannot run (its library missing or
+ * unloadable, no records), and for SASS, gm_source_lines_pass.  The fallback
+ * is said on stderr (progress) and kept in collection.source_lines_fallback;
+ * the method in collection.source_lines_method.  Never fails the collection. */
 void gm_source_lines_suite(gm_results *r, int device, bool quick, gm_sl_method method,
                            bool progress);
 /* The same for a program: TRACE makes the launches the counted run kept in

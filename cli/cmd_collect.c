@@ -114,8 +114,6 @@ typedef struct {
     const char *last_exp;
 } S_progress;
 
-/* On a terminal one line is rewritten per case; otherwise (a log, CI) one line
- * per experiment and no control characters. */
 /* Where the collection's time went, one line on stderr. */
 static void S_say_times(const gm_suite_times *t, double suite, const gm_results *r)
 {
@@ -129,6 +127,8 @@ static void S_say_times(const gm_suite_times *t, double suite, const gm_results 
     fputc('\n', stderr);
 }
 
+/* On a terminal one line is rewritten per case; otherwise (a log, CI) one line
+ * per experiment and no control characters. */
 static void S_on_progress(void *ctx, const char *exp, const char *variant, size_t k, size_t n)
 {
     S_progress *p = ctx;

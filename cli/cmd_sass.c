@@ -61,30 +61,6 @@ static double S_now(void)
 }
 
 #ifdef GM_HAVE_CUDA
-/* Seconds since this process started (its exec), from /proc/self/stat's
- * start time against CLOCK_BOOTTIME; negative when unknown. */
-static double S_since_start(void)
-{
-    char buf[1024];
-    FILE *f = fopen("/proc/self/stat", "r");
-    if (!f)
-        return -1;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')');   /* the command name may hold spaces */
-    unsigned long long start = 0;
-    for (int field = 2; p && *p && field < 22; field++)
-        p = strchr(p + 1, ' ');
-    if (!p || sscanf(p, " %llu", &start) != 1)
-        return -1;
-    long hz = sysconf(_SC_CLK_TCK);
-    struct timespec ts;
-    if (hz <= 0 || clock_gettime(CLOCK_BOOTTIME, &ts) != 0)
-        return -1;
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec - (double)start / (double)hz;
-}
-
 /* The kernel of the child's case, once known: CUPTI's mangled symbol contains it. */
 static const char *S_child_kernel;
 
@@ -144,11 +120,10 @@ int gm_cmd_sass_child(int argc, char **argv)
     char path[] = S_CHILD_TMP "XXXXXX";
     int fd = -1;
     /* GPUMEM_REPORT_CHILD_TIMES=1: where the child's time goes, on stderr
-     * (bench/suite-time.sh) */
+     * (bench/suite-time.py) */
     const char *tenv = getenv("GPUMEM_REPORT_CHILD_TIMES");
     bool say_times = tenv && strcmp(tenv, "1") == 0;
-    double t_main = S_since_start(), t0 = S_now(), t_sub = t0, t_dev = t0, t_setup = t0,
-           t_launch = t0;
+    double t0 = S_now(), t_sub = t0, t_dev = t0, t_setup = t0, t_launch = t0;
     /* The way that works on CUDA 13.0 (gmc_sass.h): subscribe before any CUDA
      * call, enable inside the launch callback of the kernel's launch, collect
      * when that launch call returns. */
@@ -220,9 +195,9 @@ int gm_cmd_sass_child(int argc, char **argv)
     }
     rc = GM_EXIT_OK;
     if (say_times)
-        fprintf(stderr, "sass-child times (s): before main %.3f, subscribe %.3f, context %.3f, "
-                        "setup %.3f, launch %.3f, records %.3f\n",
-                t_main, t_sub - t0, t_dev - t_sub, t_setup - t_dev, t_launch - t_setup,
+        fprintf(stderr, "sass-child times (s): subscribe %.3f, context %.3f, setup %.3f, "
+                        "launch %.3f, records %.3f\n",
+                t_sub - t0, t_dev - t_sub, t_setup - t_dev, t_launch - t_setup,
                 S_now() - t_launch);
 done:
     S_child_kernel = NULL;

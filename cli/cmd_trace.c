@@ -266,8 +266,6 @@ static void S_collection(gm_results *r, const char *method, char *fallback, doub
     c->source_lines_fallback = fallback;
 }
 
-/* ---- a program ------------------------------------------------------------------ */
-
 /* The traced launch's global sectors against the counters of the same launch
  * (l1tex__t_sectors_pipe_lsu_mem_global_op_ld + _st): fewer means the tracer
  * did not see some global instruction (on the H100 and the H200 the Compute
@@ -302,6 +300,8 @@ static bool S_check_against_counters(gm_run *run, long long dropped)
     sl->note = gm_buf_detach(&b);
     return true;
 }
+
+/* ---- a program ------------------------------------------------------------------ */
 
 /* How long the traced run of a program may take: GM_TRACE_RUN_FACTOR times
  * the counted run's wall time, at least GM_TRACE_RUN_MIN_S; past it the run

@@ -135,16 +135,16 @@ static gm_status S_describe_device(int dev, gm_device *d, gm_error *err)
  * launch is the sample; resets are outside it.  A CPU baseline can take a
  * second a launch (the serial DP at n = 1024 took 0.4 s), and its samples vary
  * little, so sampling stops once GM_SUITE_HOST_MIN_REPS samples have taken
- * GM_SUITE_HOST_BUDGET_MS; the validation launch already warmed the caches, so
- * at most one warm-up runs.  *taken: the samples kept, in ms[0..*taken). */
-static gm_status S_time_host(gm_case *c, cudaStream_t s, int warmup, int reps, double *ms,
-                             int *taken, gm_error *err)
+ * GM_SUITE_HOST_BUDGET_MS; the validation launch just before is the one
+ * warm-up (the same host code on the same data).  *taken: the samples kept, in
+ * ms[0..*taken). */
+static gm_status S_time_host(gm_case *c, cudaStream_t s, int reps, double *ms, int *taken,
+                             gm_error *err)
 {
     const gm_variant *v = c->variant;
     double spent = 0.0;
     *taken = 0;
-    warmup = warmup > 1 ? 1 : warmup;
-    for (int r = -warmup; r < reps; r++) {
+    for (int r = 0; r < reps; r++) {
         if (r >= GM_SUITE_HOST_MIN_REPS && spent > GM_SUITE_HOST_BUDGET_MS)
             break;
         if (!v->idempotent && v->reset) {
@@ -159,11 +159,9 @@ static gm_status S_time_host(gm_case *c, cudaStream_t s, int warmup, int reps, d
         double t1 = gm_host_ms();
         if (st != GM_OK)
             return st;
-        if (r >= 0) {
-            ms[r] = t1 - t0;
-            spent += t1 - t0;
-            *taken = r + 1;
-        }
+        ms[r] = t1 - t0;
+        spent += t1 - t0;
+        *taken = r + 1;
     }
     return GM_OK;
 }
@@ -292,9 +290,7 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
         int taken = x->repeat, warm = x->warmup;
         bool gated = false;
         if (v->on_host) {
-            /* The validation run just before is the one warm-up: the same host
-             * code on the same data (the chain DP at n = 1024 takes 0.5 s a run) */
-            st = S_time_host(c, x->stream, 0, x->repeat, x->samples, &taken, &e);
+            st = S_time_host(c, x->stream, x->repeat, x->samples, &taken, &e);
             warm = x->warmup > 1 ? 1 : x->warmup;
         } else {
             /* A long kernel (the chain DP at n = 1024 runs ~0.1 s on one SM) would

@@ -15,7 +15,7 @@ done
 # The suite with --source-lines trace: per-line counts by the tracer in
 # GPUMEM_REPORT_JOBS children, the layouts dealt among them (cli/cmd_trace.c),
 # no fallback to the SASS path but the recount of a layout the tracer did not see
-# whole (its traced global instructions short of its counters), every run counted.
+# whole (its traced global sectors short of its counters), every run counted.
 echo "=== suite_trace"
 tmp=$(mktemp -d)
 if [ -f "$(dirname "$bin")/libgpumem-trace.so" ]; then
