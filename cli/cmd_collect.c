@@ -112,7 +112,40 @@ typedef struct {
     bool quiet, tty;
     double t0;
     const char *last_exp;
+    /* GPUMEM_REPORT_CASE_TIMES=1: each case's phases on stderr, from the
+     * suite's running sums (bench/suite-time.py); the profile hook of an
+     * experiment is charged to its last case */
+    bool case_times;
+    const gm_suite_times *times;
+    gm_suite_times seen;
+    const gm_results *results;
+    size_t done;   /* runs whose times are said */
 } S_progress;
+
+static void S_say_case_times(S_progress *p)
+{
+    if (!p->case_times || !p->times || !p->results)
+        return;
+    const gm_suite_times *t = p->times, *s = &p->seen;
+    for (; p->done < p->results->n_runs; p->done++) {
+        const gm_run *r = &p->results->runs[p->done];
+        gm_buf b = GM_BUF_INIT;
+        for (size_t i = 0; i < r->n_params; i++)
+            gm_buf_printf(&b, " %s=%lld", r->params[i].name,
+                          (long long)gm_value_num(&r->params[i].value));
+        /* only the newest run has phases of its own; earlier ones (none, as
+         * the runner adds one run a case) would read 0 */
+        bool newest = p->done + 1 == p->results->n_runs;
+        fprintf(stderr, "case-times (s): %s/%s%s setup %.3f model %.3f validate %.3f timing %.3f "
+                        "profile %.3f\n",
+                r->experiment, r->variant, b.data ? b.data : "",
+                newest ? t->setup - s->setup : 0.0, newest ? t->model - s->model : 0.0,
+                newest ? t->validate - s->validate : 0.0, newest ? t->timing - s->timing : 0.0,
+                newest ? t->profile - s->profile : 0.0);
+        gm_buf_free(&b);
+    }
+    p->seen = *t;
+}
 
 /* Where the collection's time went, one line on stderr. */
 static void S_say_times(const gm_suite_times *t, double suite, const gm_results *r)
@@ -132,6 +165,7 @@ static void S_say_times(const gm_suite_times *t, double suite, const gm_results 
 static void S_on_progress(void *ctx, const char *exp, const char *variant, size_t k, size_t n)
 {
     S_progress *p = ctx;
+    S_say_case_times(p);
     if (p->quiet)
         return;
     double dt = S_now() - p->t0;
@@ -309,14 +343,17 @@ static int S_collect(int argc, char **argv, S_opts *o)
         so.profile_ctx = &prof;
     }
 
-    S_progress pg = {o->quiet, isatty(STDERR_FILENO) == 1, S_now(), NULL};
+    gm_suite_times times = {0};
+    const char *ct = getenv("GPUMEM_REPORT_CASE_TIMES");
+    S_progress pg = {o->quiet, isatty(STDERR_FILENO) == 1, S_now(), NULL,
+                     ct && strcmp(ct, "1") == 0, &times, times, &results, 0};
     so.progress = S_on_progress;
     so.progress_ctx = &pg;
-    gm_suite_times times = {0};
     so.times = &times;
     double t_suite = S_now();
     gm_status st = gm_suite_run(&so, &results, &err);
     t_suite = S_now() - t_suite;
+    S_say_case_times(&pg);
     if (pg.tty && !o->quiet)
         fputs("\r\033[K", stderr);
     if (st != GM_OK) {
