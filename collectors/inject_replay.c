@@ -227,6 +227,12 @@ static bool S_keep_memory(gm_rp_launch *l, const unsigned char *args, size_t n, 
         l->mems = gm_xrealloc(l->mems, (l->n_mems + 1) * sizeof *l->mems);
         l->mems[l->n_mems++] = (gm_rp_mem){base, size, NULL};
     }
+    /* the files go where the program's own may: leave its disk room */
+    gm_error room = {GM_OK, ""};
+    if (gm_fs_room(gmi.opts.dir, sum, &room) != GM_OK) {
+        snprintf(why, cap, "keeping its memory would fill the disk: %s", room.message);
+        return false;
+    }
     for (size_t i = 0; i < l->n_mems; i++) {
         gm_rp_mem *m = &l->mems[i];
         gm_buf name = GM_BUF_INIT;

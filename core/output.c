@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -78,6 +79,35 @@ gm_status gm_file_create(const char *path, const char *data, size_t len, gm_erro
     if (st != GM_OK)
         unlink(path);
     return st;
+}
+
+static unsigned long long S_reserve(unsigned long long size)
+{
+    unsigned long long pct = size / 100 * GM_FS_RESERVE_PCT;
+    return pct > GM_FS_RESERVE_MIN ? pct : GM_FS_RESERVE_MIN;
+}
+
+bool gm_fs_leaves_room(unsigned long long avail, unsigned long long size,
+                       unsigned long long want)
+{
+    return want <= avail && avail - want >= S_reserve(size);
+}
+
+gm_status gm_fs_room(const char *dir, unsigned long long want, gm_error *err)
+{
+    struct statvfs v;
+    if (statvfs(dir, &v) != 0)
+        return gm_fail(err, GM_ERR_IO, "%s: %s", dir, strerror(errno));
+    unsigned long long unit = v.f_frsize ? v.f_frsize : v.f_bsize;
+    unsigned long long avail = (unsigned long long)v.f_bavail * unit;
+    unsigned long long size = (unsigned long long)v.f_blocks * unit;
+    if (gm_fs_leaves_room(avail, size, want))
+        return GM_OK;
+    return gm_fail(err, GM_ERR_IO,
+                   "%s has %.2f GiB free; writing %.2f GiB there would leave less than the "
+                   "%.2f GiB kept free",
+                   dir, (double)avail / (1 << 30), (double)want / (1 << 30),
+                   (double)S_reserve(size) / (1 << 30));
 }
 
 /* The mode a new file would get: 0666 less the umask (mkstemp gives 0600). */

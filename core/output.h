@@ -183,6 +183,20 @@ gm_status gm_fd_write_all(int fd, const char *name, const char *data, size_t len
  * gives (0666 less the umask). */
 gm_status gm_file_create(const char *path, const char *data, size_t len, gm_error *err);
 
+/* Room on the file system holding dir for `want` more bytes: what the
+ * writes would leave free must stay at least GM_FS_RESERVE_MIN and
+ * GM_FS_RESERVE_PCT % of the file system's size, so that a tool keeping large
+ * files (the kept launches of a program's per-line pass) does not fill a
+ * small /tmp under the programs beside it.  gm_fs_leaves_room is the rule on
+ * numbers (avail: bytes an unprivileged writer may still use; size: the file
+ * system's bytes); gm_fs_room reads them with statvfs and, when there is no
+ * room, says how much is free and what is kept back in err (GM_ERR_IO). */
+#define GM_FS_RESERVE_MIN ((unsigned long long)1 << 30)
+#define GM_FS_RESERVE_PCT 5
+bool gm_fs_leaves_room(unsigned long long avail, unsigned long long size,
+                       unsigned long long want);
+gm_status gm_fs_room(const char *dir, unsigned long long want, gm_error *err);
+
 /* Write data to a new temporary file beside `path` (".NAME.tmp-XXXXXX" in the
  * same directory, so a rename cannot cross file systems), with the mode a
  * plain create would give.  *tmp is its name (the caller's to free; the file

@@ -197,6 +197,40 @@ Test(output_rule, output_api_in_process)
     free(dir);
 }
 
+/* The room kept free on a file system before large files are written there
+ * (the kept launches of a program's per-line pass): at least 1 GiB and 5 % of
+ * its size stay free, and a write that would take more is refused with the
+ * free space named. */
+Test(output_rule, files_leave_room_on_their_file_system)
+{
+    const unsigned long long G = 1ULL << 30;
+    /* a 10 GiB /tmp: 1 GiB kept (5 % is less) */
+    cr_assert(gm_fs_leaves_room(4 * G, 10 * G, 3 * G));
+    cr_assert(!gm_fs_leaves_room(4 * G, 10 * G, 3 * G + 1));
+    cr_assert(!gm_fs_leaves_room(4 * G, 10 * G, 5 * G), "more than is free");
+    cr_assert(!gm_fs_leaves_room(0, 10 * G, 0), "a full disk takes nothing");
+    /* a 1 TiB disk: 5 % (51.2 GiB) kept */
+    cr_assert(gm_fs_leaves_room(100 * G, 1024 * G, 48 * G));
+    cr_assert(!gm_fs_leaves_room(100 * G, 1024 * G, 49 * G));
+    /* nothing to write on a disk with room */
+    cr_assert(gm_fs_leaves_room(2 * G, 10 * G, 0));
+    cr_assert(!gm_fs_leaves_room(G / 2, 10 * G, 0), "already under the reserve");
+
+    char *dir = gmt_tmpdir("room");
+    gm_error e = {0};
+    cr_assert_eq(gm_fs_room(dir, 1, &e), GM_OK, "%s", e.message);
+    /* more than any disk holds: refused, naming the folder and what is free */
+    cr_assert_eq(gm_fs_room(dir, 1ULL << 62, &e), GM_ERR_IO);
+    gmt_assert_has(e.message, dir);
+    gmt_assert_has(e.message, "GiB free");
+    char *gone = gmt_join(dir, "no-such-folder");
+    cr_assert_eq(gm_fs_room(gone, 1, &e), GM_ERR_IO);
+    gmt_assert_has(e.message, "no-such-folder");
+    gmt_rmrf(dir);
+    free(gone);
+    free(dir);
+}
+
 /* Two processes render Markdown to one path, each many times, from two
  * different inputs: afterwards there is exactly the report and its chart
  * folder, both from the same one of the two renders, and nothing else. */
