@@ -926,11 +926,35 @@ void gm_source_lines_suite(gm_results *r, int device, bool quick, gm_sl_method m
 /* ---- the suite's child -------------------------------------------------------------- */
 
 #ifdef GM_HAVE_CUDA
-/* Set up one case, launch it once under label, tear it down; false with a
- * message printed. */
-static bool S_child_case(const gpumem_trace_api *api, const char *label, const char *exp,
-                         const char *var, char **args, int n, bool quick)
+/* The cases of one experiment, set up: they stay so until the next
+ * experiment's first case, as in the suite runner, so that inputs their
+ * setups share (gm_shared_get: the matrices of one n, the image of one scale)
+ * are built once, not once a layout. */
+typedef struct {
+    gm_case **cases;   /* each the array gm_suite_find_case gave */
+    gm_case **live;    /* the set-up case inside it */
+    size_t n;
+    char *exp;
+} S_child_live;
+
+static void S_child_release(S_child_live *l)
 {
+    for (size_t k = l->n; k-- > 0;) {   /* the last set up first */
+        l->live[k]->variant->teardown(l->live[k]);
+        free(l->cases[k]);
+    }
+    l->n = 0;
+    free(l->exp);
+    l->exp = NULL;
+}
+
+/* Set up one case, launch it once under label; it stays set up in l (or is
+ * torn down at once when anything failed); false with a message printed. */
+static bool S_child_case(const gpumem_trace_api *api, S_child_live *l, const char *label,
+                         const char *exp, const char *var, char **args, int n, bool quick)
+{
+    if (l->exp && strcmp(l->exp, exp) != 0)
+        S_child_release(l);
     gm_case *cases, *c;
     gm_error err = {GM_OK, ""};
     if (gm_suite_find_case(exp, var, args, n, quick, &cases, &c, &err) != GM_OK) {
@@ -975,10 +999,19 @@ static bool S_child_case(const gpumem_trace_api *api, const char *label, const c
                 var, t_setup - t0, S_now() - t_setup);
 done:
     api->label(NULL, NULL);
+    if (ok) {
+        l->cases = gm_xrealloc(l->cases, (l->n + 1) * sizeof *l->cases);
+        l->live = gm_xrealloc(l->live, (l->n + 1) * sizeof *l->live);
+        l->cases[l->n] = cases;
+        l->live[l->n++] = c;
+        if (!l->exp)
+            l->exp = gm_xstrdup(exp);
+        return true;
+    }
     if (set_up)
         v->teardown(c);
     free(cases);
-    return ok;
+    return false;
 }
 
 int gm_cmd_trace_child(int argc, char **argv)
@@ -1025,6 +1058,7 @@ int gm_cmd_trace_child(int argc, char **argv)
         return GM_EXIT_FAIL;
     }
     size_t failed = 0;
+    S_child_live live = {NULL, NULL, 0, NULL};
     while (i < argc) {
         /* --case LABEL EXP VARIANT NAME=VALUE... */
         int first = i + 4, end = first;
@@ -1033,12 +1067,15 @@ int gm_cmd_trace_child(int argc, char **argv)
         if (first > argc) {
             gm_cli_error("trace-child: --case needs LABEL EXP VARIANT");
             failed++;
-        } else if (!S_child_case(&api, argv[i + 1], argv[i + 2], argv[i + 3], argv + first,
-                                 end - first, quick)) {
+        } else if (!S_child_case(&api, &live, argv[i + 1], argv[i + 2], argv[i + 3],
+                                 argv + first, end - first, quick)) {
             failed++;
         }
         i = end;
     }
+    S_child_release(&live);
+    free(live.cases);
+    free(live.live);
     int rc = api.finish();
     if (rc != 0)
         gm_cli_error("trace-child: writing %s failed", out);

@@ -6,6 +6,7 @@
 #include "../core/model.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,22 +183,45 @@ static void S_set_check(gm_run *run, gm_check_status status, const char *reason)
 }
 
 /* The model's prediction (core/model.h) from the variant's address trace:
- * computed on the CPU from the case's parameters (and, for data-dependent
- * accesses, the inputs it regenerates), so it needs no GPU.  A trace that
- * fails leaves the prediction absent and says why in a note; the run itself
- * is unaffected. */
-static void S_predict(const gm_case *c, gm_run *run)
+ * computed on the CPU from the case's parameters and launch shape (and, for
+ * data-dependent accesses, the inputs it regenerates: trace.h), so it needs
+ * no GPU and reads nothing a setup, launch or teardown changes.  A trace
+ * that fails leaves the prediction absent and says why in *why; the run
+ * itself is unaffected. */
+static void S_predict(const gm_case *c, gm_prediction *out, char **why)
 {
-    if (!c->variant->trace)
-        return;
     gm_trace *t = gm_trace_new();
     gm_error e = {GM_OK, ""};
     gm_status st = c->variant->trace(c, t, &e);
     if (st == GM_OK)
-        st = gm_trace_predict(t, &run->prediction, &e);
-    if (st != GM_OK)
-        gm_run_add_note(run, "no model prediction: the address trace failed: %s", e.message);
+        st = gm_trace_predict(t, out, &e);
+    if (st != GM_OK) {
+        gm_trace_prediction_clear(out);
+        gm_buf b = GM_BUF_INIT;
+        gm_buf_printf(&b, "no model prediction: the address trace failed: %s", e.message);
+        *why = gm_buf_detach(&b);
+    }
     gm_trace_free(t);
+}
+
+/* An experiment's predictions, made on a thread of their own while the main
+ * thread profiles the experiment (the profile hook spends its time waiting
+ * in the kernel driver), then moved into the runs. */
+typedef struct {
+    gm_case *cases;
+    const bool *want;
+    size_t n;
+    gm_prediction *pred;
+    char **why;
+} S_models;
+
+static void *S_models_run(void *arg)
+{
+    S_models *m = (S_models *)arg;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->want[i])
+            S_predict(&m->cases[i], &m->pred[i], &m->why[i]);
+    return NULL;
 }
 
 /* Every setup starts from what describe filled: the runner describes the
@@ -217,10 +241,10 @@ gm_status gm_case_setup(gm_case *c, gm_error *err)
  * experiment, so that the cases of one experiment may share inputs that their
  * setup built once.  *profile: it goes to the profile hook. */
 static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_index,
-                            bool *live, bool *profile, gm_error *err)
+                            bool *live, bool *profile, bool *predict, gm_error *err)
 {
     const gm_variant *v = c->variant;
-    *live = *profile = false;
+    *live = *profile = *predict = false;
     *run_index = out->n_runs;
     gm_run *run = gm_results_add_run(out);
     run->experiment = gm_xstrdup(v->experiment->id);
@@ -261,10 +285,7 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
             return gm_fail(err, st, "%s/%s: setup: %s", v->experiment->id, v->name, e.message);
         return GM_OK;
     }
-    t_phase = gm_host_ms();
-    S_predict(c, run);
-    if (tm)
-        tm->model += (gm_host_ms() - t_phase) / 1e3;
+    *predict = v->trace != NULL;   /* made at the experiment's end: S_models */
     t_phase = gm_host_ms();
 
     /* Validation: poisoned output, one launch, compare with the reference. */
@@ -403,6 +424,7 @@ static gm_status S_run_experiment(S_ctx *x, const gm_experiment_def *d, gm_resul
     size_t *run_of = gm_xcalloc(n, sizeof *run_of);
     bool *live = gm_xcalloc(n, sizeof *live);
     bool *prof = gm_xcalloc(n, sizeof *prof);
+    bool *want = gm_xcalloc(n, sizeof *want);
     size_t m = 0;
     for (size_t r = 0; r < gm_suite_len; r++)
         if (gm_suite[r].experiment == d && gm_suite_selects_variant(o, &gm_suite[r]))
@@ -413,7 +435,19 @@ static gm_status S_run_experiment(S_ctx *x, const gm_experiment_def *d, gm_resul
         ++*k;
         if (o->progress)
             o->progress(o->progress_ctx, d->id, cases[i].variant->name, *k, total);
-        st = S_run_case(x, &cases[i], out, &run_of[i], &live[i], &prof[i], err);
+        st = S_run_case(x, &cases[i], out, &run_of[i], &live[i], &prof[i], &want[i], err);
+    }
+
+    /* the model beside the profiling; on one thread here where none starts */
+    S_models models = {cases, want, m, gm_xcalloc(n, sizeof(gm_prediction)),
+                       gm_xcalloc(n, sizeof(char *))};
+    pthread_t model_thread;
+    bool threaded = pthread_create(&model_thread, NULL, S_models_run, &models) == 0;
+    if (!threaded) {
+        double t0 = gm_host_ms();
+        S_models_run(&models);
+        if (o->times)
+            o->times->model += (gm_host_ms() - t0) / 1e3;
     }
 
     /* The profile hook gets the validated GPU cases and their runs; the run
@@ -438,6 +472,27 @@ static gm_status S_run_experiment(S_ctx *x, const gm_experiment_def *d, gm_resul
         free(pc);
         free(pr);
     }
+    if (threaded) {
+        /* the wall time the model adds: what is left of it once profiling is done */
+        double t0 = gm_host_ms();
+        pthread_join(model_thread, NULL);
+        if (o->times)
+            o->times->model += (gm_host_ms() - t0) / 1e3;
+    }
+    for (size_t i = 0; i < m; i++) {
+        if (!want[i] && !models.why[i])
+            continue;
+        gm_run *run = &out->runs[run_of[i]];
+        if (want[i]) {
+            gm_trace_prediction_clear(&run->prediction);
+            run->prediction = models.pred[i];
+        }
+        if (models.why[i])
+            gm_run_add_note(run, "%s", models.why[i]);
+        free(models.why[i]);
+    }
+    free(models.pred);
+    free(models.why);
     for (size_t i = 0; i < m; i++)
         if (live[i])
             cases[i].variant->teardown(&cases[i]);
@@ -445,6 +500,7 @@ static gm_status S_run_experiment(S_ctx *x, const gm_experiment_def *d, gm_resul
     free(run_of);
     free(live);
     free(prof);
+    free(want);
     return st;
 }
 

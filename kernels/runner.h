@@ -7,9 +7,11 @@
  * value; it is still reported and timed); time it (device events around each
  * launch alone, warm-up discarded, every sample kept, L2 flushed between
  * repetitions of bandwidth-bound experiments when asked; on_host variants with
- * CLOCK_MONOTONIC, fewer samples when each takes long); hand the experiment's validated GPU cases to the profile
- * hook once; tear the experiment's cases down together at its end (so cases
- * can share inputs built once: gm_shared_get).
+ * CLOCK_MONOTONIC, fewer samples when each takes long); hand the
+ * experiment's validated GPU cases to the profile hook once, while a thread
+ * of its own makes the model's predictions of the experiment's cases; tear
+ * the experiment's cases down together at its end (so cases can share inputs
+ * built once: gm_shared_get).
  *
  * Library code: returns a status and fills gm_error; prints nothing (progress
  * goes through the callback).
@@ -69,8 +71,9 @@ typedef struct {
 
 /* Wall time of the suite by phase, summed over the cases (seconds): the
  * device's reference bandwidths, setup (inputs built and copied), the model's
- * prediction (CPU), the validation launch and its check against the CPU
- * reference, the timed repetitions, the profile hook. */
+ * prediction (CPU, on a thread of its own while the experiment is profiled:
+ * the wall time it adds after the profiling), the validation launch and its
+ * check against the CPU reference, the timed repetitions, the profile hook. */
 typedef struct gm_suite_times {
     double device, setup, model, validate, timing, profile;
 } gm_suite_times;
