@@ -34,7 +34,7 @@ extern "C" {
 /* on_host variants (CPU baselines): the validation run is their one warm-up, and sampling stops
  * after this many samples once they have taken this long. */
 #define GM_SUITE_HOST_MIN_REPS 3
-#define GM_SUITE_HOST_BUDGET_MS 1000.0
+#define GM_SUITE_HOST_BUDGET_MS 300.0
 /* GPU kernels: repetitions are capped so one case's samples take about this long. */
 #define GM_SUITE_GPU_MIN_REPS 5
 #define GM_SUITE_GPU_BUDGET_MS 300.0
