@@ -736,15 +736,18 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
     char *exe = gm_cli_exe_path();
     bool *pick = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *pick);
     size_t total = gm_srclines_pick(r, pick);
-    /* the layouts dealt round-robin to width children, each tracing its share
-     * in turn into a records file of its own; a case's label is its place
-     * among the chosen, so the records of all children read as one */
+    /* the layouts dealt to width children, an experiment's to one (they
+     * share inputs: gm_srclines_deal), each child tracing its share in turn
+     * into a records file of its own; a case's label is its place among the
+     * chosen, so the records of all children read as one */
     size_t width;
     gm_error werr = {GM_OK, ""};
     if (gm_children_width(&width, GM_CHILDREN_WIDTH_TRACE, &werr) != GM_OK)
         gm_cli_error("warning: %s; one at a time", werr.message);
-    if (width > total)
-        width = total ? total : 1;
+    size_t *child = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *child);
+    width = gm_srclines_deal(r, pick, width, child);
+    if (width == 0)
+        width = 1;   /* nothing picked: one child, which traces nothing */
     gm_child_job *jobs = gm_xcalloc(width, sizeof *jobs);
     char **outs = gm_xcalloc(width, sizeof *outs);
     char ***argvs = gm_xcalloc(width, sizeof *argvs);
@@ -753,8 +756,8 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
     snprintf(devs, sizeof devs, "%d", device);
     for (size_t j = 0; j < width; j++) {
         size_t cap = 12;
-        for (size_t i = 0, k = 0; i < r->n_runs; i++)
-            if (pick[i] && k++ % width == j)
+        for (size_t i = 0; i < r->n_runs; i++)
+            if (pick[i] && child[i] == j)
                 cap += 4 + r->runs[i].n_params;
         gm_buf b = GM_BUF_INIT;
         gm_buf_printf(&b, "%s/trace-%zu.txt", dir, j);
@@ -774,7 +777,7 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
     for (size_t i = 0, k = 0; i < r->n_runs; i++) {
         if (!pick[i])
             continue;
-        size_t j = k % width;
+        size_t j = child[i];
         const gm_run *run = &r->runs[i];
         char **a = argvs[j];
         gm_buf b = GM_BUF_INIT;
@@ -824,7 +827,7 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
     for (size_t i = 0, k = 0; any && i < r->n_runs; i++) {
         if (!pick[i])
             continue;
-        size_t j = k % width;
+        size_t j = child[i];
         char label[32];
         snprintf(label, sizeof label, "%zu", k++);
         const gm_sl_trace_launch *L = NULL;
@@ -876,6 +879,7 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
     free(na);
     free(jobs);
     free(pick);
+    free(child);
     return any;
 }
 

@@ -606,6 +606,67 @@ size_t gm_srclines_pick(const gm_results *r, bool *pick)
     return total;
 }
 
+static double S_trace_cost(const gm_run *r)
+{
+    static const char *const inst[] = {GM_M_LD_REQUESTS, GM_M_ST_REQUESTS, GM_M_SH_LD_INST,
+                                       GM_M_SH_ST_INST};
+    double c = 1.0;
+    for (size_t k = 0; k < sizeof inst / sizeof inst[0]; k++) {
+        double v = gm_run_metric_num(r, inst[k]);
+        if (v > 0)   /* NaN (absent) compares false */
+            c += v;
+    }
+    return c;
+}
+
+size_t gm_srclines_deal(const gm_results *r, const bool *pick, size_t width, size_t *child)
+{
+    if (width < 1)
+        width = 1;
+    size_t n = r->n_runs ? r->n_runs : 1;
+    size_t *first = gm_xcalloc(n, sizeof *first);   /* each experiment's first pick */
+    double *cost = gm_xcalloc(n, sizeof *cost);
+    size_t n_exp = 0;
+    for (size_t i = 0; i < r->n_runs; i++) {
+        if (!pick[i])
+            continue;
+        const char *e = r->runs[i].experiment ? r->runs[i].experiment : "";
+        size_t k = 0;
+        while (k < n_exp) {
+            const char *f = r->runs[first[k]].experiment ? r->runs[first[k]].experiment : "";
+            if (strcmp(f, e) == 0)
+                break;
+            k++;
+        }
+        if (k == n_exp)
+            first[n_exp++] = i;
+        cost[k] += S_trace_cost(&r->runs[i]);
+    }
+    double *load = gm_xcalloc(width, sizeof *load);
+    bool *dealt = gm_xcalloc(n_exp ? n_exp : 1, sizeof *dealt);
+    for (size_t round = 0; round < n_exp; round++) {
+        size_t k = SIZE_MAX;   /* the costliest left; the first of equals */
+        for (size_t j = 0; j < n_exp; j++)
+            if (!dealt[j] && (k == SIZE_MAX || cost[j] > cost[k]))
+                k = j;
+        dealt[k] = true;
+        size_t to = 0;
+        for (size_t w = 1; w < width; w++)
+            if (load[w] < load[to])
+                to = w;
+        load[to] += cost[k];
+        const char *e = r->runs[first[k]].experiment ? r->runs[first[k]].experiment : "";
+        for (size_t i = first[k]; i < r->n_runs; i++)
+            if (pick[i] && strcmp(r->runs[i].experiment ? r->runs[i].experiment : "", e) == 0)
+                child[i] = to;
+    }
+    free(first);
+    free(cost);
+    free(load);
+    free(dealt);
+    return n_exp < width ? n_exp : width;
+}
+
 /* ---- the tracer's records ------------------------------------------------------ */
 
 void gm_sl_trace_write_header(gm_buf *b)

@@ -89,6 +89,19 @@ size_t gm_srclines_rank(const gm_srclines *sl, bool shared, size_t *idx, size_t 
  * pick[i] is set for the chosen runs (r->n_runs entries); returns how many. */
 size_t gm_srclines_pick(const gm_results *r, bool *pick);
 
+/* Which of `width` processes traces each picked run: child[i] for every i
+ * with pick[i] (the others are left as they are).  The picks of one
+ * experiment go to one process, in their order, so that the inputs their
+ * setups share (the matrices of one n) are built once there; experiments are
+ * dealt the costliest first, each to the process with the least cost so far,
+ * the first of equals (longest processing time first).  A pick costs 1 plus
+ * the warp-level memory instructions its counters measured (global load and
+ * store requests, shared load and store instructions): tracing patches every
+ * memory instruction, so its time grows with them.  Returns how many
+ * processes get a pick: processes 0 to that less one (fewer than width where
+ * there are fewer experiments; 0 where nothing is picked). */
+size_t gm_srclines_deal(const gm_results *r, const bool *pick, size_t width, size_t *child);
+
 /* The source root of sl's lines (a directory; NULL: unknown): each line's
  * file under it becomes its path relative to it
  * ("/src/gpumem-report/kernels/transpose/kernels.cu" under

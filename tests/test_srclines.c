@@ -617,6 +617,61 @@ Test(srclines, pick_the_smallest_case_that_fills_the_gpu)
     gm_results_free(&r);
 }
 
+/* A picked run of experiment exp whose counters measured `inst` global load
+ * requests (and nothing else a tracer patches). */
+static void S_deal_run(gm_results *r, bool *pick, const char *exp, double inst, bool picked)
+{
+    gm_run *run = gm_results_add_run(r);
+    run->experiment = gm_xstrdup(exp);
+    run->variant = gm_xstrdup("v");
+    if (inst >= 0)
+        gm_run_set_metric(run, GM_M_LD_REQUESTS, gm_vint((long long)inst), "request");
+    pick[r->n_runs - 1] = picked;
+}
+
+Test(srclines, deal_experiments_whole_costliest_first)
+{
+    gm_results r;
+    gm_results_init(&r);
+    bool pick[16];
+    /* matmul 900 (three picks), dp 600, spmv 500 (and a run not picked), banks 200, rgb
+     * with no counters (1 each) */
+    S_deal_run(&r, pick, "matmul", 299, true);
+    S_deal_run(&r, pick, "matmul", 299, true);
+    S_deal_run(&r, pick, "matmul", 299, true);
+    S_deal_run(&r, pick, "dp", 599, true);
+    S_deal_run(&r, pick, "spmv", 499, true);
+    S_deal_run(&r, pick, "spmv", 1e9, false);
+    S_deal_run(&r, pick, "banks", 199, true);
+    S_deal_run(&r, pick, "rgb", -1, true);
+    S_deal_run(&r, pick, "rgb", -1, true);
+    size_t child[16];
+    for (size_t i = 0; i < 16; i++)
+        child[i] = 99;
+    /* two processes: matmul 900 | dp 600, spmv to the lighter (dp: 1100), banks to
+     * matmul (1100), rgb to the first of equals */
+    cr_assert_eq(gm_srclines_deal(&r, pick, 2, child), 2);
+    size_t want2[] = {0, 0, 0, 1, 1, 99, 0, 0, 0};
+    for (size_t i = 0; i < r.n_runs; i++)
+        cr_expect_eq(child[i], want2[i], "run %zu (%s): process %zu, not %zu", i,
+                     r.runs[i].experiment, child[i], want2[i]);
+    /* more processes than experiments: one each, the rest unused */
+    cr_assert_eq(gm_srclines_deal(&r, pick, 8, child), 5);
+    size_t want8[] = {0, 0, 0, 1, 2, 99, 3, 4, 4};
+    for (size_t i = 0; i < r.n_runs; i++)
+        cr_expect_eq(child[i], want8[i], "run %zu (%s): process %zu, not %zu", i,
+                     r.runs[i].experiment, child[i], want8[i]);
+    /* one process: everything there, in order */
+    cr_assert_eq(gm_srclines_deal(&r, pick, 1, child), 1);
+    for (size_t i = 0; i < r.n_runs; i++)
+        if (pick[i])
+            cr_expect_eq(child[i], 0);
+    /* nothing picked: no process */
+    bool none[16] = {false};
+    cr_assert_eq(gm_srclines_deal(&r, none, 4, child), 0);
+    gm_results_free(&r);
+}
+
 /* ---- where a line is, and which line of one run is which of another ------- */
 
 /* text with every `from` replaced by `to` (caller frees). */
