@@ -173,7 +173,11 @@ typedef struct {
     const gm_l2flush *flush;   /* NULL: no flush */
     int warmup, repeat;
     double *samples;           /* repeat entries */
+    struct S_pending **pend;   /* experiments not profiled yet (gm_suite_run) */
+    size_t np;
 } S_ctx;
+
+static void S_models_join(S_ctx *x);
 
 static void S_set_check(gm_run *run, gm_check_status status, const char *reason)
 {
@@ -204,9 +208,9 @@ static void S_predict(const gm_case *c, gm_prediction *out, char **why)
     gm_trace_free(t);
 }
 
-/* An experiment's predictions, made on a thread of their own while the main
- * thread profiles the experiment (the profile hook spends its time waiting
- * in the kernel driver), then moved into the runs. */
+/* An experiment's predictions, made on a thread of their own while the
+ * suite goes on (the next experiments' GPU work, the profile hook, which
+ * spends its time waiting in the kernel driver), then moved into the runs. */
 typedef struct {
     gm_case *cases;
     const bool *want;
@@ -311,6 +315,8 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
         int taken = x->repeat, warm = x->warmup, warm_done = 0;
         bool gated = false;
         if (v->on_host) {
+            /* a CPU baseline is timed with no model thread beside it */
+            S_models_join(x);
             st = S_time_host(c, x->stream, x->repeat, x->samples, &taken, &e);
             warm = x->warmup > 1 ? 1 : x->warmup;
         } else {
@@ -419,60 +425,108 @@ static void S_add_experiment(gm_results *out, const gm_experiment_def *d)
     e->contrast_counter = gm_xstrdup(d->contrast_counter);
 }
 
+/* An experiment whose cases ran but are not profiled yet: they stay set up
+ * (and their predictions in the making) until the profile hook has had them,
+ * with those of the experiments after it, in one call: each batch of the
+ * profiler costs a fixed start and stop in every pass besides its ranges
+ * (bench/results/flush-and-ranges-2026-11-24.txt: 0.38 s for a batch of 14
+ * launches, 4.7 s for one of 336). */
+typedef struct S_pending {
+    gm_case *cases;
+    size_t m, n_prof;
+    size_t *run_of;
+    bool *live, *prof, *want;
+    S_models models;
+    pthread_t model_thread;
+    bool threaded;
+} S_pending;
+
+/* Wait for the model threads of the experiments not profiled yet. */
+static void S_model_wait(const gm_suite_opts *o, S_pending *p)
+{
+    if (!p->threaded)
+        return;
+    double t0 = gm_host_ms();   /* the wall time the model adds: what is left of it by now */
+    pthread_join(p->model_thread, NULL);
+    p->threaded = false;
+    if (o->times)
+        o->times->model += (gm_host_ms() - t0) / 1e3;
+}
+
+static void S_models_join(S_ctx *x)
+{
+    for (size_t e = 0; e < x->np; e++)
+        S_model_wait(x->o, x->pend[e]);
+}
+
+/* Run experiment d's cases; *pend gets them (NULL where the selection has
+ * none), the model making their predictions on a thread of its own. */
 static gm_status S_run_experiment(S_ctx *x, const gm_experiment_def *d, gm_results *out,
-                                  size_t *k, size_t total, gm_error *err)
+                                  size_t *k, size_t total, S_pending **pend, gm_error *err)
 {
     const gm_suite_opts *o = x->o;
+    *pend = NULL;
     size_t n = S_count_cases(o, d);
     if (n == 0)
         return GM_OK;
     S_add_experiment(out, d);
 
-    gm_case *cases = gm_xcalloc(n, sizeof *cases);
-    size_t *run_of = gm_xcalloc(n, sizeof *run_of);
-    bool *live = gm_xcalloc(n, sizeof *live);
-    bool *prof = gm_xcalloc(n, sizeof *prof);
-    bool *want = gm_xcalloc(n, sizeof *want);
-    size_t m = 0;
+    S_pending *p = gm_xcalloc(1, sizeof *p);
+    p->cases = gm_xcalloc(n, sizeof *p->cases);
+    p->run_of = gm_xcalloc(n, sizeof *p->run_of);
+    p->live = gm_xcalloc(n, sizeof *p->live);
+    p->prof = gm_xcalloc(n, sizeof *p->prof);
+    p->want = gm_xcalloc(n, sizeof *p->want);
     for (size_t r = 0; r < gm_suite_len; r++)
         if (gm_suite[r].experiment == d && gm_suite_selects_variant(o, &gm_suite[r]))
-            m += gm_variant_cases(&gm_suite[r], o->quick, cases + m, n - m);
+            p->m += gm_variant_cases(&gm_suite[r], o->quick, p->cases + p->m, n - p->m);
 
     gm_status st = GM_OK;
-    for (size_t i = 0; i < m && st == GM_OK; i++) {
+    for (size_t i = 0; i < p->m && st == GM_OK; i++) {
         ++*k;
         if (o->progress)
-            o->progress(o->progress_ctx, d->id, cases[i].variant->name, *k, total);
-        st = S_run_case(x, &cases[i], out, &run_of[i], &live[i], &prof[i], &want[i], err);
+            o->progress(o->progress_ctx, d->id, p->cases[i].variant->name, *k, total);
+        st = S_run_case(x, &p->cases[i], out, &p->run_of[i], &p->live[i], &p->prof[i],
+                        &p->want[i], err);
+        p->n_prof += p->prof[i];
     }
 
-    /* the model beside the profiling; on one thread here where none starts */
-    S_models models = {cases, want, m, gm_xcalloc(n, sizeof(gm_prediction)),
-                       gm_xcalloc(n, sizeof(char *))};
-    pthread_t model_thread;
-    bool threaded = pthread_create(&model_thread, NULL, S_models_run, &models) == 0;
-    if (!threaded) {
+    /* the model beside what follows; on this thread where none starts */
+    p->models = (S_models){p->cases, p->want, p->m, gm_xcalloc(n, sizeof(gm_prediction)),
+                           gm_xcalloc(n, sizeof(char *))};
+    p->threaded = pthread_create(&p->model_thread, NULL, S_models_run, &p->models) == 0;
+    if (!p->threaded) {
         double t0 = gm_host_ms();
-        S_models_run(&models);
+        S_models_run(&p->models);
         if (o->times)
             o->times->model += (gm_host_ms() - t0) / 1e3;
     }
+    *pend = p;
+    return st;
+}
 
-    /* The profile hook gets the validated GPU cases and their runs; the run
-     * pointers are taken only now, after the last gm_results_add_run. */
+/* Profile the pending experiments' validated GPU cases in one call of the
+ * hook (st: the suite's status so far; not OK: no profiling), then finish
+ * each: its predictions moved into its runs, its cases torn down. */
+static gm_status S_finish(S_ctx *x, S_pending **pend, size_t np, gm_results *out, gm_status st,
+                          gm_error *err)
+{
+    const gm_suite_opts *o = x->o;
     size_t nl = 0;
-    for (size_t i = 0; i < m; i++)
-        nl += prof[i];
+    for (size_t e = 0; e < np; e++)
+        nl += pend[e]->n_prof;
     if (st == GM_OK && nl > 0) {
+        /* the run pointers are taken only now, after the last gm_results_add_run */
         gm_case **pc = gm_xcalloc(nl, sizeof *pc);
         gm_run **pr = gm_xcalloc(nl, sizeof *pr);
         size_t j = 0;
-        for (size_t i = 0; i < m; i++)
-            if (prof[i]) {
-                pc[j] = &cases[i];
-                pr[j] = &out->runs[run_of[i]];
-                j++;
-            }
+        for (size_t e = 0; e < np; e++)
+            for (size_t i = 0; i < pend[e]->m; i++)
+                if (pend[e]->prof[i]) {
+                    pc[j] = &pend[e]->cases[i];
+                    pr[j] = &out->runs[pend[e]->run_of[i]];
+                    j++;
+                }
         double t0 = gm_host_ms();
         st = o->profile(o->profile_ctx, (gm_case *const *)pc, nl, (gm_run *const *)pr, err);
         if (o->times)
@@ -480,36 +534,44 @@ static gm_status S_run_experiment(S_ctx *x, const gm_experiment_def *d, gm_resul
         free(pc);
         free(pr);
     }
-    if (threaded) {
-        /* the wall time the model adds: what is left of it once profiling is done */
-        double t0 = gm_host_ms();
-        pthread_join(model_thread, NULL);
-        if (o->times)
-            o->times->model += (gm_host_ms() - t0) / 1e3;
-    }
-    for (size_t i = 0; i < m; i++) {
-        if (!want[i] && !models.why[i])
-            continue;
-        gm_run *run = &out->runs[run_of[i]];
-        if (want[i]) {
-            gm_trace_prediction_clear(&run->prediction);
-            run->prediction = models.pred[i];
+    for (size_t e = 0; e < np; e++) {
+        S_pending *p = pend[e];
+        S_model_wait(o, p);
+        for (size_t i = 0; i < p->m; i++) {
+            if (!p->want[i] && !p->models.why[i])
+                continue;
+            gm_run *run = &out->runs[p->run_of[i]];
+            if (p->want[i]) {
+                gm_trace_prediction_clear(&run->prediction);
+                run->prediction = p->models.pred[i];
+            }
+            if (p->models.why[i])
+                gm_run_add_note(run, "%s", p->models.why[i]);
+            free(p->models.why[i]);
         }
-        if (models.why[i])
-            gm_run_add_note(run, "%s", models.why[i]);
-        free(models.why[i]);
+        free(p->models.pred);
+        free(p->models.why);
+        for (size_t i = 0; i < p->m; i++)
+            if (p->live[i])
+                p->cases[i].variant->teardown(&p->cases[i]);
+        free(p->cases);
+        free(p->run_of);
+        free(p->live);
+        free(p->prof);
+        free(p->want);
+        free(p);
     }
-    free(models.pred);
-    free(models.why);
-    for (size_t i = 0; i < m; i++)
-        if (live[i])
-            cases[i].variant->teardown(&cases[i]);
-    free(cases);
-    free(run_of);
-    free(live);
-    free(prof);
-    free(want);
     return st;
+}
+
+/* Device memory in use now (bytes), for holding experiments until they are
+ * profiled. */
+static gm_status S_memory_used(size_t *used, gm_error *err)
+{
+    size_t free_b = 0, total_b = 0;
+    GM_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    *used = total_b - free_b;
+    return GM_OK;
 }
 
 /* ---- the suite ------------------------------------------------------------ */
@@ -590,9 +652,46 @@ gm_status gm_suite_run(const gm_suite_opts *o, gm_results *out, gm_error *err)
     for (size_t e = 0; e < gm_experiments_len; e++)
         if (gm_suite_selects_experiment(o, gm_experiments[e]))
             total += S_count_cases(o, gm_experiments[e]);
-    for (size_t e = 0; e < gm_experiments_len && st == GM_OK; e++)
-        if (gm_suite_selects_experiment(o, gm_experiments[e]))
-            st = S_run_experiment(&x, gm_experiments[e], out, &k, total, err);
+    /* Experiments wait to be profiled together while the next one's cases
+     * would still fit the batch (o->profile_batch), and until what they hold
+     * of the device's memory reaches a quarter of it, so that the next
+     * experiment still has most of what it would have had alone. */
+    size_t np = 0, waiting = 0, used0 = 0, total_b = 0, free_b = 0;
+    S_CUDA_OR(cudaMemGetInfo(&free_b, &total_b), done);
+    used0 = total_b - free_b;
+    S_pending **pend = gm_xcalloc(gm_experiments_len ? gm_experiments_len : 1, sizeof *pend);
+    x.pend = pend;
+    for (size_t e = 0; e < gm_experiments_len && st == GM_OK; e++) {
+        if (!gm_suite_selects_experiment(o, gm_experiments[e]))
+            continue;
+        S_pending *p = NULL;
+        st = S_run_experiment(&x, gm_experiments[e], out, &k, total, &p, err);
+        if (p) {
+            pend[np++] = p;
+            waiting += p->n_prof;
+            x.np = np;
+        }
+        size_t used = used0;
+        if (st == GM_OK)
+            st = S_memory_used(&used, err);
+        /* the next experiment's cases, at most what it adds */
+        size_t next = 0;
+        bool last = true;
+        for (size_t f = e + 1; f < gm_experiments_len && last; f++)
+            if (gm_suite_selects_experiment(o, gm_experiments[f])) {
+                last = false;
+                next = S_count_cases(o, gm_experiments[f]);
+            }
+        if (st != GM_OK || last || waiting + next > o->profile_batch ||
+            (used > used0 && used - used0 >= total_b / 4)) {
+            st = S_finish(&x, pend, np, out, st, err);
+            np = waiting = x.np = 0;
+        }
+    }
+    if (np)   /* stopped before the last: what ran is torn down */
+        st = S_finish(&x, pend, np, out, st, err);
+    x.np = 0;
+    free(pend);
 
 done:
     gm_harness_release();

@@ -8,10 +8,11 @@
  * launch alone, warm-up discarded, every sample kept, L2 flushed between
  * repetitions of bandwidth-bound experiments when asked; on_host variants with
  * CLOCK_MONOTONIC, fewer samples when each takes long); hand the
- * experiment's validated GPU cases to the profile hook once, while a thread
- * of its own makes the model's predictions of the experiment's cases; tear
- * the experiment's cases down together at its end (so cases can share inputs
- * built once: gm_shared_get).
+ * experiment's validated GPU cases to the profile hook, with those of the
+ * experiments after it up to profile_batch cases, while a thread of its own
+ * makes the model's predictions of the experiment's cases; tear the
+ * experiment's cases down together once they are profiled (so cases can share
+ * inputs built once: gm_shared_get).
  *
  * Library code: returns a status and fills gm_error; prints nothing (progress
  * goes through the callback).
@@ -54,14 +55,21 @@ typedef struct {
     bool validate_only;           /* no timing, no profiling, no copy bandwidth */
     double profile_max_ms;        /* cases whose launch takes longer are validated and timed
                                      but not profiled (a note says so); 0: no limit */
-    /* NULL: no counters.  Otherwise called once per experiment with its cases
-     * that set up, ran on the GPU and passed their check, and the matching
-     * runs (runs[i] belongs to cases[i]; add metrics to them).  The cases are
-     * live: launch them again as often as needed, calling variant->reset before
-     * each launch unless variant->idempotent.  A non-OK status stops the suite. */
+    /* NULL: no counters.  Otherwise called with the cases of one or more
+     * consecutive experiments that set up, ran on the GPU and passed their
+     * check, and the matching runs (runs[i] belongs to cases[i]; add metrics
+     * to them).  The cases are live: launch them again as often as needed,
+     * calling variant->reset before each launch unless variant->idempotent.
+     * A non-OK status stops the suite. */
     gm_status (*profile)(void *ctx, gm_case *const *cases, size_t n, gm_run *const *runs,
                          gm_error *err);
     void *profile_ctx;
+    /* How many cases experiments may gather for one profile call: an
+     * experiment's cases stay set up after it ran, and are profiled with the
+     * next experiments', while the next one's cases would still bring them to
+     * at most this many, the device memory they hold stays under a quarter of
+     * the device's, and the suite goes on.  0: each experiment on its own. */
+    size_t profile_batch;
     /* Called before each case: k = 1..n over all selected cases. */
     void (*progress)(void *ctx, const char *exp, const char *variant, size_t k, size_t n);
     void *progress_ctx;
