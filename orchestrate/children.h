@@ -53,10 +53,11 @@ void gm_children_run(gm_child_job *jobs, size_t n, size_t width, double timeout_
  * took 22.8 s one at a time, 13.2 s four at a time and 12.1 s eight at a
  * time, with the same counts (H200, bench/results/probe-extra-2026-11-27-
  * 4c8175d.txt); four keep the device memory of the children to four
- * cases'.  The tracer's, 1: several trace children at once have not run on
- * a GPU. */
+ * cases'.  The tracer's, 4 too: each child traces whole experiments
+ * (gm_srclines_deal), and a traced kernel of one block (the chain DP) leaves
+ * the rest of the GPU to the others. */
 #define GM_CHILDREN_WIDTH_SASS 4
-#define GM_CHILDREN_WIDTH_TRACE 1
+#define GM_CHILDREN_WIDTH_TRACE 4
 gm_status gm_children_width(size_t *width, size_t deflt, gm_error *err);
 
 #endif

@@ -125,7 +125,7 @@ Test(children, cannot_start_and_time_limit)
 }
 
 /* GPUMEM_REPORT_JOBS: unset the default asked for (the SASS path's 4, the
- * tracer's 1), a number from 1 to 64 taken, anything else
+ * tracer's 4), a number from 1 to 64 taken, anything else
  * refused by name (and 1). */
 Test(children, width_from_the_environment)
 {
@@ -135,7 +135,7 @@ Test(children, width_from_the_environment)
     cr_expect_eq(gm_children_width(&w, GM_CHILDREN_WIDTH_SASS, &err), GM_OK);
     cr_expect_eq(w, 4);
     cr_expect_eq(gm_children_width(&w, GM_CHILDREN_WIDTH_TRACE, &err), GM_OK);
-    cr_expect_eq(w, 1);
+    cr_expect_eq(w, 4);
     setenv("GPUMEM_REPORT_JOBS", "1", 1);
     cr_expect_eq(gm_children_width(&w, GM_CHILDREN_WIDTH_SASS, &err), GM_OK);
     cr_expect_eq(w, 1);
