@@ -4,7 +4,7 @@
 # earlier commit's build inputs (Makefile core cli collectors kernels reports orchestrate
 # templates tests/gpu examples/app/lab.cu), built in /tmp/base; this tree must be built
 # (make).  Order: base, this tree with each case's phases (bench/suite-phases.sh, which also
-# runs the per-line pass at other widths: JOBS), base again.  OUT/ab.txt: each run's wall
+# runs the per-line pass at other widths: JOBS), base again (unless BASE2=0).  OUT/ab.txt: each run's wall
 # time and time line; OUT/*.json: the results, for comparing counts offline.
 set -u
 O=${1:?usage: suite-ab.sh OUT BASE.tar.gz [BASE_NAME]}
@@ -30,5 +30,5 @@ base base1
 sh bench/suite-phases.sh "$O/head" > /dev/null 2>&1
 echo "## this tree: bench/suite-phases.sh" >> "$O/ab.txt"
 cat "$O/head/summary.txt" >> "$O/ab.txt"
-base base2
+[ "${BASE2:-1}" = 0 ] || base base2
 cat "$O/ab.txt"
