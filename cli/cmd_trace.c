@@ -855,8 +855,10 @@ static bool S_suite_trace(gm_results *r, int device, bool quick, bool progress, 
         failed += !got;
         gm_buf_free(&miss);
     }
-    if (any)
+    if (any) {
         S_collection(r, "trace", NULL, dt, traced);
+        r->collection.source_lines_processes = (long long)width;
+    }
     if (progress && failed)
         fprintf(stderr, "gpumem-report: the per-source-line pass failed for %zu of %zu kernels; "
                         "the report says which\n", failed, total);

@@ -302,6 +302,8 @@ typedef struct {
     bool source_lines;         /* the per-source-line pass ran (or was tried) */
     gm_value source_lines_seconds; /* its wall time, all launches together */
     long long source_lines_launches; /* launches it instrumented */
+    long long source_lines_processes; /* the suite's tracer: its processes at once
+                                         (0: not recorded; files before it: one) */
     char *source_lines_method; /* "trace" (Compute Sanitizer, one extra run for all
                                   kernels) or "sass" (CUPTI SASS metrics, one run per
                                   kernel); NULL: "sass" (files written before it) */

@@ -492,7 +492,15 @@ static bool S_read_collection(S_rd *rd, json_t *root, gm_collection *c)
              (!json_object_get(o, "source_lines_method") ||
               S_get_str(rd, o, "source_lines_method", true, &c->source_lines_method)) &&
              (!json_object_get(o, "source_lines_fallback") ||
-              S_get_str(rd, o, "source_lines_fallback", true, &c->source_lines_fallback));
+              S_get_str(rd, o, "source_lines_fallback", true, &c->source_lines_fallback)) &&
+             (!json_object_get(o, "source_lines_processes") ||
+              S_get_ll(rd, o, "source_lines_processes", &c->source_lines_processes));
+    }
+    if (ok && c->source_lines && json_object_get(o, "source_lines_processes") &&
+        (c->source_lines_processes < 1 || c->source_lines_processes > 1024)) {
+        size_t mp = S_push_key(rd, "source_lines_processes");
+        ok = S_fail(rd, GM_ERR_VALUE, "%lld is out of range [1, 1024]", c->source_lines_processes);
+        S_pop(rd, mp);
     }
     if (ok && (passes < -1 || passes > INT_MAX)) {
         size_t mp = S_push_key(rd, "passes");

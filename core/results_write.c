@@ -340,6 +340,8 @@ static void S_emit_collection(S_em *e, const gm_collection *c)
             S_kstr(e, "source_lines_method", c->source_lines_method);
         if (c->source_lines_fallback)
             S_kstr(e, "source_lines_fallback", c->source_lines_fallback);
+        if (c->source_lines_processes > 0)
+            S_kint(e, "source_lines_processes", c->source_lines_processes);
     }
     S_kstrv(e, "command", c->command, c->n_command);
     /* optional: files without them stay byte for byte as they were */

@@ -753,10 +753,18 @@ bool gm_srclines_md_method(gm_buf *b, const gm_results *r, bool program)
                           : program ? "the program ran once more, its output discarded, and the "
                                       "first launch of each kernel the counter run profiled was "
                                       "traced in place"
-                              : "one more process set up each layout's chosen case (of "
-                                "those whose counters show the most sectors per request and "
-                                "wavefronts per shared instruction, the smallest launch that "
-                                "gives every SM two blocks) and launched it once, traced"));
+                              : c->source_lines_processes > 1
+                                    ? "processes of their own, side by side, each with whole "
+                                      "experiments, set up each layout's chosen case (of "
+                                      "those whose counters show the most sectors per request "
+                                      "and wavefronts per shared instruction, the smallest "
+                                      "launch that gives every SM two blocks) and launched it "
+                                      "once, traced"
+                                    : "one more process set up each layout's chosen case (of "
+                                      "those whose counters show the most sectors per request "
+                                      "and wavefronts per shared instruction, the smallest "
+                                      "launch that gives every SM two blocks) and launched it "
+                                      "once, traced"));
         if (!program)
             gm_buf_puts(b, "A layout whose traced global sectors were fewer than its "
                            "counters measured (the tracer missed an instruction) was counted "
@@ -787,7 +795,10 @@ bool gm_srclines_md_method(gm_buf *b, const gm_results *r, bool program)
         if (trace)
             gm_say(b, "; the extra {} took {} s in all ({} launch{} counted, a traced one up "
                       "to a few thousand times slower than untraced)",
-                   GM_LIT(program && !replay ? "run" : "process"), GM_NUM(sec, 3),
+                   GM_LIT(program && !replay              ? "run"
+                          : !program && c->source_lines_processes > 1 ? "processes"
+                                                                        : "process"),
+                   GM_NUM(sec, 3),
                    GM_INT(c->source_lines_launches),
                    GM_LIT(c->source_lines_launches == 1 ? "" : "es"));
         else
