@@ -221,6 +221,16 @@ float gm_rand_uniform_f32(uint64_t *state, float lo, float hi);
 void gm_parallel_for(size_t n, size_t min_chunk, void (*fn)(void *ctx, size_t begin, size_t end),
                      void *ctx);
 
+/* Host memory for a CPU baseline's working set (the serial DP's table):
+ * aligned to 2 MiB and, where the kernel's transparent huge pages are on
+ * (madvise or always), backed by them, so that its time does not depend on
+ * what the allocator did before: the column walk of the serial DP at
+ * n = 1024 touches a new 4 KiB page a step, and took 377 ms in one main job
+ * and 586 ms in another of the next commit on the same H100, when more was
+ * allocated before it (bench/results/suite-ab-2026-12-07-1b528eb.txt).
+ * Never NULL (as gm_xmalloc); free() it. */
+void *gm_host_table_alloc(size_t bytes);
+
 /* Inputs shared by the cases of one experiment.  The runner keeps every case
  * of an experiment set up until the experiment ends, so cases with the same
  * input (same size and seed, another block size or variant) can build it once:

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* ---- deterministic data --------------------------------------------------- */
@@ -221,6 +222,22 @@ void gm_parallel_for(size_t n, size_t min_chunk, void (*fn)(void *ctx, size_t be
         else
             S_job_run(&job[k]);   /* no thread: do its share here */
     }
+}
+
+/* ---- a CPU baseline's memory ---------------------------------------------- */
+
+#define S_HUGE ((size_t)2 << 20)
+
+void *gm_host_table_alloc(size_t bytes)
+{
+    size_t size = (bytes + S_HUGE - 1) / S_HUGE * S_HUGE;
+    void *p = NULL;
+    if (posix_memalign(&p, S_HUGE, size ? size : S_HUGE) != 0 || !p)
+        return gm_xmalloc(bytes);   /* gm_xmalloc's own out-of-memory path */
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, size ? size : S_HUGE, MADV_HUGEPAGE);   /* EINVAL where THP is off */
+#endif
+    return p;
 }
 
 /* ---- comparison ----------------------------------------------------------- */

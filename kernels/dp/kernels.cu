@@ -193,7 +193,9 @@ gm_status dp_setup(gm_case *c, gm_error *err)
     if (rc != GM_OK)
         return rc;
     st->h_packed = (long long *)gm_xmalloc(cells * sizeof(long long));
-    if (!diag)
+    if (host)   /* the CPU baseline's working set: on huge pages where there are any */
+        st->h_table = (long long *)gm_host_table_alloc(w * w * sizeof(long long));
+    else if (!diag)
         st->h_table = (long long *)gm_xmalloc(w * w * sizeof(long long));
     if (host)
         return GM_OK;
