@@ -141,20 +141,20 @@ static const gm_opt S_suite[] = {
     {.kind = GM_OPT_FLAG, .name = "--no-source-lines",
      .at = offsetof(gm_suite_args, no_source_lines), .deflt = "per-line pass on",
      .help = "skip the per-source-line pass (by default one case of each\n"
-             "variant runs once more, traced, in a process of its own:\n"
+             "variant runs once more, traced, in processes of their own:\n"
              "sectors and shared wavefronts per line of its source and\n"
              "per array)"},
     {.kind = GM_OPT_CHOICE, .name = "--source-lines", .choices = "trace|sass",
      .at = offsetof(gm_suite_args, source_lines), .label = "--source-lines trace|sass",
      .deflt = "trace",
      .help = "how: trace (default: the Compute Sanitizer traces the\n"
-             "variants in one process, as many as GPUMEM_REPORT_JOBS, and\n"
-             "adds the per-array table; a variant whose traced global\n"
-             "instructions fall short of its counters is counted again by\n"
-             "sass; sass where the Compute Sanitizer is missing) or sass:\n"
-             "CUPTI SASS metrics, a process per variant, GPUMEM_REPORT_JOBS\n"
-             "at once, default 4 (on the H100 the suite's pass took 6.6 s\n"
-             "by trace, 10.4 s by sass)"},
+             "variants in GPUMEM_REPORT_JOBS processes at once, default 4,\n"
+             "each with whole experiments, and adds the per-array table; a\n"
+             "variant whose traced global instructions fall short of its\n"
+             "counters is counted again by sass; sass where the Compute\n"
+             "Sanitizer is missing) or sass: CUPTI SASS metrics, a process\n"
+             "per variant, GPUMEM_REPORT_JOBS at once, default 4 (on the\n"
+             "H100 the suite's pass took 5.6 s by trace, 10.4 s by sass)"},
     GM_OPT_QUIET(gm_suite_args),
     GM_OPTS_REPORT(gm_suite_args, GM_OPT_MAIN),
     GM_OPT_BASELINE(gm_suite_args, GM_OPT_MAIN),
