@@ -733,6 +733,17 @@ bool gm_srclines_md_method(gm_buf *b, const gm_results *r, bool program)
         arrays += sl->n_allocs > 0;
     }
     if (trace) {
+        /* the suite's: who traced the layouts */
+        gm_buf who = GM_BUF_INIT;
+        if (c->source_lines_processes > 1)
+            gm_buf_printf(&who, "%lld processes of their own, side by side, each with whole "
+                                "experiments,", c->source_lines_processes);
+        else
+            gm_buf_puts(&who, "one more process");
+        gm_buf_puts(&who, " set up each layout's chosen case (of those whose counters show the "
+                          "most sectors per request and wavefronts per shared instruction, the "
+                          "smallest launch that gives every SM two blocks) and launched it once, "
+                          "traced");
         gm_say(b, "- **Per source line.** After the counter passes and the timing, {} with the "
                   "Compute Sanitizer's tracer and no profiler (the two exclude each other in a "
                   "process). The tracer patched every global and shared memory instruction of a "
@@ -753,18 +764,8 @@ bool gm_srclines_md_method(gm_buf *b, const gm_results *r, bool program)
                           : program ? "the program ran once more, its output discarded, and the "
                                       "first launch of each kernel the counter run profiled was "
                                       "traced in place"
-                              : c->source_lines_processes > 1
-                                    ? "processes of their own, side by side, each with whole "
-                                      "experiments, set up each layout's chosen case (of "
-                                      "those whose counters show the most sectors per request "
-                                      "and wavefronts per shared instruction, the smallest "
-                                      "launch that gives every SM two blocks) and launched it "
-                                      "once, traced"
-                                    : "one more process set up each layout's chosen case (of "
-                                      "those whose counters show the most sectors per request "
-                                      "and wavefronts per shared instruction, the smallest "
-                                      "launch that gives every SM two blocks) and launched it "
-                                      "once, traced"));
+                              : who.data));
+        gm_buf_free(&who);
         if (!program)
             gm_buf_puts(b, "A layout whose traced global sectors were fewer than its "
                            "counters measured (the tracer missed an instruction) was counted "

@@ -311,8 +311,24 @@ Test(srclines, results_file_round_trip_and_old_files)
     cr_assert(back.runs[0].source_lines.present);
     cr_assert_eq(back.runs[0].source_lines.lines[0].count[GM_SL_SECTORS], 300);
     cr_assert_eq(back.collection.source_lines_launches, 43);
+    cr_assert_eq(back.collection.source_lines_processes, 0);
+    gmt_assert_lacks(a, "source_lines_processes");   /* not recorded: not written */
     free(b);
     gm_results_free(&back);
+    free(a);
+
+    /* the suite tracer's processes: kept; a count under 1 is refused by name */
+    res.collection.source_lines_processes = 4;
+    a = gm_results_to_json(&res);
+    gmt_assert_has(a, "\"source_lines_processes\": 4");
+    cr_assert_eq(gm_results_read_string(a, "a.json", &back, &err), GM_OK, "%s", err.message);
+    cr_assert_eq(back.collection.source_lines_processes, 4);
+    gm_results_free(&back);
+    char *p = strstr(a, "\"source_lines_processes\": 4");
+    memcpy(p, "\"source_lines_processes\": 0", strlen("\"source_lines_processes\": 0"));
+    cr_assert_neq(gm_results_read_string(a, "a.json", &back, &err), GM_OK);
+    gmt_assert_has(err.message, "source_lines_processes");
+    gmt_assert_has(err.message, "0 is out of range");
     free(a);
     gm_results_free(&res);
 

@@ -398,6 +398,22 @@ Test(trace_mode, report_rows_name_the_array)
     gmt_assert_has(b.data, "the extra process took 1.25 s in all");
     gm_buf_free(&b);
     free(res.collection.source_lines_fallback);
+    res.collection.source_lines_fallback = NULL;
+    /* the suite's tracer: one process (files before the field), then four side by side */
+    free(res.collection.source_lines_method);
+    res.collection.source_lines_method = gm_xstrdup("trace");
+    cr_assert(gm_srclines_md_method(&b, &res, false));
+    gmt_assert_has(b.data, "one more process set up each layout's chosen case");
+    gmt_assert_has(b.data, "the extra process took 1.25 s in all");
+    gm_buf_free(&b);
+    res.collection.source_lines_processes = 4;
+    cr_assert(gm_srclines_md_method(&b, &res, false));
+    gmt_assert_has(b.data, "4 processes of their own, side by side, each with whole "
+                           "experiments, set up each layout's chosen case");
+    gmt_assert_has(b.data, "the extra processes took 1.25 s in all");
+    gmt_assert_lacks(b.data, "one more process");
+    gm_buf_free(&b);
+    res.collection.source_lines_processes = 0;
     free(res.collection.source_lines_method);
     res.collection.source_lines_method = gm_xstrdup("sass");
     res.collection.source_lines_fallback = gm_xstrdup("the tracer's library libgpumem-trace.so "
