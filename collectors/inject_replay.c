@@ -230,7 +230,7 @@ static bool S_keep_memory(gm_rp_launch *l, const unsigned char *args, size_t n, 
     /* the files go where the program's own may: leave its disk room */
     gm_error room = {GM_OK, ""};
     if (gm_fs_room(gmi.opts.dir, sum, &room) != GM_OK) {
-        snprintf(why, cap, "keeping its memory would fill the disk: %s", room.message);
+        snprintf(why, cap, "keeping its memory would fill the disk: %.400s", room.message);
         return false;
     }
     for (size_t i = 0; i < l->n_mems; i++) {
