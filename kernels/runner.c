@@ -241,10 +241,9 @@ gm_status gm_case_setup(gm_case *c, gm_error *err)
 /* Runs one case into a new run.  Returns GM_OK when the suite may go on (the
  * case may still be not-run, failed or in error: see run->check), a status when
  * it must stop (a CUDA error: the context may be unusable).  *live is set when
- * the case stays set up: its teardown is the caller's, once the experiment is
- * profiled (S_finish), so that the cases of one experiment may share inputs
- * that their setup built once.  *profile: it goes to the profile hook.
- * *predict: the model makes its prediction (S_models). */
+ * the case stays set up: its teardown is the caller's, at the end of the
+ * experiment, so that the cases of one experiment may share inputs that their
+ * setup built once.  *profile: it goes to the profile hook. */
 static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_index,
                             bool *live, bool *profile, bool *predict, gm_error *err)
 {
@@ -290,7 +289,7 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
             return gm_fail(err, st, "%s/%s: setup: %s", v->experiment->id, v->name, e.message);
         return GM_OK;
     }
-    *predict = v->trace != NULL;
+    *predict = v->trace != NULL;   /* made at the experiment's end: S_models */
     t_phase = gm_host_ms();
 
     /* Validation: poisoned output, one launch, compare with the reference. */
@@ -565,13 +564,13 @@ static gm_status S_finish(S_ctx *x, S_pending **pend, size_t np, gm_results *out
     return st;
 }
 
-/* Device memory in use now and in all (bytes), for holding experiments until
- * they are profiled. */
-static gm_status S_memory(size_t *used, size_t *total, gm_error *err)
+/* Device memory in use now (bytes), for holding experiments until they are
+ * profiled. */
+static gm_status S_memory_used(size_t *used, gm_error *err)
 {
-    size_t free_b = 0;
-    GM_CUDA(cudaMemGetInfo(&free_b, total));
-    *used = *total - free_b;
+    size_t free_b = 0, total_b = 0;
+    GM_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    *used = total_b - free_b;
     return GM_OK;
 }
 
@@ -657,23 +656,24 @@ gm_status gm_suite_run(const gm_suite_opts *o, gm_results *out, gm_error *err)
      * would still fit the batch (o->profile_batch), and until what they hold
      * of the device's memory reaches a quarter of it, so that the next
      * experiment still has most of what it would have had alone. */
-    size_t waiting = 0, used0 = 0, total_b = 0;
-    st = S_memory(&used0, &total_b, err);
-    if (st != GM_OK)
-        goto done;
-    x.pend = gm_xcalloc(gm_experiments_len ? gm_experiments_len : 1, sizeof *x.pend);
+    size_t np = 0, waiting = 0, used0 = 0, total_b = 0, free_b = 0;
+    S_CUDA_OR(cudaMemGetInfo(&free_b, &total_b), done);
+    used0 = total_b - free_b;
+    S_pending **pend = gm_xcalloc(gm_experiments_len ? gm_experiments_len : 1, sizeof *pend);
+    x.pend = pend;
     for (size_t e = 0; e < gm_experiments_len && st == GM_OK; e++) {
         if (!gm_suite_selects_experiment(o, gm_experiments[e]))
             continue;
         S_pending *p = NULL;
         st = S_run_experiment(&x, gm_experiments[e], out, &k, total, &p, err);
         if (p) {
-            x.pend[x.np++] = p;
+            pend[np++] = p;
             waiting += p->n_prof;
+            x.np = np;
         }
         size_t used = used0;
         if (st == GM_OK)
-            st = S_memory(&used, &total_b, err);
+            st = S_memory_used(&used, err);
         /* the next experiment's cases, at most what it adds */
         size_t next = 0;
         bool last = true;
@@ -684,14 +684,14 @@ gm_status gm_suite_run(const gm_suite_opts *o, gm_results *out, gm_error *err)
             }
         if (st != GM_OK || last || waiting + next > o->profile_batch ||
             (used > used0 && used - used0 >= total_b / 4)) {
-            st = S_finish(&x, x.pend, x.np, out, st, err);
-            x.np = waiting = 0;
+            st = S_finish(&x, pend, np, out, st, err);
+            np = waiting = x.np = 0;
         }
     }
-    if (x.np)   /* stopped before the last: what ran is torn down */
-        st = S_finish(&x, x.pend, x.np, out, st, err);
+    if (np)   /* stopped before the last: what ran is torn down */
+        st = S_finish(&x, pend, np, out, st, err);
     x.np = 0;
-    free(x.pend);
+    free(pend);
 
 done:
     gm_harness_release();
