@@ -117,8 +117,8 @@ typedef struct {
     double t0;
     const char *last_exp;
     /* GPUMEM_REPORT_CASE_TIMES=1: each case's phases on stderr, from the
-     * suite's running sums (bench/suite-time.py); the profile hook of an
-     * experiment is charged to its last case */
+     * suite's running sums (bench/suite-phases.sh); a profile batch is
+     * charged to the case run just before it */
     bool case_times;
     const gm_suite_times *times;
     gm_suite_times seen;

@@ -241,9 +241,10 @@ gm_status gm_case_setup(gm_case *c, gm_error *err)
 /* Runs one case into a new run.  Returns GM_OK when the suite may go on (the
  * case may still be not-run, failed or in error: see run->check), a status when
  * it must stop (a CUDA error: the context may be unusable).  *live is set when
- * the case stays set up: its teardown is the caller's, at the end of the
- * experiment, so that the cases of one experiment may share inputs that their
- * setup built once.  *profile: it goes to the profile hook. */
+ * the case stays set up: its teardown is the caller's, once the experiment is
+ * profiled (S_finish), so that the cases of one experiment may share inputs
+ * that their setup built once.  *profile: it goes to the profile hook.
+ * *predict: the model makes its prediction (S_models). */
 static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_index,
                             bool *live, bool *profile, bool *predict, gm_error *err)
 {
@@ -289,7 +290,7 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
             return gm_fail(err, st, "%s/%s: setup: %s", v->experiment->id, v->name, e.message);
         return GM_OK;
     }
-    *predict = v->trace != NULL;   /* made at the experiment's end: S_models */
+    *predict = v->trace != NULL;   /* made beside what follows: S_models */
     t_phase = gm_host_ms();
 
     /* Validation: poisoned output, one launch, compare with the reference. */
