@@ -1,8 +1,9 @@
 #!/bin/sh
 # suite-phases.sh OUT [COMMIT] — the suite's main job at its defaults with every case's phases
 # on stderr (GPUMEM_REPORT_CASE_TIMES=1: setup, model, validation, timing, and the experiment's
-# profiling charged to its last case; GPUMEM_REPORT_CHILD_TIMES=1: each traced case's setup and
-# launch in the per-line child), then again with the per-line pass spread over JOBS processes
+# profiling charged to its last case; GPUMEM_REPORT_CHILD_TIMES=FILE: each traced case's setup and
+# launch in the per-line children, each child's tracer start, context and records, and the pass's
+# trace and SASS-recount parts), then again with the per-line pass spread over JOBS processes
 # (GPUMEM_REPORT_JOBS, default "2 4"), to see where a default run's time goes and what the
 # per-line pass gains from width.  Run from the repository root on the GPU machine after make.
 # Writes OUT/summary.txt: per experiment the sum of each phase, the ten slowest cases, the
@@ -19,15 +20,23 @@ GR=./build/gpumem-report
     echo "# commit: $C; $(nproc) CPU cores"
 } > "$O/summary.txt"
 t0=$(date +%s.%N)
-GPUMEM_REPORT_CASE_TIMES=1 GPUMEM_REPORT_CHILD_TIMES=1 timeout 200 "$GR" --out "$O/main.html" \
+O=$(cd "$O" && pwd)   # the children append to CT: an absolute path
+CT=$O/child-times.txt
+rm -f "$CT"
+GPUMEM_REPORT_CASE_TIMES=1 GPUMEM_REPORT_CHILD_TIMES=$CT timeout 200 "$GR" --out "$O/main.html" \
     --json "$O/main.json" 2> "$O/main.err"
+touch "$CT"
 echo "main job rc $? wall $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s" >> "$O/summary.txt"
-python3 - "$O/main.err" >> "$O/summary.txt" <<'PY'
+python3 - "$O/main.err" "$CT" >> "$O/summary.txt" <<'PY'
 import re, sys, collections
 exp = collections.OrderedDict()
 cases = []
 child = collections.OrderedDict()
-for line in open(sys.argv[1]):
+procs, other = [], []
+for line in list(open(sys.argv[1])) + list(open(sys.argv[2])):
+    if line.startswith(("trace-child process", "per-line pass", "sass-child times")):
+        (procs if line.startswith("trace-child process") else other).append(line.rstrip())
+        continue
     m = re.match(r"case-times \(s\): (\S+?)/(\S+)(.*?) setup ([\d.]+) model ([\d.]+) validate ([\d.]+) timing ([\d.]+) profile ([\d.]+)", line)
     if m:
         e = m.group(1)
@@ -55,6 +64,9 @@ print("\n## the per-line child, per experiment: cases, setup, traced launch (s)"
 for e, s in child.items():
     print("%-12s %3d %8.3f %8.3f" % (e, s[2], s[0], s[1]))
 print("all          %3d %8.3f %8.3f" % (sum(s[2] for s in child.values()), sum(s[0] for s in child.values()), sum(s[1] for s in child.values())))
+print("\n## each trace child's process, and the per-line pass's parts")
+for l in procs + other:
+    print(l)
 PY
 grep -E '^(time:|source lines|results:|report:)' "$O/main.err" >> "$O/summary.txt"
 for j in ${JOBS-2 4}; do

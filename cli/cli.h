@@ -139,6 +139,13 @@ void gm_source_lines_program_pass(gm_results *r, const char *prog, char *const *
  * no limit and is stored as -1 (gm_render_opts.gnuplot_timeout).  On a bad
  * value prints a message naming opt and the value and returns false. */
 bool gm_cli_seconds(const char *opt, const char *val, double *out);
+/* GPUMEM_REPORT_CHILD_TIMES, for the benchmark scripts (bench/suite-phases.sh):
+ * whether a child says where its time went, and gm_cli_child_times says it:
+ * "1" on stderr (which a parent keeps only the end of), an absolute path
+ * appended to that file, one write a line, so that children running side by
+ * side do not mix their lines. */
+bool gm_cli_child_times_on(void);
+void gm_cli_child_times(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "gpumem-report: " + message to stderr. */
 void gm_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -119,10 +119,8 @@ int gm_cmd_sass_child(int argc, char **argv)
     bool set_up = false;
     char path[] = S_CHILD_TMP "XXXXXX";
     int fd = -1;
-    /* GPUMEM_REPORT_CHILD_TIMES=1: where the child's time goes, on stderr
-     * (bench/suite-time.py) */
-    const char *tenv = getenv("GPUMEM_REPORT_CHILD_TIMES");
-    bool say_times = tenv && strcmp(tenv, "1") == 0;
+    /* GPUMEM_REPORT_CHILD_TIMES: where the child's time goes (bench/suite-time.py) */
+    bool say_times = gm_cli_child_times_on();
     double t0 = S_now(), t_sub = t0, t_dev = t0, t_setup = t0, t_launch = t0;
     /* The way that works on CUDA 13.0 (gmc_sass.h): subscribe before any CUDA
      * call, enable inside the launch callback of the kernel's launch, collect
@@ -195,10 +193,9 @@ int gm_cmd_sass_child(int argc, char **argv)
     }
     rc = GM_EXIT_OK;
     if (say_times)
-        fprintf(stderr, "sass-child times (s): subscribe %.3f, context %.3f, setup %.3f, "
-                        "launch %.3f, records %.3f\n",
-                t_sub - t0, t_dev - t_sub, t_setup - t_dev, t_launch - t_setup,
-                S_now() - t_launch);
+        gm_cli_child_times("sass-child times (s): subscribe %.3f, context %.3f, setup %.3f, "
+                           "launch %.3f, records %.3f\n", t_sub - t0, t_dev - t_sub,
+                           t_setup - t_dev, t_launch - t_setup, S_now() - t_launch);
 done:
     S_child_kernel = NULL;
     if (set_up)

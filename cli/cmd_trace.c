@@ -896,8 +896,10 @@ void gm_source_lines_suite(gm_results *r, int device, bool quick, gm_sl_method m
         free(exe);
         bool *recount = gm_xcalloc(r->n_runs ? r->n_runs : 1, sizeof *recount);
         size_t n_recount = 0;
+        double t_trace = S_now();
         bool done = tlib && S_suite_trace(r, device, quick, progress, tlib, recount, &n_recount,
                                           &why);
+        t_trace = S_now() - t_trace;
         free(tlib);
         if (done && n_recount) {
             /* what the tracer did not see whole, counted again the SASS way */
@@ -912,7 +914,10 @@ void gm_source_lines_suite(gm_results *r, int device, bool quick, gm_sl_method m
                     gm_buf_printf(&b, " %s/%s", r->runs[i].experiment, r->runs[i].variant);
             if (progress)
                 fprintf(stderr, "source lines: %s\n", b.data);
+            double t_recount = S_now();
             gm_source_lines_pass(r, recount, device, quick, progress, &err);
+            gm_cli_child_times("per-line pass (s): trace children %.3f, SASS recount %.3f\n",
+                               t_trace, S_now() - t_recount);
             S_collection(r, "trace", gm_buf_detach(&b),
                          traced_s + gm_value_num(&r->collection.source_lines_seconds),
                          traced_n + r->collection.source_lines_launches);
@@ -970,8 +975,6 @@ static bool S_child_case(const gpumem_trace_api *api, S_child_live *l, const cha
     }
     const gm_variant *v = c->variant;
     bool ok = false, set_up = false;
-    /* GPUMEM_REPORT_CHILD_TIMES=1: each case's times on stderr (bench/suite-time.py) */
-    const char *tenv = getenv("GPUMEM_REPORT_CHILD_TIMES");
     double t0 = S_now(), t_setup = t0;
     /* describe, then setup: as the suite runner and the SASS pass do */
     if (gm_case_setup(c, &err) != GM_OK) {
@@ -1000,9 +1003,8 @@ static bool S_child_case(const gpumem_trace_api *api, S_child_live *l, const cha
         goto done;
     }
     ok = true;
-    if (tenv && strcmp(tenv, "1") == 0)
-        fprintf(stderr, "trace-child times (s): %s/%s setup %.3f, traced launch %.3f\n", exp,
-                var, t_setup - t0, S_now() - t_setup);
+    gm_cli_child_times("trace-child times (s): %s/%s setup %.3f, traced launch %.3f\n", exp,
+                       var, t_setup - t0, S_now() - t_setup);
 done:
     api->label(NULL, NULL);
     if (ok) {
@@ -1047,6 +1049,7 @@ int gm_cmd_trace_child(int argc, char **argv)
         return GM_EXIT_USAGE;
     }
     /* before any CUDA call: the tracer subscribes first */
+    double t_start = S_now();
     gpumem_trace_api api;
     char msg[1024];
     if (!gmi_trace_load(lib, &api, msg, sizeof msg)) {
@@ -1058,11 +1061,15 @@ int gm_cmd_trace_child(int argc, char **argv)
         gmi_trace_unavailable(out, msg);
         return GM_EXIT_OK;
     }
-    if (cudaSetDevice((int)device) != cudaSuccess) {
+    double t_tracer = S_now();
+    /* cudaSetDevice makes no context: cudaFree(0) does, so that its cost is
+     * not counted as the first case's setup */
+    if (cudaSetDevice((int)device) != cudaSuccess || cudaFree(0) != cudaSuccess) {
         gm_cli_error("trace-child: cannot use device %lld", device);
         (void)api.finish();
         return GM_EXIT_FAIL;
     }
+    double t_context = S_now();
     size_t failed = 0;
     S_child_live live = {NULL, NULL, 0, NULL};
     while (i < argc) {
@@ -1079,10 +1086,14 @@ int gm_cmd_trace_child(int argc, char **argv)
         }
         i = end;
     }
+    double t_cases = S_now();
     S_child_release(&live);
     free(live.cases);
     free(live.live);
     int rc = api.finish();
+    gm_cli_child_times("trace-child process (s): tracer %.3f, context %.3f, cases %.3f, "
+                       "teardown and records %.3f\n", t_tracer - t_start,
+                       t_context - t_tracer, t_cases - t_context, S_now() - t_cases);
     if (rc != 0)
         gm_cli_error("trace-child: writing %s failed", out);
     return failed || rc ? GM_EXIT_FAIL : GM_EXIT_OK;
