@@ -152,7 +152,10 @@ struct gm_variant {
      * read what it writes); the profiler then skips resets between passes. */
     bool idempotent;
     /* The launch runs a CPU version synchronously (e.g. the serial DP baseline):
-     * timed with a host monotonic clock, validated, never profiled. */
+     * timed with a host monotonic clock, validated, never profiled.  Its reset,
+     * launch and check make no CUDA call (the stream they get is NULL): the
+     * runner validates and times it on a thread of its own while the profiler
+     * replays the GPU cases (runner.h).  Its setup may use CUDA. */
     bool on_host;
     /* Address trace for the model (core/model.h); NULL until the variant has one. */
     gm_status (*trace)(const gm_case *c, struct gm_trace *t, gm_error *err);

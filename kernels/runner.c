@@ -132,15 +132,15 @@ static gm_status S_describe_device(int dev, gm_device *d, gm_error *err)
 
 /* ---- one case ------------------------------------------------------------- */
 
-/* on_host variants run synchronously on the CPU: the host clock around each
- * launch is the sample; resets are outside it.  A CPU baseline can take a
- * second a launch (the serial DP at n = 1024 took 0.4 s), and its samples vary
- * little, so sampling stops once GM_SUITE_HOST_MIN_REPS samples have taken
+/* on_host variants run synchronously on the CPU, and their reset, launch and
+ * check make no CUDA call (case.h): the host clock around each launch is the
+ * sample; resets are outside it.  A CPU baseline can take a second a launch
+ * (the serial DP at n = 1024 took 0.4 s), and its samples vary little, so
+ * sampling stops once GM_SUITE_HOST_MIN_REPS samples have taken
  * GM_SUITE_HOST_BUDGET_MS; the validation launch just before is the one
  * warm-up (the same host code on the same data).  *taken: the samples kept, in
  * ms[0..*taken). */
-static gm_status S_time_host(gm_case *c, cudaStream_t s, int reps, double *ms, int *taken,
-                             gm_error *err)
+static gm_status S_time_host(gm_case *c, int reps, double *ms, int *taken, gm_error *err)
 {
     const gm_variant *v = c->variant;
     double spent = 0.0;
@@ -149,14 +149,12 @@ static gm_status S_time_host(gm_case *c, cudaStream_t s, int reps, double *ms, i
         if (r >= GM_SUITE_HOST_MIN_REPS && spent > GM_SUITE_HOST_BUDGET_MS)
             break;
         if (!v->idempotent && v->reset) {
-            gm_status st = v->reset(c, s, err);
+            gm_status st = v->reset(c, NULL, err);
             if (st != GM_OK)
                 return st;
-            GM_CUDA(cudaStreamSynchronize(s));
         }
         double t0 = gm_host_ms();
-        gm_status st = v->launch(c, s, err);
-        GM_CUDA(cudaStreamSynchronize(s));
+        gm_status st = v->launch(c, NULL, err);
         double t1 = gm_host_ms();
         if (st != GM_OK)
             return st;
@@ -176,8 +174,6 @@ typedef struct {
     struct S_pending **pend;   /* experiments not profiled yet (gm_suite_run) */
     size_t np;
 } S_ctx;
-
-static void S_models_join(S_ctx *x);
 
 static void S_set_check(gm_run *run, gm_check_status status, const char *reason)
 {
@@ -244,12 +240,13 @@ gm_status gm_case_setup(gm_case *c, gm_error *err)
  * the case stays set up: its teardown is the caller's, once the experiment is
  * profiled (S_finish), so that the cases of one experiment may share inputs
  * that their setup built once.  *profile: it goes to the profile hook.
- * *predict: the model makes its prediction (S_models). */
+ * *predict: the model makes its prediction (S_models).  *host: a CPU baseline,
+ * set up only: validated and timed beside the profile hook (S_hosts). */
 static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_index,
-                            bool *live, bool *profile, bool *predict, gm_error *err)
+                            bool *live, bool *profile, bool *predict, bool *host, gm_error *err)
 {
     const gm_variant *v = c->variant;
-    *live = *profile = *predict = false;
+    *live = *profile = *predict = *host = false;
     *run_index = out->n_runs;
     gm_run *run = gm_results_add_run(out);
     run->experiment = gm_xstrdup(v->experiment->id);
@@ -291,6 +288,11 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
         return GM_OK;
     }
     *predict = v->trace != NULL;   /* made beside what follows: S_models */
+    if (v->on_host) {
+        /* validated and timed later, beside the profile hook (S_hosts) */
+        *live = *host = true;
+        return GM_OK;
+    }
     t_phase = gm_host_ms();
 
     /* Validation: poisoned output, one launch, compare with the reference. */
@@ -313,63 +315,55 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
         t_phase = gm_host_ms();
     }
     if (st == GM_OK && !x->o->validate_only) {
-        int taken = x->repeat, warm = x->warmup, warm_done = 0;
+        int warm = x->warmup, warm_done = 0;
         bool gated = false;
-        if (v->on_host) {
-            /* a CPU baseline is timed with no model thread beside it */
-            S_models_join(x);
-            st = S_time_host(c, x->stream, x->repeat, x->samples, &taken, &e);
-            warm = x->warmup > 1 ? 1 : x->warmup;
-        } else {
-            /* A long kernel (the chain DP at n = 1024 runs ~0.1 s on one SM) would
-             * spend seconds on repetitions whose spread is tiny: cap its samples so
-             * they take about GM_SUITE_GPU_BUDGET_MS, keeping at least
-             * GM_SUITE_GPU_MIN_REPS, and say so in the run. */
-            int reps = x->repeat;
-            bool retimed = false;
-            if (t_launch > 0 && t_launch * reps > GM_SUITE_GPU_BUDGET_MS) {
-                /* The first launch of a kernel also loads its module (lazy
-                 * loading): time a second one before believing it is long. */
-                double t2 = gm_host_ms();
-                if (!v->idempotent && v->reset)
-                    st = v->reset(c, x->stream, &e);
-                if (st == GM_OK)
-                    st = v->launch(c, x->stream, &e);
-                if (st == GM_OK && cudaStreamSynchronize(x->stream) == cudaSuccess) {
-                    t2 = gm_host_ms() - t2;
-                    retimed = true;
-                } else {
-                    t2 = t_launch;
-                }
-                if (t2 < t_launch)
-                    t_launch = t2;
-            }
-            if (st == GM_OK && t_launch > 0 && t_launch * reps > GM_SUITE_GPU_BUDGET_MS) {
-                double fit = GM_SUITE_GPU_BUDGET_MS / t_launch;
-                reps = fit < GM_SUITE_GPU_MIN_REPS ? GM_SUITE_GPU_MIN_REPS : (int)fit;
-                if (reps < x->repeat) {
-                    warm = x->warmup > 1 ? 1 : x->warmup;
-                    /* the launch timed again was that one warm-up: the module
-                     * is loaded and the kernel has run once after validation */
-                    if (retimed && warm == 1)
-                        warm_done = 1;
-                    gm_run_add_note(run, "timed %d repetitions instead of %d: one launch takes "
-                                    "%.1f ms", reps, x->repeat, t_launch);
-                } else {
-                    reps = x->repeat;
-                }
-            }
-            taken = reps;
-            const gm_l2flush *f = v->experiment->bandwidth_bound ? x->flush : NULL;
+        /* A long kernel (the chain DP at n = 1024 runs ~0.1 s on one SM) would
+         * spend seconds on repetitions whose spread is tiny: cap its samples so
+         * they take about GM_SUITE_GPU_BUDGET_MS, keeping at least
+         * GM_SUITE_GPU_MIN_REPS, and say so in the run. */
+        int reps = x->repeat;
+        bool retimed = false;
+        if (t_launch > 0 && t_launch * reps > GM_SUITE_GPU_BUDGET_MS) {
+            /* The first launch of a kernel also loads its module (lazy
+             * loading): time a second one before believing it is long. */
+            double t2 = gm_host_ms();
+            if (!v->idempotent && v->reset)
+                st = v->reset(c, x->stream, &e);
             if (st == GM_OK)
-                st = gm_time_case(c, x->stream, warm - warm_done, reps, f, x->samples, &gated,
-                                  &e);
+                st = v->launch(c, x->stream, &e);
+            if (st == GM_OK && cudaStreamSynchronize(x->stream) == cudaSuccess) {
+                t2 = gm_host_ms() - t2;
+                retimed = true;
+            } else {
+                t2 = t_launch;
+            }
+            if (t2 < t_launch)
+                t_launch = t2;
         }
+        if (st == GM_OK && t_launch > 0 && t_launch * reps > GM_SUITE_GPU_BUDGET_MS) {
+            double fit = GM_SUITE_GPU_BUDGET_MS / t_launch;
+            reps = fit < GM_SUITE_GPU_MIN_REPS ? GM_SUITE_GPU_MIN_REPS : (int)fit;
+            if (reps < x->repeat) {
+                warm = x->warmup > 1 ? 1 : x->warmup;
+                /* the launch timed again was that one warm-up: the module
+                 * is loaded and the kernel has run once after validation */
+                if (retimed && warm == 1)
+                    warm_done = 1;
+                gm_run_add_note(run, "timed %d repetitions instead of %d: one launch takes "
+                                "%.1f ms", reps, x->repeat, t_launch);
+            } else {
+                reps = x->repeat;
+            }
+        }
+        const gm_l2flush *f = v->experiment->bandwidth_bound ? x->flush : NULL;
+        if (st == GM_OK)
+            st = gm_time_case(c, x->stream, warm - warm_done, reps, f, x->samples, &gated,
+                              &e);
         if (st == GM_OK) {
-            gm_timing_set_samples(&run->timing, x->samples, (size_t)taken);
+            gm_timing_set_samples(&run->timing, x->samples, (size_t)reps);
             run->timing.present = true;
             run->timing.warmup = warm;
-            run->timing.l2_flushed = !v->on_host && v->experiment->bandwidth_bound && x->flush;
+            run->timing.l2_flushed = v->experiment->bandwidth_bound && x->flush;
             run->timing.gated = gated;
         }
         if (tm)
@@ -383,8 +377,7 @@ static gm_status S_run_case(S_ctx *x, gm_case *c, gm_results *out, size_t *run_i
         return GM_OK;
     }
     *live = true;
-    *profile = x->o->profile && !x->o->validate_only && !v->on_host &&
-               run->check.status == GM_CHECK_PASSED;
+    *profile = x->o->profile && !x->o->validate_only && run->check.status == GM_CHECK_PASSED;
     /* Each profiler pass replays the launch, and the pass that measures the
      * smsp__sass_* metrics instruments every memory instruction: a 0.1 s
      * kernel costs seconds there.  Such cases keep their time and check. */
@@ -436,7 +429,7 @@ typedef struct S_pending {
     gm_case *cases;
     size_t m, n_prof;
     size_t *run_of;
-    bool *live, *prof, *want;
+    bool *live, *prof, *want, *host;
     S_models models;
     pthread_t model_thread;
     bool threaded;
@@ -454,11 +447,6 @@ static void S_model_wait(const gm_suite_opts *o, S_pending *p)
         o->times->model += (gm_host_ms() - t0) / 1e3;
 }
 
-static void S_models_join(S_ctx *x)
-{
-    for (size_t e = 0; e < x->np; e++)
-        S_model_wait(x->o, x->pend[e]);
-}
 
 /* Run experiment d's cases; *pend gets them (NULL where the selection has
  * none), the model making their predictions on a thread of its own. */
@@ -478,6 +466,7 @@ static gm_status S_run_experiment(S_ctx *x, const gm_experiment_def *d, gm_resul
     p->live = gm_xcalloc(n, sizeof *p->live);
     p->prof = gm_xcalloc(n, sizeof *p->prof);
     p->want = gm_xcalloc(n, sizeof *p->want);
+    p->host = gm_xcalloc(n, sizeof *p->host);
     for (size_t r = 0; r < gm_suite_len; r++)
         if (gm_suite[r].experiment == d && gm_suite_selects_variant(o, &gm_suite[r]))
             p->m += gm_variant_cases(&gm_suite[r], o->quick, p->cases + p->m, n - p->m);
@@ -488,7 +477,7 @@ static gm_status S_run_experiment(S_ctx *x, const gm_experiment_def *d, gm_resul
         if (o->progress)
             o->progress(o->progress_ctx, d->id, p->cases[i].variant->name, *k, total);
         st = S_run_case(x, &p->cases[i], out, &p->run_of[i], &p->live[i], &p->prof[i],
-                        &p->want[i], err);
+                        &p->want[i], &p->host[i], err);
         p->n_prof += p->prof[i];
     }
 
@@ -506,16 +495,106 @@ static gm_status S_run_experiment(S_ctx *x, const gm_experiment_def *d, gm_resul
     return st;
 }
 
+/* The CPU baselines of the pending experiments (S_run_case's *host), each
+ * validated and then timed as S_time_host says, on a thread of their own
+ * while the profile hook replays the GPU cases: that thread spends its time
+ * waiting in the kernel driver, and a host case makes no CUDA call, so
+ * neither measures the other.  The model threads are joined first, so that
+ * no thread of the tool's but the profile hook's runs beside a baseline. */
+typedef struct {
+    const S_ctx *x;
+    S_pending **pend;
+    size_t np;
+    gm_case **cases;
+    gm_run **runs;
+    size_t n;
+    bool beside;   /* the profile hook ran at the same time: the runs say so */
+} S_hosts;
+
+static void S_host_case(const S_ctx *x, gm_case *c, gm_run *run, double *samples)
+{
+    const gm_variant *v = c->variant;
+    gm_error e = {GM_OK, ""};
+    gm_status st = v->reset ? v->reset(c, NULL, &e) : GM_OK;
+    if (st == GM_OK)
+        st = v->launch(c, NULL, &e);
+    if (st == GM_OK)
+        st = v->check(c, &run->check, &e);
+    if (st == GM_OK && !x->o->validate_only) {
+        int taken = 0;
+        st = S_time_host(c, x->repeat, samples, &taken, &e);
+        if (st == GM_OK) {
+            gm_timing_set_samples(&run->timing, samples, (size_t)taken);
+            run->timing.present = true;
+            run->timing.warmup = x->warmup > 1 ? 1 : x->warmup;
+            run->timing.l2_flushed = false;
+            run->timing.gated = false;
+        }
+    }
+    if (st != GM_OK)
+        S_set_check(run, GM_CHECK_ERROR, e.message);
+}
+
+static void *S_hosts_run(void *arg)
+{
+    S_hosts *h = (S_hosts *)arg;
+    for (size_t e = 0; e < h->np; e++)
+        if (h->pend[e]->threaded) {   /* the wall time it adds is the profile hook's */
+            pthread_join(h->pend[e]->model_thread, NULL);
+            h->pend[e]->threaded = false;
+        }
+    double *samples = gm_xcalloc((size_t)h->x->repeat, sizeof *samples);
+    for (size_t i = 0; i < h->n; i++) {
+        S_host_case(h->x, h->cases[i], h->runs[i], samples);
+        if (h->beside && h->runs[i]->timing.present)
+            gm_run_add_note(h->runs[i], "timed on a CPU thread of its own while the profiler "
+                                        "replayed the GPU cases (which wait on the GPU)");
+    }
+    free(samples);
+    return NULL;
+}
+
 /* Profile the pending experiments' validated GPU cases in one call of the
- * hook (st: the suite's status so far; not OK: no profiling), then finish
- * each: its predictions moved into its runs, its cases torn down. */
+ * hook (st: the suite's status so far; not OK: no profiling), their CPU
+ * baselines validated and timed beside it (S_hosts), then finish each
+ * experiment: its predictions moved into its runs, its cases torn down. */
 static gm_status S_finish(S_ctx *x, S_pending **pend, size_t np, gm_results *out, gm_status st,
                           gm_error *err)
 {
     const gm_suite_opts *o = x->o;
-    size_t nl = 0;
-    for (size_t e = 0; e < np; e++)
+    size_t nl = 0, nh = 0;
+    for (size_t e = 0; e < np; e++) {
         nl += pend[e]->n_prof;
+        for (size_t i = 0; i < pend[e]->m; i++)
+            nh += pend[e]->host[i];
+    }
+    /* the run pointers are taken only now, after the last gm_results_add_run */
+    S_hosts h = {x, pend, np, gm_xcalloc(nh ? nh : 1, sizeof(gm_case *)),
+                 gm_xcalloc(nh ? nh : 1, sizeof(gm_run *)), 0, false};
+    for (size_t e = 0; e < np; e++)
+        for (size_t i = 0; i < pend[e]->m; i++)
+            if (pend[e]->host[i]) {
+                h.cases[h.n] = &pend[e]->cases[i];
+                h.runs[h.n++] = &out->runs[pend[e]->run_of[i]];
+            }
+    pthread_t host_thread;
+    bool host_threaded = false;
+    if (st != GM_OK) {
+        for (size_t i = 0; i < h.n; i++)
+            S_set_check(h.runs[i], GM_CHECK_NOT_RUN,
+                        "not run: the collection stopped before this CPU baseline's turn");
+        h.n = 0;
+    } else if (h.n > 0) {
+        h.beside = nl > 0;
+        host_threaded = h.beside && pthread_create(&host_thread, NULL, S_hosts_run, &h) == 0;
+        if (!host_threaded) {
+            h.beside = false;
+            double t0 = gm_host_ms();
+            S_hosts_run(&h);
+            if (o->times)
+                o->times->timing += (gm_host_ms() - t0) / 1e3;
+        }
+    }
     if (st == GM_OK && nl > 0) {
         /* the run pointers are taken only now, after the last gm_results_add_run */
         gm_case **pc = gm_xcalloc(nl, sizeof *pc);
@@ -530,11 +609,15 @@ static gm_status S_finish(S_ctx *x, S_pending **pend, size_t np, gm_results *out
                 }
         double t0 = gm_host_ms();
         st = o->profile(o->profile_ctx, (gm_case *const *)pc, nl, (gm_run *const *)pr, err);
-        if (o->times)
-            o->times->profile += (gm_host_ms() - t0) / 1e3;
         free(pc);
         free(pr);
+        if (host_threaded)
+            pthread_join(host_thread, NULL);
+        if (o->times)   /* with the baselines' time beyond the hook's, if any */
+            o->times->profile += (gm_host_ms() - t0) / 1e3;
     }
+    free(h.cases);
+    free(h.runs);
     for (size_t e = 0; e < np; e++) {
         S_pending *p = pend[e];
         S_model_wait(o, p);
@@ -560,6 +643,7 @@ static gm_status S_finish(S_ctx *x, S_pending **pend, size_t np, gm_results *out
         free(p->live);
         free(p->prof);
         free(p->want);
+        free(p->host);
         free(p);
     }
     return st;

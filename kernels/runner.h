@@ -6,13 +6,14 @@
  * reference (a mismatch marks the run failed with index, value and expected
  * value; it is still reported and timed); time it (device events around each
  * launch alone, warm-up discarded, every sample kept, L2 flushed between
- * repetitions of bandwidth-bound experiments when asked; on_host variants with
- * CLOCK_MONOTONIC, fewer samples when each takes long); hand the
+ * repetitions of bandwidth-bound experiments when asked); hand the
  * experiment's validated GPU cases to the profile hook, with those of the
  * experiments after it up to profile_batch cases, while a thread of its own
- * makes the model's predictions of the experiment's cases; tear the
- * experiment's cases down together once they are profiled (so cases can share
- * inputs built once: gm_shared_get).
+ * makes the model's predictions of the experiment's cases; validate and time
+ * the on_host variants (CPU baselines, with CLOCK_MONOTONIC, fewer samples
+ * when each takes long) on another thread while that hook runs, once the
+ * model's threads are done; tear the experiment's cases down together once
+ * they are profiled (so cases can share inputs built once: gm_shared_get).
  *
  * Library code: returns a status and fills gm_error; prints nothing (progress
  * goes through the callback).
